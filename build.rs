@@ -1,0 +1,16 @@
+//! Records the git commit the binary was built from (every record carries it).
+use std::process::Command;
+
+fn git(args: &[&str]) -> Option<String> {
+    let out = Command::new("git").args(args).output().ok()?;
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+}
+
+fn main() {
+    let commit = git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into());
+    let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+    println!("cargo:rustc-env=EVOREPRO_GIT_COMMIT={commit}{}", if dirty { "-dirty" } else { "" });
+    for p in [".git/HEAD", ".git/index", ".git/refs/heads"] {
+        println!("cargo:rerun-if-changed={p}");
+    }
+}

@@ -1,0 +1,133 @@
+//! The `evorepro` command line: parse → options → run → export.
+
+use crate::experiments::{self, BackendChoice, RunOptions};
+use crate::gpu::{self, Gpu};
+use crate::hardware::{self, Fingerprint};
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(name = "evorepro", version, about = "Reproduces the tables and figures of papers on GPU-accelerated evolutionary computation")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// The papers, their profiles and stored records.
+    List {
+        #[arg(long, default_value = "reports")]
+        out: PathBuf,
+    },
+    /// Runs a paper's experiments (or `all`) and renders its report.
+    Reproduce {
+        paper: String,
+        #[arg(long, default_value = "quick")]
+        profile: String,
+        #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
+        backend: BackendChoice,
+        /// CUDA device ordinal.
+        #[arg(long, default_value_t = 0)]
+        device: usize,
+        /// Root of the reports (records go to OUT/<paper>/records/).
+        #[arg(long, default_value = "reports")]
+        out: PathBuf,
+        /// Keep this machine's stored records and run only the missing cases
+        /// (without it, earlier records of this machine and profile are archived).
+        #[arg(long)]
+        resume: bool,
+        /// A spec file instead of experiments/<paper>.toml.
+        #[arg(long)]
+        spec: Option<PathBuf>,
+    },
+    /// Re-renders a paper's report from its raw records, without rerunning.
+    Report {
+        paper: String,
+        #[arg(long, default_value = "reports")]
+        out: PathBuf,
+        #[arg(long)]
+        spec: Option<PathBuf>,
+    },
+    /// Side by side: every machine with records for a paper, and the paper's own hardware.
+    Compare {
+        paper: String,
+        #[arg(long, default_value = "reports")]
+        out: PathBuf,
+    },
+    /// This machine's fingerprint and measured ceilings.
+    Hw {
+        #[arg(long, default_value_t = 0)]
+        device: usize,
+    },
+}
+
+fn papers(id: &str) -> Result<Vec<&'static dyn experiments::Experiment>> {
+    if id == "all" { Ok(experiments::registry()) } else { Ok(vec![experiments::find(id)?]) }
+}
+
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::List { out } => {
+            for e in experiments::registry() {
+                let paper = experiments::load_paper(e, None)?;
+                let machines = crate::report::by_machine(experiments::load_records(&out, e.id())?, None);
+                println!("{:8} {}", e.id(), e.title());
+                println!("         profiles: {}", paper.profiles().join(", "));
+                for m in machines {
+                    println!("         records: {} ({} rows)", m.hw_id, m.rows.len());
+                }
+            }
+        }
+        Command::Reproduce { paper, profile, backend, device, out, resume, spec } => {
+            let list = papers(&paper)?;
+            if spec.is_some() && list.len() > 1 {
+                anyhow::bail!("--spec names one paper's spec; use it with one paper, not `all`");
+            }
+            for e in list {
+                let opts = RunOptions { profile: profile.clone(), backend, device, out: out.clone(), resume, spec: spec.clone() };
+                let path = experiments::reproduce(e, &opts)?;
+                println!("{}", path.display());
+            }
+        }
+        Command::Report { paper, out, spec } => {
+            for e in papers(&paper)? {
+                let this = Fingerprint::this_machine(None).hw_id;
+                let path = experiments::render(e, &out, Some(&this), spec.as_deref())?;
+                println!("{}", path.display());
+            }
+        }
+        Command::Compare { paper, out } => {
+            for e in papers(&paper)? {
+                println!("{}", experiments::compare(e, &out, None)?);
+            }
+        }
+        Command::Hw { device } => hw(device)?,
+    }
+    Ok(())
+}
+
+fn hw(device: usize) -> Result<()> {
+    let gpu = match Gpu::open(device) {
+        Ok(g) => Some(g),
+        Err(e) => {
+            println!("GPU: not available ({e})");
+            None
+        }
+    };
+    let fp = Fingerprint::this_machine(gpu.as_ref().map(|g| &g.info));
+    for (k, v) in fp.record().cells() {
+        println!("{k:20} {v}");
+    }
+    let cpu = hardware::measure_cpu(512 << 20, 5);
+    println!("{:20} {:.1} GB/s", "cpu_read_1t", cpu.read_1t_gbs);
+    println!("{:20} {:.1} GB/s", "cpu_read_all", cpu.read_all_gbs);
+    if let Some(g) = &gpu {
+        let c = gpu::ceilings::measure(g, 512 << 20, 10)?;
+        println!("{:20} {:.0} GB/s (datasheet-style {:.0} GB/s)", "gpu_d2d", c.d2d_gbs, g.info.theoretical_bandwidth_gbs());
+        println!("{:20} {:.1} GB/s", "gpu_h2d_pinned", c.h2d_pinned_gbs);
+        println!("{:20} {:.1} GB/s", "gpu_d2h_pinned", c.d2h_pinned_gbs);
+    }
+    Ok(())
+}

@@ -1,0 +1,131 @@
+//! Hardware fingerprint (sysinfo for the host, CUDA device properties for the
+//! GPU) written into every record, and the CPU memory-bandwidth ceiling.
+
+use crate::gpu::GpuInfo;
+use crate::records::Record;
+use crate::stats::median;
+use rayon::prelude::*;
+use std::time::Instant;
+use sysinfo::System;
+
+/// What a record was measured on.
+#[derive(Clone, Debug)]
+pub struct Fingerprint {
+    /// Stable identifier: GPU (or "cpu-only"), CPU model and thread count, slugged.
+    pub hw_id: String,
+    pub cpu_model: String,
+    pub cpu_physical_cores: usize,
+    pub cpu_threads: usize,
+    pub mem_gib: f64,
+    pub os: String,
+    pub gpu: Option<GpuInfo>,
+}
+
+fn slug(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.to_lowercase().chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_owned()
+}
+
+impl Fingerprint {
+    /// This machine, with the GPU that the run uses (if any).
+    pub fn this_machine(gpu: Option<&GpuInfo>) -> Fingerprint {
+        let sys = System::new_all().ok();
+        let cpu_model = sys
+            .as_ref()
+            .and_then(|s| s.cpus().first().map(|c| c.brand().trim().to_owned()))
+            .filter(|b| !b.is_empty())
+            .unwrap_or_else(|| "unknown CPU".into());
+        let cpu_threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let cpu_physical_cores = System::physical_core_count().unwrap_or(cpu_threads);
+        let mem_gib = sys.as_ref().map_or(0.0, |s| s.total_memory() as f64 / (1u64 << 30) as f64);
+        let os = System::long_os_version().unwrap_or_else(|_| std::env::consts::OS.into());
+        let gpu_part = gpu.map_or("cpu-only".to_owned(), |g| slug(&g.name));
+        let hw_id = format!("{gpu_part}__{}__{cpu_threads}t", slug(&cpu_model));
+        Fingerprint { hw_id, cpu_model, cpu_physical_cores, cpu_threads, mem_gib, os, gpu: gpu.cloned() }
+    }
+
+    /// The fingerprint columns of every record.
+    pub fn record(&self) -> Record {
+        let g = self.gpu.as_ref();
+        Record::new()
+            .with("hw_id", self.hw_id.as_str())
+            .with("cpu_model", self.cpu_model.as_str())
+            .with("cpu_physical_cores", self.cpu_physical_cores)
+            .with("cpu_threads", self.cpu_threads)
+            .with("mem_gib", (self.mem_gib * 10.0).round() / 10.0)
+            .with("os", self.os.as_str())
+            .with("gpu_name", g.map(|g| g.name.clone()))
+            .with("gpu_cc", g.map(|g| format!("{}.{}", g.compute_capability.0, g.compute_capability.1)))
+            .with("gpu_sms", g.map(|g| g.sms))
+            .with("gpu_sm_clock_mhz", g.map(|g| g.sm_clock_mhz))
+            .with("gpu_mem_gib", g.map(|g| (g.mem_bytes as f64 / (1u64 << 30) as f64 * 10.0).round() / 10.0))
+            .with("gpu_mem_clock_mhz", g.map(|g| g.mem_clock_mhz))
+            .with("gpu_mem_bus_bits", g.map(|g| g.mem_bus_bits))
+            .with("cuda_driver", g.map(|g| g.driver_string()))
+    }
+}
+
+/// Measured CPU memory read bandwidth, GB/s.
+#[derive(Clone, Copy, Debug)]
+pub struct CpuCeilings {
+    /// One thread summing a buffer far larger than the last-level cache.
+    pub read_1t_gbs: f64,
+    /// All threads (rayon) doing the same.
+    pub read_all_gbs: f64,
+}
+
+/// Streams `bytes` of f32 (8 independent partial sums so the adds do not limit).
+pub fn measure_cpu(bytes: usize, repeats: usize) -> CpuCeilings {
+    let v: Vec<f32> = (0..bytes / 4).map(|i| (i % 7) as f32).collect();
+    let sum8 = |c: &[f32]| -> f32 {
+        let mut acc = [0.0f32; 8];
+        for ch in c.chunks_exact(8) {
+            for (a, x) in acc.iter_mut().zip(ch) {
+                *a += x;
+            }
+        }
+        acc.iter().sum()
+    };
+    let time = |f: &dyn Fn() -> f32| {
+        std::hint::black_box(f());
+        let t: Vec<f64> = (0..repeats)
+            .map(|_| {
+                let t0 = Instant::now();
+                std::hint::black_box(f());
+                t0.elapsed().as_secs_f64()
+            })
+            .collect();
+        bytes as f64 / median(&t) / 1e9
+    };
+    let read_1t_gbs = time(&|| sum8(&v));
+    let read_all_gbs = time(&|| v.par_chunks(1 << 16).map(sum8).sum());
+    CpuCeilings { read_1t_gbs, read_all_gbs }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_are_stable_identifiers() {
+        assert_eq!(slug("NVIDIA H100 80GB HBM3"), "nvidia-h100-80gb-hbm3");
+        assert_eq!(slug("Intel(R) Xeon(R) CPU @ 2.20GHz"), "intel-r-xeon-r-cpu-2-20ghz");
+    }
+
+    #[test]
+    fn fingerprint_fills_every_host_column() {
+        let f = Fingerprint::this_machine(None);
+        assert!(f.hw_id.starts_with("cpu-only__"));
+        let r = f.record();
+        assert_eq!(r.str("hw_id"), f.hw_id);
+        assert!(r.int("cpu_threads").unwrap() >= 1);
+        assert_eq!(r.get("gpu_name"), &crate::records::Value::Null);
+    }
+}

@@ -1,0 +1,4 @@
+//! The reference algorithm library: CPU implementations every GPU kernel is
+//! checked against.
+
+pub mod nonseparable;

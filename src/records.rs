@@ -1,0 +1,376 @@
+//! Raw records: one row per case × repetition, every parameter, seed, backend,
+//! timing, hardware fingerprint, git commit and spec hash. Stored with polars as
+//! Parquet (the source of truth) and CSV (for people and spreadsheets),
+//! append-only, each file replaced atomically after every finished case so that
+//! killing a run loses only the case in flight.
+
+use crate::error::RecordError;
+use polars::prelude::*;
+use std::collections::HashSet;
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// One cell of a record.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Int(i64),
+    Float(f64),
+    Str(String),
+    Bool(bool),
+    Null,
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(v) => write!(f, "{v}"),
+            Value::Float(v) => write!(f, "{v}"),
+            Value::Str(v) => f.write_str(v),
+            Value::Bool(v) => write!(f, "{v}"),
+            Value::Null => Ok(()),
+        }
+    }
+}
+
+macro_rules! value_from {
+    ($t:ty, $v:ident => $e:expr) => {
+        impl From<$t> for Value {
+            fn from($v: $t) -> Value {
+                $e
+            }
+        }
+    };
+}
+value_from!(i64, v => Value::Int(v));
+value_from!(i32, v => Value::Int(v as i64));
+value_from!(u32, v => Value::Int(v as i64));
+value_from!(usize, v => Value::Int(v as i64));
+value_from!(u64, v => Value::Int(v as i64));
+value_from!(f64, v => Value::Float(v));
+value_from!(f32, v => Value::Float(v as f64));
+value_from!(bool, v => Value::Bool(v));
+value_from!(String, v => Value::Str(v));
+value_from!(&str, v => Value::Str(v.to_owned()));
+impl<T: Into<Value>> From<Option<T>> for Value {
+    fn from(v: Option<T>) -> Value {
+        v.map_or(Value::Null, Into::into)
+    }
+}
+
+/// One row: named cells in insertion order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Record {
+    cells: Vec<(String, Value)>,
+}
+
+impl Record {
+    pub fn new() -> Record {
+        Record::default()
+    }
+
+    /// Sets a cell (replacing an earlier one of the same name); chainable.
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> Record {
+        self.set(key, value);
+        self
+    }
+
+    pub fn set(&mut self, key: &str, value: impl Into<Value>) {
+        let value = value.into();
+        match self.cells.iter_mut().find(|(k, _)| k == key) {
+            Some(cell) => cell.1 = value,
+            None => self.cells.push((key.to_owned(), value)),
+        }
+    }
+
+    /// Appends every cell of `other` (overriding ours of the same name).
+    pub fn extend(&mut self, other: &Record) {
+        for (k, v) in &other.cells {
+            self.set(k, v.clone());
+        }
+    }
+
+    pub fn get(&self, key: &str) -> &Value {
+        self.cells.iter().find(|(k, _)| k == key).map_or(&Value::Null, |(_, v)| v)
+    }
+
+    pub fn str(&self, key: &str) -> &str {
+        match self.get(key) {
+            Value::Str(s) => s,
+            _ => "",
+        }
+    }
+
+    pub fn int(&self, key: &str) -> Option<i64> {
+        match *self.get(key) {
+            Value::Int(v) => Some(v),
+            Value::Float(v) if v.fract() == 0.0 => Some(v as i64),
+            _ => None,
+        }
+    }
+
+    pub fn float(&self, key: &str) -> Option<f64> {
+        match *self.get(key) {
+            Value::Float(v) => Some(v),
+            Value::Int(v) => Some(v as f64),
+            _ => None,
+        }
+    }
+
+    pub fn cells(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.cells.iter().map(|(k, v)| (k.as_str(), v))
+    }
+}
+
+/// Builds a DataFrame with the union of the records' columns (first-seen order).
+/// A column holding integers and floats becomes Float64.
+pub fn to_frame(records: &[Record]) -> PolarsResult<DataFrame> {
+    let mut names: Vec<&str> = Vec::new();
+    let mut seen = HashSet::new();
+    for r in records {
+        for (k, _) in r.cells() {
+            if seen.insert(k) {
+                names.push(k);
+            }
+        }
+    }
+    let mut columns = Vec::with_capacity(names.len());
+    for name in names {
+        let cells: Vec<&Value> = records.iter().map(|r| r.get(name)).collect();
+        let kinds = |pred: fn(&Value) -> bool| cells.iter().any(|v| pred(v));
+        let series = if kinds(|v| matches!(v, Value::Str(_))) {
+            let v: Vec<Option<String>> = cells
+                .iter()
+                .map(|c| (!matches!(c, Value::Null)).then(|| c.to_string()))
+                .collect();
+            Series::new(name.into(), v)
+        } else if kinds(|v| matches!(v, Value::Float(_))) {
+            let v: Vec<Option<f64>> = cells
+                .iter()
+                .map(|c| match c {
+                    Value::Float(x) => Some(*x),
+                    Value::Int(x) => Some(*x as f64),
+                    _ => None,
+                })
+                .collect();
+            Series::new(name.into(), v)
+        } else if kinds(|v| matches!(v, Value::Int(_))) {
+            let v: Vec<Option<i64>> =
+                cells.iter().map(|c| if let Value::Int(x) = c { Some(*x) } else { None }).collect();
+            Series::new(name.into(), v)
+        } else {
+            let v: Vec<Option<bool>> =
+                cells.iter().map(|c| if let Value::Bool(x) = c { Some(*x) } else { None }).collect();
+            Series::new(name.into(), v)
+        };
+        columns.push(series.into_column());
+    }
+    DataFrame::new_infer_height(columns)
+}
+
+/// The inverse of [`to_frame`].
+pub fn from_frame(df: &DataFrame) -> PolarsResult<Vec<Record>> {
+    let mut rows = vec![Record::new(); df.height()];
+    for col in df.columns() {
+        let name = col.name().as_str();
+        for (i, row) in rows.iter_mut().enumerate() {
+            let v = match col.get(i)? {
+                AnyValue::Null => continue,
+                AnyValue::Int64(x) => Value::Int(x),
+                AnyValue::Int32(x) => Value::Int(x as i64),
+                AnyValue::UInt32(x) => Value::Int(x as i64),
+                AnyValue::UInt64(x) => Value::Int(x as i64),
+                AnyValue::Float64(x) => Value::Float(x),
+                AnyValue::Float32(x) => Value::Float(x as f64),
+                AnyValue::Boolean(x) => Value::Bool(x),
+                AnyValue::String(s) => Value::Str(s.to_owned()),
+                AnyValue::StringOwned(s) => Value::Str(s.to_string()),
+                other => Value::Str(other.to_string()),
+            };
+            row.cells.push((name.to_owned(), v));
+        }
+    }
+    Ok(rows)
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same folder,
+/// flushed to disk, then renamed over the target.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+fn parquet_bytes(records: &[Record]) -> PolarsResult<Vec<u8>> {
+    let mut df = to_frame(records)?;
+    let mut buf = Vec::new();
+    ParquetWriter::new(&mut buf).with_compression(ParquetCompression::Zstd(None)).finish(&mut df)?;
+    Ok(buf)
+}
+
+fn csv_bytes(records: &[Record]) -> PolarsResult<Vec<u8>> {
+    let mut df = to_frame(records)?;
+    let mut buf = Vec::new();
+    CsvWriter::new(&mut buf).include_header(true).finish(&mut df)?;
+    Ok(buf)
+}
+
+/// Reads one Parquet record file.
+pub fn read_parquet(path: &Path) -> Result<Vec<Record>, RecordError> {
+    let err = |e: &dyn fmt::Display| RecordError::Read { path: path.to_owned(), message: e.to_string() };
+    let file = std::fs::File::open(path).map_err(|e| err(&e))?;
+    let df = ParquetReader::new(file).finish().map_err(|e| err(&e))?;
+    from_frame(&df).map_err(|e| err(&e))
+}
+
+/// Writes `records` as `<stem>.parquet` and `<stem>.csv`, each atomically.
+pub fn write_records(stem: &Path, records: &[Record]) -> Result<(), RecordError> {
+    let parquet = stem.with_extension("parquet");
+    let csv = stem.with_extension("csv");
+    let err = |p: &Path, e: &dyn fmt::Display| RecordError::Write { path: p.to_owned(), message: e.to_string() };
+    let bytes = parquet_bytes(records).map_err(|e| err(&parquet, &e))?;
+    write_atomic(&parquet, &bytes).map_err(|e| err(&parquet, &e))?;
+    let bytes = csv_bytes(records).map_err(|e| err(&csv, &e))?;
+    write_atomic(&csv, &bytes).map_err(|e| err(&csv, &e))?;
+    Ok(())
+}
+
+/// The append-only record file of one paper on one machine and profile.
+pub struct RecordStore {
+    stem: PathBuf,
+    rows: Vec<Record>,
+    done: HashSet<String>,
+}
+
+impl RecordStore {
+    /// Opens `<dir>/<name>.parquet`. With `resume`, keeps its rows and the set of
+    /// finished cases (refusing records of another spec); without, an existing
+    /// file is moved to `<dir>/archive/` first, so nothing is lost.
+    pub fn open(dir: &Path, name: &str, spec_hash: &str, resume: bool) -> Result<RecordStore, RecordError> {
+        let stem = dir.join(name);
+        let parquet = stem.with_extension("parquet");
+        let mut rows = Vec::new();
+        if parquet.exists() {
+            if resume {
+                rows = read_parquet(&parquet)?;
+                if let Some(found) = rows.iter().map(|r| r.str("spec_hash")).find(|h| *h != spec_hash) {
+                    return Err(RecordError::SpecChanged {
+                        path: parquet,
+                        found: found.to_owned(),
+                        expected: spec_hash.to_owned(),
+                    });
+                }
+            } else {
+                archive(&stem).map_err(|e| RecordError::Write { path: parquet.clone(), message: e.to_string() })?;
+            }
+        }
+        let done = rows
+            .iter()
+            .filter(|r| r.str("record_kind") == "measurement")
+            .map(|r| r.str("case_id").to_owned())
+            .collect();
+        Ok(RecordStore { stem, rows, done })
+    }
+
+    pub fn is_done(&self, case_id: &str) -> bool {
+        self.done.contains(case_id)
+    }
+
+    pub fn finished_cases(&self) -> usize {
+        self.done.len()
+    }
+
+    /// Appends the rows of one finished case and rewrites both files atomically.
+    pub fn append(&mut self, case_id: Option<&str>, rows: Vec<Record>) -> Result<(), RecordError> {
+        self.rows.extend(rows);
+        write_records(&self.stem, &self.rows)?;
+        if let Some(id) = case_id {
+            self.done.insert(id.to_owned());
+        }
+        Ok(())
+    }
+
+    pub fn rows(&self) -> &[Record] {
+        &self.rows
+    }
+}
+
+fn archive(stem: &Path) -> std::io::Result<()> {
+    let dir = stem.parent().unwrap_or(Path::new(".")).join("archive");
+    std::fs::create_dir_all(&dir)?;
+    let name = stem.file_name().and_then(|n| n.to_str()).unwrap_or("records");
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    for ext in ["parquet", "csv"] {
+        let from = stem.with_extension(ext);
+        if from.exists() {
+            std::fs::rename(&from, dir.join(format!("{name}.{stamp}.{ext}")))?;
+        }
+    }
+    Ok(())
+}
+
+/// Every record file (`*.parquet`) directly in `dir`, sorted by name.
+pub fn record_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Vec<Record> {
+        vec![
+            Record::new().with("case_id", "a").with("n", 1).with("t", 0.5).with("ok", true).with("record_kind", "measurement").with("spec_hash", "h"),
+            Record::new().with("case_id", "b").with("n", 2).with("t", 2).with("note", "x").with("record_kind", "measurement").with("spec_hash", "h"),
+        ]
+    }
+
+    #[test]
+    fn frame_round_trip_keeps_types_and_nulls() {
+        let df = to_frame(&sample()).unwrap();
+        assert_eq!(df.height(), 2);
+        let back = from_frame(&df).unwrap();
+        assert_eq!(back[0].int("n"), Some(1));
+        assert_eq!(back[1].float("t"), Some(2.0));
+        assert_eq!(back[0].get("note"), &Value::Null);
+        assert_eq!(back[1].str("note"), "x");
+        assert_eq!(back[0].get("ok"), &Value::Bool(true));
+    }
+
+    #[test]
+    fn store_appends_resumes_and_archives() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = RecordStore::open(dir.path(), "hw-quick", "h", false).unwrap();
+        let rows = sample();
+        s.append(Some("a"), vec![rows[0].clone()]).unwrap();
+        assert!(dir.path().join("hw-quick.csv").exists());
+        let s2 = RecordStore::open(dir.path(), "hw-quick", "h", true).unwrap();
+        assert!(s2.is_done("a") && !s2.is_done("b"));
+        assert_eq!(s2.rows().len(), 1);
+        // Another spec refuses to resume, and leaves the file alone.
+        let e = RecordStore::open(dir.path(), "hw-quick", "other", true).err().unwrap();
+        assert!(e.to_string().contains("different spec"), "{e}");
+        assert_eq!(read_parquet(&dir.path().join("hw-quick.parquet")).unwrap().len(), 1);
+        // A fresh run archives the old files instead of overwriting them.
+        let s3 = RecordStore::open(dir.path(), "hw-quick", "h", false).unwrap();
+        assert_eq!(s3.rows().len(), 0);
+        assert!(!dir.path().join("hw-quick.parquet").exists());
+        let archived = record_files(&dir.path().join("archive"));
+        assert_eq!(archived.len(), 1);
+        assert_eq!(read_parquet(&archived[0]).unwrap().len(), 1);
+    }
+}

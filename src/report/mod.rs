@@ -1,0 +1,223 @@
+//! Rendering: Markdown tables and the parts every paper's report shares
+//! (header, hardware table, claims table). Reports are built from raw records
+//! only, so `evorepro report` re-renders without rerunning.
+
+pub mod chart;
+
+use crate::records::Record;
+use crate::spec::{PaperMeta, Verdict};
+use std::fmt::Write;
+
+/// A Markdown table.
+pub struct Table {
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    pub fn new<S: AsRef<str>>(header: &[S]) -> Table {
+        Table { header: header.iter().map(|s| s.as_ref().to_owned()).collect(), rows: vec![] }
+    }
+
+    pub fn row(&mut self, cells: Vec<String>) {
+        assert_eq!(cells.len(), self.header.len(), "table row width");
+        self.rows.push(cells);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    pub fn render(&self) -> String {
+        let esc = |s: &String| s.replace('|', "\\|").replace('\n', " ");
+        let mut out = format!("| {} |\n", self.header.iter().map(esc).collect::<Vec<_>>().join(" | "));
+        out += &format!("|{}\n", "---|".repeat(self.header.len()));
+        for r in &self.rows {
+            out += &format!("| {} |\n", r.iter().map(esc).collect::<Vec<_>>().join(" | "));
+        }
+        out
+    }
+}
+
+/// Records of one machine (one `records/*.parquet` file or several of one hw_id).
+#[derive(Clone, Debug)]
+pub struct MachineRecords {
+    pub hw_id: String,
+    pub rows: Vec<Record>,
+}
+
+impl MachineRecords {
+    /// Measurement rows only (not ceilings).
+    pub fn measurements(&self) -> impl Iterator<Item = &Record> {
+        self.rows.iter().filter(|r| r.str("record_kind") == "measurement")
+    }
+
+    /// The latest measured value of a ceiling, if any.
+    pub fn ceiling(&self, name: &str) -> Option<f64> {
+        self.rows.iter().rev().filter(|r| r.str("record_kind") == "ceiling" && r.str("ceiling") == name).find_map(|r| r.float("gbs"))
+    }
+
+    pub fn has_gpu(&self) -> bool {
+        self.rows.iter().any(|r| !r.str("gpu_name").is_empty())
+    }
+
+    fn first(&self) -> Option<&Record> {
+        self.rows.first()
+    }
+
+    /// A short human name: GPU (if any) + CPU.
+    pub fn label(&self) -> String {
+        let r = match self.first() {
+            Some(r) => r,
+            None => return self.hw_id.clone(),
+        };
+        let gpu = r.str("gpu_name");
+        if gpu.is_empty() { format!("{} (no GPU)", r.str("cpu_model")) } else { format!("{gpu} + {}", r.str("cpu_model")) }
+    }
+}
+
+/// Groups rows by `hw_id`, this machine first, then by name.
+pub fn by_machine(rows: Vec<Record>, this_hw: Option<&str>) -> Vec<MachineRecords> {
+    let mut out: Vec<MachineRecords> = Vec::new();
+    for r in rows {
+        let id = r.str("hw_id").to_owned();
+        match out.iter_mut().find(|m| m.hw_id == id) {
+            Some(m) => m.rows.push(r),
+            None => out.push(MachineRecords { hw_id: id, rows: vec![r] }),
+        }
+    }
+    out.sort_by_key(|m| (Some(m.hw_id.as_str()) != this_hw, m.hw_id.clone()));
+    out
+}
+
+fn fmt_opt(v: Option<f64>, digits: usize) -> String {
+    v.map_or("—".into(), |v| format!("{v:.digits$}"))
+}
+
+/// The hardware table: the paper's machine, then every machine with records.
+pub fn hardware_table(meta: &PaperMeta, machines: &[MachineRecords]) -> String {
+    let mut t = Table::new(&[
+        "machine", "GPU", "CC", "SMs", "GPU memory", "driver", "CPU", "cores/threads", "RAM", "OS", "profile", "commit", "rows",
+    ]);
+    let h = &meta.hardware;
+    t.row(vec![
+        "paper".into(),
+        h.gpu.clone(),
+        "—".into(),
+        "—".into(),
+        "—".into(),
+        format!("CUDA {}", h.cuda),
+        h.cpu.clone(),
+        "—".into(),
+        "—".into(),
+        "—".into(),
+        "—".into(),
+        "—".into(),
+        "—".into(),
+    ]);
+    for m in machines {
+        let Some(r) = m.first() else { continue };
+        let gpu = r.str("gpu_name");
+        let mut profiles: Vec<&str> = m.rows.iter().map(|r| r.str("profile")).collect();
+        profiles.sort();
+        profiles.dedup();
+        let mut commits: Vec<&str> = m.rows.iter().map(|r| r.str("git_commit")).collect();
+        commits.sort();
+        commits.dedup();
+        t.row(vec![
+            format!("`{}`", m.hw_id),
+            if gpu.is_empty() { "none".into() } else { gpu.into() },
+            r.str("gpu_cc").to_owned(),
+            r.int("gpu_sms").map_or(String::new(), |v| v.to_string()),
+            r.float("gpu_mem_gib").map_or(String::new(), |v| format!("{v} GiB")),
+            r.str("cuda_driver").to_owned(),
+            r.str("cpu_model").to_owned(),
+            format!("{}/{}", r.int("cpu_physical_cores").unwrap_or(0), r.int("cpu_threads").unwrap_or(0)),
+            fmt_opt(r.float("mem_gib"), 0) + " GiB",
+            r.str("os").to_owned(),
+            profiles.join(", "),
+            commits.join(", "),
+            m.rows.len().to_string(),
+        ]);
+    }
+    t.render()
+}
+
+/// Measured ceilings of every machine (GB/s).
+pub fn ceilings_table(machines: &[MachineRecords]) -> String {
+    let names = [
+        ("gpu_d2d", "GPU device→device copy"),
+        ("gpu_h2d_pinned", "pinned host→device"),
+        ("gpu_d2h_pinned", "device→pinned host"),
+        ("cpu_read_1t", "CPU read, 1 thread"),
+        ("cpu_read_all", "CPU read, all threads"),
+    ];
+    let mut header = vec!["machine".to_owned()];
+    header.extend(names.iter().map(|(_, l)| format!("{l} (GB/s)")));
+    let mut t = Table::new(&header);
+    for m in machines {
+        let mut row = vec![format!("`{}`", m.hw_id)];
+        row.extend(names.iter().map(|(k, _)| m.ceiling(k).map_or("not run here".into(), |v| format!("{v:.1}"))));
+        t.row(row);
+    }
+    t.render()
+}
+
+/// One checked claim.
+#[derive(Clone, Debug)]
+pub struct ClaimResult {
+    pub id: String,
+    pub source: String,
+    pub text: String,
+    pub machine: String,
+    pub verdict: Verdict,
+    pub evidence: String,
+}
+
+pub fn claims_table(claims: &[ClaimResult]) -> String {
+    let mut t = Table::new(&["claim", "paper says (source)", "machine", "verdict", "evidence"]);
+    for c in claims {
+        t.row(vec![
+            format!("`{}`", c.id),
+            format!("{} ({})", c.text, c.source),
+            format!("`{}`", c.machine),
+            format!("**{}**", c.verdict.label()),
+            c.evidence.clone(),
+        ]);
+    }
+    t.render()
+}
+
+/// The report's opening: title, citation, how it was made.
+pub fn header(meta: &PaperMeta, paper_id: &str) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# {} — reproduction report\n", meta.title);
+    let _ = writeln!(s, "{}\n", meta.citation);
+    let _ = writeln!(
+        s,
+        "Rendered by `evorepro report {paper_id}` from the raw records in `records/` (Parquet, with CSV copies) — \
+         every number below was measured on the machine named beside it; the paper's values are quoted from the \
+         paper only in columns marked *paper*. Regenerate the measurements with `evorepro reproduce {paper_id}`.\n"
+    );
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_renders_and_escapes_pipes() {
+        let mut t = Table::new(&["a", "b"]);
+        t.row(vec!["1".into(), "x|y".into()]);
+        assert_eq!(t.render(), "| a | b |\n|---|---|\n| 1 | x\\|y |\n");
+    }
+
+    #[test]
+    fn machines_group_with_this_one_first() {
+        let r = |hw: &str| Record::new().with("hw_id", hw);
+        let m = by_machine(vec![r("a"), r("b"), r("a")], Some("b"));
+        assert_eq!(m.iter().map(|m| m.hw_id.as_str()).collect::<Vec<_>>(), vec!["b", "a"]);
+        assert_eq!(m[1].rows.len(), 2);
+    }
+}

@@ -1,0 +1,152 @@
+//! Experiment specs: `experiments/<paper>.toml`, parsed into each paper's own
+//! typed spec with errors that name the file, line and key.
+
+use crate::error::SpecError;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+
+/// A spec file's text, where it came from, and its hash (recorded in every row).
+#[derive(Clone, Debug)]
+pub struct SpecFile {
+    pub path: PathBuf,
+    pub text: String,
+    /// First 16 hex digits of the SHA-256 of the text.
+    pub hash: String,
+}
+
+impl SpecFile {
+    pub fn read(path: &Path) -> Result<SpecFile, SpecError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| SpecError::Read { path: path.to_owned(), source })?;
+        Ok(SpecFile::from_text(path, text))
+    }
+
+    pub fn from_text(path: &Path, text: String) -> SpecFile {
+        let digest = Sha256::digest(text.as_bytes());
+        let hash = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
+        SpecFile { path: path.to_owned(), text, hash }
+    }
+
+    /// Deserializes the whole file into `T`; errors carry line, column and key.
+    pub fn parse<T: DeserializeOwned>(&self) -> Result<T, SpecError> {
+        toml::from_str(&self.text).map_err(|e| SpecError::Parse {
+            path: self.path.clone(),
+            message: e.to_string(),
+        })
+    }
+
+    /// 1-based line of a byte offset (from a `toml::Spanned` value).
+    pub fn line_of(&self, offset: usize) -> usize {
+        self.text[..offset.min(self.text.len())].matches('\n').count() + 1
+    }
+
+    /// An [`SpecError::Invalid`] at the span of a value.
+    pub fn invalid<T>(&self, at: &toml::Spanned<T>, key: &str, message: impl Into<String>) -> SpecError {
+        SpecError::Invalid {
+            path: self.path.clone(),
+            line: self.line_of(at.span().start),
+            key: key.to_owned(),
+            message: message.into(),
+        }
+    }
+}
+
+/// The `[paper]` table every spec starts with.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaperMeta {
+    pub id: String,
+    pub title: String,
+    pub citation: String,
+    /// The hardware the paper measured on.
+    pub hardware: PaperHardware,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaperHardware {
+    pub gpu: String,
+    pub cpu: String,
+    pub cuda: String,
+    /// Memory bandwidth of the paper's GPU, GB/s (datasheet).
+    pub gpu_bandwidth_gbs: f64,
+}
+
+/// A claim of the paper, checked by the experiment's code named in `check`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimSpec {
+    pub id: String,
+    /// Where the paper says it (section, table, figure).
+    pub source: String,
+    /// The claim in the paper's words.
+    pub text: String,
+    /// Which checker evaluates it.
+    pub check: toml::Spanned<String>,
+    /// Free parameters of the checker (function, threshold, tolerance).
+    #[serde(default)]
+    pub params: toml::Table,
+}
+
+/// Verdict of one claim on one machine.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    Reproduced,
+    NotReproduced,
+    /// Differs on this hardware, with the reason.
+    Differs(String),
+    /// Not run here, with the one-line reason.
+    NotRun(String),
+}
+
+impl Verdict {
+    pub fn label(&self) -> String {
+        match self {
+            Verdict::Reproduced => "reproduced".into(),
+            Verdict::NotReproduced => "not reproduced".into(),
+            Verdict::Differs(why) => format!("differs on this hardware ({why})"),
+            Verdict::NotRun(why) => format!("not run here ({why})"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct T {
+        a: u32,
+        b: toml::Spanned<String>,
+    }
+
+    #[test]
+    fn parse_errors_name_file_line_and_key() {
+        let f = SpecFile::from_text(Path::new("x.toml"), "a = 1\nb = \"ok\"\nc = 3\n".into());
+        let e = f.parse::<T>().unwrap_err().to_string();
+        assert!(e.contains("x.toml") && e.contains("line 3") && e.contains("`c`"), "{e}");
+        let f = SpecFile::from_text(Path::new("y.toml"), "a = \"one\"\nb = \"ok\"\n".into());
+        let e = f.parse::<T>().unwrap_err().to_string();
+        assert!(e.contains("y.toml") && e.contains("line 1"), "{e}");
+    }
+
+    #[test]
+    fn invalid_values_report_their_line() {
+        let f = SpecFile::from_text(Path::new("z.toml"), "a = 1\n\nb = \"bad\"\n".into());
+        let t: T = f.parse().unwrap();
+        let e = f.invalid(&t.b, "b", "not allowed").to_string();
+        assert_eq!(e, "z.toml:3: `b`: not allowed");
+    }
+
+    #[test]
+    fn hash_depends_on_text() {
+        let a = SpecFile::from_text(Path::new("a"), "x = 1".into());
+        let b = SpecFile::from_text(Path::new("a"), "x = 2".into());
+        assert_eq!(a.hash.len(), 16);
+        assert_ne!(a.hash, b.hash);
+    }
+}
