@@ -148,6 +148,45 @@ __device__ void s4(const float* __restrict__ x, float* __restrict__ fit, int pop
     fit[ind] = acc;
 }
 
+// S4-split (not in the paper; this harness's design for GPUs with far more
+// threads in flight than a population has individuals): S4's dimension-major
+// layout with the terms split into chunks of `chunk_len` (blockIdx.y), so
+// pop × chunks threads stream the population. Each thread writes the partial
+// sum of its chunk to partial[chunk * pop + ind]; s4_split_reduce then sums the
+// chunks of each individual in a fixed order (deterministic, no atomics).
+template <class F>
+__device__ void s4_split(const float* __restrict__ x, float* __restrict__ partial, int pop, int dim,
+                         int chunk_len) {
+    int ind = blockIdx.x * blockDim.x + threadIdx.x;
+    if (ind >= pop) return;
+    int terms = dim - F::W + 1;
+    int t0 = blockIdx.y * chunk_len;
+    int t1 = min(t0 + chunk_len, terms);
+    float acc = 0.0f;
+    if (t0 < t1) {
+        float w[F::W];
+#pragma unroll
+        for (int k = 0; k < F::W - 1; ++k) w[k] = x[(size_t)(t0 + k) * pop + ind];
+#pragma unroll 4
+        for (int j = t0 + F::W - 1; j < t1 + F::W - 1; ++j) {
+            w[F::W - 1] = x[(size_t)j * pop + ind];
+            acc += F::term(w);
+#pragma unroll
+            for (int k = 0; k < F::W - 1; ++k) w[k] = w[k + 1];
+        }
+    }
+    partial[(size_t)blockIdx.y * pop + ind] = acc;
+}
+
+extern "C" __global__ void s4_split_reduce(const float* __restrict__ partial, float* __restrict__ fit,
+                                           int pop, int chunks) {
+    int ind = blockIdx.x * blockDim.x + threadIdx.x;
+    if (ind >= pop) return;
+    float s = 0.0f;
+    for (int c = 0; c < chunks; ++c) s += partial[(size_t)c * pop + ind];
+    fit[ind] = s;
+}
+
 #define LAYOUT_KERNEL(strategy, name, F)                                                   \
     extern "C" __global__ void strategy##_##name(const float* __restrict__ x,             \
                                                  float* __restrict__ fit, int pop, int dim) { \
@@ -158,7 +197,12 @@ __device__ void s4(const float* __restrict__ x, float* __restrict__ fit, int pop
     LAYOUT_KERNEL(s1, name, F)         \
     LAYOUT_KERNEL(s2, name, F)         \
     LAYOUT_KERNEL(s3, name, F)         \
-    LAYOUT_KERNEL(s4, name, F)
+    LAYOUT_KERNEL(s4, name, F)         \
+    extern "C" __global__ void s4_split_##name(const float* __restrict__ x,                  \
+                                               float* __restrict__ partial, int pop, int dim, \
+                                               int chunk_len) {                               \
+        s4_split<F>(x, partial, pop, dim, chunk_len);                                          \
+    }
 
 LAYOUT_ALL_STRATEGIES(rosenbrock, Rosenbrock)
 LAYOUT_ALL_STRATEGIES(rana, Rana)

@@ -56,6 +56,17 @@ pub enum Command {
         #[arg(long, default_value = "reports")]
         out: PathBuf,
     },
+    /// Checks every GPU kernel against the CPU reference on fresh random inputs.
+    Selfcheck {
+        #[arg(long, default_value_t = 0)]
+        device: usize,
+        /// Few, small sizes (for compute-sanitizer).
+        #[arg(long)]
+        small: bool,
+        /// Seed of the random inputs (default: from the clock, printed).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
     /// This machine's fingerprint and measured ceilings.
     Hw {
         #[arg(long, default_value_t = 0)]
@@ -104,6 +115,7 @@ pub fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Hw { device } => hw(device)?,
+        Command::Selfcheck { device, small, seed } => selfcheck(device, small, seed)?,
     }
     Ok(())
 }
@@ -128,6 +140,34 @@ fn hw(device: usize) -> Result<()> {
         println!("{:20} {:.0} GB/s (datasheet-style {:.0} GB/s)", "gpu_d2d", c.d2d_gbs, g.info.theoretical_bandwidth_gbs());
         println!("{:20} {:.1} GB/s", "gpu_h2d_pinned", c.h2d_pinned_gbs);
         println!("{:20} {:.1} GB/s", "gpu_d2h_pinned", c.d2h_pinned_gbs);
+    }
+    Ok(())
+}
+
+fn selfcheck(device: usize, small: bool, seed: Option<u64>) -> Result<()> {
+    let gpu = Gpu::open(device)?;
+    let seed = seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
+    println!("selfcheck on {} (seed {seed})", gpu.info.name);
+    let blocks = if small { vec![32, 256] } else { vec![32, 64, 128, 256, 512, 1024] };
+    let lines = gpu::layout::self_check(&gpu, seed, &gpu::layout::self_check_sizes(small), &blocks)?;
+    let mut failed = 0;
+    let (mut ran, mut cannot) = (0, 0);
+    for l in &lines {
+        match &l.outcome {
+            Ok(c) => {
+                ran += 1;
+                if !l.passed() {
+                    failed += 1;
+                    println!("FAIL layout {} {} {}x{} block {}: {c:?} repeatable={}", l.strategy, l.function, l.pop, l.dim, l.block, l.repeatable);
+                }
+            }
+            Err(_) => cannot += 1,
+        }
+    }
+    let worst = lines.iter().filter_map(|l| l.outcome.as_ref().ok()).map(|c| c.worst_ratio).fold(0.0, f64::max);
+    println!("layout kernels: {ran} configurations checked, {cannot} cannot run (S3 beyond its limits), {failed} failed; worst error / tolerance = {worst:.3}");
+    if failed > 0 {
+        anyhow::bail!("{failed} GPU configurations disagree with the CPU reference");
     }
     Ok(())
 }

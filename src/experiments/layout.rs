@@ -102,7 +102,9 @@ const MAX_ELEMENTS: i64 = 1 << 28;
 /// The strategies the paper compares (the classes of its figures).
 const PAPER_CLASSES: [&str; 5] = ["sequential", "S1", "S2", "S3", "S4"];
 /// Every column of the report, the multi-threaded CPU included.
-const ALL_CLASSES: [&str; 6] = ["sequential", "cpu_mt", "S1", "S2", "S3", "S4"];
+/// Every column of the report: the paper's five plus two extras it lacks
+/// (multi-threaded CPU, and S4-split for GPUs with far more threads than individuals).
+const ALL_CLASSES: [&str; 7] = ["sequential", "cpu_mt", "S1", "S2", "S3", "S4", "S4-split"];
 const CHECKS: [&str; 10] = [
     "sequential_wins_below",
     "crossover_elements",
@@ -573,6 +575,22 @@ impl Analysis {
         }
     }
 
+    /// Median kernel-only time (GPU strategies).
+    fn kernel_time(&self, f: Function, pop: usize, dim: usize, class: &str) -> Option<f64> {
+        match self.get(f, pop, dim, class) {
+            Some(Outcome::Ok(t)) => t.kernel_median,
+            _ => None,
+        }
+    }
+
+    /// Share of the end-to-end time spent in copies, for S4 at one size.
+    fn copy_share(&self, f: Function, pop: usize, dim: usize) -> Option<f64> {
+        match self.get(f, pop, dim, "S4") {
+            Some(Outcome::Ok(t)) => Some(1.0 - t.kernel_median? / t.events_median?),
+            _ => None,
+        }
+    }
+
     fn sizes(&self, f: Function) -> Vec<(usize, usize)> {
         let set: BTreeSet<(usize, usize)> = self.cells.keys().filter(|k| k.0 == f).map(|k| (k.1, k.2)).collect();
         set.into_iter().collect()
@@ -603,7 +621,7 @@ impl LayoutPaper {
         let mut md = format!("### `{}` ({})\n\n", m.hw_id, m.label());
         let mut header = vec!["pop × dim".to_owned()];
         for c in ALL_CLASSES {
-            header.push(if c == "cpu_mt" { "cpu_mt (extra)".into() } else { c.to_owned() });
+            header.push(if PAPER_CLASSES.contains(&c) { c.to_owned() } else { format!("{c} (extra)") });
         }
         header.extend(["winner (paper)".into(), "winner (here)".into(), "best: paper / here".into()]);
         let mut t = Table::new(&header);
@@ -612,7 +630,7 @@ impl LayoutPaper {
             let f = Function::Rosenbrock;
             let mut cells = vec![format!("{pop}×{dim}")];
             for c in ALL_CLASSES {
-                let paper = r.paper(c).map_or(if c == "cpu_mt" { String::new() } else { " (paper NAN)".into() }, |p| format!(" (paper {:.3} ± {:.3})", p[0], p[1]));
+                let paper = r.paper(c).map_or(if PAPER_CLASSES.contains(&c) { " (paper NAN)".into() } else { String::new() }, |p| format!(" (paper {:.3} ± {:.3})", p[0], p[1]));
                 cells.push(match a.get(f, pop, dim, c) {
                     Some(Outcome::Ok(s)) => {
                         let block = s.block.map_or(String::new(), |b| format!(", b{b}"));
@@ -723,7 +741,25 @@ impl LayoutPaper {
                 let min = num("min_elements");
                 let big: Vec<_> = winners(f).into_iter().filter(|(p, d, _)| (p * d) as f64 >= min).collect();
                 let other: Vec<String> = big.iter().filter(|w| w.2 != s).map(|(p, d, w)| format!("{p}×{d}: {w}")).collect();
-                (verdict(!big.is_empty() && other.is_empty()), format!("{} sizes ≥ {min:.0} coordinates; won by others: {}", big.len(), if other.is_empty() { "none".into() } else { other.join(", ") }))
+                let kernel_wins = big
+                    .iter()
+                    .filter(|(p, d, _)| {
+                        let k = |c: &str| a.kernel_time(f, *p, *d, c).unwrap_or(f64::INFINITY);
+                        ["S1", "S2", "S3", "S4"].iter().all(|c| k(s) <= k(c))
+                    })
+                    .count();
+                let ev = format!(
+                    "{} sizes ≥ {min:.0} coordinates; won end to end by others: {}; {s} has the fastest kernel at {kernel_wins} of them",
+                    big.len(),
+                    if other.is_empty() { "none".into() } else { other.join(", ") }
+                );
+                if !big.is_empty() && other.is_empty() {
+                    (Verdict::Reproduced, ev)
+                } else if !big.is_empty() && kernel_wins == big.len() {
+                    (Verdict::Differs("end-to-end times are bound by the host↔device copies, where S1–S4 are within noise; the S4 kernel is the fastest".into()), ev)
+                } else {
+                    (Verdict::NotReproduced, ev)
+                }
             }
             "s3_first_dimension_not_run" => {
                 let paper = num("paper_dimension") as usize;
@@ -811,20 +847,42 @@ impl LayoutPaper {
                 (verdict(ok), ev.join("; "))
             }
             "coalesced_beats_strided" => {
-                let (mut total, mut bad) = (0, Vec::new());
+                // End to end (the paper's measure), and on kernel time alone.
+                let (mut total, mut bad, mut bad_kernel) = (0, Vec::new(), 0);
+                let mut shares = Vec::new();
                 for f in Function::ALL {
                     for (p, d) in a.sizes(f) {
-                        let best = |cs: &[&str]| cs.iter().filter_map(|c| a.time(f, p, d, c)).min_by(|x, y| x.total_cmp(y));
-                        if let (Some(co), Some(st)) = (best(&["S3", "S4"]), best(&["S1", "S2"])) {
+                        let best = |cs: &[&str], t: &dyn Fn(&str) -> Option<f64>| cs.iter().filter_map(|c| t(c)).min_by(|x, y| x.total_cmp(y));
+                        let wall = |c: &str| a.time(f, p, d, c);
+                        let kern = |c: &str| a.kernel_time(f, p, d, c);
+                        if let (Some(co), Some(st)) = (best(&["S3", "S4"], &wall), best(&["S1", "S2"], &wall)) {
                             total += 1;
                             if co >= st {
                                 bad.push(format!("{} {p}×{d}", f.name()));
                             }
+                            if let (Some(kc), Some(ks)) = (best(&["S3", "S4"], &kern), best(&["S1", "S2"], &kern)) {
+                                if kc >= ks {
+                                    bad_kernel += 1;
+                                }
+                            }
+                            shares.extend(a.copy_share(f, p, d));
                         }
                     }
                 }
-                let ev = format!("{} of {total} (function, size) pairs where S1/S2 were at least as fast{}", bad.len(), if bad.is_empty() { String::new() } else { format!(": {}", bad.iter().take(8).cloned().collect::<Vec<_>>().join(", ")) });
-                (verdict(total > 0 && bad.is_empty()), ev)
+                let share = crate::stats::median(&shares);
+                let ev = format!(
+                    "end to end: S1/S2 at least as fast in {} of {total} (function, size) pairs{}; kernel time alone: {bad_kernel} of {total}; median share of copies in S4's time: {:.0}%",
+                    bad.len(),
+                    if bad.is_empty() { String::new() } else { format!(" (e.g. {})", bad.iter().take(4).cloned().collect::<Vec<_>>().join(", ")) },
+                    100.0 * share
+                );
+                if total > 0 && bad.is_empty() {
+                    (Verdict::Reproduced, ev)
+                } else if total > 0 && (bad_kernel as f64) <= 0.1 * total as f64 {
+                    (Verdict::Differs("host↔device copies dominate end-to-end time, so the layout barely shows there; on kernel time the coalesced strategies win".into()), ev)
+                } else {
+                    (Verdict::NotReproduced, ev)
+                }
             }
             "s4_near_best_gpu" => {
                 let max_ratio = num("max_ratio");
@@ -857,15 +915,16 @@ fn performance(m: &MachineRecords, a: &Analysis) -> String {
     let mut sizes: Vec<(usize, usize)> = a.sizes(f).into_iter().filter(|(p, d)| p * d >= 16_000_000).collect();
     sizes.sort();
     for &(p, d) in &sizes {
-        if let Some(Outcome::Ok(s)) = a.get(f, p, d, "S4") {
+        for strategy in ["S4", "S4-split"] {
+            let Some(Outcome::Ok(s)) = a.get(f, p, d, strategy) else { continue };
             let bytes = ((p * d + p) * 4) as f64;
             if let (Some(k), Some(ceil)) = (s.kernel_median, d2d) {
                 let bw = bytes / (k * 1e-3) / 1e9;
-                t.row(vec!["S4 Rosenbrock kernel (bytes read + written / kernel time)".into(), fmt_size(p as f64, d as f64), format!("{bw:.0} GB/s"), format!("{ceil:.0} GB/s (device copy)"), format!("{:.0}%", 100.0 * bw / ceil), "≥ 80%".into()]);
+                t.row(vec![format!("{strategy} Rosenbrock kernel (bytes read + written / kernel time)"), fmt_size(p as f64, d as f64), format!("{bw:.0} GB/s"), format!("{ceil:.0} GB/s (device copy)"), format!("{:.0}%", 100.0 * bw / ceil), "≥ 80%".into()]);
             }
             if let (Some(e), Some(ceil)) = (s.events_median, h2d) {
                 let bw = (p * d * 4) as f64 / (e * 1e-3) / 1e9;
-                t.row(vec!["S4 Rosenbrock end to end (input bytes / copy-in + kernel + copy-out)".into(), fmt_size(p as f64, d as f64), format!("{bw:.1} GB/s"), format!("{ceil:.1} GB/s (pinned host→device)"), format!("{:.0}%", 100.0 * bw / ceil), "≥ 70%".into()]);
+                t.row(vec![format!("{strategy} Rosenbrock end to end (input bytes / copy-in + kernel + copy-out)"), fmt_size(p as f64, d as f64), format!("{bw:.1} GB/s"), format!("{ceil:.1} GB/s (pinned host→device)"), format!("{:.0}%", 100.0 * bw / ceil), "≥ 70%".into()]);
             }
         }
     }

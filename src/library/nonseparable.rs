@@ -187,7 +187,8 @@ impl Term for F4Heavy {
 /// the add-latency chain and let the compiler vectorise the light functions.
 const LANES: usize = 8;
 
-/// f32 fitness of one individual, single-threaded.
+/// f32 fitness of one individual, single-threaded: `LANES` consecutive terms at
+/// a time, each lane reading its window from `W` shifted lane arrays.
 #[inline(always)]
 fn individual<T: Term>(x: &[f32]) -> f32 {
     if x.len() < T::W {
@@ -197,9 +198,14 @@ fn individual<T: Term>(x: &[f32]) -> f32 {
     let mut acc = [0.0f32; LANES];
     let full = terms / LANES;
     for c in 0..full {
-        let win = &x[c * LANES..c * LANES + LANES + T::W - 1];
+        let base = c * LANES;
+        let mut shifted = [[0.0f32; LANES]; 4];
+        for (k, lane) in shifted.iter_mut().enumerate().take(T::W) {
+            lane.copy_from_slice(&x[base + k..base + k + LANES]);
+        }
         for (l, a) in acc.iter_mut().enumerate() {
-            *a += T::t32(&win[l..l + T::W]);
+            let w = [shifted[0][l], shifted[1][l], shifted[2][l], shifted[3][l]];
+            *a += T::t32(&w[..T::W]);
         }
     }
     let mut tail = 0.0f32;

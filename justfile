@@ -1,0 +1,43 @@
+# evorepro — common tasks (`just` lists them).
+
+# List the recipes.
+default:
+    @just --list
+
+# Run a paper's experiments (or `all`) and render its report.
+reproduce paper profile="quick":
+    cargo run --release -- reproduce {{paper}} --profile {{profile}}
+
+# Re-render a paper's report from its stored records.
+report paper:
+    cargo run --release -- report {{paper}}
+
+# Every machine with records for a paper, side by side with the paper's hardware.
+compare paper:
+    cargo run --release -- compare {{paper}}
+
+# This machine's fingerprint and measured ceilings.
+hw:
+    cargo run --release -- hw
+
+# The test suite (GPU tests pass with a message where there is no CUDA).
+test:
+    cargo test
+
+# The CPU benchmarks.
+bench:
+    cargo bench
+
+# Formatting and clippy, warnings as errors.
+lint:
+    cargo fmt --all -- --check
+    cargo clippy --all-targets -- -D warnings
+
+# What CI runs.
+ci:
+    bash .ci/run
+
+# A release binary in .device/ for a GPU machine (the release profile strips it).
+device-bundle:
+    cargo build --release
+    mkdir -p .device && cp target/release/evorepro .device/ && ls -la .device

@@ -1,0 +1,459 @@
+//! Drives the built `evorepro` binary: errors that name what to fix and write
+//! nothing, and one end-to-end quick run on the CPU (report, re-render,
+//! `--resume`, archiving).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Runs the binary from the crate root (where `experiments/*.toml` live).
+fn evorepro<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_evorepro"))
+        .args(args)
+        .current_dir(ROOT)
+        .output()
+        .expect("the evorepro binary starts")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Every path below `dir` (files and folders), sorted; empty if `dir` is absent.
+fn tree(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p.clone());
+            }
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+fn assert_failed(o: &Output, what: &str) {
+    assert!(
+        !o.status.success(),
+        "{what}: expected a non-zero exit\nstdout:\n{}\nstderr:\n{}",
+        stdout(o),
+        stderr(o)
+    );
+}
+
+fn assert_ok(o: &Output, what: &str) {
+    assert!(
+        o.status.success(),
+        "{what}: exit {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status.code(),
+        stdout(o),
+        stderr(o)
+    );
+}
+
+/// 1-based line of the first occurrence of `needle` in `text`.
+fn line_of(text: &str, needle: &str) -> usize {
+    let at = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("`{needle}` not in the edited spec"));
+    text[..at].matches('\n').count() + 1
+}
+
+/// `text` with the first occurrence of `from` after the line `after` replaced by `to`.
+fn replace_after(text: &str, after: &str, from: &str, to: &str) -> String {
+    let start = text
+        .find(after)
+        .unwrap_or_else(|| panic!("`{after}` not in experiments/layout.toml"));
+    let at = start
+        + text[start..]
+            .find(from)
+            .unwrap_or_else(|| panic!("`{from}` not after `{after}` in experiments/layout.toml"));
+    format!("{}{to}{}", &text[..at], &text[at + from.len()..])
+}
+
+fn spec_path() -> PathBuf {
+    Path::new(ROOT).join("experiments/layout.toml")
+}
+
+#[test]
+fn unknown_paper_lists_the_known_ones_and_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = evorepro(&[
+        "reproduce".as_ref(),
+        "nosuch".as_ref(),
+        "--out".as_ref(),
+        tmp.path().as_os_str(),
+    ]);
+    assert_failed(&o, "reproduce nosuch");
+    let err = stderr(&o);
+    assert!(
+        err.contains("nosuch"),
+        "stderr does not name the paper:\n{err}"
+    );
+    for e in evorepro::experiments::registry() {
+        assert!(
+            err.contains(e.id()),
+            "stderr does not list the known paper `{}`:\n{err}",
+            e.id()
+        );
+    }
+    assert_eq!(
+        tree(tmp.path()),
+        Vec::<PathBuf>::new(),
+        "files were created"
+    );
+}
+
+#[test]
+fn malformed_specs_name_file_line_and_key() {
+    let original = std::fs::read_to_string(spec_path()).unwrap();
+    struct Case {
+        what: &'static str,
+        /// The edited spec.
+        text: String,
+        /// The text the edit inserted (its line is the one to report).
+        inserted: &'static str,
+        /// true: a toml parse error ("line N, column M"); false: a validation error ("path:N:").
+        parse_error: bool,
+        /// Keys and values stderr must name.
+        names: &'static [&'static str],
+    }
+    let cases = [
+        Case {
+            what: "syntax error",
+            text: replace_after(
+                &original,
+                "[settings]",
+                "block_search_tries = 3",
+                "block_search_tries = = 3",
+            ),
+            inserted: "block_search_tries = = 3",
+            parse_error: true,
+            names: &["block_search_tries"],
+        },
+        Case {
+            what: "unknown key",
+            text: replace_after(
+                &original,
+                "[settings]",
+                "svm_cost = 100.0\n",
+                "svm_cost = 100.0\nbogus_key = 1\n",
+            ),
+            inserted: "bogus_key = 1",
+            parse_error: true,
+            names: &["bogus_key"],
+        },
+        Case {
+            what: "empty population",
+            text: replace_after(&original, "[profiles.quick]", "[100, 100]", "[0, 100]"),
+            inserted: "[0, 100]",
+            parse_error: false,
+            names: &["profiles.quick.sizes", "0×100"],
+        },
+        Case {
+            what: "too many coordinates",
+            text: replace_after(
+                &original,
+                "[profiles.quick]",
+                "[100, 100]",
+                "[100000, 100000]",
+            ),
+            inserted: "[100000, 100000]",
+            parse_error: false,
+            names: &["profiles.quick.sizes", "100000×100000"],
+        },
+        Case {
+            what: "unknown function",
+            text: replace_after(
+                &original,
+                "[profiles.quick]",
+                "\"rana\"]",
+                "\"rana\", \"nosuchfn\"]",
+            ),
+            inserted: "\"nosuchfn\"",
+            parse_error: false,
+            names: &["profiles.quick.functions", "nosuchfn"],
+        },
+    ];
+    for c in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let spec = tmp.path().join("layout.toml");
+        let out = tmp.path().join("out");
+        std::fs::write(&spec, &c.text).unwrap();
+        let line = line_of(&c.text, c.inserted);
+        let o = evorepro(&[
+            "reproduce".as_ref(),
+            "layout".as_ref(),
+            "--spec".as_ref(),
+            spec.as_os_str(),
+            "--out".as_ref(),
+            out.as_os_str(),
+            "--backend".as_ref(),
+            "cpu".as_ref(),
+        ]);
+        assert_failed(&o, c.what);
+        let err = stderr(&o);
+        let path = spec.display().to_string();
+        assert!(
+            err.contains(&path),
+            "{}: stderr does not name {path}:\n{err}",
+            c.what
+        );
+        let at = if c.parse_error {
+            format!("line {line},")
+        } else {
+            format!("{path}:{line}:")
+        };
+        assert!(err.contains(&at), "{}: stderr lacks `{at}`:\n{err}", c.what);
+        for n in c.names {
+            assert!(
+                err.contains(n),
+                "{}: stderr does not name `{n}`:\n{err}",
+                c.what
+            );
+        }
+        assert!(
+            !out.exists(),
+            "{}: {} was created: {:?}",
+            c.what,
+            out.display(),
+            tree(&out)
+        );
+    }
+}
+
+#[test]
+fn unknown_profile_lists_the_known_ones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = evorepro(&[
+        "reproduce".as_ref(),
+        "layout".as_ref(),
+        "--profile".as_ref(),
+        "nosuchprofile".as_ref(),
+        "--backend".as_ref(),
+        "cpu".as_ref(),
+        "--out".as_ref(),
+        tmp.path().as_os_str(),
+    ]);
+    assert_failed(&o, "unknown profile");
+    let err = stderr(&o);
+    assert!(err.contains("nosuchprofile"), "{err}");
+    let exp = evorepro::experiments::find("layout").unwrap();
+    let paper = evorepro::experiments::load_paper(exp, Some(&spec_path())).unwrap();
+    let known = paper.profiles();
+    assert!(!known.is_empty());
+    for p in known {
+        assert!(
+            err.contains(&p),
+            "stderr does not list the profile `{p}`:\n{err}"
+        );
+    }
+    assert_eq!(
+        tree(tmp.path()),
+        Vec::<PathBuf>::new(),
+        "files were created"
+    );
+}
+
+/// Measurement rows of one record file.
+fn measurements(parquet: &Path) -> usize {
+    evorepro::records::read_parquet(parquet)
+        .unwrap()
+        .iter()
+        .filter(|r| r.str("record_kind") == "measurement")
+        .count()
+}
+
+/// Files directly in `dir` with extension `ext`.
+fn files_with(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == ext))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn quick_profile_on_cpu_end_to_end() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path();
+    let reproduce = |resume: bool| {
+        let mut args: Vec<&std::ffi::OsStr> = vec![
+            "reproduce".as_ref(),
+            "layout".as_ref(),
+            "--profile".as_ref(),
+            "quick".as_ref(),
+            "--backend".as_ref(),
+            "cpu".as_ref(),
+            "--out".as_ref(),
+            out.as_os_str(),
+        ];
+        if resume {
+            args.push("--resume".as_ref());
+        }
+        let t0 = Instant::now();
+        let o = evorepro(&args);
+        (o, t0.elapsed())
+    };
+
+    // 1. A fresh run.
+    let (o, first) = reproduce(false);
+    assert_ok(&o, "reproduce layout --profile quick --backend cpu");
+    eprintln!("quick profile on the CPU: {first:.1?}");
+    let dir = out.join("layout");
+    let report_path = dir.join("REPORT.md");
+    let report = std::fs::read_to_string(&report_path).expect("REPORT.md written");
+    for s in ["## Table 1", "not run here", "## Claims"] {
+        assert!(report.contains(s), "REPORT.md lacks `{s}`");
+    }
+    let records = dir.join("records");
+    let parquets = files_with(&records, "parquet");
+    let csvs = files_with(&records, "csv");
+    assert_eq!(parquets.len(), 1, "{parquets:?}");
+    assert_eq!(csvs.len(), 1, "{csvs:?}");
+    for f in parquets.iter().chain(&csvs) {
+        let stem = f.file_stem().unwrap().to_str().unwrap();
+        assert!(stem.ends_with("__quick"), "{}", f.display());
+    }
+    let stem = parquets[0]
+        .file_stem()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let hw_id = stem.trim_end_matches("__quick").to_owned();
+    for ext in ["png", "svg"] {
+        let chart = dir.join("figures").join(format!("{hw_id}__table1.{ext}"));
+        assert!(
+            chart.is_file(),
+            "{} missing; figures: {:?}",
+            chart.display(),
+            tree(&dir.join("figures"))
+        );
+        assert!(
+            std::fs::metadata(&chart).unwrap().len() > 0,
+            "{} is empty",
+            chart.display()
+        );
+    }
+    let rows = measurements(&parquets[0]);
+    assert!(rows > 0, "no measurement rows");
+
+    // 2. Re-rendering from the same records gives the same report.
+    let o = evorepro(&[
+        "report".as_ref(),
+        "layout".as_ref(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_ok(&o, "report layout");
+    let again = std::fs::read_to_string(&report_path).unwrap();
+    assert!(
+        again == report,
+        "`report layout` rendered a different REPORT.md from the same records"
+    );
+
+    // 3. --resume finds every case stored and runs none.
+    let (o, resumed) = reproduce(true);
+    assert_ok(&o, "reproduce --resume");
+    eprintln!("--resume: {resumed:.1?}");
+    assert!(
+        resumed < Duration::from_secs(15) && resumed < first,
+        "--resume took {resumed:?} (fresh run {first:?}); it should run no case"
+    );
+    assert_eq!(files_with(&records, "parquet"), parquets);
+    assert_eq!(
+        measurements(&parquets[0]),
+        rows,
+        "--resume changed the measurement rows"
+    );
+
+    // 4. Without --resume the earlier files are archived, not deleted.
+    let (o, _) = reproduce(false);
+    assert_ok(&o, "reproduce (second fresh run)");
+    let archive = records.join("archive");
+    let old_parquet = files_with(&archive, "parquet");
+    let old_csv = files_with(&archive, "csv");
+    assert_eq!(old_parquet.len(), 1, "archive: {:?}", tree(&archive));
+    assert_eq!(old_csv.len(), 1, "archive: {:?}", tree(&archive));
+    for f in old_parquet.iter().chain(&old_csv) {
+        let name = f.file_name().unwrap().to_str().unwrap();
+        assert!(
+            name.starts_with(&stem),
+            "archived file {name} is not named after {stem}"
+        );
+    }
+    assert_eq!(
+        measurements(&old_parquet[0]),
+        rows,
+        "the archived records lost rows"
+    );
+    assert_eq!(
+        files_with(&records, "parquet"),
+        parquets,
+        "the fresh run wrote no new record file"
+    );
+    assert_eq!(measurements(&parquets[0]), rows);
+}
+
+#[test]
+fn cuda_backend_without_cuda_fails_and_writes_nothing() {
+    if let Ok(n) = evorepro::gpu::probe() {
+        println!("skipping: CUDA is present here ({n} device(s))");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let o = evorepro(&[
+        "reproduce".as_ref(),
+        "layout".as_ref(),
+        "--backend".as_ref(),
+        "cuda".as_ref(),
+        "--out".as_ref(),
+        tmp.path().as_os_str(),
+    ]);
+    assert_failed(&o, "--backend cuda");
+    let err = stderr(&o);
+    assert!(err.contains("CUDA") || err.contains("libcuda"), "{err}");
+    assert_eq!(
+        tree(tmp.path()),
+        Vec::<PathBuf>::new(),
+        "files were created"
+    );
+}
+
+#[test]
+fn list_and_hw_succeed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = evorepro(&["list".as_ref(), "--out".as_ref(), tmp.path().as_os_str()]);
+    assert_ok(&o, "list");
+    let text = stdout(&o);
+    for e in evorepro::experiments::registry() {
+        assert!(
+            text.contains(e.id()),
+            "list does not show `{}`:\n{text}",
+            e.id()
+        );
+    }
+    assert!(text.contains("profiles:"), "{text}");
+
+    let o = evorepro(&["hw"]);
+    assert_ok(&o, "hw");
+    let text = stdout(&o);
+    for k in ["hw_id", "cpu_read_1t"] {
+        assert!(text.contains(k), "hw does not print {k}:\n{text}");
+    }
+}

@@ -1,0 +1,218 @@
+//! Snapshot of the layout report rendered from a small synthetic record set of
+//! a fake machine with a GPU. `UPDATE_SNAPSHOTS=1 cargo test --test
+//! report_snapshot` rewrites `tests/snapshots/layout_report.md`; review the
+//! diff before committing it.
+
+use evorepro::records::{Record, write_records};
+use std::path::Path;
+
+const SNAPSHOT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/snapshots/layout_report.md"
+);
+const HW_ID: &str = "test-gpu__test-cpu__4t";
+const TRIES: usize = 3;
+
+/// The columns every row of the fake machine carries (as the runner writes them).
+fn common() -> Record {
+    Record::new()
+        .with("paper", "layout")
+        .with("profile", "quick")
+        .with("run_id", 1_700_000_000_u64)
+        .with("git_commit", "test")
+        .with("spec_hash", "test")
+        .with("backend", "cuda")
+        .with("hw_id", HW_ID)
+        .with("cpu_model", "Test CPU")
+        .with("cpu_physical_cores", 2_usize)
+        .with("cpu_threads", 4_usize)
+        .with("mem_gib", 64.0)
+        .with("os", "Test OS")
+        .with("gpu_name", "Test GPU")
+        .with("gpu_cc", "9.0")
+        .with("gpu_sms", 100_i64)
+        .with("gpu_mem_gib", 80.0)
+        .with("cuda_driver", "13.0")
+}
+
+/// Times (ms) per strategy at n = pop·dim coordinates; None = cannot run.
+/// Rosenbrock: sequential below ~10⁵ coordinates, S4 above.
+/// f2_heavy: sequential below ~5·10³, S3 up to its dimension limit, S4 above.
+fn model(function: &str, pop: usize, dim: usize, strategy: &str) -> Option<f64> {
+    let n = (pop * dim) as f64;
+    let heavy = function == "f2_heavy";
+    let seq = if heavy { 2e-5 * n } else { 2.5e-6 * n };
+    let s4 = if heavy {
+        0.2 + 1.5e-6 * n
+    } else {
+        0.15 + 1e-6 * n
+    };
+    let s3 = if heavy {
+        0.1 + 2e-6 * n
+    } else {
+        0.12 + 3e-6 * n
+    };
+    Some(match strategy {
+        "sequential" => seq,
+        "cpu_mt" => seq / 3.5 + 0.01,
+        "S1" => 1.6 * s4,
+        "S2" => 1.7 * s4,
+        "S3" if dim > 1024 => return None,
+        "S3" => s3,
+        "S4" => s4,
+        other => panic!("no model for {other}"),
+    })
+}
+
+fn synthetic_records() -> Vec<Record> {
+    let base = common();
+    let mut rows = Vec::new();
+    for (name, gbs) in [
+        ("gpu_d2d", 3000.0),
+        ("gpu_h2d_pinned", 50.0),
+        ("cpu_read_1t", 10.0),
+    ] {
+        let mut r = base.clone();
+        r.extend(
+            &Record::new()
+                .with("record_kind", "ceiling")
+                .with("ceiling", name)
+                .with("gbs", gbs),
+        );
+        rows.push(r);
+    }
+    let sizes = [
+        (10, 10),
+        (20, 20),
+        (40, 40),
+        (100, 100),
+        (200, 200),
+        (400, 400),
+        (1000, 1000),
+        (2000, 2000),
+        (4000, 4000),
+    ];
+    for function in ["rosenbrock", "f2_heavy"] {
+        for &(pop, dim) in &sizes {
+            let case = Record::new()
+                .with("record_kind", "measurement")
+                .with("case_id", format!("{function}/{pop}x{dim}"))
+                .with("function", function)
+                .with("pop", pop)
+                .with("dim", dim)
+                .with("seed", 1_u64)
+                .with("tries", TRIES);
+            for strategy in ["sequential", "cpu_mt", "S1", "S2", "S3", "S4"] {
+                let gpu = strategy.starts_with('S');
+                let block = match strategy {
+                    "S3" => dim,
+                    _ => 256,
+                };
+                let row = |phase: &str, t: usize| {
+                    let mut r = base.clone();
+                    r.extend(&case);
+                    r.extend(
+                        &Record::new()
+                            .with("strategy", strategy)
+                            .with("phase", phase)
+                            .with("try", t)
+                            .with("status", "ok"),
+                    );
+                    r
+                };
+                let Some(ms) = model(function, pop, dim, strategy) else {
+                    rows.push(
+                        row("timed", 0)
+                            .with("block_size", 0_u32)
+                            .with("status", "cannot_run")
+                            .with(
+                                "reason",
+                                format!(
+                                    "dimension {dim} exceeds the device's 1024 threads per block"
+                                ),
+                            ),
+                    );
+                    continue;
+                };
+                if gpu {
+                    // A slow block-size search try, which the report must ignore.
+                    rows.push(
+                        row("search", 0)
+                            .with("block_size", 32_u32)
+                            .with("wall_ms", 1000.0 * ms),
+                    );
+                }
+                for t in 0..TRIES {
+                    let wall = ms * (1.0 + 0.01 * (t as f64 - 1.0));
+                    let mut r = row("timed", t)
+                        .with("wall_ms", wall)
+                        .with("check_ratio", 0.01);
+                    if gpu {
+                        r = r
+                            .with("block_size", block)
+                            .with("kernel_ms", 0.3 * wall)
+                            .with("events_ms", 0.95 * wall)
+                            .with("h2d_ms", 0.5 * wall)
+                            .with("d2h_ms", 0.15 * wall);
+                    } else if strategy == "cpu_mt" {
+                        r = r.with("threads", 4_usize);
+                    }
+                    rows.push(r);
+                }
+            }
+        }
+    }
+    rows
+}
+
+fn first_difference(expected: &str, actual: &str) -> String {
+    for (i, (e, a)) in expected.lines().zip(actual.lines()).enumerate() {
+        if e != a {
+            return format!("line {}:\n  snapshot: {e}\n  rendered: {a}", i + 1);
+        }
+    }
+    format!(
+        "one is a prefix of the other ({} vs {} lines)",
+        expected.lines().count(),
+        actual.lines().count()
+    )
+}
+
+#[test]
+fn layout_report_matches_snapshot() {
+    let tmp = tempfile::tempdir().unwrap();
+    let records = tmp.path().join("layout").join("records");
+    write_records(&records.join("test"), &synthetic_records()).unwrap();
+    let exp = evorepro::experiments::find("layout").unwrap();
+    let path = evorepro::experiments::render(exp, tmp.path(), None, None).unwrap();
+    assert_eq!(path, tmp.path().join("layout").join("REPORT.md"));
+    let actual = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        !actual.contains(&*tmp.path().to_string_lossy()),
+        "the report names the temporary folder"
+    );
+
+    let snapshot = Path::new(SNAPSHOT);
+    let update = std::env::var("UPDATE_SNAPSHOTS").is_ok_and(|v| v == "1");
+    if update || !snapshot.exists() {
+        std::fs::create_dir_all(snapshot.parent().unwrap()).unwrap();
+        std::fs::write(snapshot, &actual).unwrap();
+        assert!(
+            update,
+            "{SNAPSHOT} did not exist and has been written: review it and commit it, then rerun"
+        );
+        println!("updated {SNAPSHOT}");
+        return;
+    }
+    let expected = std::fs::read_to_string(snapshot).unwrap();
+    if expected != actual {
+        let kept = std::env::temp_dir().join("layout_report.actual.md");
+        std::fs::write(&kept, &actual).unwrap();
+        panic!(
+            "REPORT.md differs from {SNAPSHOT} at {}\n(the rendered report is at {}; if the change is intended, \
+             rerun with UPDATE_SNAPSHOTS=1 and review the diff)",
+            first_difference(&expected, &actual),
+            kept.display()
+        );
+    }
+}
