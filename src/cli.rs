@@ -66,6 +66,9 @@ pub enum Command {
         /// Seed of the random inputs (default: from the clock, printed).
         #[arg(long)]
         seed: Option<u64>,
+        /// Only this paper's kernels (default: every paper with kernels).
+        #[arg(long)]
+        paper: Option<String>,
     },
     /// This machine's fingerprint and measured ceilings.
     Hw {
@@ -115,7 +118,7 @@ pub fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Hw { device } => hw(device)?,
-        Command::Selfcheck { device, small, seed } => selfcheck(device, small, seed)?,
+        Command::Selfcheck { device, small, seed, paper } => selfcheck(device, small, seed, paper.as_deref())?,
     }
     Ok(())
 }
@@ -144,12 +147,33 @@ fn hw(device: usize) -> Result<()> {
     Ok(())
 }
 
-fn selfcheck(device: usize, small: bool, seed: Option<u64>) -> Result<()> {
+fn selfcheck(device: usize, small: bool, seed: Option<u64>, paper: Option<&str>) -> Result<()> {
     let gpu = Gpu::open(device)?;
-    let seed = seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
+    let seed =
+        seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
     println!("selfcheck on {} (seed {seed})", gpu.info.name);
+    let known = ["layout", "ecga"];
+    if let Some(p) = paper.filter(|p| !known.contains(p)) {
+        anyhow::bail!("selfcheck: no GPU kernels for paper `{p}` (papers with kernels: {})", known.join(", "));
+    }
+    let wanted = |id: &str| paper.is_none_or(|p| p == id);
+    let mut failed = 0;
+    if wanted("layout") {
+        failed += selfcheck_layout(&gpu, small, seed)?;
+    }
+    if wanted("ecga") {
+        failed += selfcheck_ecga(&gpu, small, seed)?;
+    }
+    if failed > 0 {
+        anyhow::bail!("{failed} GPU configurations disagree with the CPU reference");
+    }
+    Ok(())
+}
+
+/// Layout kernels S1–S4 against the f64 CPU reference; returns the failures.
+fn selfcheck_layout(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
     let blocks = if small { vec![32, 256] } else { vec![32, 64, 128, 256, 512, 1024] };
-    let lines = gpu::layout::self_check(&gpu, seed, &gpu::layout::self_check_sizes(small), &blocks)?;
+    let lines = gpu::layout::self_check(gpu, seed, &gpu::layout::self_check_sizes(small), &blocks)?;
     let mut failed = 0;
     let (mut ran, mut cannot) = (0, 0);
     for l in &lines {
@@ -158,16 +182,43 @@ fn selfcheck(device: usize, small: bool, seed: Option<u64>) -> Result<()> {
                 ran += 1;
                 if !l.passed() {
                     failed += 1;
-                    println!("FAIL layout {} {} {}x{} block {}: {c:?} repeatable={}", l.strategy, l.function, l.pop, l.dim, l.block, l.repeatable);
+                    println!(
+                        "FAIL layout {} {} {}x{} block {}: {c:?} repeatable={}",
+                        l.strategy, l.function, l.pop, l.dim, l.block, l.repeatable
+                    );
                 }
             }
             Err(_) => cannot += 1,
         }
     }
     let worst = lines.iter().filter_map(|l| l.outcome.as_ref().ok()).map(|c| c.worst_ratio).fold(0.0, f64::max);
-    println!("layout kernels: {ran} configurations checked, {cannot} cannot run (S3 beyond its limits), {failed} failed; worst error / tolerance = {worst:.3}");
-    if failed > 0 {
-        anyhow::bail!("{failed} GPU configurations disagree with the CPU reference");
+    println!(
+        "layout kernels: {ran} configurations checked, {cannot} cannot run (S3 beyond its limits), {failed} failed; worst error / tolerance = {worst:.3}"
+    );
+    Ok(failed)
+}
+
+/// gECGA against the CPU scorer and searches (exact equality); returns the failures.
+fn selfcheck_ecga(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
+    let lines = gpu::ecga::self_check(gpu, seed, &gpu::ecga::self_check_sizes(small))?;
+    let mut failed = 0;
+    for l in &lines {
+        let ok = l.identical && l.differing_pairs == 0;
+        if !ok {
+            failed += 1;
+        }
+        println!(
+            "{} ecga n={} ell={} {}: {} merges, trace identical={}, group entropies differing {}/{}",
+            if ok { "ok  " } else { "FAIL" },
+            l.n,
+            l.ell,
+            l.search,
+            l.merges,
+            l.identical,
+            l.differing_pairs,
+            l.pairs
+        );
     }
-    Ok(())
+    println!("ecga kernels: {} searches checked, {failed} failed", lines.len());
+    Ok(failed)
 }

@@ -43,8 +43,6 @@ pub enum GpuError {
     Compile { file: String, options: Vec<String>, log: String },
     #[error("kernel {kernel}: {message}")]
     Launch { kernel: String, message: String },
-    #[error(
-        "out of device memory: {what} needs {needed_mib} MiB, the device has {free_mib} MiB free"
-    )]
+    #[error("out of device memory: {what} needs {needed_mib} MiB, the device has {free_mib} MiB free")]
     OutOfMemory { what: String, needed_mib: u64, free_mib: u64 },
 }

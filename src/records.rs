@@ -139,10 +139,7 @@ pub fn to_frame(records: &[Record]) -> PolarsResult<DataFrame> {
         let cells: Vec<&Value> = records.iter().map(|r| r.get(name)).collect();
         let kinds = |pred: fn(&Value) -> bool| cells.iter().any(|v| pred(v));
         let series = if kinds(|v| matches!(v, Value::Str(_))) {
-            let v: Vec<Option<String>> = cells
-                .iter()
-                .map(|c| (!matches!(c, Value::Null)).then(|| c.to_string()))
-                .collect();
+            let v: Vec<Option<String>> = cells.iter().map(|c| (!matches!(c, Value::Null)).then(|| c.to_string())).collect();
             Series::new(name.into(), v)
         } else if kinds(|v| matches!(v, Value::Float(_))) {
             let v: Vec<Option<f64>> = cells
@@ -155,12 +152,10 @@ pub fn to_frame(records: &[Record]) -> PolarsResult<DataFrame> {
                 .collect();
             Series::new(name.into(), v)
         } else if kinds(|v| matches!(v, Value::Int(_))) {
-            let v: Vec<Option<i64>> =
-                cells.iter().map(|c| if let Value::Int(x) = c { Some(*x) } else { None }).collect();
+            let v: Vec<Option<i64>> = cells.iter().map(|c| if let Value::Int(x) = c { Some(*x) } else { None }).collect();
             Series::new(name.into(), v)
         } else {
-            let v: Vec<Option<bool>> =
-                cells.iter().map(|c| if let Value::Bool(x) = c { Some(*x) } else { None }).collect();
+            let v: Vec<Option<bool>> = cells.iter().map(|c| if let Value::Bool(x) = c { Some(*x) } else { None }).collect();
             Series::new(name.into(), v)
         };
         columns.push(series.into_column());
@@ -258,21 +253,13 @@ impl RecordStore {
             if resume {
                 rows = read_parquet(&parquet)?;
                 if let Some(found) = rows.iter().map(|r| r.str("spec_hash")).find(|h| *h != spec_hash) {
-                    return Err(RecordError::SpecChanged {
-                        path: parquet,
-                        found: found.to_owned(),
-                        expected: spec_hash.to_owned(),
-                    });
+                    return Err(RecordError::SpecChanged { path: parquet, found: found.to_owned(), expected: spec_hash.to_owned() });
                 }
             } else {
                 archive(&stem).map_err(|e| RecordError::Write { path: parquet.clone(), message: e.to_string() })?;
             }
         }
-        let done = rows
-            .iter()
-            .filter(|r| r.str("record_kind") == "measurement")
-            .map(|r| r.str("case_id").to_owned())
-            .collect();
+        let done = rows.iter().filter(|r| r.str("record_kind") == "measurement").map(|r| r.str("case_id").to_owned()).collect();
         Ok(RecordStore { stem, rows, done })
     }
 
@@ -303,9 +290,7 @@ fn archive(stem: &Path) -> std::io::Result<()> {
     let dir = stem.parent().unwrap_or(Path::new(".")).join("archive");
     std::fs::create_dir_all(&dir)?;
     let name = stem.file_name().and_then(|n| n.to_str()).unwrap_or("records");
-    let stamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     for ext in ["parquet", "csv"] {
         let from = stem.with_extension(ext);
         if from.exists() {
@@ -334,8 +319,20 @@ mod tests {
 
     fn sample() -> Vec<Record> {
         vec![
-            Record::new().with("case_id", "a").with("n", 1).with("t", 0.5).with("ok", true).with("record_kind", "measurement").with("spec_hash", "h"),
-            Record::new().with("case_id", "b").with("n", 2).with("t", 2).with("note", "x").with("record_kind", "measurement").with("spec_hash", "h"),
+            Record::new()
+                .with("case_id", "a")
+                .with("n", 1)
+                .with("t", 0.5)
+                .with("ok", true)
+                .with("record_kind", "measurement")
+                .with("spec_hash", "h"),
+            Record::new()
+                .with("case_id", "b")
+                .with("n", 2)
+                .with("t", 2)
+                .with("note", "x")
+                .with("record_kind", "measurement")
+                .with("spec_hash", "h"),
         ]
     }
 

@@ -18,8 +18,7 @@ pub struct SpecFile {
 
 impl SpecFile {
     pub fn read(path: &Path) -> Result<SpecFile, SpecError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| SpecError::Read { path: path.to_owned(), source })?;
+        let text = std::fs::read_to_string(path).map_err(|source| SpecError::Read { path: path.to_owned(), source })?;
         Ok(SpecFile::from_text(path, text))
     }
 
@@ -31,10 +30,7 @@ impl SpecFile {
 
     /// Deserializes the whole file into `T`; errors carry line, column and key.
     pub fn parse<T: DeserializeOwned>(&self) -> Result<T, SpecError> {
-        toml::from_str(&self.text).map_err(|e| SpecError::Parse {
-            path: self.path.clone(),
-            message: e.to_string(),
-        })
+        toml::from_str(&self.text).map_err(|e| SpecError::Parse { path: self.path.clone(), message: e.to_string() })
     }
 
     /// 1-based line of a byte offset (from a `toml::Spanned` value).
@@ -44,12 +40,7 @@ impl SpecFile {
 
     /// An [`SpecError::Invalid`] at the span of a value.
     pub fn invalid<T>(&self, at: &toml::Spanned<T>, key: &str, message: impl Into<String>) -> SpecError {
-        SpecError::Invalid {
-            path: self.path.clone(),
-            line: self.line_of(at.span().start),
-            key: key.to_owned(),
-            message: message.into(),
-        }
+        SpecError::Invalid { path: self.path.clone(), line: self.line_of(at.span().start), key: key.to_owned(), message: message.into() }
     }
 }
 

@@ -66,11 +66,8 @@ pub fn fit_regions(points: &[Point], c: f64) -> Result<Vec<Boundary>, String> {
             y[i] = &p.class == hi;
         }
         let data = Dataset::new(x.clone(), y.clone());
-        let model: Svm<f64, bool> = Svm::<f64, bool>::params()
-            .pos_neg_weights(c, c)
-            .linear_kernel()
-            .fit(&data)
-            .map_err(|e| format!("SVM {lo} vs {hi}: {e}"))?;
+        let model: Svm<f64, bool> =
+            Svm::<f64, bool>::params().pos_neg_weights(c, c).linear_kernel().fit(&data).map_err(|e| format!("SVM {lo} vs {hi}: {e}"))?;
         let w = [model.weighted_sum(&ndarray::arr1(&[1.0, 0.0])), model.weighted_sum(&ndarray::arr1(&[0.0, 1.0]))];
         let mut b = Boundary {
             lower: lo.clone(),
@@ -129,7 +126,15 @@ mod tests {
 
     #[test]
     fn three_classes_give_two_consecutive_boundaries() {
-        let pts = grid(|p, d| if p * d <= 400.0 { "sequential" } else if p * d <= 1e5 { "S3" } else { "S4" });
+        let pts = grid(|p, d| {
+            if p * d <= 400.0 {
+                "sequential"
+            } else if p * d <= 1e5 {
+                "S3"
+            } else {
+                "S4"
+            }
+        });
         let b = fit_regions(&pts, 100.0).unwrap();
         assert_eq!(b.len(), 2);
         assert_eq!((b[0].lower.as_str(), b[0].upper.as_str()), ("sequential", "S3"));

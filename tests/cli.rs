@@ -10,11 +10,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// Runs the binary from the crate root (where `experiments/*.toml` live).
 fn evorepro<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_evorepro"))
-        .args(args)
-        .current_dir(ROOT)
-        .output()
-        .expect("the evorepro binary starts")
+    Command::new(env!("CARGO_BIN_EXE_evorepro")).args(args).current_dir(ROOT).output().expect("the evorepro binary starts")
 }
 
 fn stdout(o: &Output) -> String {
@@ -43,41 +39,23 @@ fn tree(dir: &Path) -> Vec<PathBuf> {
 }
 
 fn assert_failed(o: &Output, what: &str) {
-    assert!(
-        !o.status.success(),
-        "{what}: expected a non-zero exit\nstdout:\n{}\nstderr:\n{}",
-        stdout(o),
-        stderr(o)
-    );
+    assert!(!o.status.success(), "{what}: expected a non-zero exit\nstdout:\n{}\nstderr:\n{}", stdout(o), stderr(o));
 }
 
 fn assert_ok(o: &Output, what: &str) {
-    assert!(
-        o.status.success(),
-        "{what}: exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        o.status.code(),
-        stdout(o),
-        stderr(o)
-    );
+    assert!(o.status.success(), "{what}: exit {:?}\nstdout:\n{}\nstderr:\n{}", o.status.code(), stdout(o), stderr(o));
 }
 
 /// 1-based line of the first occurrence of `needle` in `text`.
 fn line_of(text: &str, needle: &str) -> usize {
-    let at = text
-        .find(needle)
-        .unwrap_or_else(|| panic!("`{needle}` not in the edited spec"));
+    let at = text.find(needle).unwrap_or_else(|| panic!("`{needle}` not in the edited spec"));
     text[..at].matches('\n').count() + 1
 }
 
 /// `text` with the first occurrence of `from` after the line `after` replaced by `to`.
 fn replace_after(text: &str, after: &str, from: &str, to: &str) -> String {
-    let start = text
-        .find(after)
-        .unwrap_or_else(|| panic!("`{after}` not in experiments/layout.toml"));
-    let at = start
-        + text[start..]
-            .find(from)
-            .unwrap_or_else(|| panic!("`{from}` not after `{after}` in experiments/layout.toml"));
+    let start = text.find(after).unwrap_or_else(|| panic!("`{after}` not in experiments/layout.toml"));
+    let at = start + text[start..].find(from).unwrap_or_else(|| panic!("`{from}` not after `{after}` in experiments/layout.toml"));
     format!("{}{to}{}", &text[..at], &text[at + from.len()..])
 }
 
@@ -88,30 +66,14 @@ fn spec_path() -> PathBuf {
 #[test]
 fn unknown_paper_lists_the_known_ones_and_writes_nothing() {
     let tmp = tempfile::tempdir().unwrap();
-    let o = evorepro(&[
-        "reproduce".as_ref(),
-        "nosuch".as_ref(),
-        "--out".as_ref(),
-        tmp.path().as_os_str(),
-    ]);
+    let o = evorepro(&["reproduce".as_ref(), "nosuch".as_ref(), "--out".as_ref(), tmp.path().as_os_str()]);
     assert_failed(&o, "reproduce nosuch");
     let err = stderr(&o);
-    assert!(
-        err.contains("nosuch"),
-        "stderr does not name the paper:\n{err}"
-    );
+    assert!(err.contains("nosuch"), "stderr does not name the paper:\n{err}");
     for e in evorepro::experiments::registry() {
-        assert!(
-            err.contains(e.id()),
-            "stderr does not list the known paper `{}`:\n{err}",
-            e.id()
-        );
+        assert!(err.contains(e.id()), "stderr does not list the known paper `{}`:\n{err}", e.id());
     }
-    assert_eq!(
-        tree(tmp.path()),
-        Vec::<PathBuf>::new(),
-        "files were created"
-    );
+    assert_eq!(tree(tmp.path()), Vec::<PathBuf>::new(), "files were created");
 }
 
 #[test]
@@ -131,24 +93,14 @@ fn malformed_specs_name_file_line_and_key() {
     let cases = [
         Case {
             what: "syntax error",
-            text: replace_after(
-                &original,
-                "[settings]",
-                "block_search_tries = 3",
-                "block_search_tries = = 3",
-            ),
+            text: replace_after(&original, "[settings]", "block_search_tries = 3", "block_search_tries = = 3"),
             inserted: "block_search_tries = = 3",
             parse_error: true,
             names: &["block_search_tries"],
         },
         Case {
             what: "unknown key",
-            text: replace_after(
-                &original,
-                "[settings]",
-                "svm_cost = 100.0\n",
-                "svm_cost = 100.0\nbogus_key = 1\n",
-            ),
+            text: replace_after(&original, "[settings]", "svm_cost = 100.0\n", "svm_cost = 100.0\nbogus_key = 1\n"),
             inserted: "bogus_key = 1",
             parse_error: true,
             names: &["bogus_key"],
@@ -162,24 +114,14 @@ fn malformed_specs_name_file_line_and_key() {
         },
         Case {
             what: "too many coordinates",
-            text: replace_after(
-                &original,
-                "[profiles.quick]",
-                "[100, 100]",
-                "[100000, 100000]",
-            ),
+            text: replace_after(&original, "[profiles.quick]", "[100, 100]", "[100000, 100000]"),
             inserted: "[100000, 100000]",
             parse_error: false,
             names: &["profiles.quick.sizes", "100000×100000"],
         },
         Case {
             what: "unknown function",
-            text: replace_after(
-                &original,
-                "[profiles.quick]",
-                "\"rana\"]",
-                "\"rana\", \"nosuchfn\"]",
-            ),
+            text: replace_after(&original, "[profiles.quick]", "\"rana\"]", "\"rana\", \"nosuchfn\"]"),
             inserted: "\"nosuchfn\"",
             parse_error: false,
             names: &["profiles.quick.functions", "nosuchfn"],
@@ -204,31 +146,13 @@ fn malformed_specs_name_file_line_and_key() {
         assert_failed(&o, c.what);
         let err = stderr(&o);
         let path = spec.display().to_string();
-        assert!(
-            err.contains(&path),
-            "{}: stderr does not name {path}:\n{err}",
-            c.what
-        );
-        let at = if c.parse_error {
-            format!("line {line},")
-        } else {
-            format!("{path}:{line}:")
-        };
+        assert!(err.contains(&path), "{}: stderr does not name {path}:\n{err}", c.what);
+        let at = if c.parse_error { format!("line {line},") } else { format!("{path}:{line}:") };
         assert!(err.contains(&at), "{}: stderr lacks `{at}`:\n{err}", c.what);
         for n in c.names {
-            assert!(
-                err.contains(n),
-                "{}: stderr does not name `{n}`:\n{err}",
-                c.what
-            );
+            assert!(err.contains(n), "{}: stderr does not name `{n}`:\n{err}", c.what);
         }
-        assert!(
-            !out.exists(),
-            "{}: {} was created: {:?}",
-            c.what,
-            out.display(),
-            tree(&out)
-        );
+        assert!(!out.exists(), "{}: {} was created: {:?}", c.what, out.display(), tree(&out));
     }
 }
 
@@ -253,25 +177,14 @@ fn unknown_profile_lists_the_known_ones() {
     let known = paper.profiles();
     assert!(!known.is_empty());
     for p in known {
-        assert!(
-            err.contains(&p),
-            "stderr does not list the profile `{p}`:\n{err}"
-        );
+        assert!(err.contains(&p), "stderr does not list the profile `{p}`:\n{err}");
     }
-    assert_eq!(
-        tree(tmp.path()),
-        Vec::<PathBuf>::new(),
-        "files were created"
-    );
+    assert_eq!(tree(tmp.path()), Vec::<PathBuf>::new(), "files were created");
 }
 
 /// Measurement rows of one record file.
 fn measurements(parquet: &Path) -> usize {
-    evorepro::records::read_parquet(parquet)
-        .unwrap()
-        .iter()
-        .filter(|r| r.str("record_kind") == "measurement")
-        .count()
+    evorepro::records::read_parquet(parquet).unwrap().iter().filter(|r| r.str("record_kind") == "measurement").count()
 }
 
 /// Files directly in `dir` with extension `ext`.
@@ -329,58 +242,29 @@ fn quick_profile_on_cpu_end_to_end() {
         let stem = f.file_stem().unwrap().to_str().unwrap();
         assert!(stem.ends_with("__quick"), "{}", f.display());
     }
-    let stem = parquets[0]
-        .file_stem()
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_owned();
+    let stem = parquets[0].file_stem().unwrap().to_str().unwrap().to_owned();
     let hw_id = stem.trim_end_matches("__quick").to_owned();
     for ext in ["png", "svg"] {
         let chart = dir.join("figures").join(format!("{hw_id}__table1.{ext}"));
-        assert!(
-            chart.is_file(),
-            "{} missing; figures: {:?}",
-            chart.display(),
-            tree(&dir.join("figures"))
-        );
-        assert!(
-            std::fs::metadata(&chart).unwrap().len() > 0,
-            "{} is empty",
-            chart.display()
-        );
+        assert!(chart.is_file(), "{} missing; figures: {:?}", chart.display(), tree(&dir.join("figures")));
+        assert!(std::fs::metadata(&chart).unwrap().len() > 0, "{} is empty", chart.display());
     }
     let rows = measurements(&parquets[0]);
     assert!(rows > 0, "no measurement rows");
 
     // 2. Re-rendering from the same records gives the same report.
-    let o = evorepro(&[
-        "report".as_ref(),
-        "layout".as_ref(),
-        "--out".as_ref(),
-        out.as_os_str(),
-    ]);
+    let o = evorepro(&["report".as_ref(), "layout".as_ref(), "--out".as_ref(), out.as_os_str()]);
     assert_ok(&o, "report layout");
     let again = std::fs::read_to_string(&report_path).unwrap();
-    assert!(
-        again == report,
-        "`report layout` rendered a different REPORT.md from the same records"
-    );
+    assert!(again == report, "`report layout` rendered a different REPORT.md from the same records");
 
     // 3. --resume finds every case stored and runs none.
     let (o, resumed) = reproduce(true);
     assert_ok(&o, "reproduce --resume");
     eprintln!("--resume: {resumed:.1?}");
-    assert!(
-        resumed < Duration::from_secs(15) && resumed < first,
-        "--resume took {resumed:?} (fresh run {first:?}); it should run no case"
-    );
+    assert!(resumed < Duration::from_secs(15) && resumed < first, "--resume took {resumed:?} (fresh run {first:?}); it should run no case");
     assert_eq!(files_with(&records, "parquet"), parquets);
-    assert_eq!(
-        measurements(&parquets[0]),
-        rows,
-        "--resume changed the measurement rows"
-    );
+    assert_eq!(measurements(&parquets[0]), rows, "--resume changed the measurement rows");
 
     // 4. Without --resume the earlier files are archived, not deleted.
     let (o, _) = reproduce(false);
@@ -392,21 +276,10 @@ fn quick_profile_on_cpu_end_to_end() {
     assert_eq!(old_csv.len(), 1, "archive: {:?}", tree(&archive));
     for f in old_parquet.iter().chain(&old_csv) {
         let name = f.file_name().unwrap().to_str().unwrap();
-        assert!(
-            name.starts_with(&stem),
-            "archived file {name} is not named after {stem}"
-        );
+        assert!(name.starts_with(&stem), "archived file {name} is not named after {stem}");
     }
-    assert_eq!(
-        measurements(&old_parquet[0]),
-        rows,
-        "the archived records lost rows"
-    );
-    assert_eq!(
-        files_with(&records, "parquet"),
-        parquets,
-        "the fresh run wrote no new record file"
-    );
+    assert_eq!(measurements(&old_parquet[0]), rows, "the archived records lost rows");
+    assert_eq!(files_with(&records, "parquet"), parquets, "the fresh run wrote no new record file");
     assert_eq!(measurements(&parquets[0]), rows);
 }
 
@@ -428,11 +301,7 @@ fn cuda_backend_without_cuda_fails_and_writes_nothing() {
     assert_failed(&o, "--backend cuda");
     let err = stderr(&o);
     assert!(err.contains("CUDA") || err.contains("libcuda"), "{err}");
-    assert_eq!(
-        tree(tmp.path()),
-        Vec::<PathBuf>::new(),
-        "files were created"
-    );
+    assert_eq!(tree(tmp.path()), Vec::<PathBuf>::new(), "files were created");
 }
 
 #[test]
@@ -442,11 +311,7 @@ fn list_and_hw_succeed() {
     assert_ok(&o, "list");
     let text = stdout(&o);
     for e in evorepro::experiments::registry() {
-        assert!(
-            text.contains(e.id()),
-            "list does not show `{}`:\n{text}",
-            e.id()
-        );
+        assert!(text.contains(e.id()), "list does not show `{}`:\n{text}", e.id());
     }
     assert!(text.contains("profiles:"), "{text}");
 

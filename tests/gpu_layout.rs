@@ -10,20 +10,10 @@ fn layout_kernels_match_the_cpu_reference() {
         return;
     }
     let gpu = Gpu::open(0).expect("probe found a device, so device 0 opens");
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |d| d.as_nanos() as u64);
-    println!(
-        "self check on {} with seed {seed} (rerun with `evorepro selfcheck --seed {seed}`)",
-        gpu.info.name
-    );
-    let lines = layout::self_check(
-        &gpu,
-        seed,
-        &layout::self_check_sizes(false),
-        &[32, 64, 128, 256, 512, 1024],
-    )
-    .unwrap_or_else(|e| panic!("self check failed to run (seed {seed}): {e}"));
+    let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
+    println!("self check on {} with seed {seed} (rerun with `evorepro selfcheck --seed {seed}`)", gpu.info.name);
+    let lines = layout::self_check(&gpu, seed, &layout::self_check_sizes(false), &[32, 64, 128, 256, 512, 1024])
+        .unwrap_or_else(|e| panic!("self check failed to run (seed {seed}): {e}"));
     assert!(!lines.is_empty(), "self check checked nothing");
 
     let mut failures = Vec::new();
@@ -34,11 +24,7 @@ fn layout_kernels_match_the_cpu_reference() {
         ));
     }
     let ran = lines.iter().filter(|l| l.outcome.is_ok()).count();
-    println!(
-        "{} configurations, {ran} ran, {} failed",
-        lines.len(),
-        failures.len()
-    );
+    println!("{} configurations, {ran} ran, {} failed", lines.len(), failures.len());
     for f in &failures {
         println!("FAIL {f}");
     }
@@ -55,9 +41,5 @@ fn layout_kernels_match_the_cpu_reference() {
         failures.len(),
         failures.join("\n")
     );
-    assert!(
-        idle.is_empty(),
-        "strategies that ran at no self-check size: {}",
-        idle.join(", ")
-    );
+    assert!(idle.is_empty(), "strategies that ran at no self-check size: {}", idle.join(", "));
 }

@@ -6,10 +6,7 @@
 use evorepro::records::{Record, write_records};
 use std::path::Path;
 
-const SNAPSHOT: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/snapshots/layout_report.md"
-);
+const SNAPSHOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/layout_report.md");
 const HW_ID: &str = "test-gpu__test-cpu__4t";
 const TRIES: usize = 3;
 
@@ -42,16 +39,8 @@ fn model(function: &str, pop: usize, dim: usize, strategy: &str) -> Option<f64> 
     let n = (pop * dim) as f64;
     let heavy = function == "f2_heavy";
     let seq = if heavy { 2e-5 * n } else { 2.5e-6 * n };
-    let s4 = if heavy {
-        0.2 + 1.5e-6 * n
-    } else {
-        0.15 + 1e-6 * n
-    };
-    let s3 = if heavy {
-        0.1 + 2e-6 * n
-    } else {
-        0.12 + 3e-6 * n
-    };
+    let s4 = if heavy { 0.2 + 1.5e-6 * n } else { 0.15 + 1e-6 * n };
+    let s3 = if heavy { 0.1 + 2e-6 * n } else { 0.12 + 3e-6 * n };
     Some(match strategy {
         "sequential" => seq,
         "cpu_mt" => seq / 3.5 + 0.01,
@@ -67,31 +56,12 @@ fn model(function: &str, pop: usize, dim: usize, strategy: &str) -> Option<f64> 
 fn synthetic_records() -> Vec<Record> {
     let base = common();
     let mut rows = Vec::new();
-    for (name, gbs) in [
-        ("gpu_d2d", 3000.0),
-        ("gpu_h2d_pinned", 50.0),
-        ("cpu_read_1t", 10.0),
-    ] {
+    for (name, gbs) in [("gpu_d2d", 3000.0), ("gpu_h2d_pinned", 50.0), ("cpu_read_1t", 10.0)] {
         let mut r = base.clone();
-        r.extend(
-            &Record::new()
-                .with("record_kind", "ceiling")
-                .with("ceiling", name)
-                .with("gbs", gbs),
-        );
+        r.extend(&Record::new().with("record_kind", "ceiling").with("ceiling", name).with("gbs", gbs));
         rows.push(r);
     }
-    let sizes = [
-        (10, 10),
-        (20, 20),
-        (40, 40),
-        (100, 100),
-        (200, 200),
-        (400, 400),
-        (1000, 1000),
-        (2000, 2000),
-        (4000, 4000),
-    ];
+    let sizes = [(10, 10), (20, 20), (40, 40), (100, 100), (200, 200), (400, 400), (1000, 1000), (2000, 2000), (4000, 4000)];
     for function in ["rosenbrock", "f2_heavy"] {
         for &(pop, dim) in &sizes {
             let case = Record::new()
@@ -111,13 +81,7 @@ fn synthetic_records() -> Vec<Record> {
                 let row = |phase: &str, t: usize| {
                     let mut r = base.clone();
                     r.extend(&case);
-                    r.extend(
-                        &Record::new()
-                            .with("strategy", strategy)
-                            .with("phase", phase)
-                            .with("try", t)
-                            .with("status", "ok"),
-                    );
+                    r.extend(&Record::new().with("strategy", strategy).with("phase", phase).with("try", t).with("status", "ok"));
                     r
                 };
                 let Some(ms) = model(function, pop, dim, strategy) else {
@@ -125,28 +89,17 @@ fn synthetic_records() -> Vec<Record> {
                         row("timed", 0)
                             .with("block_size", 0_u32)
                             .with("status", "cannot_run")
-                            .with(
-                                "reason",
-                                format!(
-                                    "dimension {dim} exceeds the device's 1024 threads per block"
-                                ),
-                            ),
+                            .with("reason", format!("dimension {dim} exceeds the device's 1024 threads per block")),
                     );
                     continue;
                 };
                 if gpu {
                     // A slow block-size search try, which the report must ignore.
-                    rows.push(
-                        row("search", 0)
-                            .with("block_size", 32_u32)
-                            .with("wall_ms", 1000.0 * ms),
-                    );
+                    rows.push(row("search", 0).with("block_size", 32_u32).with("wall_ms", 1000.0 * ms));
                 }
                 for t in 0..TRIES {
                     let wall = ms * (1.0 + 0.01 * (t as f64 - 1.0));
-                    let mut r = row("timed", t)
-                        .with("wall_ms", wall)
-                        .with("check_ratio", 0.01);
+                    let mut r = row("timed", t).with("wall_ms", wall).with("check_ratio", 0.01);
                     if gpu {
                         r = r
                             .with("block_size", block)
@@ -171,11 +124,7 @@ fn first_difference(expected: &str, actual: &str) -> String {
             return format!("line {}:\n  snapshot: {e}\n  rendered: {a}", i + 1);
         }
     }
-    format!(
-        "one is a prefix of the other ({} vs {} lines)",
-        expected.lines().count(),
-        actual.lines().count()
-    )
+    format!("one is a prefix of the other ({} vs {} lines)", expected.lines().count(), actual.lines().count())
 }
 
 #[test]
@@ -187,20 +136,14 @@ fn layout_report_matches_snapshot() {
     let path = evorepro::experiments::render(exp, tmp.path(), None, None).unwrap();
     assert_eq!(path, tmp.path().join("layout").join("REPORT.md"));
     let actual = std::fs::read_to_string(&path).unwrap();
-    assert!(
-        !actual.contains(&*tmp.path().to_string_lossy()),
-        "the report names the temporary folder"
-    );
+    assert!(!actual.contains(&*tmp.path().to_string_lossy()), "the report names the temporary folder");
 
     let snapshot = Path::new(SNAPSHOT);
     let update = std::env::var("UPDATE_SNAPSHOTS").is_ok_and(|v| v == "1");
     if update || !snapshot.exists() {
         std::fs::create_dir_all(snapshot.parent().unwrap()).unwrap();
         std::fs::write(snapshot, &actual).unwrap();
-        assert!(
-            update,
-            "{SNAPSHOT} did not exist and has been written: review it and commit it, then rerun"
-        );
+        assert!(update, "{SNAPSHOT} did not exist and has been written: review it and commit it, then rerun");
         println!("updated {SNAPSHOT}");
         return;
     }

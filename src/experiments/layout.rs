@@ -149,7 +149,11 @@ fn validate(file: &SpecFile, spec: &LayoutSpec) -> Result<(), SpecError> {
         for f in &p.functions {
             if Function::from_name(f.get_ref()).is_none() {
                 let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
-                return Err(file.invalid(f, &key("functions"), format!("unknown function `{}` (known: {})", f.get_ref(), known.join(", "))));
+                return Err(file.invalid(
+                    f,
+                    &key("functions"),
+                    format!("unknown function `{}` (known: {})", f.get_ref(), known.join(", ")),
+                ));
             }
         }
         for s in &p.sizes {
@@ -158,7 +162,11 @@ fn validate(file: &SpecFile, spec: &LayoutSpec) -> Result<(), SpecError> {
                 return Err(file.invalid(s, &key("sizes"), format!("{pop}×{dim}: population must be ≥ 1 and dimension ≥ 4")));
             }
             if pop.saturating_mul(dim) > MAX_ELEMENTS {
-                return Err(file.invalid(s, &key("sizes"), format!("{pop}×{dim} = {} coordinates exceeds the limit of {MAX_ELEMENTS}", pop * dim)));
+                return Err(file.invalid(
+                    s,
+                    &key("sizes"),
+                    format!("{pop}×{dim} = {} coordinates exceeds the limit of {MAX_ELEMENTS}", pop * dim),
+                ));
             }
         }
     }
@@ -169,7 +177,11 @@ fn validate(file: &SpecFile, spec: &LayoutSpec) -> Result<(), SpecError> {
     }
     for c in &spec.claims {
         if !CHECKS.contains(&c.check.get_ref().as_str()) {
-            return Err(file.invalid(&c.check, "claims.check", format!("unknown check `{}` (known: {})", c.check.get_ref(), CHECKS.join(", "))));
+            return Err(file.invalid(
+                &c.check,
+                "claims.check",
+                format!("unknown check `{}` (known: {})", c.check.get_ref(), CHECKS.join(", ")),
+            ));
         }
     }
     Ok(())
@@ -374,7 +386,15 @@ impl Paper for LayoutPaper {
                 continue;
             }
             let _ = writeln!(md, "### `{}` ({})\n", m.hw_id, m.label());
-            let mut t = Table::new(&["figure", "function", "paper classes", "measured classes", "paper support vectors", "measured support vectors", "misclassified"]);
+            let mut t = Table::new(&[
+                "figure",
+                "function",
+                "paper classes",
+                "measured classes",
+                "paper support vectors",
+                "measured support vectors",
+                "misclassified",
+            ]);
             for fig in &self.spec.figures {
                 let f = Function::from_name(fig.function.get_ref()).expect("validated");
                 let points = a.points(f);
@@ -390,7 +410,12 @@ impl Paper for LayoutPaper {
                     f.name().into(),
                     fig.classes.join(" → "),
                     svm::class_order(&points).join(" → "),
-                    fmt_support(fig.classes.iter().map(|c| (c.clone(), fig.support_vectors.get(c).cloned().unwrap_or_default().iter().map(|s| (s[0] as f64, s[1] as f64)).collect()))),
+                    fmt_support(fig.classes.iter().map(|c| {
+                        (
+                            c.clone(),
+                            fig.support_vectors.get(c).cloned().unwrap_or_default().iter().map(|s| (s[0] as f64, s[1] as f64)).collect(),
+                        )
+                    })),
                     fmt_support(measured_support(&bounds)),
                     bounds.iter().map(|b| b.misclassified.to_string()).collect::<Vec<_>>().join(", "),
                 ]);
@@ -409,7 +434,14 @@ impl Paper for LayoutPaper {
                 } else {
                     (Verdict::NotRun(a.gpu_absent.clone()), "GPU strategies were not run on this machine".into())
                 };
-                claims.push(ClaimResult { id: c.id.clone(), source: c.source.clone(), text: c.text.clone(), machine: m.hw_id.clone(), verdict, evidence });
+                claims.push(ClaimResult {
+                    id: c.id.clone(),
+                    source: c.source.clone(),
+                    text: c.text.clone(),
+                    machine: m.hw_id.clone(),
+                    verdict,
+                    evidence,
+                });
             }
         }
         md += &claims_table(&claims);
@@ -422,7 +454,8 @@ impl Paper for LayoutPaper {
 
     fn compare(&self, machines: &[MachineRecords]) -> String {
         let analyses: Vec<(&MachineRecords, Analysis)> = machines.iter().map(|m| (m, Analysis::of(m))).collect();
-        let mut md = String::from("## Rosenbrock, Table 1 sizes: best time per strategy (ms), and the paper's C2075 time over each machine's\n\n");
+        let mut md =
+            String::from("## Rosenbrock, Table 1 sizes: best time per strategy (ms), and the paper's C2075 time over each machine's\n\n");
         let mut header = vec!["size".to_owned(), "strategy".to_owned(), "paper (C2075 + E5520)".to_owned()];
         header.extend(analyses.iter().map(|(m, _)| format!("`{}`", m.hw_id)));
         let mut t = Table::new(&header);
@@ -544,7 +577,15 @@ impl Analysis {
                     let v: Vec<f64> = timed.iter().filter_map(|r| r.float(k)).collect();
                     (!v.is_empty()).then(|| crate::stats::median(&v))
                 };
-                Outcome::Ok(Timed { mean: s.mean, sd: s.sd, n: s.n, median: s.median, block: timed[0].int("block_size"), kernel_median: med("kernel_ms"), events_median: med("events_ms") })
+                Outcome::Ok(Timed {
+                    mean: s.mean,
+                    sd: s.sd,
+                    n: s.n,
+                    median: s.median,
+                    block: timed[0].int("block_size"),
+                    kernel_median: med("kernel_ms"),
+                    events_median: med("events_ms"),
+                })
             } else if let Some(r) = rows.iter().find(|r| r.str("status") == "cannot_run") {
                 Outcome::CannotRun(r.str("reason").to_owned())
             } else {
@@ -601,11 +642,7 @@ impl Analysis {
         if PAPER_CLASSES.iter().any(|c| matches!(self.get(f, pop, dim, c), Some(Outcome::NotRun(_)) | None)) {
             return None;
         }
-        PAPER_CLASSES
-            .iter()
-            .filter_map(|&c| self.time(f, pop, dim, c).map(|t| (c, t)))
-            .min_by(|a, b| a.1.total_cmp(&b.1))
-            .map(|(c, _)| c)
+        PAPER_CLASSES.iter().filter_map(|&c| self.time(f, pop, dim, c).map(|t| (c, t))).min_by(|a, b| a.1.total_cmp(&b.1)).map(|(c, _)| c)
     }
 
     fn points(&self, f: Function) -> Vec<Point> {
@@ -630,7 +667,9 @@ impl LayoutPaper {
             let f = Function::Rosenbrock;
             let mut cells = vec![format!("{pop}×{dim}")];
             for c in ALL_CLASSES {
-                let paper = r.paper(c).map_or(if PAPER_CLASSES.contains(&c) { " (paper NAN)".into() } else { String::new() }, |p| format!(" (paper {:.3} ± {:.3})", p[0], p[1]));
+                let paper = r.paper(c).map_or(if PAPER_CLASSES.contains(&c) { " (paper NAN)".into() } else { String::new() }, |p| {
+                    format!(" (paper {:.3} ± {:.3})", p[0], p[1])
+                });
                 cells.push(match a.get(f, pop, dim, c) {
                     Some(Outcome::Ok(s)) => {
                         let block = s.block.map_or(String::new(), |b| format!(", b{b}"));
@@ -652,13 +691,23 @@ impl LayoutPaper {
             t.row(cells);
         }
         let n = a.cells.values().find_map(|o| if let Outcome::Ok(t) = o { Some(t.n) } else { None }).unwrap_or(0);
-        md += &format!("Mean ± sd over {n} tries ({}), best block size as `bN`; paper values in parentheses.\n\n", self.spec.settings.table1_unit);
+        md += &format!(
+            "Mean ± sd over {n} tries ({}), best block size as `bN`; paper values in parentheses.\n\n",
+            self.spec.settings.table1_unit
+        );
         md += &t.render();
         // A chart of time against problem size for every strategy.
         let series: Vec<(String, Vec<(f64, f64)>)> = ALL_CLASSES
             .iter()
             .map(|c| {
-                let pts = self.spec.table1.iter().filter_map(|r| a.time(Function::Rosenbrock, r.size[0] as usize, r.size[1] as usize, c).map(|t| ((r.size[0] * r.size[1]) as f64, t))).collect::<Vec<_>>();
+                let pts = self
+                    .spec
+                    .table1
+                    .iter()
+                    .filter_map(|r| {
+                        a.time(Function::Rosenbrock, r.size[0] as usize, r.size[1] as usize, c).map(|t| ((r.size[0] * r.size[1]) as f64, t))
+                    })
+                    .collect::<Vec<_>>();
                 (c.to_string(), pts)
             })
             .filter(|s| !s.1.is_empty())
@@ -674,7 +723,15 @@ impl LayoutPaper {
         Ok(md)
     }
 
-    fn region_figure(&self, stem: &Path, fig: &FigureSpec, f: Function, points: &[Point], bounds: &[Boundary], m: &MachineRecords) -> Result<(), String> {
+    fn region_figure(
+        &self,
+        stem: &Path,
+        fig: &FigureSpec,
+        f: Function,
+        points: &[Point],
+        bounds: &[Boundary],
+        m: &MachineRecords,
+    ) -> Result<(), String> {
         let order = svm::class_order(points);
         let classes: Vec<(String, Vec<(f64, f64)>)> =
             order.iter().map(|c| (c.clone(), points.iter().filter(|p| &p.class == c).map(|p| (p.pop, p.dim)).collect())).collect();
@@ -700,10 +757,17 @@ impl LayoutPaper {
         )
     }
 
-    fn check_claim(&self, c: &ClaimSpec, a: &Analysis, regions: &BTreeMap<(String, Function), Vec<Boundary>>, hw: &str) -> (Verdict, String) {
+    fn check_claim(
+        &self,
+        c: &ClaimSpec,
+        a: &Analysis,
+        regions: &BTreeMap<(String, Function), Vec<Boundary>>,
+        hw: &str,
+    ) -> (Verdict, String) {
         let func = |k: &str| c.params.get(k).and_then(|v| v.as_str()).and_then(Function::from_name).unwrap_or(Function::Rosenbrock);
         let num = |k: &str| c.params.get(k).and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64))).unwrap_or(0.0);
-        let winners = |f: Function| a.sizes(f).into_iter().filter_map(move |(p, d)| a.winner(f, p, d).map(|w| (p, d, w))).collect::<Vec<_>>();
+        let winners =
+            |f: Function| a.sizes(f).into_iter().filter_map(move |(p, d)| a.winner(f, p, d).map(|w| (p, d, w))).collect::<Vec<_>>();
         let verdict = |ok: bool| if ok { Verdict::Reproduced } else { Verdict::NotReproduced };
         match c.check.get_ref().as_str() {
             "sequential_wins_below" => {
@@ -711,7 +775,11 @@ impl LayoutPaper {
                 let max = num("max_elements");
                 let small: Vec<_> = winners(f).into_iter().filter(|(p, d, _)| (p * d) as f64 <= max).collect();
                 let lost: Vec<String> = small.iter().filter(|w| w.2 != "sequential").map(|(p, d, w)| format!("{p}×{d}: {w}")).collect();
-                let ev = format!("{} sizes ≤ {max:.0} coordinates; sequential loses at {}", small.len(), if lost.is_empty() { "none".into() } else { lost.join(", ") });
+                let ev = format!(
+                    "{} sizes ≤ {max:.0} coordinates; sequential loses at {}",
+                    small.len(),
+                    if lost.is_empty() { "none".into() } else { lost.join(", ") }
+                );
                 (verdict(!small.is_empty() && lost.is_empty()), ev)
             }
             "crossover_elements" => {
@@ -724,11 +792,19 @@ impl LayoutPaper {
                 match (last_seq, first_gpu) {
                     (Some(s), Some(g)) => {
                         let mid = ((s as f64) * (g as f64)).sqrt().min(s as f64).max(g as f64);
-                        let ev = format!("largest size won by sequential: {s} coordinates; smallest won by a GPU strategy: {g}; paper ≈ {paper:.0}");
+                        let ev = format!(
+                            "largest size won by sequential: {s} coordinates; smallest won by a GPU strategy: {g}; paper ≈ {paper:.0}"
+                        );
                         if mid / paper <= tol && paper / mid <= tol {
                             (Verdict::Reproduced, ev)
                         } else {
-                            (Verdict::Differs(format!("crossover near {mid:.0} coordinates, {:.1}× the paper's; the host link and CPU of this machine are not the C2075's PCIe 2 and E5520", mid / paper)), ev)
+                            (
+                                Verdict::Differs(format!(
+                                    "crossover near {mid:.0} coordinates, {:.1}× the paper's; the host link and CPU of this machine are not the C2075's PCIe 2 and E5520",
+                                    mid / paper
+                                )),
+                                ev,
+                            )
                         }
                     }
                     (None, _) => (Verdict::Differs("sequential never wins".into()), "a GPU strategy wins at every size".into()),
@@ -780,7 +856,11 @@ impl LayoutPaper {
                 }
                 let first = blocked.iter().next().copied();
                 let largest_ran = ran.iter().next_back().copied();
-                let ev = format!("largest dimension S3 ran: {}; smallest it could not: {}", largest_ran.map_or("none".into(), |d| d.to_string()), first.map_or("none".into(), |d| d.to_string()));
+                let ev = format!(
+                    "largest dimension S3 ran: {}; smallest it could not: {}",
+                    largest_ran.map_or("none".into(), |d| d.to_string()),
+                    first.map_or("none".into(), |d| d.to_string())
+                );
                 match first {
                     Some(d) if d == paper => (Verdict::Reproduced, ev),
                     Some(_) | None => (Verdict::Differs("S3 is limited by threads per block (1024 here) and shared memory per block, which have grown since Fermi's 48 KB".into()), ev),
@@ -795,7 +875,14 @@ impl LayoutPaper {
                     ok &= measured == fig.classes;
                     ev.push(format!("{}: {}", f.name(), measured.join("→")));
                 }
-                (if ok { Verdict::Reproduced } else { Verdict::Differs("the balance of host link, CPU and GPU speed moved the boundaries".into()) }, ev.join("; "))
+                (
+                    if ok {
+                        Verdict::Reproduced
+                    } else {
+                        Verdict::Differs("the balance of host link, CPU and GPU speed moved the boundaries".into())
+                    },
+                    ev.join("; "),
+                )
             }
             "support_vectors" => {
                 let mut same = 0;
@@ -803,8 +890,10 @@ impl LayoutPaper {
                 for fig in &self.spec.figures {
                     let f = Function::from_name(fig.function.get_ref()).expect("validated");
                     let Some(b) = regions.get(&(hw.to_owned(), f)) else { continue };
-                    let measured: BTreeSet<(String, u64, u64)> = measured_support(b).flat_map(|(c, v)| v.into_iter().map(move |(p, d)| (c.clone(), p as u64, d as u64))).collect();
-                    let paper: BTreeSet<(String, u64, u64)> = fig.support_vectors.iter().flat_map(|(c, v)| v.iter().map(move |s| (c.clone(), s[0], s[1]))).collect();
+                    let measured: BTreeSet<(String, u64, u64)> =
+                        measured_support(b).flat_map(|(c, v)| v.into_iter().map(move |(p, d)| (c.clone(), p as u64, d as u64))).collect();
+                    let paper: BTreeSet<(String, u64, u64)> =
+                        fig.support_vectors.iter().flat_map(|(c, v)| v.iter().map(move |s| (c.clone(), s[0], s[1]))).collect();
                     let common = measured.intersection(&paper).count();
                     if measured == paper {
                         same += 1;
@@ -812,7 +901,14 @@ impl LayoutPaper {
                     ev.push(format!("{}: {common} of the paper's {} found", f.name(), paper.len()));
                 }
                 let all = same == self.spec.figures.len();
-                (if all { Verdict::Reproduced } else { Verdict::Differs("support vectors sit on the class boundaries, which depend on the hardware".into()) }, ev.join("; "))
+                (
+                    if all {
+                        Verdict::Reproduced
+                    } else {
+                        Verdict::Differs("support vectors sit on the class boundaries, which depend on the hardware".into())
+                    },
+                    ev.join("; "),
+                )
             }
             "sequential_region_order" => {
                 let share = |f: Function| {
@@ -823,17 +919,32 @@ impl LayoutPaper {
                 let mut ok = true;
                 let mut ev = Vec::new();
                 for p in pairs {
-                    let names: Vec<Function> = p.as_array().into_iter().flatten().filter_map(|v| v.as_str().and_then(Function::from_name)).collect();
+                    let names: Vec<Function> =
+                        p.as_array().into_iter().flatten().filter_map(|v| v.as_str().and_then(Function::from_name)).collect();
                     if let [light, heavy] = names[..] {
                         let (sl, sh) = (share(light), share(heavy));
                         ok &= sl >= sh;
-                        ev.push(format!("{} {:.0}% ≥ {} {:.0}%: {}", light.name(), 100.0 * sl, heavy.name(), 100.0 * sh, if sl >= sh { "yes" } else { "no" }));
+                        ev.push(format!(
+                            "{} {:.0}% ≥ {} {:.0}%: {}",
+                            light.name(),
+                            100.0 * sl,
+                            heavy.name(),
+                            100.0 * sh,
+                            if sl >= sh { "yes" } else { "no" }
+                        ));
                     }
                 }
                 (verdict(ok), format!("share of sizes won by sequential — {}", ev.join("; ")))
             }
             "s3_middle_band" => {
-                let fs: Vec<Function> = c.params.get("functions").and_then(|v| v.as_array()).into_iter().flatten().filter_map(|v| v.as_str().and_then(Function::from_name)).collect();
+                let fs: Vec<Function> = c
+                    .params
+                    .get("functions")
+                    .and_then(|v| v.as_array())
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|v| v.as_str().and_then(Function::from_name))
+                    .collect();
                 let mut ok = true;
                 let mut ev = Vec::new();
                 for f in fs {
@@ -852,7 +963,8 @@ impl LayoutPaper {
                 let mut shares = Vec::new();
                 for f in Function::ALL {
                     for (p, d) in a.sizes(f) {
-                        let best = |cs: &[&str], t: &dyn Fn(&str) -> Option<f64>| cs.iter().filter_map(|c| t(c)).min_by(|x, y| x.total_cmp(y));
+                        let best =
+                            |cs: &[&str], t: &dyn Fn(&str) -> Option<f64>| cs.iter().filter_map(|c| t(c)).min_by(|x, y| x.total_cmp(y));
                         let wall = |c: &str| a.time(f, p, d, c);
                         let kern = |c: &str| a.kernel_time(f, p, d, c);
                         if let (Some(co), Some(st)) = (best(&["S3", "S4"], &wall), best(&["S1", "S2"], &wall)) {
@@ -873,7 +985,11 @@ impl LayoutPaper {
                 let ev = format!(
                     "end to end: S1/S2 at least as fast in {} of {total} (function, size) pairs{}; kernel time alone: {bad_kernel} of {total}; median share of copies in S4's time: {:.0}%",
                     bad.len(),
-                    if bad.is_empty() { String::new() } else { format!(" (e.g. {})", bad.iter().take(4).cloned().collect::<Vec<_>>().join(", ")) },
+                    if bad.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (e.g. {})", bad.iter().take(4).cloned().collect::<Vec<_>>().join(", "))
+                    },
                     100.0 * share
                 );
                 if total > 0 && bad.is_empty() {
@@ -897,7 +1013,10 @@ impl LayoutPaper {
                         }
                     }
                 }
-                (verdict(worst.0 > 0.0 && worst.0 <= max_ratio), format!("worst S4 / best GPU time: {:.2} at {} (allowed {max_ratio})", worst.0, worst.1))
+                (
+                    verdict(worst.0 > 0.0 && worst.0 <= max_ratio),
+                    format!("worst S4 / best GPU time: {:.2} at {} (allowed {max_ratio})", worst.0, worst.1),
+                )
             }
             other => (Verdict::NotRun(format!("no checker `{other}`")), String::new()),
         }
@@ -920,11 +1039,25 @@ fn performance(m: &MachineRecords, a: &Analysis) -> String {
             let bytes = ((p * d + p) * 4) as f64;
             if let (Some(k), Some(ceil)) = (s.kernel_median, d2d) {
                 let bw = bytes / (k * 1e-3) / 1e9;
-                t.row(vec![format!("{strategy} Rosenbrock kernel (bytes read + written / kernel time)"), fmt_size(p as f64, d as f64), format!("{bw:.0} GB/s"), format!("{ceil:.0} GB/s (device copy)"), format!("{:.0}%", 100.0 * bw / ceil), "≥ 80%".into()]);
+                t.row(vec![
+                    format!("{strategy} Rosenbrock kernel (bytes read + written / kernel time)"),
+                    fmt_size(p as f64, d as f64),
+                    format!("{bw:.0} GB/s"),
+                    format!("{ceil:.0} GB/s (device copy)"),
+                    format!("{:.0}%", 100.0 * bw / ceil),
+                    "≥ 80%".into(),
+                ]);
             }
             if let (Some(e), Some(ceil)) = (s.events_median, h2d) {
                 let bw = (p * d * 4) as f64 / (e * 1e-3) / 1e9;
-                t.row(vec![format!("{strategy} Rosenbrock end to end (input bytes / copy-in + kernel + copy-out)"), fmt_size(p as f64, d as f64), format!("{bw:.1} GB/s"), format!("{ceil:.1} GB/s (pinned host→device)"), format!("{:.0}%", 100.0 * bw / ceil), "≥ 70%".into()]);
+                t.row(vec![
+                    format!("{strategy} Rosenbrock end to end (input bytes / copy-in + kernel + copy-out)"),
+                    fmt_size(p as f64, d as f64),
+                    format!("{bw:.1} GB/s"),
+                    format!("{ceil:.1} GB/s (pinned host→device)"),
+                    format!("{:.0}%", 100.0 * bw / ceil),
+                    "≥ 70%".into(),
+                ]);
             }
         }
     }
@@ -932,7 +1065,14 @@ fn performance(m: &MachineRecords, a: &Analysis) -> String {
         if let (Some(&(p, d)), Some(ceil)) = (a.sizes(lf).iter().max_by_key(|(p, d)| p * d), cpu1) {
             if let Some(Outcome::Ok(s)) = a.get(lf, p, d, "sequential") {
                 let bw = (p * d * 4) as f64 / (s.median * 1e-3) / 1e9;
-                t.row(vec![format!("sequential {} (input bytes / time)", lf.name()), fmt_size(p as f64, d as f64), format!("{bw:.1} GB/s"), format!("{ceil:.1} GB/s (1-thread read)"), format!("{:.0}%", 100.0 * bw / ceil), "≥ 67% (within 1.5×)".into()]);
+                t.row(vec![
+                    format!("sequential {} (input bytes / time)", lf.name()),
+                    fmt_size(p as f64, d as f64),
+                    format!("{bw:.1} GB/s"),
+                    format!("{ceil:.1} GB/s (1-thread read)"),
+                    format!("{:.0}%", 100.0 * bw / ceil),
+                    "≥ 67% (within 1.5×)".into(),
+                ]);
             }
         }
     }

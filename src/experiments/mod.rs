@@ -6,6 +6,7 @@
 //! files and one line in [`registry`]. Data flows one way:
 //! spec → cases → run → raw records → report.
 
+pub mod ecga;
 pub mod layout;
 
 use crate::error::{GpuError, SpecError};
@@ -56,7 +57,7 @@ pub struct Case {
 
 /// Every paper in the harness.
 pub fn registry() -> Vec<&'static dyn Experiment> {
-    vec![&layout::LAYOUT]
+    vec![&layout::LAYOUT, &ecga::ECGA]
 }
 
 pub fn find(id: &str) -> Result<&'static dyn Experiment> {
@@ -174,7 +175,14 @@ pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<PathBuf> {
             .collect()
     };
     if let Some(g) = &env.gpu {
-        eprintln!("{}: GPU {} (CC {}.{}), profile {}", exp.id(), g.info.name, g.info.compute_capability.0, g.info.compute_capability.1, opts.profile);
+        eprintln!(
+            "{}: GPU {} (CC {}.{}), profile {}",
+            exp.id(),
+            g.info.name,
+            g.info.compute_capability.0,
+            g.info.compute_capability.1,
+            opts.profile
+        );
     } else {
         eprintln!("{}: CPU only ({}): GPU parts are recorded as not run here; profile {}", exp.id(), env.gpu_absent, opts.profile);
     }

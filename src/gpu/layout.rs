@@ -83,7 +83,9 @@ pub fn launch_config(gpu: &Gpu, f: Function, s: Strategy, pop: usize, dim: usize
             let chunks = split_chunks(gpu, pop, dim);
             Ok((LaunchConfig { grid_dim: (blocks(block), chunks as u32, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 }, block))
         }
-        Strategy::S1 | Strategy::S4 => Ok((LaunchConfig { grid_dim: (blocks(block), 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 }, block)),
+        Strategy::S1 | Strategy::S4 => {
+            Ok((LaunchConfig { grid_dim: (blocks(block), 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 }, block))
+        }
         Strategy::S2 => {
             let smem = block as usize * f.window() * 4;
             if smem > max_smem {
@@ -141,7 +143,13 @@ impl LayoutBuffers {
         gpu.ensure_fits(&format!("population {pop}×{dim}"), (n + pop) * 4)?;
         let e = launch_err("layout buffers");
         // SAFETY: each pinned buffer is fully written below before any read.
-        let (mut a, mut b, out) = unsafe { (gpu.ctx.alloc_pinned::<f32>(n).map_err(&e)?, gpu.ctx.alloc_pinned::<f32>(n).map_err(&e)?, gpu.ctx.alloc_pinned::<f32>(pop).map_err(&e)?) };
+        let (mut a, mut b, out) = unsafe {
+            (
+                gpu.ctx.alloc_pinned::<f32>(n).map_err(&e)?,
+                gpu.ctx.alloc_pinned::<f32>(n).map_err(&e)?,
+                gpu.ctx.alloc_pinned::<f32>(pop).map_err(&e)?,
+            )
+        };
         a.as_mut_slice().map_err(&e)?.copy_from_slice(x);
         b.as_mut_slice().map_err(&e)?.copy_from_slice(xt);
         let dev_in = gpu.stream.alloc_zeros::<f32>(n).map_err(&e)?;
@@ -149,7 +157,17 @@ impl LayoutBuffers {
         let dev_partial = gpu.stream.alloc_zeros::<f32>(split_chunks(gpu, pop, dim) * pop).map_err(&e)?;
         let ev = || gpu.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(&e);
         let events = [ev()?, ev()?, ev()?, ev()?];
-        Ok(LayoutBuffers { pop, dim, host_individual_major: a, host_dimension_major: b, host_out: out, dev_in, dev_out, dev_partial, events })
+        Ok(LayoutBuffers {
+            pop,
+            dim,
+            host_individual_major: a,
+            host_dimension_major: b,
+            host_out: out,
+            dev_in,
+            dev_out,
+            dev_partial,
+            events,
+        })
     }
 
     /// Runs one strategy once: copy in, kernel, copy out. With `poison`, the
@@ -182,8 +200,10 @@ impl LayoutBuffers {
             let mut launch = stream.launch_builder(&reduce);
             launch.arg(&self.dev_partial).arg(&mut self.dev_out).arg(&pop).arg(&chunks);
             // SAFETY: reads chunks·pop floats of dev_partial, writes pop of dev_out.
-            unsafe { launch.launch(LaunchConfig { grid_dim: ((pop as u32).div_ceil(256), 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 }) }
-                .map_err(&e)?;
+            unsafe {
+                launch.launch(LaunchConfig { grid_dim: ((pop as u32).div_ceil(256), 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 })
+            }
+            .map_err(&e)?;
         } else {
             let mut launch = stream.launch_builder(&func);
             launch.arg(&self.dev_in).arg(&mut self.dev_out).arg(&pop).arg(&dim);

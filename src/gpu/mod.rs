@@ -6,6 +6,7 @@
 //! without CUDA starts, and the CPU parts run.
 
 pub mod ceilings;
+pub mod ecga;
 pub mod layout;
 
 use crate::error::GpuError;
@@ -39,8 +40,7 @@ pub fn probe() -> Result<usize, GpuError> {
         return Err(GpuError::Unavailable("libnvrtc not found".into()));
     }
     cudarc::driver::result::init().map_err(|e| GpuError::Unavailable(format!("cuInit failed: {e}")))?;
-    let n = cudarc::driver::result::device::get_count()
-        .map_err(|e| GpuError::Unavailable(format!("cuDeviceGetCount failed: {e}")))?;
+    let n = cudarc::driver::result::device::get_count().map_err(|e| GpuError::Unavailable(format!("cuDeviceGetCount failed: {e}")))?;
     if n <= 0 {
         return Err(GpuError::Unavailable("no CUDA device".into()));
     }
@@ -139,33 +139,21 @@ impl Gpu {
         let options = self.compile_options();
         let opts = CompileOptions { options: options.clone(), name: Some(src.file.into()), ..Default::default() };
         let ptx = cudarc::nvrtc::compile_ptx_with_opts(src.code, opts).map_err(|e| match e {
-            CompileError::CompileError { log, .. } => GpuError::Compile {
-                file: src.file.into(),
-                options: options.clone(),
-                log: log.to_string_lossy().into_owned(),
-            },
+            CompileError::CompileError { log, .. } => {
+                GpuError::Compile { file: src.file.into(), options: options.clone(), log: log.to_string_lossy().into_owned() }
+            }
             other => GpuError::Compile { file: src.file.into(), options: options.clone(), log: other.to_string() },
         })?;
-        let module = self
-            .ctx
-            .load_module(ptx)
-            .map_err(|e| GpuError::Device { ordinal: self.info.ordinal, message: e.to_string() })?;
+        let module = self.ctx.load_module(ptx).map_err(|e| GpuError::Device { ordinal: self.info.ordinal, message: e.to_string() })?;
         self.modules.borrow_mut().insert(src.file, module.clone());
         Ok(module)
     }
 
     /// Fails with [`GpuError::OutOfMemory`] unless `bytes` fit in free device memory.
     pub fn ensure_fits(&self, what: &str, bytes: usize) -> Result<(), GpuError> {
-        let (free, _) = self
-            .ctx
-            .mem_get_info()
-            .map_err(|e| GpuError::Device { ordinal: self.info.ordinal, message: e.to_string() })?;
+        let (free, _) = self.ctx.mem_get_info().map_err(|e| GpuError::Device { ordinal: self.info.ordinal, message: e.to_string() })?;
         if bytes > free {
-            return Err(GpuError::OutOfMemory {
-                what: what.into(),
-                needed_mib: (bytes >> 20) as u64,
-                free_mib: (free >> 20) as u64,
-            });
+            return Err(GpuError::OutOfMemory { what: what.into(), needed_mib: (bytes >> 20) as u64, free_mib: (free >> 20) as u64 });
         }
         Ok(())
     }

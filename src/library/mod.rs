@@ -1,4 +1,6 @@
 //! The reference algorithm library: CPU implementations every GPU kernel is
 //! checked against.
 
+pub mod ecga;
 pub mod nonseparable;
+pub mod trap;

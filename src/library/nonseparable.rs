@@ -32,14 +32,8 @@ pub enum Function {
 
 impl Function {
     /// All six, in the paper's figure order.
-    pub const ALL: [Function; 6] = [
-        Function::Rosenbrock,
-        Function::F2Light,
-        Function::F2Heavy,
-        Function::F4Light,
-        Function::F4Heavy,
-        Function::Rana,
-    ];
+    pub const ALL: [Function; 6] =
+        [Function::Rosenbrock, Function::F2Light, Function::F2Heavy, Function::F4Light, Function::F4Heavy, Function::Rana];
 
     /// The name used in specs, records and kernel names.
     pub fn name(self) -> &'static str {
@@ -166,20 +160,10 @@ impl Term for F4Heavy {
     const W: usize = 4;
     #[inline(always)]
     fn t32(w: &[f32]) -> f32 {
-        ((1.0 / w[0].sqrt()).ln()
-            + (1.0 / w[1].sqrt()).ln()
-            + (1.0 / w[2].sqrt()).ln()
-            + (1.0 / w[3].sqrt()).ln())
-        .sqrt()
-        .ln()
+        ((1.0 / w[0].sqrt()).ln() + (1.0 / w[1].sqrt()).ln() + (1.0 / w[2].sqrt()).ln() + (1.0 / w[3].sqrt()).ln()).sqrt().ln()
     }
     fn t64(w: &[f64]) -> f64 {
-        ((1.0 / w[0].sqrt()).ln()
-            + (1.0 / w[1].sqrt()).ln()
-            + (1.0 / w[2].sqrt()).ln()
-            + (1.0 / w[3].sqrt()).ln())
-        .sqrt()
-        .ln()
+        ((1.0 / w[0].sqrt()).ln() + (1.0 / w[1].sqrt()).ln() + (1.0 / w[2].sqrt()).ln() + (1.0 / w[3].sqrt()).ln()).sqrt().ln()
     }
 }
 
@@ -223,10 +207,7 @@ fn sequential_impl<T: Term>(x: &[f32], dim: usize, out: &mut [f32]) {
 }
 
 fn parallel_impl<T: Term>(x: &[f32], dim: usize, out: &mut [f32]) {
-    out.par_iter_mut()
-        .zip(x.par_chunks_exact(dim))
-        .with_min_len(64.max(4096 / dim.max(1)))
-        .for_each(|(o, ind)| *o = individual::<T>(ind));
+    out.par_iter_mut().zip(x.par_chunks_exact(dim)).with_min_len(64.max(4096 / dim.max(1))).for_each(|(o, ind)| *o = individual::<T>(ind));
 }
 
 macro_rules! dispatch {
@@ -329,11 +310,7 @@ pub fn check(got: &[f32], refs: &[Reference]) -> Check {
     assert_eq!(got.len(), refs.len());
     let mut worst = Check { worst_ratio: 0.0, worst_index: 0, got: f32::NAN, expected: f64::NAN };
     for (i, (&g, r)) in got.iter().zip(refs).enumerate() {
-        let ratio = if g.is_finite() || !r.value.is_finite() {
-            (g as f64 - r.value).abs() / r.tolerance()
-        } else {
-            f64::INFINITY
-        };
+        let ratio = if g.is_finite() || !r.value.is_finite() { (g as f64 - r.value).abs() / r.tolerance() } else { f64::INFINITY };
         let ratio = if ratio.is_nan() { f64::INFINITY } else { ratio };
         if ratio > worst.worst_ratio || i == 0 {
             worst = Check { worst_ratio: ratio, worst_index: i, got: g, expected: r.value };
@@ -366,9 +343,7 @@ pub fn transpose(x: &[f32], pop: usize, dim: usize) -> Vec<f32> {
 pub fn random_population(pop: usize, dim: usize, seed: u64) -> Vec<f32> {
     use rand::{RngExt, SeedableRng};
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    (0..pop * dim)
-        .map(|_| rng.random_range(1u32..(1 << 24)) as f32 / (1u32 << 24) as f32)
-        .collect()
+    (0..pop * dim).map(|_| rng.random_range(1u32..(1 << 24)) as f32 / (1u32 << 24) as f32).collect()
 }
 
 #[cfg(test)]

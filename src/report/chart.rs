@@ -61,7 +61,8 @@ fn span(values: impl Iterator<Item = f64>) -> (f64, f64) {
     if lo.is_finite() { (lo / 1.5, hi * 1.5) } else { (0.1, 10.0) }
 }
 
-type Chart<'b, DB> = ChartContext<'b, DB, Cartesian2d<plotters::coord::combinators::LogCoord<f64>, plotters::coord::combinators::LogCoord<f64>>>;
+type Chart<'b, DB> =
+    ChartContext<'b, DB, Cartesian2d<plotters::coord::combinators::LogCoord<f64>, plotters::coord::combinators::LogCoord<f64>>>;
 
 fn frame<'b, DB: DrawingBackend>(
     root: &'b DrawingArea<DB, plotters::coord::Shift>,
@@ -79,13 +80,7 @@ fn frame<'b, DB: DrawingBackend>(
         .y_label_area_size(60)
         .build_cartesian_2d((x.0..x.1).log_scale(), (y.0..y.1).log_scale())
         .map_err(|e| e.to_string())?;
-    chart
-        .configure_mesh()
-        .x_desc(xl)
-        .y_desc(yl)
-        .label_style(("sans-serif", 13))
-        .draw()
-        .map_err(|e| e.to_string())?;
+    chart.configure_mesh().x_desc(xl).y_desc(yl).label_style(("sans-serif", 13)).draw().map_err(|e| e.to_string())?;
     Ok(chart)
 }
 
@@ -103,9 +98,9 @@ fn draw_regions<DB: DrawingBackend>(root: DrawingArea<DB, plotters::coord::Shift
         let style = ShapeStyle::from(&BLACK.mix(0.8)).stroke_width(2);
         let dashed = k % 2 == 1;
         let series = chart.draw_series(LineSeries::new(pts, style)).map_err(e)?;
-        series.label(label.clone()).legend(move |(x, y)| {
-            PathElement::new(vec![(x, y), (x + 16, y)], if dashed { BLACK.mix(0.5) } else { BLACK.mix(0.8) })
-        });
+        series
+            .label(label.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], if dashed { BLACK.mix(0.5) } else { BLACK.mix(0.8) }));
     }
     for (i, (name, pts)) in c.classes.iter().enumerate() {
         let color = palette(i);
@@ -136,7 +131,9 @@ fn draw_lines<DB: DrawingBackend>(root: DrawingArea<DB, plotters::coord::Shift>,
         let color = palette(i);
         let mut pts = pts.clone();
         pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-        chart.draw_series(LineSeries::new(pts.clone(), color.stroke_width(2))).map_err(e)?
+        chart
+            .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+            .map_err(e)?
             .label(name.clone())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)));
         chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled()))).map_err(e)?;
@@ -176,4 +173,3 @@ pub fn write_lines(stem: &Path, c: &LineChart) -> Result<(), String> {
     atomically(stem, "png", |p| draw_lines(BitMapBackend::new(p, SIZE).into_drawing_area(), c))?;
     atomically(stem, "svg", |p| draw_lines(SVGBackend::new(p, SIZE).into_drawing_area(), c))
 }
-

@@ -97,7 +97,19 @@ fn fmt_opt(v: Option<f64>, digits: usize) -> String {
 /// The hardware table: the paper's machine, then every machine with records.
 pub fn hardware_table(meta: &PaperMeta, machines: &[MachineRecords]) -> String {
     let mut t = Table::new(&[
-        "machine", "GPU", "CC", "SMs", "GPU memory", "driver", "CPU", "cores/threads", "RAM", "OS", "profile", "commit", "rows",
+        "machine",
+        "GPU",
+        "CC",
+        "SMs",
+        "GPU memory",
+        "driver",
+        "CPU",
+        "cores/threads",
+        "RAM",
+        "OS",
+        "profile",
+        "commit",
+        "rows",
     ]);
     let h = &meta.hardware;
     t.row(vec![

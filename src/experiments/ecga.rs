@@ -1,0 +1,971 @@
+//! The ECGA paper: Shao & Yu, "Speeding Up Model Building for ECGA on CUDA
+//! Platform" (GECCO 2013).
+//!
+//! Cases:
+//! - `table5/<search>/l<ℓ>/b<i>`: one bisection (Section 5.2) for the smallest
+//!   population solving m − 1 subproblems, greedy or GM search.
+//! - `fig5/l<ℓ>/r<i>`: one ECGA run at the paper's Table 5 population, repeated
+//!   with every scorer from the same seed — the baseline of Lobo et al., FastCount
+//!   on one CPU thread (Section 4.1), multi-threaded FastCount (an extra column)
+//!   and gECGA (Section 4.2) — timing model building and the whole run; every
+//!   scorer must produce the identical run.
+//! - `fig6/<search>/n<N>/r<i>`: model quality and ratio of ones per generation on
+//!   the (10,5)-trap (Figure 6).
+//! - `fig7/l<ℓ>/r<i>`: GM search at its own Table 5 population with the fastest
+//!   scorer, for spgm (Figure 7).
+
+use super::{Case, Experiment, Paper, RunEnv};
+use crate::error::SpecError;
+use crate::gpu::ecga::GpuScorer;
+use crate::library::ecga::{
+    self, BaselineCounter, BisectionCriteria, CpuScorer, EcgaConfig, FastCount, PairScorer, ParallelCpuScorer, Popcount, PrefixFastCount,
+    RunResult, Search,
+};
+use crate::library::trap::Trap;
+use crate::records::Record;
+use crate::report::chart::{self, LineChart};
+use crate::report::{ClaimResult, MachineRecords, Table, claims_table};
+use crate::spec::{ClaimSpec, PaperMeta, SpecFile, Verdict};
+use crate::stats::{self, Summary};
+use anyhow::Result;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::hash::{Hash, Hasher};
+use std::path::Path;
+use std::time::Instant;
+use toml::Spanned;
+
+pub struct Ecga;
+pub static ECGA: Ecga = Ecga;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EcgaSpec {
+    paper: PaperMeta,
+    settings: Settings,
+    profiles: BTreeMap<String, Profile>,
+    table5: Vec<Table5Row>,
+    fig5_paper: Fig5Paper,
+    claims: Vec<ClaimSpec>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Settings {
+    seed: u64,
+    k: Spanned<usize>,
+    tournament: Spanned<usize>,
+    max_l: Spanned<usize>,
+    bisection_n0: Spanned<usize>,
+    bisection_precision: Spanned<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Profile {
+    table5_ells: Vec<Spanned<usize>>,
+    table5_bisections: usize,
+    fig5_ells: Vec<Spanned<usize>>,
+    fig5_runs: usize,
+    cpu_1t_max_ell: usize,
+    fig6_pops: Vec<Spanned<usize>>,
+    fig6_runs: usize,
+    fig7_ells: Vec<Spanned<usize>>,
+    fig7_runs: usize,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Table5Row {
+    ell: usize,
+    greedy: usize,
+    gm: usize,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Fig5Paper {
+    ell: usize,
+    spg_m: f64,
+    spg_w: f64,
+    spcg: f64,
+    spgm_w: f64,
+}
+
+const CHECKS: [&str; 9] = [
+    "gm_population_not_smaller",
+    "population_growth",
+    "gecga_identical",
+    "spg_grows",
+    "spc_small",
+    "spg_at_500",
+    "greedy_quality_higher",
+    "greedy_converges_earlier",
+    "gm_faster",
+];
+/// The largest problem the harness accepts (the paper's scalability limit).
+const MAX_ELL: usize = 10_000;
+/// Scorer names, in report order: the paper's three and the multi-threaded extra.
+const BASELINE: &str = "baseline";
+const FASTCOUNT: &str = "fastcount";
+const CPU_MT: &str = "fastcount-mt";
+const GECGA: &str = "gecga";
+const SCORERS: [&str; 4] = [BASELINE, FASTCOUNT, CPU_MT, GECGA];
+
+impl Experiment for Ecga {
+    fn id(&self) -> &'static str {
+        "ecga"
+    }
+    fn title(&self) -> &'static str {
+        "Speeding up model building for ECGA on CUDA (FastCount, gECGA, GM search; Table 5, Figures 5–7)"
+    }
+    fn embedded_spec(&self) -> &'static str {
+        include_str!("../../experiments/ecga.toml")
+    }
+    fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
+        let spec: EcgaSpec = file.parse()?;
+        validate(file, &spec)?;
+        Ok(Box::new(EcgaPaper { spec, file: file.clone() }))
+    }
+}
+
+fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
+    let s = &spec.settings;
+    let k = *s.k.get_ref();
+    if !(2..=s.max_l.get_ref() / 2).contains(&k) {
+        return Err(file.invalid(&s.k, "settings.k", format!("trap order {k} must be in 2..=max_l/2")));
+    }
+    if !(2..=crate::gpu::ecga::KERNEL_MAX_L).contains(s.max_l.get_ref()) {
+        return Err(file.invalid(&s.max_l, "settings.max_l", format!("must be in 2..={}", crate::gpu::ecga::KERNEL_MAX_L)));
+    }
+    if *s.tournament.get_ref() < 2 {
+        return Err(file.invalid(&s.tournament, "settings.tournament", "must be at least 2"));
+    }
+    if s.bisection_n0.get_ref() < s.tournament.get_ref() {
+        return Err(file.invalid(&s.bisection_n0, "settings.bisection_n0", "must be at least the tournament size"));
+    }
+    if !(*s.bisection_precision.get_ref() > 0.0 && *s.bisection_precision.get_ref() < 1.0) {
+        return Err(file.invalid(&s.bisection_precision, "settings.bisection_precision", "must be in (0, 1)"));
+    }
+    for (name, p) in &spec.profiles {
+        for (key, ells) in [("table5_ells", &p.table5_ells), ("fig5_ells", &p.fig5_ells), ("fig7_ells", &p.fig7_ells)] {
+            for ell in ells {
+                let v = *ell.get_ref();
+                if v == 0 || v % k != 0 || v > MAX_ELL {
+                    return Err(file.invalid(
+                        ell,
+                        &format!("profiles.{name}.{key}"),
+                        format!("ℓ = {v} must be a positive multiple of k = {k} and at most {MAX_ELL}"),
+                    ));
+                }
+            }
+        }
+        for n in &p.fig6_pops {
+            if n.get_ref() < s.tournament.get_ref() || *n.get_ref() > 1 << 24 {
+                return Err(file.invalid(n, &format!("profiles.{name}.fig6_pops"), "population must be ≥ the tournament size and ≤ 2^24"));
+            }
+        }
+    }
+    for c in &spec.claims {
+        if !CHECKS.contains(&c.check.get_ref().as_str()) {
+            return Err(file.invalid(
+                &c.check,
+                "claims.check",
+                format!("unknown check `{}` (known: {})", c.check.get_ref(), CHECKS.join(", ")),
+            ));
+        }
+    }
+    Ok(())
+}
+
+struct EcgaPaper {
+    spec: EcgaSpec,
+    file: SpecFile,
+}
+
+/// Population-sizing power law n = a·ℓ^b, least squares in log–log space.
+fn power_fit(points: &[(f64, f64)]) -> Option<(f64, f64)> {
+    let (x, y): (Vec<f64>, Vec<f64>) = points.iter().filter(|p| p.0 > 0.0 && p.1 > 0.0).map(|p| (p.0.ln(), p.1.ln())).unzip();
+    stats::linear_fit(&x, &y).map(|(b, ln_a)| (ln_a.exp(), b))
+}
+
+impl EcgaPaper {
+    fn profile(&self, name: &str) -> Result<&Profile, SpecError> {
+        self.spec.profiles.get(name).ok_or_else(|| SpecError::UnknownProfile {
+            path: self.file.path.clone(),
+            profile: name.into(),
+            known: self.spec.profiles.keys().cloned().collect::<Vec<_>>().join(", "),
+        })
+    }
+
+    /// The population of Figures 5 and 7: the paper's Table 5 where it has ℓ,
+    /// else the power law fitted to its Table 5 (the paper used theory past 350).
+    fn population(&self, ell: usize, search: Search) -> usize {
+        let of = |r: &Table5Row| if search == Search::Greedy { r.greedy } else { r.gm };
+        if let Some(r) = self.spec.table5.iter().find(|r| r.ell == ell) {
+            return of(r);
+        }
+        let pts: Vec<(f64, f64)> = self.spec.table5.iter().map(|r| (r.ell as f64, of(r) as f64)).collect();
+        let (a, b) = power_fit(&pts).expect("Table 5 has several rows");
+        (a * (ell as f64).powf(b)).round() as usize
+    }
+
+    fn config(&self, n: usize, ell: usize, search: Search) -> EcgaConfig {
+        let s = &self.spec.settings;
+        EcgaConfig { n, tournament: *s.tournament.get_ref(), max_l: *s.max_l.get_ref(), max_generations: 4 * ell, search }
+    }
+
+    fn seed(&self, case_id: &str) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        case_id.hash(&mut h);
+        self.spec.settings.seed ^ h.finish()
+    }
+}
+
+fn search_of(name: &str) -> Search {
+    if name == Search::GreedyMating.name() { Search::GreedyMating } else { Search::Greedy }
+}
+
+/// A digest of everything a run decided (not its times): equal digests mean the
+/// scorers built the same models and the runs evolved identically.
+fn digest(r: &RunResult) -> String {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (r.generations, r.best_fitness, r.best_solved, r.consensus_solved, r.converged).hash(&mut h);
+    for g in &r.history {
+        (g.model_quality.to_bits(), g.ones_ratio.to_bits(), g.pairs_scored, g.model_steps, g.groups, g.ccc.to_bits()).hash(&mut h);
+    }
+    format!("{:016x}", h.finish())
+}
+
+fn run_row(scorer: &str, r: &RunResult, wall_ms: f64) -> Record {
+    Record::new()
+        .with("scorer", scorer)
+        .with("status", "ok")
+        .with("model_ms", r.model_building.as_secs_f64() * 1e3)
+        .with("total_ms", r.total.as_secs_f64() * 1e3)
+        .with("wall_ms", wall_ms)
+        .with("generations", r.generations)
+        .with("best_solved", r.best_solved)
+        .with("converged", r.converged)
+        .with("pairs_scored", r.history.iter().map(|g| g.pairs_scored).sum::<u64>())
+        .with("digest", digest(r))
+}
+
+/// The fastest scorer this machine has: gECGA, else multi-threaded FastCount.
+fn fastest<'g>(env: &'g RunEnv) -> (&'static str, Box<dyn PairScorer + 'g>) {
+    match &env.gpu {
+        Some(gpu) => (GECGA, Box::new(GpuScorer::new(gpu))),
+        None => (CPU_MT, Box::new(ParallelCpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware }))),
+    }
+}
+
+impl Paper for EcgaPaper {
+    fn meta(&self) -> &PaperMeta {
+        &self.spec.paper
+    }
+
+    fn profiles(&self) -> Vec<String> {
+        self.spec.profiles.keys().cloned().collect()
+    }
+
+    fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
+        let p = self.profile(profile)?;
+        let mut cases = Vec::new();
+        let mut add = |id: String, params: Record, weight: u64| {
+            let seed = self.seed(&id);
+            cases.push(Case { params: params.with("seed", seed), id, weight });
+        };
+        for ell in p.table5_ells.iter().map(|e| *e.get_ref()) {
+            for search in [Search::Greedy, Search::GreedyMating] {
+                for b in 0..p.table5_bisections {
+                    let params = Record::new().with("figure", "table5").with("search", search.name()).with("ell", ell).with("bisection", b);
+                    add(format!("table5/{}/l{ell}/b{b}", search.name()), params, (ell * ell) as u64 / 10);
+                }
+            }
+        }
+        for ell in p.fig5_ells.iter().map(|e| *e.get_ref()) {
+            let n = self.population(ell, Search::Greedy);
+            for r in 0..p.fig5_runs {
+                let params = Record::new()
+                    .with("figure", "fig5")
+                    .with("search", Search::Greedy.name())
+                    .with("ell", ell)
+                    .with("n", n)
+                    .with("run", r)
+                    .with("single_thread", ell <= p.cpu_1t_max_ell);
+                add(format!("fig5/l{ell}/r{r}"), params, (ell * ell * n / 20_000) as u64 + 1);
+            }
+        }
+        for n in p.fig6_pops.iter().map(|n| *n.get_ref()) {
+            for search in [Search::Greedy, Search::GreedyMating] {
+                for r in 0..p.fig6_runs {
+                    let params =
+                        Record::new().with("figure", "fig6").with("search", search.name()).with("ell", 50).with("n", n).with("run", r);
+                    add(format!("fig6/{}/n{n}/r{r}", search.name()), params, n as u64 / 100 + 1);
+                }
+            }
+        }
+        for ell in p.fig7_ells.iter().map(|e| *e.get_ref()) {
+            let n = self.population(ell, Search::GreedyMating);
+            for r in 0..p.fig7_runs {
+                let params = Record::new()
+                    .with("figure", "fig7")
+                    .with("search", Search::GreedyMating.name())
+                    .with("ell", ell)
+                    .with("n", n)
+                    .with("run", r);
+                add(format!("fig7/l{ell}/r{r}"), params, (ell * ell * n / 100_000) as u64 + 1);
+            }
+        }
+        Ok(cases)
+    }
+
+    fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
+        let p = &case.params;
+        let ell = p.int("ell").expect("ell") as usize;
+        let seed = p.int("seed").expect("seed") as u64;
+        let search = search_of(p.str("search"));
+        let k = *self.spec.settings.k.get_ref();
+        let trap = Trap { k, m: ell / k };
+        let mut rows = Vec::new();
+        match p.str("figure") {
+            "table5" => {
+                let criteria = BisectionCriteria {
+                    n0: *self.spec.settings.bisection_n0.get_ref(),
+                    precision: *self.spec.settings.bisection_precision.get_ref(),
+                    ..BisectionCriteria::default()
+                };
+                let (name, mut scorer) = fastest(env);
+                let t0 = Instant::now();
+                let b = ecga::bisection(&trap, &self.config(0, ell, search), seed, &criteria, scorer.as_mut())?;
+                rows.push(
+                    Record::new()
+                        .with("scorer", name)
+                        .with("status", "ok")
+                        .with("n_min", b.n)
+                        .with("trials", b.trials.len())
+                        .with("runs", b.trials.iter().map(|t| t.runs).sum::<usize>())
+                        .with("wall_ms", t0.elapsed().as_secs_f64() * 1e3),
+                );
+            }
+            "fig5" => {
+                let n = p.int("n").expect("n") as usize;
+                let cfg = self.config(n, ell, search);
+                let hw = Popcount::Hardware;
+                let mut scorers: Vec<(&str, Box<dyn PairScorer + '_>)> = Vec::new();
+                if p.get("single_thread") == &crate::records::Value::Bool(true) {
+                    scorers.push((BASELINE, Box::new(CpuScorer::new(BaselineCounter))));
+                    scorers.push((FASTCOUNT, Box::new(CpuScorer::new(FastCount { popcount: Popcount::UnityTable16 }))));
+                } else {
+                    for name in [BASELINE, FASTCOUNT] {
+                        rows.push(
+                            Record::new()
+                                .with("scorer", name)
+                                .with("status", "not_run")
+                                .with("reason", "ℓ beyond the profile's cpu_1t_max_ell"),
+                        );
+                    }
+                }
+                scorers.push((CPU_MT, Box::new(ParallelCpuScorer::new(PrefixFastCount { popcount: hw }))));
+                match &env.gpu {
+                    Some(gpu) => scorers.push((GECGA, Box::new(GpuScorer::new(gpu)))),
+                    None => {
+                        rows.push(Record::new().with("scorer", GECGA).with("status", "not_run").with("reason", env.gpu_absent.as_str()))
+                    }
+                }
+                // The reference digest is the first scorer's; every other must match.
+                let mut reference: Option<String> = None;
+                for (name, mut scorer) in scorers {
+                    let t0 = Instant::now();
+                    let r = ecga::run(&trap, &cfg, seed, scorer.as_mut())?;
+                    let row = run_row(name, &r, t0.elapsed().as_secs_f64() * 1e3);
+                    let d = row.str("digest").to_owned();
+                    let identical = reference.get_or_insert(d.clone()) == &d;
+                    rows.push(row.with("identical", identical));
+                }
+            }
+            "fig6" => {
+                let n = p.int("n").expect("n") as usize;
+                let (name, mut scorer) = fastest(env);
+                let r = ecga::run(&trap, &self.config(n, ell, search), seed, scorer.as_mut())?;
+                for (g, h) in r.history.iter().enumerate() {
+                    rows.push(
+                        Record::new()
+                            .with("scorer", name)
+                            .with("status", "ok")
+                            .with("generation", g + 1)
+                            .with("generations", r.generations)
+                            .with("model_quality", h.model_quality)
+                            .with("ones_ratio", h.ones_ratio)
+                            .with("best_solved", r.best_solved),
+                    );
+                }
+            }
+            "fig7" => {
+                let n = p.int("n").expect("n") as usize;
+                let (name, mut scorer) = fastest(env);
+                let t0 = Instant::now();
+                let r = ecga::run(&trap, &self.config(n, ell, search), seed, scorer.as_mut())?;
+                rows.push(run_row(name, &r, t0.elapsed().as_secs_f64() * 1e3));
+            }
+            other => anyhow::bail!("unknown figure `{other}` in case {}", case.id),
+        }
+        Ok(rows)
+    }
+
+    fn render(&self, machines: &[MachineRecords], dir: &Path) -> Result<String> {
+        let mut md = String::new();
+        md += "## How this was measured\n\n";
+        let s = &self.spec.settings;
+        let _ = writeln!(
+            md,
+            "Concatenated trap-{k} (Section 5.2), tournament selection without replacement of size {t}, MAX_L = {ml}, full \
+             replacement, runs until every locus has converged (guard: 4·ℓ generations). Bisection: start at {n0}, double until \
+             a run's best individual solves at least m − 1 subproblems, then bisect until (hi − lo)/lo ≤ {p} (one run per \
+             trial; Sastry's bisection, ref. [18] of the paper). Figures 5 and 7 run at the paper's Table 5 populations (past \
+             ℓ = 350: the power law fitted to Table 5, as the paper used theory there). Every scorer runs the same seed and \
+             must reproduce the identical run (same models, same offspring): the *identical* column counts that. Times are \
+             host wall-clock: model building (packing the selected population, uploading it for gECGA, the MPM search) and the \
+             whole run. `fastcount` is the paper's FastCount with its 16-bit unity table on one thread; `fastcount-mt` \
+             (prefix-shared AND tree, hardware popcount, all cores) is an extra column the paper lacks.\n",
+            k = s.k.get_ref(),
+            t = s.tournament.get_ref(),
+            ml = s.max_l.get_ref(),
+            n0 = s.bisection_n0.get_ref(),
+            p = s.bisection_precision.get_ref()
+        );
+        let analyses: Vec<(&MachineRecords, Analysis)> = machines.iter().map(|m| (m, Analysis::of(m))).collect();
+        md += "## Table 5 — population sizing\n\n";
+        for (m, a) in &analyses {
+            md += &self.table5(m, a, dir)?;
+        }
+        md += "## Figure 5 — speedups of FastCount and gECGA over the baseline\n\n";
+        for (m, a) in &analyses {
+            md += &self.fig5(m, a, dir)?;
+        }
+        md += "## Figure 6 — model-building quality and ratio of ones, (10,5)-trap\n\n";
+        for (m, a) in &analyses {
+            md += &fig6(m, a);
+        }
+        md += "## Figure 7 — greedy vs GM search, each at its own population\n\n";
+        for (m, a) in &analyses {
+            md += &self.fig7(m, a);
+        }
+        md += "## Claims\n\n";
+        let mut claims = Vec::new();
+        for (m, a) in &analyses {
+            for c in &self.spec.claims {
+                let (verdict, evidence) = self.check_claim(c, a);
+                claims.push(ClaimResult {
+                    id: c.id.clone(),
+                    source: c.source.clone(),
+                    text: c.text.clone(),
+                    machine: m.hw_id.clone(),
+                    verdict,
+                    evidence,
+                });
+            }
+        }
+        md += &claims_table(&claims);
+        md += "\n## Performance\n\n";
+        for (m, a) in &analyses {
+            md += &performance(m, a);
+        }
+        Ok(md)
+    }
+
+    fn compare(&self, machines: &[MachineRecords]) -> String {
+        let mut t =
+            Table::new(&["machine", "ℓ", "model building: baseline / gECGA (spg m)", "whole run (spg w)", "spcg (m)", "paper at ℓ = 500"]);
+        let paper = &self.spec.fig5_paper;
+        for m in machines {
+            let a = Analysis::of(m);
+            for &ell in a.fig5.keys() {
+                let sp = a.speedups(ell);
+                t.row(vec![
+                    format!("`{}`", m.hw_id),
+                    ell.to_string(),
+                    fmt_x(sp.spg_m),
+                    fmt_x(sp.spg_w),
+                    fmt_x(sp.spcg_m),
+                    format!("spg(m) {:.0}×, spg(w) {:.0}×, spcg {:.1}× (C2050)", paper.spg_m, paper.spg_w, paper.spcg),
+                ]);
+            }
+        }
+        t.render()
+    }
+}
+
+fn fmt_x(v: Option<f64>) -> String {
+    v.map_or("—".into(), |v| format!("{v:.1}×"))
+}
+
+fn fmt_ms(s: Option<Summary>) -> String {
+    s.map_or("—".into(), |s| if s.n > 1 { format!("{:.1} ± {:.1}", s.mean, s.sd) } else { format!("{:.1}", s.mean) })
+}
+
+/// Mean model-building and whole-run times (ms) of one scorer at one ℓ.
+#[derive(Default)]
+struct ScorerTimes {
+    model: Vec<f64>,
+    total: Vec<f64>,
+    identical: usize,
+    runs: usize,
+    not_run: Option<String>,
+    pairs: Vec<f64>,
+}
+
+#[derive(Default, Clone, Copy)]
+struct Speedups {
+    spc_m: Option<f64>,
+    spc_w: Option<f64>,
+    spg_m: Option<f64>,
+    spg_w: Option<f64>,
+    spcg_m: Option<f64>,
+    spcg_w: Option<f64>,
+}
+
+/// One machine's records, indexed for the report.
+#[derive(Default)]
+struct Analysis {
+    /// (search, ℓ) → bisection results.
+    table5: BTreeMap<(String, usize), Vec<f64>>,
+    /// ℓ → (population, scorer → times).
+    fig5: BTreeMap<usize, (usize, BTreeMap<String, ScorerTimes>)>,
+    /// (search, n) → generation → (quality, ones ratio) over runs; and run lengths.
+    fig6: BTreeMap<(String, usize), BTreeMap<usize, (Vec<f64>, Vec<f64>)>>,
+    fig6_lengths: BTreeMap<(String, usize), BTreeMap<String, usize>>,
+    /// ℓ → (population, scorer, whole-run times).
+    fig7: BTreeMap<usize, (usize, String, Vec<f64>)>,
+}
+
+impl Analysis {
+    fn of(m: &MachineRecords) -> Analysis {
+        let mut a = Analysis::default();
+        for r in m.measurements() {
+            let ell = r.int("ell").unwrap_or(0) as usize;
+            let search = r.str("search").to_owned();
+            match r.str("figure") {
+                "table5" if r.str("status") == "ok" => {
+                    a.table5.entry((search, ell)).or_default().extend(r.float("n_min"));
+                }
+                "fig5" => {
+                    let entry = a.fig5.entry(ell).or_insert_with(|| (r.int("n").unwrap_or(0) as usize, BTreeMap::new()));
+                    let t = entry.1.entry(r.str("scorer").to_owned()).or_default();
+                    if r.str("status") == "ok" {
+                        t.model.extend(r.float("model_ms"));
+                        t.total.extend(r.float("total_ms"));
+                        t.pairs.extend(r.float("pairs_scored"));
+                        t.runs += 1;
+                        t.identical += usize::from(r.get("identical") == &crate::records::Value::Bool(true));
+                    } else {
+                        t.not_run = Some(r.str("reason").to_owned());
+                    }
+                }
+                "fig6" => {
+                    let key = (search, r.int("n").unwrap_or(0) as usize);
+                    let g = r.int("generation").unwrap_or(0) as usize;
+                    let e = a.fig6.entry(key.clone()).or_default().entry(g).or_default();
+                    e.0.extend(r.float("model_quality"));
+                    e.1.extend(r.float("ones_ratio"));
+                    a.fig6_lengths.entry(key).or_default().insert(r.str("case_id").to_owned(), r.int("generations").unwrap_or(0) as usize);
+                }
+                "fig7" if r.str("status") == "ok" => {
+                    let e = a.fig7.entry(ell).or_insert_with(|| (r.int("n").unwrap_or(0) as usize, r.str("scorer").to_owned(), Vec::new()));
+                    e.2.extend(r.float("total_ms"));
+                }
+                _ => {}
+            }
+        }
+        a
+    }
+
+    fn times(&self, ell: usize, scorer: &str) -> Option<&ScorerTimes> {
+        self.fig5.get(&ell).and_then(|(_, m)| m.get(scorer)).filter(|t| t.runs > 0)
+    }
+
+    fn mean(&self, ell: usize, scorer: &str, model: bool) -> Option<f64> {
+        self.times(ell, scorer).and_then(|t| Summary::of(if model { &t.model } else { &t.total })).map(|s| s.mean)
+    }
+
+    /// Speedups as the paper defines them (ratios of mean times).
+    fn speedups(&self, ell: usize) -> Speedups {
+        let ratio = |a: &str, b: &str, model: bool| Some(self.mean(ell, a, model)? / self.mean(ell, b, model)?);
+        Speedups {
+            spc_m: ratio(BASELINE, FASTCOUNT, true),
+            spc_w: ratio(BASELINE, FASTCOUNT, false),
+            spg_m: ratio(BASELINE, GECGA, true),
+            spg_w: ratio(BASELINE, GECGA, false),
+            spcg_m: ratio(FASTCOUNT, GECGA, true),
+            spcg_w: ratio(FASTCOUNT, GECGA, false),
+        }
+    }
+}
+
+impl EcgaPaper {
+    fn table5(&self, m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+        let mut md = format!("### `{}` ({})\n\n", m.hw_id, m.label());
+        if a.table5.is_empty() {
+            md += "No bisections in this machine's profile.\n\n";
+            return Ok(md);
+        }
+        let mut t =
+            Table::new(&["ℓ", "greedy: paper", "greedy: here (mean ± sd, n)", "ratio", "GM: paper", "GM: here (mean ± sd, n)", "ratio"]);
+        let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+        let ells: std::collections::BTreeSet<usize> = a.table5.keys().map(|k| k.1).collect();
+        for &ell in &ells {
+            let paper = self.spec.table5.iter().find(|r| r.ell == ell);
+            let mut cells = vec![ell.to_string()];
+            for (search, pv) in [(Search::Greedy, paper.map(|r| r.greedy)), (Search::GreedyMating, paper.map(|r| r.gm))] {
+                let s = a.table5.get(&(search.name().to_owned(), ell)).and_then(|v| Summary::of(v));
+                cells.push(pv.map_or("—".into(), |v| v.to_string()));
+                cells.push(s.map_or("—".into(), |s| format!("{:.0} ± {:.0} ({})", s.mean, s.sd, s.n)));
+                cells.push(match (s, pv) {
+                    (Some(s), Some(p)) => format!("{:.2}", s.mean / p as f64),
+                    _ => "—".into(),
+                });
+                if let Some(s) = s {
+                    series.entry(format!("{} (here)", search.name())).or_default().push((ell as f64, s.mean));
+                }
+            }
+            t.row(cells);
+        }
+        md += "Population sizes; *ratio* = here / paper.\n\n";
+        md += &t.render();
+        for search in [Search::Greedy, Search::GreedyMating] {
+            let paper: Vec<(f64, f64)> =
+                self.spec.table5.iter().map(|r| (r.ell as f64, if search == Search::Greedy { r.greedy } else { r.gm } as f64)).collect();
+            series.insert(format!("{} (paper)", search.name()), paper);
+        }
+        let fits: Vec<String> =
+            series.iter().filter_map(|(name, pts)| power_fit(pts).map(|(a, b)| format!("{name}: n ≈ {a:.1}·ℓ^{b:.2}"))).collect();
+        let _ = writeln!(md, "\nPower-law fits (least squares in log–log): {}.\n", fits.join("; "));
+        let stem = dir.join("figures").join(format!("{}__table5", m.hw_id));
+        let chart = LineChart {
+            title: "Table 5: population size to solve m − 1 subproblems",
+            x_label: "problem size ℓ",
+            y_label: "population size",
+            series: series.into_iter().collect(),
+        };
+        chart::write_lines(&stem, &chart).map_err(|e| anyhow::anyhow!("figure {}: {e}", stem.display()))?;
+        let _ = writeln!(md, "![Table 5](figures/{}__table5.png)\n", m.hw_id);
+        Ok(md)
+    }
+
+    fn fig5(&self, m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+        let mut md = format!("### `{}` ({})\n\n", m.hw_id, m.label());
+        if a.fig5.is_empty() {
+            md += "No Figure 5 runs in this machine's profile.\n\n";
+            return Ok(md);
+        }
+        let mut header = vec!["ℓ".to_owned(), "N".to_owned()];
+        for s in SCORERS {
+            header.push(format!("{s}: model / whole (ms)"));
+        }
+        header.extend(["identical runs".into(), "spc m / w".into(), "spg m / w".into(), "spcg m / w".into()]);
+        let mut t = Table::new(&header);
+        let mut series: BTreeMap<&str, Vec<(f64, f64)>> = BTreeMap::new();
+        for (&ell, (n, scorers)) in &a.fig5 {
+            let mut cells = vec![ell.to_string(), n.to_string()];
+            let (mut identical, mut runs) = (0, 0);
+            for s in SCORERS {
+                cells.push(match scorers.get(s) {
+                    Some(t) if t.runs > 0 => {
+                        identical += t.identical;
+                        runs += t.runs;
+                        format!("{} / {}", fmt_ms(Summary::of(&t.model)), fmt_ms(Summary::of(&t.total)))
+                    }
+                    Some(t) => format!("not run here ({})", t.not_run.as_deref().unwrap_or("—")),
+                    None => "—".into(),
+                });
+            }
+            let sp = a.speedups(ell);
+            cells.push(format!("{identical}/{runs}"));
+            cells.push(format!("{} / {}", fmt_x(sp.spc_m), fmt_x(sp.spc_w)));
+            cells.push(format!("{} / {}", fmt_x(sp.spg_m), fmt_x(sp.spg_w)));
+            cells.push(format!("{} / {}", fmt_x(sp.spcg_m), fmt_x(sp.spcg_w)));
+            t.row(cells);
+            for (name, v) in
+                [("spc(m)", sp.spc_m), ("spc(w)", sp.spc_w), ("spg(m)", sp.spg_m), ("spg(w)", sp.spg_w), ("spcg(m)", sp.spcg_m)]
+            {
+                if let Some(v) = v {
+                    series.entry(name).or_default().push((ell as f64, v));
+                }
+            }
+        }
+        md += &t.render();
+        let p = &self.spec.fig5_paper;
+        let _ = writeln!(
+            md,
+            "\nPaper (Tesla C2050 vs one core of a Xeon W3530), ℓ = {}: spg(m) {:.2}×, spg(w) {:.2}×, spcg {:.2}×.\n",
+            p.ell, p.spg_m, p.spg_w, p.spcg
+        );
+        if !series.is_empty() {
+            let stem = dir.join("figures").join(format!("{}__fig5", m.hw_id));
+            let chart = LineChart {
+                title: "Figure 5: speedups over the baseline",
+                x_label: "problem size ℓ",
+                y_label: "speedup",
+                series: series.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+            };
+            chart::write_lines(&stem, &chart).map_err(|e| anyhow::anyhow!("figure {}: {e}", stem.display()))?;
+            let _ = writeln!(md, "![Figure 5](figures/{}__fig5.png)\n", m.hw_id);
+        }
+        Ok(md)
+    }
+
+    fn fig7(&self, m: &MachineRecords, a: &Analysis) -> String {
+        let mut md = format!("### `{}` ({})\n\n", m.hw_id, m.label());
+        if a.fig7.is_empty() {
+            return md + "No Figure 7 runs in this machine's profile.\n\n";
+        }
+        let mut t = Table::new(&[
+            "ℓ",
+            "greedy N",
+            "GM N",
+            "scorer",
+            "greedy whole run (ms)",
+            "GM whole run (ms)",
+            "GM / greedy time",
+            "spg (w)",
+            "spgm (w)",
+        ]);
+        for (&ell, (n_gm, scorer, gm)) in &a.fig7 {
+            let greedy = a.times(ell, scorer).and_then(|t| Summary::of(&t.total));
+            let gm_s = Summary::of(gm);
+            let base = a.mean(ell, BASELINE, false);
+            t.row(vec![
+                ell.to_string(),
+                a.fig5.get(&ell).map_or("—".into(), |f| f.0.to_string()),
+                n_gm.to_string(),
+                scorer.clone(),
+                fmt_ms(greedy),
+                fmt_ms(gm_s),
+                match (greedy, gm_s) {
+                    (Some(g), Some(m)) => format!("{:.2}", m.mean / g.mean),
+                    _ => "—".into(),
+                },
+                fmt_x(if scorer == GECGA { a.speedups(ell).spg_w } else { None }),
+                fmt_x(if scorer == GECGA { base.zip(gm_s).map(|(b, m)| b / m.mean) } else { None }),
+            ]);
+        }
+        md += &t.render();
+        let _ = writeln!(md, "\nPaper: spgm(w) = {:.1}× at ℓ = {} (C2050).\n", self.spec.fig5_paper.spgm_w, self.spec.fig5_paper.ell);
+        md
+    }
+
+    fn check_claim(&self, c: &ClaimSpec, a: &Analysis) -> (Verdict, String) {
+        let num = |k: &str| c.params.get(k).and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64))).unwrap_or(f64::NAN);
+        let verdict = |ok: bool| if ok { Verdict::Reproduced } else { Verdict::NotReproduced };
+        let none = |what: &str| (Verdict::NotRun(format!("no {what} in this machine's records")), String::new());
+        match c.check.get_ref().as_str() {
+            "gm_population_not_smaller" => {
+                let mut ev = Vec::new();
+                let mut ok = true;
+                for ((search, ell), v) in &a.table5 {
+                    if search != Search::Greedy.name() {
+                        continue;
+                    }
+                    let (Some(g), Some(m)) =
+                        (Summary::of(v), a.table5.get(&(Search::GreedyMating.name().into(), *ell)).and_then(|v| Summary::of(v)))
+                    else {
+                        continue;
+                    };
+                    // Not smaller beyond the noise of the means (95% intervals).
+                    ok &= m.mean + m.ci95() + g.ci95() >= g.mean;
+                    ev.push(format!("ℓ={ell}: GM {:.0} vs greedy {:.0}", m.mean, g.mean));
+                }
+                if ev.is_empty() { none("Table 5 bisections") } else { (verdict(ok), ev.join("; ")) }
+            }
+            "population_growth" => {
+                let pts: Vec<(f64, f64)> = a
+                    .table5
+                    .iter()
+                    .filter(|(k, _)| k.0 == Search::Greedy.name())
+                    .filter_map(|(k, v)| Some((k.1 as f64, Summary::of(v)?.mean)))
+                    .collect();
+                if pts.len() < 2 {
+                    return none("two problem sizes of Table 5");
+                }
+                let (_, b) = power_fit(&pts).expect("two points");
+                (
+                    verdict((num("min_exponent")..=num("max_exponent")).contains(&b)),
+                    format!("greedy: n ∝ ℓ^{b:.2} over ℓ = {:.0}..{:.0}", pts[0].0, pts[pts.len() - 1].0),
+                )
+            }
+            "gecga_identical" => {
+                let (mut same, mut runs) = (0, 0);
+                for (_, scorers) in a.fig5.values() {
+                    if let Some(t) = scorers.get(GECGA) {
+                        same += t.identical;
+                        runs += t.runs;
+                    }
+                }
+                if runs == 0 {
+                    return (Verdict::NotRun("no gECGA runs (no GPU)".into()), String::new());
+                }
+                (
+                    verdict(same == runs),
+                    format!("{same} of {runs} gECGA runs identical to the first CPU scorer's (models, offspring, result)"),
+                )
+            }
+            "spg_grows" => {
+                let pts: Vec<(usize, f64)> = a.fig5.keys().filter_map(|&l| Some((l, a.speedups(l).spg_m?))).collect();
+                if pts.len() < 2 {
+                    return (Verdict::NotRun("needs gECGA and baseline at two ℓ or more".into()), String::new());
+                }
+                let grows = pts.windows(2).filter(|w| w[1].1 > w[0].1).count();
+                let ev = pts.iter().map(|(l, v)| format!("ℓ={l}: {v:.1}×")).collect::<Vec<_>>().join(", ");
+                (verdict(pts[pts.len() - 1].1 > pts[0].1 && grows * 2 >= pts.len() - 1), format!("spg(m): {ev}"))
+            }
+            "spc_small" => {
+                let v: Vec<(usize, f64)> = a.fig5.keys().filter_map(|&l| Some((l, a.speedups(l).spc_w?))).collect();
+                if v.is_empty() {
+                    return none("baseline and FastCount runs");
+                }
+                let max = v.iter().map(|x| x.1).fold(0.0, f64::max);
+                (verdict(max <= num("max_spc")), v.iter().map(|(l, s)| format!("ℓ={l}: spc(w) {s:.2}×")).collect::<Vec<_>>().join(", "))
+            }
+            "spg_at_500" => {
+                let p = &self.spec.fig5_paper;
+                let sp = a.speedups(p.ell);
+                match (sp.spg_m, sp.spg_w) {
+                    (Some(m), Some(w)) => {
+                        let ev = format!(
+                            "here spg(m) {m:.1}×, spg(w) {w:.1}×, spcg {} vs paper {:.1}×, {:.1}×, {:.1}×",
+                            fmt_x(sp.spcg_m),
+                            p.spg_m,
+                            p.spg_w,
+                            p.spcg
+                        );
+                        if m >= p.spg_m && w >= p.spg_w {
+                            (Verdict::Reproduced, ev)
+                        } else {
+                            (Verdict::Differs("a modern CPU core runs the baseline far faster relative to the GPU than the W3530 did against the C2050".into()), ev)
+                        }
+                    }
+                    _ => (Verdict::NotRun(format!("needs baseline and gECGA at ℓ = {}", p.ell)), String::new()),
+                }
+            }
+            "greedy_quality_higher" => {
+                let mut ev = Vec::new();
+                let (mut wins, mut total) = (0, 0);
+                for ((search, n), gens) in &a.fig6 {
+                    if search != Search::Greedy.name() {
+                        continue;
+                    }
+                    let Some(gm) = a.fig6.get(&(Search::GreedyMating.name().into(), *n)) else { continue };
+                    // Generations both searches reached, the last one excluded.
+                    let common: Vec<usize> = gens.keys().filter(|g| gm.contains_key(g)).copied().collect();
+                    for g in common.iter().take(common.len().saturating_sub(1)) {
+                        let q = |m: &BTreeMap<usize, (Vec<f64>, Vec<f64>)>| Summary::of(&m[g].0).map_or(0.0, |s| s.mean);
+                        total += 1;
+                        wins += usize::from(q(gens) >= q(gm));
+                    }
+                    ev.push(format!("N={n}"));
+                }
+                if total == 0 {
+                    return none("Figure 6 runs of both searches");
+                }
+                (
+                    verdict(wins * 4 >= total * 3),
+                    format!("greedy ≥ GM in {wins} of {total} (N, generation) points before the last ({})", ev.join(", ")),
+                )
+            }
+            "greedy_converges_earlier" => {
+                let mut ev = Vec::new();
+                let mut ok = 0;
+                let mut total = 0;
+                for ((search, n), lens) in &a.fig6_lengths {
+                    if search != Search::Greedy.name() {
+                        continue;
+                    }
+                    let Some(gm) = a.fig6_lengths.get(&(Search::GreedyMating.name().into(), *n)) else { continue };
+                    let mean = |m: &BTreeMap<String, usize>| m.values().sum::<usize>() as f64 / m.len().max(1) as f64;
+                    total += 1;
+                    ok += usize::from(mean(lens) <= mean(gm));
+                    ev.push(format!("N={n}: greedy {:.1} vs GM {:.1} generations", mean(lens), mean(gm)));
+                }
+                if total == 0 { none("Figure 6 runs of both searches") } else { (verdict(ok == total), ev.join("; ")) }
+            }
+            "gm_faster" => {
+                let mut ev = Vec::new();
+                let (mut ok, mut total) = (0, 0);
+                for (&ell, (_, scorer, gm)) in &a.fig7 {
+                    let (Some(g), Some(m)) = (a.mean(ell, scorer, false), Summary::of(gm)) else { continue };
+                    total += 1;
+                    ok += usize::from(m.mean < g);
+                    ev.push(format!("ℓ={ell}: GM {:.0} ms vs greedy {g:.0} ms ({scorer})", m.mean));
+                }
+                if total == 0 { none("Figure 7 runs with matching Figure 5 runs") } else { (verdict(ok == total), ev.join("; ")) }
+            }
+            other => (Verdict::NotRun(format!("no checker `{other}`")), String::new()),
+        }
+    }
+}
+
+fn fig6(m: &MachineRecords, a: &Analysis) -> String {
+    let mut md = format!("### `{}` ({})\n\n", m.hw_id, m.label());
+    if a.fig6.is_empty() {
+        return md + "No Figure 6 runs in this machine's profile.\n\n";
+    }
+    md += "Mean over runs of the fraction of the 10 subproblems found exactly as an MPM group, and of the ratio of ones after \
+           selection, per generation (a run that converged earlier no longer contributes).\n\n";
+    let pops: std::collections::BTreeSet<usize> = a.fig6.keys().map(|k| k.1).collect();
+    for n in pops {
+        let mut t = Table::new(&["generation", "greedy quality", "GM quality", "greedy ones ratio", "GM ones ratio"]);
+        let get = |s: Search| a.fig6.get(&(s.name().to_owned(), n));
+        let (g, gm) = (get(Search::Greedy), get(Search::GreedyMating));
+        let last = g.into_iter().chain(gm).filter_map(|m| m.keys().last().copied()).max().unwrap_or(0);
+        for generation in 1..=last {
+            let cell = |m: Option<&BTreeMap<usize, (Vec<f64>, Vec<f64>)>>, quality: bool| {
+                m.and_then(|m| m.get(&generation))
+                    .and_then(|(q, o)| Summary::of(if quality { q } else { o }))
+                    .map_or("—".into(), |s| format!("{:.2} ({})", s.mean, s.n))
+            };
+            t.row(vec![generation.to_string(), cell(g, true), cell(gm, true), cell(g, false), cell(gm, false)]);
+        }
+        let _ = writeln!(md, "N = {n} (runs per cell in parentheses):\n\n{}", t.render());
+    }
+    md
+}
+
+fn performance(m: &MachineRecords, a: &Analysis) -> String {
+    let mut md = format!("### `{}` ({})\n\n", m.hw_id, m.label());
+    let mut t = Table::new(&[
+        "ℓ",
+        "N",
+        "scorer",
+        "pairs scored per run",
+        "model building (ms)",
+        "schema-count words per second",
+        "pairs per second",
+    ]);
+    for (&ell, (n, scorers)) in &a.fig5 {
+        for s in SCORERS {
+            let Some(times) = scorers.get(s).filter(|t| t.runs > 0) else { continue };
+            let (Some(pairs), Some(model)) = (Summary::of(&times.pairs), Summary::of(&times.model)) else { continue };
+            // Each pair reads at least its group's 2+ locus rows of N/64 words.
+            let words = pairs.mean * (n.div_ceil(64) as f64) * 2.0;
+            t.row(vec![
+                ell.to_string(),
+                n.to_string(),
+                s.into(),
+                format!("{:.0}", pairs.mean),
+                format!("{:.1}", model.mean),
+                format!("{:.2e}", words / (model.mean * 1e-3)),
+                format!("{:.2e}", pairs.mean / (model.mean * 1e-3)),
+            ]);
+        }
+    }
+    if t.is_empty() {
+        return md + "No Figure 5 runs.\n\n";
+    }
+    md += "Throughput of model building (packing and upload included). The counting reads at least two locus rows of N/64 \
+           words per pair; the whole population (ℓ·N/8 bytes) stays in the GPU's L2 cache and the CPU's caches for these sizes, \
+           so DRAM bandwidth is not the bound: the ratio to the device-copy ceiling is not meaningful here.\n\n";
+    md += &t.render();
+    md += "\n";
+    md
+}
