@@ -222,16 +222,28 @@ pub fn read_parquet(path: &Path) -> Result<Vec<Record>, RecordError> {
     from_frame(&df).map_err(|e| err(&e))
 }
 
+fn write_err(p: &Path, e: &dyn fmt::Display) -> RecordError {
+    RecordError::Write { path: p.to_owned(), message: e.to_string() }
+}
+
+/// Writes `records` as `<stem>.parquet`, atomically.
+pub fn write_parquet(stem: &Path, records: &[Record]) -> Result<(), RecordError> {
+    let parquet = stem.with_extension("parquet");
+    let bytes = parquet_bytes(records).map_err(|e| write_err(&parquet, &e))?;
+    write_atomic(&parquet, &bytes).map_err(|e| write_err(&parquet, &e))
+}
+
+/// Writes `records` as `<stem>.csv` (the human-readable copy), atomically.
+pub fn write_csv(stem: &Path, records: &[Record]) -> Result<(), RecordError> {
+    let csv = stem.with_extension("csv");
+    let bytes = csv_bytes(records).map_err(|e| write_err(&csv, &e))?;
+    write_atomic(&csv, &bytes).map_err(|e| write_err(&csv, &e))
+}
+
 /// Writes `records` as `<stem>.parquet` and `<stem>.csv`, each atomically.
 pub fn write_records(stem: &Path, records: &[Record]) -> Result<(), RecordError> {
-    let parquet = stem.with_extension("parquet");
-    let csv = stem.with_extension("csv");
-    let err = |p: &Path, e: &dyn fmt::Display| RecordError::Write { path: p.to_owned(), message: e.to_string() };
-    let bytes = parquet_bytes(records).map_err(|e| err(&parquet, &e))?;
-    write_atomic(&parquet, &bytes).map_err(|e| err(&parquet, &e))?;
-    let bytes = csv_bytes(records).map_err(|e| err(&csv, &e))?;
-    write_atomic(&csv, &bytes).map_err(|e| err(&csv, &e))?;
-    Ok(())
+    write_parquet(stem, records)?;
+    write_csv(stem, records)
 }
 
 /// The append-only record file of one paper on one machine and profile.
@@ -271,10 +283,12 @@ impl RecordStore {
         self.done.len()
     }
 
-    /// Appends the rows of one finished case and rewrites both files atomically.
+    /// Appends the rows of one finished case and rewrites the Parquet file
+    /// atomically (the CSV copy follows in [`RecordStore::finish`]: rewriting it
+    /// after every case made long sweeps quadratic in their output).
     pub fn append(&mut self, case_id: Option<&str>, rows: Vec<Record>) -> Result<(), RecordError> {
         self.rows.extend(rows);
-        write_records(&self.stem, &self.rows)?;
+        write_parquet(&self.stem, &self.rows)?;
         if let Some(id) = case_id {
             self.done.insert(id.to_owned());
         }
@@ -283,6 +297,11 @@ impl RecordStore {
 
     pub fn rows(&self) -> &[Record] {
         &self.rows
+    }
+
+    /// Writes the CSV copy of everything stored.
+    pub fn finish(&self) -> Result<(), RecordError> {
+        write_csv(&self.stem, &self.rows)
     }
 }
 

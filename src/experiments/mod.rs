@@ -200,6 +200,7 @@ pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<PathBuf> {
         bar.inc(case.weight);
     }
     bar.finish_and_clear();
+    store.finish()?;
     render(exp, &opts.out, Some(&env.fingerprint.hw_id), opts.spec.as_deref())
 }
 

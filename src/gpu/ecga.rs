@@ -31,11 +31,41 @@ pub struct GpuScorer<'g> {
     xlogx_n: usize,
     loci: Vec<i32>,
     len: Vec<i32>,
+    /// Device copies of `loci`, `len` and the results, grown as needed and kept
+    /// between calls: a greedy search makes one call per merge, so allocating per
+    /// call would cost more than the counting.
+    d_loci: Option<CudaSlice<i32>>,
+    d_len: Option<CudaSlice<i32>>,
+    d_s: Option<CudaSlice<f64>>,
+}
+
+/// `buf` with room for `len` elements, reallocated (to twice `len`) only when too small.
+fn ensure_len<T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits>(
+    gpu: &Gpu,
+    buf: &mut Option<CudaSlice<T>>,
+    len: usize,
+) -> Result<(), cudarc::driver::DriverError> {
+    if buf.as_ref().is_none_or(|b| b.len() < len) {
+        *buf = Some(gpu.stream.alloc_zeros::<T>(2 * len)?);
+    }
+    Ok(())
 }
 
 impl<'g> GpuScorer<'g> {
     pub fn new(gpu: &'g Gpu) -> Self {
-        GpuScorer { gpu, n: 0, wpl: 0, words: None, xlogx: None, xlogx_n: usize::MAX, loci: Vec::new(), len: Vec::new() }
+        GpuScorer {
+            gpu,
+            n: 0,
+            wpl: 0,
+            words: None,
+            xlogx: None,
+            xlogx_n: usize::MAX,
+            loci: Vec::new(),
+            len: Vec::new(),
+            d_loci: None,
+            d_len: None,
+            d_s: None,
+        }
     }
 
     /// Scores the merged groups staged in `loci`/`len`.
@@ -48,19 +78,24 @@ impl<'g> GpuScorer<'g> {
         }
         let (Some(words), Some(xlogx)) = (&self.words, &self.xlogx) else { anyhow::bail!("gECGA scorer used before load()") };
         let stream = &self.gpu.stream;
-        let d_loci = stream.clone_htod(&self.loci).map_err(&e)?;
-        let d_len = stream.clone_htod(&self.len).map_err(&e)?;
-        let mut d_s = stream.alloc_zeros::<f64>(count).map_err(&e)?;
+        ensure_len(self.gpu, &mut self.d_loci, self.loci.len()).map_err(&e)?;
+        ensure_len(self.gpu, &mut self.d_len, count).map_err(&e)?;
+        ensure_len(self.gpu, &mut self.d_s, count).map_err(&e)?;
+        let (Some(d_loci), Some(d_len), Some(d_s)) = (&mut self.d_loci, &mut self.d_len, &mut self.d_s) else { unreachable!() };
+        stream.memcpy_htod(&self.loci, &mut d_loci.slice_mut(0..self.loci.len())).map_err(&e)?;
+        stream.memcpy_htod(&self.len, &mut d_len.slice_mut(0..count)).map_err(&e)?;
         let func = self.gpu.function(&ECGA_CU, KERNEL)?;
         let (n, wpl) = (self.n as i32, self.wpl as i32);
         let mut launch = stream.launch_builder(&func);
-        launch.arg(words).arg(&d_loci).arg(&d_len).arg(xlogx).arg(&mut d_s).arg(&n).arg(&wpl);
+        launch.arg(words).arg(&*d_loci).arg(&*d_len).arg(xlogx).arg(&mut *d_s).arg(&n).arg(&wpl);
         let cfg = LaunchConfig { grid_dim: (count as u32, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 };
-        // SAFETY: block p reads len[p] ≤ KERNEL_MAX_L loci of loci[p·KERNEL_MAX_L..],
-        // each < ell, so words[locus·wpl + w] for w < wpl stays inside ell·wpl words;
-        // counts ≤ n index the n + 1 entries of xlogx; it writes s[p], p < count.
+        // SAFETY: block p < count reads len[p] ≤ KERNEL_MAX_L loci of
+        // loci[p·KERNEL_MAX_L..] (both copied above), each < ell, so
+        // words[locus·wpl + w] for w < wpl stays inside ell·wpl words; counts ≤ n
+        // index the n + 1 entries of xlogx; it writes s[p], p < count ≤ len(d_s).
         unsafe { launch.launch(cfg) }.map_err(&e)?;
-        *out = stream.clone_dtoh(&d_s).map_err(&e)?;
+        out.resize(count, 0.0);
+        stream.memcpy_dtoh(&d_s.slice(0..count), out.as_mut_slice()).map_err(&e)?;
         Ok(())
     }
 
@@ -89,7 +124,10 @@ impl PairScorer for GpuScorer<'_> {
         let bytes = packed.words.len() * 8 + (pop.n() + 1) * 8;
         self.gpu.ensure_fits("gECGA population and x·log2(x) table", bytes)?;
         let stream = &self.gpu.stream;
-        self.words = Some(stream.clone_htod(&packed.words).map_err(&e)?);
+        match &mut self.words {
+            Some(w) if w.len() == packed.words.len() => stream.memcpy_htod(&packed.words, w).map_err(&e)?,
+            _ => self.words = Some(stream.clone_htod(&packed.words).map_err(&e)?),
+        }
         if self.xlogx_n != pop.n() {
             self.xlogx = Some(stream.clone_htod(xlogx.table()).map_err(&e)?);
             self.xlogx_n = pop.n();
