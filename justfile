@@ -22,7 +22,7 @@ hw:
 
 # The test suite (GPU tests pass with a message where there is no CUDA).
 test:
-    cargo test
+    cargo test --release
 
 # The CPU benchmarks.
 bench:

@@ -253,11 +253,11 @@ fn run_row(scorer: &str, r: &RunResult, wall_ms: f64) -> Record {
 }
 
 /// The fastest scorer this machine has: gECGA, else multi-threaded FastCount.
-fn fastest<'g>(env: &'g RunEnv) -> (&'static str, Box<dyn PairScorer + 'g>) {
-    match &env.gpu {
-        Some(gpu) => (GECGA, Box::new(GpuScorer::new(gpu))),
+fn fastest<'g>(env: &'g RunEnv) -> Result<(&'static str, Box<dyn PairScorer + 'g>)> {
+    Ok(match &env.gpu {
+        Some(gpu) => (GECGA, Box::new(GpuScorer::new(gpu)?)),
         None => (CPU_MT, Box::new(ParallelCpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware }))),
-    }
+    })
 }
 
 impl Paper for EcgaPaper {
@@ -284,19 +284,6 @@ impl Paper for EcgaPaper {
                 }
             }
         }
-        for ell in p.fig5_ells.iter().map(|e| *e.get_ref()) {
-            let n = self.population(ell, Search::Greedy);
-            for r in 0..p.fig5_runs {
-                let params = Record::new()
-                    .with("figure", "fig5")
-                    .with("search", Search::Greedy.name())
-                    .with("ell", ell)
-                    .with("n", n)
-                    .with("run", r)
-                    .with("single_thread", ell <= p.cpu_1t_max_ell);
-                add(format!("fig5/l{ell}/r{r}"), params, (ell * ell * n / 20_000) as u64 + 1);
-            }
-        }
         for n in p.fig6_pops.iter().map(|n| *n.get_ref()) {
             for search in [Search::Greedy, Search::GreedyMating] {
                 for r in 0..p.fig6_runs {
@@ -318,6 +305,19 @@ impl Paper for EcgaPaper {
                 add(format!("fig7/l{ell}/r{r}"), params, (ell * ell * n / 100_000) as u64 + 1);
             }
         }
+        for ell in p.fig5_ells.iter().map(|e| *e.get_ref()) {
+            let n = self.population(ell, Search::Greedy);
+            for r in 0..p.fig5_runs {
+                let params = Record::new()
+                    .with("figure", "fig5")
+                    .with("search", Search::Greedy.name())
+                    .with("ell", ell)
+                    .with("n", n)
+                    .with("run", r)
+                    .with("single_thread", ell <= p.cpu_1t_max_ell);
+                add(format!("fig5/l{ell}/r{r}"), params, (ell * ell * n / 20_000) as u64 + 1);
+            }
+        }
         Ok(cases)
     }
 
@@ -336,7 +336,7 @@ impl Paper for EcgaPaper {
                     precision: *self.spec.settings.bisection_precision.get_ref(),
                     ..BisectionCriteria::default()
                 };
-                let (name, mut scorer) = fastest(env);
+                let (name, mut scorer) = fastest(env)?;
                 let t0 = Instant::now();
                 let b = ecga::bisection(&trap, &self.config(0, ell, search), seed, &criteria, scorer.as_mut())?;
                 rows.push(
@@ -369,7 +369,7 @@ impl Paper for EcgaPaper {
                 }
                 scorers.push((CPU_MT, Box::new(ParallelCpuScorer::new(PrefixFastCount { popcount: hw }))));
                 match &env.gpu {
-                    Some(gpu) => scorers.push((GECGA, Box::new(GpuScorer::new(gpu)))),
+                    Some(gpu) => scorers.push((GECGA, Box::new(GpuScorer::new(gpu)?))),
                     None => {
                         rows.push(Record::new().with("scorer", GECGA).with("status", "not_run").with("reason", env.gpu_absent.as_str()))
                     }
@@ -387,7 +387,7 @@ impl Paper for EcgaPaper {
             }
             "fig6" => {
                 let n = p.int("n").expect("n") as usize;
-                let (name, mut scorer) = fastest(env);
+                let (name, mut scorer) = fastest(env)?;
                 let r = ecga::run(&trap, &self.config(n, ell, search), seed, scorer.as_mut())?;
                 for (g, h) in r.history.iter().enumerate() {
                     rows.push(
@@ -404,7 +404,7 @@ impl Paper for EcgaPaper {
             }
             "fig7" => {
                 let n = p.int("n").expect("n") as usize;
-                let (name, mut scorer) = fastest(env);
+                let (name, mut scorer) = fastest(env)?;
                 let t0 = Instant::now();
                 let r = ecga::run(&trap, &self.config(n, ell, search), seed, scorer.as_mut())?;
                 rows.push(run_row(name, &r, t0.elapsed().as_secs_f64() * 1e3));

@@ -52,8 +52,11 @@ fn ensure_len<T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits>(
 }
 
 impl<'g> GpuScorer<'g> {
-    pub fn new(gpu: &'g Gpu) -> Self {
-        GpuScorer {
+    /// Compiles the kernel now (once per context), so no timed model building
+    /// pays for NVRTC.
+    pub fn new(gpu: &'g Gpu) -> Result<Self> {
+        gpu.function(&ECGA_CU, KERNEL)?;
+        Ok(GpuScorer {
             gpu,
             n: 0,
             wpl: 0,
@@ -65,7 +68,7 @@ impl<'g> GpuScorer<'g> {
             d_loci: None,
             d_len: None,
             d_s: None,
-        }
+        })
     }
 
     /// Scores the merged groups staged in `loci`/`len`.
@@ -196,7 +199,7 @@ pub fn self_check(gpu: &Gpu, seed: u64, sizes: &[(usize, usize)]) -> Result<Vec<
             }
         }
         let mut cpu = CpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware });
-        let mut gpus = GpuScorer::new(gpu);
+        let mut gpus = GpuScorer::new(gpu)?;
         let (mut want, mut got) = (Vec::new(), Vec::new());
         cpu.load(&pop, &xlogx)?;
         gpus.load(&pop, &xlogx)?;
