@@ -373,6 +373,9 @@ mod tests {
         let mut s = RecordStore::open(dir.path(), "hw-quick", "h", false).unwrap();
         let rows = sample();
         s.append(Some("a"), vec![rows[0].clone()]).unwrap();
+        assert!(dir.path().join("hw-quick.parquet").exists());
+        assert!(!dir.path().join("hw-quick.csv").exists(), "the CSV copy waits for finish()");
+        s.finish().unwrap();
         assert!(dir.path().join("hw-quick.csv").exists());
         let s2 = RecordStore::open(dir.path(), "hw-quick", "h", true).unwrap();
         assert!(s2.is_done("a") && !s2.is_done("b"));

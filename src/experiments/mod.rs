@@ -222,9 +222,21 @@ pub fn load_records(out: &Path, id: &str) -> Result<Vec<Record>> {
     Ok(rows)
 }
 
+/// Writes the CSV copy of every record file that lacks one (records brought
+/// back from another machine as Parquet only).
+fn write_missing_csv(out: &Path, id: &str) -> Result<()> {
+    for f in records::record_files(&out.join(id).join("records")) {
+        if !f.with_extension("csv").exists() {
+            records::write_csv(&f.with_extension(""), &records::read_parquet(&f)?)?;
+        }
+    }
+    Ok(())
+}
+
 /// Re-renders `out/<id>/REPORT.md` (and figures) from the stored records.
 pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: Option<&Path>) -> Result<PathBuf> {
     let paper = load_paper(exp, spec)?;
+    write_missing_csv(out, exp.id())?;
     let rows = load_records(out, exp.id())?;
     if rows.is_empty() {
         bail!("no records under {} — run `evorepro reproduce {}` first", out.join(exp.id()).join("records").display(), exp.id());
