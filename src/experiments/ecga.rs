@@ -456,15 +456,7 @@ impl Paper for EcgaPaper {
         let mut claims = Vec::new();
         for (m, a) in &analyses {
             for c in &self.spec.claims {
-                let (verdict, evidence) = self.check_claim(c, a);
-                claims.push(ClaimResult {
-                    id: c.id.clone(),
-                    source: c.source.clone(),
-                    text: c.text.clone(),
-                    machine: m.hw_id.clone(),
-                    verdict,
-                    evidence,
-                });
+                claims.push(ClaimResult::of(c, &m.hw_id, self.check_claim(c, a)));
             }
         }
         md += &claims_table(&claims);
@@ -526,6 +518,9 @@ struct Speedups {
     spcg_w: Option<f64>,
 }
 
+/// Generation → (model quality, ratio of ones) over runs (Figure 6).
+type PerGeneration = BTreeMap<usize, (Vec<f64>, Vec<f64>)>;
+
 /// One machine's records, indexed for the report.
 #[derive(Default)]
 struct Analysis {
@@ -534,7 +529,7 @@ struct Analysis {
     /// ℓ → (population, scorer → times).
     fig5: BTreeMap<usize, (usize, BTreeMap<String, ScorerTimes>)>,
     /// (search, n) → generation → (quality, ones ratio) over runs; and run lengths.
-    fig6: BTreeMap<(String, usize), BTreeMap<usize, (Vec<f64>, Vec<f64>)>>,
+    fig6: BTreeMap<(String, usize), PerGeneration>,
     fig6_lengths: BTreeMap<(String, usize), BTreeMap<String, usize>>,
     /// ℓ → (population, scorer, whole-run times).
     fig7: BTreeMap<usize, (usize, String, Vec<f64>)>,
@@ -859,7 +854,7 @@ impl EcgaPaper {
                     // Generations both searches reached, the last one excluded.
                     let common: Vec<usize> = gens.keys().filter(|g| gm.contains_key(g)).copied().collect();
                     for g in common.iter().take(common.len().saturating_sub(1)) {
-                        let q = |m: &BTreeMap<usize, (Vec<f64>, Vec<f64>)>| Summary::of(&m[g].0).map_or(0.0, |s| s.mean);
+                        let q = |m: &PerGeneration| Summary::of(&m[g].0).map_or(0.0, |s| s.mean);
                         total += 1;
                         wins += usize::from(q(gens) >= q(gm));
                     }
@@ -919,7 +914,7 @@ fn fig6(m: &MachineRecords, a: &Analysis) -> String {
         let (g, gm) = (get(Search::Greedy), get(Search::GreedyMating));
         let last = g.into_iter().chain(gm).filter_map(|m| m.keys().last().copied()).max().unwrap_or(0);
         for generation in 1..=last {
-            let cell = |m: Option<&BTreeMap<usize, (Vec<f64>, Vec<f64>)>>, quality: bool| {
+            let cell = |m: Option<&PerGeneration>, quality: bool| {
                 m.and_then(|m| m.get(&generation))
                     .and_then(|(q, o)| Summary::of(if quality { q } else { o }))
                     .map_or("—".into(), |s| format!("{:.2} ({})", s.mean, s.n))

@@ -429,19 +429,12 @@ impl Paper for LayoutPaper {
         let mut claims = Vec::new();
         for (m, a) in &analyses {
             for c in &self.spec.claims {
-                let (verdict, evidence) = if a.gpu_ran {
+                let outcome = if a.gpu_ran {
                     self.check_claim(c, a, &regions, &m.hw_id)
                 } else {
                     (Verdict::NotRun(a.gpu_absent.clone()), "GPU strategies were not run on this machine".into())
                 };
-                claims.push(ClaimResult {
-                    id: c.id.clone(),
-                    source: c.source.clone(),
-                    text: c.text.clone(),
-                    machine: m.hw_id.clone(),
-                    verdict,
-                    evidence,
-                });
+                claims.push(ClaimResult::of(c, &m.hw_id, outcome));
             }
         }
         md += &claims_table(&claims);
@@ -972,10 +965,10 @@ impl LayoutPaper {
                             if co >= st {
                                 bad.push(format!("{} {p}×{d}", f.name()));
                             }
-                            if let (Some(kc), Some(ks)) = (best(&["S3", "S4"], &kern), best(&["S1", "S2"], &kern)) {
-                                if kc >= ks {
-                                    bad_kernel += 1;
-                                }
+                            if let (Some(kc), Some(ks)) = (best(&["S3", "S4"], &kern), best(&["S1", "S2"], &kern))
+                                && kc >= ks
+                            {
+                                bad_kernel += 1;
                             }
                             shares.extend(a.copy_share(f, p, d));
                         }
@@ -1006,10 +999,10 @@ impl LayoutPaper {
                 for f in Function::ALL {
                     for (p, d) in a.sizes(f) {
                         let best = ["S1", "S2", "S3", "S4"].iter().filter_map(|c| a.time(f, p, d, c)).min_by(|x, y| x.total_cmp(y));
-                        if let (Some(b), Some(s4)) = (best, a.time(f, p, d, "S4")) {
-                            if s4 / b > worst.0 {
-                                worst = (s4 / b, format!("{} {p}×{d}", f.name()));
-                            }
+                        if let (Some(b), Some(s4)) = (best, a.time(f, p, d, "S4"))
+                            && s4 / b > worst.0
+                        {
+                            worst = (s4 / b, format!("{} {p}×{d}", f.name()));
                         }
                     }
                 }
@@ -1062,18 +1055,18 @@ fn performance(m: &MachineRecords, a: &Analysis) -> String {
         }
     }
     for lf in [Function::Rosenbrock, Function::F2Light, Function::F4Light] {
-        if let (Some(&(p, d)), Some(ceil)) = (a.sizes(lf).iter().max_by_key(|(p, d)| p * d), cpu1) {
-            if let Some(Outcome::Ok(s)) = a.get(lf, p, d, "sequential") {
-                let bw = (p * d * 4) as f64 / (s.median * 1e-3) / 1e9;
-                t.row(vec![
-                    format!("sequential {} (input bytes / time)", lf.name()),
-                    fmt_size(p as f64, d as f64),
-                    format!("{bw:.1} GB/s"),
-                    format!("{ceil:.1} GB/s (1-thread read)"),
-                    format!("{:.0}%", 100.0 * bw / ceil),
-                    "≥ 67% (within 1.5×)".into(),
-                ]);
-            }
+        if let (Some(&(p, d)), Some(ceil)) = (a.sizes(lf).iter().max_by_key(|(p, d)| p * d), cpu1)
+            && let Some(Outcome::Ok(s)) = a.get(lf, p, d, "sequential")
+        {
+            let bw = (p * d * 4) as f64 / (s.median * 1e-3) / 1e9;
+            t.row(vec![
+                format!("sequential {} (input bytes / time)", lf.name()),
+                fmt_size(p as f64, d as f64),
+                format!("{bw:.1} GB/s"),
+                format!("{ceil:.1} GB/s (1-thread read)"),
+                format!("{:.0}%", 100.0 * bw / ceil),
+                "≥ 67% (within 1.5×)".into(),
+            ]);
         }
     }
     if t.is_empty() {

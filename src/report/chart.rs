@@ -92,7 +92,8 @@ fn draw_regions<DB: DrawingBackend>(root: DrawingArea<DB, plotters::coord::Shift
         let (lx0, lx1) = (c.x_range.0.log10(), c.x_range.1.log10());
         let pts: Vec<(f64, f64)> = (0..=200)
             .map(|i| lx0 + (lx1 - lx0) * i as f64 / 200.0)
-            .filter_map(|lx| (b.abs() > 1e-12).then(|| (10f64.powf(lx), 10f64.powf((rhs - a * lx) / b))))
+            .filter(|_| b.abs() > 1e-12)
+            .map(|lx| (10f64.powf(lx), 10f64.powf((rhs - a * lx) / b)))
             .filter(|&(_, y)| y >= c.y_range.0 && y <= c.y_range.1)
             .collect();
         let style = ShapeStyle::from(&BLACK.mix(0.8)).stroke_width(2);

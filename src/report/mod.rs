@@ -186,6 +186,13 @@ pub struct ClaimResult {
     pub evidence: String,
 }
 
+impl ClaimResult {
+    /// The verdict on claim `c` of the spec on `machine`.
+    pub fn of(c: &crate::spec::ClaimSpec, machine: &str, (verdict, evidence): (Verdict, String)) -> ClaimResult {
+        ClaimResult { id: c.id.clone(), source: c.source.clone(), text: c.text.clone(), machine: machine.to_owned(), verdict, evidence }
+    }
+}
+
 pub fn claims_table(claims: &[ClaimResult]) -> String {
     let mut t = Table::new(&["claim", "paper says (source)", "machine", "verdict", "evidence"]);
     for c in claims {
