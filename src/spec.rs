@@ -39,6 +39,16 @@ impl SpecFile {
     }
 
     /// An [`SpecError::Invalid`] at the span of a value.
+    /// Profile `name` of `profiles` (a spec's `[profiles.*]` tables), or an error
+    /// listing the known ones.
+    pub fn profile<'p, P>(&self, profiles: &'p std::collections::BTreeMap<String, P>, name: &str) -> Result<&'p P, SpecError> {
+        profiles.get(name).ok_or_else(|| SpecError::UnknownProfile {
+            path: self.path.clone(),
+            profile: name.into(),
+            known: profiles.keys().cloned().collect::<Vec<_>>().join(", "),
+        })
+    }
+
     pub fn invalid<T>(&self, at: &toml::Spanned<T>, key: &str, message: impl Into<String>) -> SpecError {
         SpecError::Invalid { path: self.path.clone(), line: self.line_of(at.span().start), key: key.to_owned(), message: message.into() }
     }

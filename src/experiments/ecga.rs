@@ -192,11 +192,7 @@ fn power_fit(points: &[(f64, f64)]) -> Option<(f64, f64)> {
 
 impl EcgaPaper {
     fn profile(&self, name: &str) -> Result<&Profile, SpecError> {
-        self.spec.profiles.get(name).ok_or_else(|| SpecError::UnknownProfile {
-            path: self.file.path.clone(),
-            profile: name.into(),
-            known: self.spec.profiles.keys().cloned().collect::<Vec<_>>().join(", "),
-        })
+        self.file.profile(&self.spec.profiles, name)
     }
 
     /// The population of Figures 5 and 7: the paper's Table 5 where it has ℓ,

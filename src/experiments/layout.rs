@@ -194,11 +194,7 @@ struct LayoutPaper {
 
 impl LayoutPaper {
     fn profile(&self, name: &str) -> Result<&Profile, SpecError> {
-        self.spec.profiles.get(name).ok_or_else(|| SpecError::UnknownProfile {
-            path: self.file.path.clone(),
-            profile: name.into(),
-            known: self.spec.profiles.keys().cloned().collect::<Vec<_>>().join(", "),
-        })
+        self.file.profile(&self.spec.profiles, name)
     }
 
     /// Sizes of a profile: the explicit ones plus the grid, deduplicated, by size.
