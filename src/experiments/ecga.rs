@@ -47,7 +47,16 @@ struct EcgaSpec {
     profiles: BTreeMap<String, Profile>,
     table5: Vec<Table5Row>,
     fig5_paper: Fig5Paper,
+    scale_paper: ScalePaper,
     claims: Vec<ClaimSpec>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScalePaper {
+    usable_gb: f64,
+    ell: usize,
+    n: usize,
 }
 
 #[derive(Debug, Deserialize)]
@@ -93,7 +102,8 @@ struct Fig5Paper {
     spgm_w: f64,
 }
 
-const CHECKS: [&str; 9] = [
+const CHECKS: [&str; 10] = [
+    "scale",
     "gm_population_not_smaller",
     "population_growth",
     "gecga_identical",
@@ -448,11 +458,13 @@ impl Paper for EcgaPaper {
         for (m, a) in &analyses {
             md += &self.fig7(m, a);
         }
+        md += &self.scale(machines);
         md += "## Claims\n\n";
         let mut claims = Vec::new();
         for (m, a) in &analyses {
             for c in &self.spec.claims {
-                claims.push(ClaimResult::of(c, &m.hw_id, self.check_claim(c, a)));
+                let outcome = if c.check.get_ref() == "scale" { self.check_scale(m) } else { self.check_claim(c, a) };
+                claims.push(ClaimResult::of(c, &m.hw_id, outcome));
             }
         }
         md += &claims_table(&claims);
@@ -483,6 +495,29 @@ impl Paper for EcgaPaper {
         }
         t.render()
     }
+}
+
+/// Global memory of gECGA in the paper's design, Table 4: population 8·⌈Nℓ/64⌉,
+/// model 4ℓ(MAX_L + 1), cache 4ℓ², status ℓ (bytes).
+fn table4_bytes(n: usize, ell: usize, max_l: usize) -> f64 {
+    8.0 * ((n as f64 * ell as f64) / 64.0).ceil() + 4.0 * (ell * (max_l + 1)) as f64 + 4.0 * (ell as f64).powi(2) + ell as f64
+}
+
+/// Device memory of this harness's gECGA (`gpu::ecga`): the population as ℓ rows
+/// of ⌈N/64⌉ words, the x·log2(x) table, and the first batch of candidate pairs
+/// (ℓ(ℓ−1)/2 of them, 12 loci + a length + a result each, allocated twice over).
+fn harness_bytes(n: usize, ell: usize) -> f64 {
+    let pairs = (ell * ell.saturating_sub(1) / 2) as f64;
+    8.0 * (ell * n.div_ceil(64)) as f64 + 8.0 * (n + 1) as f64 + 2.0 * pairs * (4.0 * crate::gpu::ecga::KERNEL_MAX_L as f64 + 4.0 + 8.0)
+}
+
+/// The largest ℓ (a multiple of `k`) whose population N(ℓ) fits in `bytes` by `need`.
+fn largest_fitting(k: usize, bytes: f64, pop: impl Fn(usize) -> usize, need: impl Fn(usize, usize) -> f64) -> usize {
+    let mut ell = k;
+    while need(pop(ell + k), ell + k) <= bytes {
+        ell += k;
+    }
+    ell
 }
 
 fn fmt_x(v: Option<f64>) -> String {
@@ -704,6 +739,81 @@ impl EcgaPaper {
             let _ = writeln!(md, "![Figure 5](figures/{}__fig5.png)\n", m.hw_id);
         }
         Ok(md)
+    }
+
+    /// ℓ ↦ N for the scalability estimate: the power law fitted to Table 5.
+    fn theory_population(&self, ell: usize) -> usize {
+        let pts: Vec<(f64, f64)> = self.spec.table5.iter().map(|r| (r.ell as f64, r.greedy as f64)).collect();
+        let (a, b) = power_fit(&pts).expect("Table 5 has several rows");
+        (a * (ell as f64).powf(b)).round() as usize
+    }
+
+    /// Section 5.4 / Table 4: the largest trap problem whose gECGA data fit in each
+    /// machine's device memory (from its fingerprint), and on the paper's C2050.
+    fn scale(&self, machines: &[MachineRecords]) -> String {
+        let (k, max_l) = (*self.spec.settings.k.get_ref(), *self.spec.settings.max_l.get_ref());
+        let p = &self.spec.scale_paper;
+        let mut md = String::from(
+            "## Scalability — Section 5.4, Table 4
+
+",
+        );
+        let _ = writeln!(
+            md,
+            "The paper's point: ℓ = {} at N = {} needs {:.3} GB (10⁹ bytes; {:.3} GiB) by Table 4 against the C2050's {:.3} \
+             \"GBs\": it fits only if those are GiB, which the table below assumes not. The theory of its ref. [22] is \
+             not in the text, so N(ℓ) here is the power law fitted to Table 5 (N({}) = {}). Memory is the device total from each \
+             machine's fingerprint; no model build at these sizes was run (it needs a GPU lease of its own).\n",
+            p.ell,
+            p.n,
+            table4_bytes(p.n, p.ell, max_l) / 1e9,
+            table4_bytes(p.n, p.ell, max_l) / (1u64 << 30) as f64,
+            p.usable_gb,
+            p.ell,
+            self.theory_population(p.ell)
+        );
+        let mut t = Table::new(&[
+            "device",
+            "memory",
+            "largest ℓ, paper's Table 4 layout",
+            "N there",
+            "largest ℓ, this harness's layout",
+            "N there",
+        ]);
+        let mut row = |name: String, bytes: f64| {
+            let pop = |ell: usize| self.theory_population(ell);
+            let a = largest_fitting(k, bytes, pop, |n, ell| table4_bytes(n, ell, max_l));
+            let b = largest_fitting(k, bytes, pop, harness_bytes);
+            t.row(vec![name, format!("{:.2} GB", bytes / 1e9), a.to_string(), pop(a).to_string(), b.to_string(), pop(b).to_string()]);
+        };
+        row(format!("paper: {}", self.spec.paper.hardware.gpu), p.usable_gb * 1e9);
+        for m in machines {
+            if let Some(gib) = m.rows.iter().find_map(|r| r.float("gpu_mem_gib")) {
+                row(format!("`{}`", m.hw_id), gib * (1u64 << 30) as f64);
+            }
+        }
+        md += &t.render();
+        md += "\n";
+        md
+    }
+
+    fn check_scale(&self, m: &MachineRecords) -> (Verdict, String) {
+        let (k, max_l) = (*self.spec.settings.k.get_ref(), *self.spec.settings.max_l.get_ref());
+        let p = &self.spec.scale_paper;
+        let paper_fits = table4_bytes(p.n, p.ell, max_l) <= p.usable_gb * 1e9;
+        let Some(gib) = m.rows.iter().find_map(|r| r.float("gpu_mem_gib")) else {
+            return (Verdict::NotRun("no GPU on this machine".into()), String::new());
+        };
+        let pop = |ell: usize| self.theory_population(ell);
+        let here = largest_fitting(k, gib * (1u64 << 30) as f64, pop, |n, ell| table4_bytes(n, ell, max_l));
+        let ev = format!(
+            "Table 4 at the paper's (ℓ, N): {:.3} GB ≤ {} GB (10⁹ bytes): {paper_fits}; with this GPU's {gib} GiB the same layout holds ℓ = {here} \
+             (N = {}); no model build at that size was run",
+            table4_bytes(p.n, p.ell, max_l) / 1e9,
+            p.usable_gb,
+            pop(here)
+        );
+        (Verdict::NotRun("the model build at that size needs a GPU lease of its own; memory arithmetic only".into()), ev)
     }
 
     fn fig7(&self, m: &MachineRecords, a: &Analysis) -> String {

@@ -174,8 +174,27 @@ fn unity16_ones(word: u64) -> u32 {
     (0..4).map(|q| u32::from(UNITY_TABLE_16[(word >> (16 * q)) as usize & 0xffff])).sum()
 }
 
+#[inline(always)]
 fn hardware_ones(word: u64) -> u32 {
     word.count_ones()
+}
+
+/// The FastCount loops compiled with the POPCNT instruction enabled. The crate
+/// targets baseline x86-64, where `count_ones` is a bit-twiddling sequence; these
+/// are chosen at run time when the CPU has POPCNT.
+#[cfg(target_arch = "x86_64")]
+mod popcnt {
+    use super::{Population, hardware_ones};
+
+    #[target_feature(enable = "popcnt")]
+    pub fn fast_count(pop: &Population, loci: &[usize], counts: &mut [u32]) {
+        super::fast_count(pop, loci, counts, hardware_ones)
+    }
+
+    #[target_feature(enable = "popcnt")]
+    pub fn prefix_fast_count(pop: &Population, loci: &[usize], counts: &mut [u32]) {
+        super::prefix_fast_count(pop, loci, counts, hardware_ones)
+    }
 }
 
 /// FastCount of Section 4.1 as the paper states it: schema `v`'s count over 64
@@ -197,7 +216,14 @@ impl SchemaCounter for FastCount {
     fn count(&self, pop: &Population, loci: &[usize], counts: &mut [u32]) {
         match self.popcount {
             Popcount::UnityTable16 => fast_count(pop, loci, counts, unity16_ones),
-            Popcount::Hardware => fast_count(pop, loci, counts, hardware_ones),
+            Popcount::Hardware => {
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("popcnt") {
+                    // SAFETY: this CPU has POPCNT (checked just above).
+                    return unsafe { popcnt::fast_count(pop, loci, counts) };
+                }
+                fast_count(pop, loci, counts, hardware_ones)
+            }
         }
     }
 }
@@ -221,6 +247,7 @@ fn chunk_masks(packed: &LocusPacked, w0: usize, out: &mut [u64]) {
     }
 }
 
+#[inline(always)]
 fn fast_count(pop: &Population, loci: &[usize], counts: &mut [u32], ones: impl Fn(u64) -> u32) {
     counts.fill(0);
     let packed = &pop.packed;
@@ -261,11 +288,19 @@ impl SchemaCounter for PrefixFastCount {
     fn count(&self, pop: &Population, loci: &[usize], counts: &mut [u32]) {
         match self.popcount {
             Popcount::UnityTable16 => prefix_fast_count(pop, loci, counts, unity16_ones),
-            Popcount::Hardware => prefix_fast_count(pop, loci, counts, hardware_ones),
+            Popcount::Hardware => {
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("popcnt") {
+                    // SAFETY: this CPU has POPCNT (checked just above).
+                    return unsafe { popcnt::prefix_fast_count(pop, loci, counts) };
+                }
+                prefix_fast_count(pop, loci, counts, hardware_ones)
+            }
         }
     }
 }
 
+#[inline(always)]
 fn prefix_fast_count(pop: &Population, loci: &[usize], counts: &mut [u32], ones: impl Fn(u64) -> u32) {
     counts.fill(0);
     let packed = &pop.packed;

@@ -1,0 +1,60 @@
+//! Criterion benchmarks of ECGA's CPU hot spots (Shao & Yu, Section 4.1): counting
+//! the schemata of one group with each counter, and one whole greedy model build
+//! with each single-threaded scorer and the multi-threaded one.
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use evorepro::library::ecga::{
+    BaselineCounter, CpuScorer, FastCount, PairScorer, ParallelCpuScorer, Popcount, Population, PrefixFastCount, SchemaCounter, XLogX,
+    greedy_search,
+};
+use std::time::Duration;
+
+fn counters() -> Vec<Box<dyn SchemaCounter>> {
+    vec![
+        Box::new(BaselineCounter),
+        Box::new(FastCount { popcount: Popcount::UnityTable16 }),
+        Box::new(FastCount { popcount: Popcount::Hardware }),
+        Box::new(PrefixFastCount { popcount: Popcount::Hardware }),
+    ]
+}
+
+/// One group of S loci over the ℓ = 100 population of Table 5 (N = 6670), per counter.
+fn schema_counting(c: &mut Criterion) {
+    let pop = Population::random(6670, 100, 5).expect("valid sizes");
+    let mut g = c.benchmark_group("ecga_count_n6670");
+    g.throughput(Throughput::Elements(6670));
+    g.sample_size(20).measurement_time(Duration::from_secs(1)).warm_up_time(Duration::from_millis(300));
+    for size in [2usize, 5, 10] {
+        let loci: Vec<usize> = (0..size).map(|j| j * 7).collect();
+        let mut counts = vec![0u32; 1 << size];
+        for counter in counters() {
+            g.bench_with_input(BenchmarkId::new(counter.name(), size), &size, |b, _| b.iter(|| counter.count(&pop, &loci, &mut counts)));
+        }
+    }
+    g.finish();
+}
+
+/// One greedy model build on the ℓ = 50 population of Table 5 (N = 2376).
+fn model_building(c: &mut Criterion) {
+    let pop = Population::random(2376, 50, 6).expect("valid sizes");
+    let xlogx = XLogX::new(2376);
+    let mut g = c.benchmark_group("ecga_greedy_search_l50_n2376");
+    g.sample_size(10).measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_millis(500));
+    let scorers: Vec<(&str, Box<dyn PairScorer>)> = vec![
+        ("baseline", Box::new(CpuScorer::new(BaselineCounter))),
+        ("fastcount-table16", Box::new(CpuScorer::new(FastCount { popcount: Popcount::UnityTable16 }))),
+        ("prefix-fastcount-popcnt", Box::new(CpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware }))),
+        ("prefix-fastcount-popcnt-mt", Box::new(ParallelCpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware }))),
+    ];
+    for (name, mut scorer) in scorers {
+        g.bench_function(name, |b| b.iter(|| greedy_search(&pop, scorer.as_mut(), 10, &xlogx).expect("search runs")));
+    }
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().without_plots();
+    targets = schema_counting, model_building
+}
+criterion_main!(benches);
