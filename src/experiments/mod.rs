@@ -7,6 +7,7 @@
 //! spec → cases → run → raw records → report.
 
 pub mod ecga;
+pub mod gboa;
 pub mod layout;
 
 use crate::error::{GpuError, SpecError};
@@ -57,7 +58,7 @@ pub struct Case {
 
 /// Every paper in the harness.
 pub fn registry() -> Vec<&'static dyn Experiment> {
-    vec![&layout::LAYOUT, &ecga::ECGA]
+    vec![&layout::LAYOUT, &ecga::ECGA, &gboa::GBOA]
 }
 
 pub fn find(id: &str) -> Result<&'static dyn Experiment> {

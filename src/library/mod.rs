@@ -1,6 +1,7 @@
 //! The reference algorithm library: CPU implementations every GPU kernel is
 //! checked against.
 
+pub mod boa;
 pub mod ecga;
 pub mod nonseparable;
 pub mod trap;

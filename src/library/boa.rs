@@ -1,0 +1,989 @@
+//! The Bayesian optimization algorithm (BOA) of Munawar, Wahib, Munetomo & Akama,
+//! "Theoretical and Empirical Analysis of a GPU based Parallel Bayesian
+//! Optimization Algorithm" (2009): the CPU reference that gBOA is checked against.
+//!
+//! - [`LnFactorial`] and [`family_score`]: the K2 metric (the Bayesian–Dirichlet
+//!   metric with uniform priors, Section III) of one node and its parents, in log
+//!   space and in one fixed order of floating-point operations.
+//! - [`FamilyScorer`]: the hot spot a GPU replaces (Section IV-A, the BD kernel):
+//!   K2 of a batch of candidate families — [`CpuFamilyScorer`] (one thread) and
+//!   [`ParallelFamilyScorer`] (rayon, the multi-threaded pBOA column).
+//! - [`build_sboa`]: greedy edge additions over the whole network with an
+//!   acyclicity check (Pelikan's simple BOA, the paper's sBOA, Section III).
+//! - [`build_pboa`]: Ocenasek's permutation scheme (Section III-A, Fig. 4) that gBOA
+//!   parallelizes: every node chooses its parents among the nodes before it in a
+//!   permutation, independently of the other nodes.
+//! - [`conditional_probabilities`] and [`sample`]: ancestral sampling (Section III).
+//! - [`run`]: BOA with the settings of Section V.
+
+use crate::library::ecga::{Popcount, Population, PrefixFastCount, SchemaCounter};
+use crate::library::trap::Trap;
+use anyhow::{Result, bail, ensure};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rayon::prelude::*;
+use std::cmp::Reverse;
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+// ---------------------------------------------------------------------------
+// K2 metric (Section III)
+// ---------------------------------------------------------------------------
+
+/// The table `t[c] = ln(c!)` for `c = 0..=n + 1`, for a selected population of `n`.
+///
+/// Built once as the running sum `t[0] = 0`, `t[c] = t[c − 1] + ln c` for increasing
+/// `c` (`f64::ln`). A device scorer uploads this table instead of recomputing it, so
+/// both sides read the same values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LnFactorial {
+    table: Vec<f64>,
+}
+
+impl LnFactorial {
+    pub fn new(n: usize) -> Self {
+        let mut table = Vec::with_capacity(n + 2);
+        table.push(0.0);
+        for c in 1..=n + 1 {
+            table.push(table[c - 1] + (c as f64).ln());
+        }
+        LnFactorial { table }
+    }
+
+    /// The population size the table was built for.
+    pub fn n(&self) -> usize {
+        self.table.len() - 2
+    }
+
+    /// `t[0..=n + 1]`, e.g. for uploading to a device.
+    pub fn table(&self) -> &[f64] {
+        &self.table
+    }
+}
+
+/// The K2 metric of one family in log space (Cooper & Herskovits, uniform priors):
+///
+/// `K2(i, Π) = Σ_π [ln Γ(2) − ln Γ(N_π + 2) + ln Γ(N_{π,0} + 1) + ln Γ(N_{π,1} + 1)]
+///           = Σ_π [ln 1! − ln (N_π + 1)! + ln N_{π,0}! + ln N_{π,1}!]`.
+///
+/// `counts` has `2^(|Π| + 1)` entries as [`SchemaCounter::count`] fills them for
+/// the loci `[i, Π…]`: bit 0 of an index is node `i`'s allele and bits `1..` the
+/// parents' alleles, so configuration `π` holds `N_{π,0} = counts[2π]` and
+/// `N_{π,1} = counts[2π + 1]`.
+///
+/// Fixed order of operations: for `π = 0, 1, 2, …` the term
+/// `((t[1] − t[N_π + 1]) + t[N_{π,0}]) + t[N_{π,1}]` is added to a sum that starts at
+/// `0.0`. Every score in this module goes through this function, so a device scorer
+/// that sums the same table in the same order returns the same bits.
+pub fn family_score(counts: &[u32], table: &LnFactorial) -> f64 {
+    let t = &table.table;
+    counts.chunks_exact(2).fold(0.0, |score, n| {
+        let (n0, n1) = (n[0] as usize, n[1] as usize);
+        score + (t[1] - t[n0 + n1 + 1] + t[n0] + t[n1])
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Family scoring (the hot spot of Section IV-A)
+// ---------------------------------------------------------------------------
+
+/// A node and its parent set; the loci counted are `[node, parents…]` in this order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Family {
+    pub node: usize,
+    pub parents: Vec<usize>,
+}
+
+impl Family {
+    /// The last parent: the one a candidate family adds to the node's parent set.
+    fn added(&self) -> usize {
+        self.parents[self.parents.len() - 1]
+    }
+}
+
+/// Computes the K2 metric of candidate families: the part of network construction a
+/// GPU replaces (gBOA's BD kernel, Section IV-A).
+pub trait FamilyScorer {
+    fn name(&self) -> String;
+
+    /// Takes the selected population (and the table for its size) for the scoring
+    /// calls that follow.
+    fn load(&mut self, pop: &Population, table: &LnFactorial) -> Result<()>;
+
+    /// `out[i]` = [`family_score`] of `families[i]`. `out` is overwritten.
+    fn score(&mut self, families: &[Family], out: &mut Vec<f64>) -> Result<()>;
+}
+
+/// What a CPU scorer keeps between `load` and `score`.
+#[derive(Clone, Debug)]
+struct Loaded {
+    pop: Population,
+    table: LnFactorial,
+}
+
+impl Loaded {
+    fn new(pop: &Population, table: &LnFactorial) -> Result<Self> {
+        ensure!(table.n() == pop.n(), "ln-factorial table built for n = {} but the population has n = {}", table.n(), pop.n());
+        Ok(Loaded { pop: pop.clone(), table: table.clone() })
+    }
+
+    fn check(&self, families: &[Family]) -> Result<()> {
+        let ell = self.pop.ell();
+        for f in families {
+            ensure!(
+                f.node < ell && f.parents.iter().all(|&p| p < ell && p != f.node),
+                "family {f:?} is not a node with distinct parents among {ell} loci"
+            );
+        }
+        Ok(())
+    }
+
+    /// K2 of `family`, using the caller's buffers.
+    fn score<C: SchemaCounter>(&self, counter: &C, family: &Family, loci: &mut Vec<usize>, counts: &mut Vec<u32>) -> f64 {
+        loci.clear();
+        loci.push(family.node);
+        loci.extend_from_slice(&family.parents);
+        counts.resize(1 << loci.len(), 0);
+        counter.count(&self.pop, loci, counts);
+        family_score(counts, &self.table)
+    }
+}
+
+fn loaded(state: &Option<Loaded>) -> Result<&Loaded> {
+    match state {
+        Some(loaded) => Ok(loaded),
+        None => bail!("scorer used before load()"),
+    }
+}
+
+/// Single-threaded CPU scoring with any [`SchemaCounter`]: the serial sBOA and pBOA
+/// columns of Table I.
+#[derive(Clone, Debug)]
+pub struct CpuFamilyScorer<C: SchemaCounter> {
+    pub counter: C,
+    state: Option<Loaded>,
+    loci: Vec<usize>,
+    counts: Vec<u32>,
+}
+
+impl<C: SchemaCounter> CpuFamilyScorer<C> {
+    pub fn new(counter: C) -> Self {
+        CpuFamilyScorer { counter, state: None, loci: Vec::new(), counts: Vec::new() }
+    }
+}
+
+impl<C: SchemaCounter> FamilyScorer for CpuFamilyScorer<C> {
+    fn name(&self) -> String {
+        format!("cpu-{}", self.counter.name())
+    }
+
+    fn load(&mut self, pop: &Population, table: &LnFactorial) -> Result<()> {
+        self.state = Some(Loaded::new(pop, table)?);
+        Ok(())
+    }
+
+    fn score(&mut self, families: &[Family], out: &mut Vec<f64>) -> Result<()> {
+        let state = loaded(&self.state)?;
+        state.check(families)?;
+        out.clear();
+        for family in families {
+            out.push(state.score(&self.counter, family, &mut self.loci, &mut self.counts));
+        }
+        Ok(())
+    }
+}
+
+/// Multi-threaded CPU scoring: rayon over the families of a batch (Ocenasek's
+/// one-node-per-processor pBOA on a multicore, the paper's Section III-A).
+#[derive(Clone, Debug)]
+pub struct ParallelFamilyScorer<C: SchemaCounter> {
+    pub counter: C,
+    state: Option<Loaded>,
+}
+
+impl<C: SchemaCounter> ParallelFamilyScorer<C> {
+    pub fn new(counter: C) -> Self {
+        ParallelFamilyScorer { counter, state: None }
+    }
+}
+
+impl<C: SchemaCounter> FamilyScorer for ParallelFamilyScorer<C> {
+    fn name(&self) -> String {
+        format!("cpu-mt-{}", self.counter.name())
+    }
+
+    fn load(&mut self, pop: &Population, table: &LnFactorial) -> Result<()> {
+        self.state = Some(Loaded::new(pop, table)?);
+        Ok(())
+    }
+
+    fn score(&mut self, families: &[Family], out: &mut Vec<f64>) -> Result<()> {
+        let state = loaded(&self.state)?;
+        state.check(families)?;
+        let counter = &self.counter;
+        families
+            .par_iter()
+            .map_init(|| (Vec::new(), Vec::new()), |(loci, counts), family| state.score(counter, family, loci, counts))
+            .collect_into_vec(out);
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Network construction (Section III)
+// ---------------------------------------------------------------------------
+
+/// A Bayesian network over the ℓ loci.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    /// `parents[i]`: the parents of node `i` in the order they were added (the order
+    /// their loci are counted in).
+    pub parents: Vec<Vec<usize>>,
+    /// K2 of the network: the node scores summed from `0.0` in node order.
+    pub score: f64,
+    /// Families scored, the empty ones included.
+    pub families_scored: u64,
+    /// Greedy steps: edges added ([`build_sboa`]) or rounds of batched scoring
+    /// ([`build_pboa`]).
+    pub steps: usize,
+}
+
+impl Network {
+    /// Number of edges.
+    pub fn edges(&self) -> usize {
+        self.parents.iter().map(Vec::len).sum()
+    }
+
+    /// The nodes in a topological order (parents before children): Kahn's
+    /// algorithm with a FIFO queue seeded with the parentless nodes in increasing
+    /// order, children released in increasing order.
+    pub fn topological_order(&self) -> Vec<usize> {
+        let ell = self.parents.len();
+        let mut children = vec![Vec::new(); ell];
+        for (i, parents) in self.parents.iter().enumerate() {
+            for &p in parents {
+                children[p].push(i);
+            }
+        }
+        let mut waiting: Vec<usize> = self.parents.iter().map(Vec::len).collect();
+        let mut queue: VecDeque<usize> = (0..ell).filter(|&i| waiting[i] == 0).collect();
+        let mut order = Vec::with_capacity(ell);
+        while let Some(i) = queue.pop_front() {
+            order.push(i);
+            for &c in &children[i] {
+                waiting[c] -= 1;
+                if waiting[c] == 0 {
+                    queue.push_back(c);
+                }
+            }
+        }
+        debug_assert_eq!(order.len(), ell, "the network has a cycle");
+        order
+    }
+}
+
+/// A uniformly random permutation of `0..n` from `rng`, read as `perm[i]` = the
+/// position of node `i` (the paper's `perm`, Section III-A).
+pub fn random_permutation(n: usize, rng: &mut StdRng) -> Vec<usize> {
+    let mut perm: Vec<usize> = (0..n).collect();
+    perm.shuffle(rng);
+    perm
+}
+
+/// State shared by both constructions: the parents and K2 score of every node, and
+/// the batch of families handed to the scorer.
+struct Greedy<'s> {
+    scorer: &'s mut dyn FamilyScorer,
+    parents: Vec<Vec<usize>>,
+    node_score: Vec<f64>,
+    families: Vec<Family>,
+    scores: Vec<f64>,
+    families_scored: u64,
+}
+
+impl<'s> Greedy<'s> {
+    /// Loads the scorer and scores the empty network (one call).
+    fn start(pop: &Population, scorer: &'s mut dyn FamilyScorer, table: &LnFactorial) -> Result<Self> {
+        scorer.load(pop, table)?;
+        let families = (0..pop.ell()).map(|node| Family { node, parents: Vec::new() }).collect();
+        let mut greedy = Greedy {
+            scorer,
+            parents: vec![Vec::new(); pop.ell()],
+            node_score: Vec::new(),
+            families,
+            scores: Vec::new(),
+            families_scored: 0,
+        };
+        greedy.score()?;
+        greedy.node_score = std::mem::take(&mut greedy.scores);
+        Ok(greedy)
+    }
+
+    /// Scores `families` into `scores` in one call (none when the batch is empty).
+    fn score(&mut self) -> Result<()> {
+        self.scores.clear();
+        if self.families.is_empty() {
+            return Ok(());
+        }
+        self.scorer.score(&self.families, &mut self.scores)?;
+        ensure!(
+            self.scores.len() == self.families.len(),
+            "scorer {} returned {} scores for {} families",
+            self.scorer.name(),
+            self.scores.len(),
+            self.families.len()
+        );
+        self.families_scored += self.families.len() as u64;
+        Ok(())
+    }
+
+    /// Pushes the family `node ← parents[node] + [j]` for every `j` in increasing
+    /// order that is not `node`, not yet a parent, and `allowed`.
+    fn push_candidates(&mut self, node: usize, allowed: impl Fn(usize) -> bool) {
+        let current = &self.parents[node];
+        for j in (0..self.parents.len()).filter(|&j| j != node && !current.contains(&j) && allowed(j)) {
+            let mut parents = Vec::with_capacity(current.len() + 1);
+            parents.extend_from_slice(current);
+            parents.push(j);
+            self.families.push(Family { node, parents });
+        }
+    }
+
+    fn add_edge(&mut self, j: usize, i: usize, score: f64) {
+        self.parents[i].push(j);
+        self.node_score[i] = score;
+    }
+
+    fn finish(self, steps: usize) -> Network {
+        let score = self.node_score.iter().fold(0.0, |sum, &s| sum + s);
+        Network { parents: self.parents, score, families_scored: self.families_scored, steps }
+    }
+}
+
+/// Which nodes each node reaches along directed edges, one bit row per node.
+struct Reachability {
+    ell: usize,
+    words: usize,
+    bits: Vec<u64>,
+}
+
+impl Reachability {
+    fn new(ell: usize) -> Self {
+        let words = ell.div_ceil(64);
+        Reachability { ell, words, bits: vec![0; ell * words] }
+    }
+
+    /// Whether a directed path `from → … → to` exists.
+    fn reaches(&self, from: usize, to: usize) -> bool {
+        self.bits[from * self.words + to / 64] >> (to % 64) & 1 == 1
+    }
+
+    /// Records the edge `j → i`: `j` and every node reaching `j` now reach `i` and
+    /// everything `i` reaches.
+    fn add_edge(&mut self, j: usize, i: usize) {
+        let mut gained = self.bits[i * self.words..][..self.words].to_vec();
+        gained[i / 64] |= 1 << (i % 64);
+        for a in 0..self.ell {
+            if a == j || self.reaches(a, j) {
+                for (w, g) in self.bits[a * self.words..][..self.words].iter_mut().zip(&gained) {
+                    *w |= g;
+                }
+            }
+        }
+    }
+}
+
+/// Pelikan's simple BOA (the paper's sBOA, Section III): greedy single-edge
+/// additions over the whole network, at most `k` parents per node.
+///
+/// Starts from the empty network and keeps, for every node `i`, the K2 score of
+/// adding each allowed parent `j` (`j ≠ i`, not yet a parent, `|Π_i| < k`, and `j → i`
+/// closes no cycle, i.e. `i` does not reach `j`), all scored in one call. Each step
+/// adds the edge of largest gain `K2(i, Π_i ∪ {j}) − K2(i, Π_i)` over the whole
+/// network while that gain is `> 0`, then rescores node `i`'s candidates in one call;
+/// candidates of other nodes that would now close a cycle are skipped.
+///
+/// Scoring calls: one for the empty network, one for all ℓ(ℓ − 1) single-parent
+/// families, then one per edge added.
+///
+/// Tie rule: a gain is the single f64 subtraction of the two K2 scores; among
+/// exactly equal gains the smallest `(i, j)` in lexicographic order wins.
+pub fn build_sboa(pop: &Population, scorer: &mut dyn FamilyScorer, k: usize, table: &LnFactorial) -> Result<Network> {
+    let ell = pop.ell();
+    let mut greedy = Greedy::start(pop, scorer, table)?;
+    let mut reach = Reachability::new(ell);
+    // candidate[i·ℓ + j]: K2 of node i with parents Π_i + [j]; −∞ when j is no candidate.
+    let mut candidate = vec![f64::NEG_INFINITY; ell * ell];
+    let mut rescore: Vec<usize> = (0..ell).collect();
+    let mut steps = 0;
+    loop {
+        greedy.families.clear();
+        for &i in &rescore {
+            candidate[i * ell..][..ell].fill(f64::NEG_INFINITY);
+            if greedy.parents[i].len() < k {
+                greedy.push_candidates(i, |j| !reach.reaches(i, j));
+            }
+        }
+        greedy.score()?;
+        for (family, &s) in greedy.families.iter().zip(&greedy.scores) {
+            candidate[family.node * ell + family.added()] = s;
+        }
+        let mut best = None;
+        let mut best_gain = 0.0;
+        for i in 0..ell {
+            for j in 0..ell {
+                let gain = candidate[i * ell + j] - greedy.node_score[i];
+                if gain > best_gain && !reach.reaches(i, j) {
+                    (best, best_gain) = (Some((i, j)), gain);
+                }
+            }
+        }
+        let Some((i, j)) = best else { break };
+        greedy.add_edge(j, i, candidate[i * ell + j]);
+        reach.add_edge(j, i);
+        rescore.clear();
+        rescore.push(i);
+        steps += 1;
+    }
+    Ok(greedy.finish(steps))
+}
+
+/// Ocenasek's parallel construction used by pBOA and gBOA (Section III-A, Fig. 4):
+/// an edge `j → i` is allowed only if `perm[j] < perm[i]` (`perm[i]` is node `i`'s
+/// position), so the network is acyclic by construction and every node chooses its
+/// parents independently: while `|Π_i| < k` it adds the parent of largest gain
+/// `K2(i, Π_i ∪ {j}) − K2(i, Π_i)` if that gain is `> 0`, and otherwise stops.
+///
+/// Batched across nodes: after one call for the empty network, round `r` scores the
+/// candidates of every still-active node in one call, so at most `k + 1` calls.
+///
+/// Tie rule: a gain is the single f64 subtraction of the two K2 scores; among
+/// exactly equal gains of one node the smallest `j` wins.
+pub fn build_pboa(pop: &Population, scorer: &mut dyn FamilyScorer, k: usize, table: &LnFactorial, perm: &[usize]) -> Result<Network> {
+    let ell = pop.ell();
+    ensure!(perm.len() == ell, "perm has {} entries for {ell} nodes", perm.len());
+    let mut seen = vec![false; ell];
+    for &p in perm {
+        ensure!(p < ell && !std::mem::replace(&mut seen[p], true), "perm is not a permutation of 0..{ell}");
+    }
+    let mut greedy = Greedy::start(pop, scorer, table)?;
+    let mut active = vec![k > 0; ell];
+    let mut steps = 0;
+    loop {
+        greedy.families.clear();
+        for i in (0..ell).filter(|&i| active[i]) {
+            greedy.push_candidates(i, |j| perm[j] < perm[i]);
+        }
+        if greedy.families.is_empty() {
+            break;
+        }
+        greedy.score()?;
+        steps += 1;
+        // Per node, the family of largest positive gain; candidates arrive in
+        // increasing j, so the strict `>` keeps the smallest j of equal gains.
+        let mut best: Vec<Option<(f64, usize, f64)>> = vec![None; ell];
+        for (family, &s) in greedy.families.iter().zip(&greedy.scores) {
+            let gain = s - greedy.node_score[family.node];
+            if gain > 0.0 && best[family.node].is_none_or(|(g, _, _)| gain > g) {
+                best[family.node] = Some((gain, family.added(), s));
+            }
+        }
+        for (i, active) in active.iter_mut().enumerate().filter(|(_, active)| **active) {
+            match best[i] {
+                Some((_, j, s)) => {
+                    greedy.add_edge(j, i, s);
+                    *active = greedy.parents[i].len() < k;
+                }
+                None => *active = false,
+            }
+        }
+    }
+    Ok(greedy.finish(steps))
+}
+
+// ---------------------------------------------------------------------------
+// Sampling (Section III)
+// ---------------------------------------------------------------------------
+
+/// The conditional probabilities of the network from the selected population:
+/// `p_one[i][π] = N_{π,1} / N_π`, the maximum-likelihood estimate of
+/// `p(X_i = 1 | Π_i = π)` (bit `b` of `π` is the allele of `parents[i][b]`). A
+/// configuration absent from the selected population (`N_π = 0`) gets 0.5; ancestral
+/// sampling can reach it only through a parent configuration that was itself sampled
+/// at 0.5 somewhere upstream.
+pub fn conditional_probabilities(net: &Network, selected: &Population) -> Result<Vec<Vec<f64>>> {
+    ensure!(net.parents.len() == selected.ell(), "network of {} nodes for {} loci", net.parents.len(), selected.ell());
+    let counter = PrefixFastCount { popcount: Popcount::Hardware };
+    let (mut loci, mut counts) = (Vec::new(), Vec::new());
+    Ok(net
+        .parents
+        .iter()
+        .enumerate()
+        .map(|(i, parents)| {
+            loci.clear();
+            loci.push(i);
+            loci.extend_from_slice(parents);
+            counts.resize(1 << loci.len(), 0);
+            counter.count(selected, &loci, &mut counts);
+            counts
+                .chunks_exact(2)
+                .map(|n| match n[0] + n[1] {
+                    0 => 0.5,
+                    total => f64::from(n[1]) / f64::from(total),
+                })
+                .collect()
+        })
+        .collect())
+}
+
+/// `count` new individuals (row-major) by ancestral sampling (Section III): each in
+/// turn, the nodes in [`Network::topological_order`], node `i` set to 1 when a fresh
+/// `rng.random::<f64>()` is below `p_one[i][π]` for its parents' sampled alleles `π`.
+pub fn sample(net: &Network, p_one: &[Vec<f64>], count: usize, rng: &mut StdRng) -> Vec<u8> {
+    let ell = net.parents.len();
+    let order = net.topological_order();
+    let mut rows = vec![0u8; count * ell];
+    for child in rows.chunks_exact_mut(ell) {
+        for &i in &order {
+            let pi = net.parents[i].iter().enumerate().fold(0, |pi, (b, &p)| pi | usize::from(child[p]) << b);
+            child[i] = u8::from(rng.random::<f64>() < p_one[i][pi]);
+        }
+    }
+    rows
+}
+
+// ---------------------------------------------------------------------------
+// BOA (Sections III and V)
+// ---------------------------------------------------------------------------
+
+/// How the network is built each generation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Construction {
+    /// sBOA: [`build_sboa`].
+    Simple,
+    /// pBOA / gBOA: [`build_pboa`] with a fresh [`random_permutation`] each generation.
+    Permutation,
+}
+
+impl Construction {
+    pub fn name(self) -> &'static str {
+        match self {
+            Construction::Simple => "sboa",
+            Construction::Permutation => "pboa",
+        }
+    }
+
+    /// Builds the network of `pop`; [`Construction::Permutation`] draws its
+    /// permutation from `rng` first.
+    pub fn build(
+        self,
+        pop: &Population,
+        scorer: &mut dyn FamilyScorer,
+        k: usize,
+        table: &LnFactorial,
+        rng: &mut StdRng,
+    ) -> Result<Network> {
+        match self {
+            Construction::Simple => build_sboa(pop, scorer, k, table),
+            Construction::Permutation => build_pboa(pop, scorer, k, table, &random_permutation(pop.ell(), rng)),
+        }
+    }
+}
+
+/// Parameters of one BOA run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoaConfig {
+    /// Population size N.
+    pub n: usize,
+    /// Largest parent set (3 in Section V).
+    pub k: usize,
+    /// Fraction of the population selected by truncation (0.5 in Section V).
+    pub selection: f64,
+    /// Generations run (200 in Section V).
+    pub max_generations: usize,
+    /// Stop early once every individual is the same string (not in the paper, which
+    /// always runs `max_generations`).
+    pub stop_on_convergence: bool,
+    pub construction: Construction,
+}
+
+impl BoaConfig {
+    /// Section V: N = 4800, k = 3, the best 50% selected, 200 generations, no early
+    /// stop.
+    pub fn paper(construction: Construction) -> Self {
+        BoaConfig { n: 4800, k: 3, selection: 0.5, max_generations: 200, stop_on_convergence: false, construction }
+    }
+
+    /// Number of selected individuals, `round(N · selection)`.
+    pub fn selected(&self) -> usize {
+        (self.n as f64 * self.selection).round() as usize
+    }
+}
+
+/// One generation, measured after replacement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GenerationStats {
+    pub best_fitness: u32,
+    pub mean_fitness: f64,
+    /// Edges of the network built this generation.
+    pub edges: usize,
+}
+
+/// Wall-clock time per phase of a run, summed over generations.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PhaseTimes {
+    /// Ranking the population and copying out the selected rows.
+    pub selection: Duration,
+    /// Packing the selected population by locus, loading the scorer and building
+    /// the network (the part gBOA moves to the GPU, Fig. 7).
+    pub construction: Duration,
+    /// Conditional probabilities and ancestral sampling.
+    pub sampling: Duration,
+    /// Writing the offspring over the worst individuals and evaluating them.
+    pub replacement: Duration,
+    /// The whole run, initialization included.
+    pub total: Duration,
+}
+
+/// The outcome of one BOA run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoaResult {
+    pub generations: usize,
+    /// Fitness of the best individual of the final population (the first on ties).
+    pub best_fitness: u32,
+    /// Subproblems that individual solves.
+    pub best_solved: usize,
+    /// `best_solved / m`.
+    pub solved_fraction: f64,
+    /// Whether every individual of the final population is the same string.
+    pub converged: bool,
+    pub timings: PhaseTimes,
+    /// Families scored over all generations.
+    pub families_scored: u64,
+    pub history: Vec<GenerationStats>,
+}
+
+/// Runs BOA on `trap` with all randomness from one `StdRng` seeded with `seed`:
+///
+/// 1. N uniformly random individuals (alleles drawn row by row), evaluated;
+/// 2. truncation selection: the population ranked by decreasing fitness, ties by
+///    increasing index, and the first `S = round(N · selection)` selected;
+/// 3. the network of the selected individuals by `cfg.construction` (pBOA draws its
+///    permutation here), at most `cfg.k` parents per node;
+/// 4. `N − S` offspring by ancestral sampling ([`conditional_probabilities`],
+///    [`sample`]);
+/// 5. replacement of the worst: offspring `c` overwrites the individual ranked
+///    `S + c` in step 2, so the selected individuals survive and the offspring take
+///    the places of the `N − S` worst (Pelikan's BOA: new solutions replace the worst
+///    part of the population); the offspring are evaluated.
+///
+/// Steps 2–5 repeat for `cfg.max_generations` generations, or until the population
+/// has converged to one string when `cfg.stop_on_convergence`.
+pub fn run(trap: &Trap, cfg: &BoaConfig, seed: u64, scorer: &mut dyn FamilyScorer) -> Result<BoaResult> {
+    let start = Instant::now();
+    let (n, ell, selected_n) = (cfg.n, trap.ell(), cfg.selected());
+    ensure!(ell > 0, "empty problem");
+    ensure!(selected_n > 0 && selected_n < n, "selection {} of N = {n} must select between 1 and N − 1 individuals", cfg.selection);
+    let table = LnFactorial::new(selected_n);
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut rows: Vec<u8> = (0..n * ell).map(|_| u8::from(rng.random::<bool>())).collect();
+    let mut fitness: Vec<u32> = rows.chunks_exact(ell).map(|row| trap.fitness(row)).collect();
+    let mut timings = PhaseTimes::default();
+    let mut families_scored = 0;
+    let mut history = Vec::new();
+    let mut ranking: Vec<usize> = (0..n).collect();
+    let converged = loop {
+        let converged = rows.chunks_exact(ell).all(|row| row == &rows[..ell]);
+        if (cfg.stop_on_convergence && converged) || history.len() == cfg.max_generations {
+            break converged;
+        }
+        let phase = Instant::now();
+        ranking.sort_unstable_by_key(|&i| (Reverse(fitness[i]), i));
+        let selected_rows: Vec<u8> = ranking[..selected_n].iter().flat_map(|&i| &rows[i * ell..][..ell]).copied().collect();
+        timings.selection += phase.elapsed();
+
+        let phase = Instant::now();
+        let selected = Population::from_rows(selected_n, ell, selected_rows)?;
+        let network = cfg.construction.build(&selected, scorer, cfg.k, &table, &mut rng)?;
+        families_scored += network.families_scored;
+        timings.construction += phase.elapsed();
+
+        let phase = Instant::now();
+        let p_one = conditional_probabilities(&network, &selected)?;
+        let offspring = sample(&network, &p_one, n - selected_n, &mut rng);
+        timings.sampling += phase.elapsed();
+
+        let phase = Instant::now();
+        for (child, &slot) in offspring.chunks_exact(ell).zip(&ranking[selected_n..]) {
+            rows[slot * ell..][..ell].copy_from_slice(child);
+            fitness[slot] = trap.fitness(child);
+        }
+        timings.replacement += phase.elapsed();
+
+        history.push(GenerationStats {
+            best_fitness: fitness.iter().copied().max().unwrap_or(0),
+            mean_fitness: fitness.iter().map(|&f| f64::from(f)).sum::<f64>() / n as f64,
+            edges: network.edges(),
+        });
+    };
+    let best = (0..n).fold(0, |best, i| if fitness[i] > fitness[best] { i } else { best });
+    let best_solved = trap.solved(&rows[best * ell..][..ell]);
+    timings.total = start.elapsed();
+    Ok(BoaResult {
+        generations: history.len(),
+        best_fitness: fitness[best],
+        best_solved,
+        solved_fraction: best_solved as f64 / trap.m as f64,
+        converged,
+        timings,
+        families_scored,
+        history,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::library::ecga::BaselineCounter;
+
+    const POPCNT: PrefixFastCount = PrefixFastCount { popcount: Popcount::Hardware };
+
+    /// `copies · 2^m` individuals of `trap`'s loci: every combination of all-ones
+    /// and all-zeros blocks, `copies` times. The blocks are the only dependencies
+    /// and any two blocks are exactly independent in the counts.
+    fn planted_blocks(trap: &Trap, copies: usize) -> Population {
+        let n = copies << trap.m;
+        let rows = (0..n).flat_map(|r| (0..trap.m).flat_map(move |b| std::iter::repeat_n((r >> b & 1) as u8, trap.k))).collect();
+        Population::from_rows(n, trap.ell(), rows).unwrap()
+    }
+
+    /// Blocks of 5 whose last locus is the majority of the first three, flipped with
+    /// probability 0.1: a node that gains from several parents.
+    fn majority_blocks(m: usize, n: usize, seed: u64) -> Population {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut rows = Vec::with_capacity(n * m * 5);
+        for _ in 0..n * m {
+            let block: [bool; 4] = rng.random();
+            let majority = u8::from(block[..3].iter().filter(|&&b| b).count() >= 2);
+            rows.extend(block.map(u8::from));
+            rows.push(majority ^ u8::from(rng.random::<f64>() < 0.1));
+        }
+        Population::from_rows(n, m * 5, rows).unwrap()
+    }
+
+    /// Checks what every network must satisfy and returns it.
+    fn check_network<'a>(net: &'a Network, pop: &Population, k: usize) -> &'a Network {
+        let table = LnFactorial::new(pop.n());
+        let order = net.topological_order();
+        let mut position = vec![usize::MAX; pop.ell()];
+        for (at, &i) in order.iter().enumerate() {
+            position[i] = at;
+        }
+        let mut rescored = 0.0;
+        let mut empty = 0.0;
+        for (i, parents) in net.parents.iter().enumerate() {
+            assert!(parents.len() <= k, "node {i} has {} parents", parents.len());
+            assert!(parents.iter().all(|&p| position[p] < position[i]), "cycle through node {i}");
+            let mut counts = vec![0; 2 << parents.len()];
+            POPCNT.count(pop, &[&[i][..], parents].concat(), &mut counts);
+            rescored += family_score(&counts, &table);
+            POPCNT.count(pop, &[i], &mut counts[..2]);
+            empty += family_score(&counts[..2], &table);
+        }
+        assert_eq!(net.score.to_bits(), f64::to_bits(rescored), "score is the sum of the final families' K2");
+        assert!(net.edges() == 0 || net.score > empty, "every edge added a positive gain");
+        net
+    }
+
+    #[test]
+    fn ln_factorial_table_holds_known_values() {
+        let table = LnFactorial::new(5);
+        assert_eq!(table.n(), 5);
+        assert_eq!(table.table().len(), 7);
+        assert_eq!(table.table()[..2], [0.0, 0.0]);
+        for (c, factorial) in [(2, 2.0f64), (3, 6.0), (5, 120.0), (6, 720.0)] {
+            assert!((table.table()[c] - factorial.ln()).abs() < 1e-12, "ln {c}!");
+        }
+        let big = LnFactorial::new(4800);
+        // Stirling with the 1/(12c) term, accurate to ~1e-12 relative at c = 4801.
+        let c = 4801.0f64;
+        let stirling = c * c.ln() - c + 0.5 * (2.0 * std::f64::consts::PI * c).ln() + 1.0 / (12.0 * c);
+        assert!((big.table()[4801] - stirling).abs() < 1e-8);
+    }
+
+    #[test]
+    fn family_score_matches_a_hand_computed_k2() {
+        // Rows (x0, x1): (0,0), (0,1), (1,1), (1,1).
+        let pop = Population::from_rows(4, 2, vec![0, 0, 0, 1, 1, 1, 1, 1]).unwrap();
+        let table = LnFactorial::new(4);
+        let mut scorer = CpuFamilyScorer::new(BaselineCounter);
+        scorer.load(&pop, &table).unwrap();
+        let families = [Family { node: 0, parents: vec![] }, Family { node: 0, parents: vec![1] }, Family { node: 1, parents: vec![0] }];
+        let mut out = vec![7.0; 9];
+        scorer.score(&families, &mut out).unwrap();
+        // No parents: N0 = N1 = 2, ln(2!·2!/5!) = ln(1/30).
+        assert!((out[0] - (1.0f64 / 30.0).ln()).abs() < 1e-12);
+        // x1 = 0: (N0, N1) = (1, 0) → −ln 2; x1 = 1: (1, 2) → ln(2/4!) = −ln 12.
+        assert!((out[1] + 24f64.ln()).abs() < 1e-12);
+        // x0 = 0: (1, 1) → −ln 3!; x0 = 1: (0, 2) → ln(2/3!) = −ln 3.
+        assert!((out[2] + 18f64.ln()).abs() < 1e-12);
+        assert_eq!(out.len(), 3);
+        // The documented order of operations, which a device scorer must repeat.
+        let table = LnFactorial::new(2400);
+        let t = table.table();
+        let counts = [538, 553, 359, 557, 249, 400, 305, 68];
+        let mut expected = 0.0;
+        for pi in 0..4 {
+            let (n0, n1) = (counts[2 * pi] as usize, counts[2 * pi + 1] as usize);
+            expected += ((t[1] - t[n0 + n1 + 1]) + t[n0]) + t[n1];
+        }
+        assert_eq!(family_score(&counts, &table).to_bits(), f64::to_bits(expected));
+        // Before load and with a bad family the scorer refuses.
+        assert!(CpuFamilyScorer::new(POPCNT).score(&families, &mut out).is_err());
+        assert!(scorer.score(&[Family { node: 0, parents: vec![0] }], &mut out).is_err());
+        assert!(scorer.load(&pop, &LnFactorial::new(5)).is_err());
+    }
+
+    #[test]
+    fn scorers_are_bit_identical() {
+        let pop = Population::random(777, 24, 5).unwrap();
+        let table = LnFactorial::new(777);
+        let mut rng = StdRng::seed_from_u64(9);
+        let families: Vec<Family> = (0..500)
+            .map(|f| {
+                let mut loci: Vec<usize> = (0..24).collect();
+                loci.shuffle(&mut rng);
+                Family { node: loci[0], parents: loci[1..=f % 4].to_vec() }
+            })
+            .collect();
+        let mut scorers: Vec<Box<dyn FamilyScorer>> = vec![
+            Box::new(CpuFamilyScorer::new(BaselineCounter)),
+            Box::new(CpuFamilyScorer::new(POPCNT)),
+            Box::new(ParallelFamilyScorer::new(POPCNT)),
+            Box::new(ParallelFamilyScorer::new(PrefixFastCount { popcount: Popcount::UnityTable16 })),
+        ];
+        let mut reference = Vec::new();
+        for scorer in &mut scorers {
+            scorer.load(&pop, &table).unwrap();
+            let mut out = Vec::new();
+            scorer.score(&families, &mut out).unwrap();
+            let bits: Vec<u64> = out.iter().map(|s| s.to_bits()).collect();
+            if reference.is_empty() {
+                reference = bits;
+            } else {
+                assert_eq!(bits, reference, "{}", scorer.name());
+            }
+        }
+    }
+
+    #[test]
+    fn both_constructions_find_the_planted_blocks() {
+        let trap = Trap { k: 5, m: 8 };
+        let pop = planted_blocks(&trap, 4);
+        let table = LnFactorial::new(pop.n());
+        let perm = random_permutation(trap.ell(), &mut StdRng::seed_from_u64(4));
+        let mut scorer = CpuFamilyScorer::new(POPCNT);
+        let sboa = build_sboa(&pop, &mut scorer, 3, &table).unwrap();
+        let pboa = build_pboa(&pop, &mut scorer, 3, &table, &perm).unwrap();
+        for net in [&sboa, &pboa] {
+            check_network(net, &pop, 3);
+            for (i, parents) in net.parents.iter().enumerate() {
+                assert!(parents.iter().all(|&p| trap.block_of(p) == trap.block_of(i)), "node {i} parents {parents:?}");
+            }
+            // Identical loci: one parent explains a node fully; a second gains exactly 0.
+            assert_eq!(net.edges(), 4 * trap.m);
+        }
+        assert!(pboa.parents.iter().enumerate().all(|(i, ps)| ps.iter().all(|&j| perm[j] < perm[i])));
+        // pBOA: one call for the empty network and one per round; sBOA: one per edge.
+        assert_eq!(pboa.steps, 2);
+        assert_eq!(sboa.steps, 4 * trap.m);
+        // Both reach the same per-block optimum, summed in different node orders.
+        assert!((sboa.score - pboa.score).abs() < 1e-9 * sboa.score.abs());
+        // All in-block candidates tie exactly, so the tie rules decide: sBOA's
+        // smallest (i, j) chains each block 4 → 3 → 2 → 1 → 0; pBOA's smallest j
+        // (identity permutation) hangs every locus on its block's first.
+        let chain: Vec<Vec<usize>> = (0..trap.ell()).map(|i| if i % 5 < 4 { vec![i + 1] } else { vec![] }).collect();
+        assert_eq!(sboa.parents, chain);
+        let identity: Vec<usize> = (0..trap.ell()).collect();
+        let star: Vec<Vec<usize>> = (0..trap.ell()).map(|i| if i % 5 > 0 { vec![i - i % 5] } else { vec![] }).collect();
+        assert_eq!(build_pboa(&pop, &mut scorer, 3, &table, &identity).unwrap().parents, star);
+    }
+
+    #[test]
+    fn parent_limit_and_acyclicity_hold_where_more_parents_would_gain() {
+        let pop = majority_blocks(6, 2000, 2);
+        let table = LnFactorial::new(pop.n());
+        let mut scorer = ParallelFamilyScorer::new(POPCNT);
+        let identity: Vec<usize> = (0..30).collect();
+        for k in [0, 1, 2, 3] {
+            let sboa = build_sboa(&pop, &mut scorer, k, &table).unwrap();
+            let pboa = build_pboa(&pop, &mut scorer, k, &table, &identity).unwrap();
+            let most = |net: &Network| net.parents.iter().map(Vec::len).max().unwrap();
+            assert_eq!(most(check_network(&sboa, &pop, k)), k, "sBOA k = {k}");
+            assert_eq!(most(check_network(&pboa, &pop, k)), k, "pBOA k = {k}");
+            assert!(pboa.parents.iter().enumerate().all(|(i, ps)| ps.iter().all(|&j| j < i)));
+            assert!(pboa.steps <= k, "pBOA scores in at most k rounds after the empty network");
+        }
+        assert!(build_pboa(&pop, &mut scorer, 3, &table, &[0; 30]).is_err());
+        assert!(build_pboa(&pop, &mut scorer, 3, &table, &identity[1..]).is_err());
+    }
+
+    #[test]
+    fn topological_order_puts_parents_first() {
+        let net = Network { parents: vec![vec![2], vec![], vec![1, 3], vec![]], score: 0.0, families_scored: 0, steps: 0 };
+        assert_eq!(net.topological_order(), [1, 3, 2, 0]);
+        assert_eq!(net.edges(), 3);
+    }
+
+    #[test]
+    fn sampling_follows_the_conditional_probabilities() {
+        // x1 copies x0 in the selected rows; configuration x0 = 1 never occurs.
+        let pop = Population::from_rows(4, 2, vec![0, 0, 0, 0, 0, 0, 0, 1]).unwrap();
+        let net = Network { parents: vec![vec![], vec![0]], score: 0.0, families_scored: 0, steps: 0 };
+        let p_one = conditional_probabilities(&net, &pop).unwrap();
+        assert_eq!(p_one, [vec![0.0], vec![0.25, 0.5]]);
+        // Planted blocks: every sampled block is again all ones or all zeros.
+        let trap = Trap { k: 5, m: 6 };
+        let pop = planted_blocks(&trap, 8);
+        let net = build_sboa(&pop, &mut CpuFamilyScorer::new(POPCNT), 3, &LnFactorial::new(pop.n())).unwrap();
+        let p_one = conditional_probabilities(&net, &pop).unwrap();
+        let rows = sample(&net, &p_one, 300, &mut StdRng::seed_from_u64(1));
+        let blocks: Vec<&[u8]> = rows.chunks_exact(trap.k).collect();
+        assert!(blocks.iter().all(|b| b.iter().all(|&a| a == b[0])));
+        let ones = blocks.iter().filter(|b| b[0] == 1).count();
+        assert!((700..1100).contains(&ones), "{ones} of 1800 blocks are ones");
+    }
+
+    #[test]
+    fn boa_solves_a_4x5_trap() {
+        let trap = Trap { k: 5, m: 4 };
+        for construction in [Construction::Simple, Construction::Permutation] {
+            let cfg = BoaConfig { n: 1000, max_generations: 50, stop_on_convergence: true, ..BoaConfig::paper(construction) };
+            let result = run(&trap, &cfg, 2024, &mut CpuFamilyScorer::new(POPCNT)).unwrap();
+            assert!(result.best_solved + 1 >= trap.m, "{}: {result:?}", construction.name());
+            assert_eq!(result.generations, result.history.len());
+            assert!(result.generations <= 50 && result.families_scored > 0);
+            assert!(result.history.windows(2).all(|w| w[1].best_fitness >= w[0].best_fitness), "the best survive replacement");
+            assert_eq!(result.solved_fraction, result.best_solved as f64 / 4.0);
+        }
+    }
+
+    #[test]
+    fn runs_are_deterministic_and_independent_of_the_scorer() {
+        let trap = Trap { k: 5, m: 3 };
+        let cfg = BoaConfig { n: 400, max_generations: 8, ..BoaConfig::paper(Construction::Permutation) };
+        let strip = |mut r: BoaResult| {
+            r.timings = PhaseTimes::default();
+            r
+        };
+        let a = strip(run(&trap, &cfg, 7, &mut CpuFamilyScorer::new(POPCNT)).unwrap());
+        let b = strip(run(&trap, &cfg, 7, &mut ParallelFamilyScorer::new(BaselineCounter)).unwrap());
+        let c = strip(run(&trap, &cfg, 8, &mut CpuFamilyScorer::new(POPCNT)).unwrap());
+        assert_eq!(a, b);
+        assert_ne!(a.history, c.history);
+        assert_eq!(a.generations, 8);
+        let bad = BoaConfig { selection: 1.0, ..cfg };
+        assert!(run(&trap, &bad, 7, &mut CpuFamilyScorer::new(POPCNT)).is_err());
+    }
+}

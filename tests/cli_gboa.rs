@@ -1,0 +1,38 @@
+//! The gBOA paper through the built binary: the quick profile end to end on the
+//! CPU, and impossible spec values rejected with file, line and key.
+
+mod common;
+
+#[test]
+fn gboa_quick_profile_on_cpu_end_to_end() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::reproduce_quick_cpu("gboa", tmp.path());
+    let dir = tmp.path().join("gboa");
+    let report = std::fs::read_to_string(dir.join("REPORT.md")).expect("REPORT.md written");
+    for s in ["## Table I", "## Figure 7", "## Complexity", "## Claims", "not run here (--backend cpu)"] {
+        assert!(report.contains(s), "REPORT.md lacks `{s}`");
+    }
+    let parquet =
+        std::fs::read_dir(dir.join("records")).unwrap().flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|e| e == "parquet"));
+    let rows = evorepro::records::read_parquet(&parquet.expect("a Parquet record file")).unwrap();
+    // Every Table I run of the three CPU constructions finished with a sane profile.
+    let runs: Vec<_> = rows.iter().filter(|r| r.str("figure") == "table1" && r.str("status") == "ok").collect();
+    assert!(runs.len() >= 3 * 7, "too few Table I runs: {}", runs.len());
+    for r in &runs {
+        let phases: f64 = ["selection_ms", "construction_ms", "sampling_ms", "replacement_ms"].iter().map(|k| r.float(k).unwrap()).sum();
+        let total = r.float("total_ms").unwrap();
+        assert!(phases <= total * 1.001 && phases > 0.5 * total, "{}: phases {phases} ms of {total} ms", r.str("case_id"));
+        let solved = r.float("solved_fraction").unwrap();
+        assert!((0.0..=1.0).contains(&solved), "solved fraction {solved}");
+    }
+    // On the smallest problem every construction solves every subproblem.
+    for r in runs.iter().filter(|r| r.int("ell") == Some(30)) {
+        assert_eq!(r.float("solved_fraction"), Some(1.0), "{} at ℓ = 30", r.str("method"));
+    }
+}
+
+#[test]
+fn gboa_spec_with_impossible_values_names_file_line_and_key() {
+    common::assert_spec_edit_rejected("gboa", "complexity_ell = 120", "complexity_ell = 121", &["profiles.quick.complexity_ell", "121"]);
+    common::assert_spec_edit_rejected("gboa", "population = 4800", "population = 2", &["settings.population"]);
+}

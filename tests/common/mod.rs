@@ -1,0 +1,51 @@
+//! Helpers shared by the tests that drive the built binary.
+
+use std::process::{Command, Output};
+
+pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Runs the binary from the crate root (where `experiments/*.toml` live).
+pub fn evorepro<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_evorepro")).args(args).current_dir(ROOT).output().expect("the evorepro binary starts")
+}
+
+/// Exit status and both streams, for assertion messages.
+pub fn describe(o: &Output) -> String {
+    format!("exit {:?}\nstdout:\n{}\nstderr:\n{}", o.status.code(), String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// Runs `reproduce <paper> --profile quick --backend cpu --out <out>` and asserts success.
+pub fn reproduce_quick_cpu(paper: &str, out: &std::path::Path) {
+    let o = evorepro(&[
+        "reproduce".as_ref(),
+        paper.as_ref(),
+        "--profile".as_ref(),
+        "quick".as_ref(),
+        "--backend".as_ref(),
+        "cpu".as_ref(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert!(o.status.success(), "reproduce {paper}: {}", describe(&o));
+}
+
+/// Writes `spec` (a paper's shipped spec with `from` replaced by `to` once) to a
+/// temporary file, runs `reproduce` with it, and asserts that it fails naming
+/// the file and the edited line, every one of `names`, and writes nothing.
+pub fn assert_spec_edit_rejected(paper: &str, from: &str, to: &str, names: &[&str]) {
+    let tmp = tempfile::tempdir().unwrap();
+    let original = std::fs::read_to_string(std::path::Path::new(ROOT).join(format!("experiments/{paper}.toml"))).unwrap();
+    let edited = original.replacen(from, to, 1);
+    assert_ne!(edited, original, "experiments/{paper}.toml no longer has `{from}`");
+    let line = edited[..edited.find(to).unwrap()].matches('\n').count() + 1;
+    let spec = tmp.path().join("bad.toml");
+    std::fs::write(&spec, &edited).unwrap();
+    let out = tmp.path().join("out");
+    let o = evorepro(&["reproduce".as_ref(), paper.as_ref(), "--spec".as_ref(), spec.as_os_str(), "--out".as_ref(), out.as_os_str()]);
+    assert!(!o.status.success(), "`{to}` was accepted: {}", describe(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    for needle in [format!("bad.toml:{line}")].into_iter().chain(names.iter().map(|s| s.to_string())) {
+        assert!(err.contains(&needle), "stderr does not name `{needle}`:\n{err}");
+    }
+    assert!(!out.exists(), "files were written for a rejected spec");
+}
