@@ -152,7 +152,7 @@ fn selfcheck(device: usize, small: bool, seed: Option<u64>, paper: Option<&str>)
     let seed =
         seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
     println!("selfcheck on {} (seed {seed})", gpu.info.name);
-    let known = ["layout", "ecga"];
+    let known = ["layout", "ecga", "gboa"];
     if let Some(p) = paper.filter(|p| !known.contains(p)) {
         anyhow::bail!("selfcheck: no GPU kernels for paper `{p}` (papers with kernels: {})", known.join(", "));
     }
@@ -163,6 +163,9 @@ fn selfcheck(device: usize, small: bool, seed: Option<u64>, paper: Option<&str>)
     }
     if wanted("ecga") {
         failed += selfcheck_ecga(&gpu, small, seed)?;
+    }
+    if wanted("gboa") {
+        failed += selfcheck_gboa(&gpu, small, seed)?;
     }
     if failed > 0 {
         anyhow::bail!("{failed} GPU configurations disagree with the CPU reference");
@@ -220,5 +223,27 @@ fn selfcheck_ecga(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
         );
     }
     println!("ecga kernels: {} searches checked, {failed} failed", lines.len());
+    Ok(failed)
+}
+
+/// gBOA against the CPU K2 scores and pBOA networks (exact equality); returns the failures.
+fn selfcheck_gboa(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
+    let lines = gpu::boa::self_check(gpu, seed, &gpu::boa::self_check_sizes(small), 3)?;
+    let mut failed = 0;
+    for l in &lines {
+        let ok = l.identical_network && l.differing == 0;
+        failed += usize::from(!ok);
+        println!(
+            "{} gboa n={} ell={}: network of {} edges identical={}, family scores differing {}/{}",
+            if ok { "ok  " } else { "FAIL" },
+            l.n,
+            l.ell,
+            l.edges,
+            l.identical_network,
+            l.differing,
+            l.families
+        );
+    }
+    println!("gboa kernels: {} populations checked, {failed} failed", lines.len());
     Ok(failed)
 }

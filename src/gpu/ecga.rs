@@ -102,6 +102,35 @@ impl<'g> GpuScorer<'g> {
         Ok(())
     }
 
+    /// Uploads the population, bit-packed by locus, for the calls that follow.
+    pub fn load_population(&mut self, pop: &Population) -> Result<()> {
+        let packed = pop.packed();
+        let e = launch_err("gECGA upload");
+        self.gpu.ensure_fits("population bit-packed by locus", packed.words.len() * 8)?;
+        let stream = &self.gpu.stream;
+        match &mut self.words {
+            Some(w) if w.len() == packed.words.len() => stream.memcpy_htod(&packed.words, w).map_err(&e)?,
+            _ => self.words = Some(stream.clone_htod(&packed.words).map_err(&e)?),
+        }
+        self.n = pop.n();
+        self.wpl = packed.words_per_locus;
+        Ok(())
+    }
+
+    /// Uploads the table the kernel sums, `table[count]` over a group's schemata
+    /// (x·log2(x) for ECGA); it must have n + 1 entries for the loaded population.
+    pub fn load_table(&mut self, table: &[f64]) -> Result<()> {
+        ensure!(table.len() == self.n + 1, "the summed table has {} entries, the population needs n + 1 = {}", table.len(), self.n + 1);
+        self.gpu.ensure_fits("summed table", table.len() * 8)?;
+        self.xlogx = Some(self.gpu.stream.clone_htod(table).map_err(launch_err("gECGA upload"))?);
+        self.xlogx_n = usize::MAX;
+        Ok(())
+    }
+
+    pub fn device_name(&self) -> &str {
+        &self.gpu.info.name
+    }
+
     fn stage(&mut self, parts: &[&[usize]]) -> Result<()> {
         let start = self.loci.len();
         for part in parts {
@@ -122,21 +151,11 @@ impl PairScorer for GpuScorer<'_> {
 
     fn load(&mut self, pop: &Population, xlogx: &XLogX) -> Result<()> {
         ensure!(xlogx.n() == pop.n(), "x·log2(x) table built for n = {} but the population has n = {}", xlogx.n(), pop.n());
-        let packed = pop.packed();
-        let e = launch_err("gECGA upload");
-        let bytes = packed.words.len() * 8 + (pop.n() + 1) * 8;
-        self.gpu.ensure_fits("gECGA population and x·log2(x) table", bytes)?;
-        let stream = &self.gpu.stream;
-        match &mut self.words {
-            Some(w) if w.len() == packed.words.len() => stream.memcpy_htod(&packed.words, w).map_err(&e)?,
-            _ => self.words = Some(stream.clone_htod(&packed.words).map_err(&e)?),
-        }
+        self.load_population(pop)?;
         if self.xlogx_n != pop.n() {
-            self.xlogx = Some(stream.clone_htod(xlogx.table()).map_err(&e)?);
+            self.load_table(xlogx.table())?;
             self.xlogx_n = pop.n();
         }
-        self.n = pop.n();
-        self.wpl = packed.words_per_locus;
         Ok(())
     }
 
@@ -189,13 +208,7 @@ pub fn self_check(gpu: &Gpu, seed: u64, sizes: &[(usize, usize)]) -> Result<Vec<
         let mut groups: Vec<Vec<usize>> = Vec::new();
         for size in 1..=KERNEL_MAX_L.min(ell) {
             for _ in 0..4 {
-                let mut g: Vec<usize> = (0..ell).collect();
-                for i in 0..size {
-                    let j = rng.random_range(i..ell);
-                    g.swap(i, j);
-                }
-                g.truncate(size);
-                groups.push(g);
+                groups.push(random_group(ell, size, &mut rng));
             }
         }
         let mut cpu = CpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware });
@@ -230,9 +243,21 @@ pub fn self_check(gpu: &Gpu, seed: u64, sizes: &[(usize, usize)]) -> Result<Vec<
     Ok(lines)
 }
 
+/// `size` distinct loci of `ell`, uniformly at random (a partial Fisher–Yates shuffle).
+pub(crate) fn random_group(ell: usize, size: usize, rng: &mut rand::rngs::StdRng) -> Vec<usize> {
+    use rand::RngExt;
+    let mut g: Vec<usize> = (0..ell).collect();
+    for i in 0..size {
+        let j = rng.random_range(i..ell);
+        g.swap(i, j);
+    }
+    g.truncate(size);
+    g
+}
+
 /// n individuals of ℓ loci where each block of 5 is all ones, all zeros, or
 /// random with probabilities ½, ¼, ¼: linkage for the search to find, plus noise.
-fn planted_population(n: usize, ell: usize, rng: &mut rand::rngs::StdRng) -> Result<Population> {
+pub(crate) fn planted_population(n: usize, ell: usize, rng: &mut rand::rngs::StdRng) -> Result<Population> {
     use rand::RngExt;
     let mut rows = vec![0u8; n * ell];
     for row in rows.chunks_mut(ell) {

@@ -5,6 +5,7 @@
 //! Nothing here runs unless [`probe`] found the driver and a device: a binary
 //! without CUDA starts, and the CPU parts run.
 
+pub mod boa;
 pub mod ceilings;
 pub mod ecga;
 pub mod layout;

@@ -72,16 +72,18 @@ impl LnFactorial {
 /// parents' alleles, so configuration `π` holds `N_{π,0} = counts[2π]` and
 /// `N_{π,1} = counts[2π + 1]`.
 ///
-/// Fixed order of operations: for `π = 0, 1, 2, …` the term
-/// `((t[1] − t[N_π + 1]) + t[N_{π,0}]) + t[N_{π,1}]` is added to a sum that starts at
-/// `0.0`. Every score in this module goes through this function, so a device scorer
-/// that sums the same table in the same order returns the same bits.
+/// Fixed order of operations, two table sums and one subtraction (ln 1! = 0):
+/// `joint = Σ_v t[counts[v]]` over every index `v = 0, 1, 2, …` and
+/// `parents = Σ_π t[N_π + 1]` over `π = 0, 1, 2, …`, each summed from `0.0`, and
+/// `K2 = joint − parents`. These are the sums the GPU's schema kernel computes
+/// (`kernels/ecga.cu`: `Σ table[count]` over a group's schemata in index order,
+/// once over `[i, Π…]` with `t` and once over `Π` with `t[c + 1]`), so a device
+/// scorer returns the same bits. Every score in this module goes through here.
 pub fn family_score(counts: &[u32], table: &LnFactorial) -> f64 {
     let t = &table.table;
-    counts.chunks_exact(2).fold(0.0, |score, n| {
-        let (n0, n1) = (n[0] as usize, n[1] as usize);
-        score + (t[1] - t[n0 + n1 + 1] + t[n0] + t[n1])
-    })
+    let joint = counts.iter().fold(0.0, |s, &c| s + t[c as usize]);
+    let parents = counts.chunks_exact(2).fold(0.0, |s, n| s + t[(n[0] + n[1]) as usize + 1]);
+    joint - parents
 }
 
 // ---------------------------------------------------------------------------
@@ -832,13 +834,15 @@ mod tests {
         // The documented order of operations, which a device scorer must repeat.
         let table = LnFactorial::new(2400);
         let t = table.table();
-        let counts = [538, 553, 359, 557, 249, 400, 305, 68];
-        let mut expected = 0.0;
-        for pi in 0..4 {
-            let (n0, n1) = (counts[2 * pi] as usize, counts[2 * pi + 1] as usize);
-            expected += ((t[1] - t[n0 + n1 + 1]) + t[n0]) + t[n1];
+        let counts: [usize; 8] = [538, 553, 359, 557, 249, 400, 305, 68];
+        let (mut joint, mut parents) = (0.0, 0.0);
+        for c in counts {
+            joint += t[c];
         }
-        assert_eq!(family_score(&counts, &table).to_bits(), f64::to_bits(expected));
+        for pi in 0..4 {
+            parents += t[counts[2 * pi] + counts[2 * pi + 1] + 1];
+        }
+        assert_eq!(family_score(&counts.map(|c| c as u32), &table).to_bits(), f64::to_bits(joint - parents));
         // Before load and with a bad family the scorer refuses.
         assert!(CpuFamilyScorer::new(POPCNT).score(&families, &mut out).is_err());
         assert!(scorer.score(&[Family { node: 0, parents: vec![0] }], &mut out).is_err());
