@@ -6,6 +6,7 @@
 //! files and one line in [`registry`]. Data flows one way:
 //! spec → cases → run → raw records → report.
 
+pub mod biohel;
 pub mod ecga;
 pub mod gboa;
 pub mod layout;
@@ -58,7 +59,7 @@ pub struct Case {
 
 /// Every paper in the harness.
 pub fn registry() -> Vec<&'static dyn Experiment> {
-    vec![&layout::LAYOUT, &ecga::ECGA, &gboa::GBOA]
+    vec![&layout::LAYOUT, &ecga::ECGA, &gboa::GBOA, &biohel::BIOHEL]
 }
 
 pub fn find(id: &str) -> Result<&'static dyn Experiment> {
