@@ -39,6 +39,16 @@ impl SpecFile {
     }
 
     /// An [`SpecError::Invalid`] at the span of a value.
+    /// Fails on the first claim whose `check` is not one of `known`, naming its line.
+    pub fn check_claims(&self, claims: &[ClaimSpec], known: &[&str]) -> Result<(), SpecError> {
+        match claims.iter().find(|c| !known.contains(&c.check.get_ref().as_str())) {
+            Some(c) => {
+                Err(self.invalid(&c.check, "claims.check", format!("unknown check `{}` (known: {})", c.check.get_ref(), known.join(", "))))
+            }
+            None => Ok(()),
+        }
+    }
+
     /// Profile `name` of `profiles` (a spec's `[profiles.*]` tables), or an error
     /// listing the known ones.
     pub fn profile<'p, P>(&self, profiles: &'p std::collections::BTreeMap<String, P>, name: &str) -> Result<&'p P, SpecError> {

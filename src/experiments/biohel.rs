@@ -122,16 +122,7 @@ fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
             return Err(file.invalid(&p.iterations, &format!("profiles.{name}.iterations"), "must be at least 1"));
         }
     }
-    for c in &spec.claims {
-        if !CHECKS.contains(&c.check.get_ref().as_str()) {
-            return Err(file.invalid(
-                &c.check,
-                "claims.check",
-                format!("unknown check `{}` (known: {})", c.check.get_ref(), CHECKS.join(", ")),
-            ));
-        }
-    }
-    Ok(())
+    file.check_claims(&spec.claims, &CHECKS)
 }
 
 struct BiohelPaper {

@@ -177,16 +177,7 @@ fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
             }
         }
     }
-    for c in &spec.claims {
-        if !CHECKS.contains(&c.check.get_ref().as_str()) {
-            return Err(file.invalid(
-                &c.check,
-                "claims.check",
-                format!("unknown check `{}` (known: {})", c.check.get_ref(), CHECKS.join(", ")),
-            ));
-        }
-    }
-    Ok(())
+    file.check_claims(&spec.claims, &CHECKS)
 }
 
 struct EcgaPaper {

@@ -175,16 +175,7 @@ fn validate(file: &SpecFile, spec: &LayoutSpec) -> Result<(), SpecError> {
             return Err(file.invalid(&f.function, "figures.function", format!("unknown function `{}`", f.function.get_ref())));
         }
     }
-    for c in &spec.claims {
-        if !CHECKS.contains(&c.check.get_ref().as_str()) {
-            return Err(file.invalid(
-                &c.check,
-                "claims.check",
-                format!("unknown check `{}` (known: {})", c.check.get_ref(), CHECKS.join(", ")),
-            ));
-        }
-    }
-    Ok(())
+    file.check_claims(&spec.claims, &CHECKS)
 }
 
 struct LayoutPaper {
