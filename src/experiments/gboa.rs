@@ -376,6 +376,19 @@ fn ratio(a: Option<f64>, b: Option<f64>) -> String {
     a.zip(b).map_or("—".into(), |(a, b)| format!("{:.2}×", a / b))
 }
 
+/// A Table I point: problem size and run length (profiles may differ in the latter).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Point {
+    ell: usize,
+    generations: usize,
+}
+
+impl std::fmt::Display for Point {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({} gen.)", self.ell, self.generations)
+    }
+}
+
 /// One run's phase times (ms) and quality.
 #[derive(Clone, Copy)]
 struct RunTimes {
@@ -390,8 +403,8 @@ struct RunTimes {
 /// One machine's records, indexed for the report.
 #[derive(Default)]
 struct Analysis {
-    /// ℓ → method → runs.
-    table1: BTreeMap<usize, BTreeMap<String, Vec<RunTimes>>>,
+    /// (ℓ, generations) → method → runs.
+    table1: BTreeMap<Point, BTreeMap<String, Vec<RunTimes>>>,
     /// (axis, value) → method → first-generation construction times (ms).
     complexity: BTreeMap<(String, usize), BTreeMap<String, Vec<f64>>>,
     /// Why methods were not run (method → reason).
@@ -416,14 +429,20 @@ impl Analysis {
             let f = |k: &str| r.float(k).unwrap_or(f64::NAN);
             let ell = r.int("ell").unwrap_or(0) as usize;
             match r.str("figure") {
-                "table1" => a.table1.entry(ell).or_default().entry(method).or_default().push(RunTimes {
-                    selection: f("selection_ms"),
-                    construction: f("construction_ms"),
-                    sampling: f("sampling_ms"),
-                    replacement: f("replacement_ms"),
-                    total: f("total_ms"),
-                    solved: f("solved_fraction"),
-                }),
+                "table1" => a
+                    .table1
+                    .entry(Point { ell, generations: r.int("generations").unwrap_or(0) as usize })
+                    .or_default()
+                    .entry(method)
+                    .or_default()
+                    .push(RunTimes {
+                        selection: f("selection_ms"),
+                        construction: f("construction_ms"),
+                        sampling: f("sampling_ms"),
+                        replacement: f("replacement_ms"),
+                        total: f("total_ms"),
+                        solved: f("solved_fraction"),
+                    }),
                 "complexity" => {
                     let axis = r.str("axis").to_owned();
                     let value = if axis == "ell" { ell } else { r.int("n").unwrap_or(0) as usize };
@@ -435,13 +454,13 @@ impl Analysis {
         a
     }
 
-    fn summary(&self, ell: usize, method: &str, pick: impl Fn(&RunTimes) -> f64) -> Option<Summary> {
-        let runs = self.table1.get(&ell)?.get(method)?;
+    fn summary(&self, at: Point, method: &str, pick: impl Fn(&RunTimes) -> f64) -> Option<Summary> {
+        let runs = self.table1.get(&at)?.get(method)?;
         Summary::of(&runs.iter().map(pick).collect::<Vec<_>>())
     }
 
-    fn mean(&self, ell: usize, method: &str, pick: impl Fn(&RunTimes) -> f64) -> Option<f64> {
-        self.summary(ell, method, pick).map(|s| s.mean)
+    fn mean(&self, at: Point, method: &str, pick: impl Fn(&RunTimes) -> f64) -> Option<f64> {
+        self.summary(at, method, pick).map(|s| s.mean)
     }
 
     /// Fitted exponent of construction time against the axis, per method.
@@ -474,13 +493,13 @@ fn table1(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
     }
     header.extend(["sBOA / pBOA".into(), "pBOA / pBOA all cores".into()]);
     let mut t = Table::new(&header);
-    let mut series: BTreeMap<&str, Vec<(f64, f64)>> = BTreeMap::new();
+    let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
     for &ell in a.table1.keys() {
         let mut cells = vec![ell.to_string()];
         for method in METHODS {
             cells.push(match (a.summary(ell, method, |r| r.total), a.summary(ell, method, |r| r.solved)) {
                 (Some(t), Some(q)) => {
-                    series.entry(method).or_default().push((ell as f64, t.mean));
+                    series.entry(format!("{method}, {} gen.", ell.generations)).or_default().push((ell.ell as f64, t.mean));
                     format!("{:.1} ± {:.1} (n = {}) / {:.0}%", t.mean, t.sd, t.n, 100.0 * q.mean)
                 }
                 _ => format!("not run here ({})", a.reason(method)),
@@ -498,7 +517,7 @@ fn table1(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
         title: "Table I: total time per run",
         x_label: "problem size ℓ",
         y_label: "time (ms)",
-        series: series.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+        series: series.into_iter().collect(),
     };
     chart::write_lines(&stem, &chart).map_err(|e| anyhow::anyhow!("figure {}: {e}", stem.display()))?;
     let _ = writeln!(md, "\n![Table I](figures/{}__table1.png)\n", m.hw_id);
@@ -589,12 +608,12 @@ fn check_claim(c: &ClaimSpec, a: &Analysis, t1: &Table1Paper) -> (Verdict, Strin
     let num = |k: &str| c.params.get(k).and_then(|v| v.as_float()).unwrap_or(f64::NAN);
     let verdict = |ok: bool| if ok { Verdict::Reproduced } else { Verdict::NotReproduced };
     let none = |what: &str| (Verdict::NotRun(format!("no {what} in this machine's records")), String::new());
-    let ells: Vec<usize> = a.table1.keys().copied().collect();
+    let ells: Vec<Point> = a.table1.keys().copied().collect();
     match c.check.get_ref().as_str() {
         "speedup_over_sboa" | "speedup_over_pboa" => {
             let (base, paper) =
                 if c.check.get_ref() == "speedup_over_sboa" { (SBOA, t1.max_speedup_over_sboa) } else { (PBOA, t1.max_speedup_over_pboa) };
-            let pts: Vec<(usize, f64)> =
+            let pts: Vec<(Point, f64)> =
                 ells.iter().filter_map(|&l| Some((l, a.mean(l, base, |r| r.total)? / a.mean(l, GBOA_COL, |r| r.total)?))).collect();
             let Some(&(at, best)) = pts.iter().max_by(|x, y| x.1.total_cmp(&y.1)) else {
                 return (Verdict::NotRun(a.reason(GBOA_COL)), String::new());
@@ -616,7 +635,7 @@ fn check_claim(c: &ClaimSpec, a: &Analysis, t1: &Table1Paper) -> (Verdict, Strin
             }
         }
         "construction_dominates" => {
-            let shares: Vec<(usize, f64)> = ells
+            let shares: Vec<(Point, f64)> = ells
                 .iter()
                 .filter_map(|&l| Some((l, a.mean(l, GBOA_COL, |r| r.construction)? / a.mean(l, GBOA_COL, |r| r.total)?)))
                 .collect();
@@ -634,7 +653,7 @@ fn check_claim(c: &ClaimSpec, a: &Analysis, t1: &Table1Paper) -> (Verdict, Strin
             (verdict(same == runs), format!("{same} of {runs} gBOA runs identical to single-threaded pBOA (networks, offspring, result)"))
         }
         "pboa_faster_than_sboa" => {
-            let pts: Vec<(usize, f64)> =
+            let pts: Vec<(Point, f64)> =
                 ells.iter().filter_map(|&l| Some((l, a.mean(l, SBOA, |r| r.total)? / a.mean(l, PBOA, |r| r.total)?))).collect();
             if pts.is_empty() {
                 return none("Table I runs");
@@ -661,7 +680,7 @@ fn check_claim(c: &ClaimSpec, a: &Analysis, t1: &Table1Paper) -> (Verdict, Strin
             }
         }
         "quality_kept" => {
-            let pts: Vec<(usize, f64, f64)> =
+            let pts: Vec<(Point, f64, f64)> =
                 ells.iter().filter_map(|&l| Some((l, a.mean(l, SBOA, |r| r.solved)?, a.mean(l, PBOA, |r| r.solved)?))).collect();
             if pts.is_empty() {
                 return none("Table I runs");
