@@ -3,7 +3,7 @@
 use crate::experiments::{self, BackendChoice, RunOptions};
 use crate::gpu::{self, Gpu};
 use crate::hardware::{self, Fingerprint};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -152,7 +152,7 @@ fn selfcheck(device: usize, small: bool, seed: Option<u64>, paper: Option<&str>)
     let seed =
         seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
     println!("selfcheck on {} (seed {seed})", gpu.info.name);
-    let known = ["layout", "ecga", "gboa"];
+    let known = ["layout", "ecga", "gboa", "biohel"];
     if let Some(p) = paper.filter(|p| !known.contains(p)) {
         anyhow::bail!("selfcheck: no GPU kernels for paper `{p}` (papers with kernels: {})", known.join(", "));
     }
@@ -166,6 +166,9 @@ fn selfcheck(device: usize, small: bool, seed: Option<u64>, paper: Option<&str>)
     }
     if wanted("gboa") {
         failed += selfcheck_gboa(&gpu, small, seed)?;
+    }
+    if wanted("biohel") {
+        failed += selfcheck_biohel(&gpu, small, seed)?;
     }
     if failed > 0 {
         anyhow::bail!("{failed} GPU configurations disagree with the CPU reference");
@@ -245,5 +248,44 @@ fn selfcheck_gboa(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
         );
     }
     println!("gboa kernels: {} populations checked, {failed} failed", lines.len());
+    Ok(failed)
+}
+
+/// BioHEL's evaluation kernels against the serial counts (exact equality), on
+/// synthetic mixed sets and, unless `small`, on vendored real sets; returns the
+/// failures.
+fn selfcheck_biohel(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
+    use crate::library::dataset;
+    let mut sets = vec![dataset::scalable(3001, 12, 3, 0.5, seed), dataset::parmx()];
+    if !small {
+        sets.push(dataset::waveform(20_000, seed));
+        let dir = std::path::Path::new("datasets/biohel");
+        for name in ["adu", "c-4"] {
+            let mut d = dataset::load_named(dir, name).with_context(|| format!("data set `{name}` under {}", dir.display()))?;
+            let all: Vec<usize> = (0..d.instances()).collect();
+            d.impute_missing(&all);
+            sets.push(d);
+        }
+    }
+    let (windows, rules) = if small { (3, 40) } else { (5, 200) };
+    let lines = gpu::biohel::self_check(gpu, seed, &sets, windows, rules)?;
+    let mut failed = 0;
+    for l in &lines {
+        let ok = l.differing == 0;
+        failed += usize::from(!ok);
+        let budget =
+            if l.budget_passes > 0 { format!("forced budget, {} passes per window", l.budget_passes) } else { "device budget".into() };
+        println!(
+            "{} biohel {} {} ({budget}): {} rules × {} windows, counts differing {}/{}",
+            if ok { "ok  " } else { "FAIL" },
+            l.design.label(),
+            l.dataset,
+            l.rules,
+            l.windows,
+            l.differing,
+            l.compared
+        );
+    }
+    println!("biohel kernels: {} configurations checked, {failed} failed", lines.len());
     Ok(failed)
 }

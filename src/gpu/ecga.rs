@@ -6,7 +6,7 @@
 //! the same `s = Σ xlogx[count]` (integer counts, the same table, the same order
 //! of additions) as the CPU scorers.
 
-use super::{Gpu, KernelSource, launch_err};
+use super::{Gpu, KernelSource, ensure_len, launch_err};
 use crate::library::ecga::{PairScorer, Population, XLogX};
 use anyhow::{Result, ensure};
 use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
@@ -37,18 +37,6 @@ pub struct GpuScorer<'g> {
     d_loci: Option<CudaSlice<i32>>,
     d_len: Option<CudaSlice<i32>>,
     d_s: Option<CudaSlice<f64>>,
-}
-
-/// `buf` with room for `len` elements, reallocated (to twice `len`) only when too small.
-fn ensure_len<T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits>(
-    gpu: &Gpu,
-    buf: &mut Option<CudaSlice<T>>,
-    len: usize,
-) -> Result<(), cudarc::driver::DriverError> {
-    if buf.as_ref().is_none_or(|b| b.len() < len) {
-        *buf = Some(gpu.stream.alloc_zeros::<T>(2 * len)?);
-    }
-    Ok(())
 }
 
 impl<'g> GpuScorer<'g> {

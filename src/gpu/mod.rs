@@ -5,6 +5,7 @@
 //! Nothing here runs unless [`probe`] found the driver and a device: a binary
 //! without CUDA starts, and the CPU parts run.
 
+pub mod biohel;
 pub mod boa;
 pub mod ceilings;
 pub mod ecga;
@@ -12,7 +13,7 @@ pub mod layout;
 
 use crate::error::GpuError;
 use cudarc::driver::sys::CUdevice_attribute as Attr;
-use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream};
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream};
 use cudarc::nvrtc::{CompileError, CompileOptions};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -163,4 +164,16 @@ impl Gpu {
 /// Maps any displayable CUDA error to a launch error of `kernel`.
 pub fn launch_err(kernel: &str) -> impl Fn(cudarc::driver::DriverError) -> GpuError + '_ {
     move |e| GpuError::Launch { kernel: kernel.to_owned(), message: e.to_string() }
+}
+
+/// `buf` with room for `len` elements, reallocated (to twice `len`) only when too small.
+pub(crate) fn ensure_len<T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits>(
+    gpu: &Gpu,
+    buf: &mut Option<CudaSlice<T>>,
+    len: usize,
+) -> Result<(), cudarc::driver::DriverError> {
+    if buf.as_ref().is_none_or(|b| b.len() < len) {
+        *buf = Some(gpu.stream.alloc_zeros::<T>(2 * len)?);
+    }
+    Ok(())
 }

@@ -90,6 +90,15 @@ pub struct Counts {
 pub trait RuleEvaluator {
     fn name(&self) -> String;
 
+    /// Makes `data` the instance set of the calls that follow: the paper copies the
+    /// instances to the device once per GA and addresses windows by offset
+    /// (Section 3.3). CPU evaluators need nothing; a GPU evaluator uploads here and
+    /// refuses to evaluate another set. Call again whenever the set changes.
+    fn load(&mut self, data: &Dataset) -> Result<()> {
+        let _ = data;
+        Ok(())
+    }
+
     /// Replaces `out` by the [`Counts`] of every rule over the instances `window`
     /// (indices into `data`, e.g. a [`window_range`] of data laid out in
     /// [`ilas_strata`] order). Errors when the window or a rule does not fit `data`.

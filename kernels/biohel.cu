@@ -1,0 +1,169 @@
+// BioHEL's rule evaluation on the GPU (Franco, Krasnogor & Bacardit, "Speeding Up
+// the Evaluation of Evolutionary Learning Systems using GPGPUs", GECCO 2010,
+// Section 3.2): for every rule of a population, over one window of instances, the
+// three counts — instances matching the condition, instances of the rule's class,
+// and instances matching both.
+//
+// The CPU reference is src/library/biohel.rs (`SerialEvaluator`); the counts are
+// integers and must be equal exactly.
+//
+// Instances: attribute-major, values[a * n + i] (consecutive threads read
+// consecutive instances, the coalesced access of Section 3.4), labels[i]; the
+// whole set is copied once per GA and a window is addressed by its offset
+// (Section 3.3).
+// Rules: rule_class[r]; conditions rule_start[r] .. rule_start[r + 1] - 1 of
+// conds, each COND_WORDS words: attribute, kind (0 interval, 1 nominal), then
+// low, high as float bits (interval) or a 128-bit value mask (nominal).
+
+#define COND_WORDS 6
+
+// Whether instance i satisfies every condition of rule r. One loop over the
+// conditions with the kind tested inside (Section 3.4: better than two loops).
+// Nominal: value v matches when bit v of the mask is set; v is converted as the
+// CPU's `v as u32` does (toward zero, saturating; NaN never matches) and values
+// of 128 or more never match.
+__device__ __forceinline__ bool rule_matches(const float* __restrict__ values, int n, int i, const unsigned int* __restrict__ conds,
+                                             int begin, int end) {
+    for (int c = begin; c < end; ++c) {
+        const unsigned int* cond = conds + c * COND_WORDS;
+        float v = values[(size_t)cond[0] * n + i];
+        bool ok;
+        if (cond[1] == 0u) {
+            ok = v >= __uint_as_float(cond[2]) && v <= __uint_as_float(cond[3]);
+        } else {
+            unsigned int u = __float2uint_rz(v);
+            ok = !isnan(v) && u < 128u && ((cond[2 + (u >> 5)] >> (u & 31u)) & 1u);
+        }
+        if (!ok) return false;
+    }
+    return true;
+}
+
+// The paper's kernel 1 (Algorithm 1): one thread per (rule, instance) pair, blocks
+// of blockDim.x instances and one rule (grid (ceil(window / blockDim.x), rules)).
+// Each thread computes its three flags; the block reduces the three values at
+// once in shared memory and thread 0 writes them to three separate areas
+// (Figure 2): partial[(metric * rules + r) * blocks + b], metric 0 = condition,
+// 1 = action (class), 2 = match (both).
+extern "C" __global__ void biohel_match_paper(const float* __restrict__ values, const unsigned short* __restrict__ labels, int n,
+                                              int offset, int window, const int* __restrict__ rule_class,
+                                              const int* __restrict__ rule_start, const unsigned int* __restrict__ conds,
+                                              int rules, unsigned int* __restrict__ partial) {
+    extern __shared__ unsigned int s[];
+    unsigned int* s_cond = s;
+    unsigned int* s_action = s + blockDim.x;
+    unsigned int* s_match = s + 2 * blockDim.x;
+    int t = threadIdx.x;
+    int r = blockIdx.y;
+    int k = blockIdx.x * blockDim.x + t;
+    unsigned int cond = 0, action = 0;
+    if (k < window) {
+        int i = offset + k;
+        cond = rule_matches(values, n, i, conds, rule_start[r], rule_start[r + 1]) ? 1u : 0u;
+        action = labels[i] == (unsigned short)rule_class[r] ? 1u : 0u;
+    }
+    s_cond[t] = cond;
+    s_action[t] = action;
+    s_match[t] = cond & action;
+    __syncthreads();
+    // Tree reduction of the three values (blockDim.x a power of two).
+    for (int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+        if (t < stride) {
+            s_cond[t] += s_cond[t + stride];
+            s_action[t] += s_action[t + stride];
+            s_match[t] += s_match[t + stride];
+        }
+        __syncthreads();
+    }
+    if (t == 0) {
+        int blocks = gridDim.x;
+        partial[(0 * rules + r) * blocks + blockIdx.x] = s_cond[0];
+        partial[(1 * rules + r) * blocks + blockIdx.x] = s_action[0];
+        partial[(2 * rules + r) * blocks + blockIdx.x] = s_match[0];
+    }
+}
+
+// The paper's kernel 2: reduces each row of the three areas to one value, one
+// block per (rule, metric) row (grid (rules, 3)). The paper calls it repeatedly
+// until one block is left; a block-stride loop over the row does the same in one
+// launch. Writes counts[r * 3 + metric].
+extern "C" __global__ void biohel_reduce_paper(const unsigned int* __restrict__ partial, int blocks, int rules,
+                                               unsigned int* __restrict__ counts) {
+    extern __shared__ unsigned int s[];
+    int t = threadIdx.x;
+    int r = blockIdx.x;
+    int metric = blockIdx.y;
+    const unsigned int* row = partial + (size_t)(metric * rules + r) * blocks;
+    unsigned int sum = 0;
+    for (int b = t; b < blocks; b += blockDim.x) sum += row[b];
+    s[t] = sum;
+    __syncthreads();
+    for (int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+        if (t < stride) s[t] += s[t + stride];
+        __syncthreads();
+    }
+    if (t == 0) counts[r * 3 + metric] = s[0];
+}
+
+// The faster design for current GPUs: one warp takes 32 instances at a time and
+// counts them for every rule of the block's tile with warp votes (__ballot_sync +
+// __popc), so a count costs one instruction per 32 instances instead of a
+// shared-memory tree; the warps of a block add their counts in shared memory and
+// the block adds them to counts[r * 3 + metric] with one atomic per rule and
+// metric (integer additions: the order does not change the result). Grid
+// (instance chunks, rule tiles); blockDim.x a multiple of 32; counts zeroed by
+// the host. The loop over conditions exits as soon as no lane of the warp still
+// matches.
+#define TILE_RULES 32
+extern "C" __global__ void biohel_match_ballot(const float* __restrict__ values, const unsigned short* __restrict__ labels, int n,
+                                               int offset, int window, const int* __restrict__ rule_class,
+                                               const int* __restrict__ rule_start, const unsigned int* __restrict__ conds,
+                                               int rules, int chunk, unsigned int* __restrict__ counts) {
+    __shared__ unsigned int s_counts[TILE_RULES * 3];
+    int lane = threadIdx.x & 31;
+    int warp = threadIdx.x >> 5;
+    int warps = blockDim.x >> 5;
+    int r0 = blockIdx.y * TILE_RULES;
+    int tile = min(TILE_RULES, rules - r0);
+    for (int j = threadIdx.x; j < TILE_RULES * 3; j += blockDim.x) s_counts[j] = 0;
+    __syncthreads();
+    int first = blockIdx.x * chunk;
+    int last = min(window, first + chunk);
+    for (int j = 0; j < tile; ++j) {
+        int r = r0 + j;
+        int begin = rule_start[r], end = rule_start[r + 1];
+        unsigned short cls = (unsigned short)rule_class[r];
+        unsigned int c_cond = 0, c_action = 0, c_match = 0;
+        for (int k0 = first + warp * 32; k0 < last; k0 += warps * 32) {
+            int k = k0 + lane;
+            bool in = k < last;
+            int i = offset + (in ? k : first);
+            bool m = in;
+            for (int c = begin; c < end && __any_sync(0xffffffffu, m); ++c) {
+                const unsigned int* cond = conds + c * COND_WORDS;
+                float v = values[(size_t)cond[0] * n + i];
+                bool ok;
+                if (cond[1] == 0u) {
+                    ok = v >= __uint_as_float(cond[2]) && v <= __uint_as_float(cond[3]);
+                } else {
+                    unsigned int u = __float2uint_rz(v);
+                    ok = !isnan(v) && u < 128u && ((cond[2 + (u >> 5)] >> (u & 31u)) & 1u);
+                }
+                m = m && ok;
+            }
+            bool a = in && labels[i] == cls;
+            c_cond += __popc(__ballot_sync(0xffffffffu, m));
+            c_action += __popc(__ballot_sync(0xffffffffu, a));
+            c_match += __popc(__ballot_sync(0xffffffffu, m && a));
+        }
+        if (lane == 0 && (c_cond | c_action)) {
+            atomicAdd(&s_counts[j * 3 + 0], c_cond);
+            atomicAdd(&s_counts[j * 3 + 1], c_action);
+            atomicAdd(&s_counts[j * 3 + 2], c_match);
+        }
+    }
+    __syncthreads();
+    for (int j = threadIdx.x; j < tile * 3; j += blockDim.x) {
+        if (s_counts[j]) atomicAdd(&counts[r0 * 3 + j], s_counts[j]);
+    }
+}

@@ -1,0 +1,507 @@
+//! BioHEL's rule evaluation on the GPU (Franco, Krasnogor & Bacardit, GECCO 2010,
+//! Section 3), checked against the CPU reference in `library::biohel`.
+//!
+//! [`GpuEvaluator`] implements the library's [`RuleEvaluator`], so every
+//! experiment and the learning system run unchanged on it. Two designs
+//! (`kernels/biohel.cu`):
+//! - [`Design::Paper`]: the paper's kernel 1 (one thread per rule × instance,
+//!   blocks of 512 instances and one rule, three counts reduced at once in shared
+//!   memory) and kernel 2 (the per-block partials reduced per rule and metric);
+//! - [`Design::Ballot`]: warps count 32 instances per vote instruction for a tile
+//!   of rules, one atomic per block, rule and metric.
+//!
+//! The instances are uploaded once per [`RuleEvaluator::load`] (the paper: once per
+//! GA) attribute-major, and windows are addressed by offset (Section 3.3). When
+//! they do not fit the memory budget, [`MemoryPlan`] (Section 3.1) splits rules and
+//! instances into passes, re-uploading instance chunks per call as the paper does.
+
+use super::{Gpu, KernelSource, ensure_len, launch_err};
+use crate::library::biohel::{Condition, Counts, Rule, RuleEvaluator, check_input};
+use crate::library::dataset::Dataset;
+use anyhow::{Result, bail, ensure};
+use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use std::ops::Range;
+
+/// `kernels/biohel.cu`.
+pub const BIOHEL_CU: KernelSource = KernelSource { file: "biohel.cu", code: include_str!("../../kernels/biohel.cu") };
+
+/// Words per encoded condition (the kernel's `COND_WORDS`).
+const COND_WORDS: usize = 6;
+/// Instances per block of the paper's kernel 1 (Section 3.1: 512 threads).
+pub const PAPER_BLOCK: usize = 512;
+/// Threads of the paper's kernel 2.
+const REDUCE_BLOCK: u32 = 256;
+/// Rules per block of the ballot kernel (the kernel's `TILE_RULES`).
+const TILE_RULES: usize = 32;
+/// Threads per block and instances per block of the ballot kernel.
+const BALLOT_BLOCK: u32 = 256;
+const BALLOT_CHUNK: usize = 2048;
+/// Bytes of kernel 1's output per (rule, block): three u32 (the paper's A).
+const OUTPUT_BYTES: usize = 12;
+
+/// Which kernels evaluate the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Design {
+    /// The paper's two kernels (Section 3.2).
+    Paper,
+    /// Warp votes over a tile of rules, one kernel.
+    Ballot,
+}
+
+impl Design {
+    pub fn label(self) -> &'static str {
+        match self {
+            Design::Paper => "cuda-paper",
+            Design::Ballot => "cuda-ballot",
+        }
+    }
+}
+
+/// How many rules (x) and instances (y) one pass holds on the device (Section 3.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryPlan {
+    pub rules_per_pass: usize,
+    pub instances_per_pass: usize,
+}
+
+impl MemoryPlan {
+    /// The paper's plan for a budget of `md` bytes, `mi` bytes per instance, `mc`
+    /// per rule: everything when MD ≥ x·MC + y·MI + x·⌈y/512⌉·A (eq. 1) holds for
+    /// all rules and instances; else all rules and as many instances as fit; else
+    /// half the memory for each (eq. 2), x from the quadratic (eq. 4)
+    /// MD = x(2MC + A) + x²·A·MC / (512·MI), and y = x·MC / MI.
+    pub fn new(md: usize, mi: usize, mc: usize, rules: usize, instances: usize) -> Result<MemoryPlan> {
+        let a = OUTPUT_BYTES;
+        let need = |x: usize, y: usize| x * mc + y * mi + x * y.div_ceil(PAPER_BLOCK) * a;
+        let (rules, instances) = (rules.max(1), instances.max(1));
+        if need(rules, instances) <= md {
+            return Ok(MemoryPlan { rules_per_pass: rules, instances_per_pass: instances });
+        }
+        // All rules, y instances: y·MI + R·(y/512 + 1)·A ≤ MD − R·MC (eq. 3's worst case).
+        let room = md as f64 - (rules * (mc + a)) as f64;
+        let y = (room / (mi as f64 + (rules * a) as f64 / PAPER_BLOCK as f64)).floor();
+        if y >= PAPER_BLOCK as f64 {
+            let y = (y as usize).min(instances);
+            return Ok(MemoryPlan { rules_per_pass: rules, instances_per_pass: y });
+        }
+        let (qa, qb, qc) = ((a * mc) as f64 / (PAPER_BLOCK * mi) as f64, (2 * mc + a) as f64, -(md as f64));
+        let x = ((-qb + (qb * qb - 4.0 * qa * qc).sqrt()) / (2.0 * qa)).floor();
+        let y = (x * mc as f64 / mi as f64).floor();
+        if x < 1.0 || y < 1.0 || need(1, 1) > md {
+            bail!("out of device memory: one rule ({mc} B) and one instance ({mi} B) do not fit a budget of {md} B");
+        }
+        Ok(MemoryPlan { rules_per_pass: (x as usize).min(rules), instances_per_pass: (y as usize).min(instances) })
+    }
+
+    pub fn passes(&self, rules: usize, instances: usize) -> usize {
+        rules.div_ceil(self.rules_per_pass).max(1) * instances.div_ceil(self.instances_per_pass).max(1)
+    }
+}
+
+/// Bytes of one instance on the device: its attribute values and label.
+pub fn instance_bytes(data: &Dataset) -> usize {
+    data.attribute_count() * 4 + 2
+}
+
+/// Bytes of one rule with `conditions` conditions: class, start and conditions.
+pub fn rule_bytes(conditions: usize) -> usize {
+    8 + conditions * COND_WORDS * 4
+}
+
+/// Which instance set is on the device: its identity (addresses and sizes, as the
+/// caller must [`RuleEvaluator::load`] again after changing it) and its range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Loaded {
+    values: *const f32,
+    labels: *const u16,
+    instances: usize,
+    attributes: usize,
+}
+
+/// Counters of what the evaluator moved and launched, for the reports.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Transfers {
+    /// Instance uploads (whole sets at load, or chunks per pass) and their bytes.
+    pub instance_uploads: usize,
+    pub instance_bytes: usize,
+    pub passes: usize,
+}
+
+/// The GPU [`RuleEvaluator`].
+pub struct GpuEvaluator<'g> {
+    gpu: &'g Gpu,
+    design: Design,
+    /// Memory budget in bytes (default: 90% of the device memory free at creation).
+    budget: usize,
+    loaded: Option<Loaded>,
+    /// The instances [`resident`] on the device, attribute-major, or the chunk of
+    /// the current pass.
+    resident: Option<Range<usize>>,
+    values: Option<CudaSlice<f32>>,
+    labels: Option<CudaSlice<u16>>,
+    host_values: Vec<f32>,
+    rule_class: Vec<i32>,
+    rule_start: Vec<i32>,
+    conds: Vec<u32>,
+    d_class: Option<CudaSlice<i32>>,
+    d_start: Option<CudaSlice<i32>>,
+    d_conds: Option<CudaSlice<u32>>,
+    d_partial: Option<CudaSlice<u32>>,
+    d_counts: Option<CudaSlice<u32>>,
+    host_counts: Vec<u32>,
+    pub transfers: Transfers,
+}
+
+impl<'g> GpuEvaluator<'g> {
+    /// Compiles the kernels now, so no timed evaluation pays for NVRTC.
+    pub fn new(gpu: &'g Gpu, design: Design) -> Result<Self> {
+        for k in ["biohel_match_paper", "biohel_reduce_paper", "biohel_match_ballot"] {
+            gpu.function(&BIOHEL_CU, k)?;
+        }
+        let (free, _) = gpu.ctx.mem_get_info().map_err(launch_err("cuMemGetInfo"))?;
+        Ok(GpuEvaluator {
+            gpu,
+            design,
+            budget: free / 10 * 9,
+            loaded: None,
+            resident: None,
+            values: None,
+            labels: None,
+            host_values: Vec::new(),
+            rule_class: Vec::new(),
+            rule_start: Vec::new(),
+            conds: Vec::new(),
+            d_class: None,
+            d_start: None,
+            d_conds: None,
+            d_partial: None,
+            d_counts: None,
+            host_counts: Vec::new(),
+            transfers: Transfers::default(),
+        })
+    }
+
+    /// Plans with a budget of `bytes` instead of the free device memory (to test
+    /// the split passes of Section 3.1 on any device).
+    pub fn with_budget(mut self, bytes: usize) -> Self {
+        self.budget = bytes;
+        self
+    }
+
+    /// The plan for `rules` rules of at most `conditions` conditions over `window`
+    /// instances of `data`.
+    pub fn plan(&self, data: &Dataset, rules: usize, conditions: usize, window: usize) -> Result<MemoryPlan> {
+        MemoryPlan::new(self.budget, instance_bytes(data), rule_bytes(conditions), rules, window)
+    }
+
+    /// Uploads instances `range` of `data`, attribute-major, unless already there.
+    fn upload_instances(&mut self, data: &Dataset, range: Range<usize>) -> Result<()> {
+        if self.resident.as_ref() == Some(&range) {
+            return Ok(());
+        }
+        let e = launch_err("BioHEL instance upload");
+        let (n, attrs) = (range.len(), data.attribute_count());
+        self.gpu.ensure_fits("BioHEL instances", n * instance_bytes(data))?;
+        self.host_values.clear();
+        self.host_values.resize(n * attrs, 0.0);
+        for (k, i) in range.clone().enumerate() {
+            for (a, &v) in data.row(i).iter().enumerate() {
+                self.host_values[a * n + k] = v;
+            }
+        }
+        ensure_len(self.gpu, &mut self.values, self.host_values.len().max(1)).map_err(&e)?;
+        ensure_len(self.gpu, &mut self.labels, n.max(1)).map_err(&e)?;
+        let (Some(values), Some(labels)) = (&mut self.values, &mut self.labels) else { unreachable!() };
+        let stream = &self.gpu.stream;
+        stream.memcpy_htod(&self.host_values, &mut values.slice_mut(0..self.host_values.len())).map_err(&e)?;
+        stream.memcpy_htod(&data.labels[range.clone()], &mut labels.slice_mut(0..n)).map_err(&e)?;
+        self.transfers.instance_uploads += 1;
+        self.transfers.instance_bytes += n * instance_bytes(data);
+        self.resident = Some(range);
+        Ok(())
+    }
+
+    /// Encodes `rules` into the flat arrays the kernels read.
+    fn encode(&mut self, rules: &[Rule]) {
+        self.rule_class.clear();
+        self.rule_start.clear();
+        self.conds.clear();
+        for rule in rules {
+            self.rule_class.push(i32::from(rule.class));
+            self.rule_start.push((self.conds.len() / COND_WORDS) as i32);
+            for c in &rule.conditions {
+                match *c {
+                    Condition::Interval { attribute, low, high } => {
+                        self.conds.extend([attribute, 0, low.to_bits(), high.to_bits(), 0, 0]);
+                    }
+                    Condition::Values { attribute, mask } => {
+                        let w = |k: u32| (mask >> (32 * k)) as u32;
+                        self.conds.extend([attribute, 1, w(0), w(1), w(2), w(3)]);
+                    }
+                }
+            }
+        }
+        self.rule_start.push((self.conds.len() / COND_WORDS) as i32);
+    }
+
+    /// Counts of rules `rules` (indices into the encoded arrays) over instances
+    /// `offset..offset + window` of the resident chunk, added into `out`.
+    fn launch(&mut self, rules: Range<usize>, offset: usize, window: usize, out: &mut [Counts]) -> Result<()> {
+        let count = rules.len();
+        if count == 0 || window == 0 {
+            return Ok(());
+        }
+        let e = launch_err("biohel");
+        let gpu = self.gpu;
+        let stream = &gpu.stream;
+        // This pass's rules, their condition starts rebased to 0.
+        let c0 = self.rule_start[rules.start] as usize;
+        let c1 = self.rule_start[rules.end] as usize;
+        let starts: Vec<i32> = self.rule_start[rules.start..=rules.end].iter().map(|&s| s - c0 as i32).collect();
+        ensure_len(gpu, &mut self.d_class, count).map_err(&e)?;
+        ensure_len(gpu, &mut self.d_start, count + 1).map_err(&e)?;
+        ensure_len(gpu, &mut self.d_conds, ((c1 - c0) * COND_WORDS).max(1)).map_err(&e)?;
+        ensure_len(gpu, &mut self.d_counts, 3 * count).map_err(&e)?;
+        let (Some(d_class), Some(d_start), Some(d_conds), Some(d_counts)) =
+            (&mut self.d_class, &mut self.d_start, &mut self.d_conds, &mut self.d_counts)
+        else {
+            unreachable!()
+        };
+        stream.memcpy_htod(&self.rule_class[rules.clone()], &mut d_class.slice_mut(0..count)).map_err(&e)?;
+        stream.memcpy_htod(&starts, &mut d_start.slice_mut(0..count + 1)).map_err(&e)?;
+        if c1 > c0 {
+            stream
+                .memcpy_htod(&self.conds[c0 * COND_WORDS..c1 * COND_WORDS], &mut d_conds.slice_mut(0..(c1 - c0) * COND_WORDS))
+                .map_err(&e)?;
+        }
+        let (Some(values), Some(labels), Some(resident)) = (&self.values, &self.labels, &self.resident) else {
+            bail!("BioHEL GPU evaluator used before its instances were uploaded")
+        };
+        let n = resident.len() as i32;
+        let (offset, window_i, rules_i) = (offset as i32, window as i32, count as i32);
+        match self.design {
+            Design::Paper => {
+                let blocks = window.div_ceil(PAPER_BLOCK);
+                ensure_len(gpu, &mut self.d_partial, 3 * count * blocks).map_err(&e)?;
+                let Some(partial) = &mut self.d_partial else { unreachable!() };
+                let k1 = gpu.function(&BIOHEL_CU, "biohel_match_paper")?;
+                let mut l = stream.launch_builder(&k1);
+                l.arg(values).arg(labels).arg(&n).arg(&offset).arg(&window_i).arg(&*d_class).arg(&*d_start).arg(&*d_conds);
+                l.arg(&rules_i).arg(&mut *partial);
+                let cfg = LaunchConfig {
+                    grid_dim: (blocks as u32, count as u32, 1),
+                    block_dim: (PAPER_BLOCK as u32, 1, 1),
+                    shared_mem_bytes: 3 * PAPER_BLOCK as u32 * 4,
+                };
+                // SAFETY: thread (b, r) reads instance offset + b·512 + t < offset +
+                // window ≤ n of the resident chunk (values a·n + i for attributes a
+                // of the checked rules), rule r < count of d_class/d_start and its
+                // conditions below starts[count] = c1 − c0; it writes
+                // partial[(m·count + r)·blocks + b] < 3·count·blocks.
+                unsafe { l.launch(cfg) }.map_err(&e)?;
+                let k2 = gpu.function(&BIOHEL_CU, "biohel_reduce_paper")?;
+                let blocks_i = blocks as i32;
+                let mut l = stream.launch_builder(&k2);
+                l.arg(&*partial).arg(&blocks_i).arg(&rules_i).arg(&mut *d_counts);
+                let cfg =
+                    LaunchConfig { grid_dim: (count as u32, 3, 1), block_dim: (REDUCE_BLOCK, 1, 1), shared_mem_bytes: REDUCE_BLOCK * 4 };
+                // SAFETY: block (r, m) reads row (m·count + r) of `blocks` partials
+                // written above and writes counts[r·3 + m] < 3·count.
+                unsafe { l.launch(cfg) }.map_err(&e)?;
+            }
+            Design::Ballot => {
+                stream.memset_zeros(&mut d_counts.slice_mut(0..3 * count)).map_err(&e)?;
+                let k = gpu.function(&BIOHEL_CU, "biohel_match_ballot")?;
+                let chunk = BALLOT_CHUNK as i32;
+                let mut l = stream.launch_builder(&k);
+                l.arg(values).arg(labels).arg(&n).arg(&offset).arg(&window_i).arg(&*d_class).arg(&*d_start).arg(&*d_conds);
+                l.arg(&rules_i).arg(&chunk).arg(&mut *d_counts);
+                let cfg = LaunchConfig {
+                    grid_dim: (window.div_ceil(BALLOT_CHUNK) as u32, count.div_ceil(TILE_RULES) as u32, 1),
+                    block_dim: (BALLOT_BLOCK, 1, 1),
+                    shared_mem_bytes: 0,
+                };
+                // SAFETY: block (c, t) reads instances offset + k, k < window, of the
+                // resident chunk and rules t·32 + j < count; it adds into counts
+                // [(t·32 + j)·3 + m] < 3·count.
+                unsafe { l.launch(cfg) }.map_err(&e)?;
+            }
+        }
+        self.host_counts.resize(3 * count, 0);
+        stream.memcpy_dtoh(&d_counts.slice(0..3 * count), self.host_counts.as_mut_slice()).map_err(&e)?;
+        for (o, c) in out.iter_mut().zip(self.host_counts.chunks_exact(3)) {
+            o.matched += c[0];
+            o.correct += c[1];
+            o.matched_and_correct += c[2];
+        }
+        self.transfers.passes += 1;
+        Ok(())
+    }
+
+    fn identity(data: &Dataset) -> Loaded {
+        Loaded {
+            values: data.values.as_ptr(),
+            labels: data.labels.as_ptr(),
+            instances: data.instances(),
+            attributes: data.attribute_count(),
+        }
+    }
+}
+
+impl RuleEvaluator for GpuEvaluator<'_> {
+    fn name(&self) -> String {
+        format!("{} ({})", self.design.label(), self.gpu.info.name)
+    }
+
+    /// Uploads the whole set when it fits the budget (with no rules yet, the plan
+    /// keeps half the budget for them); otherwise each call uploads chunks.
+    fn load(&mut self, data: &Dataset) -> Result<()> {
+        self.loaded = Some(Self::identity(data));
+        self.resident = None;
+        if data.instances() * instance_bytes(data) <= self.budget / 2 {
+            self.upload_instances(data, 0..data.instances())?;
+        }
+        Ok(())
+    }
+
+    fn evaluate(&mut self, data: &Dataset, window: Range<usize>, rules: &[Rule], out: &mut Vec<Counts>) -> Result<()> {
+        check_input(data, &window, rules)?;
+        ensure!(
+            self.loaded == Some(Self::identity(data)),
+            "BioHEL GPU evaluator: `{}` was not loaded (call RuleEvaluator::load when the instance set changes)",
+            data.name
+        );
+        out.clear();
+        out.resize(rules.len(), Counts::default());
+        if rules.is_empty() || window.is_empty() {
+            return Ok(());
+        }
+        let conditions = rules.iter().map(|r| r.conditions.len()).max().unwrap_or(0);
+        let plan = self.plan(data, rules.len(), conditions, window.len())?;
+        self.encode(rules);
+        let whole = 0..data.instances();
+        let resident_whole = self.resident.as_ref() == Some(&whole);
+        let mut start = window.start;
+        while start < window.end {
+            let end = (start + plan.instances_per_pass).min(window.end);
+            let offset = if resident_whole {
+                start
+            } else {
+                self.upload_instances(data, start..end)?;
+                0
+            };
+            let mut r = 0;
+            while r < rules.len() {
+                let r_end = (r + plan.rules_per_pass).min(rules.len());
+                self.launch(r..r_end, offset, end - start, &mut out[r..r_end])?;
+                r = r_end;
+            }
+            start = end;
+        }
+        Ok(())
+    }
+}
+
+/// One data set checked by [`self_check`].
+#[derive(Clone, Debug)]
+pub struct CheckLine {
+    pub dataset: String,
+    pub design: Design,
+    pub windows: usize,
+    pub rules: usize,
+    /// (rule, window) counts compared, and those differing from the CPU's.
+    pub compared: usize,
+    pub differing: usize,
+    /// Passes per call under the forced small budget (0: the device's budget).
+    pub budget_passes: usize,
+}
+
+/// Checks both designs against [`crate::library::biohel::SerialEvaluator`] on
+/// fresh random rules: every window of `windows` ILAS strata, counts equal
+/// exactly; then again under a budget so small that rules and instances are split
+/// into several passes (Section 3.1).
+pub fn self_check(gpu: &Gpu, seed: u64, sets: &[Dataset], windows: usize, rules: usize) -> Result<Vec<CheckLine>> {
+    use crate::library::biohel::{SerialEvaluator, ilas_strata, random_rule, window_range};
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+    let mut lines = Vec::new();
+    for (s, set) in sets.iter().enumerate() {
+        let mut rng = StdRng::seed_from_u64(seed.wrapping_add(s as u64));
+        let data = set.subset(&ilas_strata(&set.labels, windows, rng.random()));
+        let population: Vec<Rule> = (0..rules)
+            .map(|_| {
+                let expressed = rng.random_range(0.05..0.6);
+                random_rule(&data, &mut rng, expressed)
+            })
+            .collect();
+        let mut want = Vec::new();
+        let mut got = Vec::new();
+        for design in [Design::Paper, Design::Ballot] {
+            // A budget holding about a quarter of the window and of the rules.
+            let w = window_range(data.instances(), windows, 0).len();
+            let conditions = population.iter().map(|r| r.conditions.len()).max().unwrap_or(0);
+            let small = (w / 4).max(1) * instance_bytes(&data) + (rules / 4).max(1) * rule_bytes(conditions) * 2;
+            for budget in [None, Some(small)] {
+                let mut dev = GpuEvaluator::new(gpu, design)?;
+                if let Some(b) = budget {
+                    dev = dev.with_budget(b);
+                }
+                dev.load(&data)?;
+                let (mut compared, mut differing) = (0, 0);
+                for t in 0..windows {
+                    let window = window_range(data.instances(), windows, t);
+                    SerialEvaluator.evaluate(&data, window.clone(), &population, &mut want)?;
+                    dev.evaluate(&data, window, &population, &mut got)?;
+                    compared += want.len();
+                    differing += want.iter().zip(&got).filter(|(a, b)| a != b).count() + want.len().abs_diff(got.len());
+                }
+                let budget_passes = match budget {
+                    Some(_) => dev.plan(&data, rules, conditions, w)?.passes(rules, w),
+                    None => 0,
+                };
+                lines.push(CheckLine { dataset: data.name.clone(), design, windows, rules, compared, differing, budget_passes });
+            }
+        }
+    }
+    Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn everything_fits_a_large_budget() {
+        let p = MemoryPlan::new(1 << 30, 100, 1000, 500, 100_000).unwrap();
+        assert_eq!(p, MemoryPlan { rules_per_pass: 500, instances_per_pass: 100_000 });
+        assert_eq!(p.passes(500, 100_000), 1);
+    }
+
+    #[test]
+    fn all_rules_and_part_of_the_instances_when_only_the_rules_fit() {
+        // 500 rules × 1000 B = 0.5 MB; 1e6 instances × 100 B = 100 MB > 10 MB.
+        let (md, mi, mc, x) = (10 << 20, 100, 1000, 500);
+        let p = MemoryPlan::new(md, mi, mc, x, 1_000_000).unwrap();
+        assert_eq!(p.rules_per_pass, x);
+        let y = p.instances_per_pass;
+        let need = |y: usize| x * mc + y * mi + x * y.div_ceil(PAPER_BLOCK) * OUTPUT_BYTES;
+        assert!(need(y) <= md && need(y + PAPER_BLOCK) > md, "y = {y} is not the largest that fits");
+    }
+
+    #[test]
+    fn the_quadratic_splits_both_when_neither_fits() {
+        let (md, mi, mc) = (1 << 20, 100, 10_000);
+        let p = MemoryPlan::new(md, mi, mc, 10_000, 1_000_000).unwrap();
+        let (x, y) = (p.rules_per_pass, p.instances_per_pass);
+        assert!(x < 10_000 && y < 1_000_000);
+        // Half the memory each (eq. 2), within one rule's worth; eq. 1 holds.
+        assert!((x * mc).abs_diff(y * mi) <= mc, "x·MC = {} vs y·MI = {}", x * mc, y * mi);
+        assert!(x * mc + y * mi + x * y.div_ceil(PAPER_BLOCK) * OUTPUT_BYTES <= md);
+        assert_eq!(p.passes(10_000, 1_000_000), 10_000usize.div_ceil(x) * 1_000_000usize.div_ceil(y));
+    }
+
+    #[test]
+    fn an_impossible_budget_is_an_error_naming_the_sizes() {
+        let err = MemoryPlan::new(100, 100, 1000, 10, 10).unwrap_err().to_string();
+        assert!(err.contains("out of device memory") && err.contains("1000 B"), "{err}");
+    }
+}

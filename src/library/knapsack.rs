@@ -1,0 +1,594 @@
+//! The 0/1 knapsack benchmark of Jaros 2012 (Sections IV.C and V.C): instances, the penalised fitness of a
+//! bit-packed solution, exact and bounding solvers, and Pisinger's instance generator (Pisinger 2005).
+//!
+//! # Penalty (Section V.C)
+//! The paper only says that the fitness (total price) "is penalized" when the capacity is exceeded, using "an item
+//! with the maximum price/weight rate" (Section IV.C). The author's public GPU-GA-Knapsack code makes this precise,
+//! and we follow it, in integers so CPU and GPU agree exactly:
+//!
+//! ```text
+//! ratio   = max(1, max over items with w_i > 0 of ⌊p_i / w_i⌋)      (integer division, as in the author's loader)
+//! fitness = price                                                 if weight ≤ capacity
+//!         = max(0, price − ratio · (weight − capacity))           otherwise
+//! ```
+//!
+//! The author's code computes `p_i / w_i` in integers, then the penalty in `float` and clamps at zero; we keep the
+//! integer ratio and do the penalty in saturating `u64`. The `max(1, …)` differs from the author only when every item
+//! has `p_i < w_i` (the author's ratio is then 0 and overweight solutions go unpenalised). For
+//! `jaros_knap_10000` (prices = weights + 50) the ratio is 51; for `jaros_knap_40` it is 214.
+
+use std::{fmt, ops::Add, path::Path};
+
+use anyhow::{Context, Result, bail, ensure};
+
+/// Fitness of a solution: the penalised total price (see the module documentation).
+pub type Fitness = u64;
+
+/// Bits (items) per packed chromosome word.
+pub const WORD_BITS: usize = 32;
+
+/// [`optimum_dp`] gives up above this many table cells (capacity + 1) × items.
+pub const MAX_DP_CELLS: u64 = 2_000_000_000;
+
+/// Optimum of `jaros_knap_10000.txt`, the paper's 10,000-item instance. Its prices are `weight + 50`, so a solution
+/// `S` is worth `W(S) + 50·|S| ≤ capacity + 50·k`, where `k` (7,092) is the most items that fit (the `k` lightest);
+/// a `k`-item subset weighing exactly the capacity (2,484,605) attains the bound. The test
+/// `jaros_10000_optimum_is_attained` rebuilds such a subset; a full dynamic program (2.5·10¹⁰ cells, beyond
+/// [`MAX_DP_CELLS`]) agrees.
+pub const JAROS_KNAP_10000_OPTIMUM: u64 = 2_839_205;
+
+/// A 0/1 knapsack instance: item `i` has price `prices[i]` and weight `weights[i]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instance {
+    /// File stem or generator name.
+    pub name: String,
+    /// Item prices.
+    pub prices: Vec<u32>,
+    /// Item weights.
+    pub weights: Vec<u32>,
+    /// Knapsack capacity.
+    pub capacity: u64,
+}
+
+/// Price, weight and fitness of one solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Evaluation {
+    /// Total price of the packed items.
+    pub price: u64,
+    /// Total weight of the packed items.
+    pub weight: u64,
+    /// Penalised price (equals `price` when feasible).
+    pub fitness: Fitness,
+    /// Whether `weight ≤ capacity`.
+    pub feasible: bool,
+}
+
+/// Evaluates bit-packed chromosomes of one instance (Section V.C); holds the penalty ratio.
+#[derive(Clone, Copy, Debug)]
+pub struct Evaluator<'a> {
+    instance: &'a Instance,
+    ratio: u64,
+    /// Whether prices and weights each sum below 2³² (32-bit partial sums suffice).
+    narrow: bool,
+}
+
+/// Instance types of Pisinger's generator (the numbering of his `genhard`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PisingerKind {
+    /// `p = randm(R) + 1`.
+    Uncorrelated = 1,
+    /// `p = randm(2·R/10 + 1) + w − R/10`, at least 1.
+    WeaklyCorrelated = 2,
+    /// `p = w + R/10`.
+    StronglyCorrelated = 3,
+    /// `p = w`.
+    SubsetSum = 6,
+}
+
+/// A file position for error messages: `path:line`.
+struct At<'a>(&'a Path, usize);
+
+impl fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.0.display(), self.1)
+    }
+}
+
+impl Instance {
+    /// Loads the format of the author's loader: line 1 the item count `n`; a line of `n` prices; a line of `n`
+    /// weights; the capacity on the last non-empty line. Blank lines are skipped; anything else is an error naming
+    /// the file, the line and what was expected.
+    pub fn load(path: impl AsRef<Path>) -> Result<Instance> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading knapsack instance {}", path.display()))?;
+        let name = path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned());
+        Instance::parse(name, path, &text)
+    }
+
+    /// Parses the text of an instance file; `path` only labels error messages.
+    pub fn parse(name: String, path: &Path, text: &str) -> Result<Instance> {
+        let mut lines = text.lines().enumerate().map(|(i, line)| (i + 1, line.trim())).filter(|(_, line)| !line.is_empty());
+        let Some((count_line, count_text)) = lines.next() else {
+            bail!("{}: empty file, expected the item count on line 1", path.display());
+        };
+        let n: usize = single_integer(At(path, count_line), count_text, "the item count")?;
+        ensure!(n > 0, "{}: the item count is 0, expected at least one item", At(path, count_line));
+
+        let (prices_line, prices_text) = lines
+            .next()
+            .with_context(|| format!("{}: missing the prices line, expected {n} prices after line {count_line}", path.display()))?;
+        let prices = integer_row(At(path, prices_line), prices_text, n, "prices")?;
+        let (weights_line, weights_text) = lines
+            .next()
+            .with_context(|| format!("{}: missing the weights line, expected {n} weights after line {prices_line}", path.display()))?;
+        let weights = integer_row(At(path, weights_line), weights_text, n, "weights")?;
+        let (capacity_line, capacity_text) = lines
+            .next()
+            .with_context(|| format!("{}: missing the capacity, expected it on a line after line {weights_line}", path.display()))?;
+        let capacity: u64 = single_integer(At(path, capacity_line), capacity_text, "the capacity")?;
+        if let Some((extra_line, extra)) = lines.next() {
+            bail!("{}: unexpected content {extra:?} after the capacity on line {capacity_line}", At(path, extra_line));
+        }
+        Ok(Instance { name, prices, weights, capacity })
+    }
+
+    /// Number of items.
+    pub fn item_count(&self) -> usize {
+        self.prices.len()
+    }
+
+    /// Sum of all prices.
+    pub fn total_price(&self) -> u64 {
+        self.prices.iter().map(|&p| u64::from(p)).sum()
+    }
+
+    /// Sum of all weights.
+    pub fn total_weight(&self) -> u64 {
+        self.weights.iter().map(|&w| u64::from(w)).sum()
+    }
+
+    /// The penalty ratio `max(1, max ⌊p_i / w_i⌋)` over items with nonzero weight (module documentation).
+    pub fn penalty_ratio(&self) -> u64 {
+        self.prices.iter().zip(&self.weights).filter(|(_, w)| **w > 0).map(|(&p, &w)| u64::from(p / w)).max().unwrap_or(0).max(1)
+    }
+
+    /// The penalised fitness of a solution with total `price` and `weight`, given the penalty `ratio`.
+    pub fn fitness(&self, price: u64, weight: u64, ratio: u64) -> Fitness {
+        match weight.checked_sub(self.capacity) {
+            None | Some(0) => price,
+            Some(excess) => price.saturating_sub(ratio.saturating_mul(excess)),
+        }
+    }
+
+    /// Price, weight and fitness of a set of item indices (each at most once).
+    pub fn evaluate_items(&self, items: &[usize]) -> Evaluation {
+        let price = items.iter().map(|&i| u64::from(self.prices[i])).sum();
+        let weight = items.iter().map(|&i| u64::from(self.weights[i])).sum();
+        Evaluation { price, weight, fitness: self.fitness(price, weight, self.penalty_ratio()), feasible: weight <= self.capacity }
+    }
+}
+
+impl<'a> Evaluator<'a> {
+    /// Precomputes the penalty ratio of `instance`.
+    pub fn new(instance: &'a Instance) -> Evaluator<'a> {
+        let narrow = instance.total_price() <= u64::from(u32::MAX) && instance.total_weight() <= u64::from(u32::MAX);
+        Evaluator { instance, ratio: instance.penalty_ratio(), narrow }
+    }
+
+    /// The instance evaluated.
+    pub fn instance(&self) -> &'a Instance {
+        self.instance
+    }
+
+    /// The penalty ratio in use.
+    pub fn ratio(&self) -> u64 {
+        self.ratio
+    }
+
+    /// Evaluates a bit-packed chromosome: bit `i % 32` of word `i / 32` says whether item `i` is packed. Words past
+    /// the items (padding) are ignored and must be zero, as must the unused high bits of the last item word.
+    ///
+    /// Like the paper's warp (Section V.C), 32 lanes keep partial sums, lane `b` adding the price and weight of bit
+    /// `b` of every word; the lanes are reduced at the end. The lanes are `u32` when all prices and all weights sum
+    /// below 2³² (no lane can overflow), else `u64`.
+    pub fn evaluate(&self, chromosome: &[u32]) -> Evaluation {
+        let instance = self.instance;
+        let (prices, price_tail) = instance.prices.as_chunks::<WORD_BITS>();
+        let (weights, weight_tail) = instance.weights.as_chunks::<WORD_BITS>();
+        let full = prices.len();
+        let (mut price, mut weight) = if self.narrow {
+            lane_sums::<u32>(&chromosome[..full], prices, weights)
+        } else {
+            lane_sums::<u64>(&chromosome[..full], prices, weights)
+        };
+        if !price_tail.is_empty() {
+            let word = chromosome[full];
+            debug_assert_eq!(word >> price_tail.len(), 0, "padding bits set in the last item word");
+            for (b, (&p, &w)) in price_tail.iter().zip(weight_tail).enumerate() {
+                if word >> b & 1 == 1 {
+                    price += u64::from(p);
+                    weight += u64::from(w);
+                }
+            }
+        }
+        Evaluation { price, weight, fitness: instance.fitness(price, weight, self.ratio), feasible: weight <= instance.capacity }
+    }
+}
+
+/// Total price and weight of the bits of `words` over 32 partial-sum lanes (branch-free, vectorisable).
+#[inline]
+fn lane_sums<T: Copy + Default + Add<Output = T> + From<u32> + Into<u64>>(
+    words: &[u32],
+    prices: &[[u32; WORD_BITS]],
+    weights: &[[u32; WORD_BITS]],
+) -> (u64, u64) {
+    let bit: [u32; WORD_BITS] = std::array::from_fn(|b| 1 << b);
+    let (mut price, mut weight) = ([T::default(); WORD_BITS], [T::default(); WORD_BITS]);
+    for ((&word, p), w) in words.iter().zip(prices).zip(weights) {
+        for b in 0..WORD_BITS {
+            let mask = if word & bit[b] != 0 { u32::MAX } else { 0 };
+            price[b] = price[b] + T::from(p[b] & mask);
+            weight[b] = weight[b] + T::from(w[b] & mask);
+        }
+    }
+    (price.into_iter().map(Into::into).sum(), weight.into_iter().map(Into::into).sum())
+}
+
+/// Parses a line that must hold exactly one non-negative integer.
+fn single_integer<T: std::str::FromStr>(at: At<'_>, text: &str, what: &str) -> Result<T> {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    ensure!(tokens.len() == 1, "{at}: expected {what} alone on the line, found {} tokens: {text:?}", tokens.len());
+    tokens[0].parse().map_err(|_| anyhow::anyhow!("{at}: {what} {:?} is not a non-negative integer in range", tokens[0]))
+}
+
+/// Parses a line that must hold exactly `n` unsigned 32-bit integers.
+fn integer_row(at: At<'_>, text: &str, n: usize, what: &str) -> Result<Vec<u32>> {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    ensure!(tokens.len() == n, "{at}: expected {n} {what} (the item count), found {}", tokens.len());
+    tokens
+        .iter()
+        .enumerate()
+        .map(|(i, token)| {
+            token.parse().map_err(|_| anyhow::anyhow!("{at}: {what} #{} {token:?} is not an integer in 0..=4294967295", i + 1))
+        })
+        .collect()
+}
+
+/// Pisinger's instance generator ("Where are the hard knapsack problems?", C&OR 2005) as given in the data
+/// provenance notes: item weights `randm(R) + 1`, prices by `kind`, capacity `⌊v·Σw / (S + 1)⌋` but at least the
+/// largest weight. `v` is the instance number and also seeds the generator. Named `knapPI_{kind}_{n}_{R}_{v}`.
+pub fn pisinger(kind: PisingerKind, n: usize, r: u32, v: u32, s: u32) -> Instance {
+    let mut rng = PisingerRng::new(v);
+    let r1 = r / 10;
+    let (mut prices, mut weights) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    for _ in 0..n {
+        let w = rng.randm(r) + 1;
+        let p = match kind {
+            PisingerKind::Uncorrelated => rng.randm(r) + 1,
+            PisingerKind::WeaklyCorrelated => (i64::from(rng.randm(2 * r1 + 1)) + i64::from(w) - i64::from(r1)).max(1) as u32,
+            PisingerKind::StronglyCorrelated => w + r1,
+            PisingerKind::SubsetSum => w,
+        };
+        prices.push(p);
+        weights.push(w);
+    }
+    let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
+    let largest = weights.iter().copied().max().map_or(0, u64::from);
+    let capacity = (u64::from(v) * total / (u64::from(s) + 1)).max(largest);
+    Instance { name: format!("knapPI_{}_{n}_{r}_{v}", kind as u32), prices, weights, capacity }
+}
+
+/// The 32-bit linear congruential generator of Pisinger's generator (an `erand48`-style pair of halves).
+struct PisingerRng {
+    h: u32,
+    l: u32,
+}
+
+impl PisingerRng {
+    fn new(v: u32) -> PisingerRng {
+        PisingerRng { h: v, l: 0x330E }
+    }
+
+    fn draw(&mut self) -> u32 {
+        self.h = self.h.wrapping_mul(0xDEEC_E66D).wrapping_add(self.l.wrapping_mul(0x5DEEC));
+        self.l = self.l.wrapping_mul(0xE66D).wrapping_add(0xB);
+        self.h = self.h.wrapping_add(self.l >> 16);
+        self.l &= 0xFFFF;
+        self.h >> 1
+    }
+
+    fn randm(&mut self, x: u32) -> u32 {
+        self.draw() % x
+    }
+}
+
+/// Exact optimum by dynamic programming over capacities (one row, updated in place), or `None` when
+/// (capacity + 1) × items exceeds [`MAX_DP_CELLS`]. Uses `u32` cells when the total price fits, else `u64`.
+pub fn optimum_dp(instance: &Instance) -> Option<u64> {
+    let cells = instance.capacity.checked_add(1)?.checked_mul(instance.item_count() as u64)?;
+    if cells > MAX_DP_CELLS {
+        return None;
+    }
+    let capacity = usize::try_from(instance.capacity).ok()?;
+    // Weightless items are always packed; items heavier than the knapsack never are.
+    let free: u64 = instance.prices.iter().zip(&instance.weights).filter(|(_, w)| **w == 0).map(|(&p, _)| u64::from(p)).sum();
+    let items: Vec<(u32, usize)> =
+        instance.prices.iter().zip(&instance.weights).map(|(&p, &w)| (p, w as usize)).filter(|&(_, w)| w > 0 && w <= capacity).collect();
+    let best = if instance.total_price() <= u64::from(u32::MAX) {
+        u64::from(dp_row::<u32>(&items, capacity))
+    } else {
+        dp_row::<u64>(&items, capacity)
+    };
+    Some(free + best)
+}
+
+/// `best[c]` = the highest price of a subset weighing at most `c`; returns `best[capacity]`. Each item updates the
+/// row from the top down in blocks of `LANES` cells, which read only cells below the block (weight ≥ `LANES`) and
+/// therefore vectorise; lighter items take the scalar loop.
+fn dp_row<T: Copy + Ord + Default + Add<Output = T> + From<u32>>(items: &[(u32, usize)], capacity: usize) -> T {
+    const LANES: usize = 16;
+    let mut best = vec![T::default(); capacity + 1];
+    for &(price, weight) in items {
+        let price = T::from(price);
+        let mut top = capacity + 1;
+        if weight >= LANES {
+            while top >= weight + LANES {
+                let low = top - LANES;
+                let mut source = [T::default(); LANES];
+                source.copy_from_slice(&best[low - weight..top - weight]);
+                for (cell, &s) in best[low..top].iter_mut().zip(&source) {
+                    *cell = (*cell).max(s + price);
+                }
+                top = low;
+            }
+        }
+        for c in (weight..top).rev() {
+            best[c] = best[c].max(best[c - weight] + price);
+        }
+    }
+    best[capacity]
+}
+
+/// Dantzig's bound: the optimum of the linear relaxation, rounded down. Items by decreasing price/weight fill the
+/// knapsack; the first item that does not fit contributes the fraction that does. Never below the optimum.
+pub fn upper_bound_lp(instance: &Instance) -> u64 {
+    let (p, w) = (&instance.prices, &instance.weights);
+    // Weightless items are always packed (and would make the ratio order partial).
+    let mut bound: u64 = (0..instance.item_count()).filter(|&i| w[i] == 0).map(|i| u64::from(p[i])).sum();
+    let mut order: Vec<usize> = (0..instance.item_count()).filter(|&i| w[i] > 0).collect();
+    // p_a/w_a > p_b/w_b ⇔ p_a·w_b > p_b·w_a.
+    order.sort_by(|&a, &b| (u64::from(p[b]) * u64::from(w[a])).cmp(&(u64::from(p[a]) * u64::from(w[b]))));
+    let mut room = instance.capacity;
+    for i in order {
+        let (price, weight) = (u64::from(p[i]), u64::from(w[i]));
+        if weight <= room {
+            room -= weight;
+            bound += price;
+        } else {
+            bound += (u128::from(price) * u128::from(room) / u128::from(weight)) as u64;
+            break;
+        }
+    }
+    bound
+}
+
+/// Loads one of the paper's instance files for tests: from `datasets/knapsack/` of the crate when vendored there,
+/// else from the shared data folder of this workspace.
+#[cfg(test)]
+pub(crate) fn paper_instance(file: &str) -> Instance {
+    let vendored = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/knapsack").join(file);
+    let path = if vendored.exists() { vendored } else { Path::new("/work/shared/data/knapsack").join(file) };
+    Instance::load(&path).unwrap_or_else(|e| panic!("{e:#}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn temp_file(name: &str, text: &str) -> PathBuf {
+        let path = std::env::temp_dir().join(format!("evorepro-knapsack-{}-{name}.txt", std::process::id()));
+        std::fs::write(&path, text).expect("write temp file");
+        path
+    }
+
+    fn load_error(name: &str, text: &str) -> String {
+        let path = temp_file(name, text);
+        let error = Instance::load(&path).expect_err("malformed file must be rejected");
+        std::fs::remove_file(&path).ok();
+        format!("{error:#}")
+    }
+
+    /// A small deterministic pseudo-random instance (splitmix64).
+    fn random_instance(n: usize, seed: u64) -> Instance {
+        let mut state = seed;
+        let mut next = |m: u64| {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            ((z ^ (z >> 31)) % m) as u32
+        };
+        let prices: Vec<u32> = (0..n).map(|_| next(100)).collect();
+        let weights: Vec<u32> = (0..n).map(|_| next(60)).collect();
+        let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
+        let capacity = u64::from(next(total + 1));
+        Instance { name: format!("random-{n}-{seed}"), prices, weights, capacity }
+    }
+
+    fn brute_force(instance: &Instance) -> u64 {
+        let n = instance.item_count();
+        (0u32..1 << n)
+            .filter_map(|set| {
+                let items: Vec<usize> = (0..n).filter(|i| set >> i & 1 == 1).collect();
+                let e = instance.evaluate_items(&items);
+                e.feasible.then_some(e.price)
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn pack(n: usize, items: &[usize]) -> Vec<u32> {
+        let mut chromosome = vec![0u32; n.div_ceil(WORD_BITS)];
+        for &i in items {
+            chromosome[i / WORD_BITS] |= 1 << (i % WORD_BITS);
+        }
+        chromosome
+    }
+
+    #[test]
+    fn loads_the_papers_instances() {
+        let small = paper_instance("jaros_knap_40.txt");
+        assert_eq!((small.name.as_str(), small.item_count(), small.capacity), ("jaros_knap_40", 40, 600));
+        assert_eq!((small.prices[0], small.prices[39], small.weights[0], small.weights[39]), (223, 72, 14, 17));
+        assert_eq!((small.total_price(), small.total_weight(), small.penalty_ratio()), (4250, 900, 214));
+
+        let large = paper_instance("jaros_knap_10000.txt");
+        assert_eq!((large.item_count(), large.capacity), (10_000, 2_484_605));
+        assert_eq!((large.total_price(), large.total_weight(), large.penalty_ratio()), (5_469_211, 4_969_211, 51));
+        assert!(large.prices.iter().zip(&large.weights).all(|(&p, &w)| p == w + 50), "strongly correlated: p = w + 50");
+    }
+
+    #[test]
+    fn rejects_malformed_files() {
+        let cases = [
+            ("empty", "\n\n", "empty file"),
+            ("count", "3 4\n1 2 3\n1 2 3\n5\n", ":1: expected the item count alone"),
+            ("zero", "0\n\n5\n", "item count is 0"),
+            ("short-prices", "3\n\n1 2\n1 2 3\n5\n", ":3: expected 3 prices (the item count), found 2"),
+            ("long-weights", "3\n1 2 3\n\n1 2 3 4\n5\n", ":4: expected 3 weights (the item count), found 4"),
+            ("token", "3\n1 x2 3\n1 2 3\n5\n", ":2: prices #2 \"x2\" is not an integer"),
+            ("negative", "3\n1 2 3\n1 -2 3\n5\n", ":3: weights #2 \"-2\" is not an integer"),
+            ("no-capacity", "3\n1 2 3\n1 2 3\n\n", "missing the capacity"),
+            ("no-weights", "3\n1 2 3\n", "missing the weights line"),
+            ("bad-capacity", "3\n1 2 3\n1 2 3\n5.5\n", ":4: the capacity \"5.5\" is not a non-negative integer"),
+            ("extra", "3\n1 2 3\n1 2 3\n5\n\n7\n", ":6: unexpected content \"7\""),
+        ];
+        for (name, text, expected) in cases {
+            let message = load_error(name, text);
+            assert!(message.contains(expected), "{name}: {message:?} lacks {expected:?}");
+            assert!(message.contains(&format!("evorepro-knapsack-{}-{name}", std::process::id())), "{name}: no file name in {message:?}");
+        }
+        let missing = format!("{:#}", Instance::load("/nonexistent/knap.txt").unwrap_err());
+        assert!(missing.contains("/nonexistent/knap.txt"), "{missing}");
+    }
+
+    #[test]
+    fn fitness_of_packed_chromosomes() {
+        let instance = paper_instance("jaros_knap_40.txt");
+        let evaluator = Evaluator::new(&instance);
+        let zero = evaluator.evaluate(&[0; 32]);
+        assert_eq!(zero, Evaluation { price: 0, weight: 0, fitness: 0, feasible: true });
+        // Items 0, 1 and 33 (second word): prices 223 + 230 + 130, weights 14 + 38 + 26.
+        let chosen = evaluator.evaluate(&pack(40, &[0, 1, 33]));
+        assert_eq!(chosen, Evaluation { price: 583, weight: 78, fitness: 583, feasible: true });
+        assert_eq!(chosen, instance.evaluate_items(&[0, 1, 33]));
+        // Everything: weight 900 > 600, 4250 − 214·300 < 0 saturates to 0.
+        let all = evaluator.evaluate(&pack(40, &(0..40).collect::<Vec<_>>()));
+        assert_eq!(all, Evaluation { price: 4250, weight: 900, fitness: 0, feasible: false });
+        // A mild overweight is penalised by ratio × excess.
+        let tiny = Instance { name: "tiny".into(), prices: vec![10, 7, 3], weights: vec![4, 3, 2], capacity: 6 };
+        assert_eq!(tiny.penalty_ratio(), 2);
+        let over = Evaluator::new(&tiny).evaluate(&[0b111]);
+        assert_eq!(over, Evaluation { price: 20, weight: 9, fitness: 20 - 2 * 3, feasible: false });
+        assert_eq!(Evaluator::new(&tiny).evaluate(&[0b011]).fitness, 17 - 2);
+        assert_eq!(Evaluator::new(&tiny).evaluate(&[0b101]).fitness, 13);
+    }
+
+    #[test]
+    fn pisinger_check_values() {
+        let instance = pisinger(PisingerKind::Uncorrelated, 10_000, 1000, 1, 100);
+        assert_eq!(instance.name, "knapPI_1_10000_1000_1");
+        assert_eq!(instance.capacity, 49_877);
+        let start = std::time::Instant::now();
+        assert_eq!(optimum_dp(&instance), Some(563_647));
+        let elapsed = start.elapsed();
+        assert!(upper_bound_lp(&instance) >= 563_647);
+        assert!(cfg!(debug_assertions) || elapsed.as_secs_f64() < 2.0, "DP took {elapsed:?}");
+    }
+
+    #[test]
+    fn pisinger_kinds_follow_their_definitions() {
+        for kind in [PisingerKind::WeaklyCorrelated, PisingerKind::StronglyCorrelated, PisingerKind::SubsetSum] {
+            let instance = pisinger(kind, 200, 1000, 3, 100);
+            for (&p, &w) in instance.prices.iter().zip(&instance.weights) {
+                assert!((1..=1000).contains(&w));
+                match kind {
+                    PisingerKind::WeaklyCorrelated => assert!(p >= 1 && p.abs_diff(w) <= 100, "{p} {w}"),
+                    PisingerKind::StronglyCorrelated => assert_eq!(p, w + 100),
+                    _ => assert_eq!(p, w),
+                }
+            }
+            assert_eq!(instance.capacity, 3 * instance.total_weight() / 101);
+        }
+    }
+
+    #[test]
+    fn dp_matches_brute_force_and_lp_bounds_it() {
+        for seed in 0..40 {
+            let instance = random_instance(1 + seed as usize % 16, seed);
+            let optimum = optimum_dp(&instance).unwrap();
+            assert_eq!(optimum, brute_force(&instance), "{}", instance.name);
+            assert!(upper_bound_lp(&instance) >= optimum, "{}", instance.name);
+        }
+        // Heavier weights exercise the vectorised blocks of the DP.
+        for seed in 0..20 {
+            let mut instance = random_instance(14, 100 + seed);
+            instance.weights.iter_mut().for_each(|w| *w = *w * 7 + 16);
+            instance.capacity *= 7;
+            assert_eq!(optimum_dp(&instance).unwrap(), brute_force(&instance), "{}", instance.name);
+        }
+        let jaros40 = paper_instance("jaros_knap_40.txt");
+        assert!(upper_bound_lp(&jaros40) >= optimum_dp(&jaros40).unwrap());
+    }
+
+    #[test]
+    fn dp_refuses_huge_tables() {
+        let large = paper_instance("jaros_knap_10000.txt");
+        assert_eq!(optimum_dp(&large), None);
+    }
+
+    fn weight_of(instance: &Instance, items: impl Iterator<Item = usize>) -> u64 {
+        items.map(|i| u64::from(instance.weights[i])).sum()
+    }
+
+    #[test]
+    fn jaros_10000_optimum_is_attained() {
+        let instance = paper_instance("jaros_knap_10000.txt");
+        // The k lightest items are the most that fit.
+        let mut order: Vec<usize> = (0..instance.item_count()).collect();
+        order.sort_by_key(|&i| instance.weights[i]);
+        let mut weight = 0u64;
+        let k = order.iter().take_while(|&&i| {
+            weight += u64::from(instance.weights[i]);
+            weight <= instance.capacity
+        });
+        let k = k.count();
+        let bound = instance.capacity + 50 * k as u64;
+        assert_eq!(bound, JAROS_KNAP_10000_OPTIMUM);
+        // Raise the weight of the k lightest to exactly the capacity by swapping a packed item for a heavier unused
+        // one, the largest raise that still fits first. Items are kept in buckets by weight (0..1000).
+        let mut packed: Vec<Vec<usize>> = vec![Vec::new(); 1000];
+        let mut unused: Vec<Vec<usize>> = vec![Vec::new(); 1000];
+        for (rank, &i) in order.iter().enumerate() {
+            let buckets = if rank < k { &mut packed } else { &mut unused };
+            buckets[instance.weights[i] as usize].push(i);
+        }
+        let mut room = instance.capacity - weight_of(&instance, order[..k].iter().copied());
+        while room > 0 {
+            let (light, raise) = (1..=room.min(999) as usize)
+                .rev()
+                .find_map(|raise| (0..1000 - raise).find(|&w| !packed[w].is_empty() && !unused[w + raise].is_empty()).map(|w| (w, raise)))
+                .expect("a swap that adds weight exists");
+            let (out, into) = (packed[light].pop().unwrap(), unused[light + raise].pop().unwrap());
+            packed[light + raise].push(into);
+            unused[light].push(out);
+            room -= raise as u64;
+        }
+        let chosen: Vec<usize> = packed.concat();
+        assert_eq!(chosen.len(), k);
+        let e = instance.evaluate_items(&chosen);
+        assert_eq!((e.price, e.weight, e.feasible), (JAROS_KNAP_10000_OPTIMUM, instance.capacity, true));
+        assert!(upper_bound_lp(&instance) >= JAROS_KNAP_10000_OPTIMUM);
+    }
+}
