@@ -372,12 +372,10 @@ pub fn upper_bound_lp(instance: &Instance) -> u64 {
     bound
 }
 
-/// Loads one of the paper's instance files for tests: from `datasets/knapsack/` of the crate when vendored there,
-/// else from the shared data folder of this workspace.
+/// Loads one of the paper's instance files vendored under `datasets/knapsack/`, for tests.
 #[cfg(test)]
 pub(crate) fn paper_instance(file: &str) -> Instance {
-    let vendored = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/knapsack").join(file);
-    let path = if vendored.exists() { vendored } else { Path::new("/work/shared/data/knapsack").join(file) };
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/knapsack").join(file);
     Instance::load(&path).unwrap_or_else(|e| panic!("{e:#}"))
 }
 
