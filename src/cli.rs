@@ -152,7 +152,7 @@ fn selfcheck(device: usize, small: bool, seed: Option<u64>, paper: Option<&str>)
     let seed =
         seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
     println!("selfcheck on {} (seed {seed})", gpu.info.name);
-    let known = ["layout", "ecga", "gboa", "biohel"];
+    let known = ["layout", "ecga", "gboa", "biohel", "island"];
     if let Some(p) = paper.filter(|p| !known.contains(p)) {
         anyhow::bail!("selfcheck: no GPU kernels for paper `{p}` (papers with kernels: {})", known.join(", "));
     }
@@ -169,6 +169,9 @@ fn selfcheck(device: usize, small: bool, seed: Option<u64>, paper: Option<&str>)
     }
     if wanted("biohel") {
         failed += selfcheck_biohel(&gpu, small, seed)?;
+    }
+    if wanted("island") {
+        failed += selfcheck_island(&gpu, small, seed)?;
     }
     if failed > 0 {
         anyhow::bail!("{failed} GPU configurations disagree with the CPU reference");
@@ -287,5 +290,30 @@ fn selfcheck_biohel(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
         );
     }
     println!("biohel kernels: {} configurations checked, {failed} failed", lines.len());
+    Ok(failed)
+}
+
+/// The island GA's kernels against the CPU islands, generation by generation (exact equality); returns the failures.
+fn selfcheck_island(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
+    let lines = gpu::island::self_check(gpu, seed, small)?;
+    let mut failed = 0;
+    for l in &lines {
+        let ok = l.passed();
+        failed += usize::from(!ok);
+        let difference = l.first_difference.as_ref().map_or_else(|| "states identical".to_string(), |d| format!("first difference {d}"));
+        println!(
+            "{} island {} ({} items) {}×{}: {} generations, {} migrations, {difference}, statistics agree={}, run agrees={}",
+            if ok { "ok  " } else { "FAIL" },
+            l.instance,
+            l.items,
+            l.islands,
+            l.island_size,
+            l.generations,
+            l.migrations,
+            l.statistics_agree,
+            l.run_agrees
+        );
+    }
+    println!("island kernels: {} configurations checked, {failed} failed", lines.len());
     Ok(failed)
 }

@@ -9,6 +9,7 @@
 pub mod biohel;
 pub mod ecga;
 pub mod gboa;
+pub mod island;
 pub mod layout;
 
 use crate::error::{GpuError, SpecError};
@@ -59,7 +60,7 @@ pub struct Case {
 
 /// Every paper in the harness.
 pub fn registry() -> Vec<&'static dyn Experiment> {
-    vec![&layout::LAYOUT, &ecga::ECGA, &gboa::GBOA, &biohel::BIOHEL]
+    vec![&layout::LAYOUT, &ecga::ECGA, &gboa::GBOA, &biohel::BIOHEL, &island::ISLAND]
 }
 
 pub fn find(id: &str) -> Result<&'static dyn Experiment> {

@@ -9,6 +9,7 @@ pub mod biohel;
 pub mod boa;
 pub mod ceilings;
 pub mod ecga;
+pub mod island;
 pub mod layout;
 
 use crate::error::GpuError;

@@ -1,0 +1,350 @@
+// The island GA of Jaros, "Multi-GPU Island-Based Genetic Algorithm for Solving
+// the Knapsack Problem" (IEEE CEC 2012), Section V: one kernel per phase, one warp
+// per individual (or offspring pair), all islands of the GPU in the same launches
+// (the warp index runs over island x work item, island-major).
+//
+// The CPU reference is src/library/island.rs; its module documentation is the
+// specification these kernels follow bit for bit: the Philox counter table, the
+// tie rules, the migration order and the padding rules.
+//
+// Population layout (Section IV.A): chromosome-major and bit-packed, item i of
+// individual k of island s is bit i % 32 of word (s * N + k) * L + i / 32; L (the
+// words per chromosome) is a multiple of 32 (1024 genes, one word per lane). Words
+// from item_words on are zero, and so are the bits of the last item word past the
+// items (last_mask). Fitness values are 64-bit, one per individual.
+//
+// Random numbers (Section V.A): Philox4x32-10 at counter
+//   [generation, (purpose << 28) | index, c2, seed_high]  under key  [seed_low, island].
+// A number r picks index __umulhi(r, n) of n; a probability threshold T (64-bit,
+// round(p * 2^32)) fires when r < T, compared in 64 bits so that T = 2^32 always
+// fires.
+
+#define FULL_MASK 0xffffffffu
+#define WARP_SIZE 32u
+
+// Purpose tags of the counter table (island.rs, `Purpose`).
+#define PURPOSE_INITIAL 0u
+#define PURPOSE_SELECTION 1u
+#define PURPOSE_CROSSOVER_MASK 2u
+#define PURPOSE_MUTATION 3u
+#define PURPOSE_REPLACEMENT 4u
+#define PURPOSE_EMIGRATION 5u
+#define PURPOSE_IMMIGRATION 6u
+#define TAG_SHIFT 28u
+// Philox calls per chromosome word for mutation: 16 x 4 = 64 numbers, 32 per child.
+#define MUTATION_CALLS 16u
+
+struct Philox4 {
+    unsigned int x, y, z, w;
+};
+
+// Philox4x32-10 (Salmon et al., SC '11), line for line as src/library/philox.rs.
+__device__ __forceinline__ Philox4 philox4x32_10(unsigned int c0, unsigned int c1, unsigned int c2, unsigned int c3, unsigned int k0,
+                                                 unsigned int k1) {
+#pragma unroll
+    for (int round = 0; round < 10; ++round) {
+        if (round > 0) {
+            k0 += 0x9E3779B9u;
+            k1 += 0xBB67AE85u;
+        }
+        const unsigned int hi0 = __umulhi(0xD2511F53u, c0);
+        const unsigned int lo0 = 0xD2511F53u * c0;
+        const unsigned int hi1 = __umulhi(0xCD9E8D57u, c2);
+        const unsigned int lo1 = 0xCD9E8D57u * c2;
+        const unsigned int n0 = hi1 ^ c1 ^ k0;
+        const unsigned int n2 = hi0 ^ c3 ^ k1;
+        c0 = n0;
+        c1 = lo1;
+        c2 = n2;
+        c3 = lo0;
+    }
+    Philox4 out;
+    out.x = c0;
+    out.y = c1;
+    out.z = c2;
+    out.w = c3;
+    return out;
+}
+
+// The four numbers of (generation, purpose, index, c2) on `island` (island.rs, `CounterRng::draw`).
+__device__ __forceinline__ Philox4 draw(unsigned int seed_low, unsigned int seed_high, unsigned int island, unsigned int generation,
+                                        unsigned int purpose, unsigned int index, unsigned int c2) {
+    return philox4x32_10(generation, (purpose << TAG_SHIFT) | index, c2, seed_high, seed_low, island);
+}
+
+// r < T in 64 bits, as 0 or 1.
+__device__ __forceinline__ unsigned int fires(unsigned int r, unsigned long long threshold) {
+    return (unsigned long long)r < threshold ? 1u : 0u;
+}
+
+// Binary tournament over the n fitness values: the fitter of the candidates picked by
+// r0 and r1; ties go to the second.
+__device__ __forceinline__ unsigned int tournament(const unsigned long long* fitness, unsigned int n, unsigned int r0, unsigned int r1) {
+    const unsigned int a = __umulhi(r0, n);
+    const unsigned int b = __umulhi(r1, n);
+    return fitness[a] > fitness[b] ? a : b;
+}
+
+// Inverse binary tournament: the less fit of the two; ties go to the second.
+__device__ __forceinline__ unsigned int inverse_tournament(const unsigned long long* fitness, unsigned int n, unsigned int r0,
+                                                           unsigned int r1) {
+    const unsigned int a = __umulhi(r0, n);
+    const unsigned int b = __umulhi(r1, n);
+    return fitness[a] < fitness[b] ? a : b;
+}
+
+// Mask of the item bits of word w (zero for padding).
+__device__ __forceinline__ unsigned int word_mask(unsigned int w, unsigned int item_words, unsigned int last_mask) {
+    return w + 1u < item_words ? FULL_MASK : (w + 1u == item_words ? last_mask : 0u);
+}
+
+// Global index of the calling thread's warp; blocks are whole warps.
+__device__ __forceinline__ unsigned long long warp_index() {
+    return (unsigned long long)blockIdx.x * (blockDim.x / WARP_SIZE) + threadIdx.x / WARP_SIZE;
+}
+
+__device__ __forceinline__ unsigned int lane_index() {
+    return threadIdx.x % WARP_SIZE;
+}
+
+// The penalised price (src/library/knapsack.rs): the price when weight <= capacity,
+// else price - ratio * (weight - capacity), saturating at 0 (and the product at 2^64 - 1).
+__device__ __forceinline__ unsigned long long penalised_price(unsigned long long price, unsigned long long weight,
+                                                              unsigned long long capacity, unsigned long long ratio) {
+    if (weight <= capacity) return price;
+    const unsigned long long excess = weight - capacity;
+    const unsigned long long penalty = __umul64hi(ratio, excess) != 0ull ? ~0ull : ratio * excess;
+    return price > penalty ? price - penalty : 0ull;
+}
+
+// Initial population: word w of individual k of island s is out[0] of
+// (generation 0, PURPOSE_INITIAL, k, w), masked to the items. One warp per individual.
+extern "C" __global__ void island_initialise(unsigned int* __restrict__ population, unsigned int islands, unsigned int island_size,
+                                             unsigned int words, unsigned int item_words, unsigned int last_mask, unsigned int seed_low,
+                                             unsigned int seed_high) {
+    const unsigned long long warp = warp_index();
+    if (warp >= (unsigned long long)islands * island_size) return;
+    const unsigned int island = (unsigned int)(warp / island_size);
+    const unsigned int individual = (unsigned int)(warp % island_size);
+    unsigned int* chromosome = population + warp * words;
+    for (unsigned int w = lane_index(); w < words; w += WARP_SIZE) {
+        unsigned int gene = 0u;
+        if (w < item_words) {
+            gene = draw(seed_low, seed_high, island, 0u, PURPOSE_INITIAL, individual, w).x & word_mask(w, item_words, last_mask);
+        }
+        chromosome[w] = gene;
+    }
+}
+
+// Genetic manipulation (Section V.B): one warp per offspring pair. Every lane draws
+// the same selection numbers (no shared memory, no barrier); lane l then builds words
+// l, l + 32, ... of both children: uniform crossover by a random mask per word
+// (eq. 1), bit-flip mutation from 32 numbers per word and child (eq. 2), padding
+// masked. Children of pair p are offspring 2p and 2p + 1 of the island.
+extern "C" __global__ void island_genetic_manipulation(const unsigned int* __restrict__ population,
+                                                       const unsigned long long* __restrict__ fitness, unsigned int* __restrict__ offspring,
+                                                       unsigned int islands, unsigned int island_size, unsigned int pairs,
+                                                       unsigned int words, unsigned int item_words, unsigned int last_mask,
+                                                       unsigned long long crossover_threshold, unsigned long long mutation_threshold,
+                                                       unsigned int seed_low, unsigned int seed_high, unsigned int generation) {
+    const unsigned long long warp = warp_index();
+    if (warp >= (unsigned long long)islands * pairs) return;
+    const unsigned int island = (unsigned int)(warp / pairs);
+    const unsigned int pair = (unsigned int)(warp % pairs);
+    const unsigned int* parents = population + (unsigned long long)island * island_size * words;
+    const unsigned long long* parent_fitness = fitness + (unsigned long long)island * island_size;
+
+    const Philox4 select = draw(seed_low, seed_high, island, generation, PURPOSE_SELECTION, pair, 0u);
+    const unsigned int first = tournament(parent_fitness, island_size, select.x, select.y);
+    const unsigned int second = tournament(parent_fitness, island_size, select.z, select.w);
+    const bool crossover = fires(draw(seed_low, seed_high, island, generation, PURPOSE_SELECTION, pair, 1u).x, crossover_threshold) != 0u;
+    const unsigned int* parent1 = parents + (unsigned long long)first * words;
+    const unsigned int* parent2 = parents + (unsigned long long)second * words;
+    unsigned int* child1 = offspring + warp * 2ull * words;
+    unsigned int* child2 = child1 + words;
+
+    for (unsigned int w = lane_index(); w < words; w += WARP_SIZE) {
+        unsigned int gene1 = 0u;
+        unsigned int gene2 = 0u;
+        if (w < item_words) {
+            const unsigned int a = parent1[w];
+            const unsigned int b = parent2[w];
+            const unsigned int mask = crossover ? draw(seed_low, seed_high, island, generation, PURPOSE_CROSSOVER_MASK, pair, w).x : 0u;
+            // Number 4k + j is out[j] of call k: numbers 0..31 flip child 1, 32..63 child 2.
+            unsigned int flip1 = 0u;
+            unsigned int flip2 = 0u;
+            for (unsigned int k = 0; k < MUTATION_CALLS; ++k) {
+                const Philox4 r = draw(seed_low, seed_high, island, generation, PURPOSE_MUTATION, pair, MUTATION_CALLS * w + k);
+                const unsigned int bits = fires(r.x, mutation_threshold) | (fires(r.y, mutation_threshold) << 1) |
+                                          (fires(r.z, mutation_threshold) << 2) | (fires(r.w, mutation_threshold) << 3);
+                if (k < MUTATION_CALLS / 2u) {
+                    flip1 |= bits << (4u * k);
+                } else {
+                    flip2 |= bits << (4u * (k - MUTATION_CALLS / 2u));
+                }
+            }
+            const unsigned int valid = word_mask(w, item_words, last_mask);
+            gene1 = ((~mask & a) | (mask & b)) ^ (flip1 & valid);
+            gene2 = ((mask & a) | (~mask & b)) ^ (flip2 & valid);
+        }
+        child1[w] = gene1;
+        child2[w] = gene2;
+    }
+}
+
+// Fitness evaluation (Section V.C): one warp per chromosome of `genomes`. Per chunk of
+// 32 words (1024 items) each lane loads one word; then for each word of the chunk,
+// broadcast by a shuffle, lane b adds the price and weight of item 32 w + b when its
+// bit is set (coalesced reads of prices and weights). The 64-bit partial sums are
+// reduced by shuffles and lane 0 writes the penalised price. prices and weights hold
+// words * 32 entries, zero past the items.
+extern "C" __global__ void island_evaluate(const unsigned int* __restrict__ genomes, unsigned long long* __restrict__ fitness,
+                                           unsigned long long count, unsigned int words, const unsigned int* __restrict__ prices,
+                                           const unsigned int* __restrict__ weights, unsigned long long capacity,
+                                           unsigned long long ratio) {
+    const unsigned long long warp = warp_index();
+    if (warp >= count) return;
+    const unsigned int lane = lane_index();
+    const unsigned int* chromosome = genomes + warp * words;
+    unsigned long long price = 0ull;
+    unsigned long long weight = 0ull;
+    for (unsigned int chunk = 0; chunk < words; chunk += WARP_SIZE) {
+        const unsigned int mine = chromosome[chunk + lane];
+        for (unsigned int k = 0; k < WARP_SIZE; ++k) {
+            const unsigned int word = __shfl_sync(FULL_MASK, mine, k);
+            if ((word >> lane) & 1u) {
+                const unsigned long long item = (unsigned long long)(chunk + k) * WARP_SIZE + lane;
+                price += prices[item];
+                weight += weights[item];
+            }
+        }
+    }
+    for (unsigned int offset = WARP_SIZE / 2u; offset > 0u; offset /= 2u) {
+        price += __shfl_down_sync(FULL_MASK, price, offset);
+        weight += __shfl_down_sync(FULL_MASK, weight, offset);
+    }
+    if (lane == 0u) fitness[warp] = penalised_price(price, weight, capacity, ratio);
+}
+
+// Replacement (Section V.D): one warp per parent slot. Lane 0 draws the offspring the
+// slot is compared with and, when that is strictly fitter, takes its fitness (lane 0
+// alone reads and writes the slot's fitness); the whole warp then copies the genome.
+// Each slot is written only by its own warp.
+extern "C" __global__ void island_replace(unsigned int* __restrict__ population, unsigned long long* __restrict__ fitness,
+                                          const unsigned int* __restrict__ offspring,
+                                          const unsigned long long* __restrict__ offspring_fitness, unsigned int islands,
+                                          unsigned int island_size, unsigned int offspring_size, unsigned int words,
+                                          unsigned int seed_low, unsigned int seed_high, unsigned int generation) {
+    const unsigned long long warp = warp_index();
+    if (warp >= (unsigned long long)islands * island_size) return;
+    const unsigned int island = (unsigned int)(warp / island_size);
+    const unsigned int slot = (unsigned int)(warp % island_size);
+    const unsigned int lane = lane_index();
+    const unsigned long long first_offspring = (unsigned long long)island * offspring_size;
+    unsigned int chosen = 0u;
+    unsigned int better = 0u;
+    if (lane == 0u) {
+        chosen = __umulhi(draw(seed_low, seed_high, island, generation, PURPOSE_REPLACEMENT, slot, 0u).x, offspring_size);
+        const unsigned long long candidate = offspring_fitness[first_offspring + chosen];
+        if (candidate > fitness[warp]) {
+            fitness[warp] = candidate;
+            better = 1u;
+        }
+    }
+    better = __shfl_sync(FULL_MASK, better, 0);
+    chosen = __shfl_sync(FULL_MASK, chosen, 0);
+    if (better) {
+        const unsigned int* source = offspring + (first_offspring + chosen) * words;
+        unsigned int* target = population + warp * words;
+        for (unsigned int w = lane; w < words; w += WARP_SIZE) target[w] = source[w];
+    }
+}
+
+// Emigrant selection (Section V.E.1): one warp per emigrant e of each island, written
+// to emigrants[(s * count + e) * L]. Emigrant 0 is the island's best (the lowest index
+// of the highest fitness, found by a warp reduction); the others win a binary
+// tournament drawn with the sender's key.
+extern "C" __global__ void island_select_emigrants(const unsigned int* __restrict__ population,
+                                                   const unsigned long long* __restrict__ fitness, unsigned int* __restrict__ emigrants,
+                                                   unsigned long long* __restrict__ emigrant_fitness, unsigned int islands,
+                                                   unsigned int island_size, unsigned int count, unsigned int words,
+                                                   unsigned int seed_low, unsigned int seed_high, unsigned int generation) {
+    const unsigned long long warp = warp_index();
+    if (warp >= (unsigned long long)islands * count) return;
+    const unsigned int island = (unsigned int)(warp / count);
+    const unsigned int e = (unsigned int)(warp % count);
+    const unsigned int lane = lane_index();
+    const unsigned long long* island_fitness = fitness + (unsigned long long)island * island_size;
+    unsigned int chosen;
+    if (e == 0u) {
+        // (fitness, index) pairs: higher fitness wins, then the lower index. Lanes
+        // without an individual hold index 0xffffffff, which every real one beats.
+        unsigned long long best = 0ull;
+        unsigned int best_index = 0xffffffffu;
+        for (unsigned int i = lane; i < island_size; i += WARP_SIZE) {
+            const unsigned long long f = island_fitness[i];
+            if (f > best || (f == best && i < best_index)) {
+                best = f;
+                best_index = i;
+            }
+        }
+        for (unsigned int offset = WARP_SIZE / 2u; offset > 0u; offset /= 2u) {
+            const unsigned long long other = __shfl_down_sync(FULL_MASK, best, offset);
+            const unsigned int other_index = __shfl_down_sync(FULL_MASK, best_index, offset);
+            if (other > best || (other == best && other_index < best_index)) {
+                best = other;
+                best_index = other_index;
+            }
+        }
+        chosen = __shfl_sync(FULL_MASK, best_index, 0);
+    } else {
+        const Philox4 r = draw(seed_low, seed_high, island, generation, PURPOSE_EMIGRATION, e, 0u);
+        chosen = tournament(island_fitness, island_size, r.x, r.y);
+    }
+    const unsigned int* source = population + ((unsigned long long)island * island_size + chosen) * words;
+    unsigned int* target = emigrants + warp * words;
+    for (unsigned int w = lane; w < words; w += WARP_SIZE) target[w] = source[w];
+    if (lane == 0u) emigrant_fitness[warp] = island_fitness[chosen];
+}
+
+// Immigrant merge (Section V.E.3): one warp per receiving island s, which takes the
+// emigrants of island s - 1 (mod islands) in order j = 0, 1, ..., count - 1 (the
+// deterministic equivalent of the paper's per-individual locks). Lane 0 draws the
+// inverse tournament with the receiver's key on the fitness as it stands after the
+// earlier immigrants, and replaces the loser's fitness when the immigrant is strictly
+// fitter (lane 0 alone reads and writes the island's fitness); the warp copies the
+// genome. Lane l writes only words l, l + 32, ..., so no two lanes touch one word.
+extern "C" __global__ void island_merge_immigrants(unsigned int* __restrict__ population, unsigned long long* __restrict__ fitness,
+                                                   const unsigned int* __restrict__ emigrants,
+                                                   const unsigned long long* __restrict__ emigrant_fitness, unsigned int islands,
+                                                   unsigned int island_size, unsigned int count, unsigned int words,
+                                                   unsigned int seed_low, unsigned int seed_high, unsigned int generation) {
+    const unsigned long long warp = warp_index();
+    if (warp >= islands) return;
+    const unsigned int island = (unsigned int)warp;
+    const unsigned int sender = island == 0u ? islands - 1u : island - 1u;
+    const unsigned int lane = lane_index();
+    unsigned long long* island_fitness = fitness + (unsigned long long)island * island_size;
+    unsigned int* residents = population + (unsigned long long)island * island_size * words;
+    const unsigned long long first_immigrant = (unsigned long long)sender * count;
+    for (unsigned int j = 0; j < count; ++j) {
+        unsigned int resident = 0u;
+        unsigned int better = 0u;
+        if (lane == 0u) {
+            const Philox4 r = draw(seed_low, seed_high, island, generation, PURPOSE_IMMIGRATION, j, 0u);
+            resident = inverse_tournament(island_fitness, island_size, r.x, r.y);
+            const unsigned long long candidate = emigrant_fitness[first_immigrant + j];
+            if (candidate > island_fitness[resident]) {
+                island_fitness[resident] = candidate;
+                better = 1u;
+            }
+        }
+        better = __shfl_sync(FULL_MASK, better, 0);
+        resident = __shfl_sync(FULL_MASK, resident, 0);
+        if (better) {
+            const unsigned int* source = emigrants + (first_immigrant + j) * words;
+            unsigned int* target = residents + (unsigned long long)resident * words;
+            for (unsigned int w = lane; w < words; w += WARP_SIZE) target[w] = source[w];
+        }
+    }
+}

@@ -1,0 +1,65 @@
+//! The island-GA paper through the built binary: the quick profile end to end on
+//! the CPU, and impossible spec values rejected with file, line and key.
+
+mod common;
+
+#[test]
+fn island_quick_profile_on_cpu_end_to_end() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::reproduce_quick_cpu("island", tmp.path());
+    let dir = tmp.path().join("island");
+    let report = std::fs::read_to_string(dir.join("REPORT.md")).expect("REPORT.md written");
+    for s in ["## Figure 4", "## Figure 5", "## Figure 7 and Table I", "## Claims", "not run here (--backend cpu)"] {
+        assert!(report.contains(s), "REPORT.md lacks `{s}`");
+    }
+    let parquet =
+        std::fs::read_dir(dir.join("records")).unwrap().flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|e| e == "parquet"));
+    let rows = evorepro::records::read_parquet(&parquet.expect("a Parquet record file")).unwrap();
+    let grid: Vec<_> = rows.iter().filter(|r| r.str("figure") == "grid" && r.str("status") == "ok").collect();
+    assert_eq!(grid.len(), 3 * 2 * 2, "quick grid: 3 island counts × 2 sizes × 2 runs");
+    for r in &grid {
+        // The best solution is feasible, below the optimum, and the phases add up.
+        let gap = r.float("gap").unwrap();
+        assert!(gap > 0.0 && gap < 0.5, "{}: gap {gap}", r.str("case_id"));
+        assert_eq!(r.get("feasible").to_string(), "true", "{}", r.str("case_id"));
+        let phases: f64 = ["manipulation_ms", "evaluation_ms", "replacement_ms", "migration_ms", "statistics_ms"]
+            .iter()
+            .map(|k| r.float(k).unwrap())
+            .sum();
+        let total = r.float("total_ms").unwrap();
+        assert!((phases - total).abs() <= 1e-6 * total.max(1.0), "{}: phases {phases} ms vs total {total} ms", r.str("case_id"));
+    }
+    // Speed cases ran on one thread and on all threads, with identical results
+    // (the case would have failed otherwise).
+    let speed = |method: &str| rows.iter().filter(|r| r.str("figure") == "speed" && r.str("method") == method).count();
+    assert_eq!(speed("cpu-1t"), 3);
+    assert_eq!(speed("cpu-mt"), 3);
+}
+
+#[test]
+fn island_spec_with_impossible_values_names_file_line_and_key() {
+    common::assert_spec_edit_rejected("island", "mutation = 0.001", "mutation = 1.5", &["settings.mutation", "1.5"]);
+    common::assert_spec_edit_rejected("island", "grid_sizes = [128, 256]", "grid_sizes = [128, 257]", &["profiles.quick", "257"]);
+}
+
+#[test]
+fn island_spec_naming_a_missing_instance_fails_with_the_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    let original = std::fs::read_to_string(std::path::Path::new(common::ROOT).join("experiments/island.toml")).unwrap();
+    let spec = tmp.path().join("missing.toml");
+    std::fs::write(&spec, original.replacen("jaros_knap_10000.txt", "no_such_instance.txt", 1)).unwrap();
+    let out = tmp.path().join("out");
+    let o = common::evorepro(&[
+        "reproduce".as_ref(),
+        "island".as_ref(),
+        "--spec".as_ref(),
+        spec.as_os_str(),
+        "--backend".as_ref(),
+        "cpu".as_ref(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert!(!o.status.success(), "a missing instance was accepted: {}", common::describe(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no_such_instance.txt"), "stderr does not name the instance file:\n{err}");
+}
