@@ -638,15 +638,44 @@ impl Island {
 
     /// Best, worst, mean and standard deviation of the parent fitness (Section V.F).
     pub fn statistics(&self) -> IslandStatistics {
-        let best_index = self.best_index();
-        let (mean, std_dev) = mean_and_std(&[&self.fitness]);
-        IslandStatistics {
-            best: self.fitness[best_index],
-            best_index,
-            worst: self.fitness.iter().copied().min().unwrap_or(0),
+        IslandStatistics::of(&self.fitness)
+    }
+}
+
+impl IslandStatistics {
+    /// Best (lowest index of the highest fitness), worst, mean and standard deviation of one island's fitness.
+    pub fn of(fitness: &[Fitness]) -> IslandStatistics {
+        let best = fitness.iter().copied().max().unwrap_or(0);
+        let best_index = fitness.iter().position(|&f| f == best).unwrap_or(0);
+        let (mean, std_dev) = mean_and_std(&[fitness]);
+        IslandStatistics { best, best_index, worst: fitness.iter().copied().min().unwrap_or(0), mean, std_dev }
+    }
+}
+
+impl Statistics {
+    /// The global statistics (Section V.F) of islands with fitness `parts` (one slice per island, in ring order);
+    /// `chromosome(island, individual)` fetches the best individual's genes. Every backend builds its statistics
+    /// here, so they are bit-identical for identical populations.
+    pub fn of<E>(
+        evaluator: &Evaluator<'_>,
+        parts: &[&[Fitness]],
+        chromosome: impl FnOnce(usize, usize) -> Result<Vec<u32>, E>,
+    ) -> Result<Statistics, E> {
+        let islands: Vec<IslandStatistics> = parts.iter().map(|p| IslandStatistics::of(p)).collect();
+        let best = islands.iter().map(|s| s.best).max().unwrap_or(0);
+        let best_island = islands.iter().position(|s| s.best == best).unwrap_or(0);
+        let (mean, std_dev) = mean_and_std(parts);
+        let best_chromosome = chromosome(best_island, islands[best_island].best_index)?;
+        Ok(Statistics {
+            worst: islands.iter().map(|s| s.worst).min().unwrap_or(0),
+            best_solution: evaluator.evaluate(&best_chromosome),
+            islands,
+            best,
+            best_island,
             mean,
             std_dev,
-        }
+            best_chromosome,
+        })
     }
 }
 
@@ -737,21 +766,11 @@ impl Islands {
 
     /// Per-island and global statistics, with the best solution (Section V.F).
     pub fn statistics(&self, evaluator: &Evaluator<'_>) -> Statistics {
-        let islands: Vec<IslandStatistics> = self.islands.iter().map(Island::statistics).collect();
-        let best = islands.iter().map(|s| s.best).max().unwrap_or(0);
-        let best_island = islands.iter().position(|s| s.best == best).unwrap_or(0);
         let parts: Vec<&[Fitness]> = self.islands.iter().map(|island| island.fitness()).collect();
-        let (mean, std_dev) = mean_and_std(&parts);
-        let best_chromosome = self.islands[best_island].chromosome(islands[best_island].best_index).to_vec();
-        Statistics {
-            worst: islands.iter().map(|s| s.worst).min().unwrap_or(0),
-            best_solution: evaluator.evaluate(&best_chromosome),
-            islands,
-            best,
-            best_island,
-            mean,
-            std_dev,
-            best_chromosome,
+        let best = |i: usize, k: usize| Ok::<_, std::convert::Infallible>(self.islands[i].chromosome(k).to_vec());
+        match Statistics::of(evaluator, &parts, best) {
+            Ok(s) => s,
+            Err(never) => match never {},
         }
     }
 }

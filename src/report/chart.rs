@@ -8,7 +8,8 @@ use std::sync::Once;
 
 static FONT: Once = Once::new();
 
-fn register_font() {
+/// Registers the embedded font (once); every figure calls it before drawing text.
+pub fn register_font() {
     FONT.call_once(|| {
         let bytes: &'static [u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
         // The font is embedded and valid; failure would be a build defect.
@@ -150,11 +151,12 @@ fn draw_lines<DB: DrawingBackend>(root: DrawingArea<DB, plotters::coord::Shift>,
     root.present().map_err(e)
 }
 
-const SIZE: (u32, u32) = (900, 640);
+/// Figure size in pixels.
+pub const SIZE: (u32, u32) = (900, 640);
 
 /// Draws to `<stem>.tmp.<ext>` and renames over `<stem>.<ext>`, so a reader
 /// never sees half a figure.
-fn atomically(stem: &Path, ext: &str, draw: impl FnOnce(&Path) -> Result<(), String>) -> Result<(), String> {
+pub fn atomically(stem: &Path, ext: &str, draw: impl FnOnce(&Path) -> Result<(), String>) -> Result<(), String> {
     let target = stem.with_extension(ext);
     let tmp = stem.with_extension(format!("tmp.{ext}"));
     draw(&tmp)?;

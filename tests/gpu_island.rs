@@ -1,0 +1,24 @@
+//! The island GA's CUDA kernels against the CPU reference: bit-identical
+//! populations and fitness after every generation, migrations included (passes
+//! with a message where there is no CUDA).
+
+use evorepro::gpu::{self, Gpu, island};
+
+#[test]
+fn island_gpu_evolves_the_cpu_populations() {
+    if let Err(why) = gpu::probe() {
+        println!("skipping: no CUDA ({why})");
+        return;
+    }
+    let gpu = Gpu::open(0).expect("probe found a device, so device 0 opens");
+    let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
+    println!("island self check on {} with seed {seed} (rerun with `evorepro selfcheck --paper island --seed {seed}`)", gpu.info.name);
+    let lines = island::self_check(&gpu, seed, true).unwrap_or_else(|e| panic!("self check failed to run (seed {seed}): {e}"));
+    assert!(lines.iter().any(|l| l.migrations > 0), "no configuration migrated: the check missed the ring");
+    let failures: Vec<String> = lines
+        .iter()
+        .filter(|l| !l.passed())
+        .map(|l| format!("{} {}×{}: {:?}", l.instance, l.islands, l.island_size, l.first_difference.as_ref().map(|d| d.to_string())))
+        .collect();
+    assert!(failures.is_empty(), "island GPU differs from the CPU (seed {seed}):\n{}", failures.join("\n"));
+}
