@@ -350,6 +350,11 @@ impl Paper for IslandPaper {
         for (m, a) in &analyses {
             md += &self.fig5(m, a, dir)?;
         }
+        md += "## Performance — memory traffic against the measured ceiling\n\n";
+        let items = self.instance().map(|i| i.item_count()).ok();
+        for (m, a) in &analyses {
+            md += &performance(m, a, items);
+        }
         md += "## Figure 7 and Table I — speedups over one CPU thread\n\n";
         for (m, a) in &analyses {
             md += &self.fig7(m, a);
@@ -538,6 +543,34 @@ fn fig4(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
     chart::write_lines(&stem, &chart).map_err(|e| anyhow::anyhow!("figure {}: {e}", stem.display()))?;
     let _ = writeln!(md, "\n![Figure 4](figures/{}__fig4.png)\n", m.hw_id);
     Ok(md)
+}
+
+/// The GPU grid's bytes per generation (`gpu::island::bytes_per_generation`, a
+/// lower bound) over its time per generation, against the device-copy ceiling
+/// measured in the same run.
+fn performance(m: &MachineRecords, a: &Analysis, items: Option<usize>) -> String {
+    let mut md = format!("### `{}` ({})\n\n", m.hw_id, m.label());
+    let (Some(items), Some(CUDA)) = (items, a.grid_method().as_deref()) else {
+        return md + &format!("{}\n\n", a.reason(CUDA));
+    };
+    let ceiling = m.ceiling("gpu_d2d");
+    let mut t = Table::new(&["islands × size", "MB per generation", "µs per generation", "GB/s", "of the device-copy ceiling"]);
+    for &(islands, size) in a.grid.keys() {
+        let Some(ms) = a.grid_per_generation(islands, size) else { continue };
+        let bytes = crate::gpu::island::bytes_per_generation(items, size, islands) as f64;
+        let gbs = bytes / (ms * 1e-3) / 1e9;
+        t.row(vec![
+            format!("{islands} × {size}"),
+            format!("{:.2}", bytes / 1e6),
+            format!("{:.1}", ms * 1e3),
+            format!("{gbs:.0}"),
+            ceiling.map_or("—".into(), |c| format!("{:.1}%", 100.0 * gbs / c)),
+        ]);
+    }
+    md += "Bytes counted: parents read and children written by genetic manipulation, offspring read by evaluation, fitness \
+           reads and writes (not the genomes replacement copies, migration or statistics); time per generation includes \
+           migration every 100 generations.\n\n";
+    md + &t.render() + "\n"
 }
 
 impl IslandPaper {
