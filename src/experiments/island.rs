@@ -494,31 +494,49 @@ impl Analysis {
     }
 }
 
-fn fig4(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
-    let mut md = format!("### `{}` ({})\n\n", m.hw_id, m.label());
-    if a.grid.is_empty() {
-        return Ok(md + "No grid runs in this machine's records.\n\n");
-    }
+/// Chart series: (name, points).
+type Series = Vec<(String, Vec<(f64, f64)>)>;
+
+/// A grid table (a row per island count, a column per island size, headed by
+/// `column(size)`) and one chart series per island count: `cell(islands, size)`
+/// gives the cell's text and the point's y value, or None for "—".
+fn grid_table(a: &Analysis, column: impl Fn(usize) -> String, cell: impl Fn(usize, usize) -> Option<(String, f64)>) -> (Table, Series) {
     let sizes = a.grid_sizes();
     let mut header = vec!["islands".to_owned()];
-    header.extend(sizes.iter().map(|s| format!("{s} per island")));
+    header.extend(sizes.iter().map(|&s| column(s)));
     let mut t = Table::new(&header);
     let mut series = Vec::new();
     for islands in a.grid_islands() {
         let mut cells = vec![islands.to_string()];
         let mut points = Vec::new();
         for &size in &sizes {
-            cells.push(match (a.grid_summary(islands, size, "best"), a.grid_summary(islands, size, "gap")) {
-                (Some(b), Some(g)) => {
-                    points.push((size as f64, 100.0 * g.mean));
-                    format!("{:.0} ± {:.0} (gap {:.3}%, n = {})", b.mean, b.ci95(), 100.0 * g.mean, b.n)
+            cells.push(match cell(islands, size) {
+                Some((text, y)) => {
+                    points.push((size as f64, y));
+                    text
                 }
-                _ => "—".into(),
+                None => "—".into(),
             });
         }
         t.row(cells);
         series.push((format!("{islands} islands"), points));
     }
+    (t, series)
+}
+
+fn fig4(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+    let mut md = format!("### `{}` ({})\n\n", m.hw_id, m.label());
+    if a.grid.is_empty() {
+        return Ok(md + "No grid runs in this machine's records.\n\n");
+    }
+    let (t, series) = grid_table(
+        a,
+        |size| format!("{size} per island"),
+        |islands, size| {
+            let (b, g) = (a.grid_summary(islands, size, "best")?, a.grid_summary(islands, size, "gap")?);
+            Some((format!("{:.0} ± {:.0} (gap {:.3}%, n = {})", b.mean, b.ci95(), 100.0 * g.mean, b.n), 100.0 * g.mean))
+        },
+    );
     let _ = writeln!(md, "Best fitness, mean ± 95% CI over runs, and the gap to the optimum ({}).\n", a.grid_method().unwrap_or_default());
     md += &t.render();
     if let (Some(first), Some(best), Some(gap)) = (a.full.first(), Summary::of(&a.full_values("best")), Summary::of(&a.full_values("gap")))
@@ -579,29 +597,16 @@ impl IslandPaper {
         if a.grid.is_empty() {
             return Ok(md + "No grid runs in this machine's records.\n\n");
         }
-        let sizes = a.grid_sizes();
-        let mut header = vec!["islands".to_owned()];
-        header.extend(sizes.iter().map(|s| format!("{s}: total (s) / per gen. (ms) / migration")));
-        let mut t = Table::new(&header);
-        let mut series = Vec::new();
-        for islands in a.grid_islands() {
-            let mut cells = vec![islands.to_string()];
-            let mut points = Vec::new();
-            for &size in &sizes {
-                let total = a.grid_summary(islands, size, "total_ms");
+        let (t, series) = grid_table(
+            a,
+            |size| format!("{size}: total (s) / per gen. (ms) / migration"),
+            |islands, size| {
+                let (total, per) = (a.grid_summary(islands, size, "total_ms")?, a.grid_per_generation(islands, size)?);
                 let migration = a.grid_summary(islands, size, "migration_ms");
-                cells.push(match (total, a.grid_per_generation(islands, size)) {
-                    (Some(tot), Some(per)) => {
-                        points.push((size as f64, tot.mean / 1e3));
-                        let share = migration.map_or("—".into(), |mg| format!("{:.2}%", 100.0 * mg.mean / tot.mean));
-                        format!("{:.2} / {per:.3} / {share}", tot.mean / 1e3)
-                    }
-                    _ => "—".into(),
-                });
-            }
-            t.row(cells);
-            series.push((format!("{islands} islands"), points));
-        }
+                let share = migration.map_or("—".into(), |mg| format!("{:.2}%", 100.0 * mg.mean / total.mean));
+                Some((format!("{:.2} / {per:.3} / {share}", total.mean / 1e3), total.mean / 1e3))
+            },
+        );
         let _ = writeln!(
             md,
             "Mean wall time of a run ({}), time per generation, and the migration phase's share of it (Figure 6).\n",
