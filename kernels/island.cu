@@ -307,44 +307,82 @@ extern "C" __global__ void island_select_emigrants(const unsigned int* __restric
     if (lane == 0u) emigrant_fitness[warp] = island_fitness[chosen];
 }
 
-// Immigrant merge (Section V.E.3): one warp per receiving island s, which takes the
+// Immigrant merge (Section V.E.3): one block per receiving island s, which takes the
 // emigrants of island s - 1 (mod islands) in order j = 0, 1, ..., count - 1 (the
-// deterministic equivalent of the paper's per-individual locks). Lane 0 draws the
-// inverse tournament with the receiver's key on the fitness as it stands after the
-// earlier immigrants, and replaces the loser's fitness when the immigrant is strictly
-// fitter (lane 0 alone reads and writes the island's fitness); the warp copies the
-// genome. Lane l writes only words l, l + 32, ..., so no two lanes touch one word.
+// deterministic equivalent of the paper's per-individual locks), MERGE_CHUNK at a time:
+// 1. every thread draws the inverse tournament of one immigrant of the chunk (the
+//    receiver's key) into shared memory;
+// 2. thread 0 alone decides the chunk in order on the island's fitness as it stands
+//    after the earlier immigrants, replacing the loser's fitness when the immigrant
+//    is strictly fitter, and notes the slot it took;
+// 3. the warps copy the genomes of the chunk's accepted immigrants that no later
+//    immigrant of the chunk displaced, so no two warps write one slot (a later chunk
+//    overwrites after the barrier).
+#define MERGE_CHUNK 256u
+#define NO_SLOT 0xffffffffu
 extern "C" __global__ void island_merge_immigrants(unsigned int* __restrict__ population, unsigned long long* __restrict__ fitness,
                                                    const unsigned int* __restrict__ emigrants,
                                                    const unsigned long long* __restrict__ emigrant_fitness, unsigned int islands,
                                                    unsigned int island_size, unsigned int count, unsigned int words,
                                                    unsigned int seed_low, unsigned int seed_high, unsigned int generation) {
-    const unsigned long long warp = warp_index();
-    if (warp >= islands) return;
-    const unsigned int island = (unsigned int)warp;
+    __shared__ unsigned int draw_x[MERGE_CHUNK];
+    __shared__ unsigned int draw_y[MERGE_CHUNK];
+    __shared__ unsigned int taken[MERGE_CHUNK];
+    const unsigned int island = blockIdx.x;
+    if (island >= islands) return;
     const unsigned int sender = island == 0u ? islands - 1u : island - 1u;
     const unsigned int lane = lane_index();
+    const unsigned int warp = threadIdx.x / WARP_SIZE;
+    const unsigned int warps = blockDim.x / WARP_SIZE;
     unsigned long long* island_fitness = fitness + (unsigned long long)island * island_size;
     unsigned int* residents = population + (unsigned long long)island * island_size * words;
     const unsigned long long first_immigrant = (unsigned long long)sender * count;
-    for (unsigned int j = 0; j < count; ++j) {
-        unsigned int resident = 0u;
-        unsigned int better = 0u;
-        if (lane == 0u) {
-            const Philox4 r = draw(seed_low, seed_high, island, generation, PURPOSE_IMMIGRATION, j, 0u);
-            resident = inverse_tournament(island_fitness, island_size, r.x, r.y);
-            const unsigned long long candidate = emigrant_fitness[first_immigrant + j];
-            if (candidate > island_fitness[resident]) {
-                island_fitness[resident] = candidate;
-                better = 1u;
+    for (unsigned int base = 0u; base < count; base += MERGE_CHUNK) {
+        const unsigned int chunk = min(MERGE_CHUNK, count - base);
+        if (threadIdx.x < chunk) {
+            const Philox4 r = draw(seed_low, seed_high, island, generation, PURPOSE_IMMIGRATION, base + threadIdx.x, 0u);
+            draw_x[threadIdx.x] = r.x;
+            draw_y[threadIdx.x] = r.y;
+        }
+        __syncthreads();
+        if (threadIdx.x == 0u) {
+            for (unsigned int k = 0; k < chunk; ++k) {
+                const unsigned int resident = inverse_tournament(island_fitness, island_size, draw_x[k], draw_y[k]);
+                const unsigned long long candidate = emigrant_fitness[first_immigrant + base + k];
+                taken[k] = NO_SLOT;
+                if (candidate > island_fitness[resident]) {
+                    island_fitness[resident] = candidate;
+                    taken[k] = resident;
+                }
             }
         }
-        better = __shfl_sync(FULL_MASK, better, 0);
-        resident = __shfl_sync(FULL_MASK, resident, 0);
-        if (better) {
-            const unsigned int* source = emigrants + (first_immigrant + j) * words;
-            unsigned int* target = residents + (unsigned long long)resident * words;
-            for (unsigned int w = lane; w < words; w += WARP_SIZE) target[w] = source[w];
+        __syncthreads();
+        for (unsigned int k = warp; k < chunk; k += warps) {
+            const unsigned int slot = taken[k];
+            bool displaced = false;
+            for (unsigned int later = k + 1u + lane; later < chunk; later += WARP_SIZE) displaced |= taken[later] == slot;
+            displaced = __any_sync(FULL_MASK, displaced);
+            if (slot != NO_SLOT && !displaced) {
+                const unsigned int* source = emigrants + (first_immigrant + base + k) * words;
+                unsigned int* target = residents + (unsigned long long)slot * words;
+                for (unsigned int w = lane; w < words; w += WARP_SIZE) target[w] = source[w];
+            }
         }
+        __syncthreads();
     }
+}
+
+// The integer ceiling of genetic manipulation, whose mutation masks take
+// MUTATION_CALLS Philox calls per chromosome word and pair: every thread makes
+// `calls` draws and folds their numbers into one word, which it writes so that
+// nothing is optimised away.
+extern "C" __global__ void island_philox_rate(unsigned int* __restrict__ out, unsigned int calls, unsigned int seed_low,
+                                              unsigned int seed_high) {
+    const unsigned int thread = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned int folded = 0u;
+    for (unsigned int k = 0; k < calls; ++k) {
+        const Philox4 r = draw(seed_low, seed_high, 0u, k, PURPOSE_MUTATION, thread, k);
+        folded ^= r.x ^ r.y ^ r.z ^ r.w;
+    }
+    out[thread] = folded;
 }

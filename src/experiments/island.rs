@@ -314,7 +314,8 @@ impl Paper for IslandPaper {
             Some(gpu) => {
                 let r = crate::gpu::island::run(gpu, &instance, &self.config(1, size, generations, seed, Threads::Single))?;
                 check(CUDA, &r)?;
-                rows.push(run_row(CUDA, &r, optimum));
+                let philox = crate::gpu::island::philox_rate(gpu, 5)?;
+                rows.push(run_row(CUDA, &r, optimum).with("philox_calls_per_s", philox));
             }
             None => rows.push(Record::new().with("method", CUDA).with("status", "not_run").with("reason", env.gpu_absent.as_str())),
         }
@@ -588,7 +589,47 @@ fn performance(m: &MachineRecords, a: &Analysis, items: Option<usize>) -> String
     md += "Bytes counted: parents read and children written by genetic manipulation, offspring read by evaluation, fitness \
            reads and writes (not the genomes replacement copies, migration or statistics); time per generation includes \
            migration every 100 generations.\n\n";
-    md + &t.render() + "\n"
+    md += &t.render();
+    md + "\n" + &manipulation_against_philox(m, a, items)
+}
+
+/// Genetic manipulation's Philox calls per second (`gpu::island::manipulation_philox_calls`, a lower bound) against
+/// the Philox rate measured by `island_philox_rate` in the same run (the speed cases): the integer ceiling that
+/// bounds this phase, which draws 16 Philox calls per chromosome word and pair for its mutation masks.
+fn manipulation_against_philox(m: &MachineRecords, a: &Analysis, items: usize) -> String {
+    let rates: Vec<f64> = m.measurements().filter_map(|r| r.float("philox_calls_per_s")).collect();
+    let Some(ceiling) = Summary::of(&rates).map(|s| s.median) else {
+        return "No Philox ceiling in this machine's records (measured by the speed cases of the GPU profiles).\n\n".into();
+    };
+    let mut t = Table::new(&[
+        "islands × size",
+        "Philox calls per generation",
+        "manipulation µs per generation",
+        "G calls/s",
+        "of the Philox ceiling",
+    ]);
+    for (&(islands, size), rows) in &a.grid {
+        let per: Vec<f64> = rows.iter().filter_map(|r| Some(r.float("manipulation_ms")? / r.int("generations")? as f64)).collect();
+        let Some(ms) = Summary::of(&per).map(|s| s.mean) else { continue };
+        let calls = crate::gpu::island::manipulation_philox_calls(items, size, islands) as f64;
+        let rate = calls / (ms * 1e-3);
+        t.row(vec![
+            format!("{islands} × {size}"),
+            format!("{:.2} M", calls / 1e6),
+            format!("{:.1}", ms * 1e3),
+            format!("{:.1}", rate / 1e9),
+            format!("{:.1}%", 100.0 * rate / ceiling),
+        ]);
+    }
+    format!(
+        "\nGenetic manipulation is bound by integer work, not memory: its mutation masks take 16 Philox4×32-10 calls per \
+         chromosome word and offspring pair (one number per gene, as the paper's per-gene mutation). Measured Philox \
+         ceiling (`island_philox_rate`, every SM busy, median of {} measurements): {:.1} G calls/s. Calls counted: \
+         tournaments, crossover decision and mutation masks (not the crossover masks).\n\n{}\n",
+        rates.len(),
+        ceiling / 1e9,
+        t.render()
+    )
 }
 
 impl IslandPaper {

@@ -29,23 +29,26 @@ pub fn measure(gpu: &Gpu, bytes: usize, repeats: usize) -> Result<GpuCeilings, G
     // SAFETY: filled before use.
     let mut host = unsafe { gpu.ctx.alloc_pinned::<f32>(n) }.map_err(&e)?;
     host.as_mut_slice().map_err(&e)?.iter_mut().enumerate().for_each(|(i, v)| *v = i as f32);
-    let start = gpu.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(&e)?;
-    let stop = gpu.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(&e)?;
-    let time = |op: &mut dyn FnMut() -> Result<(), GpuError>| -> Result<f64, GpuError> {
-        op()?; // warm-up
-        let mut t = Vec::with_capacity(repeats);
-        for _ in 0..repeats {
-            start.record(s).map_err(&e)?;
-            op()?;
-            stop.record(s).map_err(&e)?;
-            stop.synchronize().map_err(&e)?;
-            t.push(start.elapsed_ms(&stop).map_err(&e)? as f64 / 1e3);
-        }
-        Ok(median(&t))
-    };
-    let d2d = time(&mut || s.memcpy_dtod(&a, &mut b).map_err(&e))?;
-    let h2d = time(&mut || s.memcpy_htod(&host, &mut b).map_err(&e))?;
-    let d2h = time(&mut || s.memcpy_dtoh(&a, &mut host).map_err(&e))?;
+    let d2d = median_seconds(gpu, repeats, &mut || s.memcpy_dtod(&a, &mut b).map_err(&e))?;
+    let h2d = median_seconds(gpu, repeats, &mut || s.memcpy_htod(&host, &mut b).map_err(&e))?;
+    let d2h = median_seconds(gpu, repeats, &mut || s.memcpy_dtoh(&a, &mut host).map_err(&e))?;
     let gb = bytes as f64 / 1e9;
     Ok(GpuCeilings { d2d_gbs: 2.0 * gb / d2d, h2d_pinned_gbs: gb / h2d, d2h_pinned_gbs: gb / d2h })
+}
+
+/// Seconds that `op` takes on the GPU's stream, by CUDA events: the median of `repeats` after one warm-up.
+pub fn median_seconds(gpu: &Gpu, repeats: usize, op: &mut dyn FnMut() -> Result<(), GpuError>) -> Result<f64, GpuError> {
+    let e = launch_err("ceiling events");
+    let start = gpu.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(&e)?;
+    let stop = gpu.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(&e)?;
+    op()?;
+    let mut t = Vec::with_capacity(repeats);
+    for _ in 0..repeats {
+        start.record(&gpu.stream).map_err(&e)?;
+        op()?;
+        stop.record(&gpu.stream).map_err(&e)?;
+        stop.synchronize().map_err(&e)?;
+        t.push(f64::from(start.elapsed_ms(&stop).map_err(&e)?) / 1e3);
+    }
+    Ok(median(&t))
 }

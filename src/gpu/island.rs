@@ -15,8 +15,10 @@
 //!   round, 64-bit sums reduced by shuffles, the penalty applied by lane 0.
 //! - `island_replace` (V.D): one warp per parent slot (`I·N`).
 //! - `island_select_emigrants` (V.E.1): one warp per emigrant (`I·m`), emigrant 0 the island's best.
-//! - `island_merge_immigrants` (V.E.3): one warp per receiving island (`I`), taking its immigrants one after another
-//!   in the reference's order — the deterministic equivalent of the paper's per-individual locks.
+//! - `island_merge_immigrants` (V.E.3): one block per receiving island (`I`), taking its immigrants in the
+//!   reference's order — the deterministic equivalent of the paper's per-individual locks — [`MERGE_CHUNK`] at a
+//!   time: the block draws the chunk's tournaments, one thread decides them in order on the fitness values, and the
+//!   warps copy the genomes that stay (a chunk's later immigrant may displace an earlier one from its slot).
 //!
 //! With every island on one GPU the ring of Section V.E is a device buffer: emigrants are not staged through the
 //! host. Statistics (V.F) are computed on the host from the downloaded fitness values and the best chromosome, with
@@ -46,6 +48,10 @@ pub const ISLAND_CU: KernelSource = KernelSource { file: "island.cu", code: incl
 pub const WARPS_PER_BLOCK: u32 = 8;
 /// Threads per warp.
 const WARP: u32 = 32;
+/// Philox calls per chromosome word and offspring pair for the mutation masks (`MUTATION_CALLS` there).
+pub const MUTATION_CALLS: u32 = 16;
+/// Immigrants decided per round of `island_merge_immigrants`, one per thread of its block (`MERGE_CHUNK` there).
+pub const MERGE_CHUNK: u32 = 256;
 /// Generations whose phase events are recorded before their times are read (reading waits for the GPU).
 pub const CLOCK_WINDOW: usize = 64;
 
@@ -428,11 +434,40 @@ impl<'g> GpuIslands<'g> {
         l.arg(&mut self.population).arg(&mut self.fitness).arg(&self.emigrant_genomes).arg(&self.emigrant_fitness);
         l.arg(&d.islands).arg(&d.island_size).arg(&d.emigrants).arg(&d.words);
         l.arg(&self.seed_low).arg(&self.seed_high).arg(&generation);
-        // SAFETY: warp s < I reads emigrants (s − 1 mod I)·m + j, j < m (I·m fitness values, I·m·L words), and reads
-        // and writes only island s's fitness s·N + i and words (s·N + i)·L + w, i = __umulhi(r, N) < N, w < L.
-        unsafe { l.launch(warp_launch(u64::from(d.islands))?) }.map_err(launch_err("island_merge_immigrants"))?;
+        // SAFETY: block s < I reads emigrants (s − 1 mod I)·m + j, j < m (I·m fitness values, I·m·L words), and reads
+        // and writes only island s's fitness s·N + i and words (s·N + i)·L + w, i = __umulhi(r, N) < N, w < L; its
+        // shared arrays hold MERGE_CHUNK entries, one per thread.
+        let merge = LaunchConfig { grid_dim: (d.islands, 1, 1), block_dim: (MERGE_CHUNK, 1, 1), shared_mem_bytes: 0 };
+        unsafe { l.launch(merge) }.map_err(launch_err("island_merge_immigrants"))?;
         Ok(())
     }
+}
+
+/// Philox4x32-10 calls per second of `island_philox_rate` on every SM (median of `repeats`): the integer ceiling
+/// that genetic manipulation is compared with, since its mutation masks take 16 calls per chromosome word and pair.
+pub fn philox_rate(gpu: &Gpu, repeats: usize) -> Result<f64> {
+    const CALLS: u32 = 256;
+    let kernel = gpu.function(&ISLAND_CU, "island_philox_rate")?;
+    let threads = u32::try_from(gpu.info.sms).unwrap_or(1).max(1) * 2048 * 4;
+    let e = launch_err("island_philox_rate");
+    let mut out = gpu.stream.alloc_zeros::<u32>(threads as usize).map_err(&e)?;
+    let config = LaunchConfig { grid_dim: (threads / 256, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
+    let seconds = super::ceilings::median_seconds(gpu, repeats, &mut || {
+        let mut l = gpu.stream.launch_builder(&kernel);
+        l.arg(&mut out).arg(&CALLS).arg(&1u32).arg(&0u32);
+        // SAFETY: thread t < grid · 256 = `threads` writes out[t] alone.
+        unsafe { l.launch(config) }.map(drop).map_err(&e)
+    })?;
+    Ok(f64::from(threads) * f64::from(CALLS) / seconds)
+}
+
+/// Philox calls that genetic manipulation makes per generation, at least: per offspring pair one for the tournaments,
+/// one for the crossover decision and 16 per item word for the mutation masks (the crossover masks, one per word
+/// of the pairs that cross, are not counted).
+pub fn manipulation_philox_calls(items: usize, island_size: usize, islands: usize) -> u64 {
+    let item_words = items.div_ceil(WORD_BITS) as u64;
+    let pairs = (islands * offspring_size(island_size) / 2) as u64;
+    pairs * (2 + u64::from(MUTATION_CALLS) * item_words)
 }
 
 /// Evolves `config.islands` islands on `instance` on the GPU, as [`crate::library::island::run`] does on the CPU:
@@ -552,7 +587,8 @@ const CHECK_TRACE_INTERVAL: u32 = 4;
 
 /// The configurations of [`self_check`]; `small` ones (a few seconds under compute-sanitizer) come first. They cover
 /// one and several islands, odd island sizes (`M > N/2`), probabilities 0 and 1 (thresholds 0 and 2³²), all-tie
-/// fitness, an item count that is not a multiple of 32 over several 1,024-item chunks, and migration.
+/// fitness, an item count that is not a multiple of 32 over several 1,024-item chunks, and migration of more
+/// immigrants than one [`MERGE_CHUNK`].
 fn check_cases(small: bool) -> Vec<CheckCase> {
     use CheckInstance::{File, NoCapacity, Pisinger};
     let case = |instance, islands, island_size, generations, migration_interval, crossover_p, mutation_p| CheckCase {
@@ -572,6 +608,7 @@ fn check_cases(small: bool) -> Vec<CheckCase> {
         case(File(small_set), 2, 16, 4, 2, 0.0, 1.0),
         case(Pisinger(2085), 3, 66, 6, 5, 0.7, 0.002),
         case(File(large), 2, 64, 6, 5, 0.7, 0.001),
+        case(File(small_set), 3, 3000, 4, 2, 0.7, 0.01),
     ];
     if !small {
         cases.extend([
@@ -751,6 +788,14 @@ mod tests {
     }
 
     #[test]
+    fn manipulation_philox_calls_of_the_papers_instance() {
+        // N = 2,048: 512 pairs, each 2 calls plus 16 for each of 313 item words.
+        assert_eq!(manipulation_philox_calls(10_000, 2048, 1), 512 * (2 + 16 * 313));
+        assert_eq!(manipulation_philox_calls(10_000, 2048, 14), 14 * 512 * (2 + 16 * 313));
+        assert_eq!(manipulation_philox_calls(40, 7, 1), 2 * (2 + 16 * 2));
+    }
+
+    #[test]
     fn every_kernel_is_in_the_source() {
         for name in [
             "island_initialise",
@@ -759,9 +804,12 @@ mod tests {
             "island_replace",
             "island_select_emigrants",
             "island_merge_immigrants",
+            "island_philox_rate",
         ] {
             assert!(ISLAND_CU.code.contains(&format!("extern \"C\" __global__ void {name}(")), "{name}");
         }
+        assert!(ISLAND_CU.code.contains(&format!("#define MERGE_CHUNK {MERGE_CHUNK}u")));
+        assert!(ISLAND_CU.code.contains(&format!("#define MUTATION_CALLS {MUTATION_CALLS}u")));
     }
 
     #[test]
@@ -784,7 +832,9 @@ mod tests {
     #[test]
     fn check_cases_cover_padding_ties_and_migration() {
         let cases = check_cases(false);
-        assert_eq!(check_cases(true).len(), 6);
+        assert_eq!(check_cases(true).len(), 7);
+        // More immigrants than one round of the merge kernel decides.
+        assert!(cases.iter().any(|c| check_config(c, 1).emigrants() > MERGE_CHUNK as usize));
         assert!(cases.iter().any(|c| matches!(c.instance, CheckInstance::Pisinger(n) if n % 32 != 0 && n > 2048)));
         assert!(cases.iter().any(|c| matches!(c.instance, CheckInstance::NoCapacity(_))));
         assert!(cases.iter().any(|c| c.mutation_p == 1.0 && c.crossover_p == 0.0));
