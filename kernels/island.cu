@@ -136,21 +136,25 @@ extern "C" __global__ void island_initialise(unsigned int* __restrict__ populati
     }
 }
 
-// Genetic manipulation (Section V.B): one warp per offspring pair. Every lane draws
-// the same selection numbers (no shared memory, no barrier); lane l then builds words
-// l, l + 32, ... of both children: uniform crossover by a random mask per word
-// (eq. 1), bit-flip mutation from 32 numbers per word and child (eq. 2), padding
-// masked. Children of pair p are offspring 2p and 2p + 1 of the island.
+// Genetic manipulation (Section V.B): `groups` warps per offspring pair (1: the
+// paper's warp per pair). Every lane draws the same selection numbers (no shared
+// memory, no barrier); lane l of group g then builds words 32 g + l, 32 (g + groups)
+// + l, ... of both children: uniform crossover by a random mask per word (eq. 1),
+// bit-flip mutation from 32 numbers per word and child (eq. 2), padding masked.
+// Children of pair p are offspring 2p and 2p + 1 of the island.
 extern "C" __global__ void island_genetic_manipulation(const unsigned int* __restrict__ population,
                                                        const unsigned long long* __restrict__ fitness, unsigned int* __restrict__ offspring,
                                                        unsigned int islands, unsigned int island_size, unsigned int pairs,
                                                        unsigned int words, unsigned int item_words, unsigned int last_mask,
                                                        unsigned long long crossover_threshold, unsigned long long mutation_threshold,
-                                                       unsigned int seed_low, unsigned int seed_high, unsigned int generation) {
+                                                       unsigned int seed_low, unsigned int seed_high, unsigned int generation,
+                                                       unsigned int groups) {
     const unsigned long long warp = warp_index();
-    if (warp >= (unsigned long long)islands * pairs) return;
-    const unsigned int island = (unsigned int)(warp / pairs);
-    const unsigned int pair = (unsigned int)(warp % pairs);
+    if (warp >= (unsigned long long)islands * pairs * groups) return;
+    const unsigned long long pair_index = warp / groups;
+    const unsigned int group = (unsigned int)(warp % groups);
+    const unsigned int island = (unsigned int)(pair_index / pairs);
+    const unsigned int pair = (unsigned int)(pair_index % pairs);
     const unsigned int* parents = population + (unsigned long long)island * island_size * words;
     const unsigned long long* parent_fitness = fitness + (unsigned long long)island * island_size;
 
@@ -160,10 +164,10 @@ extern "C" __global__ void island_genetic_manipulation(const unsigned int* __res
     const bool crossover = fires(draw(seed_low, seed_high, island, generation, PURPOSE_SELECTION, pair, 1u).x, crossover_threshold) != 0u;
     const unsigned int* parent1 = parents + (unsigned long long)first * words;
     const unsigned int* parent2 = parents + (unsigned long long)second * words;
-    unsigned int* child1 = offspring + warp * 2ull * words;
+    unsigned int* child1 = offspring + pair_index * 2ull * words;
     unsigned int* child2 = child1 + words;
 
-    for (unsigned int w = lane_index(); w < words; w += WARP_SIZE) {
+    for (unsigned int w = group * WARP_SIZE + lane_index(); w < words; w += groups * WARP_SIZE) {
         unsigned int gene1 = 0u;
         unsigned int gene2 = 0u;
         if (w < item_words) {
@@ -192,24 +196,19 @@ extern "C" __global__ void island_genetic_manipulation(const unsigned int* __res
     }
 }
 
-// Fitness evaluation (Section V.C): one warp per chromosome of `genomes`. Per chunk of
-// 32 words (1024 items) each lane loads one word; then for each word of the chunk,
-// broadcast by a shuffle, lane b adds the price and weight of item 32 w + b when its
-// bit is set (coalesced reads of prices and weights). The 64-bit partial sums are
-// reduced by shuffles and lane 0 writes the penalised price. prices and weights hold
-// words * 32 entries, zero past the items.
-extern "C" __global__ void island_evaluate(const unsigned int* __restrict__ genomes, unsigned long long* __restrict__ fitness,
-                                           unsigned long long count, unsigned int words, const unsigned int* __restrict__ prices,
-                                           const unsigned int* __restrict__ weights, unsigned long long capacity,
-                                           unsigned long long ratio) {
-    const unsigned long long warp = warp_index();
-    if (warp >= count) return;
+// Adds to (price, weight) the items of `chromosome` in its chunks of 32 words (1024
+// items) first, first + stride, ...: each lane loads one word of the chunk; then for
+// each word, broadcast by a shuffle, lane b adds the price and weight of item 32 w + b
+// when its bit is set (coalesced reads of prices and weights, which hold words * 32
+// entries, zero past the items). Called by every lane of a warp.
+__device__ __forceinline__ void add_chunks(const unsigned int* __restrict__ chromosome, unsigned int first, unsigned int stride,
+                                           unsigned int words, const unsigned int* __restrict__ prices,
+                                           const unsigned int* __restrict__ weights, unsigned long long& price,
+                                           unsigned long long& weight) {
     const unsigned int lane = lane_index();
-    const unsigned int* chromosome = genomes + warp * words;
-    unsigned long long price = 0ull;
-    unsigned long long weight = 0ull;
-    for (unsigned int chunk = 0; chunk < words; chunk += WARP_SIZE) {
+    for (unsigned int chunk = first * WARP_SIZE; chunk < words; chunk += stride * WARP_SIZE) {
         const unsigned int mine = chromosome[chunk + lane];
+#pragma unroll
         for (unsigned int k = 0; k < WARP_SIZE; ++k) {
             const unsigned int word = __shfl_sync(FULL_MASK, mine, k);
             if ((word >> lane) & 1u) {
@@ -223,7 +222,54 @@ extern "C" __global__ void island_evaluate(const unsigned int* __restrict__ geno
         price += __shfl_down_sync(FULL_MASK, price, offset);
         weight += __shfl_down_sync(FULL_MASK, weight, offset);
     }
-    if (lane == 0u) fitness[warp] = penalised_price(price, weight, capacity, ratio);
+}
+
+// Fitness evaluation (Section V.C): one warp per chromosome of `genomes`, every chunk
+// of it in turn (add_chunks); lane 0 writes the penalised price.
+extern "C" __global__ void island_evaluate(const unsigned int* __restrict__ genomes, unsigned long long* __restrict__ fitness,
+                                           unsigned long long count, unsigned int words, const unsigned int* __restrict__ prices,
+                                           const unsigned int* __restrict__ weights, unsigned long long capacity,
+                                           unsigned long long ratio) {
+    const unsigned long long warp = warp_index();
+    if (warp >= count) return;
+    unsigned long long price = 0ull;
+    unsigned long long weight = 0ull;
+    add_chunks(genomes + warp * words, 0u, 1u, words, prices, weights, price, weight);
+    if (lane_index() == 0u) fitness[warp] = penalised_price(price, weight, capacity, ratio);
+}
+
+// Fitness evaluation with `split` warps of a block of EVALUATE_WARPS per chromosome
+// (split divides EVALUATE_WARPS): warp part q takes chunks q, q + split, ...
+// (add_chunks); the parts' sums meet in shared memory and the first lane of part 0
+// writes the penalised price.
+#define EVALUATE_WARPS 8u
+extern "C" __global__ void island_evaluate_split(const unsigned int* __restrict__ genomes, unsigned long long* __restrict__ fitness,
+                                                 unsigned long long count, unsigned int words, const unsigned int* __restrict__ prices,
+                                                 const unsigned int* __restrict__ weights, unsigned long long capacity,
+                                                 unsigned long long ratio, unsigned int split) {
+    __shared__ unsigned long long price_part[EVALUATE_WARPS];
+    __shared__ unsigned long long weight_part[EVALUATE_WARPS];
+    const unsigned int warp_in_block = threadIdx.x / WARP_SIZE;
+    const unsigned int part = warp_in_block % split;
+    const unsigned long long chromosome_index = (unsigned long long)blockIdx.x * (EVALUATE_WARPS / split) + warp_in_block / split;
+    const bool valid = chromosome_index < count;
+    unsigned long long price = 0ull;
+    unsigned long long weight = 0ull;
+    if (valid) {
+        add_chunks(genomes + chromosome_index * words, part, split, words, prices, weights, price, weight);
+        if (lane_index() == 0u) {
+            price_part[warp_in_block] = price;
+            weight_part[warp_in_block] = weight;
+        }
+    }
+    __syncthreads();
+    if (valid && part == 0u && lane_index() == 0u) {
+        for (unsigned int q = 1u; q < split; ++q) {
+            price += price_part[warp_in_block + q];
+            weight += weight_part[warp_in_block + q];
+        }
+        fitness[chromosome_index] = penalised_price(price, weight, capacity, ratio);
+    }
 }
 
 // Replacement (Section V.D): one warp per parent slot. Lane 0 draws the offspring the

@@ -302,8 +302,9 @@ fn selfcheck_island(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
         failed += usize::from(!ok);
         let difference = l.first_difference.as_ref().map_or_else(|| "states identical".to_string(), |d| format!("first difference {d}"));
         println!(
-            "{} island {} ({} items) {}×{}: {} generations, {} migrations, {difference}, statistics agree={}, run agrees={}",
+            "{} island {:?} {} ({} items) {}×{}: {} generations, {} migrations, {difference}, statistics agree={}, run agrees={}",
             if ok { "ok  " } else { "FAIL" },
+            l.design,
             l.instance,
             l.items,
             l.islands,

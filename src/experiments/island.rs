@@ -10,11 +10,14 @@
 //!   from the same seed (counter-based Philox), so Figure 4 does not depend on
 //!   the machine.
 //! - `speed/n<size>`: one island for a few generations on one CPU thread, all CPU
-//!   threads and the GPU; every backend must end with the same statistics, and
-//!   the time per generation gives Figure 7 and Table I.
+//!   threads, the GPU with the paper's kernels and with split kernels
+//!   (`gpu::island::Design`); every backend must end with the same statistics, and
+//!   the time per generation gives Figure 7 and Table I. The GPU's Philox rate is
+//!   measured there too, the ceiling of genetic manipulation.
 
 use super::{Case, Experiment, Paper, RunEnv};
 use crate::error::SpecError;
+use crate::gpu::island::Design;
 use crate::library::island::{self, Config, RunResult, Threads};
 use crate::library::knapsack::Instance;
 use crate::records::Record;
@@ -104,6 +107,8 @@ const CHECKS: [&str; 6] =
 const CPU_1T: &str = "cpu-1t";
 const CPU_MT: &str = "cpu-mt";
 const CUDA: &str = "cuda";
+/// The GPU with [`crate::gpu::island::Design::Split`] kernels (speed cases only).
+const CUDA_SPLIT: &str = "cuda-split";
 /// Largest island and island count the harness accepts.
 const MAX_SIZE: usize = 1 << 16;
 const MAX_ISLANDS: usize = 1024;
@@ -286,7 +291,7 @@ impl Paper for IslandPaper {
         if p.str("figure") != "speed" {
             let cfg = self.config(islands, size, generations, seed, Threads::Rayon);
             let (method, r) = match &env.gpu {
-                Some(gpu) => (CUDA, crate::gpu::island::run(gpu, &instance, &cfg)?),
+                Some(gpu) => (CUDA, crate::gpu::island::run(gpu, &instance, &cfg, Design::Paper)?),
                 None => (CPU_MT, island::run(&instance, &cfg)?),
             };
             rows.push(run_row(method, &r, optimum).with("threads", rayon::current_num_threads()));
@@ -312,12 +317,19 @@ impl Paper for IslandPaper {
         }
         match &env.gpu {
             Some(gpu) => {
-                let r = crate::gpu::island::run(gpu, &instance, &self.config(1, size, generations, seed, Threads::Single))?;
-                check(CUDA, &r)?;
+                for (name, design) in [(CUDA, Design::Paper), (CUDA_SPLIT, Design::Split)] {
+                    let r = crate::gpu::island::run(gpu, &instance, &self.config(1, size, generations, seed, Threads::Single), design)?;
+                    check(name, &r)?;
+                    rows.push(run_row(name, &r, optimum));
+                }
                 let philox = crate::gpu::island::philox_rate(gpu, 5)?;
-                rows.push(run_row(CUDA, &r, optimum).with("philox_calls_per_s", philox));
+                rows.last_mut().expect("a GPU row").set("philox_calls_per_s", philox);
             }
-            None => rows.push(Record::new().with("method", CUDA).with("status", "not_run").with("reason", env.gpu_absent.as_str())),
+            None => {
+                for name in [CUDA, CUDA_SPLIT] {
+                    rows.push(Record::new().with("method", name).with("status", "not_run").with("reason", env.gpu_absent.as_str()));
+                }
+            }
         }
         Ok(rows)
     }
@@ -699,9 +711,11 @@ impl IslandPaper {
             "1 thread (ms/gen.)",
             "all threads (ms/gen.)",
             "GPU (ms/gen.)",
+            "GPU, split kernels (ms/gen.)",
             "all threads / 1 thread",
             "paper: 12 CPUs",
             "GPU / 1 thread",
+            "GPU, split / 1 thread",
             "paper: 1 GPU",
         ]);
         for size in a.speed_sizes() {
@@ -712,13 +726,21 @@ impl IslandPaper {
                 fmt_opt(per(CPU_1T), 3),
                 fmt_opt(per(CPU_MT), 3),
                 per(CUDA).map_or_else(|| a.reason(CUDA), |v| format!("{v:.3}")),
+                per(CUDA_SPLIT).map_or_else(|| a.reason(CUDA_SPLIT), |v| format!("{v:.3}")),
                 ratio(per(CPU_1T), per(CPU_MT)),
                 paper("12 CPUs"),
                 ratio(per(CPU_1T), per(CUDA)),
+                ratio(per(CPU_1T), per(CUDA_SPLIT)),
                 paper("1 GPU"),
             ]);
         }
-        let _ = writeln!(md, "One island; all threads = {} threads of this machine.\n", a.threads);
+        let _ = writeln!(
+            md,
+            "One island; all threads = {} threads of this machine. GPU: the paper's warp per offspring pair and per \
+             chromosome; split kernels: a warp per 32 words of a pair and up to 8 warps per chromosome (same numbers, \
+             same population: checked in every speed case).\n",
+            a.threads
+        );
         md += &t.render();
         // Table I for the grid: islands on one GPU against one thread evolving
         // every island in turn (the paper's definition of its speedups).

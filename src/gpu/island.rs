@@ -13,6 +13,11 @@
 //!   both children.
 //! - `island_evaluate` (V.C): one warp per chromosome (`I·M` offspring; `I·N` parents at the start), 1,024 items per
 //!   round, 64-bit sums reduced by shuffles, the penalty applied by lane 0.
+//!
+//! These two are the paper's mapping ([`Design::Paper`]); [`Design::Split`] gives one pair as many warps as its
+//! chromosome has 32-word chunks (each lane one word) and one chromosome up to eight warps (`island_evaluate_split`,
+//! their sums added in shared memory), so that a small island still fills the GPU. Both draw the same numbers: the populations are
+//! identical.
 //! - `island_replace` (V.D): one warp per parent slot (`I·N`).
 //! - `island_select_emigrants` (V.E.1): one warp per emigrant (`I·m`), emigrant 0 the island's best.
 //! - `island_merge_immigrants` (V.E.3): one block per receiving island (`I`), taking its immigrants in the
@@ -50,6 +55,31 @@ pub const WARPS_PER_BLOCK: u32 = 8;
 const WARP: u32 = 32;
 /// Philox calls per chromosome word and offspring pair for the mutation masks (`MUTATION_CALLS` there).
 pub const MUTATION_CALLS: u32 = 16;
+/// How genetic manipulation and evaluation map work to warps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Design {
+    /// A warp per offspring pair and per chromosome (Section V.B–C).
+    Paper,
+    /// Warps per pair and per chromosome as its 32-word chunks (up to 8 per chromosome).
+    Split,
+}
+
+impl Design {
+    /// Warps per offspring pair of genetic manipulation and per chromosome of evaluation (a divisor of
+    /// [`EVALUATE_WARPS`]) for chromosomes of `words` words.
+    fn warps(self, words: u32) -> (u32, u32) {
+        match self {
+            Design::Paper => (1, 1),
+            Design::Split => {
+                let chunks = (words / WARP).max(1);
+                (chunks, [8, 4, 2, 1].into_iter().find(|&w| w <= chunks).unwrap_or(1))
+            }
+        }
+    }
+}
+
+/// Warps of a block of `island_evaluate` (`EVALUATE_WARPS` there).
+pub const EVALUATE_WARPS: u32 = 8;
 /// Immigrants decided per round of `island_merge_immigrants`, one per thread of its block (`MERGE_CHUNK` there).
 pub const MERGE_CHUNK: u32 = 256;
 /// Generations whose phase events are recorded before their times are read (reading waits for the GPU).
@@ -137,6 +167,7 @@ struct Kernels {
     initialise: CudaFunction,
     genetic_manipulation: CudaFunction,
     evaluate: CudaFunction,
+    evaluate_split: CudaFunction,
     replace: CudaFunction,
     select_emigrants: CudaFunction,
     merge_immigrants: CudaFunction,
@@ -149,6 +180,7 @@ impl Kernels {
             initialise: function("island_initialise")?,
             genetic_manipulation: function("island_genetic_manipulation")?,
             evaluate: function("island_evaluate")?,
+            evaluate_split: function("island_evaluate_split")?,
             replace: function("island_replace")?,
             select_emigrants: function("island_select_emigrants")?,
             merge_immigrants: function("island_merge_immigrants")?,
@@ -222,6 +254,9 @@ pub struct GpuIslands<'g> {
     dims: Dims,
     seed_low: u32,
     seed_high: u32,
+    /// Warps per offspring pair and per evaluated chromosome ([`Design::warps`]).
+    pair_warps: u32,
+    chromosome_warps: u32,
     capacity: u64,
     ratio: u64,
     kernels: Kernels,
@@ -240,8 +275,8 @@ pub struct GpuIslands<'g> {
 
 impl<'g> GpuIslands<'g> {
     /// The initial islands of `config` on `evaluator`'s instance, built and evaluated on the GPU (`config.threads` is
-    /// ignored). Compiles the kernels first, so that no timed generation pays for NVRTC.
-    pub fn new(gpu: &'g Gpu, evaluator: &Evaluator<'_>, config: &Config) -> Result<GpuIslands<'g>> {
+    /// ignored), with kernels of `design`. Compiles the kernels first, so that no timed generation pays for NVRTC.
+    pub fn new(gpu: &'g Gpu, evaluator: &Evaluator<'_>, config: &Config, design: Design) -> Result<GpuIslands<'g>> {
         let instance = evaluator.instance();
         let parameters = Parameters::new(instance, config)?;
         let dims = Dims::new(config, &parameters)?;
@@ -268,6 +303,8 @@ impl<'g> GpuIslands<'g> {
             dims,
             seed_low: config.seed as u32,
             seed_high: (config.seed >> 32) as u32,
+            pair_warps: design.warps(dims.words).0,
+            chromosome_warps: design.warps(dims.words).1,
             capacity: instance.capacity,
             ratio: evaluator.ratio(),
             kernels,
@@ -382,11 +419,13 @@ impl<'g> GpuIslands<'g> {
         let mut l = self.gpu.stream.launch_builder(&self.kernels.genetic_manipulation);
         l.arg(&self.population).arg(&self.fitness).arg(&mut self.offspring);
         l.arg(&d.islands).arg(&d.island_size).arg(&d.pairs).arg(&d.words).arg(&d.item_words).arg(&d.last_mask);
-        l.arg(&crossover).arg(&mutation).arg(&self.seed_low).arg(&self.seed_high).arg(&generation);
-        // SAFETY: warp (s, p), s < I, p < M/2, reads fitness s·N + i and parent words (s·N + i)·L + w for tournament
-        // winners i < N (indices are __umulhi(r, N) < N) and w < L, and writes offspring words (s·M + 2p)·L.. +2L
-        // < I·M·L; the buffers have I·N·L, I·N and I·M·L elements.
-        unsafe { l.launch(warp_launch(d.all(d.pairs))?) }.map_err(launch_err("island_genetic_manipulation"))?;
+        l.arg(&crossover).arg(&mutation).arg(&self.seed_low).arg(&self.seed_high).arg(&generation).arg(&self.pair_warps);
+        // SAFETY: warp (s, p, g), s < I, p < M/2, g < groups, reads fitness s·N + i and parent words (s·N + i)·L + w
+        // for tournament winners i < N (indices are __umulhi(r, N) < N) and w < L, and writes offspring words
+        // (s·M + 2p)·L + w and (s·M + 2p + 1)·L + w < I·M·L for its own words w ≡ 32g + lane (mod 32·groups); the
+        // buffers have I·N·L, I·N and I·M·L elements.
+        let warps = d.all(d.pairs) * u64::from(self.pair_warps);
+        unsafe { l.launch(warp_launch(warps)?) }.map_err(launch_err("island_genetic_manipulation"))?;
         Ok(())
     }
 
@@ -397,11 +436,25 @@ impl<'g> GpuIslands<'g> {
             Pool::Parents => (&self.population, &mut self.fitness, d.all(d.island_size)),
             Pool::Offspring => (&self.offspring, &mut self.offspring_fitness, d.all(d.offspring_size)),
         };
-        let mut l = self.gpu.stream.launch_builder(&self.kernels.evaluate);
-        l.arg(genomes).arg(fitness).arg(&count).arg(&d.words).arg(&self.prices).arg(&self.weights).arg(&self.capacity).arg(&self.ratio);
-        // SAFETY: warp k < count reads words k·L..(k + 1)·L of `genomes` (count·L words) and price and weight entries
-        // 32·w + b < 32·L (the padded tables) and writes fitness[k] (count entries).
-        unsafe { l.launch(warp_launch(count)?) }.map_err(launch_err("island_evaluate"))?;
+        if self.chromosome_warps == 1 {
+            let mut l = self.gpu.stream.launch_builder(&self.kernels.evaluate);
+            l.arg(genomes).arg(fitness).arg(&count).arg(&d.words).arg(&self.prices).arg(&self.weights);
+            l.arg(&self.capacity).arg(&self.ratio);
+            // SAFETY: warp k < count reads words k·L..(k + 1)·L of `genomes` (count·L words) and price and weight
+            // entries 32·w + b < 32·L (the padded tables) and writes fitness[k] (count entries).
+            unsafe { l.launch(warp_launch(count)?) }.map_err(launch_err("island_evaluate"))?;
+            return Ok(());
+        }
+        let mut l = self.gpu.stream.launch_builder(&self.kernels.evaluate_split);
+        l.arg(genomes).arg(fitness).arg(&count).arg(&d.words).arg(&self.prices).arg(&self.weights);
+        l.arg(&self.capacity).arg(&self.ratio).arg(&self.chromosome_warps);
+        // SAFETY: the warps of chromosome k < count (split divides EVALUATE_WARPS, so they share a block) read words
+        // k·L..(k + 1)·L of `genomes` (count·L words) and price and weight entries 32·w + b < 32·L (the padded
+        // tables), their partial sums go to their own shared slots, and the first writes fitness[k] (count entries).
+        let per_block = u64::from(EVALUATE_WARPS / self.chromosome_warps);
+        let blocks = u32::try_from(count.div_ceil(per_block)).context("too many chromosomes for one evaluation launch")?;
+        let config = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (EVALUATE_WARPS * WARP, 1, 1), shared_mem_bytes: 0 };
+        unsafe { l.launch(config) }.map_err(launch_err("island_evaluate_split"))?;
         Ok(())
     }
 
@@ -471,10 +524,10 @@ pub fn manipulation_philox_calls(items: usize, island_size: usize, islands: usiz
 }
 
 /// Evolves `config.islands` islands on `instance` on the GPU, as [`crate::library::island::run`] does on the CPU:
-/// the same statistics, trace and (GPU-measured) phase times; `config.threads` is ignored.
-pub fn run(gpu: &Gpu, instance: &Instance, config: &Config) -> Result<RunResult> {
+/// the same statistics, trace and (GPU-measured) phase times, with kernels of `design`; `config.threads` is ignored.
+pub fn run(gpu: &Gpu, instance: &Instance, config: &Config, design: Design) -> Result<RunResult> {
     let evaluator = Evaluator::new(instance);
-    let mut islands = GpuIslands::new(gpu, &evaluator, config)?;
+    let mut islands = GpuIslands::new(gpu, &evaluator, config, design)?;
     let mut trace = Vec::new();
     let mut statistics_time = Duration::ZERO;
     let mut record = |islands: &GpuIslands<'_>, generation: u32| -> Result<Statistics> {
@@ -520,6 +573,7 @@ impl fmt::Display for Difference {
 /// One configuration checked by [`self_check`].
 #[derive(Clone, Debug)]
 pub struct CheckLine {
+    pub design: Design,
     pub instance: String,
     pub items: usize,
     pub islands: usize,
@@ -685,17 +739,18 @@ fn same_statistics(a: &Statistics, b: &Statistics) -> bool {
         && a.best_chromosome == b.best_chromosome
 }
 
-/// Runs the reference [`Islands`] and [`GpuIslands`] side by side from the same seed on each configuration of
-/// [`check_cases`] and compares parents, offspring and all fitness values bit for bit for the initial population and
+/// Runs the reference [`Islands`] and [`GpuIslands`] of each [`Design`] side by side from the same seed on each
+/// configuration of [`check_cases`] and compares parents, offspring and all fitness values bit for bit for the initial population and
 /// after every generation, then the final statistics, then [`run`]'s trace and statistics against the reference's.
 pub fn self_check(gpu: &Gpu, seed: u64, small: bool) -> Result<Vec<CheckLine>> {
     let mut lines = Vec::new();
-    for (k, case) in check_cases(small).iter().enumerate() {
+    let cases = check_cases(small).into_iter().enumerate();
+    for ((k, case), design) in cases.flat_map(|c| [(c, Design::Paper), (c, Design::Split)]) {
         let instance = case.instance.load()?;
         let evaluator = Evaluator::new(&instance);
-        let config = check_config(case, seed.wrapping_add(k as u64));
+        let config = check_config(&case, seed.wrapping_add(k as u64));
         let mut cpu = Islands::new(&evaluator, &config)?;
-        let mut device = GpuIslands::new(gpu, &evaluator, &config)?;
+        let mut device = GpuIslands::new(gpu, &evaluator, &config, design)?;
         let mut first_difference = compare(&cpu, &device.download()?, 0);
         let mut trace = vec![cpu.statistics(&evaluator)];
         for generation in 0..config.generations {
@@ -711,13 +766,14 @@ pub fn self_check(gpu: &Gpu, seed: u64, small: bool) -> Result<Vec<CheckLine>> {
         }
         let reference = cpu.statistics(&evaluator);
         let statistics_agree = same_statistics(&reference, &device.statistics(&evaluator)?);
-        let result = run(gpu, &instance, &config)?;
+        let result = run(gpu, &instance, &config, design)?;
         let trace_agrees = result.trace.len() == trace.len()
             && result.trace.iter().zip(&trace).enumerate().all(|(i, (point, want))| {
                 let generation = (i as u32 * CHECK_TRACE_INTERVAL).min(config.generations);
                 point.generation == generation && point.best == want.best && (point.mean - want.mean).abs() <= 1e-9 * want.mean.abs()
             });
         lines.push(CheckLine {
+            design,
             instance: instance.name.clone(),
             items: instance.item_count(),
             islands: config.islands,
@@ -788,6 +844,19 @@ mod tests {
     }
 
     #[test]
+    fn split_design_gives_each_lane_one_word_and_evaluation_a_divisor_of_the_block() {
+        assert_eq!(Design::Paper.warps(320), (1, 1));
+        // 10,000 items: 320 words, 10 chunks; 40 items: 32 words, one chunk.
+        assert_eq!(Design::Split.warps(320), (10, 8));
+        assert_eq!(Design::Split.warps(32), (1, 1));
+        assert_eq!(Design::Split.warps(96), (3, 2));
+        for words in (32..=2048).step_by(32) {
+            assert_eq!(EVALUATE_WARPS % Design::Split.warps(words).1, 0);
+        }
+        assert!(ISLAND_CU.code.contains(&format!("#define EVALUATE_WARPS {EVALUATE_WARPS}u")));
+    }
+
+    #[test]
     fn manipulation_philox_calls_of_the_papers_instance() {
         // N = 2,048: 512 pairs, each 2 calls plus 16 for each of 313 item words.
         assert_eq!(manipulation_philox_calls(10_000, 2048, 1), 512 * (2 + 16 * 313));
@@ -801,6 +870,7 @@ mod tests {
             "island_initialise",
             "island_genetic_manipulation",
             "island_evaluate",
+            "island_evaluate_split",
             "island_replace",
             "island_select_emigrants",
             "island_merge_immigrants",
