@@ -20,6 +20,7 @@ use crate::library::biohel::{Condition, Counts, Rule, RuleEvaluator, check_input
 use crate::library::dataset::Dataset;
 use anyhow::{Result, bail, ensure};
 use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use rayon::prelude::*;
 use std::ops::Range;
 
 /// `kernels/biohel.cu`.
@@ -204,11 +205,7 @@ impl<'g> GpuEvaluator<'g> {
         self.gpu.ensure_fits("BioHEL instances", n * instance_bytes(data))?;
         self.host_values.clear();
         self.host_values.resize(n * attrs, 0.0);
-        for (k, i) in range.clone().enumerate() {
-            for (a, &v) in data.row(i).iter().enumerate() {
-                self.host_values[a * n + k] = v;
-            }
-        }
+        transpose_rows(data, range.clone(), &mut self.host_values);
         ensure_len(self.gpu, &mut self.values, self.host_values.len().max(1)).map_err(&e)?;
         ensure_len(self.gpu, &mut self.labels, n.max(1)).map_err(&e)?;
         let (Some(values), Some(labels)) = (&mut self.values, &mut self.labels) else { unreachable!() };
@@ -465,9 +462,44 @@ pub fn self_check(gpu: &Gpu, seed: u64, sets: &[Dataset], windows: usize, rules:
     Ok(lines)
 }
 
+/// Writes instances `range` of `data` attribute-major into `out` (`range.len()` values per attribute): instance
+/// blocks on all threads, each reading its rows in order and writing one run of every attribute's column.
+fn transpose_rows(data: &Dataset, range: Range<usize>, out: &mut [f32]) {
+    let n = range.len();
+    let block = n.div_ceil(4 * rayon::current_num_threads()).max(1024);
+    // tasks[t][a]: block t's run of attribute a's column.
+    let mut tasks: Vec<Vec<&mut [f32]>> = (0..n.div_ceil(block)).map(|_| Vec::new()).collect();
+    for column in out.chunks_mut(n.max(1)) {
+        for (task, run) in tasks.iter_mut().zip(column.chunks_mut(block)) {
+            task.push(run);
+        }
+    }
+    tasks.into_par_iter().enumerate().for_each(|(t, mut columns)| {
+        for (k, i) in (range.start + t * block..range.end.min(range.start + (t + 1) * block)).enumerate() {
+            for (column, &v) in columns.iter_mut().zip(data.row(i)) {
+                column[k] = v;
+            }
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn transposition_matches_the_naive_loop() {
+        let data = crate::library::dataset::scalable(5000, 7, 3, 0.5, 4);
+        for range in [0..5000, 13..4321, 100..101, 7..7] {
+            let mut out = vec![f32::NAN; range.len() * 7];
+            transpose_rows(&data, range.clone(), &mut out);
+            for (k, i) in range.clone().enumerate() {
+                for a in 0..7 {
+                    assert_eq!(out[a * range.len() + k].to_bits(), data.row(i)[a].to_bits(), "{range:?} instance {i} attribute {a}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn everything_fits_a_large_budget() {
