@@ -1,6 +1,7 @@
 // The island GA of Jaros, "Multi-GPU Island-Based Genetic Algorithm for Solving
 // the Knapsack Problem" (IEEE CEC 2012), Section V: one kernel per phase, one warp
-// per individual (or offspring pair), all islands of the GPU in the same launches
+// per individual (or offspring pair) as the paper, or several (the split design of
+// genetic manipulation and evaluation), all islands of the GPU in the same launches
 // (the warp index runs over island x work item, island-major).
 //
 // The CPU reference is src/library/island.rs; its module documentation is the

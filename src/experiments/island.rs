@@ -634,10 +634,11 @@ fn manipulation_against_philox(m: &MachineRecords, a: &Analysis, items: usize) -
         ]);
     }
     format!(
-        "\nGenetic manipulation is bound by integer work, not memory: its mutation masks take 16 Philox4×32-10 calls per \
+        "\nGenetic manipulation is bound by integer work, not memory: its mutation masks take {} Philox4×32-10 calls per \
          chromosome word and offspring pair (one number per gene, as the paper's per-gene mutation). Measured Philox \
          ceiling (`island_philox_rate`, every SM busy, median of {} measurements): {:.1} G calls/s. Calls counted: \
          tournaments, crossover decision and mutation masks (not the crossover masks).\n\n{}\n",
+        crate::gpu::island::MUTATION_CALLS,
         rates.len(),
         ceiling / 1e9,
         t.render()
@@ -737,9 +738,10 @@ impl IslandPaper {
         let _ = writeln!(
             md,
             "One island; all threads = {} threads of this machine. GPU: the paper's warp per offspring pair and per \
-             chromosome; split kernels: a warp per 32 words of a pair and up to 8 warps per chromosome (same numbers, \
+             chromosome; split kernels: a warp per 32 words of a pair and up to {} warps per chromosome (same numbers, \
              same population: checked in every speed case).\n",
-            a.threads
+            a.threads,
+            crate::gpu::island::EVALUATE_WARPS
         );
         md += &t.render();
         // Table I for the grid: islands on one GPU against one thread evolving

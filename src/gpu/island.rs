@@ -72,13 +72,14 @@ impl Design {
             Design::Paper => (1, 1),
             Design::Split => {
                 let chunks = (words / WARP).max(1);
-                (chunks, [8, 4, 2, 1].into_iter().find(|&w| w <= chunks).unwrap_or(1))
+                let per_chromosome = (1..=EVALUATE_WARPS.min(chunks)).rev().find(|w| EVALUATE_WARPS % w == 0).unwrap_or(1);
+                (chunks, per_chromosome)
             }
         }
     }
 }
 
-/// Warps of a block of `island_evaluate` (`EVALUATE_WARPS` there).
+/// Warps of a block of `island_evaluate_split` (`EVALUATE_WARPS` there).
 pub const EVALUATE_WARPS: u32 = 8;
 /// Immigrants decided per round of `island_merge_immigrants`, one per thread of its block (`MERGE_CHUNK` there).
 pub const MERGE_CHUNK: u32 = 256;
@@ -280,6 +281,7 @@ impl<'g> GpuIslands<'g> {
         let instance = evaluator.instance();
         let parameters = Parameters::new(instance, config)?;
         let dims = Dims::new(config, &parameters)?;
+        let (pair_warps, chromosome_warps) = design.warps(dims.words);
         let kernels = Kernels::load(gpu)?;
         let bytes = device_bytes(instance.item_count(), config.island_size, config.islands, config.emigrants());
         gpu.ensure_fits(
@@ -303,8 +305,8 @@ impl<'g> GpuIslands<'g> {
             dims,
             seed_low: config.seed as u32,
             seed_high: (config.seed >> 32) as u32,
-            pair_warps: design.warps(dims.words).0,
-            chromosome_warps: design.warps(dims.words).1,
+            pair_warps,
+            chromosome_warps,
             capacity: instance.capacity,
             ratio: evaluator.ratio(),
             kernels,
@@ -501,14 +503,15 @@ impl<'g> GpuIslands<'g> {
 pub fn philox_rate(gpu: &Gpu, repeats: usize) -> Result<f64> {
     const CALLS: u32 = 256;
     let kernel = gpu.function(&ISLAND_CU, "island_philox_rate")?;
+    let block = WARPS_PER_BLOCK * WARP;
     let threads = u32::try_from(gpu.info.sms).unwrap_or(1).max(1) * 2048 * 4;
     let e = launch_err("island_philox_rate");
     let mut out = gpu.stream.alloc_zeros::<u32>(threads as usize).map_err(&e)?;
-    let config = LaunchConfig { grid_dim: (threads / 256, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
+    let config = LaunchConfig { grid_dim: (threads / block, 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 };
     let seconds = super::ceilings::median_seconds(gpu, repeats, &mut || {
         let mut l = gpu.stream.launch_builder(&kernel);
         l.arg(&mut out).arg(&CALLS).arg(&1u32).arg(&0u32);
-        // SAFETY: thread t < grid · 256 = `threads` writes out[t] alone.
+        // SAFETY: thread t < grid · block = `threads` writes out[t] alone.
         unsafe { l.launch(config) }.map(drop).map_err(&e)
     })?;
     Ok(f64::from(threads) * f64::from(CALLS) / seconds)
