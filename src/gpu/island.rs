@@ -72,7 +72,7 @@ impl Design {
             Design::Paper => (1, 1),
             Design::Split => {
                 let chunks = (words / WARP).max(1);
-                let per_chromosome = (1..=EVALUATE_WARPS.min(chunks)).rev().find(|w| EVALUATE_WARPS % w == 0).unwrap_or(1);
+                let per_chromosome = (1..=EVALUATE_WARPS.min(chunks)).rev().find(|&w| EVALUATE_WARPS.is_multiple_of(w)).unwrap_or(1);
                 (chunks, per_chromosome)
             }
         }
