@@ -143,6 +143,7 @@ fn hw(device: usize) -> Result<()> {
         println!("{:20} {:.0} GB/s (datasheet-style {:.0} GB/s)", "gpu_d2d", c.d2d_gbs, g.info.theoretical_bandwidth_gbs());
         println!("{:20} {:.1} GB/s", "gpu_h2d_pinned", c.h2d_pinned_gbs);
         println!("{:20} {:.1} GB/s", "gpu_d2h_pinned", c.d2h_pinned_gbs);
+        println!("{:20} {:.0} G int32 instructions/s", "gpu_int32", c.int32_gops);
     }
     Ok(())
 }

@@ -20,6 +20,8 @@ fn biohel_quick_profile_on_cpu_end_to_end() {
         "not run here (--backend cpu)",
         "**reduced budget**",
         "Figure 5 (learning stage): not run here (--backend cpu)",
+        "## Beyond the paper — where the GPU is worth it",
+        "`cuda-paper`: not run here (--backend cpu)",
     ] {
         assert!(report.contains(s), "REPORT.md lacks `{s}`");
     }
@@ -51,6 +53,27 @@ fn biohel_quick_profile_on_cpu_end_to_end() {
     }
     let not_run = rows.iter().filter(|r| r.str("status") == "not_run" && r.str("case_id").starts_with("learn/")).count();
     assert_eq!(not_run, 2 * 3 * 2, "cuda-paper and cuda-ballot recorded as not run");
+    // Beyond the paper: serial and cpu-mt over 5 × 3 sizes of the synthetic family,
+    // with the same condition tests counted for both (at most one per attribute
+    // and rule × instance pair).
+    let scale: Vec<_> = rows.iter().filter(|r| r.str("status") == "ok" && r.str("case_id").starts_with("scale/")).collect();
+    assert_eq!(scale.len(), 2 * 5 * 3, "serial and cpu-mt for 5 instance counts × 3 attribute counts");
+    for pair in scale.chunks(2) {
+        assert_eq!(pair[0].int("condition_tests"), pair[1].int("condition_tests"));
+        let (tests, pairs, attributes) =
+            (pair[0].int("condition_tests").unwrap(), pair[0].int("pairs").unwrap(), pair[0].int("attributes").unwrap());
+        assert!(0 < tests && tests <= pairs * attributes, "{}: {tests} tests, {pairs} pairs", pair[0].str("case_id"));
+    }
+}
+
+#[test]
+fn biohel_spec_with_too_few_scale_attributes_names_file_line_and_key() {
+    common::assert_spec_edit_rejected(
+        "biohel",
+        "attributes = [4, 16, 64]",
+        "attributes = [1, 16]",
+        &["profiles.quick.scale.attributes", "1"],
+    );
 }
 
 #[test]

@@ -21,6 +21,11 @@
 //! implementations behave identical", Section 5); a case fails otherwise.
 //! CN, SS and SA are not public: their synthetic stand-ins (`dataset::StandIn`)
 //! have Table 1's shapes and are labelled as such.
+//! - `scale/n<instances>/a<attributes>/s<seed>` (beyond the paper, [`scale`]): the
+//!   fastest evaluator over the scalable synthetic family, its decision regions
+//!   and the `auto` rule they give.
+
+mod scale;
 
 use super::{Case, Experiment, Paper, RunEnv};
 use crate::error::SpecError;
@@ -70,15 +75,20 @@ struct Settings {
     folds: Spanned<usize>,
 }
 
-/// The evaluation-stage sweep of a profile, and its learning-stage sweep.
+/// The evaluation-stage sweep of a profile (none when `sets` is empty), its
+/// learning-stage sweep and its sweep over the scalable synthetic family.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Profile {
+    #[serde(default)]
     sets: Vec<Spanned<String>>,
+    #[serde(default)]
     windows: Vec<Spanned<usize>>,
-    iterations: Spanned<usize>,
+    iterations: Option<Spanned<usize>>,
+    #[serde(default)]
     seeds: usize,
     learn: Option<LearnProfile>,
+    scale: Option<scale::ScaleProfile>,
 }
 
 /// The learning-stage sweep (Section 4, second stage; Table 4): BioHEL on each
@@ -200,8 +210,15 @@ fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
     for (name, p) in &spec.profiles {
         validate_sets(file, &p.sets, &format!("profiles.{name}.sets"))?;
         validate_windows(file, &p.windows, &format!("profiles.{name}.windows"))?;
-        if *p.iterations.get_ref() == 0 {
-            return Err(file.invalid(&p.iterations, &format!("profiles.{name}.iterations"), "must be at least 1"));
+        match &p.iterations {
+            Some(i) if *i.get_ref() == 0 => return Err(file.invalid(i, &format!("profiles.{name}.iterations"), "must be at least 1")),
+            None if !p.sets.is_empty() => {
+                return Err(file.invalid(&p.sets[0], &format!("profiles.{name}.iterations"), "missing: the evaluation sweep needs it"));
+            }
+            _ => {}
+        }
+        if let Some(sc) = &p.scale {
+            sc.validate(file, &format!("profiles.{name}.scale"))?;
         }
         if let Some(l) = &p.learn {
             validate_sets(file, &l.sets, &format!("profiles.{name}.learn.sets"))?;
@@ -495,7 +512,7 @@ impl Paper for BiohelPaper {
                             .with("figure", EVAL_FIGURE)
                             .with("set", set)
                             .with("windows", w)
-                            .with("iterations", *p.iterations.get_ref())
+                            .with("iterations", p.iterations.as_ref().map_or(0, |i| *i.get_ref()))
                             .with("seed", seed(s, w)),
                         weight: 10,
                     });
@@ -526,13 +543,18 @@ impl Paper for BiohelPaper {
                 }
             }
         }
+        if let Some(sc) = &p.scale {
+            cases.extend(sc.cases(self.spec.settings.seed));
+        }
         Ok(cases)
     }
 
     fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
+        let s = &self.spec.settings;
         match case.params.str("figure") {
             EVAL_FIGURE => self.run_evaluation(case, env),
             LEARN_FIGURE => self.run_learning(case, env),
+            scale::SCALE_FIGURE => scale::run(case, env, *s.rules_per_iteration.get_ref(), *s.expressed_probability.get_ref()),
             other => bail!("case {}: unknown stage `{other}`", case.id),
         }
     }
@@ -602,6 +624,7 @@ impl Paper for BiohelPaper {
         for (m, a) in &analyses {
             md += &accuracy_table(m, a);
         }
+        md += &scale::section(machines, dir, *s.rules_per_iteration.get_ref())?;
         md += "## Claims\n\n";
         let mut claims = Vec::new();
         for (m, a) in &analyses {
@@ -838,7 +861,7 @@ struct Analysis {
 impl Analysis {
     fn of(m: &MachineRecords) -> Analysis {
         let mut a = Analysis::default();
-        for r in m.measurements() {
+        for r in m.measurements().filter(|r| r.str("figure") != scale::SCALE_FIGURE) {
             if let Some(n) = r.int("instances") {
                 a.instances.insert(r.str("set").to_owned(), n);
             }

@@ -139,6 +139,7 @@ fn ceiling_rows(env: &RunEnv, quick: bool) -> Result<Vec<Record>> {
         push("gpu_d2d", c.d2d_gbs);
         push("gpu_h2d_pinned", c.h2d_pinned_gbs);
         push("gpu_d2h_pinned", c.d2h_pinned_gbs);
+        rows.push(Record::new().with("record_kind", "ceiling").with("ceiling", "gpu_int32").with("gops", c.int32_gops));
     }
     Ok(rows)
 }

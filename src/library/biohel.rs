@@ -178,6 +178,16 @@ impl RuleEvaluator for ParallelEvaluator {
     }
 }
 
+/// The condition tests a serial evaluation makes over `window`: per rule and
+/// instance, the conditions checked up to and including the first that fails
+/// (all of them when the rule matches). The useful work of every evaluator, for
+/// comparison rates; counted on all threads.
+pub fn condition_tests(data: &Dataset, window: Range<usize>, rules: &[Rule]) -> u64 {
+    let per_instance =
+        |rule: &Rule, row: &[f32]| rule.conditions.iter().position(|c| !c.matches(row)).map_or(rule.conditions.len(), |p| p + 1);
+    rules.par_iter().map(|rule| window.clone().map(|i| per_instance(rule, data.row(i)) as u64).sum::<u64>()).sum()
+}
+
 /// ILAS, incremental learning with alternating strata (Bacardit 2004, the paper's
 /// ref. [2]; Section 2.2): the training set is split into `windows`
 /// non-overlapping strata, each with the class distribution of the whole set, and
@@ -293,6 +303,9 @@ mod tests {
         // A window of rows 1..3.
         SerialEvaluator.evaluate(&data, 1..3, &rules[..1], &mut out).expect("valid");
         assert_eq!(out, vec![Counts { matched: 1, correct: 1, matched_and_correct: 0 }]);
+        // Tests up to the first failing condition: 5 + 5 + (2 + 2 + 1 + 1 + 2) + 0.
+        assert_eq!(condition_tests(&data, 0..5, &rules), 18);
+        assert_eq!(condition_tests(&data, 1..3, &rules[2..3]), 3);
     }
 
     #[test]

@@ -52,9 +52,14 @@ impl MachineRecords {
         self.rows.iter().filter(|r| r.str("record_kind") == "measurement")
     }
 
-    /// The latest measured value of a ceiling, if any.
+    /// The latest measured value of a ceiling, if any: GB/s for bandwidths
+    /// (column `gbs`), 10⁹ instructions per second for rates (column `gops`).
     pub fn ceiling(&self, name: &str) -> Option<f64> {
-        self.rows.iter().rev().filter(|r| r.str("record_kind") == "ceiling" && r.str("ceiling") == name).find_map(|r| r.float("gbs"))
+        self.rows
+            .iter()
+            .rev()
+            .filter(|r| r.str("record_kind") == "ceiling" && r.str("ceiling") == name)
+            .find_map(|r| r.float("gbs").or_else(|| r.float("gops")))
     }
 
     pub fn has_gpu(&self) -> bool {
@@ -166,10 +171,16 @@ pub fn ceilings_table(machines: &[MachineRecords]) -> String {
     ];
     let mut header = vec!["machine".to_owned()];
     header.extend(names.iter().map(|(_, l)| format!("{l} (GB/s)")));
+    header.push("GPU int32 instructions (10⁹/s)".into());
     let mut t = Table::new(&header);
     for m in machines {
         let mut row = vec![format!("`{}`", m.hw_id)];
         row.extend(names.iter().map(|(k, _)| m.ceiling(k).map_or("not run here".into(), |v| format!("{v:.1}"))));
+        row.push(match m.ceiling("gpu_int32") {
+            Some(v) => format!("{v:.0}"),
+            None if m.has_gpu() => "not in these records".into(),
+            None => "not run here".into(),
+        });
         t.row(row);
     }
     t.render()

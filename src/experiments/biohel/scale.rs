@@ -1,0 +1,380 @@
+//! Beyond the paper (its Section 6 asks when the GPU pays): on the scalable
+//! synthetic family (`dataset::scalable`: instances × attributes × classes), which
+//! evaluator is fastest — serial, multi-threaded CPU or GPU — for one simulated
+//! GA (the instances loaded once, `iterations` evaluations of fresh random rules
+//! on the whole set). The winners over (instances, attributes) get LinearSVM
+//! decision regions as in the layout paper (`crate::svm`), and the regions give
+//! an `auto` rule whose cost is measured against the best choice at every size.
+//! The largest size also gives the match kernels' condition tests per second
+//! against the device's measured integer-instruction rate.
+
+use super::{BALLOT, CUDA, PARALLEL, SERIAL, evaluators, threads};
+use crate::error::SpecError;
+use crate::experiments::{Case, RunEnv};
+use crate::library::biohel::{Counts, condition_tests, random_rule};
+use crate::library::dataset;
+use crate::records::Record;
+use crate::report::chart::{self, RegionChart};
+use crate::report::{MachineRecords, Table};
+use crate::spec::SpecFile;
+use crate::stats::median;
+use crate::svm::{self, Boundary, Point};
+use anyhow::Result;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::Path;
+use std::time::Instant;
+use toml::Spanned;
+
+/// The `figure` parameter of the sweep's cases.
+pub const SCALE_FIGURE: &str = "scale";
+/// The class of the GPU in the decision regions: the faster CUDA design.
+const GPU: &str = "gpu";
+/// Cost of the SVMs' slack (as the layout paper's regions).
+const SVM_COST: f64 = 100.0;
+
+/// The sweep of a profile: every (instances, attributes) pair, `seeds` sets each.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScaleProfile {
+    instances: Vec<Spanned<usize>>,
+    attributes: Vec<Spanned<usize>>,
+    classes: Spanned<usize>,
+    nominal_fraction: Spanned<f64>,
+    iterations: Spanned<usize>,
+    seeds: usize,
+}
+
+impl ScaleProfile {
+    pub fn validate(&self, file: &SpecFile, key: &str) -> Result<(), SpecError> {
+        for n in &self.instances {
+            if !(1..=10_000_000).contains(n.get_ref()) {
+                return Err(file.invalid(n, &format!("{key}.instances"), format!("{} instances: must be in 1..=10000000", n.get_ref())));
+            }
+        }
+        for a in &self.attributes {
+            if !(2..=1000).contains(a.get_ref()) {
+                return Err(file.invalid(a, &format!("{key}.attributes"), format!("{} attributes: must be in 2..=1000", a.get_ref())));
+            }
+        }
+        if !(2..=100).contains(self.classes.get_ref()) {
+            return Err(file.invalid(&self.classes, &format!("{key}.classes"), "must be in 2..=100"));
+        }
+        if !(0.0..=1.0).contains(self.nominal_fraction.get_ref()) {
+            return Err(file.invalid(&self.nominal_fraction, &format!("{key}.nominal_fraction"), "must be in [0, 1]"));
+        }
+        if *self.iterations.get_ref() == 0 {
+            return Err(file.invalid(&self.iterations, &format!("{key}.iterations"), "must be at least 1"));
+        }
+        Ok(())
+    }
+
+    pub fn cases(&self, base_seed: u64) -> Vec<Case> {
+        let mut cases = Vec::new();
+        for n in self.instances.iter().map(|n| *n.get_ref()) {
+            for a in self.attributes.iter().map(|a| *a.get_ref()) {
+                for s in 0..self.seeds {
+                    cases.push(Case {
+                        id: format!("scale/n{n}/a{a}/s{s}"),
+                        params: Record::new()
+                            .with("figure", SCALE_FIGURE)
+                            .with("instances", n)
+                            .with("attributes", a)
+                            .with("classes", *self.classes.get_ref())
+                            .with("nominal_fraction", *self.nominal_fraction.get_ref())
+                            .with("iterations", *self.iterations.get_ref())
+                            .with("seed", base_seed ^ ((s as u64) << 32) ^ ((n as u64) << 12) ^ a as u64),
+                        weight: ((n * a * *self.iterations.get_ref()) as u64 / 200_000).max(1),
+                    });
+                }
+            }
+        }
+        cases
+    }
+}
+
+/// One case: every evaluator runs one simulated GA on the same set and rules and
+/// must give the serial counts exactly.
+pub fn run(case: &Case, env: &RunEnv, rules_per_iteration: usize, expressed_probability: f64) -> Result<Vec<Record>> {
+    let p = &case.params;
+    let int = |k: &str| p.int(k).unwrap_or_else(|| panic!("case parameter {k}")) as usize;
+    let (n, a, iterations) = (int("instances"), int("attributes"), int("iterations"));
+    let seed = int("seed") as u64;
+    let data = dataset::scalable(n, a, int("classes"), p.float("nominal_fraction").unwrap_or(0.0), seed);
+    let mut rng = StdRng::seed_from_u64(seed);
+    let rules: Vec<Vec<_>> =
+        (0..iterations).map(|_| (0..rules_per_iteration).map(|_| random_rule(&data, &mut rng, expressed_probability)).collect()).collect();
+    let tests: u64 = rules.iter().map(|batch| condition_tests(&data, 0..n, batch)).sum();
+    let (evaluators, mut rows) = evaluators(env)?;
+    let mut serial: Option<Vec<Vec<Counts>>> = None;
+    for (name, mut evaluator) in evaluators {
+        let t0 = Instant::now();
+        evaluator.load(&data)?;
+        let load_s = t0.elapsed().as_secs_f64();
+        let mut counts = Vec::with_capacity(iterations);
+        for batch in &rules {
+            let mut out = Vec::new();
+            evaluator.evaluate(&data, 0..n, batch, &mut out)?;
+            counts.push(out);
+        }
+        let eval_s = t0.elapsed().as_secs_f64();
+        match &serial {
+            None => serial = Some(counts),
+            Some(want) => anyhow::ensure!(*want == counts, "{name} counts differ from the serial evaluator's in case {}", case.id),
+        }
+        rows.push(
+            Record::new()
+                .with("method", name)
+                .with("status", "ok")
+                .with("eval_s", eval_s)
+                .with("load_s", load_s)
+                .with("pairs", n * rules_per_iteration * iterations)
+                .with("condition_tests", tests)
+                .with("threads", threads(name)),
+        );
+    }
+    Ok(rows)
+}
+
+/// (instances, attributes).
+type Size = (usize, usize);
+
+/// One size's medians: the whole GA (`eval_s`), its evaluations alone
+/// (`eval_s − load_s`) and the condition tests they made.
+#[derive(Clone, Copy, Debug)]
+struct Timing {
+    total_s: f64,
+    evaluate_s: f64,
+    tests: f64,
+}
+
+/// One machine's sweep.
+#[derive(Default)]
+pub struct Sweep {
+    times: BTreeMap<Size, BTreeMap<String, Timing>>,
+    not_run: BTreeMap<String, String>,
+}
+
+impl Sweep {
+    pub fn of(m: &MachineRecords) -> Sweep {
+        let mut raw: BTreeMap<(Size, String), Vec<Timing>> = BTreeMap::new();
+        let mut sweep = Sweep::default();
+        for r in m.measurements().filter(|r| r.str("figure") == SCALE_FIGURE) {
+            let method = r.str("method").to_owned();
+            if r.str("status") != "ok" {
+                sweep.not_run.insert(method, r.str("reason").to_owned());
+                continue;
+            }
+            let size = (r.int("instances").unwrap_or(0) as usize, r.int("attributes").unwrap_or(0) as usize);
+            if let (Some(total), Some(load)) = (r.float("eval_s"), r.float("load_s")) {
+                let tests = r.float("condition_tests").unwrap_or(0.0);
+                raw.entry((size, method)).or_default().push(Timing { total_s: total, evaluate_s: total - load, tests });
+            }
+        }
+        for ((size, method), v) in raw {
+            let med = |f: fn(&Timing) -> f64| median(&v.iter().map(f).collect::<Vec<_>>());
+            let t = Timing { total_s: med(|x| x.total_s), evaluate_s: med(|x| x.evaluate_s), tests: med(|x| x.tests) };
+            sweep.times.entry(size).or_default().insert(method, t);
+        }
+        sweep
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.times.is_empty()
+    }
+
+    /// The winner of a size: serial, cpu-mt or `gpu` (the faster CUDA design), by
+    /// the whole GA's time.
+    fn winner(&self, size: Size) -> Option<(&'static str, f64)> {
+        let t = self.times.get(&size)?;
+        let best = |names: &[&str]| names.iter().filter_map(|m| t.get(*m).map(|x| x.total_s)).min_by(f64::total_cmp);
+        [(SERIAL, best(&[SERIAL])), (PARALLEL, best(&[PARALLEL])), (GPU, best(&[CUDA, BALLOT]))]
+            .into_iter()
+            .filter_map(|(c, v)| v.map(|v| (c, v)))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+    }
+
+    fn points(&self) -> Vec<Point> {
+        self.times
+            .keys()
+            .filter_map(|&(n, a)| self.winner((n, a)).map(|(c, _)| Point { pop: n as f64, dim: a as f64, class: c.into() }))
+            .collect()
+    }
+}
+
+/// The `auto` rule of fitted regions: the highest class whose boundary puts the
+/// size on its upper side, else the lowest class.
+fn auto_pick(order: &[String], bounds: &[Boundary], n: f64, a: f64) -> String {
+    bounds.iter().rev().find(|b| b.decision(n, a) >= 0.0).map_or_else(|| order[0].clone(), |b| b.upper.clone())
+}
+
+/// The report section of every machine.
+pub fn section(machines: &[MachineRecords], dir: &Path, rules_per_iteration: usize) -> Result<String> {
+    let sweeps: Vec<(&MachineRecords, Sweep)> = machines.iter().map(|m| (m, Sweep::of(m))).filter(|(_, s)| !s.is_empty()).collect();
+    if sweeps.is_empty() {
+        return Ok(String::new());
+    }
+    let mut md = String::from("## Beyond the paper — where the GPU is worth it\n\n");
+    let _ = writeln!(
+        md,
+        "The paper's future work: on the scalable synthetic family (`dataset::scalable`, a stated share of nominal \
+         attributes, uniform continuous ones; not a data set of the paper), one simulated GA per evaluator — the \
+         instances loaded once (for CUDA: the upload), then per iteration {rules_per_iteration} fresh random rules \
+         evaluated on the whole set. Winner = the fastest of `serial`, `cpu-mt` and `gpu` (the faster of `cuda-paper` \
+         and `cuda-ballot`) by the whole GA's time. Regions: two consecutive binary linear SVMs over (log10 instances, \
+         log10 attributes), as the layout paper's; the *auto rule* picks the class of the highest boundary whose upper \
+         side holds the size. *Regret* = the time of the rule's pick over the best time at that size.\n"
+    );
+    for (m, s) in &sweeps {
+        let _ = writeln!(md, "### `{}` ({})\n", m.hw_id, m.label());
+        md += &times_table(s);
+        for (method, reason) in &s.not_run {
+            let _ = writeln!(md, "`{method}`: not run here ({reason}).");
+        }
+        if !s.not_run.is_empty() {
+            md += "\n";
+        }
+        md += &regions(m, s, dir)?;
+        md += &rates(m, s);
+    }
+    Ok(md)
+}
+
+fn times_table(s: &Sweep) -> String {
+    let methods = [SERIAL, PARALLEL, CUDA, BALLOT];
+    let mut header = vec!["instances".to_owned(), "attributes".into()];
+    header.extend(methods.iter().map(|m| format!("{m} (s)")));
+    header.push("winner".into());
+    let mut t = Table::new(&header);
+    for (&(n, a), times) in &s.times {
+        let mut row = vec![n.to_string(), a.to_string()];
+        row.extend(methods.iter().map(|m| times.get(*m).map_or("—".into(), |x| format!("{:.4}", x.total_s))));
+        row.push(s.winner((n, a)).map_or("—".into(), |(c, _)| format!("`{c}`")));
+        t.row(row);
+    }
+    t.render() + "\n"
+}
+
+fn regions(m: &MachineRecords, s: &Sweep, dir: &Path) -> Result<String> {
+    let points = s.points();
+    let order = svm::class_order(&points);
+    if order.len() < 2 {
+        return Ok(format!("One class wins at every size ({}): no regions to fit.\n\n", order.join("")));
+    }
+    let bounds = svm::fit_regions(&points, SVM_COST).map_err(anyhow::Error::msg)?;
+    let name = format!("{}__scale", m.hw_id);
+    let span = |v: Vec<f64>| (v.iter().copied().fold(f64::INFINITY, f64::min) / 1.6, v.iter().copied().fold(0.0, f64::max) * 1.6);
+    chart::write_regions(
+        &dir.join("figures").join(&name),
+        &RegionChart {
+            title: &format!("Fastest evaluator — {}", m.label()),
+            x_label: "training instances",
+            y_label: "attributes",
+            x_range: span(points.iter().map(|p| p.pop).collect()),
+            y_range: span(points.iter().map(|p| p.dim).collect()),
+            classes: order.iter().map(|c| (c.clone(), points.iter().filter(|p| &p.class == c).map(|p| (p.pop, p.dim)).collect())).collect(),
+            lines: bounds.iter().map(|b| (format!("SVM {} | {}", b.lower, b.upper), [b.w[0], b.w[1], b.rho])).collect(),
+            rings: bounds.iter().flat_map(|b| b.support_lower.iter().chain(&b.support_upper).copied()).collect(),
+        },
+    )
+    .map_err(anyhow::Error::msg)?;
+    let mut md = format!("![fastest evaluator over instances × attributes](figures/{name}.png)\n\n");
+    let mut t = Table::new(&["boundary", "auto rule: upper class when", "support vectors (instances × attributes)", "misclassified"]);
+    for b in &bounds {
+        let support: Vec<String> = b.support_lower.iter().chain(&b.support_upper).map(|(n, a)| format!("{n:.0}×{a:.0}")).collect();
+        t.row(vec![
+            format!("`{}` | `{}`", b.lower, b.upper),
+            format!("{:.3}·log10 n + {:.3}·log10 a ≥ {:.3}", b.w[0], b.w[1], b.rho),
+            support.join(", "),
+            b.misclassified.to_string(),
+        ]);
+    }
+    md += &t.render();
+    let (mut agree, mut regrets) = (0, Vec::new());
+    let mut worst = (1.0, String::new());
+    for p in &points {
+        let size = (p.pop as usize, p.dim as usize);
+        let pick = auto_pick(&order, &bounds, p.pop, p.dim);
+        agree += usize::from(pick == p.class);
+        let times = &s.times[&size];
+        let time_of = |c: &str| match c {
+            GPU => [CUDA, BALLOT].iter().filter_map(|m| times.get(*m).map(|x| x.total_s)).min_by(f64::total_cmp),
+            c => times.get(c).map(|x| x.total_s),
+        };
+        if let (Some(got), Some((_, best))) = (time_of(&pick), s.winner(size)) {
+            let r = got / best;
+            if r > worst.0 {
+                worst = (r, format!("{}×{} (picks `{pick}`, best `{}`)", size.0, size.1, p.class));
+            }
+            regrets.push(r);
+        }
+    }
+    let mean = regrets.iter().sum::<f64>() / regrets.len().max(1) as f64;
+    let _ = writeln!(
+        md,
+        "\nThe auto rule picks the winner at {agree} of {} sizes; mean regret {mean:.2}×, worst {:.2}×{}.\n",
+        points.len(),
+        worst.0,
+        if worst.1.is_empty() { String::new() } else { format!(" at {}", worst.1) }
+    );
+    Ok(md)
+}
+
+/// Condition tests per second at the largest size, and for the CUDA designs the
+/// fraction of the device's integer-instruction rate measured in the same run
+/// (a test is at least a load, two comparisons and a branch: the fraction is an
+/// upper bound on how busy the integer units are, not a goal of 100%).
+fn rates(m: &MachineRecords, s: &Sweep) -> String {
+    let Some((&(n, a), times)) = s.times.iter().max_by_key(|((n, a), _)| n * a) else { return String::new() };
+    let ceiling = m.ceiling("gpu_int32");
+    let mut t =
+        Table::new(&["method", "evaluations (s)", "condition tests (10⁹/s)", "GPU int32 rate (10⁹/s, same run)", "fraction", "goal"]);
+    for method in [SERIAL, PARALLEL, CUDA, BALLOT] {
+        let Some(x) = times.get(method) else { continue };
+        let rate = x.tests / x.evaluate_s / 1e9;
+        let gpu = method == CUDA || method == BALLOT;
+        let (ceil, frac) = match (gpu, ceiling) {
+            (true, Some(c)) => (format!("{c:.0}"), format!("{:.1}%", 100.0 * rate / c)),
+            (true, None) => ("not in these records".into(), "—".into()),
+            (false, _) => ("—".into(), "—".into()),
+        };
+        t.row(vec![
+            format!("`{method}`"),
+            format!("{:.4}", x.evaluate_s),
+            format!("{rate:.2}"),
+            ceil,
+            frac,
+            if gpu { "≥ 50%" } else { "" }.into(),
+        ]);
+    }
+    format!("Rates at the largest size, {n} instances × {a} attributes (evaluations only, the load excluded):\n\n{}\n", t.render())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn boundary(lower: &str, upper: &str, rho: f64) -> Boundary {
+        Boundary {
+            lower: lower.into(),
+            upper: upper.into(),
+            w: [1.0, 0.0],
+            rho,
+            support_lower: vec![],
+            support_upper: vec![],
+            misclassified: 0,
+        }
+    }
+
+    #[test]
+    fn auto_rule_takes_the_highest_boundary_whose_upper_side_holds_the_size() {
+        let order: Vec<String> = [SERIAL, PARALLEL, GPU].map(String::from).to_vec();
+        let bounds = [boundary(SERIAL, PARALLEL, 3.0), boundary(PARALLEL, GPU, 5.0)];
+        assert_eq!(auto_pick(&order, &bounds, 100.0, 10.0), SERIAL);
+        assert_eq!(auto_pick(&order, &bounds, 10_000.0, 10.0), PARALLEL);
+        assert_eq!(auto_pick(&order, &bounds, 1e6, 10.0), GPU);
+    }
+}
