@@ -17,24 +17,22 @@
 
 #define COND_WORDS 6
 
-// Whether instance i satisfies every condition of rule r. One loop over the
+// Whether instance i satisfies condition `cond`. Nominal: value v matches when
+// bit v of the mask is set; v is converted as the CPU's `v as u32` does (toward
+// zero, saturating; NaN never matches) and values of 128 or more never match.
+__device__ __forceinline__ bool condition_holds(const float* __restrict__ values, int n, int i, const unsigned int* __restrict__ cond) {
+    float v = values[(size_t)cond[0] * n + i];
+    if (cond[1] == 0u) return v >= __uint_as_float(cond[2]) && v <= __uint_as_float(cond[3]);
+    unsigned int u = __float2uint_rz(v);
+    return !isnan(v) && u < 128u && ((cond[2 + (u >> 5)] >> (u & 31u)) & 1u);
+}
+
+// Whether instance i satisfies every condition of rule r: one loop over the
 // conditions with the kind tested inside (Section 3.4: better than two loops).
-// Nominal: value v matches when bit v of the mask is set; v is converted as the
-// CPU's `v as u32` does (toward zero, saturating; NaN never matches) and values
-// of 128 or more never match.
 __device__ __forceinline__ bool rule_matches(const float* __restrict__ values, int n, int i, const unsigned int* __restrict__ conds,
                                              int begin, int end) {
     for (int c = begin; c < end; ++c) {
-        const unsigned int* cond = conds + c * COND_WORDS;
-        float v = values[(size_t)cond[0] * n + i];
-        bool ok;
-        if (cond[1] == 0u) {
-            ok = v >= __uint_as_float(cond[2]) && v <= __uint_as_float(cond[3]);
-        } else {
-            unsigned int u = __float2uint_rz(v);
-            ok = !isnan(v) && u < 128u && ((cond[2 + (u >> 5)] >> (u & 31u)) & 1u);
-        }
-        if (!ok) return false;
+        if (!condition_holds(values, n, i, conds + c * COND_WORDS)) return false;
     }
     return true;
 }
@@ -140,16 +138,7 @@ extern "C" __global__ void biohel_match_ballot(const float* __restrict__ values,
             int i = offset + (in ? k : first);
             bool m = in;
             for (int c = begin; c < end && __any_sync(0xffffffffu, m); ++c) {
-                const unsigned int* cond = conds + c * COND_WORDS;
-                float v = values[(size_t)cond[0] * n + i];
-                bool ok;
-                if (cond[1] == 0u) {
-                    ok = v >= __uint_as_float(cond[2]) && v <= __uint_as_float(cond[3]);
-                } else {
-                    unsigned int u = __float2uint_rz(v);
-                    ok = !isnan(v) && u < 128u && ((cond[2 + (u >> 5)] >> (u & 31u)) & 1u);
-                }
-                m = m && ok;
+                m = m && condition_holds(values, n, i, conds + c * COND_WORDS);
             }
             bool a = in && labels[i] == cls;
             c_cond += __popc(__ballot_sync(0xffffffffu, m));
