@@ -1,18 +1,46 @@
-//! gBOA (Munawar et al. 2009, Section IV): the K2 scores of candidate families
-//! computed on the GPU, batched over every node of a pBOA round (the paper's one
-//! thread block per node, here one block per candidate family).
+//! gBOA (Munawar et al. 2009, Section IV) on the GPU, two ways:
 //!
-//! It reuses gECGA's schema kernel (`kernels/ecga.cu`), which sums a table over
-//! the schemata of a group of loci: once over `[node, parents…]` with ln c! and
-//! once over `[parents…]` with ln (c + 1)!. [`crate::library::boa::family_score`]
-//! computes K2 as exactly that difference, so given the same population and
-//! permutation gBOA chooses the same parents as CPU pBOA, bit for bit.
+//! - the whole pBOA network in one launch (`kernels/boa.cu`, the paper's
+//!   decomposition of Section IV-A: one thread block per node finds its candidate
+//!   parents, counts their configurations, reduces the gains to the best edge and
+//!   repeats until no gain or k parents) — what [`build_pboa`] uses, through
+//!   [`FamilyScorer::pboa_network`];
+//! - batches of candidate families scored with gECGA's schema kernel
+//!   (`kernels/ecga.cu`, one block per family), which sums a table over the
+//!   schemata of a group of loci: once over `[node, parents…]` with ln c! and once
+//!   over `[parents…]` with ln (c + 1)! — [`FamilyScorer::score`], used by
+//!   [`self_check`] to compare single scores.
+//!
+//! [`crate::library::boa::family_score`] computes K2 as exactly those two sums in
+//! the same order, so given the same population and permutation gBOA chooses the
+//! same parents as CPU pBOA, bit for bit.
 
-use super::Gpu;
 use super::ecga::GpuScorer;
-use crate::library::boa::{Family, FamilyScorer, LnFactorial};
+use super::{Gpu, KernelSource, ensure_len, launch_err};
+use crate::library::boa::{Family, FamilyScorer, LnFactorial, Network, build_pboa};
 use crate::library::ecga::{PairScorer, Population};
 use anyhow::{Result, ensure};
+use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+
+/// `kernels/boa.cu`.
+pub const BOA_CU: KernelSource = KernelSource { file: "boa.cu", code: include_str!("../../kernels/boa.cu") };
+/// Most parents per node of the network kernel (its `BOA_MAX_K`).
+const MAX_K: usize = 4;
+/// Warps per block of the network kernel (its `BOA_WARPS`).
+const WARPS: u32 = 8;
+
+/// Device buffers of the network kernel, kept between generations.
+#[derive(Default)]
+struct NetworkBuffers {
+    words: Option<CudaSlice<u64>>,
+    table: Option<CudaSlice<f64>>,
+    /// n the uploaded table was built for.
+    table_n: Option<usize>,
+    perm: Option<CudaSlice<i32>>,
+    parents: Option<CudaSlice<i32>>,
+    counts: Option<CudaSlice<i32>>,
+    score: Option<CudaSlice<f64>>,
+}
 
 /// Two table sums on the device: the joint counts and the parent counts.
 pub struct GpuFamilyScorer<'g> {
@@ -24,10 +52,13 @@ pub struct GpuFamilyScorer<'g> {
     parent_groups: Vec<Vec<usize>>,
     joint_out: Vec<f64>,
     parent_out: Vec<f64>,
+    gpu: &'g Gpu,
+    network: NetworkBuffers,
 }
 
 impl<'g> GpuFamilyScorer<'g> {
     pub fn new(gpu: &'g Gpu) -> Result<Self> {
+        gpu.function(&BOA_CU, "boa_pboa_network")?;
         Ok(GpuFamilyScorer {
             joint: GpuScorer::new(gpu)?,
             parents: GpuScorer::new(gpu)?,
@@ -36,6 +67,73 @@ impl<'g> GpuFamilyScorer<'g> {
             parent_groups: Vec::new(),
             joint_out: Vec::new(),
             parent_out: Vec::new(),
+            gpu,
+            network: NetworkBuffers::default(),
+        })
+    }
+
+    /// [`build_pboa`]'s network from one launch of `boa_pboa_network`.
+    fn network(&mut self, pop: &Population, table: &LnFactorial, k: usize, perm: &[usize]) -> Result<Network> {
+        let (n, ell) = (pop.n(), pop.ell());
+        ensure!(table.n() == n, "ln-factorial table built for n = {} but the population has n = {n}", table.n());
+        ensure!(perm.len() == ell, "perm has {} entries for {ell} nodes", perm.len());
+        let e = launch_err("boa_pboa_network");
+        let packed = pop.packed();
+        let (gpu, b) = (self.gpu, &mut self.network);
+        gpu.ensure_fits("population bit-packed by locus", packed.words.len() * 8)?;
+        let stream = &gpu.stream;
+        ensure_len(gpu, &mut b.words, packed.words.len()).map_err(&e)?;
+        ensure_len(gpu, &mut b.perm, ell).map_err(&e)?;
+        ensure_len(gpu, &mut b.parents, ell * MAX_K).map_err(&e)?;
+        ensure_len(gpu, &mut b.counts, ell * 3).map_err(&e)?;
+        ensure_len(gpu, &mut b.score, ell).map_err(&e)?;
+        if b.table_n != Some(n) {
+            b.table = Some(stream.clone_htod(&table.table()[..n + 2]).map_err(&e)?);
+            b.table_n = Some(n);
+        }
+        let (Some(words), Some(t), Some(d_perm), Some(parents), Some(counts), Some(score)) =
+            (&mut b.words, &b.table, &mut b.perm, &mut b.parents, &mut b.counts, &mut b.score)
+        else {
+            unreachable!("allocated above")
+        };
+        stream.memcpy_htod(&packed.words, &mut words.slice_mut(0..packed.words.len())).map_err(&e)?;
+        let perm32: Vec<i32> = perm.iter().map(|&p| p as i32).collect();
+        stream.memcpy_htod(&perm32, &mut d_perm.slice_mut(0..ell)).map_err(&e)?;
+        let func = gpu.function(&BOA_CU, "boa_pboa_network")?;
+        let (ell32, n32, wpl, k32) = (ell as i32, n as i32, packed.words_per_locus as i32, k as i32);
+        let mut launch = stream.launch_builder(&func);
+        launch
+            .arg(&*words)
+            .arg(t)
+            .arg(&*d_perm)
+            .arg(&ell32)
+            .arg(&n32)
+            .arg(&wpl)
+            .arg(&k32)
+            .arg(&mut *parents)
+            .arg(&mut *counts)
+            .arg(&mut *score);
+        let cfg = LaunchConfig { grid_dim: (ell as u32, 1, 1), block_dim: (WARPS * 32, 1, 1), shared_mem_bytes: 0 };
+        // SAFETY: block i < ell reads loci < ell (node i, perm-allowed j < ell and its
+        // parents), so words[locus·wpl + w] for w < wpl stays inside ell·wpl words;
+        // counts ≤ n, so t[c] and t[c_0 + c_1 + 1] index the n + 2 entries of t;
+        // perm has ell entries; block i writes parents[i·MAX_K..][..MAX_K],
+        // counts[3i..3i + 3] and score[i] only; k ≤ MAX_K (checked by the caller).
+        unsafe { launch.launch(cfg) }.map_err(&e)?;
+        let host_parents = stream.clone_dtoh(&parents.slice(0..ell * MAX_K)).map_err(&e)?;
+        let host_counts = stream.clone_dtoh(&counts.slice(0..ell * 3)).map_err(&e)?;
+        let host_score = stream.clone_dtoh(&score.slice(0..ell)).map_err(&e)?;
+        let parents: Vec<Vec<usize>> = host_parents
+            .chunks_exact(MAX_K)
+            .zip(host_counts.chunks_exact(3))
+            .map(|(p, c)| p[..c[0] as usize].iter().map(|&j| j as usize).collect())
+            .collect();
+        let scored: u64 = host_counts.chunks_exact(3).map(|c| c[2] as u64).sum();
+        Ok(Network {
+            parents,
+            score: host_score.iter().fold(0.0, |sum, &s| sum + s),
+            families_scored: ell as u64 + scored,
+            steps: host_counts.chunks_exact(3).map(|c| c[1] as usize).max().unwrap_or(0),
         })
     }
 }
@@ -77,6 +175,10 @@ impl FamilyScorer for GpuFamilyScorer<'_> {
         }
         Ok(())
     }
+
+    fn pboa_network(&mut self, pop: &Population, table: &LnFactorial, k: usize, perm: &[usize]) -> Option<Result<Network>> {
+        (k <= MAX_K).then(|| self.network(pop, table, k, perm))
+    }
 }
 
 /// One population checked by [`self_check`].
@@ -87,7 +189,9 @@ pub struct CheckLine {
     /// Families scored, and those whose GPU score differs (bitwise) from the CPU's.
     pub families: usize,
     pub differing: usize,
-    /// Whether pBOA built the identical network with both scorers.
+    /// Whether the network kernel built the network CPU pBOA builds (parents,
+    /// score bits, families scored and rounds), on planted linkage and on the
+    /// uniformly random population (many near-equal gains: the tie rule).
     pub identical_network: bool,
     pub edges: usize,
 }
@@ -96,7 +200,7 @@ pub struct CheckLine {
 /// size up to `k` + 1 loci must score bit-identically, and pBOA on a population
 /// with planted trap-5 linkage must build the identical network.
 pub fn self_check(gpu: &Gpu, seed: u64, sizes: &[(usize, usize)], k: usize) -> Result<Vec<CheckLine>> {
-    use crate::library::boa::{CpuFamilyScorer, build_pboa, random_permutation};
+    use crate::library::boa::{CpuFamilyScorer, random_permutation};
     use crate::library::ecga::{Popcount, PrefixFastCount};
     use rand::{RngExt, SeedableRng, rngs::StdRng};
     let mut lines = Vec::new();
@@ -122,10 +226,22 @@ pub fn self_check(gpu: &Gpu, seed: u64, sizes: &[(usize, usize)], k: usize) -> R
         // Whole pBOA networks on planted linkage.
         let planted = super::ecga::planted_population(n, ell, &mut rng)?;
         let perm = random_permutation(ell, &mut rng);
+        let same = |a: &Network, b: &Network| {
+            a.parents == b.parents && a.score.to_bits() == b.score.to_bits() && a.families_scored == b.families_scored && a.steps == b.steps
+        };
         let a = build_pboa(&planted, &mut cpu, k, &table, &perm)?;
         let b = build_pboa(&planted, &mut dev, k, &table, &perm)?;
-        let identical_network = a.parents == b.parents && a.score.to_bits() == b.score.to_bits();
-        lines.push(CheckLine { n, ell, families: families.len(), differing, identical_network, edges: a.edges() });
+        let random_perm = random_permutation(ell, &mut rng);
+        let c = build_pboa(&pop, &mut cpu, k, &table, &random_perm)?;
+        let d = build_pboa(&pop, &mut dev, k, &table, &random_perm)?;
+        lines.push(CheckLine {
+            n,
+            ell,
+            families: families.len(),
+            differing,
+            identical_network: same(&a, &b) && same(&c, &d),
+            edges: a.edges(),
+        });
     }
     Ok(lines)
 }
@@ -137,4 +253,15 @@ pub fn self_check_sizes(small: bool) -> Vec<(usize, usize)> {
         v.extend([(2400, 90), (4097, 60), (9600, 120)]);
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constants_match_the_kernel() {
+        assert!(BOA_CU.code.contains(&format!("#define BOA_MAX_K {MAX_K}\n")));
+        assert!(BOA_CU.code.contains(&format!("#define BOA_WARPS {WARPS}\n")));
+    }
 }

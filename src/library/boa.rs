@@ -115,6 +115,15 @@ pub trait FamilyScorer {
 
     /// `out[i]` = [`family_score`] of `families[i]`. `out` is overwritten.
     fn score(&mut self, families: &[Family], out: &mut Vec<f64>) -> Result<()>;
+
+    /// The whole [`build_pboa`] network in one call, for a scorer that builds it
+    /// itself (gBOA on the device, one block per node as Section IV-A); it must equal
+    /// [`build_pboa`]'s batched result. `None` (the default): [`build_pboa`] scores
+    /// batches of families through [`FamilyScorer::score`].
+    fn pboa_network(&mut self, pop: &Population, table: &LnFactorial, k: usize, perm: &[usize]) -> Option<Result<Network>> {
+        let _ = (pop, table, k, perm);
+        None
+    }
 }
 
 /// What a CPU scorer keeps between `load` and `score`.
@@ -458,7 +467,8 @@ pub fn build_sboa(pop: &Population, scorer: &mut dyn FamilyScorer, k: usize, tab
 /// `K2(i, Π_i ∪ {j}) − K2(i, Π_i)` if that gain is `> 0`, and otherwise stops.
 ///
 /// Batched across nodes: after one call for the empty network, round `r` scores the
-/// candidates of every still-active node in one call, so at most `k + 1` calls.
+/// candidates of every still-active node in one call, so at most `k + 1` calls —
+/// unless the scorer builds the whole network itself ([`FamilyScorer::pboa_network`]).
 ///
 /// Tie rule: a gain is the single f64 subtraction of the two K2 scores; among
 /// exactly equal gains of one node the smallest `j` wins.
@@ -468,6 +478,9 @@ pub fn build_pboa(pop: &Population, scorer: &mut dyn FamilyScorer, k: usize, tab
     let mut seen = vec![false; ell];
     for &p in perm {
         ensure!(p < ell && !std::mem::replace(&mut seen[p], true), "perm is not a permutation of 0..{ell}");
+    }
+    if let Some(network) = scorer.pboa_network(pop, table, k, perm) {
+        return network;
     }
     let mut greedy = Greedy::start(pop, scorer, table)?;
     let mut active = vec![k > 0; ell];
