@@ -8,10 +8,10 @@
 //! The largest size also gives the match kernels' condition tests per second
 //! against the device's measured integer-instruction rate.
 
-use super::{BALLOT, CUDA, PARALLEL, SERIAL, evaluators, threads};
+use super::{BALLOT, CUDA, PARALLEL, SERIAL, simulated_ga};
 use crate::error::SpecError;
 use crate::experiments::{Case, RunEnv};
-use crate::library::biohel::{Counts, condition_tests, random_rule};
+use crate::library::biohel::{condition_tests, random_rule};
 use crate::library::dataset;
 use crate::records::Record;
 use crate::report::chart::{self, RegionChart};
@@ -26,7 +26,6 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
-use std::time::Instant;
 use toml::Spanned;
 
 /// The `figure` parameter of the sweep's cases.
@@ -108,33 +107,10 @@ pub fn run(case: &Case, env: &RunEnv, rules_per_iteration: usize, expressed_prob
     let rules: Vec<Vec<_>> =
         (0..iterations).map(|_| (0..rules_per_iteration).map(|_| random_rule(&data, &mut rng, expressed_probability)).collect()).collect();
     let tests: u64 = rules.iter().map(|batch| condition_tests(&data, 0..n, batch)).sum();
-    let (evaluators, mut rows) = evaluators(env)?;
-    let mut serial: Option<Vec<Vec<Counts>>> = None;
-    for (name, mut evaluator) in evaluators {
-        let t0 = Instant::now();
-        evaluator.load(&data)?;
-        let load_s = t0.elapsed().as_secs_f64();
-        let mut counts = Vec::with_capacity(iterations);
-        for batch in &rules {
-            let mut out = Vec::new();
-            evaluator.evaluate(&data, 0..n, batch, &mut out)?;
-            counts.push(out);
-        }
-        let eval_s = t0.elapsed().as_secs_f64();
-        match &serial {
-            None => serial = Some(counts),
-            Some(want) => anyhow::ensure!(*want == counts, "{name} counts differ from the serial evaluator's in case {}", case.id),
-        }
-        rows.push(
-            Record::new()
-                .with("method", name)
-                .with("status", "ok")
-                .with("eval_s", eval_s)
-                .with("load_s", load_s)
-                .with("pairs", n * rules_per_iteration * iterations)
-                .with("condition_tests", tests)
-                .with("threads", threads(name)),
-        );
+    let mut rows = simulated_ga(&case.id, env, &data, &rules, |_| 0..n)?;
+    for row in rows.iter_mut().filter(|r| r.str("status") == "ok") {
+        row.set("pairs", n * rules_per_iteration * iterations);
+        row.set("condition_tests", tests);
     }
     Ok(rows)
 }
