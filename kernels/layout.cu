@@ -4,7 +4,7 @@
 //
 // Every function is a sum over windows of W consecutive coordinates:
 //   f(x) = sum_{i=0}^{D-W} term(x_i, ..., x_{i+W-1}).
-// The CPU reference (src/layout/functions.rs) evaluates the same terms with the
+// The CPU reference (src/library/nonseparable.rs) evaluates the same terms with the
 // same operations in f32 and in f64.
 //
 // Kernel names: <strategy>_<function>, e.g. s4_rosenbrock.
@@ -148,43 +148,101 @@ __device__ void s4(const float* __restrict__ x, float* __restrict__ fit, int pop
     fit[ind] = acc;
 }
 
-// S4-split (not in the paper; this harness's design for GPUs with far more
-// threads in flight than a population has individuals): S4's dimension-major
-// layout with the terms split into chunks of `chunk_len` (blockIdx.y), so
-// pop × chunks threads stream the population. Each thread writes the partial
-// sum of its chunk to partial[chunk * pop + ind]; s4_split_reduce then sums the
-// chunks of each individual in a fixed order (deterministic, no atomics).
-template <class F>
-__device__ void s4_split(const float* __restrict__ x, float* __restrict__ partial, int pop, int dim,
-                         int chunk_len) {
-    int ind = blockIdx.x * blockDim.x + threadIdx.x;
-    if (ind >= pop) return;
-    int terms = dim - F::W + 1;
-    int t0 = blockIdx.y * chunk_len;
-    int t1 = min(t0 + chunk_len, terms);
-    float acc = 0.0f;
-    if (t0 < t1) {
-        float w[F::W];
+// S4-split (not in the paper; this harness's design for GPUs that hold far
+// more threads than a population has individuals): S4's dimension-major layout,
+// with the population cut into strips one warp wide (32·V individuals, V
+// consecutive ones per thread: float4 loads when V = 4) and the terms into
+// gridDim.y · SPLIT_WARPS chunks of chunk_len. Block (strip, g) has SPLIT_WARPS
+// warps; warp w sums chunk g·SPLIT_WARPS + w of its strip. The warps' sums are
+// added in shared memory in warp order. With one block per strip that is the
+// fitness; otherwise each block writes partial[g·pop + ind], and the last block
+// of a strip to finish (an integer ticket per strip) adds the partials in order
+// g = 0, 1, … and resets the ticket for the next launch. Every sum has a fixed
+// order, so results are bit-identical run to run. The host sizes the grid to
+// one wave of resident blocks (src/gpu/layout.rs, split_plan).
+#define SPLIT_WARPS 8
+
+template <int V>
+struct Lanes {
+    float v[V];
+};
+
+template <int V>
+__device__ Lanes<V> load_lanes(const float* p);
+
+template <>
+__device__ Lanes<1> load_lanes<1>(const float* p) {
+    return Lanes<1>{{__ldg(p)}};
+}
+
+template <>
+__device__ Lanes<4> load_lanes<4>(const float* p) {
+    float4 q = __ldg(reinterpret_cast<const float4*>(p));
+    return Lanes<4>{{q.x, q.y, q.z, q.w}};
+}
+
+template <class F, int V>
+__device__ void s4_split(const float* __restrict__ x, float* __restrict__ fit, float* __restrict__ partial,
+                         unsigned* __restrict__ tickets, int pop, int dim, int chunk_len) {
+    __shared__ float warp_sums[SPLIT_WARPS][32 * V];
+    __shared__ bool last_block;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int ind0 = (blockIdx.x * 32 + lane) * V;
+    const bool valid = ind0 < pop;  // V = 4 only when pop % 4 == 0
+    const int terms = dim - F::W + 1;
+    const int t0 = (blockIdx.y * SPLIT_WARPS + warp) * chunk_len;
+    const int t1 = min(t0 + chunk_len, terms);
+    float acc[V];
 #pragma unroll
-        for (int k = 0; k < F::W - 1; ++k) w[k] = x[(size_t)(t0 + k) * pop + ind];
+    for (int v = 0; v < V; ++v) acc[v] = 0.0f;
+    if (valid && t0 < t1) {
+        Lanes<V> w[F::W];
+#pragma unroll
+        for (int k = 0; k < F::W - 1; ++k) w[k] = load_lanes<V>(x + (size_t)(t0 + k) * pop + ind0);
 #pragma unroll 4
         for (int j = t0 + F::W - 1; j < t1 + F::W - 1; ++j) {
-            w[F::W - 1] = x[(size_t)j * pop + ind];
-            acc += F::term(w);
+            w[F::W - 1] = load_lanes<V>(x + (size_t)j * pop + ind0);
+#pragma unroll
+            for (int v = 0; v < V; ++v) {
+                float c[F::W];
+#pragma unroll
+                for (int k = 0; k < F::W; ++k) c[k] = w[k].v[v];
+                acc[v] += F::term(c);
+            }
 #pragma unroll
             for (int k = 0; k < F::W - 1; ++k) w[k] = w[k + 1];
         }
     }
-    partial[(size_t)blockIdx.y * pop + ind] = acc;
-}
-
-extern "C" __global__ void s4_split_reduce(const float* __restrict__ partial, float* __restrict__ fit,
-                                           int pop, int chunks) {
-    int ind = blockIdx.x * blockDim.x + threadIdx.x;
-    if (ind >= pop) return;
-    float s = 0.0f;
-    for (int c = 0; c < chunks; ++c) s += partial[(size_t)c * pop + ind];
-    fit[ind] = s;
+#pragma unroll
+    for (int v = 0; v < V; ++v) warp_sums[warp][lane * V + v] = acc[v];
+    __syncthreads();
+    if (warp == 0 && valid) {
+#pragma unroll
+        for (int v = 0; v < V; ++v) {
+            float s = 0.0f;
+            for (int k = 0; k < SPLIT_WARPS; ++k) s += warp_sums[k][lane * V + v];
+            if (gridDim.y == 1) {
+                fit[ind0 + v] = s;
+            } else {
+                partial[(size_t)blockIdx.y * pop + ind0 + v] = s;
+            }
+        }
+    }
+    if (gridDim.y == 1) return;
+    __threadfence();  // partial sums visible device-wide before the ticket
+    __syncthreads();
+    if (threadIdx.x == 0) last_block = atomicAdd(&tickets[blockIdx.x], 1u) == gridDim.y - 1;
+    __syncthreads();
+    if (!last_block) return;
+    if (warp == 0 && valid) {
+#pragma unroll
+        for (int v = 0; v < V; ++v) {
+            float s = 0.0f;
+            for (unsigned g = 0; g < gridDim.y; ++g) s += __ldcg(&partial[(size_t)g * pop + ind0 + v]);
+            fit[ind0 + v] = s;
+        }
+    }
+    if (threadIdx.x == 0) tickets[blockIdx.x] = 0;
 }
 
 #define LAYOUT_KERNEL(strategy, name, F)                                                   \
@@ -193,16 +251,20 @@ extern "C" __global__ void s4_split_reduce(const float* __restrict__ partial, fl
         strategy<F>(x, fit, pop, dim);                                                    \
     }
 
+#define LAYOUT_SPLIT_KERNEL(kernel, F, V)                                                          \
+    extern "C" __global__ void __launch_bounds__(SPLIT_WARPS * 32)                                  \
+        kernel(const float* __restrict__ x, float* __restrict__ fit, float* __restrict__ partial,    \
+               unsigned* __restrict__ tickets, int pop, int dim, int chunk_len) {                   \
+        s4_split<F, V>(x, fit, partial, tickets, pop, dim, chunk_len);                              \
+    }
+
 #define LAYOUT_ALL_STRATEGIES(name, F) \
     LAYOUT_KERNEL(s1, name, F)         \
     LAYOUT_KERNEL(s2, name, F)         \
     LAYOUT_KERNEL(s3, name, F)         \
     LAYOUT_KERNEL(s4, name, F)         \
-    extern "C" __global__ void s4_split_##name(const float* __restrict__ x,                  \
-                                               float* __restrict__ partial, int pop, int dim, \
-                                               int chunk_len) {                               \
-        s4_split<F>(x, partial, pop, dim, chunk_len);                                          \
-    }
+    LAYOUT_SPLIT_KERNEL(s4_split_##name, F, 1) \
+    LAYOUT_SPLIT_KERNEL(s4_split4_##name, F, 4)
 
 LAYOUT_ALL_STRATEGIES(rosenbrock, Rosenbrock)
 LAYOUT_ALL_STRATEGIES(rana, Rana)

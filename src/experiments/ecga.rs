@@ -377,6 +377,10 @@ impl Paper for EcgaPaper {
                     let t0 = Instant::now();
                     let r = ecga::run(&trap, &cfg, seed, scorer.as_mut())?;
                     let row = run_row(name, &r, t0.elapsed().as_secs_f64() * 1e3);
+                    let row = match scorer.device_ms() {
+                        Some(ms) => row.with("kernel_ms", ms),
+                        None => row,
+                    };
                     let d = row.str("digest").to_owned();
                     let identical = reference.get_or_insert(d.clone()) == &d;
                     rows.push(row.with("identical", identical));

@@ -9,7 +9,8 @@
 use super::{Gpu, KernelSource, ensure_len, launch_err};
 use crate::library::ecga::{PairScorer, Population, XLogX};
 use anyhow::{Result, ensure};
-use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use cudarc::driver::sys::CUevent_flags;
+use cudarc::driver::{CudaEvent, CudaSlice, LaunchConfig, PushKernelArg};
 
 /// `kernels/ecga.cu`.
 pub const ECGA_CU: KernelSource = KernelSource { file: "ecga.cu", code: include_str!("../../kernels/ecga.cu") };
@@ -37,6 +38,9 @@ pub struct GpuScorer<'g> {
     d_loci: Option<CudaSlice<i32>>,
     d_len: Option<CudaSlice<i32>>,
     d_s: Option<CudaSlice<f64>>,
+    /// Events around each kernel, and the kernel milliseconds summed so far.
+    events: [CudaEvent; 2],
+    kernel_ms: f64,
 }
 
 impl<'g> GpuScorer<'g> {
@@ -44,7 +48,10 @@ impl<'g> GpuScorer<'g> {
     /// pays for NVRTC.
     pub fn new(gpu: &'g Gpu) -> Result<Self> {
         gpu.function(&ECGA_CU, KERNEL)?;
+        let ev = || gpu.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(launch_err("gECGA events"));
         Ok(GpuScorer {
+            events: [ev()?, ev()?],
+            kernel_ms: 0.0,
             gpu,
             n: 0,
             wpl: 0,
@@ -80,13 +87,16 @@ impl<'g> GpuScorer<'g> {
         let mut launch = stream.launch_builder(&func);
         launch.arg(words).arg(&*d_loci).arg(&*d_len).arg(xlogx).arg(&mut *d_s).arg(&n).arg(&wpl);
         let cfg = LaunchConfig { grid_dim: (count as u32, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 };
+        self.events[0].record(stream).map_err(&e)?;
         // SAFETY: block p < count reads len[p] ≤ KERNEL_MAX_L loci of
         // loci[p·KERNEL_MAX_L..] (both copied above), each < ell, so
         // words[locus·wpl + w] for w < wpl stays inside ell·wpl words; counts ≤ n
         // index the n + 1 entries of xlogx; it writes s[p], p < count ≤ len(d_s).
         unsafe { launch.launch(cfg) }.map_err(&e)?;
+        self.events[1].record(stream).map_err(&e)?;
         out.resize(count, 0.0);
         stream.memcpy_dtoh(&d_s.slice(0..count), out.as_mut_slice()).map_err(&e)?;
+        self.kernel_ms += f64::from(self.events[0].elapsed_ms(&self.events[1]).map_err(&e)?);
         Ok(())
     }
 
@@ -163,6 +173,10 @@ impl PairScorer for GpuScorer<'_> {
             self.stage(&[g])?;
         }
         self.launch(out)
+    }
+
+    fn device_ms(&self) -> Option<f64> {
+        Some(self.kernel_ms)
     }
 }
 

@@ -22,9 +22,9 @@ pub enum Strategy {
     S3,
     /// One individual per thread, registers, dimension-major (coalesced) reads.
     S4,
-    /// Not in the paper: S4 with the terms split into chunks across a second
-    /// grid dimension, so small populations still fill the GPU; chunk sums
-    /// reduced in a fixed order by a second kernel.
+    /// Not in the paper: S4 with the population cut into warp-wide strips and
+    /// the terms into chunks, one wave of blocks filling the GPU whatever the
+    /// population; chunk sums added in a fixed order in the same kernel.
     S4Split,
 }
 
@@ -50,6 +50,12 @@ impl Strategy {
         matches!(self, Strategy::S4 | Strategy::S4Split)
     }
 
+    /// S3 has one thread per coordinate and S4-split its own fixed block: the
+    /// others are timed at each block size of the spec (Section 4.1).
+    pub fn searches_block_size(self) -> bool {
+        !matches!(self, Strategy::S3 | Strategy::S4Split)
+    }
+
     fn kernel(self, f: Function) -> String {
         format!("{}_{}", self.name().to_lowercase().replace('-', "_"), f.name())
     }
@@ -73,50 +79,84 @@ pub struct Timing {
     pub wall_ms: f64,
 }
 
-/// The launch of one strategy at one size, or why it cannot run.
-pub fn launch_config(gpu: &Gpu, f: Function, s: Strategy, pop: usize, dim: usize, block: u32) -> Result<(LaunchConfig, u32), String> {
+/// The launch of one strategy at one size (configuration and threads per
+/// block), or why it cannot run there (the paper's NAN).
+pub type Launch = Result<(LaunchConfig, u32), String>;
+
+/// The [`Launch`] of strategy `s` at `block` threads per block (ignored by S3
+/// and S4-split, which size their own blocks).
+pub fn launch_config(gpu: &Gpu, f: Function, s: Strategy, pop: usize, dim: usize, block: u32) -> Result<Launch, GpuError> {
     let max_threads = gpu.info.max_threads_per_block as usize;
     let max_smem = gpu.info.max_smem_per_block as usize;
-    let blocks = |b: u32| (pop as u32).div_ceil(b);
-    match s {
+    let one_d = |threads: u32, grid: u32, smem: usize| LaunchConfig {
+        grid_dim: (grid, 1, 1),
+        block_dim: (threads, 1, 1),
+        shared_mem_bytes: smem as u32,
+    };
+    let grid = (pop as u32).div_ceil(block.max(1));
+    Ok(match s {
         Strategy::S4Split => {
-            let chunks = split_chunks(gpu, pop, dim);
-            Ok((LaunchConfig { grid_dim: (blocks(block), chunks as u32, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 }, block))
+            let plan = split_plan(gpu, f, pop, dim)?;
+            let grid_dim = (plan.strips as u32, plan.groups as u32, 1);
+            Ok((LaunchConfig { grid_dim, block_dim: (SPLIT_THREADS, 1, 1), shared_mem_bytes: 0 }, SPLIT_THREADS))
         }
-        Strategy::S1 | Strategy::S4 => {
-            Ok((LaunchConfig { grid_dim: (blocks(block), 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 }, block))
-        }
+        Strategy::S1 | Strategy::S4 => Ok((one_d(block, grid, 0), block)),
         Strategy::S2 => {
             let smem = block as usize * f.window() * 4;
             if smem > max_smem {
-                return Err(format!("stencil needs {smem} B of shared memory per block, the device allows {max_smem} B"));
+                Err(format!("stencil needs {smem} B of shared memory per block, the device allows {max_smem} B"))
+            } else {
+                Ok((one_d(block, grid, smem), block))
             }
-            Ok((LaunchConfig { grid_dim: (blocks(block), 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: smem as u32 }, block))
         }
         Strategy::S3 => {
-            if dim > max_threads {
-                return Err(format!("dimension {dim} exceeds the device's {max_threads} threads per block"));
-            }
             let smem = (dim + 1) * 4;
-            if smem > max_smem {
-                return Err(format!("individual needs {smem} B of shared memory, the device allows {max_smem} B"));
+            if dim > max_threads {
+                Err(format!("dimension {dim} exceeds the device's {max_threads} threads per block"))
+            } else if smem > max_smem {
+                Err(format!("individual needs {smem} B of shared memory, the device allows {max_smem} B"))
+            } else {
+                Ok((one_d(dim as u32, pop as u32, smem), dim as u32))
             }
-            Ok((LaunchConfig { grid_dim: (pop as u32, 1, 1), block_dim: (dim as u32, 1, 1), shared_mem_bytes: smem as u32 }, dim as u32))
         }
-    }
+    })
 }
 
-/// Threads S4-split aims to keep in flight per SM (a full Hopper SM holds 2048).
-const SPLIT_THREADS_PER_SM: usize = 4 * 2048;
-/// Fewest terms one S4-split thread sums.
+/// Threads of an S4-split block: `SPLIT_WARPS` warps in `kernels/layout.cu`.
+const SPLIT_THREADS: u32 = 8 * 32;
+/// Fewest terms one S4-split warp sums.
 const SPLIT_MIN_TERMS: usize = 8;
 
-/// Chunks of S4-split: enough threads to fill the device, at least
-/// `SPLIT_MIN_TERMS` terms each.
-fn split_chunks(gpu: &Gpu, pop: usize, dim: usize) -> usize {
-    let terms = dim.saturating_sub(3).max(1);
-    let want = (gpu.info.sms as usize * SPLIT_THREADS_PER_SM).div_ceil(pop);
-    want.min(terms / SPLIT_MIN_TERMS).max(1)
+/// How S4-split cuts one evaluation (see `kernels/layout.cu`).
+#[derive(Clone, Copy, Debug)]
+struct SplitPlan {
+    /// Individuals per thread: 4 (float4 loads) when the population is a
+    /// multiple of 4, else 1.
+    lanes: usize,
+    /// Warp-wide strips of 32 · lanes individuals (grid x).
+    strips: usize,
+    /// Blocks per strip (grid y), each summing `SPLIT_WARPS` chunks of terms.
+    groups: usize,
+    /// Terms per chunk.
+    chunk_len: usize,
+}
+
+/// One wave of resident blocks (the occupancy the driver reports for this
+/// kernel) spread over the strips, with at least `SPLIT_MIN_TERMS` terms per warp.
+fn split_plan(gpu: &Gpu, f: Function, pop: usize, dim: usize) -> Result<SplitPlan, GpuError> {
+    let lanes = if pop.is_multiple_of(4) { 4 } else { 1 };
+    let func = gpu.function(&LAYOUT_CU, &split_kernel(f, lanes))?;
+    let per_sm = func.occupancy_max_active_blocks_per_multiprocessor(SPLIT_THREADS, 0, None).map_err(launch_err("S4-split occupancy"))?;
+    let strips = pop.div_ceil(32 * lanes).max(1);
+    let terms = (dim + 1).saturating_sub(f.window());
+    let warps = (SPLIT_THREADS / 32) as usize;
+    let wave = gpu.info.sms as usize * per_sm.max(1) as usize;
+    let groups = wave.div_ceil(strips).min(terms / (warps * SPLIT_MIN_TERMS)).max(1);
+    Ok(SplitPlan { lanes, strips, groups, chunk_len: terms.div_ceil(groups * warps) })
+}
+
+fn split_kernel(f: Function, lanes: usize) -> String {
+    if lanes == 4 { format!("s4_split4_{}", f.name()) } else { format!("s4_split_{}", f.name()) }
 }
 
 /// Device and pinned host buffers for one population, both layouts.
@@ -128,8 +168,10 @@ pub struct LayoutBuffers {
     host_out: PinnedHostSlice<f32>,
     dev_in: CudaSlice<f32>,
     dev_out: CudaSlice<f32>,
-    /// Chunk sums of S4-split.
+    /// Block sums of S4-split (groups · pop) and one ticket per strip, grown
+    /// on first use; the kernel leaves the tickets at zero.
     dev_partial: CudaSlice<f32>,
+    dev_tickets: CudaSlice<u32>,
     events: [CudaEvent; 4],
 }
 
@@ -154,7 +196,8 @@ impl LayoutBuffers {
         b.as_mut_slice().map_err(&e)?.copy_from_slice(xt);
         let dev_in = gpu.stream.alloc_zeros::<f32>(n).map_err(&e)?;
         let dev_out = gpu.stream.alloc_zeros::<f32>(pop).map_err(&e)?;
-        let dev_partial = gpu.stream.alloc_zeros::<f32>(split_chunks(gpu, pop, dim) * pop).map_err(&e)?;
+        let dev_partial = gpu.stream.alloc_zeros::<f32>(1).map_err(&e)?;
+        let dev_tickets = gpu.stream.alloc_zeros::<u32>(1).map_err(&e)?;
         let ev = || gpu.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(&e);
         let events = [ev()?, ev()?, ev()?, ev()?];
         Ok(LayoutBuffers {
@@ -166,6 +209,7 @@ impl LayoutBuffers {
             dev_in,
             dev_out,
             dev_partial,
+            dev_tickets,
             events,
         })
     }
@@ -173,7 +217,8 @@ impl LayoutBuffers {
     /// Runs one strategy once: copy in, kernel, copy out. With `poison`, the
     /// output is first filled with NaN so that an unwritten element fails the check.
     pub fn run(&mut self, gpu: &Gpu, f: Function, s: Strategy, cfg: LaunchConfig, poison: bool) -> Result<Timing, GpuError> {
-        let name = s.kernel(f);
+        let plan = if s == Strategy::S4Split { Some(split_plan(gpu, f, self.pop, self.dim)?) } else { None };
+        let name = plan.map_or_else(|| s.kernel(f), |p| split_kernel(f, p.lanes));
         let func = gpu.function(&LAYOUT_CU as &KernelSource, &name)?;
         let e = launch_err(&name);
         let stream = &gpu.stream;
@@ -187,23 +232,25 @@ impl LayoutBuffers {
         self.events[0].record(stream).map_err(&e)?;
         stream.memcpy_htod(host_in, &mut self.dev_in).map_err(&e)?;
         self.events[1].record(stream).map_err(&e)?;
-        if s == Strategy::S4Split {
-            let chunks = cfg.grid_dim.1 as i32;
-            let terms = (dim - f.window() as i32 + 1).max(0);
-            let chunk_len = (terms + chunks - 1) / chunks;
-            let reduce = gpu.function(&LAYOUT_CU, "s4_split_reduce")?;
-            let mut launch = stream.launch_builder(&func);
-            launch.arg(&self.dev_in).arg(&mut self.dev_partial).arg(&pop).arg(&dim).arg(&chunk_len);
-            // SAFETY: reads pop·dim floats of dev_in; writes chunks·pop floats of
-            // dev_partial, allocated with split_chunks(pop, dim)·pop = chunks·pop.
-            unsafe { launch.launch(cfg) }.map_err(&e)?;
-            let mut launch = stream.launch_builder(&reduce);
-            launch.arg(&self.dev_partial).arg(&mut self.dev_out).arg(&pop).arg(&chunks);
-            // SAFETY: reads chunks·pop floats of dev_partial, writes pop of dev_out.
-            unsafe {
-                launch.launch(LaunchConfig { grid_dim: ((pop as u32).div_ceil(256), 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 })
+        if let Some(plan) = plan {
+            let (groups, strips) = (cfg.grid_dim.1 as usize, cfg.grid_dim.0 as usize);
+            assert_eq!((groups, strips), (plan.groups, plan.strips), "S4-split launch from split_plan");
+            if self.dev_partial.len() < groups * self.pop {
+                self.dev_partial = stream.alloc_zeros::<f32>(groups * self.pop).map_err(&e)?;
             }
-            .map_err(&e)?;
+            if self.dev_tickets.len() < strips {
+                self.dev_tickets = stream.alloc_zeros::<u32>(strips).map_err(&e)?;
+            }
+            let chunk_len = plan.chunk_len as i32;
+            let mut launch = stream.launch_builder(&func);
+            launch.arg(&self.dev_in).arg(&mut self.dev_out).arg(&mut self.dev_partial).arg(&mut self.dev_tickets);
+            launch.arg(&pop).arg(&dim).arg(&chunk_len);
+            // SAFETY: thread (strip, lane) reads lanes consecutive individuals
+            // < pop of dev_in (pop·dim floats, 16-byte aligned rows when lanes = 4)
+            // and writes them in dev_out (pop); block (strip, g) writes
+            // dev_partial[g·pop + ind] (groups·pop allocated above) and the ticket
+            // of its strip (strips allocated above).
+            unsafe { launch.launch(cfg) }.map_err(&e)?;
         } else {
             let mut launch = stream.launch_builder(&func);
             launch.arg(&self.dev_in).arg(&mut self.dev_out).arg(&pop).arg(&dim);
@@ -249,7 +296,8 @@ impl CheckLine {
 
 /// Checks every strategy and block size against the f64 CPU reference on fresh
 /// random inputs (`seed`), with the output poisoned before each run. Sizes cover
-/// partial blocks, dimensions below a window, and S3 at and beyond its limit.
+/// partial blocks, dimensions below a window, S3 at and beyond its limit, and
+/// S4-split with one and several blocks per strip, with float4 lanes and without.
 pub fn self_check(gpu: &Gpu, seed: u64, sizes: &[(usize, usize)], blocks: &[u32]) -> Result<Vec<CheckLine>, GpuError> {
     use crate::library::nonseparable as ns;
     let mut lines = Vec::new();
@@ -260,9 +308,9 @@ pub fn self_check(gpu: &Gpu, seed: u64, sizes: &[(usize, usize)], blocks: &[u32]
         for f in Function::ALL {
             let refs = ns::references(f, &x, dim);
             for s in Strategy::ALL {
-                let bs: &[u32] = if s == Strategy::S3 { &[0] } else { blocks };
+                let bs: &[u32] = if s.searches_block_size() { blocks } else { &[0] };
                 for &b in bs {
-                    let (outcome, block, repeatable) = match launch_config(gpu, f, s, pop, dim, b) {
+                    let (outcome, block, repeatable) = match launch_config(gpu, f, s, pop, dim, b)? {
                         Err(why) => (Err(why), b, true),
                         Ok((cfg, block)) => {
                             bufs.run(gpu, f, s, cfg, true)?;
@@ -283,9 +331,9 @@ pub fn self_check(gpu: &Gpu, seed: u64, sizes: &[(usize, usize)], blocks: &[u32]
 
 /// Sizes for [`self_check`]: `small` for compute-sanitizer, else larger too.
 pub fn self_check_sizes(small: bool) -> Vec<(usize, usize)> {
-    let mut v = vec![(1, 4), (7, 10), (33, 17), (100, 100), (129, 1024), (3, 1025)];
+    let mut v = vec![(1, 4), (7, 10), (12, 5), (33, 17), (100, 100), (36, 700), (129, 1024), (3, 1025)];
     if !small {
-        v.extend([(1000, 1000), (4097, 333), (257, 8000)]);
+        v.extend([(1000, 1000), (4097, 333), (257, 8000), (2048, 4000)]);
     }
     v
 }

@@ -445,6 +445,13 @@ pub trait PairScorer {
 
     /// `out[g]` = `s` of `groups[g]`. `out` is overwritten.
     fn score_groups(&mut self, groups: &[Vec<usize>], out: &mut Vec<f64>) -> Result<()>;
+
+    /// Milliseconds the scorer's device kernels ran since it was made (None for
+    /// scorers without a device), so a report can split model building into
+    /// kernel time and the rest.
+    fn device_ms(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// What a CPU scorer keeps between `load` and `score`.
