@@ -1,6 +1,7 @@
 //! gECGA (Shao & Yu, GECCO 2013, Section 4.2): the entropy term of every
 //! candidate merge computed on the GPU, one thread block per pair
-//! (`kernels/ecga.cu`). It implements the library's [`PairScorer`], so the greedy
+//! (`kernels/ecga.cu`: FastCount for merged groups of up to 5 loci, a histogram
+//! of the individuals' schemata beyond). It implements the library's [`PairScorer`], so the greedy
 //! and GM searches of `library::ecga` run unchanged on it; given the same
 //! population they build the same MPM merge by merge, because the kernel returns
 //! the same `s = Σ xlogx[count]` (integer counts, the same table, the same order
@@ -17,7 +18,7 @@ pub const ECGA_CU: KernelSource = KernelSource { file: "ecga.cu", code: include_
 
 /// Largest merged group the kernel takes (its `ECGA_MAX_L`: 2^12 shared counters).
 pub const KERNEL_MAX_L: usize = 12;
-/// Threads per block (the paper used 256).
+/// Threads per block, the kernel's `ECGA_THREADS` (the paper used 256).
 const THREADS: u32 = 128;
 const KERNEL: &str = "ecga_pair_entropy";
 
