@@ -33,11 +33,11 @@ pub struct GpuScorer<'g> {
     xlogx_n: usize,
     loci: Vec<i32>,
     len: Vec<i32>,
-    /// Device copies of `loci`, `len` and the results, grown as needed and kept
-    /// between calls: a greedy search makes one call per merge, so allocating per
-    /// call would cost more than the counting.
+    /// Device copies of `loci` followed by `len` (one upload per call) and of
+    /// the results, grown as needed and kept between calls: a greedy search
+    /// makes one call per merge, so allocating per call would cost more than the
+    /// counting.
     d_loci: Option<CudaSlice<i32>>,
-    d_len: Option<CudaSlice<i32>>,
     d_s: Option<CudaSlice<f64>>,
     /// Events around each kernel, and the kernel milliseconds summed so far.
     events: [CudaEvent; 2],
@@ -62,7 +62,6 @@ impl<'g> GpuScorer<'g> {
             loci: Vec::new(),
             len: Vec::new(),
             d_loci: None,
-            d_len: None,
             d_s: None,
         })
     }
@@ -77,16 +76,17 @@ impl<'g> GpuScorer<'g> {
         }
         let (Some(words), Some(xlogx)) = (&self.words, &self.xlogx) else { anyhow::bail!("gECGA scorer used before load()") };
         let stream = &self.gpu.stream;
+        let loci_len = self.loci.len();
+        self.loci.extend_from_slice(&self.len);
         ensure_len(self.gpu, &mut self.d_loci, self.loci.len()).map_err(&e)?;
-        ensure_len(self.gpu, &mut self.d_len, count).map_err(&e)?;
         ensure_len(self.gpu, &mut self.d_s, count).map_err(&e)?;
-        let (Some(d_loci), Some(d_len), Some(d_s)) = (&mut self.d_loci, &mut self.d_len, &mut self.d_s) else { unreachable!() };
+        let (Some(d_loci), Some(d_s)) = (&mut self.d_loci, &mut self.d_s) else { unreachable!() };
         stream.memcpy_htod(&self.loci, &mut d_loci.slice_mut(0..self.loci.len())).map_err(&e)?;
-        stream.memcpy_htod(&self.len, &mut d_len.slice_mut(0..count)).map_err(&e)?;
+        let (d_len, d_loci) = (d_loci.slice(loci_len..loci_len + count), d_loci.slice(0..loci_len));
         let func = self.gpu.function(&ECGA_CU, KERNEL)?;
         let (n, wpl) = (self.n as i32, self.wpl as i32);
         let mut launch = stream.launch_builder(&func);
-        launch.arg(words).arg(&*d_loci).arg(&*d_len).arg(xlogx).arg(&mut *d_s).arg(&n).arg(&wpl);
+        launch.arg(words).arg(&d_loci).arg(&d_len).arg(xlogx).arg(&mut *d_s).arg(&n).arg(&wpl);
         let cfg = LaunchConfig { grid_dim: (count as u32, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 };
         self.events[0].record(stream).map_err(&e)?;
         // SAFETY: block p < count reads len[p] ≤ KERNEL_MAX_L loci of

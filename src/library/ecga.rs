@@ -639,9 +639,13 @@ impl Search {
 /// place with loci a's then b's; b is removed and the other groups keep their order.
 pub fn greedy_search(pop: &Population, scorer: &mut dyn PairScorer, max_l: usize, xlogx: &XLogX) -> Result<ModelTrace> {
     let mut search = ModelSearch::start(pop, scorer, max_l, xlogx)?;
-    while let Some((a, b)) = search.best_pair() {
+    let mut rows = RowBest::of(&search);
+    while let Some((a, b)) = rows.best_pair(&search) {
+        #[cfg(debug_assertions)]
+        assert_eq!(Some((a, b)), search.best_pair_by_scan());
         search.merge(a, b);
         search.rescore_touching(&[a])?;
+        rows.after_merge(&search, a, b);
         search.steps += 1;
     }
     Ok(search.finish())
@@ -777,8 +781,10 @@ impl<'s> ModelSearch<'s> {
         self.live.iter().enumerate().flat_map(move |(i, &a)| self.live[i + 1..].iter().map(move |&b| (a, b, self.delta[pair_index(a, b)])))
     }
 
-    /// The pair of smallest negative ΔCCC; exact ties to the lexicographically first.
-    fn best_pair(&self) -> Option<(usize, usize)> {
+    /// The pair of smallest negative ΔCCC; exact ties to the lexicographically
+    /// first (what [`RowBest`] keeps without the scan; checked in debug builds).
+    #[cfg(any(test, debug_assertions))]
+    fn best_pair_by_scan(&self) -> Option<(usize, usize)> {
         let mut best = None;
         let mut best_delta = 0.0;
         for (a, b, delta) in self.live_pairs() {
@@ -827,6 +833,72 @@ impl<'s> ModelSearch<'s> {
         let ccc = self.live.iter().fold(0.0, |sum, &g| sum + self.cost[g]);
         let groups = self.live.iter().map(|&g| self.groups[g].clone()).collect();
         ModelTrace { mpm: Mpm { groups }, merges: self.merges, ccc, pairs_scored: self.pairs_scored, steps: self.steps }
+    }
+}
+
+/// The best partner of each group among the later live groups — `(ΔCCC, b)`,
+/// ties to the smallest `b` — so that greedy search finds the best pair in
+/// O(groups) per merge instead of scanning every pair (Lobo et al.'s cache keeps
+/// the ΔCCC values; this keeps their row minima). Same pair, same tie rule.
+struct RowBest {
+    best: Vec<(f64, usize)>,
+}
+
+impl RowBest {
+    const NONE: (f64, usize) = (f64::INFINITY, usize::MAX);
+
+    fn of(search: &ModelSearch) -> RowBest {
+        let mut rows = RowBest { best: vec![Self::NONE; search.groups.len()] };
+        for i in 0..search.live.len() {
+            rows.recompute(search, i);
+        }
+        rows
+    }
+
+    /// Row of the `i`-th live group, from the cached ΔCCC values.
+    fn recompute(&mut self, search: &ModelSearch, i: usize) {
+        let a = search.live[i];
+        let mut best = Self::NONE;
+        for &b in &search.live[i + 1..] {
+            let d = search.delta[pair_index(a, b)];
+            if d < best.0 {
+                best = (d, b);
+            }
+        }
+        self.best[a] = best;
+    }
+
+    /// The first live group in order holding the smallest negative row minimum.
+    fn best_pair(&self, search: &ModelSearch) -> Option<(usize, usize)> {
+        let mut best: Option<(f64, usize, usize)> = None;
+        for &a in &search.live {
+            let (d, b) = self.best[a];
+            if d < best.map_or(0.0, |x| x.0) {
+                best = Some((d, a, b));
+            }
+        }
+        best.map(|(_, a, b)| (a, b))
+    }
+
+    /// After `b` merged into `a` and every pair touching `a` was rescored: row `a`
+    /// is recomputed; an earlier row is recomputed when its partner was `a` or
+    /// `b`, else it only compares its new pair with `a`.
+    fn after_merge(&mut self, search: &ModelSearch, a: usize, b: usize) {
+        self.best[b] = Self::NONE;
+        for i in 0..search.live.len() {
+            let x = search.live[i];
+            if x > b || (x > a && self.best[x].1 != b) {
+                continue;
+            }
+            if x == a || self.best[x].1 == a || self.best[x].1 == b {
+                self.recompute(search, i);
+            } else if x < a {
+                let d = search.delta[pair_index(x, a)];
+                if d < self.best[x].0 || (d == self.best[x].0 && a < self.best[x].1) {
+                    self.best[x] = (d, a);
+                }
+            }
+        }
     }
 }
 
@@ -1285,6 +1357,40 @@ mod tests {
         for scorer in &mut scorers {
             let trace = greedy_search(&pop, scorer.as_mut(), 10, &xlogx).unwrap();
             assert_eq!(trace, reference, "{}", scorer.name());
+        }
+    }
+
+    /// Greedy search choosing each merge by scanning every live pair, the
+    /// definition [`RowBest`] must agree with.
+    fn greedy_search_by_scan(pop: &Population, scorer: &mut dyn PairScorer, max_l: usize, xlogx: &XLogX) -> ModelTrace {
+        let mut search = ModelSearch::start(pop, scorer, max_l, xlogx).unwrap();
+        while let Some((a, b)) = search.best_pair_by_scan() {
+            search.merge(a, b);
+            search.rescore_touching(&[a]).unwrap();
+            search.steps += 1;
+        }
+        search.finish()
+    }
+
+    #[test]
+    fn row_minima_choose_the_same_merges_as_the_full_scan() {
+        // Small populations give many exactly equal ΔCCC values (tie rule), large
+        // MAX_L and planted blocks long merge sequences.
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        for (n, ell, max_l) in [(6, 20, 10), (16, 30, 4), (40, 25, 10), (200, 40, 10), (1000, 30, 6)] {
+            for trial in 0..4u64 {
+                let pop = if trial % 2 == 0 {
+                    Population::random(n, ell, rng.random()).unwrap()
+                } else {
+                    crate::gpu::ecga::planted_population(n, ell, &mut rng).unwrap()
+                };
+                let xlogx = XLogX::new(n);
+                let mut scorer = CpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware });
+                let fast = greedy_search(&pop, &mut scorer, max_l, &xlogx).unwrap();
+                let scan = greedy_search_by_scan(&pop, &mut scorer, max_l, &xlogx);
+                assert!(trial % 2 == 0 || !scan.merges.is_empty(), "n {n} ℓ {ell}: no merges to compare");
+                assert_eq!(fast, scan, "n {n} ℓ {ell} MAX_L {max_l} trial {trial}");
+            }
         }
     }
 
