@@ -19,7 +19,7 @@ use crate::error::SpecError;
 use crate::gpu::ecga::GpuScorer;
 use crate::library::ecga::{
     self, BaselineCounter, BisectionCriteria, CpuScorer, EcgaConfig, FastCount, PairScorer, ParallelCpuScorer, Popcount, PrefixFastCount,
-    RunResult, Search,
+    RunResult, Search, XLogX,
 };
 use crate::library::trap::Trap;
 use crate::records::Record;
@@ -82,6 +82,11 @@ struct Profile {
     fig6_runs: usize,
     fig7_ells: Vec<Spanned<usize>>,
     fig7_runs: usize,
+    /// ℓ of single model builds (the first generation's selected population)
+    /// timed with every scorer, the baseline included: the speed goal at ℓ =
+    /// 500, where a whole baseline run does not fit a GPU-machine command.
+    #[serde(default)]
+    build_ells: Vec<Spanned<usize>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -159,7 +164,9 @@ fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
         return Err(file.invalid(&s.bisection_precision, "settings.bisection_precision", "must be in (0, 1)"));
     }
     for (name, p) in &spec.profiles {
-        for (key, ells) in [("table5_ells", &p.table5_ells), ("fig5_ells", &p.fig5_ells), ("fig7_ells", &p.fig7_ells)] {
+        for (key, ells) in
+            [("table5_ells", &p.table5_ells), ("fig5_ells", &p.fig5_ells), ("fig7_ells", &p.fig7_ells), ("build_ells", &p.build_ells)]
+        {
             for ell in ells {
                 let v = *ell.get_ref();
                 if v == 0 || v % k != 0 || v > MAX_ELL {
@@ -315,6 +322,11 @@ impl Paper for EcgaPaper {
                 add(format!("fig5/l{ell}/r{r}"), params, (ell * ell * n / 20_000) as u64 + 1);
             }
         }
+        for ell in p.build_ells.iter().map(|e| *e.get_ref()) {
+            let n = self.population(ell, Search::Greedy);
+            let params = Record::new().with("figure", "build").with("search", Search::Greedy.name()).with("ell", ell).with("n", n);
+            add(format!("build/l{ell}"), params, (ell * ell * n / 1_000) as u64 + 1);
+        }
         Ok(cases)
     }
 
@@ -384,6 +396,41 @@ impl Paper for EcgaPaper {
                     let d = row.str("digest").to_owned();
                     let identical = reference.get_or_insert(d.clone()) == &d;
                     rows.push(row.with("identical", identical));
+                }
+            }
+            "build" => {
+                let n = p.int("n").expect("n") as usize;
+                let selected = ecga::first_selection(&trap, n, *self.spec.settings.tournament.get_ref(), seed)?;
+                let xlogx = XLogX::new(n);
+                let max_l = *self.spec.settings.max_l.get_ref();
+                let mut scorers: Vec<(&str, Box<dyn PairScorer>)> = vec![
+                    (BASELINE, Box::new(CpuScorer::new(BaselineCounter))),
+                    (FASTCOUNT, Box::new(CpuScorer::new(FastCount { popcount: Popcount::UnityTable16 }))),
+                    (CPU_MT, Box::new(ParallelCpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware }))),
+                ];
+                match &env.gpu {
+                    Some(gpu) => scorers.push((GECGA, Box::new(GpuScorer::new(gpu)?))),
+                    None => {
+                        rows.push(Record::new().with("scorer", GECGA).with("status", "not_run").with("reason", env.gpu_absent.as_str()))
+                    }
+                }
+                let mut reference = None;
+                for (name, mut scorer) in scorers {
+                    let t0 = Instant::now();
+                    let trace = search.build(&selected, scorer.as_mut(), max_l, &xlogx)?;
+                    let model_ms = t0.elapsed().as_secs_f64() * 1e3;
+                    let identical = *reference.get_or_insert_with(|| trace.clone()) == trace;
+                    let row = Record::new()
+                        .with("scorer", name)
+                        .with("status", "ok")
+                        .with("model_ms", model_ms)
+                        .with("pairs_scored", trace.pairs_scored)
+                        .with("merges", trace.merges.len())
+                        .with("identical", identical);
+                    rows.push(match scorer.device_ms() {
+                        Some(ms) => row.with("kernel_ms", ms),
+                        None => row,
+                    });
                 }
             }
             "fig6" => {
@@ -532,6 +579,8 @@ struct ScorerTimes {
     runs: usize,
     not_run: Option<String>,
     pairs: Vec<f64>,
+    /// Device kernel time of the runs (gECGA only).
+    kernel: Vec<f64>,
 }
 
 #[derive(Default, Clone, Copy)]
@@ -559,6 +608,8 @@ struct Analysis {
     fig6_lengths: BTreeMap<(String, usize), BTreeMap<String, usize>>,
     /// ℓ → (population, scorer, whole-run times).
     fig7: BTreeMap<usize, (usize, String, Vec<f64>)>,
+    /// ℓ → (population, scorer → one model build of the first selection).
+    build: BTreeMap<usize, (usize, BTreeMap<String, ScorerTimes>)>,
 }
 
 impl Analysis {
@@ -571,13 +622,15 @@ impl Analysis {
                 "table5" if r.str("status") == "ok" => {
                     a.table5.entry((search, ell)).or_default().extend(r.float("n_min"));
                 }
-                "fig5" => {
-                    let entry = a.fig5.entry(ell).or_insert_with(|| (r.int("n").unwrap_or(0) as usize, BTreeMap::new()));
+                "fig5" | "build" => {
+                    let runs = if r.str("figure") == "fig5" { &mut a.fig5 } else { &mut a.build };
+                    let entry = runs.entry(ell).or_insert_with(|| (r.int("n").unwrap_or(0) as usize, BTreeMap::new()));
                     let t = entry.1.entry(r.str("scorer").to_owned()).or_default();
                     if r.str("status") == "ok" {
                         t.model.extend(r.float("model_ms"));
                         t.total.extend(r.float("total_ms"));
                         t.pairs.extend(r.float("pairs_scored"));
+                        t.kernel.extend(r.float("kernel_ms"));
                         t.runs += 1;
                         t.identical += usize::from(r.get("identical") == &crate::records::Value::Bool(true));
                     } else {
@@ -1035,6 +1088,7 @@ fn performance(m: &MachineRecords, a: &Analysis) -> String {
         "scorer",
         "pairs scored per run",
         "model building (ms)",
+        "of which kernels (ms)",
         "schema-count words per second",
         "pairs per second",
     ]);
@@ -1050,6 +1104,7 @@ fn performance(m: &MachineRecords, a: &Analysis) -> String {
                 s.into(),
                 format!("{:.0}", pairs.mean),
                 format!("{:.1}", model.mean),
+                Summary::of(&times.kernel).map_or("—".into(), |k| format!("{:.1}", k.mean)),
                 format!("{:.2e}", words / (model.mean * 1e-3)),
                 format!("{:.2e}", pairs.mean / (model.mean * 1e-3)),
             ]);
@@ -1063,5 +1118,71 @@ fn performance(m: &MachineRecords, a: &Analysis) -> String {
            so DRAM bandwidth is not the bound: the ratio to the device-copy ceiling is not meaningful here.\n\n";
     md += &t.render();
     md += "\n";
+    md += &builds(a);
+    md += &speed_goals(a);
     md
+}
+
+/// gECGA's model building at the largest ℓ against the goals: ≥ 1000× the
+/// single-threaded baseline and ≥ 20× multi-threaded FastCount, same machine —
+/// over whole runs (Figure 5) and over one model build (the `build` cases).
+fn speed_goals(a: &Analysis) -> String {
+    let mut t = Table::new(&["measured over", "ℓ", "N", "against", "their time (ms)", "gECGA (ms)", "speedup", "goal"]);
+    for (what, runs) in [("whole runs (Figure 5)", &a.fig5), ("one model build (first selection)", &a.build)] {
+        let Some((&ell, (n, scorers))) = runs.iter().rev().find(|(_, (_, s))| s.get(GECGA).is_some_and(|t| t.runs > 0)) else {
+            continue;
+        };
+        let model = |s: &str| scorers.get(s).and_then(|t| Summary::of(&t.model)).map(|m| m.mean);
+        let Some(g) = model(GECGA) else { continue };
+        for (other, goal) in [(BASELINE, "≥ 1000×"), (CPU_MT, "≥ 20×")] {
+            let (time, speedup) = match model(other) {
+                Some(o) => (format!("{o:.0}"), format!("{:.1}×", o / g)),
+                None => ("not measured at this ℓ".into(), "—".into()),
+            };
+            t.row(vec![what.into(), ell.to_string(), n.to_string(), other.into(), time, format!("{g:.0}"), speedup, goal.into()]);
+        }
+    }
+    if t.is_empty() {
+        return String::new();
+    }
+    format!("gECGA model building against the speed goals, at the largest ℓ with a gECGA run:\n\n{}\n", t.render())
+}
+
+/// One model build per scorer on the same selected population (`build` cases).
+fn builds(a: &Analysis) -> String {
+    let mut t = Table::new(&[
+        "ℓ",
+        "N",
+        "scorer",
+        "pairs scored",
+        "model building (ms)",
+        "of which kernels (ms)",
+        "speedup over baseline",
+        "same MPM",
+    ]);
+    for (&ell, (n, scorers)) in &a.build {
+        let base = scorers.get(BASELINE).and_then(|t| Summary::of(&t.model)).map(|m| m.mean);
+        for s in SCORERS {
+            let Some(times) = scorers.get(s).filter(|t| t.runs > 0) else { continue };
+            let (Some(pairs), Some(model)) = (Summary::of(&times.pairs), Summary::of(&times.model)) else { continue };
+            t.row(vec![
+                ell.to_string(),
+                n.to_string(),
+                s.into(),
+                format!("{:.0}", pairs.mean),
+                format!("{:.1}", model.mean),
+                Summary::of(&times.kernel).map_or("—".into(), |k| format!("{:.1}", k.mean)),
+                base.map_or("—".into(), |b| format!("{:.1}×", b / model.mean)),
+                if times.identical == times.runs { "yes".into() } else { format!("{} of {}", times.identical, times.runs) },
+            ]);
+        }
+    }
+    if t.is_empty() {
+        return String::new();
+    }
+    format!(
+        "One greedy model build from the first generation's selected population (random individuals after tournament \
+         selection, the run's seed), timed with every scorer on the same machine:\n\n{}\n",
+        t.render()
+    )
 }

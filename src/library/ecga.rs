@@ -963,6 +963,17 @@ pub struct RunResult {
     pub history: Vec<GenerationStats>,
 }
 
+/// The population ECGA's first model is built from (steps 1–2 of [`run`] with
+/// the same seed): N random individuals after tournament selection of size `s`.
+pub fn first_selection(trap: &Trap, n: usize, s: usize, seed: u64) -> Result<Population> {
+    ensure!(s >= 1 && s <= n, "tournament size {s} needs 1 ≤ s ≤ N = {n}");
+    let ell = trap.ell();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let rows = random_rows(n * ell, &mut rng);
+    let fitness = evaluate(trap, &rows);
+    Population::from_rows(n, ell, tournament_selection(&rows, &fitness, ell, s, &mut rng))
+}
+
 /// Runs ECGA on `trap` (Section 5.2 settings in `cfg`) with all randomness from
 /// `seed`:
 ///
