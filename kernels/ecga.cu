@@ -53,16 +53,20 @@ __device__ void count_small(const unsigned long long* __restrict__ words, const 
 
 // For L > 5 the 2^L leaves cost more than reading each individual's schema:
 // thread t takes word w (coalesced over the warp), gathers the L alleles of
-// each of its 64 individuals into a schema index and adds one to that schema's
-// shared counter (a histogram; same counts as FastCount, no divergence).
-__device__ void count_histogram(const unsigned long long* __restrict__ words, const int* group, int L, int wpl,
-                                int tail, unsigned int* counts) {
-    unsigned long long x[ECGA_MAX_L];
+// each of its 64 individuals into a schema index (unrolled over the L loci)
+// and adds one to that schema's shared counter (a histogram; the same counts as
+// FastCount, no divergence).
+template <int L>
+__device__ void count_histogram(const unsigned long long* __restrict__ words, const int* group, int wpl, int tail,
+                                unsigned int* counts) {
+    unsigned long long x[L];
     for (int w = threadIdx.x; w < wpl; w += blockDim.x) {
+#pragma unroll
         for (int j = 0; j < L; ++j) x[j] = words[(size_t)group[j] * wpl + w];
         const int bits = w == wpl - 1 ? tail : 64;
         for (int b = 0; b < bits; ++b) {
             unsigned int v = 0u;
+#pragma unroll
             for (int j = 0; j < L; ++j) v |= (unsigned int)((x[j] >> b) & 1ull) << j;
             atomicAdd(&counts[v], 1u);
         }
@@ -70,7 +74,7 @@ __device__ void count_histogram(const unsigned long long* __restrict__ words, co
 }
 
 // Threads per block of ecga_pair_entropy (src/gpu/ecga.rs launches this many).
-#define ECGA_THREADS 128
+#define ECGA_THREADS 256
 
 // Arguments:
 //   words  [ell * wpl]     bit-packed population
@@ -101,7 +105,13 @@ extern "C" __global__ void __launch_bounds__(ECGA_THREADS)
         case 3: count_small<3>(words, group, wpl, last_valid, counts); break;
         case 4: count_small<4>(words, group, wpl, last_valid, counts); break;
         case 5: count_small<5>(words, group, wpl, last_valid, counts); break;
-        default: count_histogram(words, group, L, wpl, tail, counts); break;
+        case 6: count_histogram<6>(words, group, wpl, tail, counts); break;
+        case 7: count_histogram<7>(words, group, wpl, tail, counts); break;
+        case 8: count_histogram<8>(words, group, wpl, tail, counts); break;
+        case 9: count_histogram<9>(words, group, wpl, tail, counts); break;
+        case 10: count_histogram<10>(words, group, wpl, tail, counts); break;
+        case 11: count_histogram<11>(words, group, wpl, tail, counts); break;
+        default: count_histogram<ECGA_MAX_L>(words, group, wpl, tail, counts); break;
     }
     __syncthreads();
     // s = sum of xlogx[count_v] in index order v = 0, 1, ... (the CPU's order):

@@ -256,6 +256,14 @@ fn run_row(scorer: &str, r: &RunResult, wall_ms: f64) -> Record {
         .with("digest", digest(r))
 }
 
+/// A device scorer's kernel time and the host time of its launching calls.
+fn device_times(row: Record, scorer: &dyn PairScorer) -> Record {
+    match (scorer.device_ms(), scorer.device_calls_ms()) {
+        (Some(kernel), Some(calls)) => row.with("kernel_ms", kernel).with("device_calls_ms", calls),
+        _ => row,
+    }
+}
+
 /// The fastest scorer this machine has: gECGA, else multi-threaded FastCount.
 fn fastest<'g>(env: &'g RunEnv) -> Result<(&'static str, Box<dyn PairScorer + 'g>)> {
     Ok(match &env.gpu {
@@ -389,10 +397,7 @@ impl Paper for EcgaPaper {
                     let t0 = Instant::now();
                     let r = ecga::run(&trap, &cfg, seed, scorer.as_mut())?;
                     let row = run_row(name, &r, t0.elapsed().as_secs_f64() * 1e3);
-                    let row = match scorer.device_ms() {
-                        Some(ms) => row.with("kernel_ms", ms),
-                        None => row,
-                    };
+                    let row = device_times(row, scorer.as_ref());
                     let d = row.str("digest").to_owned();
                     let identical = reference.get_or_insert(d.clone()) == &d;
                     rows.push(row.with("identical", identical));
@@ -427,10 +432,7 @@ impl Paper for EcgaPaper {
                         .with("pairs_scored", trace.pairs_scored)
                         .with("merges", trace.merges.len())
                         .with("identical", identical);
-                    rows.push(match scorer.device_ms() {
-                        Some(ms) => row.with("kernel_ms", ms),
-                        None => row,
-                    });
+                    rows.push(device_times(row, scorer.as_ref()));
                 }
             }
             "fig6" => {
@@ -579,8 +581,10 @@ struct ScorerTimes {
     runs: usize,
     not_run: Option<String>,
     pairs: Vec<f64>,
-    /// Device kernel time of the runs (gECGA only).
+    /// Device kernel time of the runs, and host time of the calls that
+    /// launched them (gECGA only).
     kernel: Vec<f64>,
+    calls: Vec<f64>,
 }
 
 #[derive(Default, Clone, Copy)]
@@ -631,6 +635,7 @@ impl Analysis {
                         t.total.extend(r.float("total_ms"));
                         t.pairs.extend(r.float("pairs_scored"));
                         t.kernel.extend(r.float("kernel_ms"));
+                        t.calls.extend(r.float("device_calls_ms"));
                         t.runs += 1;
                         t.identical += usize::from(r.get("identical") == &crate::records::Value::Bool(true));
                     } else {
@@ -1088,6 +1093,7 @@ fn performance(m: &MachineRecords, a: &Analysis) -> String {
         "scorer",
         "pairs scored per run",
         "model building (ms)",
+        "in device calls (ms)",
         "of which kernels (ms)",
         "schema-count words per second",
         "pairs per second",
@@ -1104,6 +1110,7 @@ fn performance(m: &MachineRecords, a: &Analysis) -> String {
                 s.into(),
                 format!("{:.0}", pairs.mean),
                 format!("{:.1}", model.mean),
+                Summary::of(&times.calls).map_or("—".into(), |k| format!("{:.1}", k.mean)),
                 Summary::of(&times.kernel).map_or("—".into(), |k| format!("{:.1}", k.mean)),
                 format!("{:.2e}", words / (model.mean * 1e-3)),
                 format!("{:.2e}", pairs.mean / (model.mean * 1e-3)),
@@ -1156,6 +1163,7 @@ fn builds(a: &Analysis) -> String {
         "scorer",
         "pairs scored",
         "model building (ms)",
+        "in device calls (ms)",
         "of which kernels (ms)",
         "speedup over baseline",
         "same MPM",
@@ -1171,6 +1179,7 @@ fn builds(a: &Analysis) -> String {
                 s.into(),
                 format!("{:.0}", pairs.mean),
                 format!("{:.1}", model.mean),
+                Summary::of(&times.calls).map_or("—".into(), |k| format!("{:.1}", k.mean)),
                 Summary::of(&times.kernel).map_or("—".into(), |k| format!("{:.1}", k.mean)),
                 base.map_or("—".into(), |b| format!("{:.1}×", b / model.mean)),
                 if times.identical == times.runs { "yes".into() } else { format!("{} of {}", times.identical, times.runs) },

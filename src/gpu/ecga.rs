@@ -19,7 +19,7 @@ pub const ECGA_CU: KernelSource = KernelSource { file: "ecga.cu", code: include_
 /// Largest merged group the kernel takes (its `ECGA_MAX_L`: 2^12 shared counters).
 pub const KERNEL_MAX_L: usize = 12;
 /// Threads per block, the kernel's `ECGA_THREADS` (the paper used 256).
-const THREADS: u32 = 128;
+const THREADS: u32 = 256;
 const KERNEL: &str = "ecga_pair_entropy";
 
 /// The population and table on the device, and staging for the pairs of one call.
@@ -42,6 +42,8 @@ pub struct GpuScorer<'g> {
     /// Events around each kernel, and the kernel milliseconds summed so far.
     events: [CudaEvent; 2],
     kernel_ms: f64,
+    /// Host wall time of the launching calls, summed.
+    calls_ms: f64,
 }
 
 impl<'g> GpuScorer<'g> {
@@ -53,6 +55,7 @@ impl<'g> GpuScorer<'g> {
         Ok(GpuScorer {
             events: [ev()?, ev()?],
             kernel_ms: 0.0,
+            calls_ms: 0.0,
             gpu,
             n: 0,
             wpl: 0,
@@ -68,6 +71,7 @@ impl<'g> GpuScorer<'g> {
 
     /// Scores the merged groups staged in `loci`/`len`.
     fn launch(&mut self, out: &mut Vec<f64>) -> Result<()> {
+        let t0 = std::time::Instant::now();
         let e = launch_err(KERNEL);
         let count = self.len.len();
         out.clear();
@@ -98,6 +102,7 @@ impl<'g> GpuScorer<'g> {
         out.resize(count, 0.0);
         stream.memcpy_dtoh(&d_s.slice(0..count), out.as_mut_slice()).map_err(&e)?;
         self.kernel_ms += f64::from(self.events[0].elapsed_ms(&self.events[1]).map_err(&e)?);
+        self.calls_ms += t0.elapsed().as_secs_f64() * 1e3;
         Ok(())
     }
 
@@ -178,6 +183,10 @@ impl PairScorer for GpuScorer<'_> {
 
     fn device_ms(&self) -> Option<f64> {
         Some(self.kernel_ms)
+    }
+
+    fn device_calls_ms(&self) -> Option<f64> {
+        Some(self.calls_ms)
     }
 }
 

@@ -452,6 +452,12 @@ pub trait PairScorer {
     fn device_ms(&self) -> Option<f64> {
         None
     }
+
+    /// Host milliseconds spent in `score`/`score_groups` calls that launched
+    /// device kernels (staging, copies, launches and the kernels themselves).
+    fn device_calls_ms(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// What a CPU scorer keeps between `load` and `score`.
