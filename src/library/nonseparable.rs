@@ -167,47 +167,74 @@ impl Term for F4Heavy {
     }
 }
 
-/// Lanes of independent partial sums in the single-threaded evaluator: they break
-/// the add-latency chain and let the compiler vectorise the light functions.
+/// Consecutive terms of one individual summed side by side, each into its own
+/// partial sum: a fixed-size array of lanes that the compiler turns into SIMD
+/// arithmetic, with one unaligned vector load per window offset.
 const LANES: usize = 8;
 
-/// f32 fitness of one individual, single-threaded: `LANES` consecutive terms at
-/// a time, each lane reading its window from `W` shifted lane arrays.
+/// Individuals evaluated together, one from each quarter of the population. Their
+/// rows are read as four interleaved memory streams, each running on through the
+/// consecutive individuals of its quarter: this keeps one thread near its read
+/// bandwidth on the light functions.
+const ROWS: usize = 4;
+
+/// Terms of one row taken before moving on to the next row of the group: short
+/// enough to keep the four streams in step, and a loop of its own so that each
+/// row's lanes vectorise without the other rows' arithmetic mixed in.
+const SPAN: usize = 64;
+
+/// Adds the terms of `x` (a whole number of `LANES` windows plus the `W − 1`
+/// coordinates the last ones reach past them) into `acc`: lane `l` of chunk `c`
+/// takes the window starting at `c · LANES + l`.
 #[inline(always)]
-fn individual<T: Term>(x: &[f32]) -> f32 {
-    if x.len() < T::W {
-        return 0.0;
-    }
-    let terms = x.len() + 1 - T::W;
-    let mut acc = [0.0f32; LANES];
-    let full = terms / LANES;
-    for c in 0..full {
-        let base = c * LANES;
-        let mut shifted = [[0.0f32; LANES]; 4];
-        for (k, lane) in shifted.iter_mut().enumerate().take(T::W) {
-            lane.copy_from_slice(&x[base + k..base + k + LANES]);
-        }
-        for (l, a) in acc.iter_mut().enumerate() {
-            let w = [shifted[0][l], shifted[1][l], shifted[2][l], shifted[3][l]];
-            *a += T::t32(&w[..T::W]);
+fn lanes<T: Term>(x: &[f32], acc: &mut [f32; LANES]) {
+    for c in 0..(x.len() + 1 - T::W) / LANES {
+        let windows = x[c * LANES..c * LANES + LANES + T::W - 1].windows(T::W);
+        for (a, w) in acc.iter_mut().zip(windows) {
+            *a += T::t32(w);
         }
     }
-    let mut tail = 0.0f32;
-    for i in full * LANES..terms {
-        tail += T::t32(&x[i..i + T::W]);
-    }
-    let pairs = [acc[0] + acc[4], acc[1] + acc[5], acc[2] + acc[6], acc[3] + acc[7]];
-    (pairs[0] + pairs[2]) + (pairs[1] + pairs[3]) + tail
 }
 
+/// f32 fitness of the `R` individuals `x` (all of one length), the inner loop of
+/// the paper's sequential evaluation (Section 3.3): `SPAN` terms of each row in
+/// turn, into that row's `LANES` partial sums, then the last `terms % LANES`
+/// terms one by one. A row's result depends on that row alone, the same for any `R`.
+#[inline(always)]
+fn individuals<T: Term, const R: usize>(x: [&[f32]; R]) -> [f32; R] {
+    let terms = (x[0].len() + 1).saturating_sub(T::W);
+    let full = terms / LANES * LANES;
+    let mut acc = [[0.0f32; LANES]; R];
+    for start in (0..full).step_by(SPAN) {
+        let end = (start + SPAN).min(full);
+        for (a, row) in acc.iter_mut().zip(x) {
+            lanes::<T>(&row[start..end + T::W - 1], a);
+        }
+    }
+    std::array::from_fn(|r| acc[r].iter().sum::<f32>() + (full..terms).map(|i| T::t32(&x[r][i..i + T::W])).sum::<f32>())
+}
+
+/// The paper's sequential evaluation (Section 3.3) of an individual-major block:
+/// individuals `i`, `q + i`, `2q + i` and `3q + i` together for `i < q = pop / ROWS`,
+/// then the remaining `pop % ROWS` one by one.
 fn sequential_impl<T: Term>(x: &[f32], dim: usize, out: &mut [f32]) {
-    for (o, ind) in out.iter_mut().zip(x.chunks_exact(dim)) {
-        *o = individual::<T>(ind);
+    let q = out.len() / ROWS;
+    for i in 0..q {
+        let values = individuals::<T, ROWS>(std::array::from_fn(|r| &x[(r * q + i) * dim..][..dim]));
+        for (r, v) in values.into_iter().enumerate() {
+            out[r * q + i] = v;
+        }
+    }
+    for (o, ind) in out[ROWS * q..].iter_mut().zip(x[ROWS * q * dim..].chunks_exact(dim)) {
+        *o = individuals::<T, 1>([ind])[0];
     }
 }
 
+/// The sequential code on blocks of at least 64 individuals and about 4096
+/// coordinates, one per rayon task.
 fn parallel_impl<T: Term>(x: &[f32], dim: usize, out: &mut [f32]) {
-    out.par_iter_mut().zip(x.par_chunks_exact(dim)).with_min_len(64.max(4096 / dim.max(1))).for_each(|(o, ind)| *o = individual::<T>(ind));
+    let n = ROWS * 16.max(1024 / dim.max(1));
+    out.par_chunks_mut(n).zip(x.par_chunks(n * dim)).for_each(|(o, x)| sequential_impl::<T>(x, dim, o));
 }
 
 macro_rules! dispatch {
@@ -404,6 +431,26 @@ mod tests {
                 let c = check(&seq, &refs);
                 assert!(c.passed(), "{f} {pop}x{dim} sequential: {c:?}");
                 assert_eq!(seq, par, "{f}: parallel evaluates each individual alike");
+            }
+        }
+    }
+
+    #[test]
+    fn sequential_remainders_match_f64_reference_and_single_rows() {
+        // Dims around W, LANES and SPAN (+ W − 1) and pops around ROWS cover every
+        // remainder path: too short, lane tails, partial spans, single rows.
+        let dims = (1..=20).chain([63, 64, 65, 66, 67, 71, 72, 73, 130, 1001]);
+        for (k, f) in Function::ALL.into_iter().enumerate() {
+            for dim in dims.clone() {
+                for pop in [1, 3, 4, 6, 9] {
+                    let x = random_population(pop, dim, 77 + k as u64 * 1000 + dim as u64 * 10 + pop as u64);
+                    let mut seq = vec![f32::NAN; pop];
+                    evaluate_sequential(f, &x, dim, &mut seq);
+                    let c = check(&seq, &references(f, &x, dim));
+                    assert!(c.passed(), "{f} {pop}x{dim}: {c:?}");
+                    let alone: Vec<f32> = x.chunks(dim).map(|ind| eval1(f, ind)).collect();
+                    assert_eq!(seq, alone, "{f} {pop}x{dim}: a row's value does not depend on its group");
+                }
             }
         }
     }
