@@ -55,10 +55,20 @@ impl MachineRecords {
     /// The latest measured value of a ceiling, if any: GB/s for bandwidths
     /// (column `gbs`), 10⁹ instructions per second for rates (column `gops`).
     pub fn ceiling(&self, name: &str) -> Option<f64> {
+        self.ceiling_where(name, |_| true)
+    }
+
+    /// The latest value of a ceiling measured by runs of `profile` (the runs
+    /// whose measurements a report row compares with it), else the latest of any.
+    pub fn ceiling_of_profile(&self, name: &str, profile: &str) -> Option<f64> {
+        self.ceiling_where(name, |r| r.str("profile") == profile).or_else(|| self.ceiling(name))
+    }
+
+    fn ceiling_where(&self, name: &str, keep: impl Fn(&Record) -> bool) -> Option<f64> {
         self.rows
             .iter()
             .rev()
-            .filter(|r| r.str("record_kind") == "ceiling" && r.str("ceiling") == name)
+            .filter(|r| r.str("record_kind") == "ceiling" && r.str("ceiling") == name && keep(r))
             .find_map(|r| r.float("gbs").or_else(|| r.float("gops")))
     }
 
