@@ -151,7 +151,9 @@ fn split_plan(gpu: &Gpu, f: Function, pop: usize, dim: usize) -> Result<SplitPla
     let terms = (dim + 1).saturating_sub(f.window());
     let warps = (SPLIT_THREADS / 32) as usize;
     let wave = gpu.info.sms as usize * per_sm.max(1) as usize;
-    let groups = wave.div_ceil(strips).min(terms / (warps * SPLIT_MIN_TERMS)).max(1);
+    // Whole blocks per strip within the wave (rounding up would start a second,
+    // nearly empty wave).
+    let groups = (wave / strips).min(terms / (warps * SPLIT_MIN_TERMS)).max(1);
     Ok(SplitPlan { lanes, strips, groups, chunk_len: terms.div_ceil(groups * warps) })
 }
 
