@@ -8,7 +8,7 @@
 //! of additions) as the CPU scorers.
 
 use super::{Gpu, KernelSource, ensure_len, launch_err};
-use crate::library::ecga::{PairScorer, Population, XLogX};
+use crate::library::ecga::{DeviceStats, PairScorer, Population, XLogX};
 use anyhow::{Result, ensure};
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaEvent, CudaSlice, LaunchConfig, PushKernelArg};
@@ -39,11 +39,9 @@ pub struct GpuScorer<'g> {
     /// counting.
     d_loci: Option<CudaSlice<i32>>,
     d_s: Option<CudaSlice<f64>>,
-    /// Events around each kernel, and the kernel milliseconds summed so far.
+    /// Events around each kernel, and the times and work summed so far.
     events: [CudaEvent; 2],
-    kernel_ms: f64,
-    /// Host wall time of the launching calls, summed.
-    calls_ms: f64,
+    stats: DeviceStats,
 }
 
 impl<'g> GpuScorer<'g> {
@@ -54,8 +52,7 @@ impl<'g> GpuScorer<'g> {
         let ev = || gpu.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(launch_err("gECGA events"));
         Ok(GpuScorer {
             events: [ev()?, ev()?],
-            kernel_ms: 0.0,
-            calls_ms: 0.0,
+            stats: DeviceStats::default(),
             gpu,
             n: 0,
             wpl: 0,
@@ -101,8 +98,9 @@ impl<'g> GpuScorer<'g> {
         self.events[1].record(stream).map_err(&e)?;
         out.resize(count, 0.0);
         stream.memcpy_dtoh(&d_s.slice(0..count), out.as_mut_slice()).map_err(&e)?;
-        self.kernel_ms += f64::from(self.events[0].elapsed_ms(&self.events[1]).map_err(&e)?);
-        self.calls_ms += t0.elapsed().as_secs_f64() * 1e3;
+        self.stats.kernel_ms += f64::from(self.events[0].elapsed_ms(&self.events[1]).map_err(&e)?);
+        self.stats.calls_ms += t0.elapsed().as_secs_f64() * 1e3;
+        self.stats.alleles += self.len.iter().map(|&l| l as f64).sum::<f64>() * self.n as f64;
         Ok(())
     }
 
@@ -181,12 +179,8 @@ impl PairScorer for GpuScorer<'_> {
         self.launch(out)
     }
 
-    fn device_ms(&self) -> Option<f64> {
-        Some(self.kernel_ms)
-    }
-
-    fn device_calls_ms(&self) -> Option<f64> {
-        Some(self.calls_ms)
+    fn device_stats(&self) -> Option<DeviceStats> {
+        Some(self.stats)
     }
 }
 

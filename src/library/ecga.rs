@@ -432,6 +432,18 @@ pub fn group_cost(n: usize, s: f64, size: usize) -> f64 {
 
 /// Computes entropy terms `s` (see [`XLogX`]) of candidate groups: the part of model
 /// building a GPU replaces (gECGA, Section 4.2).
+/// Work and time of a device scorer, summed over its calls.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DeviceStats {
+    /// Kernel time (CUDA events), ms.
+    pub kernel_ms: f64,
+    /// Host wall time of the calls that launched kernels (staging, copies,
+    /// launches and the kernels), ms.
+    pub calls_ms: f64,
+    /// Alleles the kernels read: Σ over scored groups of (loci × N).
+    pub alleles: f64,
+}
+
 pub trait PairScorer {
     fn name(&self) -> String;
 
@@ -446,16 +458,10 @@ pub trait PairScorer {
     /// `out[g]` = `s` of `groups[g]`. `out` is overwritten.
     fn score_groups(&mut self, groups: &[Vec<usize>], out: &mut Vec<f64>) -> Result<()>;
 
-    /// Milliseconds the scorer's device kernels ran since it was made (None for
-    /// scorers without a device), so a report can split model building into
-    /// kernel time and the rest.
-    fn device_ms(&self) -> Option<f64> {
-        None
-    }
-
-    /// Host milliseconds spent in `score`/`score_groups` calls that launched
-    /// device kernels (staging, copies, launches and the kernels themselves).
-    fn device_calls_ms(&self) -> Option<f64> {
+    /// What the scorer's device did since it was made (None for scorers
+    /// without a device), so a report can split model building into kernel
+    /// time, the rest of the device calls, and the host.
+    fn device_stats(&self) -> Option<DeviceStats> {
         None
     }
 }
