@@ -1107,17 +1107,9 @@ fn performance(m: &MachineRecords, a: &Analysis) -> String {
             let (Some(pairs), Some(model)) = (Summary::of(&times.pairs), Summary::of(&times.model)) else { continue };
             // Each pair reads at least its group's 2+ locus rows of N/64 words.
             let words = pairs.mean * (n.div_ceil(64) as f64) * 2.0;
-            t.row(vec![
-                ell.to_string(),
-                n.to_string(),
-                s.into(),
-                format!("{:.0}", pairs.mean),
-                format!("{:.1}", model.mean),
-                Summary::of(&times.calls).map_or("—".into(), |k| format!("{:.1}", k.mean)),
-                Summary::of(&times.kernel).map_or("—".into(), |k| format!("{:.1}", k.mean)),
-                format!("{:.2e}", words / (model.mean * 1e-3)),
-                format!("{:.2e}", pairs.mean / (model.mean * 1e-3)),
-            ]);
+            let mut row = time_cells(ell, *n, s, pairs.mean, model.mean, times);
+            row.extend([format!("{:.2e}", words / (model.mean * 1e-3)), format!("{:.2e}", pairs.mean / (model.mean * 1e-3))]);
+            t.row(row);
         }
     }
     if t.is_empty() {
@@ -1132,6 +1124,13 @@ fn performance(m: &MachineRecords, a: &Analysis) -> String {
     md += &builds(a);
     md += &speed_goals(a);
     md
+}
+
+/// The cells both model-building tables start with: size, scorer, pairs,
+/// model building and its device-call and kernel parts (ms).
+fn time_cells(ell: usize, n: usize, scorer: &str, pairs: f64, model: f64, times: &ScorerTimes) -> Vec<String> {
+    let ms = |v: &[f64]| Summary::of(v).map_or("—".into(), |k| format!("{:.1}", k.mean));
+    vec![ell.to_string(), n.to_string(), scorer.into(), format!("{pairs:.0}"), format!("{model:.1}"), ms(&times.calls), ms(&times.kernel)]
 }
 
 /// gECGA's counting kernels against the device's int32 instruction rate
@@ -1208,17 +1207,12 @@ fn builds(a: &Analysis) -> String {
         for s in SCORERS {
             let Some(times) = scorers.get(s).filter(|t| t.runs > 0) else { continue };
             let (Some(pairs), Some(model)) = (Summary::of(&times.pairs), Summary::of(&times.model)) else { continue };
-            t.row(vec![
-                ell.to_string(),
-                n.to_string(),
-                s.into(),
-                format!("{:.0}", pairs.mean),
-                format!("{:.1}", model.mean),
-                Summary::of(&times.calls).map_or("—".into(), |k| format!("{:.1}", k.mean)),
-                Summary::of(&times.kernel).map_or("—".into(), |k| format!("{:.1}", k.mean)),
+            let mut row = time_cells(ell, *n, s, pairs.mean, model.mean, times);
+            row.extend([
                 base.map_or("—".into(), |b| format!("{:.1}×", b / model.mean)),
                 if times.identical == times.runs { "yes".into() } else { format!("{} of {}", times.identical, times.runs) },
             ]);
+            t.row(row);
         }
     }
     if t.is_empty() {
