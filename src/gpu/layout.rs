@@ -219,21 +219,50 @@ impl LayoutBuffers {
     /// Runs one strategy once: copy in, kernel, copy out. With `poison`, the
     /// output is first filled with NaN so that an unwritten element fails the check.
     pub fn run(&mut self, gpu: &Gpu, f: Function, s: Strategy, cfg: LaunchConfig, poison: bool) -> Result<Timing, GpuError> {
-        let plan = if s == Strategy::S4Split { Some(split_plan(gpu, f, self.pop, self.dim)?) } else { None };
-        let name = plan.map_or_else(|| s.kernel(f), |p| split_kernel(f, p.lanes));
-        let func = gpu.function(&LAYOUT_CU as &KernelSource, &name)?;
-        let e = launch_err(&name);
+        let e = launch_err("layout evaluation");
         let stream = &gpu.stream;
         if poison {
             stream.memcpy_htod(&vec![f32::NAN; self.pop], &mut self.dev_out).map_err(&e)?;
             stream.synchronize().map_err(&e)?;
         }
-        let (pop, dim) = (self.pop as i32, self.dim as i32);
         let host_in = if s.dimension_major() { &self.host_dimension_major } else { &self.host_individual_major };
         let t0 = Instant::now();
         self.events[0].record(stream).map_err(&e)?;
         stream.memcpy_htod(host_in, &mut self.dev_in).map_err(&e)?;
         self.events[1].record(stream).map_err(&e)?;
+        self.launch(gpu, f, s, cfg)?;
+        self.events[2].record(stream).map_err(&e)?;
+        stream.memcpy_dtoh(&self.dev_out, &mut self.host_out).map_err(&e)?;
+        self.events[3].record(stream).map_err(&e)?;
+        self.events[3].synchronize().map_err(&e)?;
+        let wall_ms = t0.elapsed().as_secs_f64() * 1e3;
+        let ms = |a: usize, b: usize| self.events[a].elapsed_ms(&self.events[b]).map(f64::from).map_err(&e);
+        Ok(Timing { h2d_ms: ms(0, 1)?, kernel_ms: ms(1, 2)?, d2h_ms: ms(2, 3)?, events_ms: ms(0, 3)?, wall_ms })
+    }
+
+    /// The kernel alone on the input of the last [`LayoutBuffers::run`] of the
+    /// same layout: one warm-up launch, then `reps` back to back between two
+    /// events (how the device-copy ceiling is timed); milliseconds per launch.
+    pub fn time_kernel(&mut self, gpu: &Gpu, f: Function, s: Strategy, cfg: LaunchConfig, reps: usize) -> Result<f64, GpuError> {
+        let e = launch_err("layout kernel loop");
+        self.launch(gpu, f, s, cfg)?;
+        self.events[1].record(&gpu.stream).map_err(&e)?;
+        for _ in 0..reps {
+            self.launch(gpu, f, s, cfg)?;
+        }
+        self.events[2].record(&gpu.stream).map_err(&e)?;
+        self.events[2].synchronize().map_err(&e)?;
+        Ok(f64::from(self.events[1].elapsed_ms(&self.events[2]).map_err(&e)?) / reps.max(1) as f64)
+    }
+
+    /// Queues the strategy's kernel on the stream: dev_in → dev_out.
+    fn launch(&mut self, gpu: &Gpu, f: Function, s: Strategy, cfg: LaunchConfig) -> Result<(), GpuError> {
+        let plan = if s == Strategy::S4Split { Some(split_plan(gpu, f, self.pop, self.dim)?) } else { None };
+        let name = plan.map_or_else(|| s.kernel(f), |p| split_kernel(f, p.lanes));
+        let func = gpu.function(&LAYOUT_CU as &KernelSource, &name)?;
+        let e = launch_err(&name);
+        let stream = &gpu.stream;
+        let (pop, dim) = (self.pop as i32, self.dim as i32);
         if let Some(plan) = plan {
             let (groups, strips) = (cfg.grid_dim.1 as usize, cfg.grid_dim.0 as usize);
             assert_eq!((groups, strips), (plan.groups, plan.strips), "S4-split launch from split_plan");
@@ -261,13 +290,7 @@ impl LayoutBuffers {
             // what the kernel indexes (checked in launch_config).
             unsafe { launch.launch(cfg) }.map_err(&e)?;
         }
-        self.events[2].record(stream).map_err(&e)?;
-        stream.memcpy_dtoh(&self.dev_out, &mut self.host_out).map_err(&e)?;
-        self.events[3].record(stream).map_err(&e)?;
-        self.events[3].synchronize().map_err(&e)?;
-        let wall_ms = t0.elapsed().as_secs_f64() * 1e3;
-        let ms = |a: usize, b: usize| self.events[a].elapsed_ms(&self.events[b]).map(f64::from).map_err(&e);
-        Ok(Timing { h2d_ms: ms(0, 1)?, kernel_ms: ms(1, 2)?, d2h_ms: ms(2, 3)?, events_ms: ms(0, 3)?, wall_ms })
+        Ok(())
     }
 
     /// The fitness values of the last [`LayoutBuffers::run`].
