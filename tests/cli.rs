@@ -126,6 +126,13 @@ fn malformed_specs_name_file_line_and_key() {
             parse_error: false,
             names: &["profiles.quick.functions", "nosuchfn"],
         },
+        Case {
+            what: "unknown GPU strategy",
+            text: replace_after(&original, "[profiles.speed]", "\"S4-split\"]", "\"S4-split\", \"S9\"]"),
+            inserted: "\"S9\"",
+            parse_error: false,
+            names: &["profiles.speed.gpu_strategies", "S9"],
+        },
     ];
     for c in cases {
         let tmp = tempfile::tempdir().unwrap();

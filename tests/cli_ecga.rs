@@ -45,3 +45,8 @@ fn ecga_quick_profile_on_cpu_end_to_end() {
 fn ecga_spec_with_impossible_trap_order_names_file_line_and_key() {
     common::assert_spec_edit_rejected("ecga", "k = 5\n", "k = 7\n", &["settings.k", "7"]);
 }
+
+#[test]
+fn ecga_spec_with_an_impossible_build_size_names_file_line_and_key() {
+    common::assert_spec_edit_rejected("ecga", "build_ells = [500]\n", "build_ells = [503]\n", &["profiles.speed.build_ells", "503"]);
+}

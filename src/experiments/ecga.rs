@@ -264,6 +264,28 @@ fn device_times(row: Record, scorer: &dyn PairScorer) -> Record {
     }
 }
 
+/// Every scorer of Figure 5 this machine runs — the single-threaded baseline
+/// and FastCount when `single_thread`, multi-threaded FastCount, gECGA where
+/// there is a GPU — with a `not_run` row in `rows` for each one left out.
+fn every_scorer<'g>(env: &'g RunEnv, single_thread: bool, rows: &mut Vec<Record>) -> Result<Vec<(&'static str, Box<dyn PairScorer + 'g>)>> {
+    let not_run = |name: &str, reason: &str| Record::new().with("scorer", name).with("status", "not_run").with("reason", reason);
+    let mut scorers: Vec<(&'static str, Box<dyn PairScorer + 'g>)> = Vec::new();
+    if single_thread {
+        scorers.push((BASELINE, Box::new(CpuScorer::new(BaselineCounter))));
+        scorers.push((FASTCOUNT, Box::new(CpuScorer::new(FastCount { popcount: Popcount::UnityTable16 }))));
+    } else {
+        for name in [BASELINE, FASTCOUNT] {
+            rows.push(not_run(name, "ℓ beyond the profile's cpu_1t_max_ell"));
+        }
+    }
+    scorers.push((CPU_MT, Box::new(ParallelCpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware }))));
+    match &env.gpu {
+        Some(gpu) => scorers.push((GECGA, Box::new(GpuScorer::new(gpu)?))),
+        None => rows.push(not_run(GECGA, &env.gpu_absent)),
+    }
+    Ok(scorers)
+}
+
 /// The fastest scorer this machine has: gECGA, else multi-threaded FastCount.
 fn fastest<'g>(env: &'g RunEnv) -> Result<(&'static str, Box<dyn PairScorer + 'g>)> {
     Ok(match &env.gpu {
@@ -369,28 +391,7 @@ impl Paper for EcgaPaper {
             "fig5" => {
                 let n = p.int("n").expect("n") as usize;
                 let cfg = self.config(n, ell, search);
-                let hw = Popcount::Hardware;
-                let mut scorers: Vec<(&str, Box<dyn PairScorer + '_>)> = Vec::new();
-                if p.get("single_thread") == &crate::records::Value::Bool(true) {
-                    scorers.push((BASELINE, Box::new(CpuScorer::new(BaselineCounter))));
-                    scorers.push((FASTCOUNT, Box::new(CpuScorer::new(FastCount { popcount: Popcount::UnityTable16 }))));
-                } else {
-                    for name in [BASELINE, FASTCOUNT] {
-                        rows.push(
-                            Record::new()
-                                .with("scorer", name)
-                                .with("status", "not_run")
-                                .with("reason", "ℓ beyond the profile's cpu_1t_max_ell"),
-                        );
-                    }
-                }
-                scorers.push((CPU_MT, Box::new(ParallelCpuScorer::new(PrefixFastCount { popcount: hw }))));
-                match &env.gpu {
-                    Some(gpu) => scorers.push((GECGA, Box::new(GpuScorer::new(gpu)?))),
-                    None => {
-                        rows.push(Record::new().with("scorer", GECGA).with("status", "not_run").with("reason", env.gpu_absent.as_str()))
-                    }
-                }
+                let scorers = every_scorer(env, p.get("single_thread") == &crate::records::Value::Bool(true), &mut rows)?;
                 // The reference digest is the first scorer's; every other must match.
                 let mut reference: Option<String> = None;
                 for (name, mut scorer) in scorers {
@@ -408,17 +409,7 @@ impl Paper for EcgaPaper {
                 let selected = ecga::first_selection(&trap, n, *self.spec.settings.tournament.get_ref(), seed)?;
                 let xlogx = XLogX::new(n);
                 let max_l = *self.spec.settings.max_l.get_ref();
-                let mut scorers: Vec<(&str, Box<dyn PairScorer>)> = vec![
-                    (BASELINE, Box::new(CpuScorer::new(BaselineCounter))),
-                    (FASTCOUNT, Box::new(CpuScorer::new(FastCount { popcount: Popcount::UnityTable16 }))),
-                    (CPU_MT, Box::new(ParallelCpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware }))),
-                ];
-                match &env.gpu {
-                    Some(gpu) => scorers.push((GECGA, Box::new(GpuScorer::new(gpu)?))),
-                    None => {
-                        rows.push(Record::new().with("scorer", GECGA).with("status", "not_run").with("reason", env.gpu_absent.as_str()))
-                    }
-                }
+                let scorers = every_scorer(env, true, &mut rows)?;
                 let mut reference = None;
                 for (name, mut scorer) in scorers {
                     let t0 = Instant::now();

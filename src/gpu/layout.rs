@@ -122,8 +122,9 @@ pub fn launch_config(gpu: &Gpu, f: Function, s: Strategy, pop: usize, dim: usize
     })
 }
 
-/// Threads of an S4-split block: `SPLIT_WARPS` warps in `kernels/layout.cu`.
-const SPLIT_THREADS: u32 = 8 * 32;
+/// Warps of an S4-split block (`SPLIT_WARPS` in `kernels/layout.cu`).
+const SPLIT_WARPS: usize = 8;
+const SPLIT_THREADS: u32 = SPLIT_WARPS as u32 * 32;
 /// Fewest terms one S4-split warp sums.
 const SPLIT_MIN_TERMS: usize = 8;
 
@@ -144,17 +145,31 @@ struct SplitPlan {
 /// One wave of resident blocks (the occupancy the driver reports for this
 /// kernel) spread over the strips, with at least `SPLIT_MIN_TERMS` terms per warp.
 fn split_plan(gpu: &Gpu, f: Function, pop: usize, dim: usize) -> Result<SplitPlan, GpuError> {
-    let lanes = if pop.is_multiple_of(4) { 4 } else { 1 };
+    let lanes = split_lanes(pop);
     let func = gpu.function(&LAYOUT_CU, &split_kernel(f, lanes))?;
     let per_sm = func.occupancy_max_active_blocks_per_multiprocessor(SPLIT_THREADS, 0, None).map_err(launch_err("S4-split occupancy"))?;
     let strips = pop.div_ceil(32 * lanes).max(1);
-    let terms = (dim + 1).saturating_sub(f.window());
-    let warps = (SPLIT_THREADS / 32) as usize;
     let wave = gpu.info.sms as usize * per_sm.max(1) as usize;
     // Whole blocks per strip within the wave (rounding up would start a second,
     // nearly empty wave).
-    let groups = (wave / strips).min(terms / (warps * SPLIT_MIN_TERMS)).max(1);
-    Ok(SplitPlan { lanes, strips, groups, chunk_len: terms.div_ceil(groups * warps) })
+    let groups = (wave / strips).min(split_terms(f, dim) / (SPLIT_WARPS * SPLIT_MIN_TERMS)).max(1);
+    Ok(split_shape(f, pop, dim, groups))
+}
+
+/// The plan with `groups` blocks per strip: what [`split_plan`] chose, read
+/// back from a launch configuration when the kernel is queued.
+fn split_shape(f: Function, pop: usize, dim: usize, groups: usize) -> SplitPlan {
+    let lanes = split_lanes(pop);
+    let chunk_len = split_terms(f, dim).div_ceil(groups * SPLIT_WARPS);
+    SplitPlan { lanes, strips: pop.div_ceil(32 * lanes).max(1), groups, chunk_len }
+}
+
+fn split_lanes(pop: usize) -> usize {
+    if pop.is_multiple_of(4) { 4 } else { 1 }
+}
+
+fn split_terms(f: Function, dim: usize) -> usize {
+    (dim + 1).saturating_sub(f.window())
 }
 
 fn split_kernel(f: Function, lanes: usize) -> String {
@@ -257,15 +272,15 @@ impl LayoutBuffers {
 
     /// Queues the strategy's kernel on the stream: dev_in → dev_out.
     fn launch(&mut self, gpu: &Gpu, f: Function, s: Strategy, cfg: LaunchConfig) -> Result<(), GpuError> {
-        let plan = if s == Strategy::S4Split { Some(split_plan(gpu, f, self.pop, self.dim)?) } else { None };
+        let plan = (s == Strategy::S4Split).then(|| split_shape(f, self.pop, self.dim, cfg.grid_dim.1 as usize));
         let name = plan.map_or_else(|| s.kernel(f), |p| split_kernel(f, p.lanes));
         let func = gpu.function(&LAYOUT_CU as &KernelSource, &name)?;
         let e = launch_err(&name);
         let stream = &gpu.stream;
         let (pop, dim) = (self.pop as i32, self.dim as i32);
         if let Some(plan) = plan {
-            let (groups, strips) = (cfg.grid_dim.1 as usize, cfg.grid_dim.0 as usize);
-            assert_eq!((groups, strips), (plan.groups, plan.strips), "S4-split launch from split_plan");
+            let (groups, strips) = (plan.groups, plan.strips);
+            assert_eq!(strips, cfg.grid_dim.0 as usize, "S4-split launch from split_plan");
             if self.dev_partial.len() < groups * self.pop {
                 self.dev_partial = stream.alloc_zeros::<f32>(groups * self.pop).map_err(&e)?;
             }
