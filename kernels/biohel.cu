@@ -9,8 +9,8 @@
 //
 // Instances: attribute-major, values[a * n + i] (consecutive threads read
 // consecutive instances, the coalesced access of Section 3.4), labels[i]; the
-// whole set is copied once per GA and a window is addressed by its offset
-// (Section 3.3).
+// whole set is copied once per GA (row-major, as stored, then transposed by
+// biohel_transpose) and a window is addressed by its offset (Section 3.3).
 // Rules: rule_class[r]; conditions rule_start[r] .. rule_start[r + 1] - 1 of
 // conds, each COND_WORDS words: attribute, kind (0 interval, 1 nominal), then
 // low, high as float bits (interval) or a 128-bit value mask (nominal).
@@ -35,6 +35,30 @@ __device__ __forceinline__ bool rule_matches(const float* __restrict__ values, i
         if (!condition_holds(values, n, i, conds + c * COND_WORDS)) return false;
     }
     return true;
+}
+
+// The instances arrive as the data set stores them, row-major (rows[k * attrs +
+// a], rows r0 .. r0 + rows_count of the resident chunk), and are written
+// attribute-major into values[a * n + r0 + k] through 32 x 32 tiles in shared
+// memory, so both the read and the write are coalesced. Block (32, 8); grid
+// (ceil(rows_count / 32), ceil(attrs / 32)). The host used to transpose before
+// the upload; on the device it costs two passes over the bytes at device bandwidth.
+#define TRANSPOSE_TILE 32
+#define TRANSPOSE_ROWS 8
+extern "C" __global__ void biohel_transpose(const float* __restrict__ rows, int rows_count, int attrs, float* __restrict__ values, int n,
+                                            int r0) {
+    __shared__ float tile[TRANSPOSE_TILE][TRANSPOSE_TILE + 1];
+    const int k0 = blockIdx.x * TRANSPOSE_TILE, a0 = blockIdx.y * TRANSPOSE_TILE;
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    for (int j = ty; j < TRANSPOSE_TILE; j += TRANSPOSE_ROWS) {
+        const int k = k0 + j, a = a0 + tx;
+        if (k < rows_count && a < attrs) tile[j][tx] = rows[(size_t)k * attrs + a];
+    }
+    __syncthreads();
+    for (int j = ty; j < TRANSPOSE_TILE; j += TRANSPOSE_ROWS) {
+        const int a = a0 + j, k = k0 + tx;
+        if (k < rows_count && a < attrs) values[(size_t)a * n + r0 + k] = tile[tx][j];
+    }
 }
 
 // The paper's kernel 1 (Algorithm 1): one thread per (rule, instance) pair, blocks

@@ -20,7 +20,6 @@ use crate::library::biohel::{Condition, Counts, Rule, RuleEvaluator, check_input
 use crate::library::dataset::Dataset;
 use anyhow::{Result, bail, ensure};
 use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
-use rayon::prelude::*;
 use std::ops::Range;
 
 /// `kernels/biohel.cu`.
@@ -37,6 +36,11 @@ const TILE_RULES: usize = 32;
 /// Threads per block and instances per block of the ballot kernel.
 const BALLOT_BLOCK: u32 = 256;
 const BALLOT_CHUNK: usize = 2048;
+/// Values per staged chunk of the instance upload (64 MB; the kernel's
+/// `TRANSPOSE_TILE` and `TRANSPOSE_ROWS` shape its blocks).
+const STAGE_FLOATS: usize = 1 << 24;
+const TRANSPOSE_TILE: usize = 32;
+const TRANSPOSE_ROWS: u32 = 8;
 /// Bytes of kernel 1's output per (rule, block): three u32 (the paper's A).
 const OUTPUT_BYTES: usize = 12;
 
@@ -140,7 +144,8 @@ pub struct GpuEvaluator<'g> {
     resident: Option<Range<usize>>,
     values: Option<CudaSlice<f32>>,
     labels: Option<CudaSlice<u16>>,
-    host_values: Vec<f32>,
+    /// Row-major chunks of instances on their way to `values`.
+    stage: Option<CudaSlice<f32>>,
     rule_class: Vec<i32>,
     rule_start: Vec<i32>,
     conds: Vec<u32>,
@@ -156,7 +161,7 @@ pub struct GpuEvaluator<'g> {
 impl<'g> GpuEvaluator<'g> {
     /// Compiles the kernels now, so no timed evaluation pays for NVRTC.
     pub fn new(gpu: &'g Gpu, design: Design) -> Result<Self> {
-        for k in ["biohel_match_paper", "biohel_reduce_paper", "biohel_match_ballot"] {
+        for k in ["biohel_transpose", "biohel_match_paper", "biohel_reduce_paper", "biohel_match_ballot"] {
             gpu.function(&BIOHEL_CU, k)?;
         }
         let (free, _) = gpu.ctx.mem_get_info().map_err(launch_err("cuMemGetInfo"))?;
@@ -168,7 +173,7 @@ impl<'g> GpuEvaluator<'g> {
             resident: None,
             values: None,
             labels: None,
-            host_values: Vec::new(),
+            stage: None,
             rule_class: Vec::new(),
             rule_start: Vec::new(),
             conds: Vec::new(),
@@ -195,22 +200,46 @@ impl<'g> GpuEvaluator<'g> {
         MemoryPlan::new(self.budget, instance_bytes(data), rule_bytes(conditions), rules, window)
     }
 
-    /// Uploads instances `range` of `data`, attribute-major, unless already there.
+    /// Uploads instances `range` of `data`, unless already there: the rows as the
+    /// data set stores them, in staged chunks of at most [`STAGE_FLOATS`] values,
+    /// each transposed on the device into the attribute-major `values`.
     fn upload_instances(&mut self, data: &Dataset, range: Range<usize>) -> Result<()> {
         if self.resident.as_ref() == Some(&range) {
             return Ok(());
         }
         let e = launch_err("BioHEL instance upload");
         let (n, attrs) = (range.len(), data.attribute_count());
-        self.gpu.ensure_fits("BioHEL instances", n * instance_bytes(data))?;
-        self.host_values.clear();
-        self.host_values.resize(n * attrs, 0.0);
-        transpose_rows(data, range.clone(), &mut self.host_values);
-        ensure_len(self.gpu, &mut self.values, self.host_values.len().max(1)).map_err(&e)?;
-        ensure_len(self.gpu, &mut self.labels, n.max(1)).map_err(&e)?;
-        let (Some(values), Some(labels)) = (&mut self.values, &mut self.labels) else { unreachable!() };
-        let stream = &self.gpu.stream;
-        stream.memcpy_htod(&self.host_values, &mut values.slice_mut(0..self.host_values.len())).map_err(&e)?;
+        let stage_rows = (STAGE_FLOATS / attrs.max(1)).clamp(1, n.max(1));
+        self.gpu.ensure_fits("BioHEL instances and their staging buffer", n * instance_bytes(data) + stage_rows * attrs * 4)?;
+        let gpu = self.gpu;
+        ensure_len(gpu, &mut self.values, (n * attrs).max(1)).map_err(&e)?;
+        ensure_len(gpu, &mut self.labels, n.max(1)).map_err(&e)?;
+        ensure_len(gpu, &mut self.stage, (stage_rows * attrs).max(1)).map_err(&e)?;
+        let (Some(values), Some(labels), Some(stage)) = (&mut self.values, &mut self.labels, &mut self.stage) else { unreachable!() };
+        let stream = &gpu.stream;
+        let transpose = gpu.function(&BIOHEL_CU, "biohel_transpose")?;
+        let (n_i, attrs_i) = (n as i32, attrs as i32);
+        for r0 in (0..n).step_by(stage_rows) {
+            let rows = stage_rows.min(n - r0);
+            let first = range.start + r0;
+            stream.memcpy_htod(&data.values[first * attrs..(first + rows) * attrs], &mut stage.slice_mut(0..rows * attrs)).map_err(&e)?;
+            if attrs == 0 {
+                continue;
+            }
+            let (rows_i, r0_i) = (rows as i32, r0 as i32);
+            let mut l = stream.launch_builder(&transpose);
+            l.arg(&*stage).arg(&rows_i).arg(&attrs_i).arg(&mut *values).arg(&n_i).arg(&r0_i);
+            let tile = TRANSPOSE_TILE as u32;
+            let cfg = LaunchConfig {
+                grid_dim: (rows.div_ceil(TRANSPOSE_TILE) as u32, attrs.div_ceil(TRANSPOSE_TILE) as u32, 1),
+                block_dim: (tile, TRANSPOSE_ROWS, 1),
+                shared_mem_bytes: 0,
+            };
+            // SAFETY: block (x, y) reads stage[k·attrs + a] for k < rows, a < attrs
+            // (rows·attrs ≤ the stage's length) and writes values[a·n + r0 + k] with
+            // r0 + k < n, a < attrs (n·attrs ≤ the values' length).
+            unsafe { l.launch(cfg) }.map_err(&e)?;
+        }
         stream.memcpy_htod(&data.labels[range.clone()], &mut labels.slice_mut(0..n)).map_err(&e)?;
         self.transfers.instance_uploads += 1;
         self.transfers.instance_bytes += n * instance_bytes(data);
@@ -462,42 +491,17 @@ pub fn self_check(gpu: &Gpu, seed: u64, sets: &[Dataset], windows: usize, rules:
     Ok(lines)
 }
 
-/// Writes instances `range` of `data` attribute-major into `out` (`range.len()` values per attribute): instance
-/// blocks on all threads, each reading its rows in order and writing one run of every attribute's column.
-fn transpose_rows(data: &Dataset, range: Range<usize>, out: &mut [f32]) {
-    let n = range.len();
-    let block = n.div_ceil(4 * rayon::current_num_threads()).max(1024);
-    // tasks[t][a]: block t's run of attribute a's column.
-    let mut tasks: Vec<Vec<&mut [f32]>> = (0..n.div_ceil(block)).map(|_| Vec::new()).collect();
-    for column in out.chunks_mut(n.max(1)) {
-        for (task, run) in tasks.iter_mut().zip(column.chunks_mut(block)) {
-            task.push(run);
-        }
-    }
-    tasks.into_par_iter().enumerate().for_each(|(t, mut columns)| {
-        for (k, i) in (range.start + t * block..range.end.min(range.start + (t + 1) * block)).enumerate() {
-            for (column, &v) in columns.iter_mut().zip(data.row(i)) {
-                column[k] = v;
-            }
-        }
-    });
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn transposition_matches_the_naive_loop() {
-        let data = crate::library::dataset::scalable(5000, 7, 3, 0.5, 4);
-        for range in [0..5000, 13..4321, 100..101, 7..7] {
-            let mut out = vec![f32::NAN; range.len() * 7];
-            transpose_rows(&data, range.clone(), &mut out);
-            for (k, i) in range.clone().enumerate() {
-                for a in 0..7 {
-                    assert_eq!(out[a * range.len() + k].to_bits(), data.row(i)[a].to_bits(), "{range:?} instance {i} attribute {a}");
-                }
-            }
+    fn constants_match_the_kernel() {
+        for define in [format!("#define COND_WORDS {COND_WORDS}\n"), format!("#define TILE_RULES {TILE_RULES}\n")]
+            .into_iter()
+            .chain([format!("#define TRANSPOSE_TILE {TRANSPOSE_TILE}\n"), format!("#define TRANSPOSE_ROWS {TRANSPOSE_ROWS}\n")])
+        {
+            assert!(BIOHEL_CU.code.contains(&define), "kernels/biohel.cu lacks `{}`", define.trim());
         }
     }
 
