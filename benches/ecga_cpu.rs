@@ -1,8 +1,9 @@
 //! Criterion benchmarks of ECGA's CPU hot spots (Shao & Yu, Section 4.1): counting
 //! the schemata of one group with each counter, and one whole greedy model build
-//! with each single-threaded scorer and the multi-threaded one.
+//! with each single-threaded scorer and the multi-threaded one; and the packing of a
+//! selected population by locus that every ECGA and BOA generation pays.
 
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use evorepro::library::ecga::{
     BaselineCounter, CpuScorer, FastCount, PairScorer, ParallelCpuScorer, Popcount, Population, PrefixFastCount, SchemaCounter, XLogX,
     greedy_search,
@@ -52,9 +53,23 @@ fn model_building(c: &mut Criterion) {
     g.finish();
 }
 
+/// Packing (with validation) of BOA's selected population at the paper's 192 bits:
+/// 2400 of N = 4800 individuals × ℓ = 190 loci, once per generation of every method.
+fn population_packing(c: &mut Criterion) {
+    let pop = Population::random(2400, 190, 7).expect("valid sizes");
+    let rows: Vec<u8> = (0..2400).flat_map(|i| pop.row(i).to_vec()).collect();
+    let mut g = c.benchmark_group("population_from_rows_n2400_l190");
+    g.throughput(Throughput::Bytes(rows.len() as u64));
+    g.sample_size(20).measurement_time(Duration::from_secs(1)).warm_up_time(Duration::from_millis(300));
+    g.bench_function("from_rows", |b| {
+        b.iter_batched(|| rows.clone(), |r| Population::from_rows(2400, 190, r).expect("valid alleles"), BatchSize::LargeInput)
+    });
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().without_plots();
-    targets = schema_counting, model_building
+    targets = schema_counting, model_building, population_packing
 }
 criterion_main!(benches);

@@ -17,17 +17,22 @@
 // Table: t[c] = ln c! for c = 0 .. n + 1.
 
 #define BOA_MAX_K 4
-#define BOA_WARPS 8
+#define BOA_OUT (BOA_MAX_K + 6)
+#define BOA_MAX_WARPS 32
+// Lanes counting one candidate family: a warp scores 32 / G candidates at once.
+#define BOA_MIN_GROUP 8
+#define BOA_FULL 0xffffffffu
 
-// Counts of the 2^L schemata of loci[0..L) over the population, reduced over the
-// warp: lane 0 holds c[v] = individuals whose alleles at loci[j] are bit j of v.
-template <int L>
+// Counts of the 2^L schemata of loci[0..L) over the population, reduced over each
+// group of G lanes: the group's first lane holds c[v] = individuals whose alleles
+// at loci[j] are bit j of v. Every lane of the warp must call it (the shuffles).
+template <int L, int G>
 __device__ void count_family(const unsigned long long* __restrict__ words, int wpl, unsigned long long last_valid, const int* loci,
                              unsigned int* c) {
-    const int lane = threadIdx.x & 31;
+    const int glane = threadIdx.x & (G - 1);
 #pragma unroll
     for (int v = 0; v < (1 << L); ++v) c[v] = 0u;
-    for (int w = lane; w < wpl; w += 32) {
+    for (int w = glane; w < wpl; w += G) {
         unsigned long long x[L];
 #pragma unroll
         for (int j = 0; j < L; ++j) x[j] = words[(size_t)loci[j] * wpl + w];
@@ -42,7 +47,8 @@ __device__ void count_family(const unsigned long long* __restrict__ words, int w
     }
 #pragma unroll
     for (int v = 0; v < (1 << L); ++v) {
-        for (int o = 16; o > 0; o >>= 1) c[v] += __shfl_down_sync(0xffffffffu, c[v], o);
+#pragma unroll
+        for (int o = G / 2; o > 0; o >>= 1) c[v] += __shfl_down_sync(BOA_FULL, c[v], o, G);
     }
 }
 
@@ -60,110 +66,173 @@ __device__ double k2_score(const unsigned int* c, const double* __restrict__ t) 
     return joint - parents;
 }
 
-// The K2 score of the family loci[0..L) (node first), valid in lane 0.
-template <int L>
+// The K2 score of the family loci[0..L) (node first), valid in each group's first lane.
+template <int L, int G>
 __device__ double family_k2(const unsigned long long* __restrict__ words, int wpl, unsigned long long last_valid, const int* loci,
                             const double* __restrict__ t) {
     unsigned int c[1 << L];
-    count_family<L>(words, wpl, last_valid, loci, c);
+    count_family<L, G>(words, wpl, last_valid, loci, c);
     return k2_score<L>(c, t);
 }
 
+template <int G>
 __device__ double family_k2_any(const unsigned long long* __restrict__ words, int wpl, unsigned long long last_valid, const int* loci,
                                 int L, const double* __restrict__ t) {
     switch (L) {
-        case 1: return family_k2<1>(words, wpl, last_valid, loci, t);
-        case 2: return family_k2<2>(words, wpl, last_valid, loci, t);
-        case 3: return family_k2<3>(words, wpl, last_valid, loci, t);
-        case 4: return family_k2<4>(words, wpl, last_valid, loci, t);
-        default: return family_k2<5>(words, wpl, last_valid, loci, t);
+        case 1: return family_k2<1, G>(words, wpl, last_valid, loci, t);
+        case 2: return family_k2<2, G>(words, wpl, last_valid, loci, t);
+        case 3: return family_k2<3, G>(words, wpl, last_valid, loci, t);
+        case 4: return family_k2<4, G>(words, wpl, last_valid, loci, t);
+        default: return family_k2<5, G>(words, wpl, last_valid, loci, t);
     }
+}
+
+// Whether candidate (gain a, node ja) beats (gain b, node jb): a positive-gain
+// candidate (j >= 0) beats none, a larger gain beats a smaller one, and of equal
+// gains the smaller j wins. A total order, so any reduction order gives the same
+// winner as the CPU's scan in increasing j.
+__device__ __forceinline__ bool beats(double a, int ja, double b, int jb) {
+    return ja >= 0 && (jb < 0 || a > b || (a == b && ja < jb));
 }
 
 // Arguments:
 //   words [ell * wpl], t [n + 2], perm [ell] (perm[i]: node i's position)
-//   parents [ell * BOA_MAX_K]   output: node i's parents in the order added
-//   counts  [ell * 3]           output: parents, scoring rounds, candidate families scored
-//   score   [ell]               output: K2 of node i with its parents
-// Block: BOA_WARPS warps; grid: ell blocks; k <= BOA_MAX_K.
-extern "C" __global__ void boa_pboa_network(const unsigned long long* __restrict__ words, const double* __restrict__ t,
-                                            const int* __restrict__ perm, int ell, int n, int wpl, int k, int* __restrict__ parents,
-                                            int* __restrict__ counts, double* __restrict__ score) {
+//   out [ell * BOA_OUT]         output, node i's row of BOA_OUT ints (one copy back):
+//     [0, BOA_MAX_K)            its parents in the order added (-1: none)
+//     BOA_MAX_K + 0 .. 3        parents, scoring rounds, candidate families scored,
+//                               and loci read (sum of their sizes, the first score
+//                               included: alleles read = that x n)
+//     BOA_MAX_K + 4, + 5        low and high word of the bits of its K2 score
+// Block: 32 .. 32 * BOA_MAX_WARPS threads, a multiple of 32; grid: ell blocks;
+// dynamic shared memory: ell ints (the candidate list); k <= BOA_MAX_K.
+//
+// Per round the block lists the node's allowed candidates in increasing j, and
+// its groups of G lanes take list entries slot, slot + slots, ... (every group of
+// the block runs the same number of iterations, so the warps' shuffles stay
+// converged; a group past the end scores a dummy entry and drops it). Each group
+// keeps its best by the `beats` order, and warp 0 reduces the groups.
+template <int G>
+__device__ void pboa_network(const unsigned long long* __restrict__ words, const double* __restrict__ t, const int* __restrict__ perm,
+                             int ell, int n, int wpl, int k, int* __restrict__ out) {
+    constexpr int GROUPS = 32 / G;
+    extern __shared__ int s_list[];
     __shared__ int s_parents[BOA_MAX_K];
     __shared__ double s_node_score;
-    __shared__ double s_gain[BOA_WARPS], s_best_score[BOA_WARPS];
-    __shared__ int s_best_j[BOA_WARPS];
-    __shared__ int s_candidates;
+    __shared__ double s_gain[BOA_MAX_WARPS * 32 / BOA_MIN_GROUP], s_best_score[BOA_MAX_WARPS * 32 / BOA_MIN_GROUP];
+    __shared__ int s_best_j[BOA_MAX_WARPS * 32 / BOA_MIN_GROUP];
+    __shared__ int s_warp_count[BOA_MAX_WARPS];
+    __shared__ int s_m, s_winner;
     const int node = blockIdx.x;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    const int slot = warp * GROUPS + lane / G, slots = warps * GROUPS;
+    const bool leader = (lane & (G - 1)) == 0;
     const int tail = n - (wpl - 1) * 64;
     const unsigned long long last_valid = tail == 64 ? ~0ull : ((1ull << tail) - 1ull);
 
     if (warp == 0) {
         int loci[1] = {node};
-        double s = family_k2_any(words, wpl, last_valid, loci, 1, t);
+        double s = family_k2<1, 32>(words, wpl, last_valid, loci, t);
         if (lane == 0) s_node_score = s;
     }
-    __syncthreads();
-    int count = 0, rounds = 0, scored = 0;
+    int count = 0, rounds = 0, scored = 0, loci_read = 1;
     while (count < k) {
-        // Each warp scores the candidates j = warp, warp + BOA_WARPS, ... in
-        // increasing order and keeps its best (strict >: the smallest j of equal gains).
-        double best_gain = 0.0, best_score = 0.0;
-        int best_j = -1, mine = 0;
+        // The allowed candidates j (perm[j] < perm[node], not the node, not yet a
+        // parent) in increasing order: a ballot per warp, warps in order.
+        if (threadIdx.x == 0) s_m = 0;
+        for (int base = 0; base < ell; base += blockDim.x) {
+            const int j = base + threadIdx.x;
+            bool ok = j < ell && j != node && perm[j] < perm[node];
+            for (int p = 0; p < count; ++p) ok &= s_parents[p] != j;
+            const unsigned int ballot = __ballot_sync(BOA_FULL, ok);
+            if (lane == 0) s_warp_count[warp] = __popc(ballot);
+            __syncthreads();
+            int offset = s_m;
+            for (int w = 0; w < warp; ++w) offset += s_warp_count[w];
+            if (ok) s_list[offset + __popc(ballot & ((1u << lane) - 1u))] = j;
+            __syncthreads();
+            if (threadIdx.x == 0) {
+                for (int w = 0; w < warps; ++w) s_m += s_warp_count[w];
+            }
+            __syncthreads();
+        }
+        const int m = s_m;
+        if (m == 0) break;
+        ++rounds;
+        scored += m;
+        loci_read += m * (count + 2);
         int loci[BOA_MAX_K + 1];
         loci[0] = node;
         for (int p = 0; p < count; ++p) loci[1 + p] = s_parents[p];
-        for (int j = warp; j < ell; j += BOA_WARPS) {
-            bool is_parent = false;
-            for (int p = 0; p < count; ++p) is_parent |= s_parents[p] == j;
-            if (j == node || is_parent || perm[j] >= perm[node]) continue;
-            ++mine;
-            loci[1 + count] = j;
-            const double s = family_k2_any(words, wpl, last_valid, loci, count + 2, t);
+        double best_gain = 0.0, best_score = 0.0;
+        int best_j = -1;
+        for (int first = 0; first < m; first += slots) {
+            const int e = first + slot;
+            loci[1 + count] = s_list[e < m ? e : 0];
+            const double s = family_k2_any<G>(words, wpl, last_valid, loci, count + 2, t);
             const double gain = s - s_node_score;
-            if (gain > best_gain) {
+            // Strict >: of equal gains the group keeps its first, the smallest j.
+            if (leader && e < m && gain > best_gain) {
                 best_gain = gain;
                 best_score = s;
-                best_j = j;
+                best_j = loci[1 + count];
             }
         }
-        if (threadIdx.x == 0) s_candidates = 0;
-        __syncthreads();
-        if (lane == 0) {
-            s_gain[warp] = best_gain;
-            s_best_score[warp] = best_score;
-            s_best_j[warp] = best_j;
-            atomicAdd(&s_candidates, mine);
+        if (leader) {
+            s_gain[slot] = best_gain;
+            s_best_score[slot] = best_score;
+            s_best_j[slot] = best_j;
         }
         __syncthreads();
-        const int candidates = s_candidates;
-        if (candidates == 0) break;
-        ++rounds;
-        scored += candidates;
-        // Thread 0: the largest gain over the warps, the smallest j on equal gains.
-        if (threadIdx.x == 0) {
-            int w_best = -1;
-            for (int w = 0; w < BOA_WARPS; ++w) {
-                if (s_best_j[w] < 0) continue;
-                if (w_best < 0 || s_gain[w] > s_gain[w_best] || (s_gain[w] == s_gain[w_best] && s_best_j[w] < s_best_j[w_best])) w_best = w;
+        if (warp == 0) {
+            double g = 0.0;
+            int j = -1, from = -1;
+            for (int q = lane; q < slots; q += 32) {
+                if (beats(s_gain[q], s_best_j[q], g, j)) {
+                    g = s_gain[q];
+                    j = s_best_j[q];
+                    from = q;
+                }
             }
-            s_best_j[0] = w_best < 0 ? -1 : s_best_j[w_best];
-            if (w_best >= 0) {
-                s_parents[count] = s_best_j[0];
-                s_node_score = s_best_score[w_best];
+            for (int o = 16; o > 0; o >>= 1) {
+                const double g2 = __shfl_down_sync(BOA_FULL, g, o);
+                const int j2 = __shfl_down_sync(BOA_FULL, j, o);
+                const int from2 = __shfl_down_sync(BOA_FULL, from, o);
+                if (beats(g2, j2, g, j)) {
+                    g = g2;
+                    j = j2;
+                    from = from2;
+                }
+            }
+            if (lane == 0) {
+                s_winner = j;
+                if (j >= 0) {
+                    s_parents[count] = j;
+                    s_node_score = s_best_score[from];
+                }
             }
         }
         __syncthreads();
-        if (s_best_j[0] < 0) break;
+        if (s_winner < 0) break;
         ++count;
-        __syncthreads();
     }
     if (threadIdx.x == 0) {
-        for (int p = 0; p < BOA_MAX_K; ++p) parents[node * BOA_MAX_K + p] = p < count ? s_parents[p] : -1;
-        counts[node * 3 + 0] = count;
-        counts[node * 3 + 1] = rounds;
-        counts[node * 3 + 2] = scored;
-        score[node] = s_node_score;
+        int* row = out + (size_t)node * BOA_OUT;
+        for (int p = 0; p < BOA_MAX_K; ++p) row[p] = p < count ? s_parents[p] : -1;
+        row[BOA_MAX_K + 0] = count;
+        row[BOA_MAX_K + 1] = rounds;
+        row[BOA_MAX_K + 2] = scored;
+        row[BOA_MAX_K + 3] = loci_read;
+        const long long bits = __double_as_longlong(s_node_score);
+        row[BOA_MAX_K + 4] = (int)(bits & 0xffffffffll);
+        row[BOA_MAX_K + 5] = (int)(bits >> 32);
     }
 }
+
+#define BOA_NETWORK(G)                                                                                                                  \
+    extern "C" __global__ void __launch_bounds__(BOA_MAX_WARPS * 32) boa_pboa_network_g##G(                                           \
+        const unsigned long long* __restrict__ words, const double* __restrict__ t, const int* __restrict__ perm, int ell, int n,      \
+        int wpl, int k, int* __restrict__ out) {                                                                                      \
+        pboa_network<G>(words, t, perm, ell, n, wpl, k, out);                                                                           \
+    }
+BOA_NETWORK(8)
+BOA_NETWORK(32)

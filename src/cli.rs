@@ -252,6 +252,17 @@ fn selfcheck_gboa(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
         );
     }
     println!("gboa kernels: {} populations checked, {failed} failed", lines.len());
+    if !small {
+        // The block size of the network kernel, measured (docs/gpu-notes.md): one
+        // network at the paper's 192 bits (ℓ = 190) and N = 4800 (2400 selected).
+        for (shape, ms, d) in gpu::boa::time_shapes(gpu, seed, 2400, 190, 3, 50)? {
+            println!(
+                "time gboa network n=2400 ell=190 warps={:2} lanes/family={:2}: {ms:.3} ms per network, kernel {:.3} ms, device call {:.3} ms, \
+                 {:.2e} alleles",
+                shape.warps, shape.group, d.kernel_ms, d.calls_ms, d.alleles
+            );
+        }
+    }
     Ok(failed)
 }
 

@@ -18,16 +18,44 @@
 use super::ecga::GpuScorer;
 use super::{Gpu, KernelSource, ensure_len, launch_err};
 use crate::library::boa::{Family, FamilyScorer, LnFactorial, Network, build_pboa};
-use crate::library::ecga::{PairScorer, Population};
+use crate::library::ecga::{DeviceStats, PairScorer, Population};
 use anyhow::{Result, ensure};
-use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use cudarc::driver::sys::CUevent_flags;
+use cudarc::driver::{CudaEvent, CudaSlice, LaunchConfig, PushKernelArg};
+use std::time::Instant;
 
 /// `kernels/boa.cu`.
 pub const BOA_CU: KernelSource = KernelSource { file: "boa.cu", code: include_str!("../../kernels/boa.cu") };
 /// Most parents per node of the network kernel (its `BOA_MAX_K`).
 const MAX_K: usize = 4;
-/// Warps per block of the network kernel (its `BOA_WARPS`).
-const WARPS: u32 = 8;
+/// Ints per node of the network kernel's output (its `BOA_OUT`).
+const OUT: usize = MAX_K + 6;
+/// Most warps per block of the network kernel (its `BOA_MAX_WARPS`).
+const MAX_WARPS: u32 = 32;
+/// Lanes per candidate family of the network kernel's entry points
+/// (`boa_pboa_network_g8`, `boa_pboa_network_g32`).
+pub const GROUPS: [u32; 2] = [8, 32];
+/// The block shape the network kernel runs with: warps per block and lanes per
+/// candidate family (see `docs/gpu-notes.md` for the measurement that chose it).
+pub const SHAPE: Shape = Shape { warps: 16, group: 8 };
+/// Most nodes of the network kernel: its candidate list is `ell` ints of dynamic
+/// shared memory (at most 48 KiB without opting in).
+const MAX_ELL: usize = 48 * 1024 / 4;
+
+/// A block shape of the network kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Warps per block (1 ..= 32), one block per node.
+    pub warps: u32,
+    /// Lanes counting one candidate family (one of [`GROUPS`]).
+    pub group: u32,
+}
+
+impl Shape {
+    fn kernel(self) -> &'static str {
+        if self.group == 8 { "boa_pboa_network_g8" } else { "boa_pboa_network_g32" }
+    }
+}
 
 /// Device buffers of the network kernel, kept between generations.
 #[derive(Default)]
@@ -37,9 +65,8 @@ struct NetworkBuffers {
     /// n the uploaded table was built for.
     table_n: Option<usize>,
     perm: Option<CudaSlice<i32>>,
-    parents: Option<CudaSlice<i32>>,
-    counts: Option<CudaSlice<i32>>,
-    score: Option<CudaSlice<f64>>,
+    /// The kernel's output rows, `OUT` ints per node.
+    out: Option<CudaSlice<i32>>,
 }
 
 /// Two table sums on the device: the joint counts and the parent counts.
@@ -54,12 +81,23 @@ pub struct GpuFamilyScorer<'g> {
     parent_out: Vec<f64>,
     gpu: &'g Gpu,
     network: NetworkBuffers,
+    /// Block shape of the network kernel.
+    shape: Shape,
+    /// Events around each network launch, and the times and work summed so far.
+    events: [CudaEvent; 2],
+    stats: DeviceStats,
 }
 
 impl<'g> GpuFamilyScorer<'g> {
     pub fn new(gpu: &'g Gpu) -> Result<Self> {
-        gpu.function(&BOA_CU, "boa_pboa_network")?;
+        for kernel in GROUPS.map(|group| Shape { warps: 1, group }.kernel()) {
+            gpu.function(&BOA_CU, kernel)?;
+        }
+        let event = || gpu.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(launch_err("gBOA events"));
         Ok(GpuFamilyScorer {
+            shape: SHAPE,
+            events: [event()?, event()?],
+            stats: DeviceStats::default(),
             joint: GpuScorer::new(gpu)?,
             parents: GpuScorer::new(gpu)?,
             empty_parents: f64::NAN,
@@ -72,68 +110,72 @@ impl<'g> GpuFamilyScorer<'g> {
         })
     }
 
+    /// The same scorer with another block shape of the network kernel.
+    pub fn with_shape(mut self, shape: Shape) -> Result<Self> {
+        ensure!(
+            (1..=MAX_WARPS).contains(&shape.warps) && GROUPS.contains(&shape.group),
+            "gBOA network kernel: {shape:?} (warps 1 ..= {MAX_WARPS}, lanes per family one of {GROUPS:?})"
+        );
+        self.shape = shape;
+        Ok(self)
+    }
+
     /// [`build_pboa`]'s network from one launch of `boa_pboa_network`.
     fn network(&mut self, pop: &Population, table: &LnFactorial, k: usize, perm: &[usize]) -> Result<Network> {
         let (n, ell) = (pop.n(), pop.ell());
         ensure!(table.n() == n, "ln-factorial table built for n = {} but the population has n = {n}", table.n());
         ensure!(perm.len() == ell, "perm has {} entries for {ell} nodes", perm.len());
+        ensure!(ell <= MAX_ELL, "gBOA network kernel: ℓ = {ell} nodes, at most {MAX_ELL} (its candidate list in shared memory)");
         let e = launch_err("boa_pboa_network");
+        let t0 = Instant::now();
         let packed = pop.packed();
         let (gpu, b) = (self.gpu, &mut self.network);
-        gpu.ensure_fits("population bit-packed by locus", packed.words.len() * 8)?;
+        if b.words.as_ref().is_none_or(|w| w.len() < packed.words.len()) {
+            // Asked only when the buffers grow: cuMemGetInfo is a driver round trip.
+            gpu.ensure_fits("population bit-packed by locus", packed.words.len() * 8)?;
+        }
         let stream = &gpu.stream;
         ensure_len(gpu, &mut b.words, packed.words.len()).map_err(&e)?;
         ensure_len(gpu, &mut b.perm, ell).map_err(&e)?;
-        ensure_len(gpu, &mut b.parents, ell * MAX_K).map_err(&e)?;
-        ensure_len(gpu, &mut b.counts, ell * 3).map_err(&e)?;
-        ensure_len(gpu, &mut b.score, ell).map_err(&e)?;
+        ensure_len(gpu, &mut b.out, ell * OUT).map_err(&e)?;
         if b.table_n != Some(n) {
             b.table = Some(stream.clone_htod(&table.table()[..n + 2]).map_err(&e)?);
             b.table_n = Some(n);
         }
-        let (Some(words), Some(t), Some(d_perm), Some(parents), Some(counts), Some(score)) =
-            (&mut b.words, &b.table, &mut b.perm, &mut b.parents, &mut b.counts, &mut b.score)
-        else {
+        let (Some(words), Some(t), Some(d_perm), Some(out)) = (&mut b.words, &b.table, &mut b.perm, &mut b.out) else {
             unreachable!("allocated above")
         };
         stream.memcpy_htod(&packed.words, &mut words.slice_mut(0..packed.words.len())).map_err(&e)?;
         let perm32: Vec<i32> = perm.iter().map(|&p| p as i32).collect();
         stream.memcpy_htod(&perm32, &mut d_perm.slice_mut(0..ell)).map_err(&e)?;
-        let func = gpu.function(&BOA_CU, "boa_pboa_network")?;
+        let func = gpu.function(&BOA_CU, self.shape.kernel())?;
         let (ell32, n32, wpl, k32) = (ell as i32, n as i32, packed.words_per_locus as i32, k as i32);
         let mut launch = stream.launch_builder(&func);
-        launch
-            .arg(&*words)
-            .arg(t)
-            .arg(&*d_perm)
-            .arg(&ell32)
-            .arg(&n32)
-            .arg(&wpl)
-            .arg(&k32)
-            .arg(&mut *parents)
-            .arg(&mut *counts)
-            .arg(&mut *score);
-        let cfg = LaunchConfig { grid_dim: (ell as u32, 1, 1), block_dim: (WARPS * 32, 1, 1), shared_mem_bytes: 0 };
+        launch.arg(&*words).arg(t).arg(&*d_perm).arg(&ell32).arg(&n32).arg(&wpl).arg(&k32).arg(&mut *out);
+        let cfg = LaunchConfig { grid_dim: (ell as u32, 1, 1), block_dim: (self.shape.warps * 32, 1, 1), shared_mem_bytes: ell as u32 * 4 };
+        self.events[0].record(stream).map_err(&e)?;
         // SAFETY: block i < ell reads loci < ell (node i, perm-allowed j < ell and its
         // parents), so words[locus·wpl + w] for w < wpl stays inside ell·wpl words;
         // counts ≤ n, so t[c] and t[c_0 + c_1 + 1] index the n + 2 entries of t;
-        // perm has ell entries; block i writes parents[i·MAX_K..][..MAX_K],
-        // counts[3i..3i + 3] and score[i] only; k ≤ MAX_K (checked by the caller).
+        // perm has ell entries; block i writes out[i·OUT..][..OUT] only; k ≤ MAX_K
+        // (checked by the caller); 32 ≤ blockDim ≤ 32·MAX_WARPS, a multiple of 32
+        // (`with_shape`); the candidate list s_list[0..m), m < ell, lies in the
+        // ell·4 bytes of dynamic shared memory.
         unsafe { launch.launch(cfg) }.map_err(&e)?;
-        let host_parents = stream.clone_dtoh(&parents.slice(0..ell * MAX_K)).map_err(&e)?;
-        let host_counts = stream.clone_dtoh(&counts.slice(0..ell * 3)).map_err(&e)?;
-        let host_score = stream.clone_dtoh(&score.slice(0..ell)).map_err(&e)?;
-        let parents: Vec<Vec<usize>> = host_parents
-            .chunks_exact(MAX_K)
-            .zip(host_counts.chunks_exact(3))
-            .map(|(p, c)| p[..c[0] as usize].iter().map(|&j| j as usize).collect())
-            .collect();
-        let scored: u64 = host_counts.chunks_exact(3).map(|c| c[2] as u64).sum();
+        self.events[1].record(stream).map_err(&e)?;
+        let rows = stream.clone_dtoh(&out.slice(0..ell * OUT)).map_err(&e)?;
+        self.stats.kernel_ms += f64::from(self.events[0].elapsed_ms(&self.events[1]).map_err(&e)?);
+        self.stats.calls_ms += t0.elapsed().as_secs_f64() * 1e3;
+        // Row of node i: parents, then [parents, rounds, scored, loci read], then the score's bits.
+        let rows: Vec<&[i32]> = rows.chunks_exact(OUT).collect();
+        let count = |row: &[i32], c: usize| row[MAX_K + c];
+        self.stats.alleles += rows.iter().map(|r| f64::from(count(r, 3))).sum::<f64>() * n as f64;
+        let score_of = |row: &[i32]| f64::from_bits(u64::from(row[MAX_K + 4] as u32) | (u64::from(row[MAX_K + 5] as u32) << 32));
         Ok(Network {
-            parents,
-            score: host_score.iter().fold(0.0, |sum, &s| sum + s),
-            families_scored: ell as u64 + scored,
-            steps: host_counts.chunks_exact(3).map(|c| c[1] as usize).max().unwrap_or(0),
+            parents: rows.iter().map(|r| r[..count(r, 0) as usize].iter().map(|&j| j as usize).collect()).collect(),
+            score: rows.iter().fold(0.0, |sum, r| sum + score_of(r)),
+            families_scored: ell as u64 + rows.iter().map(|r| count(r, 2) as u64).sum::<u64>(),
+            steps: rows.iter().map(|r| count(r, 1) as usize).max().unwrap_or(0),
         })
     }
 }
@@ -178,6 +220,10 @@ impl FamilyScorer for GpuFamilyScorer<'_> {
 
     fn pboa_network(&mut self, pop: &Population, table: &LnFactorial, k: usize, perm: &[usize]) -> Option<Result<Network>> {
         (k <= MAX_K).then(|| self.network(pop, table, k, perm))
+    }
+
+    fn device_stats(&self) -> Option<DeviceStats> {
+        Some(self.stats)
     }
 }
 
@@ -230,20 +276,56 @@ pub fn self_check(gpu: &Gpu, seed: u64, sizes: &[(usize, usize)], k: usize) -> R
             a.parents == b.parents && a.score.to_bits() == b.score.to_bits() && a.families_scored == b.families_scored && a.steps == b.steps
         };
         let a = build_pboa(&planted, &mut cpu, k, &table, &perm)?;
-        let b = build_pboa(&planted, &mut dev, k, &table, &perm)?;
         let random_perm = random_permutation(ell, &mut rng);
         let c = build_pboa(&pop, &mut cpu, k, &table, &random_perm)?;
-        let d = build_pboa(&pop, &mut dev, k, &table, &random_perm)?;
-        lines.push(CheckLine {
-            n,
-            ell,
-            families: families.len(),
-            differing,
-            identical_network: same(&a, &b) && same(&c, &d),
-            edges: a.edges(),
-        });
+        // Every block shape splits the candidates differently among the groups:
+        // each must reduce to the same edges (the tie rule across groups).
+        let mut identical = true;
+        for shape in shape_choices() {
+            let mut dev = GpuFamilyScorer::new(gpu)?.with_shape(shape)?;
+            let b = build_pboa(&planted, &mut dev, k, &table, &perm)?;
+            let d = build_pboa(&pop, &mut dev, k, &table, &random_perm)?;
+            identical &= same(&a, &b) && same(&c, &d);
+        }
+        lines.push(CheckLine { n, ell, families: families.len(), differing, identical_network: identical, edges: a.edges() });
     }
     Ok(lines)
+}
+
+/// Block shapes the self-check builds every network with, and [`time_shapes`] times.
+pub fn shape_choices() -> Vec<Shape> {
+    GROUPS.into_iter().flat_map(|group| [8, 16, 32].map(|warps| Shape { warps, group })).collect()
+}
+
+/// Mean wall time (ms) of one pBOA network on the device per block shape of
+/// [`shape_choices`], with the device's share: `repeats` networks of a random
+/// population of `n` × `ell` with planted trap-5 linkage, after one untimed warm-up each.
+pub fn time_shapes(gpu: &Gpu, seed: u64, n: usize, ell: usize, k: usize, repeats: usize) -> Result<Vec<(Shape, f64, DeviceStats)>> {
+    use crate::library::boa::random_permutation;
+    use rand::{SeedableRng, rngs::StdRng};
+    let mut rng = StdRng::seed_from_u64(seed);
+    let table = LnFactorial::new(n);
+    let pop = super::ecga::planted_population(n, ell, &mut rng)?;
+    let perm = random_permutation(ell, &mut rng);
+    let mut out = Vec::new();
+    for shape in shape_choices() {
+        let mut dev = GpuFamilyScorer::new(gpu)?.with_shape(shape)?;
+        build_pboa(&pop, &mut dev, k, &table, &perm)?;
+        let before = dev.stats;
+        let t0 = Instant::now();
+        for _ in 0..repeats {
+            build_pboa(&pop, &mut dev, k, &table, &perm)?;
+        }
+        let ms = t0.elapsed().as_secs_f64() * 1e3 / repeats as f64;
+        let per = |x: f64, y: f64| (x - y) / repeats as f64;
+        let stats = DeviceStats {
+            kernel_ms: per(dev.stats.kernel_ms, before.kernel_ms),
+            calls_ms: per(dev.stats.calls_ms, before.calls_ms),
+            alleles: per(dev.stats.alleles, before.alleles),
+        };
+        out.push((shape, ms, stats));
+    }
+    Ok(out)
 }
 
 /// Sizes for [`self_check`]: `small` for compute-sanitizer.
@@ -262,6 +344,12 @@ mod tests {
     #[test]
     fn constants_match_the_kernel() {
         assert!(BOA_CU.code.contains(&format!("#define BOA_MAX_K {MAX_K}\n")));
-        assert!(BOA_CU.code.contains(&format!("#define BOA_WARPS {WARPS}\n")));
+        assert!(BOA_CU.code.contains(&format!("#define BOA_MAX_WARPS {MAX_WARPS}\n")));
+        assert!(BOA_CU.code.contains("#define BOA_OUT (BOA_MAX_K + 6)\n") && OUT == MAX_K + 6);
+        assert!(BOA_CU.code.contains(&format!("#define BOA_MIN_GROUP {}\n", GROUPS[0])));
+        for shape in shape_choices().into_iter().chain([SHAPE]) {
+            assert!((1..=MAX_WARPS).contains(&shape.warps) && GROUPS.contains(&shape.group), "{shape:?}");
+            assert!(BOA_CU.code.contains(&format!("BOA_NETWORK({})", shape.group)));
+        }
     }
 }

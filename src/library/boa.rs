@@ -16,7 +16,7 @@
 //! - [`conditional_probabilities`] and [`sample`]: ancestral sampling (Section III).
 //! - [`run`]: BOA with the settings of Section V.
 
-use crate::library::ecga::{Popcount, Population, PrefixFastCount, SchemaCounter};
+use crate::library::ecga::{DeviceStats, Popcount, Population, PrefixFastCount, SchemaCounter};
 use crate::library::trap::Trap;
 use anyhow::{Result, bail, ensure};
 use rand::rngs::StdRng;
@@ -122,6 +122,12 @@ pub trait FamilyScorer {
     /// batches of families through [`FamilyScorer::score`].
     fn pboa_network(&mut self, pop: &Population, table: &LnFactorial, k: usize, perm: &[usize]) -> Option<Result<Network>> {
         let _ = (pop, table, k, perm);
+        None
+    }
+
+    /// What the scorer's device did since it was made (None for scorers without a
+    /// device): kernel time, the device calls' wall time and the alleles read.
+    fn device_stats(&self) -> Option<DeviceStats> {
         None
     }
 }
