@@ -3,7 +3,8 @@
 //! - the whole pBOA network in one launch (`kernels/boa.cu`, the paper's
 //!   decomposition of Section IV-A: one thread block per node finds its candidate
 //!   parents, counts their configurations, reduces the gains to the best edge and
-//!   repeats until no gain or k parents) — what [`build_pboa`] uses, through
+//!   repeats until no gain or k parents; groups of 8 lanes score one candidate
+//!   family each, see [`Shape`]) — what [`build_pboa`] uses, through
 //!   [`FamilyScorer::pboa_network`];
 //! - batches of candidate families scored with gECGA's schema kernel
 //!   (`kernels/ecga.cu`, one block per family), which sums a table over the
