@@ -1,7 +1,8 @@
 //! Criterion benchmarks of ECGA's CPU hot spots (Shao & Yu, Section 4.1): counting
-//! the schemata of one group with each counter, and one whole greedy model build
-//! with each single-threaded scorer and the multi-threaded one; and the packing of a
-//! selected population by locus that every ECGA and BOA generation pays.
+//! the schemata of one group with each counter; scoring a batch of candidate merges
+//! with each scorer, the multi-threaded one included, at ℓ = 100 and 500; one whole
+//! greedy model build; and the packing of a selected population by locus that every
+//! ECGA and BOA generation pays.
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use evorepro::library::ecga::{
@@ -33,6 +34,34 @@ fn schema_counting(c: &mut Criterion) {
         }
     }
     g.finish();
+}
+
+/// The counting paths as model building uses them: one batch of 256 candidate
+/// merges of two single-locus groups (the first generation's pairs), scored with
+/// each scorer, at ℓ = 100 (N = 6670, Table 5) and ℓ = 500 (N = 60775, the speed
+/// profile's population).
+fn pair_scoring(c: &mut Criterion) {
+    for (ell, n) in [(100usize, 6670usize), (500, 60775)] {
+        let pop = Population::random(n, ell, 9).expect("valid sizes");
+        let xlogx = XLogX::new(n);
+        let groups: Vec<Vec<usize>> = (0..ell).map(|l| vec![l]).collect();
+        let pairs: Vec<(usize, usize)> = (0..ell).flat_map(|a| (a + 1..ell).map(move |b| (a, b))).take(256).collect();
+        let mut g = c.benchmark_group(format!("ecga_score_256_pairs_l{ell}_n{n}"));
+        g.throughput(Throughput::Elements(pairs.len() as u64));
+        g.sample_size(10).measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(300));
+        let scorers: Vec<(&str, Box<dyn PairScorer>)> = vec![
+            ("baseline", Box::new(CpuScorer::new(BaselineCounter))),
+            ("fastcount-popcnt", Box::new(CpuScorer::new(FastCount { popcount: Popcount::Hardware }))),
+            ("prefix-fastcount-popcnt", Box::new(CpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware }))),
+            ("prefix-fastcount-popcnt-mt", Box::new(ParallelCpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware }))),
+        ];
+        let mut out = Vec::new();
+        for (name, mut scorer) in scorers {
+            scorer.load(&pop, &xlogx).expect("population loads");
+            g.bench_function(name, |b| b.iter(|| scorer.score(&groups, &pairs, &mut out).expect("pairs score")));
+        }
+        g.finish();
+    }
 }
 
 /// One greedy model build on the ℓ = 50 population of Table 5 (N = 2376).
@@ -70,6 +99,6 @@ fn population_packing(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().without_plots();
-    targets = schema_counting, model_building, population_packing
+    targets = schema_counting, pair_scoring, model_building, population_packing
 }
 criterion_main!(benches);
