@@ -940,6 +940,15 @@ fn speed_section(analyses: &[(&MachineRecords, Analysis)]) -> String {
         }
         any = true;
         md += &machine_heading(m);
+        // The code versions behind this section and behind Tables 2–4 of the same machine.
+        let commits = |speed: bool| {
+            let mut c: Vec<&str> =
+                m.measurements().filter(|r| (r.str("profile") == SPEED_PROFILE) == speed).map(|r| r.str("git_commit")).collect();
+            c.sort_unstable();
+            c.dedup();
+            c.join(", ")
+        };
+        let _ = writeln!(md, "Measured at commit {}; this machine's Tables 2–4 and Figures 4–5 at {}.\n", commits(true), commits(false));
         let mut t = Table::new(&[
             "set",
             "training instances",
