@@ -156,8 +156,9 @@ __device__ void s4(const float* __restrict__ x, float* __restrict__ fit, int pop
 // warps; warp w sums chunk g·SPLIT_WARPS + w of its strip. The warps' sums are
 // added in shared memory in warp order. With one block per strip that is the
 // fitness; otherwise each block writes partial[g·pop + ind], and the last block
-// of a strip to finish (an integer ticket per strip) adds the partials in order
-// g = 0, 1, … and resets the ticket for the next launch. Every sum has a fixed
+// of a strip to finish (an integer ticket per strip) adds the partials — warp w
+// those of g ≡ w mod SPLIT_WARPS in increasing g, then the warps in order — and
+// resets the ticket for the next launch. Every sum has a fixed
 // order, so results are bit-identical run to run. The host sizes the grid to
 // one wave of resident blocks (src/gpu/layout.rs, split_plan).
 #define SPLIT_WARPS 8
@@ -234,11 +235,25 @@ __device__ void s4_split(const float* __restrict__ x, float* __restrict__ fit, f
     if (threadIdx.x == 0) last_block = atomicAdd(&tickets[blockIdx.x], 1u) == gridDim.y - 1;
     __syncthreads();
     if (!last_block) return;
+    // Warp w adds the partials g = w, w + SPLIT_WARPS, ... in increasing g (their
+    // loads in flight together, not one L2 round trip per g), then warp 0 adds the
+    // warps' sums in warp order.
+#pragma unroll
+    for (int v = 0; v < V; ++v) acc[v] = 0.0f;
+    if (valid) {
+        for (unsigned g = warp; g < gridDim.y; g += SPLIT_WARPS) {
+#pragma unroll
+            for (int v = 0; v < V; ++v) acc[v] += __ldcg(&partial[(size_t)g * pop + ind0 + v]);
+        }
+    }
+#pragma unroll
+    for (int v = 0; v < V; ++v) warp_sums[warp][lane * V + v] = acc[v];
+    __syncthreads();
     if (warp == 0 && valid) {
 #pragma unroll
         for (int v = 0; v < V; ++v) {
             float s = 0.0f;
-            for (unsigned g = 0; g < gridDim.y; ++g) s += __ldcg(&partial[(size_t)g * pop + ind0 + v]);
+            for (int k = 0; k < SPLIT_WARPS; ++k) s += warp_sums[k][lane * V + v];
             fit[ind0 + v] = s;
         }
     }
