@@ -52,10 +52,9 @@ pub struct Shape {
     pub group: u32,
 }
 
-impl Shape {
-    fn kernel(self) -> &'static str {
-        if self.group == 8 { "boa_pboa_network_g8" } else { "boa_pboa_network_g32" }
-    }
+/// The network kernel's entry point for `group` lanes per candidate family.
+fn network_kernel(group: u32) -> &'static str {
+    if group == 8 { "boa_pboa_network_g8" } else { "boa_pboa_network_g32" }
 }
 
 /// Device buffers of the network kernel, kept between generations.
@@ -91,8 +90,8 @@ pub struct GpuFamilyScorer<'g> {
 
 impl<'g> GpuFamilyScorer<'g> {
     pub fn new(gpu: &'g Gpu) -> Result<Self> {
-        for kernel in GROUPS.map(|group| Shape { warps: 1, group }.kernel()) {
-            gpu.function(&BOA_CU, kernel)?;
+        for group in GROUPS {
+            gpu.function(&BOA_CU, network_kernel(group))?;
         }
         let event = || gpu.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(launch_err("gBOA events"));
         Ok(GpuFamilyScorer {
@@ -121,7 +120,7 @@ impl<'g> GpuFamilyScorer<'g> {
         Ok(self)
     }
 
-    /// [`build_pboa`]'s network from one launch of `boa_pboa_network`.
+    /// [`build_pboa`]'s network from one launch of the network kernel.
     fn network(&mut self, pop: &Population, table: &LnFactorial, k: usize, perm: &[usize]) -> Result<Network> {
         let (n, ell) = (pop.n(), pop.ell());
         ensure!(table.n() == n, "ln-factorial table built for n = {} but the population has n = {n}", table.n());
@@ -149,7 +148,7 @@ impl<'g> GpuFamilyScorer<'g> {
         stream.memcpy_htod(&packed.words, &mut words.slice_mut(0..packed.words.len())).map_err(&e)?;
         let perm32: Vec<i32> = perm.iter().map(|&p| p as i32).collect();
         stream.memcpy_htod(&perm32, &mut d_perm.slice_mut(0..ell)).map_err(&e)?;
-        let func = gpu.function(&BOA_CU, self.shape.kernel())?;
+        let func = gpu.function(&BOA_CU, network_kernel(self.shape.group))?;
         let (ell32, n32, wpl, k32) = (ell as i32, n as i32, packed.words_per_locus as i32, k as i32);
         let mut launch = stream.launch_builder(&func);
         launch.arg(&*words).arg(t).arg(&*d_perm).arg(&ell32).arg(&n32).arg(&wpl).arg(&k32).arg(&mut *out);
