@@ -346,7 +346,10 @@ impl Paper for IslandPaper {
              generation, purpose, individual and word, so one CPU thread, all CPU threads and the GPU evolve bit-identical \
              populations (checked in every `speed` case). Grid runs (Figures 4–6) use the GPU where there is one, all islands \
              of one GPU batched in the same launches (the paper: one GTX 580 per island, MPI between them), else all CPU cores; \
-             the profile sets the generations (the paper: 100k) and runs (the paper: 30). Gap = (optimum − best) / optimum.\n",
+             the profile sets the generations (the paper: 100k) and runs (the paper: 30). Gap = (optimum − best) / optimum. \
+             The same ring also runs with one island per MPI process (`evorepro-island-mpi`, `--features mpi`, checked \
+             bit-identical to the in-process ring); no multi-GPU machine was available, so these tables have no \
+             one-GPU-per-island runs.\n",
             s.instance.display(),
             s.optimum,
             s.crossover.get_ref(),
