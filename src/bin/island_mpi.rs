@@ -101,7 +101,7 @@ fn main() -> Result<()> {
         fitness.push(from.receive_vec::<Fitness>().0);
     }
     let parts: Vec<&[Fitness]> = fitness.iter().map(Vec::as_slice).collect();
-    let words = populations[0].len() / config.island_size;
+    let words = island.chromosome(0).len();
     let best = |i: usize, k: usize| Ok::<_, std::convert::Infallible>(populations[i][k * words..(k + 1) * words].to_vec());
     let Ok(statistics) = Statistics::of(&evaluator, &parts, best);
     println!(

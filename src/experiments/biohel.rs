@@ -963,7 +963,7 @@ fn speed_section(analyses: &[(&MachineRecords, Analysis)]) -> String {
         ]);
         for set in sets {
             let (paper, ballot) = (a.speed.speedup(set, 1, CUDA), a.speed.speedup(set, 1, BALLOT));
-            let best = paper.into_iter().chain(ballot).fold(None, |b: Option<f64>, x| Some(b.map_or(x, |b| b.max(x))));
+            let best = paper.into_iter().chain(ballot).reduce(f64::max);
             t.row(vec![
                 set.into(),
                 a.instances.get(set).map_or("—".into(), |n| n.to_string()),
