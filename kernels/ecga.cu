@@ -73,30 +73,18 @@ __device__ void count_histogram(const unsigned long long* __restrict__ words, co
     }
 }
 
-// Threads per block of ecga_pair_entropy (src/gpu/ecga.rs launches this many).
+// Threads per block of the scoring kernels (src/gpu/ecga.rs launches this many).
 #define ECGA_THREADS 256
 
-// Arguments:
-//   words  [ell * wpl]     bit-packed population
-//   loci   [pairs * ECGA_MAX_L] loci of each merged group (first len[p] used)
-//   len    [pairs]         size L of each merged group (1..ECGA_MAX_L)
-//   xlogx  [n + 1]         c * log2(c) as double
-//   s      [pairs]         output: sum over schemata of xlogx[count]
-//   n, wpl                 population size, words per locus
-extern "C" __global__ void __launch_bounds__(ECGA_THREADS)
-    ecga_pair_entropy(const unsigned long long* __restrict__ words, const int* __restrict__ loci,
-                      const int* __restrict__ len, const double* __restrict__ xlogx, double* __restrict__ s,
-                      int n, int wpl) {
-    __shared__ unsigned int counts[1 << ECGA_MAX_L];
-    __shared__ double terms[ECGA_THREADS];
-    __shared__ int group[ECGA_MAX_L];
-    const int p = blockIdx.x;
-    const int L = len[p];
+// s = sum over the 2^L schemata of group[0..L) of xlogx[count], in index order
+// v = 0, 1, ... (the CPU's order). Called by every thread of a block; `group`
+// (shared) must be written before the call; the result is valid in thread 0.
+// `counts` holds 2^ECGA_MAX_L shared counters and `terms` ECGA_THREADS doubles.
+__device__ double block_entropy(const unsigned long long* __restrict__ words, const int* group, int L, int n, int wpl,
+                                const double* __restrict__ xlogx, unsigned int* counts, double* terms) {
     const int V = 1 << L;
-    if (threadIdx.x < L) group[threadIdx.x] = loci[p * ECGA_MAX_L + threadIdx.x];
     for (int v = threadIdx.x; v < V; v += blockDim.x) counts[v] = 0u;
     __syncthreads();
-
     const int tail = n - (wpl - 1) * 64;  // individuals in the last word, 1..64
     const unsigned long long last_valid = tail == 64 ? ~0ull : ((1ull << tail) - 1ull);
     switch (L) {
@@ -114,8 +102,7 @@ extern "C" __global__ void __launch_bounds__(ECGA_THREADS)
         default: count_histogram<ECGA_MAX_L>(words, group, wpl, tail, counts); break;
     }
     __syncthreads();
-    // s = sum of xlogx[count_v] in index order v = 0, 1, ... (the CPU's order):
-    // the table lookups of ECGA_THREADS schemata at a time in parallel, the
+    // The table lookups of ECGA_THREADS schemata at a time in parallel, the
     // additions by thread 0.
     double acc = 0.0;
     for (int v0 = 0; v0 < V; v0 += ECGA_THREADS) {
@@ -128,5 +115,334 @@ extern "C" __global__ void __launch_bounds__(ECGA_THREADS)
         }
         __syncthreads();
     }
+    return acc;
+}
+
+// One block per merged group (the paper's one block per candidate pair).
+// Arguments:
+//   words  [ell * wpl]     bit-packed population
+//   loci   [pairs * ECGA_MAX_L] loci of each merged group (first len[p] used)
+//   len    [pairs]         size L of each merged group (1..ECGA_MAX_L)
+//   xlogx  [n + 1]         c * log2(c) as double
+//   s      [pairs]         output: sum over schemata of xlogx[count]
+//   n, wpl                 population size, words per locus
+extern "C" __global__ void __launch_bounds__(ECGA_THREADS)
+    ecga_pair_entropy(const unsigned long long* __restrict__ words, const int* __restrict__ loci,
+                      const int* __restrict__ len, const double* __restrict__ xlogx, double* __restrict__ s,
+                      int n, int wpl) {
+    __shared__ unsigned int counts[1 << ECGA_MAX_L];
+    __shared__ double terms[ECGA_THREADS];
+    __shared__ int group[ECGA_MAX_L];
+    const int p = blockIdx.x;
+    const int L = len[p];
+    if (threadIdx.x < L) group[threadIdx.x] = loci[p * ECGA_MAX_L + threadIdx.x];
+    const double acc = block_entropy(words, group, L, n, wpl, xlogx, counts, terms);
     if (threadIdx.x == 0) s[p] = acc;
+}
+
+// ---------------------------------------------------------------------------
+// The model search on the device (Algorithm 1 and Section 4.3): the ΔCCC cache,
+// the choice of merges and the merges themselves stay in device memory, so a
+// model build is a sequence of launches with no host round trip per merge. The
+// host reference is greedy_search / greedy_mating_search in src/library/ecga.rs;
+// this code makes the same merges in the same order with bit-identical ΔCCC:
+//
+// - groups live in slots 0..ell (slot l starts as {l}); a merge of slots a < b
+//   appends b's loci to a's and empties b (size 0);
+// - pair (a, b), a < b, sits at b (b - 1) / 2 + a in pair_s and delta;
+// - CCC terms are computed as the host's group_cost, (n log2 n - s) +
+//   log2(n + 1) (2^L - 1), with n log2 n and log2(n + 1) from the host and every
+//   operation rounded on its own (__dadd_rn etc.: no fused multiply-add), and
+//   ΔCCC = (cost(a ∪ b) - cost(a)) - cost(b) in that order;
+// - ties: the smallest ΔCCC, then the smallest (a, b) (greedy), or for GM each
+//   group's best partner is the smallest ΔCCC < 0, then the smallest partner.
+//
+// ctrl (unsigned long long) holds the search's counters:
+#define CTRL_DONE 0         // 1 once a step found no merge: every later launch returns at once
+#define CTRL_MERGES 1       // merges recorded in merge_a / merge_b / merge_delta
+#define CTRL_STEPS 2        // model-searching steps (one per greedy merge, one per GM round)
+#define CTRL_PAIRS 3        // candidate merges scored
+#define CTRL_LOCI 4         // loci of the scored groups (alleles read = this * n)
+#define CTRL_DIRTY 5        // entries of dirty_list: the slots merged by the last step
+#define CTRL_TICKET 6       // blocks of ecga_search_step finished (the last one selects)
+#define CTRL_WORDS 7
+
+// The search's device state, laid out in two buffers for ell slots (the host's
+// DeviceSearch allocates and reads them with the same layout):
+//   ints: slot_loci [ell * ECGA_MAX_L], slot_size, dirty, dirty_list, row_b,
+//         merge_a, merge_b [ell each]
+//   dbls: cost, row_d, merge_delta [ell each], pair_s, delta [ell (ell - 1) / 2 each]
+struct Search {
+    int* slot_loci;      // loci of each slot's group
+    int* slot_size;      // 0 for an emptied slot
+    int* dirty;          // 1 for the slots in dirty_list
+    int* dirty_list;     // the slots merged by the last step
+    int* row_b;          // partner of each slot's row best
+    int* merge_a;        // merges in order
+    int* merge_b;
+    double* cost;        // cost of each slot's group
+    double* row_d;       // ΔCCC of each slot's row best
+    double* merge_delta;
+    double* pair_s;
+    double* delta;       // ΔCCC, +inf for merges over max_l
+    unsigned long long* ctrl;  // [CTRL_WORDS]
+    int ell, max_l;
+    double nlog2n, log2n1;  // n log2 n and log2(n + 1), computed by the host
+};
+
+__device__ Search search_state(int* ints, double* dbls, unsigned long long* ctrl, int ell, int max_l, double nlog2n,
+                               double log2n1) {
+    Search st;
+    const size_t e = (size_t)ell, pairs = e * (e - 1) / 2;
+    st.slot_loci = ints;
+    st.slot_size = ints + e * ECGA_MAX_L;
+    st.dirty = st.slot_size + e;
+    st.dirty_list = st.dirty + e;
+    st.row_b = st.dirty_list + e;
+    st.merge_a = st.row_b + e;
+    st.merge_b = st.merge_a + e;
+    st.cost = dbls;
+    st.row_d = dbls + e;
+    st.merge_delta = st.row_d + e;
+    st.pair_s = st.merge_delta + e;
+    st.delta = st.pair_s + pairs;
+    st.ctrl = ctrl;
+    st.ell = ell;
+    st.max_l = max_l;
+    st.nlog2n = nlog2n;
+    st.log2n1 = log2n1;
+    return st;
+}
+
+// Arguments of every search kernel after the population's.
+#define SEARCH_PARAMS int *ints, double *dbls, unsigned long long *ctrl, int ell, int max_l, double nlog2n, double log2n1
+#define SEARCH_STATE search_state(ints, dbls, ctrl, ell, max_l, nlog2n, log2n1)
+
+__device__ __forceinline__ size_t pair_at(int a, int b) { return (size_t)b * (b - 1) / 2 + a; }
+
+// The host's group_cost, operation by operation.
+__device__ __forceinline__ double group_cost(const Search& st, double s, int L) {
+    return __dadd_rn(__dsub_rn(st.nlog2n, s), __dmul_rn(st.log2n1, (double)((1u << L) - 1u)));
+}
+
+// Initial costs: block l scores slot l's group.
+extern "C" __global__ void __launch_bounds__(ECGA_THREADS)
+    ecga_search_groups(const unsigned long long* __restrict__ words, const double* __restrict__ xlogx, int n, int wpl,
+                       SEARCH_PARAMS) {
+    const Search st = SEARCH_STATE;
+    __shared__ unsigned int counts[1 << ECGA_MAX_L];
+    __shared__ double terms[ECGA_THREADS];
+    __shared__ int group[ECGA_MAX_L];
+    const int l = blockIdx.x;
+    const int L = st.slot_size[l];
+    if (threadIdx.x < L) group[threadIdx.x] = st.slot_loci[l * ECGA_MAX_L + threadIdx.x];
+    const double s = block_entropy(words, group, L, n, wpl, xlogx, counts, terms);
+    if (threadIdx.x == 0) st.cost[l] = group_cost(st, s, L);
+}
+
+// Rescores every live pair (m, x) with m in dirty_list, once each: block
+// (x, y) takes the pairs of slot x with dirty_list[i], i = y, y + gridDim.y, ...,
+// and skips m == x and, when x is dirty too, m > x (that pair is block m's).
+// Merges larger than max_l get ΔCCC = +inf without being scored.
+extern "C" __global__ void __launch_bounds__(ECGA_THREADS)
+    ecga_search_rescore(const unsigned long long* __restrict__ words, const double* __restrict__ xlogx, int n, int wpl,
+                        SEARCH_PARAMS) {
+    const Search st = SEARCH_STATE;
+    __shared__ unsigned int counts[1 << ECGA_MAX_L];
+    __shared__ double terms[ECGA_THREADS];
+    __shared__ int group[ECGA_MAX_L];
+    if (st.ctrl[CTRL_DONE]) return;
+    const int x = blockIdx.x;
+    const int Lx = st.slot_size[x];
+    if (Lx == 0) return;
+    const int dirty_x = st.dirty[x];
+    const int count = (int)st.ctrl[CTRL_DIRTY];
+    for (int i = blockIdx.y; i < count; i += gridDim.y) {
+        const int m = st.dirty_list[i];
+        if (m == x || (x < m && dirty_x)) continue;
+        const int a = min(m, x), b = max(m, x);
+        const int La = st.slot_size[a], Lb = st.slot_size[b];
+        const size_t at = pair_at(a, b);
+        if (La + Lb > st.max_l) {
+            if (threadIdx.x == 0) st.delta[at] = __longlong_as_double(0x7ff0000000000000ll);
+            continue;
+        }
+        if (threadIdx.x < La) group[threadIdx.x] = st.slot_loci[a * ECGA_MAX_L + threadIdx.x];
+        else if (threadIdx.x < La + Lb) group[threadIdx.x] = st.slot_loci[b * ECGA_MAX_L + threadIdx.x - La];
+        const double s = block_entropy(words, group, La + Lb, n, wpl, xlogx, counts, terms);
+        if (threadIdx.x == 0) {
+            st.pair_s[at] = s;
+            st.delta[at] = __dsub_rn(__dsub_rn(group_cost(st, s, La + Lb), st.cost[a]), st.cost[b]);
+            atomicAdd(&st.ctrl[CTRL_PAIRS], 1ull);
+            atomicAdd(&st.ctrl[CTRL_LOCI], (unsigned long long)(La + Lb));
+        }
+    }
+}
+
+// Threads per block of ecga_search_step: one warp per slot's row.
+#define STEP_THREADS 256
+
+// The smaller of (d, j) and (e, k): smaller ΔCCC, then smaller partner.
+__device__ __forceinline__ void keep_min(double& d, int& j, double e, int k) {
+    if (e < d || (e == d && k < j)) {
+        d = e;
+        j = k;
+    }
+}
+
+// Warp `a` finds row a's best: over live partners j > a (greedy) or every live
+// j != a (GM), the smallest ΔCCC, ties to the smallest j.
+__device__ void row_best(const Search& st, int a, int lo, int lane, double& d, int& j) {
+    d = __longlong_as_double(0x7ff0000000000000ll);
+    j = 0x7fffffff;
+    for (int k = lo + lane; k < st.ell; k += 32) {
+        if (k == a || st.slot_size[k] == 0) continue;
+        keep_min(d, j, st.delta[pair_at(min(a, k), max(a, k))], k);
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        const double e = __shfl_down_sync(0xffffffffu, d, o);
+        const int k = __shfl_down_sync(0xffffffffu, j, o);
+        keep_min(d, j, e, k);
+    }
+}
+
+// Merges slot b into slot a (a < b) as the host's ModelSearch::merge, and
+// records it as merge number r.
+__device__ void merge_slots(const Search& st, int a, int b, unsigned long long r) {
+    const size_t at = pair_at(a, b);
+    const int La = st.slot_size[a], Lb = st.slot_size[b];
+    for (int t = 0; t < Lb; ++t) st.slot_loci[a * ECGA_MAX_L + La + t] = st.slot_loci[b * ECGA_MAX_L + t];
+    st.slot_size[a] = La + Lb;
+    st.slot_size[b] = 0;
+    st.cost[a] = group_cost(st, st.pair_s[at], La + Lb);
+    st.merge_a[r] = a;
+    st.merge_b[r] = b;
+    st.merge_delta[r] = st.delta[at];
+    st.dirty[a] = 1;
+}
+
+// One model-searching step: every block computes its warps' rows, and the last
+// block to finish chooses and applies the step's merges (or sets CTRL_DONE).
+// mode 0: greedy, every row; mode 1: greedy after a merge (a, b): only rows
+// whose best involved a or b are recomputed, rows x < a else compare their new
+// pair (x, a) — RowBest::after_merge of the host; mode 2: GM, every row over
+// both sides, then every mutually best pair merges, in increasing a.
+extern "C" __global__ void __launch_bounds__(STEP_THREADS) ecga_search_step(int mode, SEARCH_PARAMS) {
+    Search st = SEARCH_STATE;
+    __shared__ bool last;
+    __shared__ double red_d[STEP_THREADS];
+    __shared__ int red_a[STEP_THREADS];
+    if (st.ctrl[CTRL_DONE]) return;
+    const int lane = threadIdx.x & 31;
+    const int a = blockIdx.x * (STEP_THREADS / 32) + (threadIdx.x >> 5);
+    if (a < st.ell && st.slot_size[a] != 0) {
+        bool full = mode != 1;
+        if (!full) {
+            const unsigned long long r = st.ctrl[CTRL_MERGES] - 1;
+            const int ma = st.merge_a[r], mb = st.merge_b[r];
+            const int j = st.row_b[a];
+            if (a == ma || j == ma || j == mb) {
+                full = true;
+            } else if (a < ma && lane == 0) {
+                double d = st.row_d[a];
+                int k = j;
+                keep_min(d, k, st.delta[pair_at(a, ma)], ma);
+                st.row_d[a] = d;
+                st.row_b[a] = k;
+            }
+        }
+        if (full) {
+            double d;
+            int j;
+            row_best(st, a, mode == 2 ? 0 : a + 1, lane, d, j);
+            if (lane == 0) {
+                st.row_d[a] = d;
+                st.row_b[a] = j;
+            }
+        }
+    }
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) last = atomicAdd(&st.ctrl[CTRL_TICKET], 1ull) == gridDim.x - 1;
+    __syncthreads();
+    if (!last) return;
+
+    // The last block: rows of every block are visible (fence, then ticket);
+    // __ldcg reads them past this SM's L1.
+    const int before = (int)st.ctrl[CTRL_DIRTY];
+    for (int i = threadIdx.x; i < before; i += STEP_THREADS) st.dirty[st.dirty_list[i]] = 0;
+    __syncthreads();
+    if (mode != 2) {
+        // Greedy: the first live slot in order holding the smallest negative row best.
+        double d = 0.0;
+        int best = 0x7fffffff;
+        for (int x = threadIdx.x; x < st.ell; x += STEP_THREADS) {
+            if (st.slot_size[x] == 0) continue;
+            const double e = __ldcg(&st.row_d[x]);
+            if (e < d) {
+                d = e;
+                best = x;
+            }
+        }
+        red_d[threadIdx.x] = d;
+        red_a[threadIdx.x] = best;
+        __syncthreads();
+        for (int w = STEP_THREADS / 2; w > 0; w >>= 1) {
+            if (threadIdx.x < w) keep_min(red_d[threadIdx.x], red_a[threadIdx.x], red_d[threadIdx.x + w], red_a[threadIdx.x + w]);
+            __syncthreads();
+        }
+        if (threadIdx.x == 0) {
+            st.ctrl[CTRL_TICKET] = 0;
+            if (red_a[0] == 0x7fffffff) {
+                st.ctrl[CTRL_DONE] = 1;
+                st.ctrl[CTRL_DIRTY] = 0;
+            } else {
+                const int x = red_a[0];
+                const unsigned long long r = st.ctrl[CTRL_MERGES];
+                merge_slots(st, x, __ldcg(&st.row_b[x]), r);
+                st.dirty_list[0] = x;
+                st.ctrl[CTRL_DIRTY] = 1;
+                st.ctrl[CTRL_MERGES] = r + 1;
+                st.ctrl[CTRL_STEPS] += 1;
+            }
+        }
+    } else {
+        // GM: every mutually best pair (a, b), a < b, each best ΔCCC < 0,
+        // recorded in increasing a. The pairs are disjoint, so each merge reads
+        // the cache as it was and the threads apply them in parallel, at
+        // positions from a ballot prefix count per block of slots.
+        __shared__ int warp_mates[STEP_THREADS / 32];
+        const unsigned long long r0 = st.ctrl[CTRL_MERGES];
+        int k = 0;
+        for (int base = 0; base < st.ell; base += STEP_THREADS) {
+            const int x = base + threadIdx.x;
+            int y = -1;
+            if (x < st.ell && st.slot_size[x] != 0 && __ldcg(&st.row_d[x]) < 0.0) {
+                const int j = __ldcg(&st.row_b[x]);
+                if (j > x && __ldcg(&st.row_d[j]) < 0.0 && __ldcg(&st.row_b[j]) == x) y = j;
+            }
+            const unsigned int mates = __ballot_sync(0xffffffffu, y >= 0);
+            if (lane == 0) warp_mates[threadIdx.x >> 5] = __popc(mates);
+            __syncthreads();
+            int before = 0, total = 0;
+            for (int w = 0; w < STEP_THREADS / 32; ++w) {
+                before += w < (threadIdx.x >> 5) ? warp_mates[w] : 0;
+                total += warp_mates[w];
+            }
+            if (y >= 0) {
+                const int at = k + before + __popc(mates & ((1u << lane) - 1u));
+                merge_slots(st, x, y, r0 + at);
+                st.dirty_list[at] = x;
+            }
+            k += total;
+            __syncthreads();
+        }
+        if (threadIdx.x == 0) {
+            st.ctrl[CTRL_TICKET] = 0;
+            st.ctrl[CTRL_DIRTY] = k;
+            st.ctrl[CTRL_MERGES] = r0 + k;
+            if (k == 0) st.ctrl[CTRL_DONE] = 1;
+            else st.ctrl[CTRL_STEPS] += 1;
+        }
+    }
 }

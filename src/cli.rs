@@ -213,18 +213,21 @@ fn selfcheck_ecga(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
     let lines = gpu::ecga::self_check(gpu, seed, &gpu::ecga::self_check_sizes(small))?;
     let mut failed = 0;
     for l in &lines {
-        let ok = l.identical && l.differing_pairs == 0;
+        let ok = l.host_search_identical && l.device_search_identical && l.differing_pairs == 0;
         if !ok {
             failed += 1;
         }
         println!(
-            "{} ecga n={} ell={} {}: {} merges, trace identical={}, group entropies differing {}/{}",
+            "{} ecga n={} ell={} {} {} max_l={}: {} merges, trace identical: host search={} device search={}, group entropies differing {}/{}",
             if ok { "ok  " } else { "FAIL" },
             l.n,
             l.ell,
+            l.population,
             l.search,
+            l.max_l,
             l.merges,
-            l.identical,
+            l.host_search_identical,
+            l.device_search_identical,
             l.differing_pairs,
             l.pairs
         );

@@ -541,11 +541,10 @@ fn table4_bytes(n: usize, ell: usize, max_l: usize) -> f64 {
 }
 
 /// Device memory of this harness's gECGA (`gpu::ecga`): the population as ℓ rows
-/// of ⌈N/64⌉ words, the x·log2(x) table, and the first batch of candidate pairs
-/// (ℓ(ℓ−1)/2 of them, 12 loci + a length + a result each, allocated twice over).
+/// of ⌈N/64⌉ words, the x·log2(x) table, and the device search's state (per
+/// pair an entropy term and a ΔCCC, 16 bytes; per slot its loci and counters).
 fn harness_bytes(n: usize, ell: usize) -> f64 {
-    let pairs = (ell * ell.saturating_sub(1) / 2) as f64;
-    8.0 * (ell * n.div_ceil(64)) as f64 + 8.0 * (n + 1) as f64 + 2.0 * pairs * (4.0 * crate::gpu::ecga::KERNEL_MAX_L as f64 + 4.0 + 8.0)
+    8.0 * (ell * n.div_ceil(64)) as f64 + 8.0 * (n + 1) as f64 + crate::gpu::ecga::search_bytes(ell) as f64
 }
 
 /// The largest ℓ (a multiple of `k`) whose population N(ℓ) fits in `bytes` by `need`.

@@ -2,13 +2,14 @@
 //! candidate merge computed on the GPU, one thread block per pair
 //! (`kernels/ecga.cu`: FastCount for merged groups of up to 5 loci, a histogram
 //! of the individuals' schemata beyond). It implements the library's [`PairScorer`], so the greedy
-//! and GM searches of `library::ecga` run unchanged on it; given the same
+//! and GM searches of `library::ecga` run on it (by default wholly on the device:
+//! [`GpuScorer::search`]); given the same
 //! population they build the same MPM merge by merge, because the kernel returns
 //! the same `s = Σ xlogx[count]` (integer counts, the same table, the same order
 //! of additions) as the CPU scorers.
 
 use super::{Gpu, KernelSource, ensure_len, launch_err};
-use crate::library::ecga::{DeviceStats, PairScorer, Population, XLogX};
+use crate::library::ecga::{DeviceStats, ModelTrace, PairScorer, Population, Search, XLogX};
 use anyhow::{Result, ensure};
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaEvent, CudaSlice, LaunchConfig, PushKernelArg};
@@ -21,6 +22,8 @@ pub const KERNEL_MAX_L: usize = 12;
 /// Threads per block, the kernel's `ECGA_THREADS` (the paper used 256).
 const THREADS: u32 = 256;
 const KERNEL: &str = "ecga_pair_entropy";
+/// Warps per block of `ecga_search_step` (its `STEP_THREADS / 32`): one per slot's row.
+const STEP_WARPS: usize = 8;
 
 /// The population and table on the device, and staging for the pairs of one call.
 pub struct GpuScorer<'g> {
@@ -42,6 +45,55 @@ pub struct GpuScorer<'g> {
     /// Events around each kernel, and the times and work summed so far.
     events: [CudaEvent; 2],
     stats: DeviceStats,
+    /// Whether `Search::build` runs the whole search on the device
+    /// ([`GpuScorer::search`]); off, the host searches and calls `score`.
+    device_search: bool,
+    search_state: Option<SearchState>,
+}
+
+/// The device search's buffers for one ℓ (`kernels/ecga.cu`, `Search`).
+struct SearchState {
+    ell: usize,
+    ints: CudaSlice<i32>,
+    dbls: CudaSlice<f64>,
+    ctrl: CudaSlice<u64>,
+}
+
+/// Layout of `kernels/ecga.cu`'s search buffers for ℓ slots: ints are
+/// slot_loci [ℓ·KERNEL_MAX_L], then slot_size, dirty, dirty_list, row_b,
+/// merge_a, merge_b [ℓ each]; doubles are cost, row_d, merge_delta [ℓ each],
+/// then pair_s and delta [ℓ(ℓ−1)/2 each].
+mod layout {
+    use super::KERNEL_MAX_L;
+    pub fn ints(ell: usize) -> usize {
+        ell * (KERNEL_MAX_L + 6)
+    }
+    pub fn dbls(ell: usize) -> usize {
+        3 * ell + ell * ell.saturating_sub(1)
+    }
+    /// Offsets of merge_a and merge_b in ints, of merge_delta in doubles.
+    pub fn merge_a(ell: usize) -> usize {
+        ell * (KERNEL_MAX_L + 4)
+    }
+    pub fn merge_b(ell: usize) -> usize {
+        ell * (KERNEL_MAX_L + 5)
+    }
+    pub fn merge_delta(ell: usize) -> usize {
+        2 * ell
+    }
+    /// ctrl words (`CTRL_*`).
+    pub const CTRL: usize = 8;
+    pub const DONE: usize = 0;
+    pub const MERGES: usize = 1;
+    pub const STEPS: usize = 2;
+    pub const PAIRS: usize = 3;
+    pub const LOCI: usize = 4;
+    pub const DIRTY: usize = 5;
+}
+
+/// Device memory of the search for ℓ slots (bytes).
+pub fn search_bytes(ell: usize) -> usize {
+    4 * layout::ints(ell) + 8 * layout::dbls(ell) + 8 * layout::CTRL
 }
 
 impl<'g> GpuScorer<'g> {
@@ -63,6 +115,8 @@ impl<'g> GpuScorer<'g> {
             len: Vec::new(),
             d_loci: None,
             d_s: None,
+            device_search: true,
+            search_state: None,
         })
     }
 
@@ -129,6 +183,139 @@ impl<'g> GpuScorer<'g> {
         Ok(())
     }
 
+    /// This scorer with the search on the host (one `score` call per step),
+    /// as gECGA v4 and the paper ran it; `selfcheck` compares both.
+    pub fn with_host_search(mut self) -> Self {
+        self.device_search = false;
+        self
+    }
+
+    /// The model search of `search` on the device: the ΔCCC cache, each step's
+    /// choice of merges and the merges stay in device memory (`ecga_search_*`
+    /// in `kernels/ecga.cu`), and the host only launches, reading the done flag
+    /// once per batch of steps. Gives the host search's trace exactly.
+    pub fn search(&mut self, search: Search, pop: &Population, max_l: usize, xlogx: &XLogX) -> Result<ModelTrace> {
+        let t0 = std::time::Instant::now();
+        let e = launch_err("gECGA search");
+        let ell = pop.ell();
+        ensure!(max_l <= KERNEL_MAX_L, "gECGA kernel takes groups of at most {KERNEL_MAX_L} loci, MAX_L is {max_l}");
+        self.load(pop, xlogx)?;
+        if self.search_state.as_ref().is_none_or(|st| st.ell != ell) {
+            self.search_state = None;
+            self.gpu.ensure_fits("gECGA search state (the ΔCCC cache)", search_bytes(ell))?;
+            let stream = &self.gpu.stream;
+            self.search_state = Some(SearchState {
+                ell,
+                ints: stream.alloc_zeros(layout::ints(ell)).map_err(&e)?,
+                dbls: stream.alloc_zeros(layout::dbls(ell)).map_err(&e)?,
+                ctrl: stream.alloc_zeros(layout::CTRL).map_err(&e)?,
+            });
+        }
+        let (Some(words), Some(table), Some(st)) = (&self.words, &self.xlogx, &mut self.search_state) else { unreachable!() };
+        let stream = &self.gpu.stream;
+        // ℓ singleton slots, every slot dirty: the first rescore scores every pair.
+        let mut ints = vec![0i32; layout::ints(ell)];
+        for l in 0..ell {
+            ints[l * KERNEL_MAX_L] = l as i32;
+            ints[ell * KERNEL_MAX_L + l] = 1;
+            ints[ell * (KERNEL_MAX_L + 1) + l] = 1;
+            ints[ell * (KERNEL_MAX_L + 2) + l] = l as i32;
+        }
+        stream.memcpy_htod(&ints, &mut st.ints).map_err(&e)?;
+        let mut ctrl = [0u64; layout::CTRL];
+        ctrl[layout::DIRTY] = ell as u64;
+        stream.memcpy_htod(&ctrl, &mut st.ctrl).map_err(&e)?;
+
+        let n = self.n as f64;
+        let (ni, wpl, ell_i, max_l_i) = (self.n as i32, self.wpl as i32, ell as i32, max_l as i32);
+        let (nlog2n, log2n1) = (n * n.log2(), (n + 1.0).log2());
+        let groups = self.gpu.function(&ECGA_CU, "ecga_search_groups")?;
+        let rescore = self.gpu.function(&ECGA_CU, "ecga_search_rescore")?;
+        let step = self.gpu.function(&ECGA_CU, "ecga_search_step")?;
+        let block = |grid: (u32, u32)| LaunchConfig { grid_dim: (grid.0, grid.1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 };
+        let rows_grid = (ell.div_ceil(STEP_WARPS) as u32, 1);
+        // Rescore launches: one block per pair at the start; later one block
+        // row per live slot, split over `spread` blocks for GM's many merges.
+        let spread = match search {
+            Search::Greedy => 1,
+            Search::GreedyMating => 16,
+        };
+        let mode = |first: bool| -> i32 {
+            match search {
+                Search::GreedyMating => 2,
+                Search::Greedy if first => 0,
+                Search::Greedy => 1,
+            }
+        };
+        macro_rules! launch {
+            ($func:expr, $grid:expr, $mode:expr, $with_pop:expr) => {{
+                let mut b = stream.launch_builder(&$func);
+                let m: i32 = $mode;
+                if $with_pop {
+                    b.arg(words).arg(table).arg(&ni).arg(&wpl);
+                } else {
+                    b.arg(&m);
+                }
+                b.arg(&mut st.ints).arg(&mut st.dbls).arg(&mut st.ctrl).arg(&ell_i).arg(&max_l_i).arg(&nlog2n).arg(&log2n1);
+                // SAFETY: the buffers have the layout of `layout` for ℓ = ell
+                // slots (allocated above for this ℓ); every kernel indexes
+                // slots < ell, pairs < ℓ(ℓ−1)/2, loci < ell (the population's
+                // ell·wpl words) and counts ≤ n (the n + 1 table entries).
+                unsafe { b.launch(block($grid)) }.map_err(&e)?;
+            }};
+        }
+        let mut kernel_ms = 0.0;
+        self.events[0].record(stream).map_err(&e)?;
+        launch!(groups, (ell as u32, 1), 0, true);
+        launch!(rescore, (ell as u32, ell.clamp(1, 65_535) as u32), 0, true);
+        launch!(step, rows_grid, mode(true), false);
+        // At most ℓ − 1 merges, one per greedy step and at least one per GM step.
+        let batch = match search {
+            Search::Greedy => 32,
+            Search::GreedyMating => 4,
+        };
+        let mut launched = 1;
+        loop {
+            self.events[1].record(stream).map_err(&e)?;
+            stream.memcpy_dtoh(&st.ctrl, &mut ctrl).map_err(&e)?;
+            kernel_ms += f64::from(self.events[0].elapsed_ms(&self.events[1]).map_err(&e)?);
+            if ctrl[layout::DONE] != 0 {
+                break;
+            }
+            ensure!(launched < ell + 1, "gECGA search did not finish after {launched} steps for ℓ = {ell}");
+            self.events[0].record(stream).map_err(&e)?;
+            for _ in 0..batch {
+                launch!(rescore, (ell as u32, spread), 0, true);
+                launch!(step, rows_grid, mode(false), false);
+            }
+            launched += batch;
+        }
+        let merges = ctrl[layout::MERGES] as usize;
+        let mut got_ints = vec![0i32; layout::ints(ell)];
+        let mut cost_and_deltas = vec![0f64; 3 * ell];
+        stream.memcpy_dtoh(&st.ints, &mut got_ints).map_err(&e)?;
+        stream.memcpy_dtoh(&st.dbls.slice(0..3 * ell), &mut cost_and_deltas).map_err(&e)?;
+        let slot_merges: Vec<(usize, usize, f64)> = (0..merges)
+            .map(|r| {
+                let a = got_ints[layout::merge_a(ell) + r] as usize;
+                let b = got_ints[layout::merge_b(ell) + r] as usize;
+                (a, b, cost_and_deltas[layout::merge_delta(ell) + r])
+            })
+            .collect();
+        let trace = ModelTrace::from_slot_merges(
+            ell,
+            max_l,
+            &slot_merges,
+            &cost_and_deltas[..ell],
+            ctrl[layout::PAIRS],
+            ctrl[layout::STEPS] as usize,
+        )?;
+        self.stats.kernel_ms += kernel_ms;
+        self.stats.calls_ms += t0.elapsed().as_secs_f64() * 1e3;
+        self.stats.alleles += ctrl[layout::LOCI] as f64 * self.n as f64;
+        Ok(trace)
+    }
+
     pub fn device_name(&self) -> &str {
         &self.gpu.info.name
     }
@@ -182,6 +369,10 @@ impl PairScorer for GpuScorer<'_> {
     fn device_stats(&self) -> Option<DeviceStats> {
         Some(self.stats)
     }
+
+    fn device_search(&mut self, search: Search, pop: &Population, max_l: usize, xlogx: &XLogX) -> Option<Result<ModelTrace>> {
+        self.device_search.then(|| self.search(search, pop, max_l, xlogx))
+    }
 }
 
 /// One population checked by [`self_check`].
@@ -190,9 +381,15 @@ pub struct CheckLine {
     pub n: usize,
     pub ell: usize,
     pub search: &'static str,
-    /// Merges in the CPU trace, and whether the GPU trace was identical.
+    /// "planted" (trap-5 linkage), "random" (uniform) or "few" (uniform, a few
+    /// individuals: long merge sequences with many equal ΔCCC).
+    pub population: &'static str,
+    pub max_l: usize,
+    /// Merges in the CPU trace, and whether the GPU traces were identical to
+    /// it: the host search on gECGA's scores, and the search on the device.
     pub merges: usize,
-    pub identical: bool,
+    pub host_search_identical: bool,
+    pub device_search_identical: bool,
     /// Pairs whose `s` differed from the CPU's (bitwise), out of `pairs`.
     pub pairs: usize,
     pub differing_pairs: usize,
@@ -200,8 +397,11 @@ pub struct CheckLine {
 
 /// Checks gECGA against the CPU reference on fresh random inputs: for each
 /// (n, ℓ), every merged group of sizes 1..=KERNEL_MAX_L on a random population
-/// must give bit-identical `s`, and the greedy and GM searches on a population
-/// with planted trap linkage must give identical traces.
+/// must give bit-identical `s`, and the greedy and GM searches — on the host
+/// with gECGA's scores, and wholly on the device — must give the CPU search's
+/// trace bit for bit, on a population with planted trap linkage (MAX_L 10), on
+/// the uniformly random one and on a random one of a few individuals (a random
+/// MAX_L).
 pub fn self_check(gpu: &Gpu, seed: u64, sizes: &[(usize, usize)]) -> Result<Vec<CheckLine>, anyhow::Error> {
     use crate::library::ecga::{CpuScorer, Popcount, PrefixFastCount, Search};
     use rand::{RngExt, SeedableRng, rngs::StdRng};
@@ -218,7 +418,8 @@ pub fn self_check(gpu: &Gpu, seed: u64, sizes: &[(usize, usize)]) -> Result<Vec<
             }
         }
         let mut cpu = CpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware });
-        let mut gpus = GpuScorer::new(gpu)?;
+        let mut gpus = GpuScorer::new(gpu)?.with_host_search();
+        let mut device = GpuScorer::new(gpu)?;
         let (mut want, mut got) = (Vec::new(), Vec::new());
         cpu.load(&pop, &xlogx)?;
         gpus.load(&pop, &xlogx)?;
@@ -228,25 +429,45 @@ pub fn self_check(gpu: &Gpu, seed: u64, sizes: &[(usize, usize)]) -> Result<Vec<
         // Whole searches on a population where each trap-5 block is a random
         // copy of one of a few block values, so that linkage is there to find.
         let planted = planted_population(n, ell, &mut rng)?;
-        for search in [Search::Greedy, Search::GreedyMating] {
-            let a = search.build(&planted, &mut cpu, 10, &xlogx)?;
-            let b = search.build(&planted, &mut gpus, 10, &xlogx)?;
-            let identical = a.merges.len() == b.merges.len()
-                && a.merges.iter().zip(&b.merges).all(|(x, y)| x.0 == y.0 && x.1 == y.1 && x.2.to_bits() == y.2.to_bits())
-                && a.mpm == b.mpm
-                && a.ccc.to_bits() == b.ccc.to_bits();
-            lines.push(CheckLine {
-                n,
-                ell,
-                search: search.name(),
-                merges: a.merges.len(),
-                identical,
-                pairs: groups.len(),
-                differing_pairs,
-            });
+        // The same searches on uniformly random populations (many near-equal
+        // ΔCCC: the tie rules) with a random MAX_L.
+        // A few individuals (6 to 34) give long merge sequences with exactly
+        // equal ΔCCC values all along.
+        let max_l = rng.random_range(2..=KERNEL_MAX_L);
+        let few = Population::random(6 + 4 * k, ell, rng.random())?;
+        for (population, pop, max_l) in [("planted", &planted, 10), ("random", &pop, max_l), ("few", &few, max_l)] {
+            let xlogx = XLogX::new(pop.n());
+            for search in [Search::Greedy, Search::GreedyMating] {
+                let a = search.build(pop, &mut cpu, max_l, &xlogx)?;
+                let b = search.build(pop, &mut gpus, max_l, &xlogx)?;
+                let c = search.build(pop, &mut device, max_l, &xlogx)?;
+                lines.push(CheckLine {
+                    n: pop.n(),
+                    ell,
+                    search: search.name(),
+                    population,
+                    max_l,
+                    merges: a.merges.len(),
+                    host_search_identical: same_trace(&a, &b),
+                    device_search_identical: same_trace(&a, &c),
+                    pairs: groups.len(),
+                    differing_pairs,
+                });
+            }
         }
     }
     Ok(lines)
+}
+
+/// Bitwise equality of two traces: merges (ΔCCC bits), model, CCC bits,
+/// pairs scored and steps.
+fn same_trace(a: &ModelTrace, b: &ModelTrace) -> bool {
+    a.merges.len() == b.merges.len()
+        && a.merges.iter().zip(&b.merges).all(|(x, y)| x.0 == y.0 && x.1 == y.1 && x.2.to_bits() == y.2.to_bits())
+        && a.mpm == b.mpm
+        && a.ccc.to_bits() == b.ccc.to_bits()
+        && a.pairs_scored == b.pairs_scored
+        && a.steps == b.steps
 }
 
 /// `size` distinct loci of `ell`, uniformly at random (a partial Fisher–Yates shuffle).

@@ -503,6 +503,14 @@ pub trait PairScorer {
     fn device_stats(&self) -> Option<DeviceStats> {
         None
     }
+
+    /// The whole model search on the scorer's device, for scorers that have
+    /// one (gECGA: cache, choice of merges and merges on the GPU); `None` means
+    /// the host runs [`greedy_search`] or [`greedy_mating_search`] with
+    /// [`PairScorer::score`]. It must give the host search's trace exactly.
+    fn device_search(&mut self, _search: Search, _pop: &Population, _max_l: usize, _xlogx: &XLogX) -> Option<Result<ModelTrace>> {
+        None
+    }
 }
 
 /// What a CPU scorer keeps between `load` and `score`.
@@ -670,7 +678,12 @@ impl Search {
         }
     }
 
+    /// The MPM of `pop`: on the scorer's device when it searches there
+    /// ([`PairScorer::device_search`]), else on the host.
     pub fn build(self, pop: &Population, scorer: &mut dyn PairScorer, max_l: usize, xlogx: &XLogX) -> Result<ModelTrace> {
+        if let Some(trace) = scorer.device_search(self, pop, max_l, xlogx) {
+            return trace;
+        }
         match self {
             Search::Greedy => greedy_search(pop, scorer, max_l, xlogx),
             Search::GreedyMating => greedy_mating_search(pop, scorer, max_l, xlogx),
@@ -884,6 +897,38 @@ impl<'s> ModelSearch<'s> {
         let ccc = self.live.iter().fold(0.0, |sum, &g| sum + self.cost[g]);
         let groups = self.live.iter().map(|&g| self.groups[g].clone()).collect();
         ModelTrace { mpm: Mpm { groups }, merges: self.merges, ccc, pairs_scored: self.pairs_scored, steps: self.steps }
+    }
+}
+
+impl ModelTrace {
+    /// The trace of a search done elsewhere (on a device) in [`ModelSearch`]'s
+    /// slot terms: `merges[i] = (a, b, ΔCCC)` merged slot `b` into slot `a < b`,
+    /// and `cost[g]` is the final cost of slot `g`'s group. Replays the merges
+    /// on ℓ singleton slots, so the groups, their order and the CCC sum are the
+    /// host search's; fails on a merge of an empty slot or one over `max_l`.
+    pub fn from_slot_merges(
+        ell: usize,
+        max_l: usize,
+        merges: &[(usize, usize, f64)],
+        cost: &[f64],
+        pairs_scored: u64,
+        steps: usize,
+    ) -> Result<ModelTrace> {
+        ensure!(cost.len() == ell, "{} slot costs for ℓ = {ell}", cost.len());
+        let mut groups: Vec<Vec<usize>> = (0..ell).map(|l| vec![l]).collect();
+        let mut recorded = Vec::with_capacity(merges.len());
+        for (i, &(a, b, delta)) in merges.iter().enumerate() {
+            ensure!(a < b && b < ell, "merge {i}: slots ({a}, {b}) out of order or range for ℓ = {ell}");
+            let size = groups[a].len() + groups[b].len();
+            ensure!(!groups[a].is_empty() && !groups[b].is_empty() && size <= max_l, "merge {i}: slots ({a}, {b}) empty or over MAX_L");
+            let second = std::mem::take(&mut groups[b]);
+            recorded.push((groups[a].clone(), second.clone(), delta));
+            groups[a].extend(second);
+        }
+        let live: Vec<usize> = (0..ell).filter(|&g| !groups[g].is_empty()).collect();
+        let ccc = live.iter().fold(0.0, |sum, &g| sum + cost[g]);
+        let groups = live.iter().map(|&g| std::mem::take(&mut groups[g])).collect();
+        Ok(ModelTrace { mpm: Mpm { groups }, merges: recorded, ccc, pairs_scored, steps })
     }
 }
 
@@ -1468,6 +1513,37 @@ mod tests {
                 let scan = greedy_search_by_scan(&pop, &mut scorer, max_l, &xlogx);
                 assert!(trial % 2 == 0 || !scan.merges.is_empty(), "n {n} ℓ {ell}: no merges to compare");
                 assert_eq!(fast, scan, "n {n} ℓ {ell} MAX_L {max_l} trial {trial}");
+            }
+        }
+    }
+
+    #[test]
+    fn slot_merges_replay_to_the_host_trace() {
+        // A slot's group always starts with the slot's own locus (merges append
+        // the second group), so a host trace gives the slot merges a device
+        // search reports; replaying them must rebuild the trace bit for bit.
+        let mut rng = rand::rngs::StdRng::seed_from_u64(12);
+        for (n, ell, max_l) in [(16, 30, 4), (200, 40, 10), (1000, 30, 6)] {
+            let pop = crate::gpu::ecga::planted_population(n, ell, &mut rng).unwrap();
+            let xlogx = XLogX::new(n);
+            let mut scorer = scorer();
+            for search in [Search::Greedy, Search::GreedyMating] {
+                let host = search.build(&pop, &mut scorer, max_l, &xlogx).unwrap();
+                let slots: Vec<(usize, usize, f64)> = host.merges.iter().map(|m| (m.0[0], m.1[0], m.2)).collect();
+                let mut s = Vec::new();
+                scorer.score_groups(&host.mpm.groups, &mut s).unwrap();
+                let mut cost = vec![f64::NAN; ell];
+                for (g, &s) in host.mpm.groups.iter().zip(&s) {
+                    cost[g[0]] = group_cost(n, s, g.len());
+                }
+                let replayed = ModelTrace::from_slot_merges(ell, max_l, &slots, &cost, host.pairs_scored, host.steps).unwrap();
+                assert_eq!(replayed.ccc.to_bits(), host.ccc.to_bits());
+                assert_eq!(replayed, host, "n {n} ℓ {ell} {}", search.name());
+                // A merge out of order, of an emptied slot or over MAX_L is refused.
+                let (a, b, d) = slots[0];
+                assert!(ModelTrace::from_slot_merges(ell, max_l, &[(b, a, d)], &cost, 0, 0).is_err());
+                assert!(ModelTrace::from_slot_merges(ell, max_l, &[(a, b, d), (a, b, d)], &cost, 0, 0).is_err());
+                assert!(ModelTrace::from_slot_merges(ell, 1, &[(a, b, d)], &cost, 0, 0).is_err());
             }
         }
     }
