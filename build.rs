@@ -10,7 +10,9 @@ fn main() {
     let commit = git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into());
     let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
     println!("cargo:rustc-env=EVOREPRO_GIT_COMMIT={commit}{}", if dirty { "-dirty" } else { "" });
-    for p in [".git/HEAD", ".git/index", ".git/refs/heads"] {
+    // The sources too: an edit that git has not seen yet must still mark the
+    // binary dirty (cargo watches every file under a listed directory).
+    for p in [".git/HEAD", ".git/index", ".git/refs/heads", "src", "kernels", "experiments", "Cargo.toml", "build.rs"] {
         println!("cargo:rerun-if-changed={p}");
     }
 }

@@ -17,14 +17,22 @@
 
 #define COND_WORDS 6
 
-// Whether instance i satisfies condition `cond`. Nominal: value v matches when
-// bit v of the mask is set; v is converted as the CPU's `v as u32` does (toward
-// zero, saturating; NaN never matches) and values of 128 or more never match.
+// Whether value v satisfies a condition of kind `kind` (0 interval, 1 nominal)
+// whose words 2..5 are w0..w3 (scalars, so that they stay in registers). Nominal: value v matches when bit v
+// of the mask is set; v is converted as the CPU's `v as u32` does (toward zero,
+// saturating; NaN never matches) and values of 128 or more never match.
+__device__ __forceinline__ bool value_holds(float v, unsigned int kind, unsigned int w0, unsigned int w1, unsigned int w2,
+                                            unsigned int w3) {
+    if (kind == 0u) return v >= __uint_as_float(w0) && v <= __uint_as_float(w1);
+    const unsigned int u = __float2uint_rz(v);
+    const unsigned int word = u < 64u ? (u < 32u ? w0 : w1) : (u < 96u ? w2 : w3);
+    return !isnan(v) && u < 128u && ((word >> (u & 31u)) & 1u);
+}
+
+// Whether instance i satisfies condition `cond`.
 __device__ __forceinline__ bool condition_holds(const float* __restrict__ values, int n, int i, const unsigned int* __restrict__ cond) {
-    float v = values[(size_t)cond[0] * n + i];
-    if (cond[1] == 0u) return v >= __uint_as_float(cond[2]) && v <= __uint_as_float(cond[3]);
-    unsigned int u = __float2uint_rz(v);
-    return !isnan(v) && u < 128u && ((cond[2 + (u >> 5)] >> (u & 31u)) & 1u);
+    const float v = values[(size_t)cond[0] * n + i];
+    return cond[1] == 0u ? value_holds(v, 0u, cond[2], cond[3], 0u, 0u) : value_holds(v, 1u, cond[2], cond[3], cond[4], cond[5]);
 }
 
 // Whether instance i satisfies every condition of rule r: one loop over the
@@ -127,53 +135,96 @@ extern "C" __global__ void biohel_reduce_paper(const unsigned int* __restrict__ 
     if (t == 0) counts[r * 3 + metric] = s[0];
 }
 
-// The faster design for current GPUs: one warp takes 32 instances at a time and
-// counts them for every rule of the block's tile with warp votes (__ballot_sync +
-// __popc), so a count costs one instruction per 32 instances instead of a
-// shared-memory tree; the warps of a block add their counts in shared memory and
-// the block adds them to counts[r * 3 + metric] with one atomic per rule and
-// metric (integer additions: the order does not change the result). Grid
-// (instance chunks, rule tiles); blockDim.x a multiple of 32; counts zeroed by
-// the host. The loop over conditions exits as soon as no lane of the warp still
-// matches.
+// The faster design for current GPUs (v2; GPU notes): one warp takes
+// 32 * BALLOT_SPAN instances (BALLOT_SPAN per lane, so that many independent
+// value loads are in flight per condition) and tests them against every rule of
+// the block's tile of TILE_RULES rules, so the instances' values are read from
+// DRAM once per tile and the rules' conditions (words loaded once per condition
+// and warp) are reused across the span. Counts come from warp votes
+// (__ballot_sync + __popc: one instruction per 32 instances instead of a
+// shared-memory tree); lane j keeps rule j's counts in registers, the warps of a
+// block add them in shared memory and the block adds them to counts[r * 3 +
+// metric] with one atomic per rule and metric (integer additions: the order does
+// not change the result). The loop over a rule's conditions exits as soon as no
+// instance of the warp still matches. Grid (rule tiles, instance chunks of
+// `chunk`): the tiles of one chunk are consecutive blocks, so they run at the
+// same time and share the chunk's values in L2 (v1's grid, chunks first, read
+// every value from DRAM once per tile). blockDim.x a multiple of 32; counts
+// zeroed by the host.
 #define TILE_RULES 32
+#define BALLOT_SPAN 4
 extern "C" __global__ void biohel_match_ballot(const float* __restrict__ values, const unsigned short* __restrict__ labels, int n,
                                                int offset, int window, const int* __restrict__ rule_class,
                                                const int* __restrict__ rule_start, const unsigned int* __restrict__ conds,
                                                int rules, int chunk, unsigned int* __restrict__ counts) {
+    __shared__ int s_start[TILE_RULES + 1];
+    __shared__ unsigned short s_class[TILE_RULES];
     __shared__ unsigned int s_counts[TILE_RULES * 3];
-    int lane = threadIdx.x & 31;
-    int warp = threadIdx.x >> 5;
-    int warps = blockDim.x >> 5;
-    int r0 = blockIdx.y * TILE_RULES;
-    int tile = min(TILE_RULES, rules - r0);
+    const int lane = threadIdx.x & 31;
+    const int warp = threadIdx.x >> 5;
+    const int warps = blockDim.x >> 5;
+    const int r0 = blockIdx.x * TILE_RULES;
+    const int tile = min(TILE_RULES, rules - r0);
+    for (int j = threadIdx.x; j <= tile; j += blockDim.x) s_start[j] = rule_start[r0 + j];
+    for (int j = threadIdx.x; j < tile; j += blockDim.x) s_class[j] = (unsigned short)rule_class[r0 + j];
     for (int j = threadIdx.x; j < TILE_RULES * 3; j += blockDim.x) s_counts[j] = 0;
     __syncthreads();
-    int first = blockIdx.x * chunk;
-    int last = min(window, first + chunk);
-    for (int j = 0; j < tile; ++j) {
-        int r = r0 + j;
-        int begin = rule_start[r], end = rule_start[r + 1];
-        unsigned short cls = (unsigned short)rule_class[r];
-        unsigned int c_cond = 0, c_action = 0, c_match = 0;
-        for (int k0 = first + warp * 32; k0 < last; k0 += warps * 32) {
-            int k = k0 + lane;
-            bool in = k < last;
-            int i = offset + (in ? k : first);
-            bool m = in;
-            for (int c = begin; c < end && __any_sync(0xffffffffu, m); ++c) {
-                m = m && condition_holds(values, n, i, conds + c * COND_WORDS);
+    const int first = blockIdx.y * chunk;
+    const int last = min(window, first + chunk);
+    unsigned int c_cond = 0, c_action = 0, c_match = 0;  // rule `lane` of the tile
+    for (int k0 = first + warp * 32 * BALLOT_SPAN; k0 < last; k0 += warps * 32 * BALLOT_SPAN) {
+        int idx[BALLOT_SPAN];
+        bool in[BALLOT_SPAN];
+        unsigned short label[BALLOT_SPAN];
+#pragma unroll
+        for (int s = 0; s < BALLOT_SPAN; ++s) {
+            const int k = k0 + s * 32 + lane;
+            in[s] = k < last;
+            idx[s] = offset + (in[s] ? k : first);
+            label[s] = labels[idx[s]];
+        }
+        for (int j = 0; j < tile; ++j) {
+            bool m[BALLOT_SPAN];
+            bool any = false;
+#pragma unroll
+            for (int s = 0; s < BALLOT_SPAN; ++s) {
+                m[s] = in[s];
+                any = any || m[s];
             }
-            bool a = in && labels[i] == cls;
-            c_cond += __popc(__ballot_sync(0xffffffffu, m));
-            c_action += __popc(__ballot_sync(0xffffffffu, a));
-            c_match += __popc(__ballot_sync(0xffffffffu, m && a));
+            const int end = s_start[j + 1];
+            for (int c = s_start[j]; c < end && __any_sync(0xffffffffu, any); ++c) {
+                const unsigned int* cond = conds + c * COND_WORDS;
+                const size_t column = (size_t)cond[0] * n;
+                const unsigned int kind = cond[1];
+                const unsigned int w0 = cond[2], w1 = cond[3];
+                const unsigned int w2 = kind != 0u ? cond[4] : 0u, w3 = kind != 0u ? cond[5] : 0u;
+                any = false;
+#pragma unroll
+                for (int s = 0; s < BALLOT_SPAN; ++s) {
+                    m[s] = m[s] && value_holds(values[column + idx[s]], kind, w0, w1, w2, w3);
+                    any = any || m[s];
+                }
+            }
+            const unsigned short cls = s_class[j];
+            unsigned int cc = 0, ca = 0, cm = 0;
+#pragma unroll
+            for (int s = 0; s < BALLOT_SPAN; ++s) {
+                const bool a = in[s] && label[s] == cls;
+                cc += __popc(__ballot_sync(0xffffffffu, m[s]));
+                ca += __popc(__ballot_sync(0xffffffffu, a));
+                cm += __popc(__ballot_sync(0xffffffffu, m[s] && a));
+            }
+            if (lane == j) {
+                c_cond += cc;
+                c_action += ca;
+                c_match += cm;
+            }
         }
-        if (lane == 0 && (c_cond | c_action)) {
-            atomicAdd(&s_counts[j * 3 + 0], c_cond);
-            atomicAdd(&s_counts[j * 3 + 1], c_action);
-            atomicAdd(&s_counts[j * 3 + 2], c_match);
-        }
+    }
+    if (lane < tile && (c_cond | c_action)) {
+        atomicAdd(&s_counts[lane * 3 + 0], c_cond);
+        atomicAdd(&s_counts[lane * 3 + 1], c_action);
+        atomicAdd(&s_counts[lane * 3 + 2], c_match);
     }
     __syncthreads();
     for (int j = threadIdx.x; j < tile * 3; j += blockDim.x) {

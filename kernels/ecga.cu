@@ -168,7 +168,7 @@ extern "C" __global__ void __launch_bounds__(ECGA_THREADS)
 #define CTRL_WORDS 7
 
 // The search's device state, laid out in two buffers for ell slots (the host's
-// DeviceSearch allocates and reads them with the same layout):
+// SearchState in src/gpu/ecga.rs allocates and reads them with the same layout):
 //   ints: slot_loci [ell * ECGA_MAX_L], slot_size, dirty, dirty_list, row_b,
 //         merge_a, merge_b [ell each]
 //   dbls: cost, row_d, merge_delta [ell each], pair_s, delta [ell (ell - 1) / 2 each]

@@ -33,9 +33,12 @@ pub const PAPER_BLOCK: usize = 512;
 const REDUCE_BLOCK: u32 = 256;
 /// Rules per block of the ballot kernel (the kernel's `TILE_RULES`).
 const TILE_RULES: usize = 32;
-/// Threads per block and instances per block of the ballot kernel.
+/// Threads per block and instances per block of the ballot kernel (one pass
+/// of its 8 warps × 32 lanes × `BALLOT_SPAN` 4 instances).
 const BALLOT_BLOCK: u32 = 256;
-const BALLOT_CHUNK: usize = 2048;
+const BALLOT_CHUNK: usize = 1024;
+/// Most blocks in a launch's second grid dimension (CUDA's limit).
+const GRID_Y_MAX: usize = 65_535;
 /// Values per staged chunk of the instance upload (64 MB; the kernel's
 /// `TRANSPOSE_TILE` and `TRANSPOSE_ROWS` shape its blocks).
 const STAGE_FLOATS: usize = 1 << 24;
@@ -338,16 +341,19 @@ impl<'g> GpuEvaluator<'g> {
             Design::Ballot => {
                 stream.memset_zeros(&mut d_counts.slice_mut(0..3 * count)).map_err(&e)?;
                 let k = gpu.function(&BIOHEL_CU, "biohel_match_ballot")?;
-                let chunk = BALLOT_CHUNK as i32;
+                // The rule tiles of one instance chunk are consecutive blocks, so
+                // they run together and read the chunk's values from L2, not DRAM.
+                let chunk = BALLOT_CHUNK.max(window.div_ceil(GRID_Y_MAX));
+                let chunk_i = chunk as i32;
                 let mut l = stream.launch_builder(&k);
                 l.arg(values).arg(labels).arg(&n).arg(&offset).arg(&window_i).arg(&*d_class).arg(&*d_start).arg(&*d_conds);
-                l.arg(&rules_i).arg(&chunk).arg(&mut *d_counts);
+                l.arg(&rules_i).arg(&chunk_i).arg(&mut *d_counts);
                 let cfg = LaunchConfig {
-                    grid_dim: (window.div_ceil(BALLOT_CHUNK) as u32, count.div_ceil(TILE_RULES) as u32, 1),
+                    grid_dim: (count.div_ceil(TILE_RULES) as u32, window.div_ceil(chunk) as u32, 1),
                     block_dim: (BALLOT_BLOCK, 1, 1),
                     shared_mem_bytes: 0,
                 };
-                // SAFETY: block (c, t) reads instances offset + k, k < window, of the
+                // SAFETY: block (t, c) reads instances offset + k, k < window, of the
                 // resident chunk and rules t·32 + j < count; it adds into counts
                 // [(t·32 + j)·3 + m] < 3·count.
                 unsafe { l.launch(cfg) }.map_err(&e)?;

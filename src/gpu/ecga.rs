@@ -71,24 +71,28 @@ mod layout {
     pub fn dbls(ell: usize) -> usize {
         3 * ell + ell * ell.saturating_sub(1)
     }
-    /// Offsets of merge_a and merge_b in ints, of merge_delta in doubles.
-    pub fn merge_a(ell: usize) -> usize {
-        ell * (KERNEL_MAX_L + 4)
+    /// The ℓ-long int arrays after slot_loci, in order.
+    pub const SLOT_SIZE: usize = 0;
+    pub const DIRTY: usize = 1;
+    pub const DIRTY_LIST: usize = 2;
+    pub const MERGE_A: usize = 4;
+    pub const MERGE_B: usize = 5;
+    /// Offset in ints of the ℓ-long array `array` (`SLOT_SIZE` …).
+    pub fn int_array(ell: usize, array: usize) -> usize {
+        ell * (KERNEL_MAX_L + array)
     }
-    pub fn merge_b(ell: usize) -> usize {
-        ell * (KERNEL_MAX_L + 5)
-    }
+    /// Offset of merge_delta in doubles.
     pub fn merge_delta(ell: usize) -> usize {
         2 * ell
     }
-    /// ctrl words (`CTRL_*`).
-    pub const CTRL: usize = 8;
+    /// ctrl words (`CTRL_WORDS` and `CTRL_*` in the kernel).
+    pub const CTRL: usize = 7;
     pub const DONE: usize = 0;
     pub const MERGES: usize = 1;
     pub const STEPS: usize = 2;
     pub const PAIRS: usize = 3;
     pub const LOCI: usize = 4;
-    pub const DIRTY: usize = 5;
+    pub const DIRTY_COUNT: usize = 5;
 }
 
 /// Device memory of the search for ℓ slots (bytes).
@@ -217,13 +221,13 @@ impl<'g> GpuScorer<'g> {
         let mut ints = vec![0i32; layout::ints(ell)];
         for l in 0..ell {
             ints[l * KERNEL_MAX_L] = l as i32;
-            ints[ell * KERNEL_MAX_L + l] = 1;
-            ints[ell * (KERNEL_MAX_L + 1) + l] = 1;
-            ints[ell * (KERNEL_MAX_L + 2) + l] = l as i32;
+            ints[layout::int_array(ell, layout::SLOT_SIZE) + l] = 1;
+            ints[layout::int_array(ell, layout::DIRTY) + l] = 1;
+            ints[layout::int_array(ell, layout::DIRTY_LIST) + l] = l as i32;
         }
         stream.memcpy_htod(&ints, &mut st.ints).map_err(&e)?;
         let mut ctrl = [0u64; layout::CTRL];
-        ctrl[layout::DIRTY] = ell as u64;
+        ctrl[layout::DIRTY_COUNT] = ell as u64;
         stream.memcpy_htod(&ctrl, &mut st.ctrl).map_err(&e)?;
 
         let n = self.n as f64;
@@ -297,8 +301,8 @@ impl<'g> GpuScorer<'g> {
         stream.memcpy_dtoh(&st.dbls.slice(0..3 * ell), &mut cost_and_deltas).map_err(&e)?;
         let slot_merges: Vec<(usize, usize, f64)> = (0..merges)
             .map(|r| {
-                let a = got_ints[layout::merge_a(ell) + r] as usize;
-                let b = got_ints[layout::merge_b(ell) + r] as usize;
+                let a = got_ints[layout::int_array(ell, layout::MERGE_A) + r] as usize;
+                let b = got_ints[layout::int_array(ell, layout::MERGE_B) + r] as usize;
                 (a, b, cost_and_deltas[layout::merge_delta(ell) + r])
             })
             .collect();
