@@ -71,7 +71,8 @@ mod layout {
     pub fn dbls(ell: usize) -> usize {
         3 * ell + ell * ell.saturating_sub(1)
     }
-    /// The ℓ-long int arrays after slot_loci, in order.
+    /// The ℓ-long int arrays after slot_loci, in order (3, row_b, is the
+    /// device's alone).
     pub const SLOT_SIZE: usize = 0;
     pub const DIRTY: usize = 1;
     pub const DIRTY_LIST: usize = 2;
