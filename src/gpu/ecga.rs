@@ -517,3 +517,44 @@ pub fn self_check_sizes(small: bool) -> Vec<(usize, usize)> {
     }
     v
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether `kernels/ecga.cu` defines `name` as `value` (its `#define` line,
+    /// trailing comment allowed).
+    fn defines(name: &str, value: usize) -> bool {
+        ECGA_CU.code.lines().any(|l| {
+            let mut w = l.split_whitespace();
+            w.next() == Some("#define") && w.next() == Some(name) && w.next() == Some(value.to_string().as_str())
+        })
+    }
+
+    #[test]
+    fn constants_match_the_kernel() {
+        let ctrl = [
+            ("CTRL_DONE", layout::DONE),
+            ("CTRL_MERGES", layout::MERGES),
+            ("CTRL_STEPS", layout::STEPS),
+            ("CTRL_PAIRS", layout::PAIRS),
+            ("CTRL_LOCI", layout::LOCI),
+            ("CTRL_DIRTY", layout::DIRTY_COUNT),
+            ("CTRL_WORDS", layout::CTRL),
+        ];
+        let sizes = [("ECGA_MAX_L", KERNEL_MAX_L), ("ECGA_THREADS", THREADS as usize), ("STEP_THREADS", 32 * STEP_WARPS)];
+        for (name, value) in ctrl.into_iter().chain(sizes) {
+            assert!(defines(name, value), "kernels/ecga.cu lacks `#define {name} {value}`");
+        }
+    }
+
+    #[test]
+    fn the_layout_fits_its_buffers() {
+        for ell in [1, 2, 7, 500] {
+            // The six ℓ-long int arrays end where ints ends; merge_delta is the third
+            // ℓ-long double array, before the ℓ(ℓ−1)/2 pair_s and delta entries.
+            assert_eq!(layout::int_array(ell, layout::MERGE_B) + ell, layout::ints(ell));
+            assert_eq!(layout::merge_delta(ell) + ell + ell * (ell - 1), layout::dbls(ell));
+        }
+    }
+}
