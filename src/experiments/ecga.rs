@@ -466,7 +466,8 @@ impl Paper for EcgaPaper {
             "Concatenated trap-{k} (Section 5.2), tournament selection without replacement of size {t}, MAX_L = {ml}, full \
              replacement, runs until every locus has converged (guard: 4·ℓ generations). Bisection: start at {n0}, double until \
              a run's best individual solves at least m − 1 subproblems, then bisect until (hi − lo)/lo ≤ {p} (one run per \
-             trial; Sastry's bisection, ref. [18] of the paper). Figures 5 and 7 run at the paper's Table 5 populations (past \
+             trial; Sastry's bisection, ref. [18] of the paper), with the machine's fastest scorer (gECGA where there is a \
+             GPU, else `fastcount-mt`: the scorers build identical models, so the sizes do not depend on it). Figures 5 and 7 run at the paper's Table 5 populations (past \
              ℓ = 350: the power law fitted to Table 5, as the paper used theory there). Every scorer runs the same seed and \
              must reproduce the identical run (same models, same offspring): the *identical* column counts that. Times are \
              host wall-clock: model building (packing the selected population, uploading it for gECGA, the MPM search) and the \
