@@ -471,7 +471,8 @@ impl Paper for EcgaPaper {
              ℓ = 350: the power law fitted to Table 5, as the paper used theory there). Every scorer runs the same seed and \
              must reproduce the identical run (same models, same offspring): the *identical* column counts that. Times are \
              host wall-clock: model building (packing the selected population, uploading it for gECGA, the MPM search) and the \
-             whole run. `fastcount` is the paper's FastCount with its 16-bit unity table on one thread; `fastcount-mt` \
+             whole run; where two profiles timed the same ℓ, the tables show the one that ran last (each ratio compares \
+             scorers of one run and one kernel version). `fastcount` is the paper's FastCount with its 16-bit unity table on one thread; `fastcount-mt` \
              (prefix-shared AND tree, hardware popcount, all cores) is an extra column the paper lacks.\n",
             k = s.k.get_ref(),
             t = s.tournament.get_ref(),
@@ -514,24 +515,72 @@ impl Paper for EcgaPaper {
     }
 
     fn compare(&self, machines: &[MachineRecords]) -> String {
-        let mut t =
-            Table::new(&["machine", "ℓ", "model building: baseline / gECGA (spg m)", "whole run (spg w)", "spcg (m)", "paper at ℓ = 500"]);
         let paper = &self.spec.fig5_paper;
+        let mut runs = Table::new(&[
+            "machine",
+            "ℓ",
+            "model building: baseline / gECGA (spg m)",
+            "whole run (spg w)",
+            "spcg (m)",
+            "gECGA over fastcount-mt (m)",
+        ]);
+        let mut builds = Table::new(&[
+            "machine",
+            "ℓ",
+            "N",
+            "baseline (ms)",
+            "fastcount-mt (ms)",
+            "gECGA (ms)",
+            "gECGA over baseline",
+            "gECGA over fastcount-mt",
+        ]);
         for m in machines {
             let a = Analysis::of(m);
             for &ell in a.fig5.keys() {
                 let sp = a.speedups(ell);
-                t.row(vec![
+                let over_mt = a.mean(ell, CPU_MT, true).zip(a.mean(ell, GECGA, true)).map(|(c, g)| c / g);
+                runs.row(vec![
                     format!("`{}`", m.hw_id),
                     ell.to_string(),
                     fmt_x(sp.spg_m),
                     fmt_x(sp.spg_w),
                     fmt_x(sp.spcg_m),
-                    format!("spg(m) {:.0}×, spg(w) {:.0}×, spcg {:.1}× (C2050)", paper.spg_m, paper.spg_w, paper.spcg),
+                    fmt_x(over_mt),
+                ]);
+            }
+            for (&ell, (n, scorers)) in &a.build {
+                let ms = |s: &str| scorers.get(s).and_then(|t| Summary::of(&t.model)).map(|m| m.mean);
+                let (base, mt, gpu) = (ms(BASELINE), ms(CPU_MT), ms(GECGA));
+                let cell = |v: Option<f64>| v.map_or("—".into(), |v| format!("{v:.1}"));
+                let ratio = |a: Option<f64>| fmt_x(a.zip(gpu).map(|(a, g)| a / g));
+                builds.row(vec![
+                    format!("`{}`", m.hw_id),
+                    ell.to_string(),
+                    n.to_string(),
+                    cell(base),
+                    cell(mt),
+                    cell(gpu),
+                    ratio(base),
+                    ratio(mt),
                 ]);
             }
         }
-        t.render()
+        let mut md = format!(
+            "Figure 5's speedups per whole run (means of the runs; — where a scorer did not run at that ℓ). The paper, on a \
+             Tesla C2050 against one core of a Xeon W3530 at ℓ = 500: spg(m) {:.0}×, spg(w) {:.0}×, spcg {:.1}×.\n\n{}\n",
+            paper.spg_m,
+            paper.spg_w,
+            paper.spcg,
+            runs.render()
+        );
+        if !builds.is_empty() {
+            md += &format!(
+                "One greedy model build of the first generation's selection, every scorer on the same machine (the paper \
+                 reports no single-build times):\n\n{}\n",
+                builds.render()
+            );
+        }
+        md
     }
 }
 
@@ -617,11 +666,24 @@ impl Analysis {
     }
 
     fn of_rows<'r>(rows: impl Iterator<Item = &'r Record>) -> Analysis {
+        let rows: Vec<&Record> = rows.collect();
+        // Timings of one ℓ come from one profile, the one that measured it last,
+        // so that each ratio compares scorers of one run (one kernel version):
+        // (figure, ℓ) → (latest run_id, its profile).
+        let mut latest: BTreeMap<(&str, i64), (i64, &str)> = BTreeMap::new();
+        for r in rows.iter().filter(|r| matches!(r.str("figure"), "fig5" | "build")) {
+            let (key, run) = ((r.str("figure"), r.int("ell").unwrap_or(0)), r.int("run_id").unwrap_or(0));
+            if latest.get(&key).is_none_or(|&(at, _)| run > at) {
+                latest.insert(key, (run, r.str("profile")));
+            }
+        }
         let mut a = Analysis::default();
         for r in rows {
             let ell = r.int("ell").unwrap_or(0) as usize;
             let search = r.str("search").to_owned();
+            let timed_by = latest.get(&(r.str("figure"), ell as i64)).map(|l| l.1);
             match r.str("figure") {
+                "fig5" | "build" if timed_by != Some(r.str("profile")) => {}
                 "table5" if r.str("status") == "ok" => {
                     a.table5.entry((search, ell)).or_default().extend(r.float("n_min"));
                 }
@@ -1229,4 +1291,31 @@ fn builds(a: &Analysis) -> String {
          selection, the run's seed), timed with every scorer on the same machine:\n\n{}\n",
         t.render()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn timed(profile: &str, run_id: u64, ell: usize, model_ms: f64) -> Record {
+        Record::new()
+            .with("figure", "fig5")
+            .with("profile", profile)
+            .with("run_id", run_id)
+            .with("ell", ell)
+            .with("n", 100usize)
+            .with("scorer", GECGA)
+            .with("status", "ok")
+            .with("model_ms", model_ms)
+    }
+
+    #[test]
+    fn each_ell_is_timed_by_the_profile_that_ran_it_last() {
+        let rows =
+            [timed("gpu", 10, 500, 1200.0), timed("speed", 20, 500, 770.0), timed("speed", 21, 500, 780.0), timed("gpu", 10, 400, 500.0)];
+        let a = Analysis::of_rows(rows.iter());
+        assert_eq!(a.mean(500, GECGA, true), Some(775.0), "ℓ = 500: only the later `speed` runs");
+        assert_eq!(a.mean(400, GECGA, true), Some(500.0), "ℓ = 400: only `gpu` measured it");
+        assert_eq!(a.times(500, GECGA).map(|t| t.runs), Some(2));
+    }
 }
