@@ -661,29 +661,19 @@ struct Analysis {
 }
 
 impl Analysis {
+    /// Timings of one ℓ come from the profile that measured it last, so that
+    /// each ratio compares scorers of one run (one kernel version).
     fn of(m: &MachineRecords) -> Analysis {
-        Analysis::of_rows(m.measurements())
+        let timed = |r: &Record| matches!(r.str("figure"), "fig5" | "build").then(|| (r.str("figure").to_owned(), r.int("ell")));
+        Analysis::of_rows(m.latest_measurements(timed).into_iter())
     }
 
     fn of_rows<'r>(rows: impl Iterator<Item = &'r Record>) -> Analysis {
-        let rows: Vec<&Record> = rows.collect();
-        // Timings of one ℓ come from one profile, the one that measured it last,
-        // so that each ratio compares scorers of one run (one kernel version):
-        // (figure, ℓ) → (latest run_id, its profile).
-        let mut latest: BTreeMap<(&str, i64), (i64, &str)> = BTreeMap::new();
-        for r in rows.iter().filter(|r| matches!(r.str("figure"), "fig5" | "build")) {
-            let (key, run) = ((r.str("figure"), r.int("ell").unwrap_or(0)), r.int("run_id").unwrap_or(0));
-            if latest.get(&key).is_none_or(|&(at, _)| run > at) {
-                latest.insert(key, (run, r.str("profile")));
-            }
-        }
         let mut a = Analysis::default();
         for r in rows {
             let ell = r.int("ell").unwrap_or(0) as usize;
             let search = r.str("search").to_owned();
-            let timed_by = latest.get(&(r.str("figure"), ell as i64)).map(|l| l.1);
             match r.str("figure") {
-                "fig5" | "build" if timed_by != Some(r.str("profile")) => {}
                 "table5" if r.str("status") == "ok" => {
                     a.table5.entry((search, ell)).or_default().extend(r.float("n_min"));
                 }
@@ -1299,6 +1289,7 @@ mod tests {
 
     fn timed(profile: &str, run_id: u64, ell: usize, model_ms: f64) -> Record {
         Record::new()
+            .with("record_kind", "measurement")
             .with("figure", "fig5")
             .with("profile", profile)
             .with("run_id", run_id)
@@ -1311,9 +1302,13 @@ mod tests {
 
     #[test]
     fn each_ell_is_timed_by_the_profile_that_ran_it_last() {
-        let rows =
-            [timed("gpu", 10, 500, 1200.0), timed("speed", 20, 500, 770.0), timed("speed", 21, 500, 780.0), timed("gpu", 10, 400, 500.0)];
-        let a = Analysis::of_rows(rows.iter());
+        let rows = vec![
+            timed("gpu", 10, 500, 1200.0),
+            timed("speed", 20, 500, 770.0),
+            timed("speed", 21, 500, 780.0),
+            timed("gpu", 10, 400, 500.0),
+        ];
+        let a = Analysis::of(&MachineRecords { hw_id: "m".into(), rows });
         assert_eq!(a.mean(500, GECGA, true), Some(775.0), "ℓ = 500: only the later `speed` runs");
         assert_eq!(a.mean(400, GECGA, true), Some(500.0), "ℓ = 400: only `gpu` measured it");
         assert_eq!(a.times(500, GECGA).map(|t| t.runs), Some(2));

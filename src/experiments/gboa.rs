@@ -431,9 +431,15 @@ struct Analysis {
 }
 
 impl Analysis {
+    /// Each point (Table I's ℓ and generations, a complexity sweep's value) from
+    /// the profile that measured it last: one run and one code version per mean.
     fn of(m: &MachineRecords) -> Analysis {
+        let point = |r: &Record| {
+            let value = if r.str("axis") == "n" { r.int("n") } else { r.int("ell") };
+            Some((r.str("figure").to_owned(), r.str("axis").to_owned(), value, r.int("generations")))
+        };
         let mut a = Analysis::default();
-        for r in m.measurements() {
+        for r in m.latest_measurements(point) {
             let method = r.str("method").to_owned();
             if r.str("status") != "ok" {
                 a.not_run.insert(method, r.str("reason").to_owned());

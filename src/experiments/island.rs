@@ -438,9 +438,12 @@ struct Analysis {
 }
 
 impl Analysis {
+    /// Each (figure, islands, island size) from the profile that measured it
+    /// last: one run and one code version per mean.
     fn of(m: &MachineRecords) -> Analysis {
+        let point = |r: &Record| Some((r.str("figure").to_owned(), r.int("islands"), r.int("island_size")));
         let mut a = Analysis::default();
-        for r in m.measurements() {
+        for r in m.latest_measurements(point) {
             let method = r.str("method").to_owned();
             if r.str("status") != "ok" {
                 a.not_run.insert(method, r.str("reason").to_owned());

@@ -6,6 +6,7 @@ pub mod chart;
 
 use crate::records::Record;
 use crate::spec::{PaperMeta, Verdict};
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// A Markdown table.
@@ -50,6 +51,27 @@ impl MachineRecords {
     /// Measurement rows only (not ceilings).
     pub fn measurements(&self) -> impl Iterator<Item = &Record> {
         self.rows.iter().filter(|r| r.str("record_kind") == "measurement")
+    }
+
+    /// Measurement rows where each timed configuration comes from one profile:
+    /// among rows with the same `point` (e.g. figure and size), only those of the
+    /// profile that ran last (largest `run_id`), so that means and ratios never
+    /// mix code versions measured by different profiles. Rows without a point
+    /// are all kept.
+    pub fn latest_measurements<K: Ord>(&self, point: impl Fn(&Record) -> Option<K>) -> Vec<&Record> {
+        let mut latest: BTreeMap<K, (i64, &str)> = BTreeMap::new();
+        for r in self.measurements() {
+            if let Some(k) = point(r) {
+                let run = r.int("run_id").unwrap_or(0);
+                match latest.get(&k) {
+                    Some(&(at, _)) if at >= run => {}
+                    _ => {
+                        latest.insert(k, (run, r.str("profile")));
+                    }
+                }
+            }
+        }
+        self.measurements().filter(|r| point(r).is_none_or(|k| latest.get(&k).is_some_and(|l| l.1 == r.str("profile")))).collect()
     }
 
     /// The latest measured value of a ceiling, if any: GB/s for bandwidths
