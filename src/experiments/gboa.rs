@@ -428,6 +428,8 @@ struct Analysis {
     not_run: BTreeMap<String, String>,
     /// gBOA runs identical to CPU pBOA, of all gBOA runs.
     identical: (usize, usize),
+    /// The profile that timed each Table I point (its runs' ceilings apply).
+    profiles: BTreeMap<Point, String>,
 }
 
 impl Analysis {
@@ -452,13 +454,10 @@ impl Analysis {
             let f = |k: &str| r.float(k).unwrap_or(f64::NAN);
             let ell = r.int("ell").unwrap_or(0) as usize;
             match r.str("figure") {
-                "table1" => a
-                    .table1
-                    .entry(Point { ell, generations: r.int("generations").unwrap_or(0) as usize })
-                    .or_default()
-                    .entry(method)
-                    .or_default()
-                    .push(RunTimes {
+                "table1" => {
+                    let at = Point { ell, generations: r.int("generations").unwrap_or(0) as usize };
+                    a.profiles.insert(at, r.str("profile").to_owned());
+                    a.table1.entry(at).or_default().entry(method).or_default().push(RunTimes {
                         selection: f("selection_ms"),
                         construction: f("construction_ms"),
                         sampling: f("sampling_ms"),
@@ -468,7 +467,8 @@ impl Analysis {
                         kernel: f("kernel_ms"),
                         device_calls: f("device_calls_ms"),
                         alleles: f("alleles_counted"),
-                    }),
+                    });
+                }
                 "complexity" => {
                     let axis = r.str("axis").to_owned();
                     let value = if axis == "ell" { ell } else { r.int("n").unwrap_or(0) as usize };
@@ -593,8 +593,8 @@ fn construction_speed(m: &MachineRecords, a: &Analysis) -> String {
         "gBOA vs pBOA all cores (goal ≥ 10×)",
     ]);
     let mut rates = Table::new(&["ℓ", "alleles read per run", "kernel time (ms)", "alleles per second", "÷ int32 instructions per second"]);
-    let ceiling = m.ceiling("gpu_int32");
     for &at in a.table1.keys() {
+        let ceiling = a.profiles.get(&at).and_then(|p| m.ceiling_of_profile("gpu_int32", p));
         let c = |method: &str| a.mean(at, method, |r| r.construction);
         let Some(g) = c(GBOA_COL) else { continue };
         let ms = |v: Option<f64>| v.map_or("—".into(), |v| format!("{v:.0}"));

@@ -86,12 +86,15 @@ impl MachineRecords {
         self.ceiling_where(name, |r| r.str("profile") == profile).or_else(|| self.ceiling(name))
     }
 
+    /// Latest by the run's start time (`run_id`), not by the order the record
+    /// files were read in.
     fn ceiling_where(&self, name: &str, keep: impl Fn(&Record) -> bool) -> Option<f64> {
         self.rows
             .iter()
-            .rev()
             .filter(|r| r.str("record_kind") == "ceiling" && r.str("ceiling") == name && keep(r))
-            .find_map(|r| r.float("gbs").or_else(|| r.float("gops")))
+            .filter_map(|r| Some((r.int("run_id").unwrap_or(0), r.float("gbs").or_else(|| r.float("gops"))?)))
+            .max_by_key(|&(run, _)| run)
+            .map(|(_, v)| v)
     }
 
     pub fn has_gpu(&self) -> bool {
@@ -281,5 +284,37 @@ mod tests {
         let m = by_machine(vec![r("a"), r("b"), r("a")], Some("b"));
         assert_eq!(m.iter().map(|m| m.hw_id.as_str()).collect::<Vec<_>>(), vec!["b", "a"]);
         assert_eq!(m[1].rows.len(), 2);
+    }
+
+    fn ceiling(profile: &str, run_id: u64, gops: f64) -> Record {
+        Record::new()
+            .with("record_kind", "ceiling")
+            .with("ceiling", "gpu_int32")
+            .with("profile", profile)
+            .with("run_id", run_id)
+            .with("gops", gops)
+    }
+
+    #[test]
+    fn the_latest_ceiling_is_the_latest_run_not_the_last_file_read() {
+        let m = MachineRecords {
+            hw_id: "m".into(),
+            rows: vec![ceiling("gpu-scale", 30, 1.0), ceiling("gpu", 10, 2.0), ceiling("speed", 20, 3.0)],
+        };
+        assert_eq!(m.ceiling("gpu_int32"), Some(1.0));
+        assert_eq!(m.ceiling_of_profile("gpu_int32", "speed"), Some(3.0));
+        assert_eq!(m.ceiling_of_profile("gpu_int32", "none"), Some(1.0), "falls back to the latest of any profile");
+    }
+
+    #[test]
+    fn each_point_comes_from_the_profile_that_measured_it_last() {
+        let row = |profile: &str, run_id: u64, size: u64| {
+            Record::new().with("record_kind", "measurement").with("profile", profile).with("run_id", run_id).with("size", size)
+        };
+        let rows = vec![row("a", 1, 10), row("b", 2, 10), row("b", 3, 10), row("a", 1, 20), row("b", 2, 30).with("untimed", true)];
+        let m = MachineRecords { hw_id: "m".into(), rows };
+        let kept = m.latest_measurements(|r| (r.get("untimed") != &crate::records::Value::Bool(true)).then(|| r.int("size")));
+        let got: Vec<(String, i64)> = kept.iter().map(|r| (r.str("profile").to_owned(), r.int("size").unwrap())).collect();
+        assert_eq!(got, vec![("b".into(), 10), ("b".into(), 10), ("a".into(), 20), ("b".into(), 30)]);
     }
 }

@@ -133,6 +133,8 @@ struct Timing {
 pub struct Sweep {
     times: BTreeMap<Size, BTreeMap<String, Timing>>,
     not_run: BTreeMap<String, String>,
+    /// The profile whose runs timed each size (their ceilings apply).
+    profiles: BTreeMap<Size, String>,
 }
 
 impl Sweep {
@@ -146,6 +148,7 @@ impl Sweep {
                 continue;
             }
             let size = (r.int("instances").unwrap_or(0) as usize, r.int("attributes").unwrap_or(0) as usize);
+            sweep.profiles.insert(size, r.str("profile").to_owned());
             if let (Some(total), Some(load)) = (r.float("eval_s"), r.float("load_s")) {
                 let (tests, pairs) = (r.float("condition_tests").unwrap_or(0.0), r.float("pairs").unwrap_or(0.0));
                 raw.entry((size, method)).or_default().push(Timing { total_s: total, evaluate_s: total - load, tests, pairs });
@@ -310,6 +313,8 @@ fn regions(m: &MachineRecords, s: &Sweep, dir: &Path) -> Result<String> {
 /// instance from the caches).
 fn rates(m: &MachineRecords, s: &Sweep) -> String {
     let Some((&(n, a), times)) = s.times.iter().max_by_key(|((n, a), _)| n * a) else { return String::new() };
+    let profile = s.profiles.get(&(n, a)).map_or("", String::as_str);
+    let ceiling = |name: &str| m.ceiling_of_profile(name, profile);
     let fraction =
         |rate: f64, ceiling: Option<f64>| ceiling.map_or("not in these records".into(), |c| format!("{:.1}% of {c:.0}", 100.0 * rate / c));
     let mut t = Table::new(&[
@@ -329,9 +334,9 @@ fn rates(m: &MachineRecords, s: &Sweep) -> String {
             format!("`{method}`"),
             format!("{:.4}", x.evaluate_s),
             format!("{rate:.2}"),
-            if gpu { fraction(rate, m.ceiling("gpu_int32")) } else { "—".into() },
+            if gpu { fraction(rate, ceiling("gpu_int32")) } else { "—".into() },
             format!("{bytes:.1}"),
-            if gpu { fraction(bytes, m.ceiling("gpu_d2d")) } else { "—".into() },
+            if gpu { fraction(bytes, ceiling("gpu_d2d")) } else { "—".into() },
         ]);
     }
     format!(
