@@ -660,6 +660,9 @@ struct Analysis {
     build: BTreeMap<usize, (usize, BTreeMap<String, ScorerTimes>)>,
     /// The profile that timed each Figure 5 ℓ (its runs' ceilings apply).
     fig5_profile: BTreeMap<usize, String>,
+    /// gECGA's Figure 5 runs identical to the CPU scorer's, of all its runs in
+    /// every profile (identity is evidence whichever profile ran it).
+    gecga_identical: (usize, usize),
 }
 
 impl Analysis {
@@ -667,7 +670,12 @@ impl Analysis {
     /// each ratio compares scorers of one run (one kernel version).
     fn of(m: &MachineRecords) -> Analysis {
         let timed = |r: &Record| matches!(r.str("figure"), "fig5" | "build").then(|| (r.str("figure").to_owned(), r.int("ell")));
-        Analysis::of_rows(m.latest_measurements(timed).into_iter())
+        let mut a = Analysis::of_rows(m.latest_measurements(timed).into_iter());
+        for r in m.measurements().filter(|r| r.str("figure") == "fig5" && r.str("scorer") == GECGA && r.str("status") == "ok") {
+            a.gecga_identical.0 += usize::from(r.get("identical") == &crate::records::Value::Bool(true));
+            a.gecga_identical.1 += 1;
+        }
+        a
     }
 
     fn of_rows<'r>(rows: impl Iterator<Item = &'r Record>) -> Analysis {
@@ -1006,13 +1014,7 @@ impl EcgaPaper {
                 )
             }
             "gecga_identical" => {
-                let (mut same, mut runs) = (0, 0);
-                for (_, scorers) in a.fig5.values() {
-                    if let Some(t) = scorers.get(GECGA) {
-                        same += t.identical;
-                        runs += t.runs;
-                    }
-                }
+                let (same, runs) = a.gecga_identical;
                 if runs == 0 {
                     return (Verdict::NotRun("no gECGA runs (no GPU)".into()), String::new());
                 }

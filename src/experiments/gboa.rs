@@ -441,15 +441,16 @@ impl Analysis {
             Some((r.str("figure").to_owned(), r.str("axis").to_owned(), value, r.int("generations")))
         };
         let mut a = Analysis::default();
+        // Identity is evidence whichever profile ran it: every gBOA run counts.
+        for r in m.measurements().filter(|r| r.str("method") == GBOA_COL && r.str("status") == "ok") {
+            a.identical.0 += usize::from(r.get("identical") == &crate::records::Value::Bool(true));
+            a.identical.1 += 1;
+        }
         for r in m.latest_measurements(point) {
             let method = r.str("method").to_owned();
             if r.str("status") != "ok" {
                 a.not_run.insert(method, r.str("reason").to_owned());
                 continue;
-            }
-            if method == GBOA_COL {
-                a.identical.0 += usize::from(r.get("identical") == &crate::records::Value::Bool(true));
-                a.identical.1 += 1;
             }
             let f = |k: &str| r.float(k).unwrap_or(f64::NAN);
             let ell = r.int("ell").unwrap_or(0) as usize;
