@@ -135,28 +135,30 @@ extern "C" __global__ void biohel_reduce_paper(const unsigned int* __restrict__ 
     if (t == 0) counts[r * 3 + metric] = s[0];
 }
 
-// The faster design for current GPUs (v2; GPU notes): one warp takes
-// 32 * BALLOT_SPAN instances (BALLOT_SPAN per lane, so that many independent
-// value loads are in flight per condition) and tests them against every rule of
-// the block's tile of TILE_RULES rules, so the instances' values are read from
-// DRAM once per tile and the rules' conditions (words loaded once per condition
-// and warp) are reused across the span. Counts come from warp votes
-// (__ballot_sync + __popc: one instruction per 32 instances instead of a
-// shared-memory tree); lane j keeps rule j's counts in registers, the warps of a
-// block add them in shared memory and the block adds them to counts[r * 3 +
-// metric] with one atomic per rule and metric (integer additions: the order does
-// not change the result). The loop over a rule's conditions exits as soon as no
-// instance of the warp still matches. Grid (rule tiles, instance chunks of
-// `chunk`): the tiles of one chunk are consecutive blocks, so they run at the
-// same time and share the chunk's values in L2 (v1's grid, chunks first, read
-// every value from DRAM once per tile). blockDim.x a multiple of 32; counts
+// The faster design for current GPUs (v3; GPU notes): one warp takes a group of
+// 32 * SPAN instances (SPAN per lane, so that many independent value loads are
+// in flight per condition) and tests them against rules of the block's tile of
+// TILE_RULES rules, so the instances' values are read from DRAM once per tile and
+// the rules' conditions (words loaded once per condition and warp) are reused
+// across the span. Counts come from warp votes (__ballot_sync + __popc: one
+// instruction per 32 instances instead of a shared-memory tree); lane j keeps
+// rule j's counts in registers, the warps of a block add them in shared memory
+// and the block adds them to counts[r * 3 + metric] with one atomic per rule and
+// metric (integer additions: the order does not change the result). The loop
+// over a rule's conditions exits as soon as no instance of the warp still
+// matches. Grid (rule tiles, instance chunks of `chunk`): the tiles of one chunk
+// are consecutive blocks, so they run at the same time and share the chunk's
+// values in L2. A block's work items are (instance group, rule slice) pairs: slice
+// q takes rules q, q + slices, ... of the tile, so a small window (one group)
+// still gives `slices` warps per tile (v2 had one, and lost to the paper's kernel
+// on windows of a few hundred instances). blockDim.x a multiple of 32; counts
 // zeroed by the host.
 #define TILE_RULES 32
-#define BALLOT_SPAN 4
-extern "C" __global__ void biohel_match_ballot(const float* __restrict__ values, const unsigned short* __restrict__ labels, int n,
-                                               int offset, int window, const int* __restrict__ rule_class,
-                                               const int* __restrict__ rule_start, const unsigned int* __restrict__ conds,
-                                               int rules, int chunk, unsigned int* __restrict__ counts) {
+template <int SPAN>
+__device__ __forceinline__ void match_ballot(const float* __restrict__ values, const unsigned short* __restrict__ labels, int n,
+                                             int offset, int window, const int* __restrict__ rule_class,
+                                             const int* __restrict__ rule_start, const unsigned int* __restrict__ conds, int rules,
+                                             int chunk, int slices, unsigned int* __restrict__ counts) {
     __shared__ int s_start[TILE_RULES + 1];
     __shared__ unsigned short s_class[TILE_RULES];
     __shared__ unsigned int s_counts[TILE_RULES * 3];
@@ -171,28 +173,31 @@ extern "C" __global__ void biohel_match_ballot(const float* __restrict__ values,
     __syncthreads();
     const int first = blockIdx.y * chunk;
     const int last = min(window, first + chunk);
+    const int groups = (last - first + 32 * SPAN - 1) / (32 * SPAN);
     unsigned int c_cond = 0, c_action = 0, c_match = 0;  // rule `lane` of the tile
-    for (int k0 = first + warp * 32 * BALLOT_SPAN; k0 < last; k0 += warps * 32 * BALLOT_SPAN) {
-        int idx[BALLOT_SPAN];
-        bool in[BALLOT_SPAN];
-        unsigned short label[BALLOT_SPAN];
+    for (int item = warp; item < groups * slices; item += warps) {
+        const int k0 = first + (item % groups) * 32 * SPAN;
+        int idx[SPAN];
+        bool in[SPAN];
+        unsigned short label[SPAN];
 #pragma unroll
-        for (int s = 0; s < BALLOT_SPAN; ++s) {
+        for (int s = 0; s < SPAN; ++s) {
             const int k = k0 + s * 32 + lane;
             in[s] = k < last;
             idx[s] = offset + (in[s] ? k : first);
             label[s] = labels[idx[s]];
         }
-        for (int j = 0; j < tile; ++j) {
-            bool m[BALLOT_SPAN];
+        for (int j = item / groups; j < tile; j += slices) {
+            bool m[SPAN];
             bool any = false;
 #pragma unroll
-            for (int s = 0; s < BALLOT_SPAN; ++s) {
+            for (int s = 0; s < SPAN; ++s) {
                 m[s] = in[s];
                 any = any || m[s];
             }
             const int end = s_start[j + 1];
-            for (int c = s_start[j]; c < end && __any_sync(0xffffffffu, any); ++c) {
+            for (int c = s_start[j]; c < end; ++c) {
+                if (!__any_sync(0xffffffffu, any)) break;
                 const unsigned int* cond = conds + c * COND_WORDS;
                 const size_t column = (size_t)cond[0] * n;
                 const unsigned int kind = cond[1];
@@ -200,7 +205,7 @@ extern "C" __global__ void biohel_match_ballot(const float* __restrict__ values,
                 const unsigned int w2 = kind != 0u ? cond[4] : 0u, w3 = kind != 0u ? cond[5] : 0u;
                 any = false;
 #pragma unroll
-                for (int s = 0; s < BALLOT_SPAN; ++s) {
+                for (int s = 0; s < SPAN; ++s) {
                     m[s] = m[s] && value_holds(values[column + idx[s]], kind, w0, w1, w2, w3);
                     any = any || m[s];
                 }
@@ -208,7 +213,7 @@ extern "C" __global__ void biohel_match_ballot(const float* __restrict__ values,
             const unsigned short cls = s_class[j];
             unsigned int cc = 0, ca = 0, cm = 0;
 #pragma unroll
-            for (int s = 0; s < BALLOT_SPAN; ++s) {
+            for (int s = 0; s < SPAN; ++s) {
                 const bool a = in[s] && label[s] == cls;
                 cc += __popc(__ballot_sync(0xffffffffu, m[s]));
                 ca += __popc(__ballot_sync(0xffffffffu, a));
@@ -231,3 +236,14 @@ extern "C" __global__ void biohel_match_ballot(const float* __restrict__ values,
         if (s_counts[j]) atomicAdd(&counts[r0 * 3 + j], s_counts[j]);
     }
 }
+
+#define BALLOT_KERNEL(SPAN)                                                                                                             \
+    extern "C" __global__ void biohel_match_ballot_##SPAN(                                                                              \
+        const float* __restrict__ values, const unsigned short* __restrict__ labels, int n, int offset, int window,                     \
+        const int* __restrict__ rule_class, const int* __restrict__ rule_start, const unsigned int* __restrict__ conds, int rules,       \
+        int chunk, int slices, unsigned int* __restrict__ counts) {                                                                     \
+        match_ballot<SPAN>(values, labels, n, offset, window, rule_class, rule_start, conds, rules, chunk, slices, counts);              \
+    }
+BALLOT_KERNEL(1)
+BALLOT_KERNEL(2)
+BALLOT_KERNEL(4)

@@ -118,6 +118,14 @@ __device__ double block_entropy(const unsigned long long* __restrict__ words, co
     return acc;
 }
 
+// The shared memory of a block that scores one group: block_entropy's counters
+// and terms, and the group's loci.
+struct Scratch {
+    unsigned int counts[1 << ECGA_MAX_L];
+    double terms[ECGA_THREADS];
+    int group[ECGA_MAX_L];
+};
+
 // One block per merged group (the paper's one block per candidate pair).
 // Arguments:
 //   words  [ell * wpl]     bit-packed population
@@ -130,13 +138,11 @@ extern "C" __global__ void __launch_bounds__(ECGA_THREADS)
     ecga_pair_entropy(const unsigned long long* __restrict__ words, const int* __restrict__ loci,
                       const int* __restrict__ len, const double* __restrict__ xlogx, double* __restrict__ s,
                       int n, int wpl) {
-    __shared__ unsigned int counts[1 << ECGA_MAX_L];
-    __shared__ double terms[ECGA_THREADS];
-    __shared__ int group[ECGA_MAX_L];
+    __shared__ Scratch sh;
     const int p = blockIdx.x;
     const int L = len[p];
-    if (threadIdx.x < L) group[threadIdx.x] = loci[p * ECGA_MAX_L + threadIdx.x];
-    const double acc = block_entropy(words, group, L, n, wpl, xlogx, counts, terms);
+    if (threadIdx.x < L) sh.group[threadIdx.x] = loci[p * ECGA_MAX_L + threadIdx.x];
+    const double acc = block_entropy(words, sh.group, L, n, wpl, xlogx, sh.counts, sh.terms);
     if (threadIdx.x == 0) s[p] = acc;
 }
 
@@ -230,13 +236,11 @@ extern "C" __global__ void __launch_bounds__(ECGA_THREADS)
     ecga_search_groups(const unsigned long long* __restrict__ words, const double* __restrict__ xlogx, int n, int wpl,
                        SEARCH_PARAMS) {
     const Search st = SEARCH_STATE;
-    __shared__ unsigned int counts[1 << ECGA_MAX_L];
-    __shared__ double terms[ECGA_THREADS];
-    __shared__ int group[ECGA_MAX_L];
+    __shared__ Scratch sh;
     const int l = blockIdx.x;
     const int L = st.slot_size[l];
-    if (threadIdx.x < L) group[threadIdx.x] = st.slot_loci[l * ECGA_MAX_L + threadIdx.x];
-    const double s = block_entropy(words, group, L, n, wpl, xlogx, counts, terms);
+    if (threadIdx.x < L) sh.group[threadIdx.x] = st.slot_loci[l * ECGA_MAX_L + threadIdx.x];
+    const double s = block_entropy(words, sh.group, L, n, wpl, xlogx, sh.counts, sh.terms);
     if (threadIdx.x == 0) st.cost[l] = group_cost(st, s, L);
 }
 
@@ -248,9 +252,7 @@ extern "C" __global__ void __launch_bounds__(ECGA_THREADS)
     ecga_search_rescore(const unsigned long long* __restrict__ words, const double* __restrict__ xlogx, int n, int wpl,
                         SEARCH_PARAMS) {
     const Search st = SEARCH_STATE;
-    __shared__ unsigned int counts[1 << ECGA_MAX_L];
-    __shared__ double terms[ECGA_THREADS];
-    __shared__ int group[ECGA_MAX_L];
+    __shared__ Scratch sh;
     if (st.ctrl[CTRL_DONE]) return;
     const int x = blockIdx.x;
     const int Lx = st.slot_size[x];
@@ -267,9 +269,9 @@ extern "C" __global__ void __launch_bounds__(ECGA_THREADS)
             if (threadIdx.x == 0) st.delta[at] = __longlong_as_double(0x7ff0000000000000ll);
             continue;
         }
-        if (threadIdx.x < La) group[threadIdx.x] = st.slot_loci[a * ECGA_MAX_L + threadIdx.x];
-        else if (threadIdx.x < La + Lb) group[threadIdx.x] = st.slot_loci[b * ECGA_MAX_L + threadIdx.x - La];
-        const double s = block_entropy(words, group, La + Lb, n, wpl, xlogx, counts, terms);
+        if (threadIdx.x < La) sh.group[threadIdx.x] = st.slot_loci[a * ECGA_MAX_L + threadIdx.x];
+        else if (threadIdx.x < La + Lb) sh.group[threadIdx.x] = st.slot_loci[b * ECGA_MAX_L + threadIdx.x - La];
+        const double s = block_entropy(words, sh.group, La + Lb, n, wpl, xlogx, sh.counts, sh.terms);
         if (threadIdx.x == 0) {
             st.pair_s[at] = s;
             st.delta[at] = __dsub_rn(__dsub_rn(group_cost(st, s, La + Lb), st.cost[a]), st.cost[b]);

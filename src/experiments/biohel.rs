@@ -478,6 +478,7 @@ fn simulated_ga(
         let t0 = Instant::now();
         evaluator.load(data)?;
         let load_s = t0.elapsed().as_secs_f64();
+        let device_before = evaluator.device_seconds();
         for (t, batch) in rules.iter().enumerate() {
             let mut out = Vec::new();
             evaluator.evaluate(data, window(t), batch, &mut out)?;
@@ -488,14 +489,16 @@ fn simulated_ga(
             None => serial = Some(counts),
             Some(want) => anyhow::ensure!(*want == counts, "{name} counts differ from the serial evaluator's in case {case_id}"),
         }
-        rows.push(
-            Record::new()
-                .with("method", name)
-                .with("status", "ok")
-                .with("eval_s", eval_s)
-                .with("load_s", load_s)
-                .with("threads", threads(name)),
-        );
+        let mut row = Record::new()
+            .with("method", name)
+            .with("status", "ok")
+            .with("eval_s", eval_s)
+            .with("load_s", load_s)
+            .with("threads", threads(name));
+        if let (Some(before), Some(after)) = (device_before, evaluator.device_seconds()) {
+            row.set("kernel_s", after - before);
+        }
+        rows.push(row);
     }
     Ok(rows)
 }

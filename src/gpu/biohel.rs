@@ -19,7 +19,8 @@ use super::{Gpu, KernelSource, ensure_len, launch_err};
 use crate::library::biohel::{Condition, Counts, Rule, RuleEvaluator, check_input};
 use crate::library::dataset::Dataset;
 use anyhow::{Result, bail, ensure};
-use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use cudarc::driver::sys::CUevent_flags;
+use cudarc::driver::{CudaEvent, CudaSlice, LaunchConfig, PushKernelArg};
 use std::ops::Range;
 
 /// `kernels/biohel.cu`.
@@ -33,10 +34,13 @@ pub const PAPER_BLOCK: usize = 512;
 const REDUCE_BLOCK: u32 = 256;
 /// Rules per block of the ballot kernel (the kernel's `TILE_RULES`).
 const TILE_RULES: usize = 32;
-/// Threads per block and instances per block of the ballot kernel (one pass
-/// of its 8 warps × 32 lanes × `BALLOT_SPAN` 4 instances).
-const BALLOT_BLOCK: u32 = 256;
+/// Most warps per block of the ballot kernel, and instances per block (one pass of
+/// its 8 warps × 32 lanes × 4 instances at span 4).
+const BALLOT_WARPS: usize = 8;
 const BALLOT_CHUNK: usize = 1024;
+/// Warps per SM the ballot launch aims at: rule slices are added (doubling, up to
+/// one rule per warp) until the grid holds this many.
+const BALLOT_WARPS_PER_SM: usize = 32;
 /// Most blocks in a launch's second grid dimension (CUDA's limit).
 const GRID_Y_MAX: usize = 65_535;
 /// Values per staged chunk of the instance upload (64 MB; the kernel's
@@ -106,6 +110,48 @@ impl MemoryPlan {
     }
 }
 
+/// Instances per lane of the ballot kernel (`biohel_match_ballot_<span>`).
+fn ballot_span() -> usize {
+    std::env::var("EVOREPRO_BALLOT_SPAN").ok().and_then(|v| v.parse().ok()).filter(|s| [1, 2, 4].contains(s)).unwrap_or(4)
+}
+
+fn ballot_kernel() -> &'static str {
+    match ballot_span() {
+        1 => "biohel_match_ballot_1",
+        2 => "biohel_match_ballot_2",
+        _ => "biohel_match_ballot_4",
+    }
+}
+
+/// The ballot kernel's launch for `rules` rules over `window` instances: a block
+/// per (tile of 32 rules, chunk of instances), each chunk split into groups of
+/// 32 · `span` instances (one warp each), and each tile into `slices` rule slices
+/// — the fewest (a power of two, at most one rule per warp) that give the grid
+/// [`BALLOT_WARPS_PER_SM`] warps per SM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct BallotShape {
+    tiles: usize,
+    chunk: usize,
+    chunks: usize,
+    slices: usize,
+    /// Warps per block: the block's work items (groups × slices), at most [`BALLOT_WARPS`].
+    warps: usize,
+}
+
+impl BallotShape {
+    fn new(rules: usize, window: usize, span: usize, sms: usize) -> BallotShape {
+        let tiles = rules.div_ceil(TILE_RULES);
+        let chunk = BALLOT_CHUNK.max(window.div_ceil(GRID_Y_MAX));
+        let chunks = window.div_ceil(chunk);
+        let groups = chunk.min(window).div_ceil(32 * span);
+        let mut slices = 1;
+        while slices < TILE_RULES && tiles * chunks * groups * slices < sms * BALLOT_WARPS_PER_SM {
+            slices *= 2;
+        }
+        BallotShape { tiles, chunk, chunks, slices, warps: (groups * slices).min(BALLOT_WARPS) }
+    }
+}
+
 /// Bytes of one instance on the device: its attribute values and label.
 pub fn instance_bytes(data: &Dataset) -> usize {
     data.attribute_count() * 4 + 2
@@ -133,6 +179,9 @@ pub struct Transfers {
     pub instance_uploads: usize,
     pub instance_bytes: usize,
     pub passes: usize,
+    /// Seconds between CUDA events around the match kernels of every pass (the
+    /// ballot design's zeroing of the counts included).
+    pub kernel_s: f64,
 }
 
 /// The GPU [`RuleEvaluator`].
@@ -158,16 +207,19 @@ pub struct GpuEvaluator<'g> {
     d_partial: Option<CudaSlice<u32>>,
     d_counts: Option<CudaSlice<u32>>,
     host_counts: Vec<u32>,
+    /// Recorded before and after the match kernels of a pass.
+    events: [CudaEvent; 2],
     pub transfers: Transfers,
 }
 
 impl<'g> GpuEvaluator<'g> {
     /// Compiles the kernels now, so no timed evaluation pays for NVRTC.
     pub fn new(gpu: &'g Gpu, design: Design) -> Result<Self> {
-        for k in ["biohel_transpose", "biohel_match_paper", "biohel_reduce_paper", "biohel_match_ballot"] {
+        for k in ["biohel_transpose", "biohel_match_paper", "biohel_reduce_paper", ballot_kernel()] {
             gpu.function(&BIOHEL_CU, k)?;
         }
         let (free, _) = gpu.ctx.mem_get_info().map_err(launch_err("cuMemGetInfo"))?;
+        let event = || gpu.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(launch_err("BioHEL events"));
         Ok(GpuEvaluator {
             gpu,
             design,
@@ -186,6 +238,7 @@ impl<'g> GpuEvaluator<'g> {
             d_partial: None,
             d_counts: None,
             host_counts: Vec::new(),
+            events: [event()?, event()?],
             transfers: Transfers::default(),
         })
     }
@@ -308,6 +361,7 @@ impl<'g> GpuEvaluator<'g> {
         };
         let n = resident.len() as i32;
         let (offset, window_i, rules_i) = (offset as i32, window as i32, count as i32);
+        self.events[0].record(stream).map_err(&e)?;
         match self.design {
             Design::Paper => {
                 let blocks = window.div_ceil(PAPER_BLOCK);
@@ -340,17 +394,15 @@ impl<'g> GpuEvaluator<'g> {
             }
             Design::Ballot => {
                 stream.memset_zeros(&mut d_counts.slice_mut(0..3 * count)).map_err(&e)?;
-                let k = gpu.function(&BIOHEL_CU, "biohel_match_ballot")?;
-                // The rule tiles of one instance chunk are consecutive blocks, so
-                // they run together and read the chunk's values from L2, not DRAM.
-                let chunk = BALLOT_CHUNK.max(window.div_ceil(GRID_Y_MAX));
-                let chunk_i = chunk as i32;
+                let k = gpu.function(&BIOHEL_CU, ballot_kernel())?;
+                let shape = BallotShape::new(count, window, ballot_span(), gpu.info.sms.max(1) as usize);
+                let (chunk_i, slices_i) = (shape.chunk as i32, shape.slices as i32);
                 let mut l = stream.launch_builder(&k);
                 l.arg(values).arg(labels).arg(&n).arg(&offset).arg(&window_i).arg(&*d_class).arg(&*d_start).arg(&*d_conds);
-                l.arg(&rules_i).arg(&chunk_i).arg(&mut *d_counts);
+                l.arg(&rules_i).arg(&chunk_i).arg(&slices_i).arg(&mut *d_counts);
                 let cfg = LaunchConfig {
-                    grid_dim: (count.div_ceil(TILE_RULES) as u32, window.div_ceil(chunk) as u32, 1),
-                    block_dim: (BALLOT_BLOCK, 1, 1),
+                    grid_dim: (shape.tiles as u32, shape.chunks as u32, 1),
+                    block_dim: (32 * shape.warps as u32, 1, 1),
                     shared_mem_bytes: 0,
                 };
                 // SAFETY: block (t, c) reads instances offset + k, k < window, of the
@@ -359,8 +411,10 @@ impl<'g> GpuEvaluator<'g> {
                 unsafe { l.launch(cfg) }.map_err(&e)?;
             }
         }
+        self.events[1].record(stream).map_err(&e)?;
         self.host_counts.resize(3 * count, 0);
         stream.memcpy_dtoh(&d_counts.slice(0..3 * count), self.host_counts.as_mut_slice()).map_err(&e)?;
+        self.transfers.kernel_s += f64::from(self.events[0].elapsed_ms(&self.events[1]).map_err(&e)?) / 1e3;
         for (o, c) in out.iter_mut().zip(self.host_counts.chunks_exact(3)) {
             o.matched += c[0];
             o.correct += c[1];
@@ -431,6 +485,10 @@ impl RuleEvaluator for GpuEvaluator<'_> {
             start = end;
         }
         Ok(())
+    }
+
+    fn device_seconds(&self) -> Option<f64> {
+        Some(self.transfers.kernel_s)
     }
 }
 
@@ -509,6 +567,22 @@ mod tests {
         {
             assert!(BIOHEL_CU.code.contains(&define), "kernels/biohel.cu lacks `{}`", define.trim());
         }
+    }
+
+    #[test]
+    fn ballot_shape_adds_rule_slices_only_where_the_window_leaves_warps_idle() {
+        // A window of 100: one group per tile, so each of the 16 tiles' 32 rules
+        // gets a warp of its own.
+        let small = BallotShape::new(500, 100, 4, 132);
+        assert_eq!(small, BallotShape { tiles: 16, chunk: 1024, chunks: 1, slices: 32, warps: 8 });
+        // 10⁴ instances: 16 tiles × 10 chunks × 8 groups = 1280 warps; 4 slices reach 132 × 32.
+        assert_eq!(BallotShape::new(500, 10_000, 4, 132).slices, 4);
+        // 10⁶ instances fill the device without slices.
+        let large = BallotShape::new(500, 1_000_000, 4, 132);
+        assert_eq!((large.slices, large.warps, large.chunks), (1, 8, 977));
+        // The second grid dimension stays within CUDA's limit, every instance in a chunk.
+        let huge = BallotShape::new(32, 100_000_000, 1, 132);
+        assert!(huge.chunks <= GRID_Y_MAX && huge.chunks * huge.chunk >= 100_000_000);
     }
 
     #[test]

@@ -103,6 +103,12 @@ pub trait RuleEvaluator {
     /// (indices into `data`, e.g. a [`window_range`] of data laid out in
     /// [`ilas_strata`] order). Errors when the window or a rule does not fit `data`.
     fn evaluate(&mut self, data: &Dataset, window: Range<usize>, rules: &[Rule], out: &mut Vec<Counts>) -> Result<()>;
+
+    /// Seconds of device kernels in the calls so far (CUDA events), for an
+    /// evaluator that runs on a device; `None` for the CPU ones.
+    fn device_seconds(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// Checks that `window` lies in `data` and that every rule's conditions name

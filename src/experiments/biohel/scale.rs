@@ -119,11 +119,13 @@ pub fn run(case: &Case, env: &RunEnv, rules_per_iteration: usize, expressed_prob
 type Size = (usize, usize);
 
 /// One size's medians: the whole GA (`eval_s`), its evaluations alone
-/// (`eval_s − load_s`) and the condition tests they made.
+/// (`eval_s − load_s`), their device kernels (CUDA events; GPU records from v3
+/// on) and the condition tests they made.
 #[derive(Clone, Copy, Debug)]
 struct Timing {
     total_s: f64,
     evaluate_s: f64,
+    kernel_s: Option<f64>,
     tests: f64,
     pairs: f64,
 }
@@ -151,13 +153,20 @@ impl Sweep {
             sweep.profiles.insert(size, r.str("profile").to_owned());
             if let (Some(total), Some(load)) = (r.float("eval_s"), r.float("load_s")) {
                 let (tests, pairs) = (r.float("condition_tests").unwrap_or(0.0), r.float("pairs").unwrap_or(0.0));
-                raw.entry((size, method)).or_default().push(Timing { total_s: total, evaluate_s: total - load, tests, pairs });
+                let kernel_s = r.float("kernel_s");
+                raw.entry((size, method)).or_default().push(Timing { total_s: total, evaluate_s: total - load, kernel_s, tests, pairs });
             }
         }
         for ((size, method), v) in raw {
             let med = |f: fn(&Timing) -> f64| median(&v.iter().map(f).collect::<Vec<_>>());
-            let t =
-                Timing { total_s: med(|x| x.total_s), evaluate_s: med(|x| x.evaluate_s), tests: med(|x| x.tests), pairs: med(|x| x.pairs) };
+            let kernels: Option<Vec<f64>> = v.iter().map(|x| x.kernel_s).collect();
+            let t = Timing {
+                total_s: med(|x| x.total_s),
+                evaluate_s: med(|x| x.evaluate_s),
+                kernel_s: kernels.map(|k| median(&k)),
+                tests: med(|x| x.tests),
+                pairs: med(|x| x.pairs),
+            };
             sweep.times.entry(size).or_default().insert(method, t);
         }
         sweep
@@ -304,13 +313,14 @@ fn regions(m: &MachineRecords, s: &Sweep, dir: &Path) -> Result<String> {
     Ok(md)
 }
 
-/// Condition tests per second at the largest size; for the CUDA designs the
-/// fraction of the device's integer-instruction rate measured in the same run
-/// (a test is at least a load, two comparisons and a branch: the fraction bounds
-/// how busy the integer units are), and the bytes the tests ask for (a 4-byte
-/// value per test, a 2-byte label per rule × instance) against the device copy
-/// bandwidth (an upper bound on DRAM traffic: the rules of a tile re-read an
-/// instance from the caches).
+/// Condition tests per second at the largest size, over the evaluations and, for
+/// the CUDA designs, over their kernels alone (CUDA events; records before v3 lack
+/// them and use the evaluations); for the CUDA designs the fraction of the
+/// device's integer-instruction rate measured in the same run (a test is at least
+/// a load, two comparisons and a branch: the fraction bounds how busy the integer
+/// units are), and the bytes the tests ask for (a 4-byte value per test, a 2-byte
+/// label per rule × instance) against the device copy bandwidth (an upper bound
+/// on DRAM traffic: the rules of a tile re-read an instance from the caches).
 fn rates(m: &MachineRecords, s: &Sweep) -> String {
     let Some((&(n, a), times)) = s.times.iter().max_by_key(|((n, a), _)| n * a) else { return String::new() };
     let profile = s.profiles.get(&(n, a)).map_or("", String::as_str);
@@ -320,22 +330,31 @@ fn rates(m: &MachineRecords, s: &Sweep) -> String {
     let mut t = Table::new(&[
         "method",
         "evaluations (s)",
-        "condition tests (10⁹/s)",
+        "their kernels (s)",
+        "condition tests per second of evaluations (10⁹/s)",
+        "per second of kernels (10⁹/s)",
         "of the GPU int32 instruction rate (10⁹/s, same run)",
-        "bytes asked for (GB/s)",
+        "bytes asked for per second of kernels (GB/s)",
         "of the device copy (GB/s, same run)",
     ]);
     for method in [SERIAL, PARALLEL, CUDA, BALLOT] {
         let Some(x) = times.get(method) else { continue };
         let rate = x.tests / x.evaluate_s / 1e9;
-        let bytes = (4.0 * x.tests + 2.0 * x.pairs) / x.evaluate_s / 1e9;
         let gpu = method == CUDA || method == BALLOT;
+        let (busy_s, of) = match x.kernel_s {
+            Some(k) if gpu && k > 0.0 => (k, ""),
+            _ => (x.evaluate_s, " (of evaluations)"),
+        };
+        let kernel_rate = x.tests / busy_s / 1e9;
+        let bytes = (4.0 * x.tests + 2.0 * x.pairs) / busy_s / 1e9;
         t.row(vec![
             format!("`{method}`"),
             format!("{:.4}", x.evaluate_s),
+            x.kernel_s.filter(|_| gpu).map_or("—".into(), |k| format!("{k:.4}")),
             format!("{rate:.2}"),
-            if gpu { fraction(rate, ceiling("gpu_int32")) } else { "—".into() },
-            format!("{bytes:.1}"),
+            if gpu && of.is_empty() { format!("{kernel_rate:.2}") } else { "—".into() },
+            if gpu { fraction(kernel_rate, ceiling("gpu_int32")) + of } else { "—".into() },
+            if gpu { format!("{bytes:.1}{of}") } else { "—".into() },
             if gpu { fraction(bytes, ceiling("gpu_d2d")) } else { "—".into() },
         ]);
     }
