@@ -136,7 +136,7 @@ extern "C" __global__ void biohel_reduce_paper(const unsigned int* __restrict__ 
 }
 
 // The faster design for current GPUs (v3; GPU notes): one warp takes a group of
-// 32 * SPAN instances (SPAN per lane, so that many independent value loads are
+// 32 * BALLOT_SPAN instances (BALLOT_SPAN per lane, so that many independent value loads are
 // in flight per condition) and tests them against rules of the block's tile of
 // TILE_RULES rules, so the instances' values are read from DRAM once per tile and
 // the rules' conditions (words loaded once per condition and warp) are reused
@@ -146,19 +146,20 @@ extern "C" __global__ void biohel_reduce_paper(const unsigned int* __restrict__ 
 // and the block adds them to counts[r * 3 + metric] with one atomic per rule and
 // metric (integer additions: the order does not change the result). The loop
 // over a rule's conditions exits as soon as no instance of the warp still
-// matches. Grid (rule tiles, instance chunks of `chunk`): the tiles of one chunk
-// are consecutive blocks, so they run at the same time and share the chunk's
-// values in L2. A block's work items are (instance group, rule slice) pairs: slice
-// q takes rules q, q + slices, ... of the tile, so a small window (one group)
-// still gives `slices` warps per tile (v2 had one, and lost to the paper's kernel
-// on windows of a few hundred instances). blockDim.x a multiple of 32; counts
-// zeroed by the host.
+// matches. Grid (rule tiles, instance chunks of `chunk`, rule-slice blocks): the
+// tiles of one chunk are consecutive blocks, so they run at the same time and
+// share the chunk's values in L2. Rule slice q of `slices` takes rules q, q +
+// slices, ... of the tile; block z takes slices z * (slices / gridDim.z) onwards,
+// and its warps the (instance group, slice) pairs of its chunk. So a small window
+// still gives every tile up to 32 warps (v2: one warp per 128 instances and tile,
+// and it lost to the paper's kernel on windows of a few hundred instances).
+// blockDim.x a multiple of 32; counts zeroed by the host.
 #define TILE_RULES 32
-template <int SPAN>
-__device__ __forceinline__ void match_ballot(const float* __restrict__ values, const unsigned short* __restrict__ labels, int n,
-                                             int offset, int window, const int* __restrict__ rule_class,
-                                             const int* __restrict__ rule_start, const unsigned int* __restrict__ conds, int rules,
-                                             int chunk, int slices, unsigned int* __restrict__ counts) {
+#define BALLOT_SPAN 4
+extern "C" __global__ void biohel_match_ballot(const float* __restrict__ values, const unsigned short* __restrict__ labels, int n,
+                                               int offset, int window, const int* __restrict__ rule_class,
+                                               const int* __restrict__ rule_start, const unsigned int* __restrict__ conds,
+                                               int rules, int chunk, int slices, unsigned int* __restrict__ counts) {
     __shared__ int s_start[TILE_RULES + 1];
     __shared__ unsigned short s_class[TILE_RULES];
     __shared__ unsigned int s_counts[TILE_RULES * 3];
@@ -173,25 +174,26 @@ __device__ __forceinline__ void match_ballot(const float* __restrict__ values, c
     __syncthreads();
     const int first = blockIdx.y * chunk;
     const int last = min(window, first + chunk);
-    const int groups = (last - first + 32 * SPAN - 1) / (32 * SPAN);
+    const int groups = (last - first + 32 * BALLOT_SPAN - 1) / (32 * BALLOT_SPAN);
+    const int block_slices = slices / gridDim.z;
     unsigned int c_cond = 0, c_action = 0, c_match = 0;  // rule `lane` of the tile
-    for (int item = warp; item < groups * slices; item += warps) {
-        const int k0 = first + (item % groups) * 32 * SPAN;
-        int idx[SPAN];
-        bool in[SPAN];
-        unsigned short label[SPAN];
+    for (int item = warp; item < groups * block_slices; item += warps) {
+        const int k0 = first + (item % groups) * 32 * BALLOT_SPAN;
+        int idx[BALLOT_SPAN];
+        bool in[BALLOT_SPAN];
+        unsigned short label[BALLOT_SPAN];
 #pragma unroll
-        for (int s = 0; s < SPAN; ++s) {
+        for (int s = 0; s < BALLOT_SPAN; ++s) {
             const int k = k0 + s * 32 + lane;
             in[s] = k < last;
             idx[s] = offset + (in[s] ? k : first);
             label[s] = labels[idx[s]];
         }
-        for (int j = item / groups; j < tile; j += slices) {
-            bool m[SPAN];
+        for (int j = blockIdx.z * block_slices + item / groups; j < tile; j += slices) {
+            bool m[BALLOT_SPAN];
             bool any = false;
 #pragma unroll
-            for (int s = 0; s < SPAN; ++s) {
+            for (int s = 0; s < BALLOT_SPAN; ++s) {
                 m[s] = in[s];
                 any = any || m[s];
             }
@@ -205,7 +207,7 @@ __device__ __forceinline__ void match_ballot(const float* __restrict__ values, c
                 const unsigned int w2 = kind != 0u ? cond[4] : 0u, w3 = kind != 0u ? cond[5] : 0u;
                 any = false;
 #pragma unroll
-                for (int s = 0; s < SPAN; ++s) {
+                for (int s = 0; s < BALLOT_SPAN; ++s) {
                     m[s] = m[s] && value_holds(values[column + idx[s]], kind, w0, w1, w2, w3);
                     any = any || m[s];
                 }
@@ -213,7 +215,7 @@ __device__ __forceinline__ void match_ballot(const float* __restrict__ values, c
             const unsigned short cls = s_class[j];
             unsigned int cc = 0, ca = 0, cm = 0;
 #pragma unroll
-            for (int s = 0; s < SPAN; ++s) {
+            for (int s = 0; s < BALLOT_SPAN; ++s) {
                 const bool a = in[s] && label[s] == cls;
                 cc += __popc(__ballot_sync(0xffffffffu, m[s]));
                 ca += __popc(__ballot_sync(0xffffffffu, a));
@@ -236,14 +238,3 @@ __device__ __forceinline__ void match_ballot(const float* __restrict__ values, c
         if (s_counts[j]) atomicAdd(&counts[r0 * 3 + j], s_counts[j]);
     }
 }
-
-#define BALLOT_KERNEL(SPAN)                                                                                                             \
-    extern "C" __global__ void biohel_match_ballot_##SPAN(                                                                              \
-        const float* __restrict__ values, const unsigned short* __restrict__ labels, int n, int offset, int window,                     \
-        const int* __restrict__ rule_class, const int* __restrict__ rule_start, const unsigned int* __restrict__ conds, int rules,       \
-        int chunk, int slices, unsigned int* __restrict__ counts) {                                                                     \
-        match_ballot<SPAN>(values, labels, n, offset, window, rule_class, rule_start, conds, rules, chunk, slices, counts);              \
-    }
-BALLOT_KERNEL(1)
-BALLOT_KERNEL(2)
-BALLOT_KERNEL(4)

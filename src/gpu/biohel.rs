@@ -19,8 +19,8 @@ use super::{Gpu, KernelSource, ensure_len, launch_err};
 use crate::library::biohel::{Condition, Counts, Rule, RuleEvaluator, check_input};
 use crate::library::dataset::Dataset;
 use anyhow::{Result, bail, ensure};
-use cudarc::driver::sys::CUevent_flags;
-use cudarc::driver::{CudaEvent, CudaSlice, LaunchConfig, PushKernelArg};
+use cudarc::driver::sys::{CU_MEMHOSTALLOC_WRITECOMBINED, CUevent_flags};
+use cudarc::driver::{CudaEvent, CudaSlice, DriverError, LaunchConfig, PinnedHostSlice, PushKernelArg};
 use std::ops::Range;
 
 /// `kernels/biohel.cu`.
@@ -38,9 +38,14 @@ const TILE_RULES: usize = 32;
 /// its 8 warps × 32 lanes × 4 instances at span 4).
 const BALLOT_WARPS: usize = 8;
 const BALLOT_CHUNK: usize = 1024;
-/// Warps per SM the ballot launch aims at: rule slices are added (doubling, up to
-/// one rule per warp) until the grid holds this many.
+/// Rules and packed rule words the buffers are first made for.
+const INITIAL_RULES: usize = 4096;
+const INITIAL_RULE_WORDS: usize = 1 << 20;
+/// Warps per SM the ballot launch aims at (see [`BallotShape`]).
 const BALLOT_WARPS_PER_SM: usize = 32;
+/// Instances per lane of the ballot kernel (the kernel's `BALLOT_SPAN`; spans 1
+/// and 2 measured no faster, GPU notes).
+const BALLOT_SPAN: usize = 4;
 /// Most blocks in a launch's second grid dimension (CUDA's limit).
 const GRID_Y_MAX: usize = 65_535;
 /// Values per staged chunk of the instance upload (64 MB; the kernel's
@@ -110,46 +115,82 @@ impl MemoryPlan {
     }
 }
 
-/// Instances per lane of the ballot kernel (`biohel_match_ballot_<span>`).
-fn ballot_span() -> usize {
-    std::env::var("EVOREPRO_BALLOT_SPAN").ok().and_then(|v| v.parse().ok()).filter(|s| [1, 2, 4].contains(s)).unwrap_or(4)
-}
-
-fn ballot_kernel() -> &'static str {
-    match ballot_span() {
-        1 => "biohel_match_ballot_1",
-        2 => "biohel_match_ballot_2",
-        _ => "biohel_match_ballot_4",
-    }
-}
-
 /// The ballot kernel's launch for `rules` rules over `window` instances: a block
-/// per (tile of 32 rules, chunk of instances), each chunk split into groups of
-/// 32 · `span` instances (one warp each), and each tile into `slices` rule slices
-/// — the fewest (a power of two, at most one rule per warp) that give the grid
-/// [`BALLOT_WARPS_PER_SM`] warps per SM.
+/// per (tile of 32 rules, chunk of instances, share of the tile's rule slices).
+/// A chunk holds groups of 32 · [`BALLOT_SPAN`] instances, one warp each; a tile
+/// splits into `slices` rule slices (rules q, q + slices, …). Chunks are halved
+/// (down to one group) and then slices doubled (up to one rule per warp) until
+/// the grid holds [`BALLOT_WARPS_PER_SM`] warps per SM; a block's warps take its
+/// (group, slice) pairs, at most [`BALLOT_WARPS`] at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct BallotShape {
     tiles: usize,
     chunk: usize,
     chunks: usize,
+    /// Rule slices of a tile, and blocks that share them (the grid's third dimension).
     slices: usize,
-    /// Warps per block: the block's work items (groups × slices), at most [`BALLOT_WARPS`].
+    slice_blocks: usize,
     warps: usize,
 }
 
 impl BallotShape {
-    fn new(rules: usize, window: usize, span: usize, sms: usize) -> BallotShape {
+    fn new(rules: usize, window: usize, sms: usize) -> BallotShape {
+        let group = 32 * BALLOT_SPAN;
+        let target = sms * BALLOT_WARPS_PER_SM;
         let tiles = rules.div_ceil(TILE_RULES);
-        let chunk = BALLOT_CHUNK.max(window.div_ceil(GRID_Y_MAX));
-        let chunks = window.div_ceil(chunk);
-        let groups = chunk.min(window).div_ceil(32 * span);
-        let mut slices = 1;
-        while slices < TILE_RULES && tiles * chunks * groups * slices < sms * BALLOT_WARPS_PER_SM {
-            slices *= 2;
+        let mut chunk = BALLOT_CHUNK.max(window.div_ceil(GRID_Y_MAX));
+        while chunk > group && tiles * window.div_ceil(chunk) * BALLOT_WARPS < target {
+            chunk /= 2;
         }
-        BallotShape { tiles, chunk, chunks, slices, warps: (groups * slices).min(BALLOT_WARPS) }
+        let chunks = window.div_ceil(chunk);
+        let groups = chunk.min(window).div_ceil(group);
+        // Slices per block: as many as fill its warps (a power of two).
+        let fit = BALLOT_WARPS / groups.min(BALLOT_WARPS);
+        let per_block = 1 << fit.ilog2();
+        let warps = (groups * per_block).min(BALLOT_WARPS);
+        let mut slice_blocks = 1;
+        while per_block * slice_blocks * 2 <= TILE_RULES && tiles * chunks * slice_blocks * warps < target {
+            slice_blocks *= 2;
+        }
+        BallotShape { tiles, chunk, chunks, slices: per_block * slice_blocks, slice_blocks, warps }
     }
+}
+
+/// Words of [`pack`]'s output for `rules`: a class and a start per rule, the end
+/// start, and the rules' conditions.
+fn pack_len(rule_start: &[i32], rules: Range<usize>) -> usize {
+    let conditions = (rule_start[rules.end] - rule_start[rules.start]) as usize;
+    2 * rules.len() + 1 + conditions * COND_WORDS
+}
+
+/// Writes rules `rules` of the encoded arrays into `out` as the kernels read one
+/// pass: `rule_class` (one word per rule), `rule_start` rebased to the pass's first
+/// condition (one more word), then the conditions.
+fn pack(rule_class: &[i32], rule_start: &[i32], conds: &[u32], rules: Range<usize>, out: &mut [u32]) {
+    let count = rules.len();
+    let (c0, c1) = (rule_start[rules.start], rule_start[rules.end]);
+    let (class, rest) = out.split_at_mut(count);
+    let (start, cond) = rest.split_at_mut(count + 1);
+    for (o, &c) in class.iter_mut().zip(&rule_class[rules.clone()]) {
+        *o = c as u32;
+    }
+    for (o, &s) in start.iter_mut().zip(&rule_start[rules.start..=rules.end]) {
+        *o = (s - c0) as u32;
+    }
+    cond.copy_from_slice(&conds[c0 as usize * COND_WORDS..c1 as usize * COND_WORDS]);
+}
+
+/// Makes `buf` a pinned host buffer of at least `len` words (grown to a power of
+/// two); `write_only` buffers are write-combined (fast to fill and to send, slow to
+/// read on the host).
+fn grow_pinned(gpu: &Gpu, buf: &mut Option<PinnedHostSlice<u32>>, len: usize, write_only: bool) -> Result<(), DriverError> {
+    if buf.as_ref().is_none_or(|b| b.len() < len) {
+        let len = len.max(1).next_power_of_two();
+        let flags = if write_only { CU_MEMHOSTALLOC_WRITECOMBINED } else { 0 };
+        // SAFETY: every word is written (pack, or the copy back) before it is read.
+        *buf = Some(unsafe { gpu.ctx.alloc_pinned_with_flags::<u32>(len, flags) }?);
+    }
+    Ok(())
 }
 
 /// Bytes of one instance on the device: its attribute values and label.
@@ -201,12 +242,14 @@ pub struct GpuEvaluator<'g> {
     rule_class: Vec<i32>,
     rule_start: Vec<i32>,
     conds: Vec<u32>,
-    d_class: Option<CudaSlice<i32>>,
-    d_start: Option<CudaSlice<i32>>,
-    d_conds: Option<CudaSlice<u32>>,
+    /// One pass's rules as the kernels read them, [`pack`]ed: classes, condition
+    /// starts, conditions; written into pinned `staging` and copied in one transfer.
+    staging: Option<PinnedHostSlice<u32>>,
+    d_rules: Option<CudaSlice<u32>>,
     d_partial: Option<CudaSlice<u32>>,
     d_counts: Option<CudaSlice<u32>>,
-    host_counts: Vec<u32>,
+    /// The counts copied back (pinned, so the copy is one DMA).
+    host_counts: Option<PinnedHostSlice<u32>>,
     /// Recorded before and after the match kernels of a pass.
     events: [CudaEvent; 2],
     pub transfers: Transfers,
@@ -215,11 +258,19 @@ pub struct GpuEvaluator<'g> {
 impl<'g> GpuEvaluator<'g> {
     /// Compiles the kernels now, so no timed evaluation pays for NVRTC.
     pub fn new(gpu: &'g Gpu, design: Design) -> Result<Self> {
-        for k in ["biohel_transpose", "biohel_match_paper", "biohel_reduce_paper", ballot_kernel()] {
+        for k in ["biohel_transpose", "biohel_match_paper", "biohel_reduce_paper", "biohel_match_ballot"] {
             gpu.function(&BIOHEL_CU, k)?;
         }
         let (free, _) = gpu.ctx.mem_get_info().map_err(launch_err("cuMemGetInfo"))?;
-        let event = || gpu.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(launch_err("BioHEL events"));
+        let e = launch_err("BioHEL evaluator buffers");
+        let event = || gpu.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(&e);
+        // Rule and count buffers for a typical population (500 rules of 30
+        // conditions take 90k words) now, so that no timed call pays for them.
+        let (mut staging, mut host_counts, mut d_rules, mut d_counts) = (None, None, None, None);
+        grow_pinned(gpu, &mut staging, INITIAL_RULE_WORDS, true).map_err(&e)?;
+        grow_pinned(gpu, &mut host_counts, 3 * INITIAL_RULES, false).map_err(&e)?;
+        ensure_len(gpu, &mut d_rules, INITIAL_RULE_WORDS).map_err(&e)?;
+        ensure_len(gpu, &mut d_counts, 3 * INITIAL_RULES).map_err(&e)?;
         Ok(GpuEvaluator {
             gpu,
             design,
@@ -232,12 +283,11 @@ impl<'g> GpuEvaluator<'g> {
             rule_class: Vec::new(),
             rule_start: Vec::new(),
             conds: Vec::new(),
-            d_class: None,
-            d_start: None,
-            d_conds: None,
+            staging,
+            d_rules,
             d_partial: None,
-            d_counts: None,
-            host_counts: Vec::new(),
+            d_counts,
+            host_counts,
             events: [event()?, event()?],
             transfers: Transfers::default(),
         })
@@ -336,26 +386,26 @@ impl<'g> GpuEvaluator<'g> {
         let e = launch_err("biohel");
         let gpu = self.gpu;
         let stream = &gpu.stream;
-        // This pass's rules, their condition starts rebased to 0.
-        let c0 = self.rule_start[rules.start] as usize;
-        let c1 = self.rule_start[rules.end] as usize;
-        let starts: Vec<i32> = self.rule_start[rules.start..=rules.end].iter().map(|&s| s - c0 as i32).collect();
-        ensure_len(gpu, &mut self.d_class, count).map_err(&e)?;
-        ensure_len(gpu, &mut self.d_start, count + 1).map_err(&e)?;
-        ensure_len(gpu, &mut self.d_conds, ((c1 - c0) * COND_WORDS).max(1)).map_err(&e)?;
+        // This pass's rules, packed into the pinned staging buffer and copied in one
+        // transfer (no host synchronisation: the copy back below waits for it).
+        let words = pack_len(&self.rule_start, rules.clone());
+        grow_pinned(gpu, &mut self.staging, words, true).map_err(&e)?;
+        grow_pinned(gpu, &mut self.host_counts, 3 * count, false).map_err(&e)?;
+        ensure_len(gpu, &mut self.d_rules, words).map_err(&e)?;
         ensure_len(gpu, &mut self.d_counts, 3 * count).map_err(&e)?;
-        let (Some(d_class), Some(d_start), Some(d_conds), Some(d_counts)) =
-            (&mut self.d_class, &mut self.d_start, &mut self.d_conds, &mut self.d_counts)
+        let (Some(staging), Some(host_counts), Some(d_rules), Some(d_counts)) =
+            (&mut self.staging, &mut self.host_counts, &mut self.d_rules, &mut self.d_counts)
         else {
             unreachable!()
         };
-        stream.memcpy_htod(&self.rule_class[rules.clone()], &mut d_class.slice_mut(0..count)).map_err(&e)?;
-        stream.memcpy_htod(&starts, &mut d_start.slice_mut(0..count + 1)).map_err(&e)?;
-        if c1 > c0 {
-            stream
-                .memcpy_htod(&self.conds[c0 * COND_WORDS..c1 * COND_WORDS], &mut d_conds.slice_mut(0..(c1 - c0) * COND_WORDS))
-                .map_err(&e)?;
-        }
+        let packed = &mut staging.as_mut_slice().map_err(&e)?[..words];
+        pack(&self.rule_class, &self.rule_start, &self.conds, rules.clone(), packed);
+        // A plain slice of pinned memory: an asynchronous DMA, which the stream
+        // orders before the kernels.
+        stream.memcpy_htod(&*packed, &mut d_rules.slice_mut(0..words)).map_err(&e)?;
+        let d_class = d_rules.slice(0..count);
+        let d_start = d_rules.slice(count..2 * count + 1);
+        let d_conds = d_rules.slice(2 * count + 1..words);
         let (Some(values), Some(labels), Some(resident)) = (&self.values, &self.labels, &self.resident) else {
             bail!("BioHEL GPU evaluator used before its instances were uploaded")
         };
@@ -369,7 +419,7 @@ impl<'g> GpuEvaluator<'g> {
                 let Some(partial) = &mut self.d_partial else { unreachable!() };
                 let k1 = gpu.function(&BIOHEL_CU, "biohel_match_paper")?;
                 let mut l = stream.launch_builder(&k1);
-                l.arg(values).arg(labels).arg(&n).arg(&offset).arg(&window_i).arg(&*d_class).arg(&*d_start).arg(&*d_conds);
+                l.arg(values).arg(labels).arg(&n).arg(&offset).arg(&window_i).arg(&d_class).arg(&d_start).arg(&d_conds);
                 l.arg(&rules_i).arg(&mut *partial);
                 let cfg = LaunchConfig {
                     grid_dim: (blocks as u32, count as u32, 1),
@@ -394,14 +444,14 @@ impl<'g> GpuEvaluator<'g> {
             }
             Design::Ballot => {
                 stream.memset_zeros(&mut d_counts.slice_mut(0..3 * count)).map_err(&e)?;
-                let k = gpu.function(&BIOHEL_CU, ballot_kernel())?;
-                let shape = BallotShape::new(count, window, ballot_span(), gpu.info.sms.max(1) as usize);
+                let k = gpu.function(&BIOHEL_CU, "biohel_match_ballot")?;
+                let shape = BallotShape::new(count, window, gpu.info.sms.max(1) as usize);
                 let (chunk_i, slices_i) = (shape.chunk as i32, shape.slices as i32);
                 let mut l = stream.launch_builder(&k);
-                l.arg(values).arg(labels).arg(&n).arg(&offset).arg(&window_i).arg(&*d_class).arg(&*d_start).arg(&*d_conds);
+                l.arg(values).arg(labels).arg(&n).arg(&offset).arg(&window_i).arg(&d_class).arg(&d_start).arg(&d_conds);
                 l.arg(&rules_i).arg(&chunk_i).arg(&slices_i).arg(&mut *d_counts);
                 let cfg = LaunchConfig {
-                    grid_dim: (shape.tiles as u32, shape.chunks as u32, 1),
+                    grid_dim: (shape.tiles as u32, shape.chunks as u32, shape.slice_blocks as u32),
                     block_dim: (32 * shape.warps as u32, 1, 1),
                     shared_mem_bytes: 0,
                 };
@@ -412,10 +462,11 @@ impl<'g> GpuEvaluator<'g> {
             }
         }
         self.events[1].record(stream).map_err(&e)?;
-        self.host_counts.resize(3 * count, 0);
-        stream.memcpy_dtoh(&d_counts.slice(0..3 * count), self.host_counts.as_mut_slice()).map_err(&e)?;
+        let counts = &mut host_counts.as_mut_slice().map_err(&e)?[..3 * count];
+        stream.memcpy_dtoh(&d_counts.slice(0..3 * count), &mut *counts).map_err(&e)?;
+        stream.synchronize().map_err(&e)?;
         self.transfers.kernel_s += f64::from(self.events[0].elapsed_ms(&self.events[1]).map_err(&e)?) / 1e3;
-        for (o, c) in out.iter_mut().zip(self.host_counts.chunks_exact(3)) {
+        for (o, c) in out.iter_mut().zip(counts.chunks_exact(3)) {
             o.matched += c[0];
             o.correct += c[1];
             o.matched_and_correct += c[2];
@@ -563,6 +614,7 @@ mod tests {
     fn constants_match_the_kernel() {
         for define in [format!("#define COND_WORDS {COND_WORDS}\n"), format!("#define TILE_RULES {TILE_RULES}\n")]
             .into_iter()
+            .chain([format!("#define BALLOT_SPAN {BALLOT_SPAN}\n")])
             .chain([format!("#define TRANSPOSE_TILE {TRANSPOSE_TILE}\n"), format!("#define TRANSPOSE_ROWS {TRANSPOSE_ROWS}\n")])
         {
             assert!(BIOHEL_CU.code.contains(&define), "kernels/biohel.cu lacks `{}`", define.trim());
@@ -570,19 +622,27 @@ mod tests {
     }
 
     #[test]
-    fn ballot_shape_adds_rule_slices_only_where_the_window_leaves_warps_idle() {
-        // A window of 100: one group per tile, so each of the 16 tiles' 32 rules
-        // gets a warp of its own.
-        let small = BallotShape::new(500, 100, 4, 132);
-        assert_eq!(small, BallotShape { tiles: 16, chunk: 1024, chunks: 1, slices: 32, warps: 8 });
-        // 10⁴ instances: 16 tiles × 10 chunks × 8 groups = 1280 warps; 4 slices reach 132 × 32.
-        assert_eq!(BallotShape::new(500, 10_000, 4, 132).slices, 4);
-        // 10⁶ instances fill the device without slices.
-        let large = BallotShape::new(500, 1_000_000, 4, 132);
-        assert_eq!((large.slices, large.warps, large.chunks), (1, 8, 977));
+    fn ballot_shape_fills_the_device_with_smaller_chunks_then_rule_slices() {
+        let warps = |b: &BallotShape| b.tiles * b.chunks * b.slice_blocks * b.warps;
+        // A window of 100: one group per tile; every rule of the 16 tiles gets a warp.
+        let small = BallotShape::new(500, 100, 132);
+        assert_eq!(small, BallotShape { tiles: 16, chunk: 128, chunks: 1, slices: 32, slice_blocks: 4, warps: 8 });
+        // 10⁴ instances: chunks of 256 (40 × 16 tiles × 8 warps ≥ 132 × 32), two
+        // groups of 128 instances and four rule slices per block.
+        let mid = BallotShape::new(500, 10_000, 132);
+        assert_eq!(mid, BallotShape { tiles: 16, chunk: 256, chunks: 40, slices: 4, slice_blocks: 1, warps: 8 });
+        assert!(warps(&mid) >= 132 * BALLOT_WARPS_PER_SM);
+        // 10⁶ instances fill the device with whole chunks and no slices.
+        let large = BallotShape::new(500, 1_000_000, 132);
+        assert_eq!((large.chunk, large.chunks, large.slices, large.warps), (1024, 977, 1, 8));
+        // Three groups in a short window: two slices per block (a power of two: six
+        // warps), and two blocks per chunk and tile.
+        let odd = BallotShape::new(128, 300, 1);
+        assert_eq!((odd.chunks, odd.slices, odd.slice_blocks, odd.warps), (1, 4, 2, 6));
         // The second grid dimension stays within CUDA's limit, every instance in a chunk.
-        let huge = BallotShape::new(32, 100_000_000, 1, 132);
+        let huge = BallotShape::new(32, 100_000_000, 132);
         assert!(huge.chunks <= GRID_Y_MAX && huge.chunks * huge.chunk >= 100_000_000);
+        assert_eq!((huge.slices, huge.warps), (1, 8));
     }
 
     #[test]
