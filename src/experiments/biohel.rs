@@ -596,8 +596,9 @@ impl Paper for BiohelPaper {
              (a case fails otherwise). `serial` is the paper's baseline, `cpu-mt` the same counts on all cores (an extra \
              column), `cuda-paper` the paper's kernels 1 and 2 (one thread per rule × instance, 512-instance blocks, three \
              counts reduced in shared memory), `cuda-ballot` warps counting 32 instances per vote \
-             instruction, 128 instances per warp against tiles of 32 rules (its v2, where the tiles of a chunk of instances \
-             run together; Tables 2–4 and the speed section were measured with v1, the sweep beyond the paper with v2: \
+             instruction, 128 instances per warp against tiles of 32 rules (its v3: the tiles of a chunk of instances run \
+             together, and small windows are split into smaller chunks and rule slices so that every rule gets a warp; \
+             Tables 2–4 were measured with v1, the speed section and the sweep beyond the paper with v3: \
              `docs/gpu-notes.md`). Compare the paper's seconds with ours as orders of magnitude, its speedups with ours as \
              ratios.\n",
             s.folds.get_ref(),
