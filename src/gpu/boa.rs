@@ -270,7 +270,7 @@ pub fn self_check(gpu: &Gpu, seed: u64, sizes: &[(usize, usize)], k: usize) -> R
         dev.score(&families, &mut got)?;
         let differing = want.iter().zip(&got).filter(|(a, b)| a.to_bits() != b.to_bits()).count() + want.len().abs_diff(got.len());
         // Whole pBOA networks on planted linkage.
-        let planted = super::ecga::planted_population(n, ell, &mut rng)?;
+        let planted = Population::planted(n, ell, 5, rng.random())?;
         let perm = random_permutation(ell, &mut rng);
         let same = |a: &Network, b: &Network| {
             a.parents == b.parents && a.score.to_bits() == b.score.to_bits() && a.families_scored == b.families_scored && a.steps == b.steps
@@ -302,10 +302,10 @@ pub fn shape_choices() -> Vec<Shape> {
 /// population of `n` × `ell` with planted trap-5 linkage, after one untimed warm-up each.
 pub fn time_shapes(gpu: &Gpu, seed: u64, n: usize, ell: usize, k: usize, repeats: usize) -> Result<Vec<(Shape, f64, DeviceStats)>> {
     use crate::library::boa::random_permutation;
-    use rand::{SeedableRng, rngs::StdRng};
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
     let mut rng = StdRng::seed_from_u64(seed);
     let table = LnFactorial::new(n);
-    let pop = super::ecga::planted_population(n, ell, &mut rng)?;
+    let pop = Population::planted(n, ell, 5, rng.random())?;
     let perm = random_permutation(ell, &mut rng);
     let mut out = Vec::new();
     for shape in shape_choices() {

@@ -433,7 +433,7 @@ pub fn self_check(gpu: &Gpu, seed: u64, sizes: &[(usize, usize)]) -> Result<Vec<
         let differing_pairs = want.iter().zip(&got).filter(|(a, b)| a.to_bits() != b.to_bits()).count() + want.len().abs_diff(got.len());
         // Whole searches on a population where each trap-5 block is a random
         // copy of one of a few block values, so that linkage is there to find.
-        let planted = planted_population(n, ell, &mut rng)?;
+        let planted = Population::planted(n, ell, 5, rng.random())?;
         // The same searches on uniformly random populations (many near-equal
         // ΔCCC: the tie rules) with a random MAX_L.
         // A few individuals (6 to 34) give long merge sequences with exactly
@@ -485,28 +485,6 @@ pub(crate) fn random_group(ell: usize, size: usize, rng: &mut rand::rngs::StdRng
     }
     g.truncate(size);
     g
-}
-
-/// n individuals of ℓ loci where each block of 5 is all ones, all zeros, or
-/// random with probabilities ½, ¼, ¼: linkage for the search to find, plus noise.
-pub(crate) fn planted_population(n: usize, ell: usize, rng: &mut rand::rngs::StdRng) -> Result<Population> {
-    use rand::RngExt;
-    let mut rows = vec![0u8; n * ell];
-    for row in rows.chunks_mut(ell) {
-        for block in row.chunks_mut(5) {
-            let r: f64 = rng.random();
-            for bit in block.iter_mut() {
-                *bit = if r < 0.5 {
-                    1
-                } else if r < 0.75 {
-                    0
-                } else {
-                    rng.random_range(0..2u8)
-                };
-            }
-        }
-    }
-    Population::from_rows(n, ell, rows)
 }
 
 /// Sizes for [`self_check`]: `small` for compute-sanitizer.

@@ -172,6 +172,29 @@ impl Population {
         Population::from_rows(n, ell, random_rows(n * ell, &mut StdRng::seed_from_u64(seed)))
     }
 
+    /// A population with linkage to find: every k-locus block of every individual
+    /// is all ones with probability 1/2, all zeros with 1/4, else uniformly random
+    /// (a converging generation's selected population in miniature, so that a model
+    /// search makes its ≈ (k − 1)/k · ℓ merges). Rows are drawn in parallel, 4096
+    /// individuals per generator seeded from `seed` and the chunk's index.
+    pub fn planted(n: usize, ell: usize, k: usize, seed: u64) -> Result<Self> {
+        ensure!(k > 0, "planted blocks need k > 0");
+        const CHUNK: usize = 4096;
+        let mut rows = vec![0u8; n * ell];
+        rows.par_chunks_mut(CHUNK * ell.max(1)).enumerate().for_each(|(c, chunk)| {
+            let mut rng = StdRng::seed_from_u64(seed ^ (c as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            for block in chunk.chunks_mut(ell.max(1)).flat_map(|row| row.chunks_mut(k)) {
+                let r: f64 = rng.random();
+                if r < 0.5 {
+                    block.fill(1);
+                } else if r >= 0.75 {
+                    block.iter_mut().for_each(|bit| *bit = rng.random_range(0..2u8));
+                }
+            }
+        });
+        Population::from_rows(n, ell, rows)
+    }
+
     pub fn n(&self) -> usize {
         self.n
     }
@@ -1329,6 +1352,23 @@ mod tests {
         }
     }
 
+    #[test]
+    fn planted_populations_are_reproducible_and_their_blocks_are_found() {
+        let (n, ell) = (5000, 30);
+        let pop = Population::planted(n, ell, 5, 9).unwrap();
+        assert_eq!(pop, Population::planted(n, ell, 5, 9).unwrap(), "same seed, same population");
+        assert_ne!(pop, Population::planted(n, ell, 5, 10).unwrap());
+        // Blocks all ones: 1/2 + 1/4 · 2⁻⁵ of them (±5σ).
+        let blocks: Vec<&[u8]> = pop.rows().chunks(5).collect();
+        let ones = blocks.iter().filter(|b| b.iter().all(|&a| a == 1)).count() as f64 / blocks.len() as f64;
+        let p = 0.5 + 0.25 / 32.0;
+        assert!((ones - p).abs() < 5.0 * (p * (1.0 - p) / blocks.len() as f64).sqrt(), "share of all-ones blocks {ones}");
+        // The linkage is there to find: greedy search recovers every block.
+        let trace = greedy_search(&pop, &mut CpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware }), 10, &XLogX::new(n)).unwrap();
+        assert_eq!(model_quality(&Trap { k: 5, m: ell / 5 }, &trace.mpm), 1.0, "{:?}", trace.mpm);
+        assert_eq!(trace.merges.len(), ell - ell / 5);
+    }
+
     fn counters() -> Vec<Box<dyn SchemaCounter>> {
         let mut all: Vec<Box<dyn SchemaCounter>> = vec![Box::new(BaselineCounter)];
         for popcount in [Popcount::UnityTable16, Popcount::Hardware] {
@@ -1505,7 +1545,7 @@ mod tests {
                 let pop = if trial % 2 == 0 {
                     Population::random(n, ell, rng.random()).unwrap()
                 } else {
-                    crate::gpu::ecga::planted_population(n, ell, &mut rng).unwrap()
+                    Population::planted(n, ell, 5, rng.random()).unwrap()
                 };
                 let xlogx = XLogX::new(n);
                 let mut scorer = CpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware });
@@ -1524,7 +1564,7 @@ mod tests {
         // search reports; replaying them must rebuild the trace bit for bit.
         let mut rng = rand::rngs::StdRng::seed_from_u64(12);
         for (n, ell, max_l) in [(16, 30, 4), (200, 40, 10), (1000, 30, 6)] {
-            let pop = crate::gpu::ecga::planted_population(n, ell, &mut rng).unwrap();
+            let pop = Population::planted(n, ell, 5, rng.random()).unwrap();
             let xlogx = XLogX::new(n);
             let mut scorer = scorer();
             for search in [Search::Greedy, Search::GreedyMating] {
