@@ -934,6 +934,7 @@ impl EcgaPaper {
         let t0 = Instant::now();
         let pop = Population::planted(n, trap.ell(), trap.k, seed)?;
         let prep_ms = t0.elapsed().as_secs_f64() * 1e3;
+        eprintln!("scale build: planted population of {n} × {} made in {:.1} s", trap.ell(), prep_ms / 1e3);
         let xlogx = XLogX::new(n);
         let mut scorer = GpuScorer::new(gpu)?;
         let t1 = Instant::now();

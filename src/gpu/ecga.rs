@@ -280,12 +280,18 @@ impl<'g> GpuScorer<'g> {
             Search::GreedyMating => 4,
         };
         let mut launched = 1;
+        let mut heartbeat = t0;
         loop {
             self.events[1].record(stream).map_err(&e)?;
             stream.memcpy_dtoh(&st.ctrl, &mut ctrl).map_err(&e)?;
             kernel_ms += f64::from(self.events[0].elapsed_ms(&self.events[1]).map_err(&e)?);
             if ctrl[layout::DONE] != 0 {
                 break;
+            }
+            // Long builds (the ℓ = 9,800 scale case) say how far they are.
+            if heartbeat.elapsed().as_secs() >= 30 {
+                heartbeat = std::time::Instant::now();
+                eprintln!("gECGA search, ℓ = {ell}: {} merges after {:.0} s", ctrl[layout::MERGES], t0.elapsed().as_secs_f64());
             }
             ensure!(launched < ell + 1, "gECGA search did not finish after {launched} steps for ℓ = {ell}");
             self.events[0].record(stream).map_err(&e)?;
