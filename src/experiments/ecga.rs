@@ -636,13 +636,8 @@ fn scale_builds(machines: &[MachineRecords], max_l: usize) -> String {
             }
             let (ell, n) = (r.int("ell").unwrap_or(0) as usize, r.int("n").unwrap_or(0) as usize);
             let secs = |k: &str| r.float(k).map_or("—".into(), |v| format!("{:.1}", v / 1e3));
-            let rate = match (r.float("alleles_counted"), r.float("kernel_ms"), m.ceiling_of_profile("gpu_int32", r.str("profile"))) {
-                (Some(alleles), Some(ms), Some(gops)) => {
-                    let per_s = alleles / (ms * 1e-3);
-                    format!("{per_s:.2e} ÷ {:.2e} = {:.0}%", gops * 1e9, 100.0 * per_s / (gops * 1e9))
-                }
-                _ => "—".into(),
-            };
+            let rate = scale_rate(m, r)
+                .map_or("—".into(), |(per_s, int32)| format!("{per_s:.2e} ÷ {int32:.2e} = {:.0}%", 100.0 * per_s / int32));
             t.row(vec![
                 format!("`{}`", m.hw_id),
                 r.str("search").to_string(),
@@ -1365,9 +1360,33 @@ fn counting_rate(m: &MachineRecords, a: &Analysis) -> String {
         "gECGA's counting against the int32 instruction rate measured by the same profile's runs: alleles read \
          (Σ loci × N over the scored groups) per second of device time. FastCount (groups ≤ 5 loci) handles 64 alleles per \
          AND, the histogram (6–12 loci) needs a shift, a mask and an insert per allele and an atomic per individual, so \
-         the ratio is a rate, not a utilisation:\n\n{}\n",
-        t.render()
+         the ratio is a rate, not a utilisation:\n\n{}\n{}",
+        t.render(),
+        scale_rates(m)
     )
+}
+
+/// Alleles counted per second of device time in a scale build, and the int32
+/// instruction rate (per second) measured in the same profile's runs.
+fn scale_rate(m: &MachineRecords, r: &Record) -> Option<(f64, f64)> {
+    let per_s = r.float("alleles_counted")? / (r.float("kernel_ms")? * 1e-3);
+    Some((per_s, m.ceiling_of_profile("gpu_int32", r.str("profile"))? * 1e9))
+}
+
+/// The counting rate where counting dominates: the scale builds' long scoring blocks.
+fn scale_rates(m: &MachineRecords) -> String {
+    let rates: Vec<String> = m
+        .measurements()
+        .filter(|r| r.str("figure") == "scale" && r.str("status") == "ok")
+        .filter_map(|r| {
+            let (per_s, int32) = scale_rate(m, r)?;
+            Some(format!("{} {:.0}% (ℓ = {}, N = {})", r.str("search"), 100.0 * per_s / int32, r.int("ell")?, r.int("n")?))
+        })
+        .collect();
+    if rates.is_empty() {
+        return String::new();
+    }
+    format!("Where counting dominates, in the scale builds (Scalability section): {}.\n\n", rates.join(", "))
 }
 
 /// gECGA's model building at the largest ℓ against the goals: ≥ 1000× the
@@ -1460,5 +1479,46 @@ mod tests {
         assert_eq!(a.mean(500, GECGA, true), Some(775.0), "ℓ = 500: only the later `speed` runs");
         assert_eq!(a.mean(400, GECGA, true), Some(500.0), "ℓ = 400: only `gpu` measured it");
         assert_eq!(a.times(500, GECGA).map(|t| t.runs), Some(2));
+    }
+
+    fn int32(profile: &str, run_id: u64, gops: f64) -> Record {
+        Record::new()
+            .with("record_kind", "ceiling")
+            .with("ceiling", "gpu_int32")
+            .with("profile", profile)
+            .with("run_id", run_id)
+            .with("gops", gops)
+    }
+
+    fn scale(search: &str, status: &str, alleles: f64, kernel_ms: f64) -> Record {
+        Record::new()
+            .with("record_kind", "measurement")
+            .with("figure", "scale")
+            .with("profile", "gpu-scale")
+            .with("search", search)
+            .with("status", status)
+            .with("ell", 9800usize)
+            .with("n", 1_912_315usize)
+            .with("alleles_counted", alleles)
+            .with("kernel_ms", kernel_ms)
+    }
+
+    #[test]
+    fn scale_builds_are_rated_against_their_own_profiles_int32_ceiling() {
+        let rows = vec![
+            int32("gpu", 5, 1000.0),
+            int32("gpu-scale", 3, 2000.0),
+            scale("greedy", "ok", 1.0e12, 1000.0),
+            scale("gm", "ok", 5.0e11, 1000.0),
+            scale("gm", "not_run", 9.0e12, 1000.0),
+        ];
+        let m = MachineRecords { hw_id: "m".into(), rows };
+        let ok: Vec<&Record> = m.measurements().filter(|r| r.str("status") == "ok").collect();
+        // 10¹² alleles in 1 s against the gpu-scale run's 2·10¹² int32/s, not the later gpu run's.
+        assert_eq!(scale_rate(&m, ok[0]), Some((1.0e12, 2.0e12)));
+        let text = scale_rates(&m);
+        assert!(text.contains("greedy 50%") && text.contains("gm 25%"), "{text}");
+        assert!(!text.contains("450%"), "a build that did not run is not rated: {text}");
+        assert!(scale_rates(&MachineRecords { hw_id: "m".into(), rows: vec![int32("gpu", 1, 1.0)] }).is_empty());
     }
 }
