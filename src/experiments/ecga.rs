@@ -1453,6 +1453,7 @@ fn builds(a: &Analysis) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::int32_ceiling;
 
     fn timed(profile: &str, run_id: u64, ell: usize, model_ms: f64) -> Record {
         Record::new()
@@ -1481,15 +1482,6 @@ mod tests {
         assert_eq!(a.times(500, GECGA).map(|t| t.runs), Some(2));
     }
 
-    fn int32(profile: &str, run_id: u64, gops: f64) -> Record {
-        Record::new()
-            .with("record_kind", "ceiling")
-            .with("ceiling", "gpu_int32")
-            .with("profile", profile)
-            .with("run_id", run_id)
-            .with("gops", gops)
-    }
-
     fn scale(search: &str, status: &str, alleles: f64, kernel_ms: f64) -> Record {
         Record::new()
             .with("record_kind", "measurement")
@@ -1506,8 +1498,8 @@ mod tests {
     #[test]
     fn scale_builds_are_rated_against_their_own_profiles_int32_ceiling() {
         let rows = vec![
-            int32("gpu", 5, 1000.0),
-            int32("gpu-scale", 3, 2000.0),
+            int32_ceiling("gpu", 5, 1000.0),
+            int32_ceiling("gpu-scale", 3, 2000.0),
             scale("greedy", "ok", 1.0e12, 1000.0),
             scale("gm", "ok", 5.0e11, 1000.0),
             scale("gm", "not_run", 9.0e12, 1000.0),
@@ -1519,6 +1511,6 @@ mod tests {
         let text = scale_rates(&m);
         assert!(text.contains("greedy 50%") && text.contains("gm 25%"), "{text}");
         assert!(!text.contains("450%"), "a build that did not run is not rated: {text}");
-        assert!(scale_rates(&MachineRecords { hw_id: "m".into(), rows: vec![int32("gpu", 1, 1.0)] }).is_empty());
+        assert!(scale_rates(&MachineRecords { hw_id: "m".into(), rows: vec![int32_ceiling("gpu", 1, 1.0)] }).is_empty());
     }
 }

@@ -267,6 +267,17 @@ pub fn header(meta: &PaperMeta, paper_id: &str) -> String {
     s
 }
 
+/// A `gpu_int32` ceiling record of a run of `profile`, for tests.
+#[cfg(test)]
+pub(crate) fn int32_ceiling(profile: &str, run_id: u64, gops: f64) -> Record {
+    Record::new()
+        .with("record_kind", "ceiling")
+        .with("ceiling", "gpu_int32")
+        .with("profile", profile)
+        .with("run_id", run_id)
+        .with("gops", gops)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,20 +297,11 @@ mod tests {
         assert_eq!(m[1].rows.len(), 2);
     }
 
-    fn ceiling(profile: &str, run_id: u64, gops: f64) -> Record {
-        Record::new()
-            .with("record_kind", "ceiling")
-            .with("ceiling", "gpu_int32")
-            .with("profile", profile)
-            .with("run_id", run_id)
-            .with("gops", gops)
-    }
-
     #[test]
     fn the_latest_ceiling_is_the_latest_run_not_the_last_file_read() {
         let m = MachineRecords {
             hw_id: "m".into(),
-            rows: vec![ceiling("gpu-scale", 30, 1.0), ceiling("gpu", 10, 2.0), ceiling("speed", 20, 3.0)],
+            rows: vec![int32_ceiling("gpu-scale", 30, 1.0), int32_ceiling("gpu", 10, 2.0), int32_ceiling("speed", 20, 3.0)],
         };
         assert_eq!(m.ceiling("gpu_int32"), Some(1.0));
         assert_eq!(m.ceiling_of_profile("gpu_int32", "speed"), Some(3.0));
