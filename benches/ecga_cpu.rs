@@ -82,18 +82,20 @@ fn model_building(c: &mut Criterion) {
     g.finish();
 }
 
-/// Packing (with validation) of BOA's selected population at the paper's 192 bits:
-/// 2400 of N = 4800 individuals × ℓ = 190 loci, once per generation of every method.
+/// Packing (with validation) of a selected population, once per generation of every
+/// method: BOA's at the paper's 192 bits (2400 of N = 4800 individuals × ℓ = 190) and
+/// ECGA's at ℓ = 500 (N = 60 775, Table 5's fit).
 fn population_packing(c: &mut Criterion) {
-    let pop = Population::random(2400, 190, 7).expect("valid sizes");
-    let rows: Vec<u8> = (0..2400).flat_map(|i| pop.row(i).to_vec()).collect();
-    let mut g = c.benchmark_group("population_from_rows_n2400_l190");
-    g.throughput(Throughput::Bytes(rows.len() as u64));
-    g.sample_size(20).measurement_time(Duration::from_secs(1)).warm_up_time(Duration::from_millis(300));
-    g.bench_function("from_rows", |b| {
-        b.iter_batched(|| rows.clone(), |r| Population::from_rows(2400, 190, r).expect("valid alleles"), BatchSize::LargeInput)
-    });
-    g.finish();
+    for (n, ell) in [(2400, 190), (60_775, 500)] {
+        let rows = Population::random(n, ell, 7).expect("valid sizes").rows().to_vec();
+        let mut g = c.benchmark_group(format!("population_from_rows_n{n}_l{ell}"));
+        g.throughput(Throughput::Bytes(rows.len() as u64));
+        g.sample_size(20).measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(300));
+        g.bench_function("from_rows", |b| {
+            b.iter_batched(|| rows.clone(), |r| Population::from_rows(n, ell, r).expect("valid alleles"), BatchSize::LargeInput)
+        });
+        g.finish();
+    }
 }
 
 criterion_group! {

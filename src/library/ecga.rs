@@ -39,30 +39,59 @@ pub struct LocusPacked {
     pub words: Vec<u64>,
 }
 
+/// Populations of at least this many alleles are validated and packed on all
+/// threads (smaller ones cost less than waking the threads; criterion
+/// `population_from_rows_*`).
+const PARALLEL_ALLELES: usize = 1 << 22;
+
 impl LocusPacked {
-    /// Packs row-major alleles (each 0 or 1) by locus, 64 × 64 blocks at a time:
-    /// each row's 64 loci of the block become one word ([`row_bits`], or 32 alleles
-    /// per AVX2 instruction pair where the CPU has AVX2), and [`transpose64`] turns
-    /// the 64 row words into 64 locus words.
+    /// Packs row-major alleles (each 0 or 1) by locus. A large population is cut into
+    /// slabs of whole words, packed on the threads ([`LocusPacked::pack_slab`]), and
+    /// each locus row is then joined from the slabs' rows.
     fn from_rows(n: usize, ell: usize, rows: &[u8]) -> Self {
+        let words_per_locus = n.div_ceil(64);
+        let words = if rows.len() < PARALLEL_ALLELES {
+            Self::pack_slab(ell, rows)
+        } else {
+            let slab_words = words_per_locus.div_ceil(4 * rayon::current_num_threads());
+            let slabs: Vec<Vec<u64>> = rows.par_chunks(64 * slab_words * ell).map(|slab| Self::pack_slab(ell, slab)).collect();
+            let mut words = vec![0u64; ell * words_per_locus];
+            words.par_chunks_mut(words_per_locus).enumerate().for_each(|(l, row)| {
+                let mut at = 0;
+                for slab in &slabs {
+                    let w = slab.len() / ell;
+                    row[at..at + w].copy_from_slice(&slab[l * w..][..w]);
+                    at += w;
+                }
+            });
+            words
+        };
+        LocusPacked { n, ell, words_per_locus, words }
+    }
+
+    /// The locus-major words of one slab of rows, 64 × 64 blocks at a time: each
+    /// row's 64 loci of the block become one word ([`row_bits`], or 32 alleles per
+    /// AVX2 instruction pair where the CPU has AVX2), and [`transpose64`] turns the
+    /// 64 row words into 64 locus words.
+    fn pack_slab(ell: usize, rows: &[u8]) -> Vec<u64> {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2 (checked just above).
-            return unsafe { Self::from_rows_avx2(n, ell, rows) };
+            return unsafe { Self::pack_slab_avx2(ell, rows) };
         }
-        Self::pack(n, ell, rows, row_bits)
+        Self::pack(ell, rows, row_bits)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn from_rows_avx2(n: usize, ell: usize, rows: &[u8]) -> Self {
+    fn pack_slab_avx2(ell: usize, rows: &[u8]) -> Vec<u64> {
         // SAFETY: this function runs only where AVX2 is enabled.
-        Self::pack(n, ell, rows, |alleles| unsafe { row_bits_avx2(alleles) })
+        Self::pack(ell, rows, |alleles| unsafe { row_bits_avx2(alleles) })
     }
 
     #[inline(always)]
-    fn pack(n: usize, ell: usize, rows: &[u8], row_bits: impl Fn(&[u8]) -> u64) -> Self {
-        let words_per_locus = n.div_ceil(64);
+    fn pack(ell: usize, rows: &[u8], row_bits: impl Fn(&[u8]) -> u64) -> Vec<u64> {
+        let words_per_locus = (rows.len() / ell).div_ceil(64);
         let mut words = vec![0u64; ell * words_per_locus];
         let mut block = [0u64; 64];
         for (w, rows64) in rows.chunks(64 * ell).enumerate() {
@@ -78,7 +107,7 @@ impl LocusPacked {
                 }
             }
         }
-        LocusPacked { n, ell, words_per_locus, words }
+        words
     }
 
     /// The packed alleles of one locus.
@@ -161,8 +190,13 @@ impl Population {
     pub fn from_rows(n: usize, ell: usize, rows: Vec<u8>) -> Result<Self> {
         ensure!(n > 0 && ell > 0, "population needs n > 0 and ell > 0 (got n = {n}, ell = {ell})");
         ensure!(rows.len() == n * ell, "{} alleles for n = {n} × ell = {ell}", rows.len());
-        // An OR over all alleles (vectorised; `all` with its early exit is not).
-        ensure!(rows.iter().fold(0u8, |acc, &a| acc | a) <= 1, "alleles must be 0 or 1");
+        // An OR over all alleles (vectorised; `all` with its early exit is not), large populations by chunks over the threads.
+        let or = if rows.len() < PARALLEL_ALLELES {
+            rows.iter().fold(0u8, |acc, &a| acc | a)
+        } else {
+            rows.par_chunks(1 << 16).map(|c| c.iter().fold(0u8, |acc, &a| acc | a)).reduce(|| 0, |a, b| a | b)
+        };
+        ensure!(or <= 1, "alleles must be 0 or 1");
         let packed = LocusPacked::from_rows(n, ell, &rows);
         Ok(Population { n, ell, rows, packed })
     }
@@ -1339,7 +1373,9 @@ mod tests {
     #[test]
     fn blockwise_packing_equals_one_allele_at_a_time() {
         let mut rng = StdRng::seed_from_u64(3);
-        for (n, ell) in [(1, 1), (63, 7), (64, 64), (65, 65), (130, 190), (2400, 200), (100, 9)] {
+        // The last two are packed in slabs on the threads (≥ PARALLEL_ALLELES), the last slab partial.
+        for (n, ell) in [(1, 1), (63, 7), (64, 64), (65, 65), (130, 190), (2400, 200), (100, 9), (4100, 1030), (70_001, 61)] {
+            assert_eq!(n * ell >= PARALLEL_ALLELES, n >= 4100, "n = {n}, ell = {ell}");
             let rows = random_rows(n * ell, &mut rng);
             let wpl = n.div_ceil(64);
             let mut want = vec![0u64; ell * wpl];
@@ -1447,6 +1483,12 @@ mod tests {
         assert_eq!(packed.valid_mask(2), 0b11);
         assert!(Population::from_rows(2, 2, vec![0, 1, 2, 0]).is_err());
         assert!(Population::from_rows(2, 2, vec![0, 1, 1]).is_err());
+        let mut large = vec![1u8; PARALLEL_ALLELES + 64];
+        large[PARALLEL_ALLELES - 3] = 2;
+        assert!(
+            Population::from_rows(PARALLEL_ALLELES / 64 + 1, 64, large).is_err(),
+            "a bad allele in a population checked on the threads"
+        );
     }
 
     #[test]
