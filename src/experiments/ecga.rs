@@ -87,8 +87,8 @@ struct Profile {
     /// 500, where a whole baseline run does not fit a GPU-machine command.
     #[serde(default)]
     build_ells: Vec<Spanned<usize>>,
-    /// One greedy model build at the paper's scalability point (`[scale_paper]`:
-    /// ℓ and N of Section 5.4) with gECGA, on a planted population.
+    /// One model build per search (greedy, GM) at the paper's scalability point
+    /// (`[scale_paper]`: ℓ and N of Section 5.4) with gECGA, on a planted population.
     #[serde(default)]
     scale_build: bool,
 }
@@ -673,6 +673,21 @@ fn scale_builds(machines: &[MachineRecords], max_l: usize) -> String {
     md + &not_run + if not_run.is_empty() { "" } else { "\n" }
 }
 
+/// A scale build's population lives on the host twice (rows and packed by locus:
+/// 9/8 byte per allele); an error naming the sizes where it cannot fit
+/// `mem_gib` (0: unknown, not checked).
+fn population_fits_host(n: usize, ell: usize, mem_gib: f64) -> Result<()> {
+    let need = n.checked_mul(ell).and_then(|a| a.checked_add(a / 8));
+    let have = mem_gib * (1u64 << 30) as f64;
+    match need {
+        Some(bytes) if mem_gib <= 0.0 || bytes as f64 <= have => Ok(()),
+        _ => anyhow::bail!(
+            "a population of N = {n} × ℓ = {ell} needs {} of host memory (rows and packed by locus); this machine has {mem_gib:.1} GiB",
+            need.map_or("more than 2^64 bytes".into(), |b| format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64))
+        ),
+    }
+}
+
 /// The largest ℓ (a multiple of `k`) whose population N(ℓ) fits in `bytes` by `need`.
 fn largest_fitting(k: usize, bytes: f64, pop: impl Fn(usize) -> usize, need: impl Fn(usize, usize) -> f64) -> usize {
     let mut ell = k;
@@ -935,13 +950,15 @@ impl EcgaPaper {
         Ok(md)
     }
 
-    /// Section 5.4 run on this machine: one greedy model build with gECGA at the
-    /// paper's (ℓ, N) on [`Population::planted`] linkage (a random first selection
-    /// would stop after a few merges), timed from the packed population to the MPM.
+    /// Section 5.4 run on this machine: one model build with gECGA and `search` at
+    /// the paper's (ℓ, N) on [`Population::planted`] linkage (a random first
+    /// selection would stop after a few merges), timed from the packed population
+    /// to the MPM.
     fn scale_build(&self, trap: &Trap, search: Search, n: usize, seed: u64, env: &RunEnv) -> Result<Record> {
         let Some(gpu) = &env.gpu else {
             return Ok(Record::new().with("scorer", GECGA).with("status", "not_run").with("reason", env.gpu_absent.as_str()));
         };
+        population_fits_host(n, trap.ell(), env.fingerprint.mem_gib)?;
         let t0 = Instant::now();
         let pop = Population::planted(n, trap.ell(), trap.k, seed)?;
         let prep_ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -1512,5 +1529,16 @@ mod tests {
         assert!(text.contains("greedy 50%") && text.contains("gm 25%"), "{text}");
         assert!(!text.contains("450%"), "a build that did not run is not rated: {text}");
         assert!(scale_rates(&MachineRecords { hw_id: "m".into(), rows: vec![int32_ceiling("gpu", 1, 1.0)] }).is_empty());
+    }
+
+    #[test]
+    fn a_scale_population_too_large_for_the_host_is_an_error_naming_its_sizes() {
+        // The paper's point: 1,912,315 × 9800 alleles ≈ 19.6 GiB with the packed copy.
+        assert!(population_fits_host(1_912_315, 9800, 126.0).is_ok());
+        let err = population_fits_host(1_912_315, 9800, 16.0).unwrap_err().to_string();
+        assert!(err.contains("N = 1912315") && err.contains("ℓ = 9800") && err.contains("19.6 GiB") && err.contains("16.0 GiB"), "{err}");
+        let err = population_fits_host(usize::MAX / 2, 9800, 126.0).unwrap_err().to_string();
+        assert!(err.contains("more than 2^64 bytes"), "{err}");
+        assert!(population_fits_host(1_912_315, 9800, 0.0).is_ok(), "memory unknown: not checked");
     }
 }

@@ -437,8 +437,8 @@ pub fn self_check(gpu: &Gpu, seed: u64, sizes: &[(usize, usize)]) -> Result<Vec<
         cpu.score_groups(&groups, &mut want)?;
         gpus.score_groups(&groups, &mut got)?;
         let differing_pairs = want.iter().zip(&got).filter(|(a, b)| a.to_bits() != b.to_bits()).count() + want.len().abs_diff(got.len());
-        // Whole searches on a population where each trap-5 block is a random
-        // copy of one of a few block values, so that linkage is there to find.
+        // Whole searches on a planted population (each trap-5 block all ones,
+        // all zeros or random), so that linkage is there to find.
         let planted = Population::planted(n, ell, 5, rng.random())?;
         // The same searches on uniformly random populations (many near-equal
         // ΔCCC: the tie rules) with a random MAX_L.

@@ -214,7 +214,8 @@ impl Population {
     pub fn planted(n: usize, ell: usize, k: usize, seed: u64) -> Result<Self> {
         ensure!(k > 0, "planted blocks need k > 0");
         const CHUNK: usize = 4096;
-        let mut rows = vec![0u8; n * ell];
+        let Some(len) = n.checked_mul(ell) else { bail!("a population of n = {n} × ell = {ell} alleles is past the address space") };
+        let mut rows = vec![0u8; len];
         rows.par_chunks_mut(CHUNK * ell.max(1)).enumerate().for_each(|(c, chunk)| {
             let mut rng = StdRng::seed_from_u64(seed ^ (c as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
             for block in chunk.chunks_mut(ell.max(1)).flat_map(|row| row.chunks_mut(k)) {
@@ -1403,6 +1404,7 @@ mod tests {
         let trace = greedy_search(&pop, &mut CpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware }), 10, &XLogX::new(n)).unwrap();
         assert_eq!(model_quality(&Trap { k: 5, m: ell / 5 }, &trace.mpm), 1.0, "{:?}", trace.mpm);
         assert_eq!(trace.merges.len(), ell - ell / 5);
+        assert!(Population::planted(usize::MAX / 2, 3, 5, 0).is_err(), "sizes past the address space are an error");
     }
 
     fn counters() -> Vec<Box<dyn SchemaCounter>> {
