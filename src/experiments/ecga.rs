@@ -13,6 +13,13 @@
 //!   the (10,5)-trap (Figure 6).
 //! - `fig7/l<ℓ>/r<i>`: GM search at its own Table 5 population with the fastest
 //!   scorer, for spgm (Figure 7).
+//! - `build/l<ℓ>`: one model build of the first generation's selection with every
+//!   scorer (the speed goals at ℓ = 500).
+//! - `scale/l<ℓ>[/gm]`: one gECGA model build at the paper's scalability point
+//!   (Section 5.4).
+//! - `count/n<N>`: the counting kernel alone — random merged groups of each size
+//!   scored over a population of the scalability point's N, checked against the
+//!   CPU and timed (the issue's counting-rate goal where counting dominates).
 
 use super::{Case, Experiment, Paper, RunEnv};
 use crate::error::SpecError;
@@ -91,6 +98,10 @@ struct Profile {
     /// (`[scale_paper]`: ℓ and N of Section 5.4) with gECGA, on a planted population.
     #[serde(default)]
     scale_build: bool,
+    /// Merged-group sizes L whose scoring the `count` case times alone, at the
+    /// scalability point's N (`[scale_paper]`).
+    #[serde(default)]
+    count_sizes: Vec<Spanned<usize>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -125,6 +136,13 @@ const CHECKS: [&str; 10] = [
 ];
 /// The largest problem the harness accepts (the paper's scalability limit).
 const MAX_ELL: usize = 10_000;
+/// The `count` case: loci of its planted population (enough that the rows,
+/// ℓ·N/8 bytes, outgrow the GPU's L2 cache), random groups scored per size, the
+/// first of them checked against multi-threaded FastCount, timed calls per size.
+const COUNT_ELL: usize = 1000;
+const COUNT_GROUPS: usize = 4096;
+const COUNT_CHECKED: usize = 8;
+const COUNT_REPS: usize = 3;
 /// Scorer names, in report order: the paper's three and the multi-threaded extra.
 const BASELINE: &str = "baseline";
 const FASTCOUNT: &str = "fastcount";
@@ -182,6 +200,15 @@ fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
                         format!("ℓ = {v} must be a positive multiple of k = {k} and at most {MAX_ELL}"),
                     ));
                 }
+            }
+        }
+        for size in &p.count_sizes {
+            if !(1..=crate::gpu::ecga::KERNEL_MAX_L).contains(size.get_ref()) {
+                return Err(file.invalid(
+                    size,
+                    &format!("profiles.{name}.count_sizes"),
+                    format!("group size {} must be in 1..={}", size.get_ref(), crate::gpu::ecga::KERNEL_MAX_L),
+                ));
             }
         }
         for n in &p.fig6_pops {
@@ -371,6 +398,12 @@ impl Paper for EcgaPaper {
                 add(format!("scale/l{ell}{suffix}"), params, (ell * ell * n / 1_000) as u64 + 1);
             }
         }
+        if !p.count_sizes.is_empty() {
+            let n = self.spec.scale_paper.n;
+            let sizes: Vec<String> = p.count_sizes.iter().map(|s| s.get_ref().to_string()).collect();
+            let params = Record::new().with("figure", "count").with("search", "none").with("ell", COUNT_ELL).with("n", n);
+            add(format!("count/n{n}"), params.with("sizes", sizes.join(",")), (COUNT_ELL * n / 1_000) as u64 + 1);
+        }
         Ok(cases)
     }
 
@@ -441,6 +474,10 @@ impl Paper for EcgaPaper {
                 }
             }
             "scale" => rows.push(self.scale_build(&trap, search, p.int("n").expect("n") as usize, seed, env)?),
+            "count" => {
+                let sizes = p.str("sizes").split(',').map(str::parse).collect::<Result<Vec<usize>, _>>()?;
+                rows.extend(count_rates(&trap, &sizes, p.int("n").expect("n") as usize, seed, env)?);
+            }
             "fig6" => {
                 let n = p.int("n").expect("n") as usize;
                 let (name, mut scorer) = fastest(env)?;
@@ -671,6 +708,52 @@ fn scale_builds(machines: &[MachineRecords], max_l: usize) -> String {
         md += "\n";
     }
     md + &not_run + if not_run.is_empty() { "" } else { "\n" }
+}
+
+/// The counting kernel alone (`count` case): for each group size L,
+/// `COUNT_GROUPS` random groups of distinct loci of a planted population of N
+/// individuals, the first `COUNT_CHECKED` compared bit for bit with
+/// multi-threaded FastCount, then `COUNT_REPS` timed calls (CUDA events around
+/// each launch): alleles counted and kernel time per call, one row per L.
+fn count_rates(trap: &Trap, sizes: &[usize], n: usize, seed: u64, env: &RunEnv) -> Result<Vec<Record>> {
+    use rand::{SeedableRng, rngs::StdRng};
+    let Some(gpu) = &env.gpu else {
+        return Ok(vec![Record::new().with("scorer", GECGA).with("status", "not_run").with("reason", env.gpu_absent.as_str())]);
+    };
+    population_fits_host(n, trap.ell(), env.fingerprint.mem_gib)?;
+    let pop = Population::planted(n, trap.ell(), trap.k, seed)?;
+    let xlogx = XLogX::new(n);
+    let mut scorer = GpuScorer::new(gpu)?;
+    scorer.load(&pop, &xlogx)?;
+    let mut cpu = ParallelCpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware });
+    cpu.load(&pop, &xlogx)?;
+    let mut rng = StdRng::seed_from_u64(seed);
+    let (mut gpu_s, mut cpu_s) = (Vec::new(), Vec::new());
+    let mut rows = Vec::new();
+    for &size in sizes {
+        let groups: Vec<Vec<usize>> = (0..COUNT_GROUPS).map(|_| rand::seq::index::sample(&mut rng, trap.ell(), size).into_vec()).collect();
+        scorer.score_groups(&groups, &mut gpu_s)?;
+        cpu.score_groups(&groups[..COUNT_CHECKED], &mut cpu_s)?;
+        let identical = cpu_s.iter().zip(&gpu_s).all(|(c, g)| c.to_bits() == g.to_bits());
+        anyhow::ensure!(identical, "gECGA's counts of {size}-locus groups differ from FastCount's (N = {n})");
+        let before = scorer.device_stats().expect("gECGA has a device");
+        for _ in 0..COUNT_REPS {
+            scorer.score_groups(&groups, &mut gpu_s)?;
+        }
+        let after = scorer.device_stats().expect("gECGA has a device");
+        let reps = COUNT_REPS as f64;
+        rows.push(
+            Record::new()
+                .with("scorer", GECGA)
+                .with("status", "ok")
+                .with("group_size", size)
+                .with("groups", COUNT_GROUPS)
+                .with("identical", identical)
+                .with("alleles_counted", (after.alleles - before.alleles) / reps)
+                .with("kernel_ms", (after.kernel_ms - before.kernel_ms) / reps),
+        );
+    }
+    Ok(rows)
 }
 
 /// A scale build's population lives on the host twice (rows and packed by locus:
@@ -1324,6 +1407,7 @@ fn performance(m: &MachineRecords, a: &Analysis) -> String {
     md += &t.render();
     md += "\n";
     md += &counting_rate(m, a);
+    md += &counting_kernel(m);
     md += &builds(a);
     // The goals from the `speed` profile's runs where this machine has them (one
     // build of the code, not a mean over profiles measured by different versions).
@@ -1404,6 +1488,56 @@ fn scale_rates(m: &MachineRecords) -> String {
         return String::new();
     }
     format!("Where counting dominates, in the scale builds (Scalability section): {}.\n\n", rates.join(", "))
+}
+
+/// The counting kernel alone (`count` rows): per merged-group size, alleles per
+/// second of kernel time against the int32 instruction rate, and the locus rows
+/// read (N/8 bytes per locus) against the device-copy bandwidth, both measured
+/// by the same profile's run.
+fn counting_kernel(m: &MachineRecords) -> String {
+    let mut t = Table::new(&[
+        "group size L",
+        "counting",
+        "N",
+        "alleles per call",
+        "kernel (ms)",
+        "alleles per second",
+        "÷ int32 instructions per second",
+        "rows read (GB/s)",
+        "÷ device copy",
+    ]);
+    for r in m.measurements().filter(|r| r.str("figure") == "count" && r.str("status") == "ok") {
+        let (Some(size), Some(n), Some(alleles), Some(kernel_ms)) =
+            (r.int("group_size"), r.int("n"), r.float("alleles_counted"), r.float("kernel_ms"))
+        else {
+            continue;
+        };
+        let per_s = alleles / (kernel_ms * 1e-3);
+        let share = |ceiling: &str, v: f64| {
+            m.ceiling_of_profile(ceiling, r.str("profile")).map_or("—".into(), |c| format!("{:.0}%", 100.0 * v / (c * 1e9)))
+        };
+        t.row(vec![
+            size.to_string(),
+            (if size <= 5 { "FastCount" } else { "histogram" }).into(),
+            n.to_string(),
+            format!("{alleles:.2e}"),
+            format!("{kernel_ms:.2}"),
+            format!("{per_s:.2e}"),
+            share("gpu_int32", per_s),
+            format!("{:.0}", per_s / 8.0 / 1e9),
+            share("gpu_d2d", per_s / 8.0),
+        ]);
+    }
+    if t.is_empty() {
+        return String::new();
+    }
+    format!(
+        "The counting kernel alone (`count` case): {COUNT_GROUPS} random groups of L distinct loci of a planted population \
+         (ℓ = {COUNT_ELL}, rows larger than the L2 cache) scored per call, one block per group, the first {COUNT_CHECKED} \
+         checked bit for bit against multi-threaded FastCount; mean of {COUNT_REPS} timed calls (CUDA events). Each \
+         allele is one bit of a locus row, so rows read = alleles / 8 bytes:\n\n{}\n",
+        t.render()
+    )
 }
 
 /// gECGA's model building at the largest ℓ against the goals: ≥ 1000× the
