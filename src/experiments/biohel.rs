@@ -598,7 +598,7 @@ impl Paper for BiohelPaper {
              counts reduced in shared memory), `cuda-ballot` warps counting 32 instances per vote \
              instruction, 128 instances per warp against tiles of 32 rules (its v3: the tiles of a chunk of instances run \
              together, and small windows are split into smaller chunks and rule slices so that every rule gets a warp; \
-             Tables 2–4 were measured with v1, the speed section and the sweep beyond the paper with v3: \
+             every table here was measured with v3, whose one pinned upload of each pass's rules serves both CUDA columns: \
              `docs/gpu-notes.md`). Compare the paper's seconds with ours as orders of magnitude, its speedups with ours as \
              ratios.\n",
             s.folds.get_ref(),

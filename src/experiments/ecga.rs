@@ -1533,9 +1533,11 @@ fn counting_kernel(m: &MachineRecords) -> String {
     }
     format!(
         "The counting kernel alone (`count` case): {COUNT_GROUPS} random groups of L distinct loci of a planted population \
-         (ℓ = {COUNT_ELL}, rows larger than the L2 cache) scored per call, one block per group, the first {COUNT_CHECKED} \
-         checked bit for bit against multi-threaded FastCount; mean of {COUNT_REPS} timed calls (CUDA events). Each \
-         allele is one bit of a locus row, so rows read = alleles / 8 bytes:\n\n{}\n",
+         (ℓ = {COUNT_ELL}: the population, ℓ·N/8 bytes, is larger than the L2 cache, but the groups share its loci, so \
+         rows read can exceed the device-copy bandwidth where blocks running together read the same row) scored per call, \
+         one block per group, the first {COUNT_CHECKED} checked bit for bit against multi-threaded FastCount; mean of \
+         {COUNT_REPS} timed calls (CUDA events). Each allele is one bit of a locus row, so rows read = alleles / 8 \
+         bytes:\n\n{}\n",
         t.render()
     )
 }
