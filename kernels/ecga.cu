@@ -3,8 +3,9 @@
 // Section 4.2, Algorithm 2). One thread block per candidate pair of groups, as the
 // paper: the block counts the 2^L schemata of the merged group over the whole
 // population — with FastCount (Section 4.1: AND / NOT of locus words, then count
-// ones) for L <= 5, with a shared-memory histogram of each individual's schema
-// beyond — then one thread sums c*log2(c) over the schemata in index order.
+// ones) for L <= 7 (split over 2^(L-5) lanes per word past 5), with a
+// shared-memory histogram of each individual's schema beyond — then one thread
+// sums c*log2(c) over the schemata in index order.
 //
 // The CPU reference is src/library/ecga.rs (`CpuScorer`); both return, for each
 // pair, s = sum_v xlogx[count_v] summed in index order v = 0, 1, ..., 2^L - 1 from
@@ -51,25 +52,73 @@ __device__ void count_small(const unsigned long long* __restrict__ words, const 
     }
 }
 
-// For L > 5 the 2^L leaves cost more than reading each individual's schema:
-// thread t takes word w (coalesced over the warp), gathers the L alleles of
-// each of its 64 individuals into a schema index (unrolled over the L loci)
-// and adds one to that schema's shared counter (a histogram; the same counts as
-// FastCount, no divergence).
+// For 6 <= L <= 7: FastCount split over lanes. H = 2^(L-5) neighbouring threads
+// share a word: each takes one pattern h of the high loci 5..L-1 (their AND / NOT
+// mask folded into `valid`) and counts the 32 leaves of the low five loci in
+// registers as count_small<5>, so schema v | h << 5 costs the same as a leaf of
+// L = 5. Lanes of the same h are summed by shuffles, one atomic per pattern.
+template <int L>
+__device__ void count_split(const unsigned long long* __restrict__ words, const int* group, int wpl,
+                            unsigned long long last_valid, unsigned int* counts) {
+    constexpr int H = 1 << (L - 5);
+    const int h = threadIdx.x & (H - 1);
+    unsigned int c[32];
+#pragma unroll
+    for (int v = 0; v < 32; ++v) c[v] = 0u;
+    unsigned long long x[5];
+    for (int w = threadIdx.x / H; w < wpl; w += blockDim.x / H) {
+        unsigned long long valid = w == wpl - 1 ? last_valid : ~0ull;
+#pragma unroll
+        for (int j = 5; j < L; ++j) {
+            const unsigned long long y = words[(size_t)group[j] * wpl + w];
+            valid &= ((h >> (j - 5)) & 1) ? y : ~y;
+        }
+#pragma unroll
+        for (int j = 0; j < 5; ++j) x[j] = words[(size_t)group[j] * wpl + w];
+        count_word_small<5>(x, valid, c);
+    }
+#pragma unroll
+    for (int v = 0; v < 32; ++v) {
+        unsigned int t = c[v];
+        for (int o = 16; o >= H; o >>= 1) t += __shfl_down_sync(0xffffffffu, t, o);
+        if ((threadIdx.x & 31) < H && t) atomicAdd(&counts[(h << 5) | v], t);
+    }
+}
+
+// One 32-individual half word of each of the L loci (y[j]): each individual's
+// schema index gathered with shifts by constants (bit b of y[j] to bit j: one
+// shift and one AND-OR per locus), one shared atomic per individual.
+template <int L>
+__device__ __forceinline__ void histogram_half(const unsigned int* y, unsigned int* counts) {
+#pragma unroll
+    for (int b = 0; b < 32; ++b) {
+        unsigned int v = 0u;
+#pragma unroll
+        for (int j = 0; j < L; ++j) v |= (b >= j ? y[j] >> (b - j) : y[j] << (j - b)) & (1u << j);
+        atomicAdd(&counts[v], 1u);
+    }
+}
+
+// For L >= 8 the leaves cost more than reading each individual's schema: thread
+// t takes word w (coalesced over the warp) and adds one to the shared counter of
+// each of its 64 individuals' schemata (a histogram; the same counts as
+// FastCount, no divergence). Padding individuals (bits >= tail of the last word)
+// are zero at every locus, so they land on schema 0 and are taken off it.
 template <int L>
 __device__ void count_histogram(const unsigned long long* __restrict__ words, const int* group, int wpl, int tail,
                                 unsigned int* counts) {
     unsigned long long x[L];
+    unsigned int y[L];
     for (int w = threadIdx.x; w < wpl; w += blockDim.x) {
 #pragma unroll
         for (int j = 0; j < L; ++j) x[j] = words[(size_t)group[j] * wpl + w];
-        const int bits = w == wpl - 1 ? tail : 64;
-        for (int b = 0; b < bits; ++b) {
-            unsigned int v = 0u;
+#pragma unroll 1
+        for (int half = 0; half < 64; half += 32) {
 #pragma unroll
-            for (int j = 0; j < L; ++j) v |= (unsigned int)((x[j] >> b) & 1ull) << j;
-            atomicAdd(&counts[v], 1u);
+            for (int j = 0; j < L; ++j) y[j] = (unsigned int)(x[j] >> half);
+            histogram_half<L>(y, counts);
         }
+        if (w == wpl - 1 && tail < 64) atomicSub(&counts[0], (unsigned int)(64 - tail));
     }
 }
 
@@ -93,8 +142,8 @@ __device__ double block_entropy(const unsigned long long* __restrict__ words, co
         case 3: count_small<3>(words, group, wpl, last_valid, counts); break;
         case 4: count_small<4>(words, group, wpl, last_valid, counts); break;
         case 5: count_small<5>(words, group, wpl, last_valid, counts); break;
-        case 6: count_histogram<6>(words, group, wpl, tail, counts); break;
-        case 7: count_histogram<7>(words, group, wpl, tail, counts); break;
+        case 6: count_split<6>(words, group, wpl, last_valid, counts); break;
+        case 7: count_split<7>(words, group, wpl, last_valid, counts); break;
         case 8: count_histogram<8>(words, group, wpl, tail, counts); break;
         case 9: count_histogram<9>(words, group, wpl, tail, counts); break;
         case 10: count_histogram<10>(words, group, wpl, tail, counts); break;
