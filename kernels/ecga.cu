@@ -3,7 +3,7 @@
 // Section 4.2, Algorithm 2). One thread block per candidate pair of groups, as the
 // paper: the block counts the 2^L schemata of the merged group over the whole
 // population — with FastCount (Section 4.1: AND / NOT of locus words, then count
-// ones) for L <= 7 (split over 2^(L-5) lanes per word past 5), with a
+// ones) for L <= 6 (split over two lanes per word at 6), with a
 // shared-memory histogram of each individual's schema beyond — then one thread
 // sums c*log2(c) over the schemata in index order.
 //
@@ -52,11 +52,12 @@ __device__ void count_small(const unsigned long long* __restrict__ words, const 
     }
 }
 
-// For 6 <= L <= 7: FastCount split over lanes. H = 2^(L-5) neighbouring threads
-// share a word: each takes one pattern h of the high loci 5..L-1 (their AND / NOT
+// For L = 6: FastCount split over lanes. H = 2^(L-5) neighbouring threads share
+// a word: each takes one pattern h of the high loci 5..L-1 (their AND / NOT
 // mask folded into `valid`) and counts the 32 leaves of the low five loci in
 // registers as count_small<5>, so schema v | h << 5 costs the same as a leaf of
 // L = 5. Lanes of the same h are summed by shuffles, one atomic per pattern.
+// (At L = 7, four lanes per word, it was slower than the histogram: v6 notes.)
 template <int L>
 __device__ void count_split(const unsigned long long* __restrict__ words, const int* group, int wpl,
                             unsigned long long last_valid, unsigned int* counts) {
@@ -99,31 +100,34 @@ __device__ __forceinline__ void histogram_half(const unsigned int* y, unsigned i
     }
 }
 
-// For L >= 8 the leaves cost more than reading each individual's schema: thread
+// For L >= 7 the leaves cost more than reading each individual's schema: thread
 // t takes word w (coalesced over the warp) and adds one to the shared counter of
 // each of its 64 individuals' schemata (a histogram; the same counts as
-// FastCount, no divergence). Padding individuals (bits >= tail of the last word)
-// are zero at every locus, so they land on schema 0 and are taken off it.
+// FastCount, no divergence), one 32-bit half word per locus at a time (fewer
+// registers than whole words: they bound the occupancy of every path of the
+// kernel). Padding individuals (bits >= tail of the last word) are zero at every
+// locus, so they land on schema 0 and are taken off it.
 template <int L>
 __device__ void count_histogram(const unsigned long long* __restrict__ words, const int* group, int wpl, int tail,
                                 unsigned int* counts) {
-    unsigned long long x[L];
+    const unsigned int* __restrict__ halves = reinterpret_cast<const unsigned int*>(words);
     unsigned int y[L];
     for (int w = threadIdx.x; w < wpl; w += blockDim.x) {
-#pragma unroll
-        for (int j = 0; j < L; ++j) x[j] = words[(size_t)group[j] * wpl + w];
 #pragma unroll 1
-        for (int half = 0; half < 64; half += 32) {
+        for (int half = 0; half < 2; ++half) {
 #pragma unroll
-            for (int j = 0; j < L; ++j) y[j] = (unsigned int)(x[j] >> half);
+            for (int j = 0; j < L; ++j) y[j] = halves[2 * ((size_t)group[j] * wpl + w) + half];
             histogram_half<L>(y, counts);
         }
         if (w == wpl - 1 && tail < 64) atomicSub(&counts[0], (unsigned int)(64 - tail));
     }
 }
 
-// Threads per block of the scoring kernels (src/gpu/ecga.rs launches this many).
+// Threads per block of the scoring kernels (src/gpu/ecga.rs launches this many),
+// and the blocks per SM their registers must leave room for (64 registers a
+// thread: v5's occupancy, which every counting path shares).
 #define ECGA_THREADS 256
+#define ECGA_MIN_BLOCKS 4
 
 // s = sum over the 2^L schemata of group[0..L) of xlogx[count], in index order
 // v = 0, 1, ... (the CPU's order). Called by every thread of a block; `group`
@@ -143,7 +147,7 @@ __device__ double block_entropy(const unsigned long long* __restrict__ words, co
         case 4: count_small<4>(words, group, wpl, last_valid, counts); break;
         case 5: count_small<5>(words, group, wpl, last_valid, counts); break;
         case 6: count_split<6>(words, group, wpl, last_valid, counts); break;
-        case 7: count_split<7>(words, group, wpl, last_valid, counts); break;
+        case 7: count_histogram<7>(words, group, wpl, tail, counts); break;
         case 8: count_histogram<8>(words, group, wpl, tail, counts); break;
         case 9: count_histogram<9>(words, group, wpl, tail, counts); break;
         case 10: count_histogram<10>(words, group, wpl, tail, counts); break;
@@ -183,7 +187,7 @@ struct Scratch {
 //   xlogx  [n + 1]         c * log2(c) as double
 //   s      [pairs]         output: sum over schemata of xlogx[count]
 //   n, wpl                 population size, words per locus
-extern "C" __global__ void __launch_bounds__(ECGA_THREADS)
+extern "C" __global__ void __launch_bounds__(ECGA_THREADS, ECGA_MIN_BLOCKS)
     ecga_pair_entropy(const unsigned long long* __restrict__ words, const int* __restrict__ loci,
                       const int* __restrict__ len, const double* __restrict__ xlogx, double* __restrict__ s,
                       int n, int wpl) {
@@ -281,7 +285,7 @@ __device__ __forceinline__ double group_cost(const Search& st, double s, int L) 
 }
 
 // Initial costs: block l scores slot l's group.
-extern "C" __global__ void __launch_bounds__(ECGA_THREADS)
+extern "C" __global__ void __launch_bounds__(ECGA_THREADS, ECGA_MIN_BLOCKS)
     ecga_search_groups(const unsigned long long* __restrict__ words, const double* __restrict__ xlogx, int n, int wpl,
                        SEARCH_PARAMS) {
     const Search st = SEARCH_STATE;
@@ -297,7 +301,7 @@ extern "C" __global__ void __launch_bounds__(ECGA_THREADS)
 // (x, y) takes the pairs of slot x with dirty_list[i], i = y, y + gridDim.y, ...,
 // and skips m == x and, when x is dirty too, m > x (that pair is block m's).
 // Merges larger than max_l get ΔCCC = +inf without being scored.
-extern "C" __global__ void __launch_bounds__(ECGA_THREADS)
+extern "C" __global__ void __launch_bounds__(ECGA_THREADS, ECGA_MIN_BLOCKS)
     ecga_search_rescore(const unsigned long long* __restrict__ words, const double* __restrict__ xlogx, int n, int wpl,
                         SEARCH_PARAMS) {
     const Search st = SEARCH_STATE;

@@ -747,6 +747,7 @@ fn count_rates(trap: &Trap, sizes: &[usize], n: usize, seed: u64, env: &RunEnv) 
                 .with("scorer", GECGA)
                 .with("status", "ok")
                 .with("group_size", size)
+                .with("counting", if size <= crate::gpu::ecga::FASTCOUNT_MAX_L { "FastCount" } else { "histogram" })
                 .with("groups", COUNT_GROUPS)
                 .with("identical", identical)
                 .with("alleles_counted", (after.alleles - before.alleles) / reps)
@@ -1459,8 +1460,8 @@ fn counting_rate(m: &MachineRecords, a: &Analysis) -> String {
     }
     format!(
         "gECGA's counting against the int32 instruction rate measured by the same profile's runs: alleles read \
-         (Σ loci × N over the scored groups) per second of device time. FastCount (groups ≤ 5 loci) handles 64 alleles per \
-         AND, the histogram (6–12 loci) needs a shift, a mask and an insert per allele and an atomic per individual, so \
+         (Σ loci × N over the scored groups) per second of device time. FastCount (groups ≤ 6 loci) handles 64 alleles per \
+         AND, the histogram (7–12 loci) needs a shift and an AND-OR per allele and an atomic per individual, so \
          the ratio is a rate, not a utilisation:\n\n{}\n{}",
         t.render(),
         scale_rates(m)
@@ -1506,7 +1507,12 @@ fn counting_kernel(m: &MachineRecords) -> String {
         "rows read (GB/s)",
         "÷ device copy",
     ]);
-    for r in m.measurements().filter(|r| r.str("figure") == "count" && r.str("status") == "ok") {
+    // The latest run's rows: each run measured one version of the kernel.
+    let count_rows = || m.measurements().filter(|r| r.str("figure") == "count" && r.str("status") == "ok");
+    let Some(latest) = count_rows().filter_map(|r| r.int("run_id")).max() else { return String::new() };
+    let mut commit = String::new();
+    for r in count_rows().filter(|r| r.int("run_id") == Some(latest)) {
+        commit = r.str("git_commit").to_owned();
         let (Some(size), Some(n), Some(alleles), Some(kernel_ms)) =
             (r.int("group_size"), r.int("n"), r.float("alleles_counted"), r.float("kernel_ms"))
         else {
@@ -1518,7 +1524,7 @@ fn counting_kernel(m: &MachineRecords) -> String {
         };
         t.row(vec![
             size.to_string(),
-            (if size <= 5 { "FastCount" } else { "histogram" }).into(),
+            r.str("counting").to_owned(),
             n.to_string(),
             format!("{alleles:.2e}"),
             format!("{kernel_ms:.2}"),
@@ -1532,7 +1538,7 @@ fn counting_kernel(m: &MachineRecords) -> String {
         return String::new();
     }
     format!(
-        "The counting kernel alone (`count` case): {COUNT_GROUPS} random groups of L distinct loci of a planted population \
+        "The counting kernel alone (`count` case, the latest run: code `{commit}`): {COUNT_GROUPS} random groups of L distinct loci of a planted population \
          (ℓ = {COUNT_ELL}: the population, ℓ·N/8 bytes, is larger than the L2 cache, but the groups share its loci, so \
          rows read can exceed the device-copy bandwidth where blocks running together read the same row) scored per call, \
          one block per group, the first {COUNT_CHECKED} checked bit for bit against multi-threaded FastCount; mean of \

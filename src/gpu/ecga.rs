@@ -1,6 +1,6 @@
 //! gECGA (Shao & Yu, GECCO 2013, Section 4.2): the entropy term of every
 //! candidate merge computed on the GPU, one thread block per pair
-//! (`kernels/ecga.cu`: FastCount for merged groups of up to 5 loci, a histogram
+//! (`kernels/ecga.cu`: FastCount for merged groups of up to 6 loci, a histogram
 //! of the individuals' schemata beyond). It implements the library's [`PairScorer`], so the greedy
 //! and GM searches of `library::ecga` run on it (by default wholly on the device:
 //! [`GpuScorer::search`]); given the same
@@ -19,6 +19,9 @@ pub const ECGA_CU: KernelSource = KernelSource { file: "ecga.cu", code: include_
 
 /// Largest merged group the kernel takes (its `ECGA_MAX_L`: 2^12 shared counters).
 pub const KERNEL_MAX_L: usize = 12;
+/// Largest merged group the kernel counts with FastCount (`count_small`,
+/// `count_split`); larger groups go to its histogram.
+pub const FASTCOUNT_MAX_L: usize = 6;
 /// Threads per block, the kernel's `ECGA_THREADS` (the paper used 256).
 const THREADS: u32 = 256;
 const KERNEL: &str = "ecga_pair_entropy";
