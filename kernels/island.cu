@@ -2,7 +2,10 @@
 // the Knapsack Problem" (IEEE CEC 2012), Section V: one kernel per phase, one warp
 // per individual (or offspring pair) as the paper, or several (the split design of
 // genetic manipulation and evaluation), all islands of the GPU in the same launches
-// (the warp index runs over island x work item, island-major).
+// (the warp index runs over island x work item, island-major). A GPU holds the
+// islands island_base, island_base + 1, ... of the ring (all of them on one GPU):
+// `island` in a kernel is local to the GPU's buffers, the Philox key is the ring's
+// island_base + island.
 //
 // The CPU reference is src/library/island.rs; its module documentation is the
 // specification these kernels follow bit for bit: the Philox counter table, the
@@ -122,7 +125,7 @@ __device__ __forceinline__ unsigned long long penalised_price(unsigned long long
 // (generation 0, PURPOSE_INITIAL, k, w), masked to the items. One warp per individual.
 extern "C" __global__ void island_initialise(unsigned int* __restrict__ population, unsigned int islands, unsigned int island_size,
                                              unsigned int words, unsigned int item_words, unsigned int last_mask, unsigned int seed_low,
-                                             unsigned int seed_high) {
+                                             unsigned int seed_high, unsigned int island_base) {
     const unsigned long long warp = warp_index();
     if (warp >= (unsigned long long)islands * island_size) return;
     const unsigned int island = (unsigned int)(warp / island_size);
@@ -131,7 +134,7 @@ extern "C" __global__ void island_initialise(unsigned int* __restrict__ populati
     for (unsigned int w = lane_index(); w < words; w += WARP_SIZE) {
         unsigned int gene = 0u;
         if (w < item_words) {
-            gene = draw(seed_low, seed_high, island, 0u, PURPOSE_INITIAL, individual, w).x & word_mask(w, item_words, last_mask);
+            gene = draw(seed_low, seed_high, island_base + island, 0u, PURPOSE_INITIAL, individual, w).x & word_mask(w, item_words, last_mask);
         }
         chromosome[w] = gene;
     }
@@ -149,7 +152,7 @@ extern "C" __global__ void island_genetic_manipulation(const unsigned int* __res
                                                        unsigned int words, unsigned int item_words, unsigned int last_mask,
                                                        unsigned long long crossover_threshold, unsigned long long mutation_threshold,
                                                        unsigned int seed_low, unsigned int seed_high, unsigned int generation,
-                                                       unsigned int groups) {
+                                                       unsigned int groups, unsigned int island_base) {
     const unsigned long long warp = warp_index();
     if (warp >= (unsigned long long)islands * pairs * groups) return;
     const unsigned long long pair_index = warp / groups;
@@ -159,10 +162,10 @@ extern "C" __global__ void island_genetic_manipulation(const unsigned int* __res
     const unsigned int* parents = population + (unsigned long long)island * island_size * words;
     const unsigned long long* parent_fitness = fitness + (unsigned long long)island * island_size;
 
-    const Philox4 select = draw(seed_low, seed_high, island, generation, PURPOSE_SELECTION, pair, 0u);
+    const Philox4 select = draw(seed_low, seed_high, island_base + island, generation, PURPOSE_SELECTION, pair, 0u);
     const unsigned int first = tournament(parent_fitness, island_size, select.x, select.y);
     const unsigned int second = tournament(parent_fitness, island_size, select.z, select.w);
-    const bool crossover = fires(draw(seed_low, seed_high, island, generation, PURPOSE_SELECTION, pair, 1u).x, crossover_threshold) != 0u;
+    const bool crossover = fires(draw(seed_low, seed_high, island_base + island, generation, PURPOSE_SELECTION, pair, 1u).x, crossover_threshold) != 0u;
     const unsigned int* parent1 = parents + (unsigned long long)first * words;
     const unsigned int* parent2 = parents + (unsigned long long)second * words;
     unsigned int* child1 = offspring + pair_index * 2ull * words;
@@ -174,12 +177,12 @@ extern "C" __global__ void island_genetic_manipulation(const unsigned int* __res
         if (w < item_words) {
             const unsigned int a = parent1[w];
             const unsigned int b = parent2[w];
-            const unsigned int mask = crossover ? draw(seed_low, seed_high, island, generation, PURPOSE_CROSSOVER_MASK, pair, w).x : 0u;
+            const unsigned int mask = crossover ? draw(seed_low, seed_high, island_base + island, generation, PURPOSE_CROSSOVER_MASK, pair, w).x : 0u;
             // Number 4k + j is out[j] of call k: numbers 0..31 flip child 1, 32..63 child 2.
             unsigned int flip1 = 0u;
             unsigned int flip2 = 0u;
             for (unsigned int k = 0; k < MUTATION_CALLS; ++k) {
-                const Philox4 r = draw(seed_low, seed_high, island, generation, PURPOSE_MUTATION, pair, MUTATION_CALLS * w + k);
+                const Philox4 r = draw(seed_low, seed_high, island_base + island, generation, PURPOSE_MUTATION, pair, MUTATION_CALLS * w + k);
                 const unsigned int bits = fires(r.x, mutation_threshold) | (fires(r.y, mutation_threshold) << 1) |
                                           (fires(r.z, mutation_threshold) << 2) | (fires(r.w, mutation_threshold) << 3);
                 if (k < MUTATION_CALLS / 2u) {
@@ -281,7 +284,7 @@ extern "C" __global__ void island_replace(unsigned int* __restrict__ population,
                                           const unsigned int* __restrict__ offspring,
                                           const unsigned long long* __restrict__ offspring_fitness, unsigned int islands,
                                           unsigned int island_size, unsigned int offspring_size, unsigned int words,
-                                          unsigned int seed_low, unsigned int seed_high, unsigned int generation) {
+                                          unsigned int seed_low, unsigned int seed_high, unsigned int generation, unsigned int island_base) {
     const unsigned long long warp = warp_index();
     if (warp >= (unsigned long long)islands * island_size) return;
     const unsigned int island = (unsigned int)(warp / island_size);
@@ -291,7 +294,7 @@ extern "C" __global__ void island_replace(unsigned int* __restrict__ population,
     unsigned int chosen = 0u;
     unsigned int better = 0u;
     if (lane == 0u) {
-        chosen = __umulhi(draw(seed_low, seed_high, island, generation, PURPOSE_REPLACEMENT, slot, 0u).x, offspring_size);
+        chosen = __umulhi(draw(seed_low, seed_high, island_base + island, generation, PURPOSE_REPLACEMENT, slot, 0u).x, offspring_size);
         const unsigned long long candidate = offspring_fitness[first_offspring + chosen];
         if (candidate > fitness[warp]) {
             fitness[warp] = candidate;
@@ -315,7 +318,7 @@ extern "C" __global__ void island_select_emigrants(const unsigned int* __restric
                                                    const unsigned long long* __restrict__ fitness, unsigned int* __restrict__ emigrants,
                                                    unsigned long long* __restrict__ emigrant_fitness, unsigned int islands,
                                                    unsigned int island_size, unsigned int count, unsigned int words,
-                                                   unsigned int seed_low, unsigned int seed_high, unsigned int generation) {
+                                                   unsigned int seed_low, unsigned int seed_high, unsigned int generation, unsigned int island_base) {
     const unsigned long long warp = warp_index();
     if (warp >= (unsigned long long)islands * count) return;
     const unsigned int island = (unsigned int)(warp / count);
@@ -345,7 +348,7 @@ extern "C" __global__ void island_select_emigrants(const unsigned int* __restric
         }
         chosen = __shfl_sync(FULL_MASK, best_index, 0);
     } else {
-        const Philox4 r = draw(seed_low, seed_high, island, generation, PURPOSE_EMIGRATION, e, 0u);
+        const Philox4 r = draw(seed_low, seed_high, island_base + island, generation, PURPOSE_EMIGRATION, e, 0u);
         chosen = tournament(island_fitness, island_size, r.x, r.y);
     }
     const unsigned int* source = population + ((unsigned long long)island * island_size + chosen) * words;
@@ -355,7 +358,9 @@ extern "C" __global__ void island_select_emigrants(const unsigned int* __restric
 }
 
 // Immigrant merge (Section V.E.3): one block per receiving island s, which takes the
-// emigrants of island s - 1 (mod islands) in order j = 0, 1, ..., count - 1 (the
+// emigrants of island s - 1 in order j = 0, 1, ..., count - 1; island 0 of this GPU takes
+// `incoming`: the last island's emigrants where one GPU holds the whole ring, else
+// those of the previous GPU's last island, received over NCCL (the
 // deterministic equivalent of the paper's per-individual locks), MERGE_CHUNK at a time:
 // 1. every thread draws the inverse tournament of one immigrant of the chunk (the
 //    receiver's key) into shared memory;
@@ -369,25 +374,28 @@ extern "C" __global__ void island_select_emigrants(const unsigned int* __restric
 #define NO_SLOT 0xffffffffu
 extern "C" __global__ void island_merge_immigrants(unsigned int* __restrict__ population, unsigned long long* __restrict__ fitness,
                                                    const unsigned int* __restrict__ emigrants,
-                                                   const unsigned long long* __restrict__ emigrant_fitness, unsigned int islands,
+                                                   const unsigned long long* __restrict__ emigrant_fitness,
+                                                   const unsigned int* __restrict__ incoming,
+                                                   const unsigned long long* __restrict__ incoming_fitness, unsigned int islands,
                                                    unsigned int island_size, unsigned int count, unsigned int words,
-                                                   unsigned int seed_low, unsigned int seed_high, unsigned int generation) {
+                                                   unsigned int seed_low, unsigned int seed_high, unsigned int generation, unsigned int island_base) {
     __shared__ unsigned int draw_x[MERGE_CHUNK];
     __shared__ unsigned int draw_y[MERGE_CHUNK];
     __shared__ unsigned int taken[MERGE_CHUNK];
     const unsigned int island = blockIdx.x;
     if (island >= islands) return;
-    const unsigned int sender = island == 0u ? islands - 1u : island - 1u;
+    // The sender's emigrants: local island s - 1's, or for s = 0 `incoming`.
+    const unsigned int* sent = island == 0u ? incoming : emigrants + (unsigned long long)(island - 1u) * count * words;
+    const unsigned long long* sent_fitness = island == 0u ? incoming_fitness : emigrant_fitness + (unsigned long long)(island - 1u) * count;
     const unsigned int lane = lane_index();
     const unsigned int warp = threadIdx.x / WARP_SIZE;
     const unsigned int warps = blockDim.x / WARP_SIZE;
     unsigned long long* island_fitness = fitness + (unsigned long long)island * island_size;
     unsigned int* residents = population + (unsigned long long)island * island_size * words;
-    const unsigned long long first_immigrant = (unsigned long long)sender * count;
     for (unsigned int base = 0u; base < count; base += MERGE_CHUNK) {
         const unsigned int chunk = min(MERGE_CHUNK, count - base);
         if (threadIdx.x < chunk) {
-            const Philox4 r = draw(seed_low, seed_high, island, generation, PURPOSE_IMMIGRATION, base + threadIdx.x, 0u);
+            const Philox4 r = draw(seed_low, seed_high, island_base + island, generation, PURPOSE_IMMIGRATION, base + threadIdx.x, 0u);
             draw_x[threadIdx.x] = r.x;
             draw_y[threadIdx.x] = r.y;
         }
@@ -395,7 +403,7 @@ extern "C" __global__ void island_merge_immigrants(unsigned int* __restrict__ po
         if (threadIdx.x == 0u) {
             for (unsigned int k = 0; k < chunk; ++k) {
                 const unsigned int resident = inverse_tournament(island_fitness, island_size, draw_x[k], draw_y[k]);
-                const unsigned long long candidate = emigrant_fitness[first_immigrant + base + k];
+                const unsigned long long candidate = sent_fitness[base + k];
                 taken[k] = NO_SLOT;
                 if (candidate > island_fitness[resident]) {
                     island_fitness[resident] = candidate;
@@ -410,7 +418,7 @@ extern "C" __global__ void island_merge_immigrants(unsigned int* __restrict__ po
             for (unsigned int later = k + 1u + lane; later < chunk; later += WARP_SIZE) displaced |= taken[later] == slot;
             displaced = __any_sync(FULL_MASK, displaced);
             if (slot != NO_SLOT && !displaced) {
-                const unsigned int* source = emigrants + (first_immigrant + base + k) * words;
+                const unsigned int* source = sent + (unsigned long long)(base + k) * words;
                 unsigned int* target = residents + (unsigned long long)slot * words;
                 for (unsigned int w = lane; w < words; w += WARP_SIZE) target[w] = source[w];
             }

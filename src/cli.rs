@@ -308,16 +308,30 @@ fn selfcheck_biohel(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
     Ok(failed)
 }
 
-/// The island GA's kernels against the CPU islands, generation by generation (exact equality); returns the failures.
+/// The island GA's kernels against the CPU islands, generation by generation (exact equality), on this GPU and, where
+/// the machine has several and NCCL, with the ring split over all of them; returns the failures.
 fn selfcheck_island(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
-    let lines = gpu::island::self_check(gpu, seed, small)?;
+    let mut failed = print_island_lines("one GPU", &gpu::island::self_check(gpu, seed, small)?);
+    let count = gpu::probe()?;
+    match gpu::island_ring::probe(count) {
+        Ok(()) => {
+            let gpus = (0..count).map(Gpu::open).collect::<Result<Vec<_>, _>>()?;
+            failed += print_island_lines(&format!("ring over {count} GPUs (NCCL)"), &gpu::island_ring::ring_check(&gpus, seed, small)?);
+        }
+        Err(why) => println!("island ring over several GPUs: not run here ({why})"),
+    }
+    Ok(failed)
+}
+
+/// Prints the island checks of `lines` run on `devices`; returns the failures.
+fn print_island_lines(devices: &str, lines: &[gpu::island::CheckLine]) -> usize {
     let mut failed = 0;
-    for l in &lines {
+    for l in lines {
         let ok = l.passed();
         failed += usize::from(!ok);
         let difference = l.first_difference.as_ref().map_or_else(|| "states identical".to_string(), |d| format!("first difference {d}"));
         println!(
-            "{} island {:?} {} ({} items) {}×{}: {} generations, {} migrations, {difference}, statistics agree={}, run agrees={}",
+            "{} island {devices} {:?} {} ({} items) {}×{}: {} generations, {} migrations, {difference}, statistics agree={}, run agrees={}",
             if ok { "ok  " } else { "FAIL" },
             l.design,
             l.instance,
@@ -330,6 +344,6 @@ fn selfcheck_island(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
             l.run_agrees
         );
     }
-    println!("island kernels: {} configurations checked, {failed} failed", lines.len());
-    Ok(failed)
+    println!("island kernels, {devices}: {} configurations checked, {failed} failed", lines.len());
+    failed
 }

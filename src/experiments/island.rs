@@ -9,6 +9,9 @@
 //!   migration share (Figure 6). Both backends evolve bit-identical populations
 //!   from the same seed (counter-based Philox), so Figure 4 does not depend on
 //!   the machine.
+//! - `ring/i<islands>/n<size>`: the multi-GPU version (Section IV): the ring on one
+//!   GPU, then split over every GPU of the machine with the emigrants sent over
+//!   NCCL (`gpu::island_ring`); both must end with the same statistics.
 //! - `speed/n<size>`: one island for a few generations on one CPU thread, all CPU
 //!   threads, the GPU with the paper's kernels and with split kernels
 //!   (`gpu::island::Design`); every backend must end with the same statistics, and
@@ -70,6 +73,13 @@ struct Profile {
     /// The headline configuration at the paper's full length (Section VI: 100k
     /// generations), where the profile shortens the grid.
     full_length: Option<FullLength>,
+    /// The multi-GPU ring (`ring` cases): island counts × sizes, run for `ring_generations`.
+    #[serde(default)]
+    ring_islands: Vec<Spanned<usize>>,
+    #[serde(default)]
+    ring_sizes: Vec<Spanned<usize>>,
+    #[serde(default)]
+    ring_generations: Option<Spanned<u32>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -109,6 +119,8 @@ const CPU_MT: &str = "cpu-mt";
 const CUDA: &str = "cuda";
 /// The GPU with [`crate::gpu::island::Design::Split`] kernels (speed cases only).
 const CUDA_SPLIT: &str = "cuda-split";
+/// The ring split over every GPU of the machine, NCCL between them (ring cases).
+const CUDA_RING: &str = "cuda-nccl";
 /// Largest island and island count the harness accepts.
 const MAX_SIZE: usize = 1 << 16;
 const MAX_ISLANDS: usize = 1024;
@@ -143,7 +155,7 @@ fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecError> {
         return Err(file.invalid(&s.migration_interval, "settings.migration_interval", "must be at least 1"));
     }
     for (name, p) in &spec.profiles {
-        for n in p.grid_sizes.iter().chain(&p.speed_sizes) {
+        for n in p.grid_sizes.iter().chain(&p.speed_sizes).chain(&p.ring_sizes) {
             if !(4..=MAX_SIZE).contains(n.get_ref()) || n.get_ref() % 2 != 0 {
                 return Err(file.invalid(
                     n,
@@ -152,16 +164,12 @@ fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecError> {
                 ));
             }
         }
-        for i in &p.grid_islands {
+        for i in p.grid_islands.iter().chain(&p.ring_islands) {
             if !(1..=MAX_ISLANDS).contains(i.get_ref()) {
-                return Err(file.invalid(
-                    i,
-                    &format!("profiles.{name}.grid_islands"),
-                    format!("{} islands: must be in 1..={MAX_ISLANDS}", i.get_ref()),
-                ));
+                return Err(file.invalid(i, &format!("profiles.{name}"), format!("{} islands: must be in 1..={MAX_ISLANDS}", i.get_ref())));
             }
         }
-        for g in [&p.generations, &p.speed_generations] {
+        for g in [&p.generations, &p.speed_generations].into_iter().chain(&p.ring_generations) {
             if *g.get_ref() == 0 {
                 return Err(file.invalid(g, &format!("profiles.{name}"), "generations must be at least 1"));
             }
@@ -263,6 +271,22 @@ impl Paper for IslandPaper {
                 });
             }
         }
+        if let Some(gens) = p.ring_generations.as_ref().map(|g| *g.get_ref()) {
+            for islands in p.ring_islands.iter().map(|i| *i.get_ref()) {
+                for size in p.ring_sizes.iter().map(|n| *n.get_ref()) {
+                    cases.push(Case {
+                        id: format!("ring/i{islands}/n{size}"),
+                        params: Record::new()
+                            .with("figure", "ring")
+                            .with("islands", islands)
+                            .with("island_size", size)
+                            .with("generations", gens)
+                            .with("seed", seed ^ 0x21A6 ^ ((islands as u64) << 32) ^ ((size as u64) << 16)),
+                        weight: (islands * size) as u64 * u64::from(gens) / 5_000 + 1,
+                    });
+                }
+            }
+        }
         let gens = *p.speed_generations.get_ref();
         for size in p.speed_sizes.iter().map(|n| *n.get_ref()) {
             cases.push(Case {
@@ -288,6 +312,9 @@ impl Paper for IslandPaper {
         let instance = self.instance()?;
         let optimum = self.spec.settings.optimum;
         let mut rows = Vec::new();
+        if p.str("figure") == "ring" {
+            return ring_rows(&instance, &self.config(islands, size, generations, seed, Threads::Rayon), optimum, env);
+        }
         if p.str("figure") != "speed" {
             let cfg = self.config(islands, size, generations, seed, Threads::Rayon);
             let (method, r) = match &env.gpu {
@@ -348,8 +375,8 @@ impl Paper for IslandPaper {
              of one GPU batched in the same launches (the paper: one GTX 580 per island, MPI between them), else all CPU cores; \
              the profile sets the generations (the paper: 100k) and runs (the paper: 30). Gap = (optimum − best) / optimum. \
              The same ring also runs with one island per MPI process (`evorepro-island-mpi`, `--features mpi`, checked \
-             bit-identical to the in-process ring); no multi-GPU machine was available, so these tables have no \
-             one-GPU-per-island runs.\n",
+             bit-identical to the in-process ring) and split over several GPUs with NCCL between them (the section \
+             *Several GPUs*, profile `gpu-multi`).\n",
             s.instance.display(),
             s.optimum,
             s.crossover.get_ref(),
@@ -365,6 +392,10 @@ impl Paper for IslandPaper {
         md += "## Figure 5 — total time, and Figure 6 — migration overhead\n\n";
         for (m, a) in &analyses {
             md += &self.fig5(m, a, dir)?;
+        }
+        md += "## Several GPUs — the ring over NCCL (Section IV)\n\n";
+        for (m, a) in &analyses {
+            md += &ring_section(m, a);
         }
         md += "## Performance — memory traffic against the measured ceiling\n\n";
         let items = self.instance().map(|i| i.item_count()).ok();
@@ -416,6 +447,89 @@ impl Paper for IslandPaper {
     }
 }
 
+/// A `ring` case: the ring on this run's GPU, then split over every GPU of the machine (NCCL between them), which
+/// must end with the same statistics; `not_run` rows where there is no GPU, one GPU or no NCCL.
+fn ring_rows(instance: &Instance, config: &Config, optimum: u64, env: &RunEnv) -> Result<Vec<Record>> {
+    use crate::gpu::{self, Gpu, island_ring};
+    let not_run = |method: &str, why: &str| Record::new().with("method", method).with("status", "not_run").with("reason", why);
+    let Some(gpu) = &env.gpu else {
+        return Ok(vec![not_run(CUDA, &env.gpu_absent), not_run(CUDA_RING, &env.gpu_absent)]);
+    };
+    let one = gpu::island::run(gpu, instance, config, Design::Paper)?;
+    let mut rows = vec![run_row(CUDA, &one, optimum).with("gpus", 1)];
+    let count = gpu::probe()?.min(config.islands);
+    if let Err(why) = island_ring::probe(count) {
+        rows.push(not_run(CUDA_RING, &why.to_string()));
+        return Ok(rows);
+    }
+    let gpus = (0..count).map(Gpu::open).collect::<Result<Vec<_>, _>>()?;
+    let ring = island_ring::run(&gpus, instance, config, Design::Paper)?;
+    let (a, b) = (&one.statistics, &ring.statistics);
+    anyhow::ensure!(
+        a.best == b.best && a.best_chromosome == b.best_chromosome && a.mean.to_bits() == b.mean.to_bits(),
+        "the ring over {count} GPUs evolved a different population than one GPU ({} islands × {}, seed {})",
+        config.islands,
+        config.island_size,
+        config.seed
+    );
+    let split: Vec<String> = island_ring::split(config.islands, count).iter().map(usize::to_string).collect();
+    rows.push(run_row(CUDA_RING, &ring, optimum).with("gpus", count).with("split", split.join("+")).with("identical", true));
+    Ok(rows)
+}
+
+/// The `ring` cases of one machine: the ring on one GPU beside the ring split over its GPUs.
+fn ring_section(m: &MachineRecords, a: &Analysis) -> String {
+    let mut md = format!("### `{}` ({})\n\n", m.hw_id, m.label());
+    let by = |method: &str| -> BTreeMap<(i64, i64), &Record> {
+        a.ring
+            .iter()
+            .filter(|r| r.str("method") == method)
+            .map(|r| ((r.int("islands").unwrap_or(0), r.int("island_size").unwrap_or(0)), r))
+            .collect()
+    };
+    let (one, ring) = (by(CUDA), by(CUDA_RING));
+    if ring.is_empty() {
+        return md
+            + &match a.not_run.get(CUDA_RING) {
+                Some(why) => format!("Not run here ({why}).\n\n"),
+                None => "No ring runs in these records (profile `gpu-multi`).\n\n".into(),
+            };
+    }
+    let mut t = Table::new(&[
+        "islands",
+        "island size",
+        "generations",
+        "GPUs (islands each)",
+        "one GPU (ms/gen.)",
+        "ring (ms/gen.)",
+        "one GPU / ring",
+        "ring: migration share",
+        "same statistics",
+    ]);
+    let per_gen = |r: &Record| r.float("total_ms").unwrap_or(f64::NAN) / r.int("generations").unwrap_or(1).max(1) as f64;
+    for (key, r) in &ring {
+        let single = one.get(key).map(|o| per_gen(o));
+        t.row(vec![
+            key.0.to_string(),
+            key.1.to_string(),
+            r.int("generations").unwrap_or(0).to_string(),
+            format!("{} ({})", r.int("gpus").unwrap_or(0), r.str("split")),
+            fmt_opt(single, 4),
+            format!("{:.4}", per_gen(r)),
+            single.map_or("—".into(), |s| format!("{:.2}×", s / per_gen(r))),
+            format!("{:.2}%", 100.0 * r.float("migration_ms").unwrap_or(0.0) / r.float("total_ms").unwrap_or(f64::NAN)),
+            (if r.str("identical") == "true" { "yes" } else { "—" }).into(),
+        ]);
+    }
+    md += "The paper's multi-GPU version: each GPU evolves its part of the ring (its islands batched in the same launches) \
+           and at migration sends its last island's emigrants to the next GPU (here over NCCL, one process; the paper used \
+           MPI between GTX 580s). Times are per generation, each phase timed with CUDA events on every GPU and the slowest \
+           GPU's time taken; the ring's migration includes the exchange. Both runs start from the same seed and must end \
+           with the same statistics (a case fails otherwise):\n\n";
+    md += &t.render();
+    md + "\n"
+}
+
 fn fmt_opt(v: Option<f64>, digits: usize) -> String {
     v.map_or("—".into(), |v| format!("{v:.digits$}"))
 }
@@ -431,6 +545,8 @@ struct Analysis {
     grid: BTreeMap<(usize, usize), Vec<Record>>,
     /// Full-length runs (the headline configuration).
     full: Vec<Record>,
+    /// Ring runs: one GPU and several.
+    ring: Vec<Record>,
     /// (size, method) → (total ms, generations).
     speed: BTreeMap<(usize, String), (f64, u32)>,
     not_run: BTreeMap<String, String>,
@@ -457,6 +573,7 @@ impl Analysis {
             match r.str("figure") {
                 "grid" => a.grid.entry((islands, size)).or_default().push(r.clone()),
                 "full" => a.full.push(r.clone()),
+                "ring" => a.ring.push(r.clone()),
                 _ => {
                     a.speed.insert((size, method), (r.float("total_ms").unwrap_or(f64::NAN), gens));
                 }

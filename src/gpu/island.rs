@@ -39,7 +39,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, ensure};
-use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, LaunchConfig, PushKernelArg, sys::CUevent_flags};
+use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, CudaView, LaunchConfig, PushKernelArg, sys::CUevent_flags};
 
 use super::{Gpu, KernelSource, launch_err};
 use crate::error::GpuError;
@@ -255,6 +255,8 @@ pub struct GpuIslands<'g> {
     dims: Dims,
     seed_low: u32,
     seed_high: u32,
+    /// The ring's index of this GPU's first island (its Philox key; 0 where one GPU holds the ring).
+    island_base: u32,
     /// Warps per offspring pair and per evaluated chromosome ([`Design::warps`]).
     pair_warps: u32,
     chromosome_warps: u32,
@@ -278,6 +280,21 @@ impl<'g> GpuIslands<'g> {
     /// The initial islands of `config` on `evaluator`'s instance, built and evaluated on the GPU (`config.threads` is
     /// ignored), with kernels of `design`. Compiles the kernels first, so that no timed generation pays for NVRTC.
     pub fn new(gpu: &'g Gpu, evaluator: &Evaluator<'_>, config: &Config, design: Design) -> Result<GpuIslands<'g>> {
+        GpuIslands::part(gpu, evaluator, config, design, 0, config.islands)
+    }
+
+    /// Islands `first..first + count` of the ring of `ring` on this GPU (a part of a [`super::island_ring::Ring`]):
+    /// its buffers hold them alone, their random numbers are keyed by their places in the ring.
+    pub fn part(
+        gpu: &'g Gpu,
+        evaluator: &Evaluator<'_>,
+        ring: &Config,
+        design: Design,
+        first: usize,
+        count: usize,
+    ) -> Result<GpuIslands<'g>> {
+        ensure!(count > 0 && first + count <= ring.islands, "islands {first}..{} of a ring of {}", first + count, ring.islands);
+        let config = &Config { islands: count, ..*ring };
         let instance = evaluator.instance();
         let parameters = Parameters::new(instance, config)?;
         let dims = Dims::new(config, &parameters)?;
@@ -305,6 +322,7 @@ impl<'g> GpuIslands<'g> {
             dims,
             seed_low: config.seed as u32,
             seed_high: (config.seed >> 32) as u32,
+            island_base: u32::try_from(first).context("island index exceeds 32 bits")?,
             pair_warps,
             chromosome_warps,
             capacity: instance.capacity,
@@ -328,27 +346,68 @@ impl<'g> GpuIslands<'g> {
     /// Generation `generation` on every island (genetic manipulation, evaluation, replacement), then migration when
     /// due, as [`Islands::generation`]; launched without waiting. Generations must come in order from 0.
     pub fn generation(&mut self, generation: u32) -> Result<()> {
+        let migrates = self.start_generation(generation)?;
+        self.finish_generation(generation, migrates, None)
+    }
+
+    /// Generation `generation` up to migration's exchange: genetic manipulation, evaluation, replacement, and the
+    /// emigrants' selection when migration is due (returned). [`GpuIslands::finish_generation`] completes it.
+    pub(super) fn start_generation(&mut self, generation: u32) -> Result<bool> {
         if self.clock.pending == CLOCK_WINDOW {
             self.clock.collect()?;
         }
-        let slot = self.clock.pending;
-        let e = launch_err("island phase events");
-        let mark = |islands: &Self, point: usize| islands.clock.events[slot][point].record(&islands.gpu.stream).map_err(&e);
-        mark(self, 0)?;
+        self.mark(0)?;
         self.genetic_manipulation(generation)?;
-        mark(self, 1)?;
+        self.mark(1)?;
         self.evaluate(Pool::Offspring)?;
-        mark(self, 2)?;
+        self.mark(2)?;
         self.replace(generation)?;
-        mark(self, 3)?;
+        self.mark(3)?;
         let migrates = self.config.migrates_after(generation);
         if migrates {
-            self.migrate(generation)?;
-            mark(self, 4)?;
+            self.select_emigrants(generation)?;
         }
-        self.clock.migrated[slot] = migrates;
+        self.clock.migrated[self.clock.pending] = migrates;
+        Ok(migrates)
+    }
+
+    /// Completes the generation started last: when it migrates, the first island merges the emigrants in `incoming`
+    /// (from the previous GPU of the ring) or, with `None`, those of this GPU's last island, and every other island
+    /// those of the island before it.
+    pub(super) fn finish_generation(&mut self, generation: u32, migrates: bool, incoming: Option<&Emigrants>) -> Result<()> {
+        if migrates {
+            self.merge_immigrants(generation, incoming)?;
+            self.mark(4)?;
+        }
         self.clock.pending += 1;
         Ok(())
+    }
+
+    /// Records phase point `point` of the generation being launched.
+    fn mark(&self, point: usize) -> Result<()> {
+        self.clock.events[self.clock.pending][point].record(&self.gpu.stream).map_err(launch_err("island phase events"))?;
+        Ok(())
+    }
+
+    /// Individuals per island.
+    pub(super) fn island_size(&self) -> usize {
+        self.config.island_size
+    }
+
+    /// Room on this GPU for one island's emigrants, to receive the previous GPU's.
+    pub(super) fn emigrants_buffer(&self) -> Result<Emigrants> {
+        let e = launch_err("island ring buffers");
+        let (m, words) = (self.config.emigrants(), self.parameters.layout.words);
+        let stream = &self.gpu.stream;
+        Ok(Emigrants { genomes: stream.alloc_zeros(m * words).map_err(&e)?, fitness: stream.alloc_zeros(m).map_err(&e)? })
+    }
+
+    /// The emigrants of this GPU's last island (after a generation that migrated): what the next GPU of the ring
+    /// merges into its first island.
+    pub(super) fn last_emigrants(&self) -> (CudaView<'_, u32>, CudaView<'_, Fitness>) {
+        let (m, words) = (self.config.emigrants(), self.parameters.layout.words);
+        let last = self.config.islands - 1;
+        (self.emigrant_genomes.slice(last * m * words..(last + 1) * m * words), self.emigrant_fitness.slice(last * m..(last + 1) * m))
     }
 
     /// Time per phase summed over the generations so far (waits for them); `statistics` is zero.
@@ -380,25 +439,32 @@ impl<'g> GpuIslands<'g> {
     /// Per-island and global statistics with the best solution (Section V.F), equal to [`Islands::statistics`] of
     /// the same populations: the fitness values and the best chromosome are downloaded (waits for the GPU).
     pub fn statistics(&self, evaluator: &Evaluator<'_>) -> Result<Statistics> {
-        let e = launch_err("island statistics");
-        let stream = &self.gpu.stream;
-        let fitness = stream.clone_dtoh(&self.fitness).map_err(&e)?;
-        stream.synchronize().map_err(&e)?;
-        let words = self.parameters.layout.words;
+        let fitness = self.fitness()?;
         let parts: Vec<&[Fitness]> = fitness.chunks(self.config.island_size).collect();
-        let island_size = self.config.island_size;
-        let statistics = Statistics::of(evaluator, &parts, |island, index| {
-            let individual = island * island_size + index;
-            let mut chromosome = vec![0u32; words];
-            stream.memcpy_dtoh(&self.population.slice(individual * words..(individual + 1) * words), &mut chromosome).map_err(&e)?;
-            stream.synchronize().map_err(&e)?;
-            Ok::<_, crate::error::GpuError>(chromosome)
-        })?;
-        Ok(statistics)
+        Ok(Statistics::of(evaluator, &parts, |island, index| self.chromosome(island, index))?)
+    }
+
+    /// Every parent's fitness, island after island (waits for the GPU).
+    pub(super) fn fitness(&self) -> Result<Vec<Fitness>, GpuError> {
+        let e = launch_err("island statistics");
+        let fitness = self.gpu.stream.clone_dtoh(&self.fitness).map_err(&e)?;
+        self.gpu.stream.synchronize().map_err(&e)?;
+        Ok(fitness)
+    }
+
+    /// Parent `index` of this GPU's island `island` (waits for the GPU).
+    pub(super) fn chromosome(&self, island: usize, index: usize) -> Result<Vec<u32>, GpuError> {
+        let e = launch_err("island statistics");
+        let (words, individual) = (self.parameters.layout.words, island * self.config.island_size + index);
+        let mut chromosome = vec![0u32; words];
+        let stream = &self.gpu.stream;
+        stream.memcpy_dtoh(&self.population.slice(individual * words..(individual + 1) * words), &mut chromosome).map_err(&e)?;
+        stream.synchronize().map_err(&e)?;
+        Ok(chromosome)
     }
 
     /// Waits for everything launched so far.
-    fn synchronize(&self) -> Result<()> {
+    pub(super) fn synchronize(&self) -> Result<()> {
         self.gpu.stream.synchronize().map_err(launch_err("island synchronise"))?;
         Ok(())
     }
@@ -408,7 +474,7 @@ impl<'g> GpuIslands<'g> {
         let d = self.dims;
         let mut l = self.gpu.stream.launch_builder(&self.kernels.initialise);
         l.arg(&mut self.population).arg(&d.islands).arg(&d.island_size).arg(&d.words).arg(&d.item_words).arg(&d.last_mask);
-        l.arg(&self.seed_low).arg(&self.seed_high);
+        l.arg(&self.seed_low).arg(&self.seed_high).arg(&self.island_base);
         // SAFETY: warp k < I·N writes words k·L..(k + 1)·L of `population`, allocated with I·N·L words.
         unsafe { l.launch(warp_launch(d.all(d.island_size))?) }.map_err(launch_err("island_initialise"))?;
         Ok(())
@@ -422,6 +488,7 @@ impl<'g> GpuIslands<'g> {
         l.arg(&self.population).arg(&self.fitness).arg(&mut self.offspring);
         l.arg(&d.islands).arg(&d.island_size).arg(&d.pairs).arg(&d.words).arg(&d.item_words).arg(&d.last_mask);
         l.arg(&crossover).arg(&mutation).arg(&self.seed_low).arg(&self.seed_high).arg(&generation).arg(&self.pair_warps);
+        l.arg(&self.island_base);
         // SAFETY: warp (s, p, g), s < I, p < M/2, g < groups, reads fitness s·N + i and parent words (s·N + i)·L + w
         // for tournament winners i < N (indices are __umulhi(r, N) < N) and w < L, and writes offspring words
         // (s·M + 2p)·L + w and (s·M + 2p + 1)·L + w < I·M·L for its own words w ≡ 32g + lane (mod 32·groups); the
@@ -466,36 +533,55 @@ impl<'g> GpuIslands<'g> {
         let mut l = self.gpu.stream.launch_builder(&self.kernels.replace);
         l.arg(&mut self.population).arg(&mut self.fitness).arg(&self.offspring).arg(&self.offspring_fitness);
         l.arg(&d.islands).arg(&d.island_size).arg(&d.offspring_size).arg(&d.words);
-        l.arg(&self.seed_low).arg(&self.seed_high).arg(&generation);
+        l.arg(&self.seed_low).arg(&self.seed_high).arg(&generation).arg(&self.island_base);
         // SAFETY: warp k = s·N + i < I·N reads offspring s·M + o, o = __umulhi(r, M) < M (its fitness and L words, of
         // I·M and I·M·L), and reads and writes only slot k: fitness[k] and words k·L..(k + 1)·L (I·N and I·N·L).
         unsafe { l.launch(warp_launch(d.all(d.island_size))?) }.map_err(launch_err("island_replace"))?;
         Ok(())
     }
 
-    /// Ring migration after `generation` (Section V.E): every island selects its emigrants, then each merges those of
-    /// its predecessor.
-    fn migrate(&mut self, generation: u32) -> Result<()> {
+    /// Emigrant selection after `generation` (Section V.E.1), every island of this GPU.
+    fn select_emigrants(&mut self, generation: u32) -> Result<()> {
         let d = self.dims;
-        let stream = &self.gpu.stream;
-        let mut l = stream.launch_builder(&self.kernels.select_emigrants);
+        let mut l = self.gpu.stream.launch_builder(&self.kernels.select_emigrants);
         l.arg(&self.population).arg(&self.fitness).arg(&mut self.emigrant_genomes).arg(&mut self.emigrant_fitness);
         l.arg(&d.islands).arg(&d.island_size).arg(&d.emigrants).arg(&d.words);
-        l.arg(&self.seed_low).arg(&self.seed_high).arg(&generation);
+        l.arg(&self.seed_low).arg(&self.seed_high).arg(&generation).arg(&self.island_base);
         // SAFETY: warp k = s·m + e < I·m reads fitness and words of individual s·N + i, i < N (the best, or a
         // tournament winner __umulhi(r, N) < N), and writes emigrant k: its fitness (I·m) and L words (I·m·L).
         unsafe { l.launch(warp_launch(d.all(d.emigrants))?) }.map_err(launch_err("island_select_emigrants"))?;
-        let mut l = stream.launch_builder(&self.kernels.merge_immigrants);
+        Ok(())
+    }
+
+    /// Immigrant merge after `generation` (Section V.E.3): island s of this GPU takes the emigrants of island s − 1,
+    /// island 0 those in `incoming` or, with `None`, this GPU's last island's (the unidirectional ring).
+    fn merge_immigrants(&mut self, generation: u32, incoming: Option<&Emigrants>) -> Result<()> {
+        let d = self.dims;
+        let (m, words) = (self.config.emigrants(), self.parameters.layout.words);
+        let last = self.config.islands - 1;
+        let (sent, sent_fitness) = match incoming {
+            Some(e) => (e.genomes.slice(..), e.fitness.slice(..)),
+            None => (self.emigrant_genomes.slice(last * m * words..), self.emigrant_fitness.slice(last * m..)),
+        };
+        let mut l = self.gpu.stream.launch_builder(&self.kernels.merge_immigrants);
         l.arg(&mut self.population).arg(&mut self.fitness).arg(&self.emigrant_genomes).arg(&self.emigrant_fitness);
+        l.arg(&sent).arg(&sent_fitness);
         l.arg(&d.islands).arg(&d.island_size).arg(&d.emigrants).arg(&d.words);
-        l.arg(&self.seed_low).arg(&self.seed_high).arg(&generation);
-        // SAFETY: block s < I reads emigrants (s − 1 mod I)·m + j, j < m (I·m fitness values, I·m·L words), and reads
-        // and writes only island s's fitness s·N + i and words (s·N + i)·L + w, i = __umulhi(r, N) < N, w < L; its
-        // shared arrays hold MERGE_CHUNK entries, one per thread.
+        l.arg(&self.seed_low).arg(&self.seed_high).arg(&generation).arg(&self.island_base);
+        // SAFETY: block s < I reads emigrants (s − 1)·m + j, j < m, of this GPU (I·m fitness values, I·m·L words), or
+        // for s = 0 the m fitness values and m·L words of `sent` (this GPU's last island's, or an [`Emigrants`] of m
+        // and m·L), and reads and writes only island s's fitness s·N + i and words (s·N + i)·L + w, i = __umulhi(r,
+        // N) < N, w < L; its shared arrays hold MERGE_CHUNK entries, one per thread.
         let merge = LaunchConfig { grid_dim: (d.islands, 1, 1), block_dim: (MERGE_CHUNK, 1, 1), shared_mem_bytes: 0 };
         unsafe { l.launch(merge) }.map_err(launch_err("island_merge_immigrants"))?;
         Ok(())
     }
+}
+
+/// One island's emigrants in device memory: what a GPU of the ring receives from the previous one.
+pub struct Emigrants {
+    pub(super) genomes: CudaSlice<u32>,
+    pub(super) fitness: CudaSlice<Fitness>,
 }
 
 /// Philox4x32-10 calls per second of `island_philox_rate` on every SM (median of `repeats`): the integer ceiling
@@ -526,28 +612,65 @@ pub fn manipulation_philox_calls(items: usize, island_size: usize, islands: usiz
     pairs * (2 + u64::from(MUTATION_CALLS) * item_words)
 }
 
+/// The islands of a run on the device: all on one GPU ([`GpuIslands`]) or split over several
+/// ([`super::island_ring::Ring`]); both evolve exactly as the reference [`Islands`].
+pub trait DeviceIslands {
+    /// Generation `generation` on every island, then migration when due (launched without waiting).
+    fn generation(&mut self, generation: u32) -> Result<()>;
+    /// Every island's arrays, in ring order (waits for the GPUs).
+    fn download(&self) -> Result<Vec<IslandState>>;
+    /// The reference's statistics of the current parents (waits for the GPUs).
+    fn statistics(&self, evaluator: &Evaluator<'_>) -> Result<Statistics>;
+    /// Waits for everything launched so far.
+    fn synchronize(&self) -> Result<()>;
+    /// Time per phase summed over the generations so far (waits for them); `statistics` is zero.
+    fn phase_times(&mut self) -> Result<PhaseTimes>;
+}
+
+impl DeviceIslands for GpuIslands<'_> {
+    fn generation(&mut self, generation: u32) -> Result<()> {
+        GpuIslands::generation(self, generation)
+    }
+    fn download(&self) -> Result<Vec<IslandState>> {
+        GpuIslands::download(self)
+    }
+    fn statistics(&self, evaluator: &Evaluator<'_>) -> Result<Statistics> {
+        GpuIslands::statistics(self, evaluator)
+    }
+    fn synchronize(&self) -> Result<()> {
+        GpuIslands::synchronize(self)
+    }
+    fn phase_times(&mut self) -> Result<PhaseTimes> {
+        GpuIslands::phase_times(self)
+    }
+}
+
 /// Evolves `config.islands` islands on `instance` on the GPU, as [`crate::library::island::run`] does on the CPU:
 /// the same statistics, trace and (GPU-measured) phase times, with kernels of `design`; `config.threads` is ignored.
 pub fn run(gpu: &Gpu, instance: &Instance, config: &Config, design: Design) -> Result<RunResult> {
     let evaluator = Evaluator::new(instance);
-    let mut islands = GpuIslands::new(gpu, &evaluator, config, design)?;
+    run_on(&mut GpuIslands::new(gpu, &evaluator, config, design)?, &evaluator, config)
+}
+
+/// [`run`] on islands already built on the device(s).
+pub(super) fn run_on(islands: &mut dyn DeviceIslands, evaluator: &Evaluator<'_>, config: &Config) -> Result<RunResult> {
     let mut trace = Vec::new();
     let mut statistics_time = Duration::ZERO;
-    let mut record = |islands: &GpuIslands<'_>, generation: u32| -> Result<Statistics> {
+    let mut record = |islands: &dyn DeviceIslands, generation: u32| -> Result<Statistics> {
         // The generations launched so far are not the statistics' time.
         islands.synchronize()?;
         let start = Instant::now();
-        let statistics = islands.statistics(&evaluator)?;
+        let statistics = islands.statistics(evaluator)?;
         statistics_time += start.elapsed();
         trace.push(TracePoint { generation, best: statistics.best, mean: statistics.mean });
         Ok(statistics)
     };
-    let mut statistics = record(&islands, 0)?;
+    let mut statistics = record(islands, 0)?;
     for generation in 0..config.generations {
         islands.generation(generation)?;
         let done = generation + 1;
         if done == config.generations || (config.statistics_interval > 0 && done.is_multiple_of(config.statistics_interval)) {
-            statistics = record(&islands, done)?;
+            statistics = record(islands, done)?;
         }
     }
     let times = PhaseTimes { statistics: statistics_time, ..islands.phase_times()? };
@@ -629,9 +752,9 @@ impl CheckInstance {
 
 /// One configuration of [`self_check`].
 #[derive(Clone, Copy, Debug)]
-struct CheckCase {
+pub(super) struct CheckCase {
     instance: CheckInstance,
-    islands: usize,
+    pub(super) islands: usize,
     island_size: usize,
     generations: u32,
     migration_interval: u32,
@@ -646,7 +769,7 @@ const CHECK_TRACE_INTERVAL: u32 = 4;
 /// one and several islands, odd island sizes (`M > N/2`), probabilities 0 and 1 (thresholds 0 and 2³²), all-tie
 /// fitness, an item count that is not a multiple of 32 over several 1,024-item chunks, and migration of more
 /// immigrants than one [`MERGE_CHUNK`].
-fn check_cases(small: bool) -> Vec<CheckCase> {
+pub(super) fn check_cases(small: bool) -> Vec<CheckCase> {
     use CheckInstance::{File, NoCapacity, Pisinger};
     let case = |instance, islands, island_size, generations, migration_interval, crossover_p, mutation_p| CheckCase {
         instance,
@@ -746,14 +869,25 @@ fn same_statistics(a: &Statistics, b: &Statistics) -> bool {
 /// configuration of [`check_cases`] and compares parents, offspring and all fitness values bit for bit for the initial population and
 /// after every generation, then the final statistics, then [`run`]'s trace and statistics against the reference's.
 pub fn self_check(gpu: &Gpu, seed: u64, small: bool) -> Result<Vec<CheckLine>> {
+    let build = |evaluator: &Evaluator<'_>, config: &Config, design| -> Result<Box<dyn DeviceIslands + '_>> {
+        Ok(Box::new(GpuIslands::new(gpu, evaluator, config, design)?))
+    };
+    check_against_reference(check_cases(small), seed, &build)
+}
+
+/// The islands a check builds on the device(s) for a configuration and design.
+pub(super) type BuildIslands<'g> = dyn Fn(&Evaluator<'_>, &Config, Design) -> Result<Box<dyn DeviceIslands + 'g>> + 'g;
+
+/// [`self_check`] for the device islands that `build` makes, on `cases`.
+pub(super) fn check_against_reference(cases: Vec<CheckCase>, seed: u64, build: &BuildIslands<'_>) -> Result<Vec<CheckLine>> {
     let mut lines = Vec::new();
-    let cases = check_cases(small).into_iter().enumerate();
+    let cases = cases.into_iter().enumerate();
     for ((k, case), design) in cases.flat_map(|c| [(c, Design::Paper), (c, Design::Split)]) {
         let instance = case.instance.load()?;
         let evaluator = Evaluator::new(&instance);
         let config = check_config(&case, seed.wrapping_add(k as u64));
         let mut cpu = Islands::new(&evaluator, &config)?;
-        let mut device = GpuIslands::new(gpu, &evaluator, &config, design)?;
+        let mut device = build(&evaluator, &config, design)?;
         let mut first_difference = compare(&cpu, &device.download()?, 0);
         let mut trace = vec![cpu.statistics(&evaluator)];
         for generation in 0..config.generations {
@@ -769,7 +903,7 @@ pub fn self_check(gpu: &Gpu, seed: u64, small: bool) -> Result<Vec<CheckLine>> {
         }
         let reference = cpu.statistics(&evaluator);
         let statistics_agree = same_statistics(&reference, &device.statistics(&evaluator)?);
-        let result = run(gpu, &instance, &config, design)?;
+        let result = run_on(build(&evaluator, &config, design)?.as_mut(), &evaluator, &config)?;
         let trace_agrees = result.trace.len() == trace.len()
             && result.trace.iter().zip(&trace).enumerate().all(|(i, (point, want))| {
                 let generation = (i as u32 * CHECK_TRACE_INTERVAL).min(config.generations);

@@ -10,6 +10,7 @@ pub mod boa;
 pub mod ceilings;
 pub mod ecga;
 pub mod island;
+pub mod island_ring;
 pub mod layout;
 
 use crate::error::GpuError;
