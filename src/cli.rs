@@ -315,7 +315,7 @@ fn selfcheck_island(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
     let count = gpu::probe()?;
     match gpu::island_ring::probe(count) {
         Ok(()) => {
-            let gpus = (0..count).map(Gpu::open).collect::<Result<Vec<_>, _>>()?;
+            let gpus = gpu::island_ring::open_gpus(count)?;
             failed += print_island_lines(&format!("ring over {count} GPUs (NCCL)"), &gpu::island_ring::ring_check(&gpus, seed, small)?);
         }
         Err(why) => println!("island ring over several GPUs: not run here ({why})"),

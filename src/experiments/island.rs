@@ -450,7 +450,7 @@ impl Paper for IslandPaper {
 /// A `ring` case: the ring on this run's GPU, then split over every GPU of the machine (NCCL between them), which
 /// must end with the same statistics; `not_run` rows where there is no GPU, one GPU or no NCCL.
 fn ring_rows(instance: &Instance, config: &Config, optimum: u64, env: &RunEnv) -> Result<Vec<Record>> {
-    use crate::gpu::{self, Gpu, island_ring};
+    use crate::gpu::{self, island_ring};
     let not_run = |method: &str, why: &str| Record::new().with("method", method).with("status", "not_run").with("reason", why);
     let Some(gpu) = &env.gpu else {
         return Ok(vec![not_run(CUDA, &env.gpu_absent), not_run(CUDA_RING, &env.gpu_absent)]);
@@ -462,7 +462,7 @@ fn ring_rows(instance: &Instance, config: &Config, optimum: u64, env: &RunEnv) -
         rows.push(not_run(CUDA_RING, &why.to_string()));
         return Ok(rows);
     }
-    let gpus = (0..count).map(Gpu::open).collect::<Result<Vec<_>, _>>()?;
+    let gpus = island_ring::open_gpus(count)?;
     let ring = island_ring::run(&gpus, instance, config, Design::Paper)?;
     let (a, b) = (&one.statistics, &ring.statistics);
     anyhow::ensure!(

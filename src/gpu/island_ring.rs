@@ -28,6 +28,11 @@ pub fn probe(gpus: usize) -> Result<(), GpuError> {
     Ok(())
 }
 
+/// GPUs `0..count`, each with its own stream ([`Gpu::with_own_stream`]), for a [`Ring`].
+pub fn open_gpus(count: usize) -> Result<Vec<Gpu>, GpuError> {
+    (0..count).map(|ordinal| Gpu::open(ordinal)?.with_own_stream()).collect()
+}
+
 /// The islands of a ring split over several GPUs, with one NCCL communicator per GPU.
 pub struct Ring<'g> {
     parts: Vec<GpuIslands<'g>>,

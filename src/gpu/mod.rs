@@ -124,6 +124,14 @@ impl Gpu {
         Ok(Gpu { ctx, stream, info, modules: RefCell::new(HashMap::new()) })
     }
 
+    /// This device with a stream of its own instead of the context's NULL stream, for work that spans several
+    /// GPUs in one thread (NCCL): the NULL stream means the current context's, which NCCL's calls move between
+    /// devices.
+    pub fn with_own_stream(mut self) -> Result<Gpu, GpuError> {
+        self.stream = self.ctx.new_stream().map_err(|e| GpuError::Device { ordinal: self.info.ordinal, message: e.to_string() })?;
+        Ok(self)
+    }
+
     /// NVRTC options: the device's own architecture, precise division and sqrt.
     pub fn compile_options(&self) -> Vec<String> {
         let (major, minor) = self.info.compute_capability;
