@@ -22,3 +22,27 @@ fn island_gpu_evolves_the_cpu_populations() {
         .collect();
     assert!(failures.is_empty(), "island GPU differs from the CPU (seed {seed}):\n{}", failures.join("\n"));
 }
+
+#[test]
+fn island_ring_over_several_gpus_evolves_the_cpu_populations() {
+    let Ok(count) = gpu::probe() else {
+        println!("skipping: no CUDA");
+        return;
+    };
+    if let Err(why) = gpu::island_ring::probe(count) {
+        println!("skipping: {why}");
+        return;
+    }
+    let gpus = gpu::island_ring::open_gpus(count).expect("probe found the devices, so they open");
+    let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
+    println!("island ring check over {count} GPUs with seed {seed} (rerun with `evorepro selfcheck --paper island --seed {seed}`)");
+    let lines = gpu::island_ring::ring_check(&gpus, seed, true).unwrap_or_else(|e| panic!("ring check failed to run (seed {seed}): {e}"));
+    // Two islands on two GPUs, one each, must still migrate: every exchange then crosses GPUs.
+    assert!(lines.iter().any(|l| l.islands == 2 && l.migrations > 0), "no configuration put one migrating island on each of two GPUs");
+    let failures: Vec<String> = lines
+        .iter()
+        .filter(|l| !l.passed())
+        .map(|l| format!("{} {}×{}: {:?}", l.instance, l.islands, l.island_size, l.first_difference.as_ref().map(|d| d.to_string())))
+        .collect();
+    assert!(failures.is_empty(), "the ring over {count} GPUs differs from the CPU (seed {seed}):\n{}", failures.join("\n"));
+}

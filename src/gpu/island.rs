@@ -250,7 +250,10 @@ pub struct IslandState {
 /// island (Section IV.A).
 pub struct GpuIslands<'g> {
     gpu: &'g Gpu,
+    /// This GPU's islands (`islands` is their count here).
     config: Config,
+    /// The whole ring's configuration: when it migrates (a part of one island still migrates with the ring).
+    ring: Config,
     parameters: Parameters,
     dims: Dims,
     seed_low: u32,
@@ -318,6 +321,7 @@ impl<'g> GpuIslands<'g> {
         let mut islands = GpuIslands {
             gpu,
             config: *config,
+            ring: *ring,
             parameters,
             dims,
             seed_low: config.seed as u32,
@@ -363,7 +367,7 @@ impl<'g> GpuIslands<'g> {
         self.mark(2)?;
         self.replace(generation)?;
         self.mark(3)?;
-        let migrates = self.config.migrates_after(generation);
+        let migrates = self.ring.migrates_after(generation);
         if migrates {
             self.select_emigrants(generation)?;
         }

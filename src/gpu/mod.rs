@@ -125,8 +125,8 @@ impl Gpu {
     }
 
     /// This device with a stream of its own instead of the context's NULL stream, for work that spans several
-    /// GPUs in one thread (NCCL): the NULL stream means the current context's, which NCCL's calls move between
-    /// devices.
+    /// GPUs from one thread (NCCL): the NULL stream stands for the current context's, which NCCL's calls change,
+    /// while an owned stream names its GPU.
     pub fn with_own_stream(mut self) -> Result<Gpu, GpuError> {
         self.stream = self.ctx.new_stream().map_err(|e| GpuError::Device { ordinal: self.info.ordinal, message: e.to_string() })?;
         Ok(self)
