@@ -316,7 +316,8 @@ fn selfcheck_island(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
     match gpu::island_ring::probe(count) {
         Ok(()) => {
             let gpus = gpu::island_ring::open_gpus(count)?;
-            failed += print_island_lines(&format!("ring over up to {count} GPUs (NCCL)"), &gpu::island_ring::ring_check(&gpus, seed, small)?);
+            failed +=
+                print_island_lines(&format!("ring over up to {count} GPUs (NCCL)"), &gpu::island_ring::ring_check(&gpus, seed, small)?);
         }
         Err(why) => println!("island ring over several GPUs: not run here ({why})"),
     }
