@@ -73,15 +73,23 @@ impl<'g> Ring<'g> {
         let n = self.parts.len();
         let err = |e: nccl::NcclError| anyhow!("NCCL ring exchange of emigrants: {e:?}");
         nccl::group_start().map_err(err)?;
+        let mut posted = Ok(());
         for (k, (comm, incoming)) in self.comms.iter().zip(&mut self.incoming).enumerate() {
             let (next, previous) = (((k + 1) % n) as i32, ((k + n - 1) % n) as i32);
             let (genomes, fitness) = self.parts[k].last_emigrants();
-            comm.send(&genomes, next).map_err(err)?;
-            comm.send(&fitness, next).map_err(err)?;
-            comm.recv(&mut incoming.genomes, previous).map_err(err)?;
-            comm.recv(&mut incoming.fitness, previous).map_err(err)?;
+            posted = comm
+                .send(&genomes, next)
+                .and_then(|()| comm.send(&fitness, next))
+                .and_then(|()| comm.recv(&mut incoming.genomes, previous).map(drop))
+                .and_then(|()| comm.recv(&mut incoming.fitness, previous).map(drop));
+            if posted.is_err() {
+                break;
+            }
         }
-        nccl::group_end().map_err(err)?;
+        // The group is closed even when a call failed, so NCCL is not left inside it.
+        let ended = nccl::group_end();
+        posted.map_err(err)?;
+        ended.map_err(err)?;
         Ok(())
     }
 
