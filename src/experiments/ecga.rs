@@ -1673,6 +1673,38 @@ mod tests {
         assert!(scale_rates(&MachineRecords { hw_id: "m".into(), rows: vec![int32_ceiling("gpu", 1, 1.0)] }).is_empty());
     }
 
+    fn count(run_id: u64, size: usize, counting: &str, alleles: f64, kernel_ms: f64) -> Record {
+        Record::new()
+            .with("record_kind", "measurement")
+            .with("figure", "count")
+            .with("profile", "gpu-count")
+            .with("run_id", run_id)
+            .with("git_commit", format!("c{run_id}"))
+            .with("status", "ok")
+            .with("group_size", size)
+            .with("counting", counting)
+            .with("n", 1000usize)
+            .with("alleles_counted", alleles)
+            .with("kernel_ms", kernel_ms)
+    }
+
+    #[test]
+    fn the_counting_kernel_table_shows_the_latest_run_against_its_ceiling() {
+        let rows = vec![
+            int32_ceiling("gpu-count", 7, 4000.0),
+            count(6, 2, "FastCount", 1.0e12, 1000.0),
+            count(7, 2, "FastCount", 2.0e12, 1000.0),
+            count(7, 7, "histogram", 1.0e12, 1000.0),
+        ];
+        let text = counting_kernel(&MachineRecords { hw_id: "m".into(), rows });
+        // 2·10¹² alleles/s of a 4·10¹² int32/s ceiling; 10¹² / 4·10¹² for the histogram.
+        assert!(text.contains("| 2 | FastCount | 1000 | 2.00e12 |") && text.contains("| 50% |"), "{text}");
+        assert!(text.contains("| 7 | histogram |") && text.contains("| 25% |"), "{text}");
+        assert!(text.contains("code `c7`"), "{text}");
+        assert_eq!(text.matches("| 2 |").count(), 1, "only the latest run's rows: {text}");
+        assert!(counting_kernel(&MachineRecords { hw_id: "m".into(), rows: vec![] }).is_empty());
+    }
+
     #[test]
     fn a_scale_population_too_large_for_the_host_is_an_error_naming_its_sizes() {
         // The paper's point: 1,912,315 × 9800 alleles ≈ 19.6 GiB with the packed copy.

@@ -518,7 +518,7 @@ fn ring_section(m: &MachineRecords, a: &Analysis) -> String {
             format!("{:.4}", per_gen(r)),
             single.map_or("—".into(), |s| format!("{:.2}×", s / per_gen(r))),
             format!("{:.2}%", 100.0 * r.float("migration_ms").unwrap_or(0.0) / r.float("total_ms").unwrap_or(f64::NAN)),
-            (if r.str("identical") == "true" { "yes" } else { "—" }).into(),
+            (if r.get("identical") == &crate::records::Value::Bool(true) { "yes" } else { "—" }).into(),
         ]);
     }
     md += "The paper's multi-GPU version: each GPU evolves its part of the ring (its islands batched in the same launches) \
@@ -1006,5 +1006,53 @@ impl IslandPaper {
             }
             other => (Verdict::NotRun(format!("no checker `{other}`")), String::new()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ring(method: &str, gpus: usize, total_ms: f64, migration_ms: f64) -> Record {
+        Record::new()
+            .with("record_kind", "measurement")
+            .with("figure", "ring")
+            .with("profile", "gpu-multi")
+            .with("run_id", 1)
+            .with("islands", 14)
+            .with("island_size", 2048)
+            .with("generations", 1000)
+            .with("method", method)
+            .with("status", "ok")
+            .with("gpus", gpus)
+            .with("total_ms", total_ms)
+            .with("migration_ms", migration_ms)
+    }
+
+    #[test]
+    fn the_ring_section_sets_several_gpus_beside_one() {
+        let rows = vec![ring(CUDA, 1, 300.0, 3.0), ring(CUDA_RING, 2, 150.0, 6.0).with("split", "7+7").with("identical", true)];
+        let m = MachineRecords { hw_id: "m".into(), rows };
+        let text = ring_section(&m, &Analysis::of(&m));
+        // 0.3 ms against 0.15 ms per generation: 2×; migration 6 of 150 ms on the ring.
+        assert!(text.contains("| 14 | 2048 | 1000 | 2 (7+7) | 0.3000 | 0.1500 | 2.00× | 4.00% | yes |"), "{text}");
+    }
+
+    #[test]
+    fn a_ring_not_run_says_why() {
+        let rows = vec![
+            Record::new()
+                .with("record_kind", "measurement")
+                .with("figure", "ring")
+                .with("islands", 2)
+                .with("island_size", 256)
+                .with("method", CUDA_RING)
+                .with("status", "not_run")
+                .with("reason", "1 GPU on this machine"),
+        ];
+        let m = MachineRecords { hw_id: "m".into(), rows };
+        assert!(ring_section(&m, &Analysis::of(&m)).contains("Not run here (1 GPU on this machine)."));
+        let empty = MachineRecords { hw_id: "m".into(), rows: vec![] };
+        assert!(ring_section(&empty, &Analysis::of(&empty)).contains("No ring runs"));
     }
 }
