@@ -316,6 +316,7 @@ fn selfcheck_island(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
     match gpu::island_ring::probe(count) {
         Ok(()) => {
             let gpus = gpu::island_ring::open_gpus(count)?;
+            println!("island ring: NCCL {}", gpu::island_ring::nccl_version()?);
             failed +=
                 print_island_lines(&format!("ring over up to {count} GPUs (NCCL)"), &gpu::island_ring::ring_check(&gpus, seed, small)?);
         }

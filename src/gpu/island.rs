@@ -288,7 +288,7 @@ impl<'g> GpuIslands<'g> {
 
     /// Islands `first..first + count` of the ring of `ring` on this GPU (a part of a [`super::island_ring::Ring`]):
     /// its buffers hold them alone, their random numbers are keyed by their places in the ring.
-    pub fn part(
+    pub(super) fn part(
         gpu: &'g Gpu,
         evaluator: &Evaluator<'_>,
         ring: &Config,
@@ -350,8 +350,8 @@ impl<'g> GpuIslands<'g> {
     /// Generation `generation` on every island (genetic manipulation, evaluation, replacement), then migration when
     /// due, as [`Islands::generation`]; launched without waiting. Generations must come in order from 0.
     pub fn generation(&mut self, generation: u32) -> Result<()> {
-        let migrates = self.start_generation(generation)?;
-        self.finish_generation(generation, migrates, None)
+        self.start_generation(generation)?;
+        self.finish_generation(generation, None)
     }
 
     /// Generation `generation` up to migration's exchange: genetic manipulation, evaluation, replacement, and the
@@ -378,8 +378,8 @@ impl<'g> GpuIslands<'g> {
     /// Completes the generation started last: when it migrates, the first island merges the emigrants in `incoming`
     /// (from the previous GPU of the ring) or, with `None`, those of this GPU's last island, and every other island
     /// those of the island before it.
-    pub(super) fn finish_generation(&mut self, generation: u32, migrates: bool, incoming: Option<&Emigrants>) -> Result<()> {
-        if migrates {
+    pub(super) fn finish_generation(&mut self, generation: u32, incoming: Option<&Emigrants>) -> Result<()> {
+        if self.clock.migrated[self.clock.pending] {
             self.merge_immigrants(generation, incoming)?;
             self.mark(4)?;
         }

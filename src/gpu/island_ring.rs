@@ -16,6 +16,11 @@ use crate::error::GpuError;
 use crate::library::island::{Config, PhaseTimes, RunResult, Statistics};
 use crate::library::knapsack::{Evaluator, Fitness, Instance};
 
+/// The NCCL library's version (e.g. 22805 for 2.28.5), for logs.
+pub fn nccl_version() -> Result<i32> {
+    nccl::get_nccl_version().map_err(|e| anyhow!("ncclGetVersion: {:?}", e.0))
+}
+
 /// Whether NCCL can be used here with `gpus` GPUs; `Err` is the one-line reason a report shows as "not run here".
 pub fn probe(gpus: usize) -> Result<(), GpuError> {
     if gpus < 2 {
@@ -63,15 +68,20 @@ impl<'g> Ring<'g> {
             next += count;
         }
         let comms = Comm::from_devices(gpus.iter().map(|g| g.stream.clone()).collect())
-            .map_err(|e| anyhow!("NCCL communicators for {} GPUs: {e:?}", gpus.len()))?;
-        Ok(Ring { parts, first, incoming, comms })
+            .map_err(|e| anyhow!("NCCL communicators for {} GPUs: {:?}", gpus.len(), e.0))?;
+        let mut ring = Ring { parts, first, incoming, comms };
+        // NCCL connects its point-to-point links on the first exchange: do that now, on the zeroed buffers, so that no
+        // timed generation pays for it.
+        ring.exchange()?;
+        ring.synchronize()?;
+        Ok(ring)
     }
 
     /// Sends each part's last island's emigrants to the next part, in one NCCL group (every GPU sends and receives at
     /// once, so no pair waits on another).
     fn exchange(&mut self) -> Result<()> {
         let n = self.parts.len();
-        let err = |e: nccl::NcclError| anyhow!("NCCL ring exchange of emigrants: {e:?}");
+        let err = |e: nccl::NcclError| anyhow!("NCCL ring exchange of emigrants: {:?}", e.0);
         nccl::group_start().map_err(err)?;
         let mut posted = Ok(());
         for (k, (comm, incoming)) in self.comms.iter().zip(&mut self.incoming).enumerate() {
@@ -102,15 +112,13 @@ impl<'g> Ring<'g> {
 
 impl DeviceIslands for Ring<'_> {
     fn generation(&mut self, generation: u32) -> Result<()> {
-        let mut migrates = false;
-        for part in &mut self.parts {
-            migrates = part.start_generation(generation)?;
-        }
-        if migrates {
+        let decisions = self.parts.iter_mut().map(|part| part.start_generation(generation)).collect::<Result<Vec<bool>>>()?;
+        ensure!(decisions.iter().all(|&d| d == decisions[0]), "the ring's GPUs disagree on migrating after generation {generation}");
+        if decisions[0] {
             self.exchange()?;
         }
         for (part, incoming) in self.parts.iter_mut().zip(&self.incoming) {
-            part.finish_generation(generation, migrates, Some(incoming))?;
+            part.finish_generation(generation, Some(incoming))?;
         }
         Ok(())
     }
