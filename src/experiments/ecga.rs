@@ -297,11 +297,15 @@ fn device_times(row: Record, scorer: &dyn PairScorer) -> Record {
     }
 }
 
+/// The row of a scorer this machine does not run, with the one-line reason.
+fn not_run(scorer: &str, reason: &str) -> Record {
+    Record::new().with("scorer", scorer).with("status", "not_run").with("reason", reason)
+}
+
 /// Every scorer of Figure 5 this machine runs — the single-threaded baseline
 /// and FastCount when `single_thread`, multi-threaded FastCount, gECGA where
 /// there is a GPU — with a `not_run` row in `rows` for each one left out.
 fn every_scorer<'g>(env: &'g RunEnv, single_thread: bool, rows: &mut Vec<Record>) -> Result<Vec<(&'static str, Box<dyn PairScorer + 'g>)>> {
-    let not_run = |name: &str, reason: &str| Record::new().with("scorer", name).with("status", "not_run").with("reason", reason);
     let mut scorers: Vec<(&'static str, Box<dyn PairScorer + 'g>)> = Vec::new();
     if single_thread {
         scorers.push((BASELINE, Box::new(CpuScorer::new(BaselineCounter))));
@@ -718,7 +722,7 @@ fn scale_builds(machines: &[MachineRecords], max_l: usize) -> String {
 fn count_rates(trap: &Trap, sizes: &[usize], n: usize, seed: u64, env: &RunEnv) -> Result<Vec<Record>> {
     use rand::{SeedableRng, rngs::StdRng};
     let Some(gpu) = &env.gpu else {
-        return Ok(vec![Record::new().with("scorer", GECGA).with("status", "not_run").with("reason", env.gpu_absent.as_str())]);
+        return Ok(vec![not_run(GECGA, &env.gpu_absent)]);
     };
     population_fits_host(n, trap.ell(), env.fingerprint.mem_gib)?;
     let pop = Population::planted(n, trap.ell(), trap.k, seed)?;
@@ -1040,7 +1044,7 @@ impl EcgaPaper {
     /// to the MPM.
     fn scale_build(&self, trap: &Trap, search: Search, n: usize, seed: u64, env: &RunEnv) -> Result<Record> {
         let Some(gpu) = &env.gpu else {
-            return Ok(Record::new().with("scorer", GECGA).with("status", "not_run").with("reason", env.gpu_absent.as_str()));
+            return Ok(not_run(GECGA, &env.gpu_absent));
         };
         population_fits_host(n, trap.ell(), env.fingerprint.mem_gib)?;
         let t0 = Instant::now();

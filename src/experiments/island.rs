@@ -354,7 +354,7 @@ impl Paper for IslandPaper {
             }
             None => {
                 for name in [CUDA, CUDA_SPLIT] {
-                    rows.push(Record::new().with("method", name).with("status", "not_run").with("reason", env.gpu_absent.as_str()));
+                    rows.push(not_run(name, &env.gpu_absent));
                 }
             }
         }
@@ -447,11 +447,15 @@ impl Paper for IslandPaper {
     }
 }
 
+/// The row of a method this machine does not run, with the one-line reason.
+fn not_run(method: &str, reason: &str) -> Record {
+    Record::new().with("method", method).with("status", "not_run").with("reason", reason)
+}
+
 /// A `ring` case: the ring on this run's GPU, then split over every GPU of the machine (NCCL between them), which
 /// must end with the same statistics; `not_run` rows where there is no GPU, one GPU or no NCCL.
 fn ring_rows(instance: &Instance, config: &Config, optimum: u64, env: &RunEnv) -> Result<Vec<Record>> {
     use crate::gpu::{self, island_ring};
-    let not_run = |method: &str, why: &str| Record::new().with("method", method).with("status", "not_run").with("reason", why);
     let Some(gpu) = &env.gpu else {
         return Ok(vec![not_run(CUDA, &env.gpu_absent), not_run(CUDA_RING, &env.gpu_absent)]);
     };

@@ -509,6 +509,14 @@ pub fn self_check_sizes(small: bool) -> Vec<(usize, usize)> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn fastcount_max_l_is_where_the_kernel_switches_to_its_histogram() {
+        let code = ECGA_CU.code;
+        let case = |l: usize, path: &str| format!("case {l}: {path}<{l}>");
+        assert!(code.contains(&case(FASTCOUNT_MAX_L, "count_split")) || code.contains(&case(FASTCOUNT_MAX_L, "count_small")));
+        assert!(code.contains(&case(FASTCOUNT_MAX_L + 1, "count_histogram")), "L = {} is not on the histogram", FASTCOUNT_MAX_L + 1);
+    }
+
     /// Whether `kernels/ecga.cu` defines `name` as `value` (its `#define` line,
     /// trailing comment allowed).
     fn defines(name: &str, value: usize) -> bool {
