@@ -68,6 +68,8 @@ impl Fingerprint {
             .with("gpu_mem_gib", g.map(|g| (g.mem_bytes as f64 / (1u64 << 30) as f64 * 10.0).round() / 10.0))
             .with("gpu_mem_clock_mhz", g.map(|g| g.mem_clock_mhz))
             .with("gpu_mem_bus_bits", g.map(|g| g.mem_bus_bits))
+            .with("gpu_max_threads_per_block", g.map(|g| g.max_threads_per_block))
+            .with("gpu_max_smem_per_block_kib", g.map(|g| g.max_smem_per_block / 1024))
             .with("cuda_driver", g.map(|g| g.driver_string()))
     }
 }
@@ -109,9 +111,57 @@ pub fn measure_cpu(bytes: usize, repeats: usize) -> CpuCeilings {
     CpuCeilings { read_1t_gbs, read_all_gbs }
 }
 
+/// One core's clock in GHz, measured as a chain of dependent 64-bit adds (one
+/// per cycle on every x86-64 core): 64 adds per loop iteration, the loop's own
+/// counting off the chain. Turbo is included; None off x86-64.
+pub fn measure_cpu_clock(repeats: usize) -> Option<f64> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        const ITERS: u64 = 2_000_000;
+        let chain = || {
+            let (mut x, y, mut n) = (std::hint::black_box(1u64), std::hint::black_box(3u64), ITERS);
+            let t0 = Instant::now();
+            // SAFETY: register-only arithmetic on the operands named here; no
+            // memory, stack or flags outside the asm block are touched.
+            unsafe {
+                std::arch::asm!(
+                    "2:",
+                    ".rept 64",
+                    "add {x}, {y}",
+                    ".endr",
+                    "dec {n}",
+                    "jnz 2b",
+                    x = inout(reg) x,
+                    y = in(reg) y,
+                    n = inout(reg) n,
+                    options(nomem, nostack),
+                );
+            }
+            std::hint::black_box((x, n));
+            (64 * ITERS) as f64 / t0.elapsed().as_secs_f64() / 1e9
+        };
+        chain();
+        let runs: Vec<f64> = (0..repeats.max(1)).map(|_| chain()).collect();
+        // The fastest run: interruptions only ever slow a run down.
+        runs.into_iter().reduce(f64::max)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = repeats;
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_core_clock_is_between_half_and_eight_gigahertz() {
+        if let Some(ghz) = measure_cpu_clock(3) {
+            assert!((0.5..8.0).contains(&ghz), "{ghz} GHz");
+        }
+    }
 
     #[test]
     fn slugs_are_stable_identifiers() {

@@ -4,8 +4,10 @@
 //! - [`library`]: the CPU reference algorithms (seeded, clear).
 //! - [`gpu`]: CUDA implementations of the hot spots (`kernels/*.cu`, NVRTC).
 //! - [`experiments`]: one module per paper, the registry and the runner.
+//! - [`claims`]: the verdict model every paper's checks share.
 //! - [`records`], [`stats`], [`svm`], [`report`]: raw records → analysis → Markdown and charts.
 
+pub mod claims;
 pub mod cli;
 pub mod error;
 pub mod experiments;

@@ -1,10 +1,12 @@
 //! Experiment specs: `experiments/<paper>.toml`, parsed into each paper's own
 //! typed spec with errors that name the file, line and key.
 
+use crate::claims::hardware::{Datasheet, Quantity};
 use crate::error::SpecError;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// A spec file's text, where it came from, and its hash (recorded in every row).
@@ -38,8 +40,8 @@ impl SpecFile {
         self.text[..offset.min(self.text.len())].matches('\n').count() + 1
     }
 
-    /// An [`SpecError::Invalid`] at the span of a value.
-    /// Fails on the first claim whose `check` is not one of `known`, naming its line.
+    /// Transitional (checks not yet on [`crate::claims::Check`]): fails on the
+    /// first claim whose `check` is not one of `known`, naming its line.
     pub fn check_claims(&self, claims: &[ClaimSpec], known: &[&str]) -> Result<(), SpecError> {
         match claims.iter().find(|c| !known.contains(&c.check.get_ref().as_str())) {
             Some(c) => {
@@ -59,6 +61,7 @@ impl SpecFile {
         })
     }
 
+    /// An [`SpecError::Invalid`] at the span of a value.
     pub fn invalid<T>(&self, at: &toml::Spanned<T>, key: &str, message: impl Into<String>) -> SpecError {
         SpecError::Invalid { path: self.path.clone(), line: self.line_of(at.span().start), key: key.to_owned(), message: message.into() }
     }
@@ -83,6 +86,10 @@ pub struct PaperHardware {
     pub cuda: String,
     /// Memory bandwidth of the paper's GPU, GB/s (datasheet).
     pub gpu_bandwidth_gbs: f64,
+    /// Datasheet quantities of the paper's machine that claims' hardware models
+    /// set against this machine's measurements, each with its source.
+    #[serde(default)]
+    pub datasheet: BTreeMap<Quantity, Datasheet>,
 }
 
 /// A claim of the paper, checked by the experiment's code named in `check`.
@@ -96,30 +103,45 @@ pub struct ClaimSpec {
     pub text: String,
     /// Which checker evaluates it.
     pub check: toml::Spanned<String>,
-    /// Free parameters of the checker (function, threshold, tolerance).
+    /// The check's parameters (an inline table), typed by the check.
     #[serde(default)]
-    pub params: toml::Table,
+    pub params: Option<toml::Spanned<toml::Value>>,
 }
 
-/// Verdict of one claim on one machine.
+impl ClaimSpec {
+    /// Transitional: one parameter, untyped (for checks not yet on [`crate::claims::Check`]).
+    pub fn param(&self, key: &str) -> Option<&toml::Value> {
+        self.params.as_ref()?.get_ref().get(key)
+    }
+}
+
+/// Transitional: the verdicts of checks not yet on [`crate::claims::Check`].
 #[derive(Clone, Debug, PartialEq)]
-pub enum Verdict {
+pub enum LegacyVerdict {
     Reproduced,
     NotReproduced,
-    /// Differs on this hardware, with the reason.
     Differs(String),
-    /// Not run here, with the one-line reason.
     NotRun(String),
 }
 
-impl Verdict {
-    pub fn label(&self) -> String {
-        match self {
-            Verdict::Reproduced => "reproduced".into(),
-            Verdict::NotReproduced => "not reproduced".into(),
-            Verdict::Differs(why) => format!("differs on this hardware ({why})"),
-            Verdict::NotRun(why) => format!("not run here ({why})"),
-        }
+/// Transitional: an old-style verdict as an outcome ("differs" becomes "not
+/// reproduced": a fixed sentence is no explanation).
+pub fn legacy_outcome((v, evidence): (LegacyVerdict, String)) -> crate::claims::Outcome {
+    use crate::claims::{Outcome, Verdict};
+    match v {
+        LegacyVerdict::Reproduced => Outcome::new(Verdict::Reproduced, evidence),
+        LegacyVerdict::NotReproduced => Outcome::new(Verdict::NotReproduced, evidence),
+        LegacyVerdict::Differs(why) => Outcome::new(Verdict::NotReproduced, format!("{evidence}; old explanation: {why}")),
+        LegacyVerdict::NotRun(why) => Outcome::not_run(why),
+    }
+}
+
+#[cfg(test)]
+impl ClaimSpec {
+    /// A claim with this id and no parameters.
+    pub fn for_tests(id: &str) -> ClaimSpec {
+        let text = format!("id = \"{id}\"\nsource = \"s\"\ntext = \"t\"\ncheck = \"c\"\n");
+        toml::from_str(&text).expect("test claim")
     }
 }
 

@@ -1,4 +1,5 @@
-//! Summary statistics of repeated measurements: n, mean ± sd, median, 95% CI.
+//! Summary statistics of repeated measurements: n, mean ± sd, median, 95%
+//! intervals (Student's t), and Welch's comparison of two samples.
 
 /// Summary of a sample.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -22,10 +23,50 @@ impl Summary {
         Some(Summary { n, mean, sd: var.sqrt(), median: median(xs), min: xs.iter().copied().fold(f64::INFINITY, f64::min) })
     }
 
-    /// Half-width of the 95% confidence interval of the mean (normal approximation).
+    /// Half-width of the 95% confidence interval of the mean (Student's t with
+    /// n − 1 degrees of freedom); 0 for n = 1.
     pub fn ci95(&self) -> f64 {
-        if self.n < 2 { 0.0 } else { 1.96 * self.sd / (self.n as f64).sqrt() }
+        if self.n < 2 { 0.0 } else { t975(self.n as f64 - 1.0) * self.sd / (self.n as f64).sqrt() }
     }
+}
+
+/// The 0.975 quantile of Student's t with `df` degrees of freedom (two-sided
+/// 95%): the table for df ≤ 30 (fractional df rounded down, which widens the
+/// interval), Cornish–Fisher's expansion beyond (within 10⁻³ there).
+pub fn t975(df: f64) -> f64 {
+    const TABLE: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101,
+        2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+    ];
+    if !(df >= 1.0) {
+        return f64::INFINITY;
+    }
+    if df < 31.0 {
+        return TABLE[(df.floor() as usize).min(30) - 1];
+    }
+    let z: f64 = 1.959964;
+    let (z3, z5, z7) = (z.powi(3), z.powi(5), z.powi(7));
+    z + (z3 + z) / (4.0 * df)
+        + (5.0 * z5 + 16.0 * z3 + 3.0 * z) / (96.0 * df * df)
+        + (3.0 * z7 + 19.0 * z5 + 17.0 * z3 - 15.0 * z) / (384.0 * df.powi(3))
+}
+
+/// Mean of `a` minus mean of `b` with the half-width of its 95% interval
+/// (Welch: unequal variances, Welch–Satterthwaite degrees of freedom). None when
+/// either sample has fewer than two values: its spread is unknown.
+pub fn welch(a: &[f64], b: &[f64]) -> Option<(f64, f64)> {
+    let (sa, sb) = (Summary::of(a)?, Summary::of(b)?);
+    if sa.n < 2 || sb.n < 2 {
+        return None;
+    }
+    let (va, vb) = (sa.sd * sa.sd / sa.n as f64, sb.sd * sb.sd / sb.n as f64);
+    let se2 = va + vb;
+    let diff = sa.mean - sb.mean;
+    if se2 == 0.0 {
+        return Some((diff, 0.0));
+    }
+    let df = se2 * se2 / (va * va / (sa.n as f64 - 1.0) + vb * vb / (sb.n as f64 - 1.0));
+    Some((diff, t975(df) * se2.sqrt()))
 }
 
 /// Median (mean of the two middle values for even n); NaN for an empty slice.
@@ -69,6 +110,27 @@ mod tests {
         assert_eq!(s.min, 2.0);
         assert!(Summary::of(&[]).is_none());
         assert_eq!(Summary::of(&[3.0]).unwrap().sd, 0.0);
+    }
+
+    #[test]
+    fn t_quantiles_match_the_table_and_the_normal_limit() {
+        assert_eq!(t975(1.0), 12.706);
+        assert_eq!(t975(9.7), 2.262, "fractional df rounds down");
+        assert!((t975(60.0) - 2.000).abs() < 1e-3);
+        assert!((t975(1e9) - 1.96).abs() < 1e-3);
+        assert_eq!(t975(0.5), f64::INFINITY);
+        let s = Summary::of(&[1.0, 2.0, 3.0]).unwrap();
+        assert!((s.ci95() - 4.303 / 3f64.sqrt()).abs() < 1e-12, "n = 3 uses t with 2 df");
+    }
+
+    #[test]
+    fn welch_separates_or_ties() {
+        let (d, h) = welch(&[10.0, 10.2, 9.8, 10.1], &[5.0, 5.1, 4.9, 5.0]).unwrap();
+        assert!((d - 5.025).abs() < 1e-9 && h < 0.5, "{d} ± {h}");
+        let (d, h) = welch(&[10.0, 12.0, 8.0], &[10.5, 9.0, 11.5]).unwrap();
+        assert!(d.abs() < h, "overlapping samples: {d} ± {h}");
+        assert!(welch(&[1.0], &[2.0, 3.0]).is_none());
+        assert_eq!(welch(&[2.0, 2.0], &[1.0, 1.0]), Some((1.0, 0.0)));
     }
 
     #[test]

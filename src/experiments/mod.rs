@@ -1,10 +1,17 @@
 //! The experiment registry and the runner shared by every paper.
 //!
-//! A paper is one spec (`experiments/<id>.toml`) plus one module here that
-//! implements [`Experiment`] (parse the spec) and [`Paper`] (list cases, run a
-//! case into records, render the report from records). Adding a paper is two
-//! files and one line in [`registry`]. Data flows one way:
-//! spec → cases → run → raw records → report.
+//! A paper is one spec (`experiments/<id>.toml`) plus one folder here with the
+//! same files for every paper: `mod.rs` ([`Experiment`]: load the spec, the GPU
+//! self-check), `spec.rs` (the typed spec and its validation), `cases.rs`
+//! (cases of a profile, running one into records), `analysis.rs` (one
+//! machine's records indexed for the report), `render.rs` (the report's
+//! sections) and `claims.rs` (the table of checks). Adding a paper is that
+//! folder, its spec and one line in [`registry`]. Data flows one way:
+//! spec → cases → run → raw records → analysis → report sections and verdicts.
+//!
+//! The runner owns the report's skeleton ([`render`]): title, verdict summary,
+//! hardware and ceilings, the method, each section with one heading per
+//! machine, the claims table, what lies beyond the paper, and what was not run.
 
 pub mod biohel;
 pub mod ecga;
@@ -12,6 +19,7 @@ pub mod gboa;
 pub mod island;
 pub mod layout;
 
+use crate::claims::{ClaimResult, counts, counts_line};
 use crate::error::{GpuError, SpecError};
 use crate::gpu::{self, Gpu};
 use crate::hardware::{self, Fingerprint};
@@ -31,9 +39,13 @@ pub trait Experiment: Sync {
     fn embedded_spec(&self) -> &'static str;
     /// Parses and validates the spec.
     fn load(&self, spec: &SpecFile) -> Result<Box<dyn Paper>, SpecError>;
+    /// Checks every GPU kernel of the paper against its CPU reference on fresh
+    /// random inputs (few, small sizes when `small`), printing a line per
+    /// configuration; returns the number that failed.
+    fn selfcheck(&self, gpu: &Gpu, small: bool, seed: u64) -> Result<usize>;
 }
 
-/// A loaded paper: its cases, how to run one, and how to report.
+/// A loaded paper: its cases, how to run one, and what its report says.
 pub trait Paper {
     fn meta(&self) -> &PaperMeta;
     fn profiles(&self) -> Vec<String>;
@@ -41,11 +53,63 @@ pub trait Paper {
     fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError>;
     /// Runs one case; every returned row is one repetition (or one "not run here").
     fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>>;
-    /// The report body (everything after the shared header and hardware tables),
-    /// writing figures under `dir/figures/`.
-    fn render(&self, machines: &[MachineRecords], dir: &Path) -> Result<String>;
+    /// The report's content from every machine's records, writing figures under
+    /// `dir/figures/`; the runner lays it out ([`render`]).
+    fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport>;
     /// Side-by-side of every machine and the paper's hardware.
     fn compare(&self, machines: &[MachineRecords]) -> String;
+    /// The record column that names what a "not run here" row did not run.
+    fn not_run_column(&self) -> &'static str {
+        "method"
+    }
+}
+
+/// What a paper's report says; [`render`] lays it out.
+pub struct PaperReport {
+    /// How it was measured (Markdown).
+    pub method: String,
+    pub sections: Vec<Section>,
+    /// Every claim on every machine.
+    pub claims: Vec<ClaimResult>,
+}
+
+impl PaperReport {
+    /// Transitional: a report body rendered whole by a paper not yet on sections.
+    pub fn legacy(md: String) -> PaperReport {
+        PaperReport { method: String::new(), sections: vec![Section::text("Report", md)], claims: vec![] }
+    }
+}
+
+/// One table or figure of the paper: an introduction, then one part per machine.
+pub struct Section {
+    pub title: String,
+    pub intro: String,
+    /// (hw_id, Markdown) per machine, each under the machine's own heading.
+    pub machines: Vec<(String, String)>,
+}
+
+impl Section {
+    /// A section whose part for each machine is `body(machine)` (an empty part is left out).
+    pub fn per_machine(
+        title: impl Into<String>,
+        intro: impl Into<String>,
+        machines: &[MachineRecords],
+        mut body: impl FnMut(&MachineRecords) -> Result<String>,
+    ) -> Result<Section> {
+        let mut parts = Vec::new();
+        for m in machines {
+            let md = body(m)?;
+            if !md.trim().is_empty() {
+                parts.push((m.hw_id.clone(), md));
+            }
+        }
+        Ok(Section { title: title.into(), intro: intro.into(), machines: parts })
+    }
+
+    /// A section of text only.
+    pub fn text(title: impl Into<String>, intro: impl Into<String>) -> Section {
+        Section { title: title.into(), intro: intro.into(), machines: vec![] }
+    }
 }
 
 /// One unit of work, skipped on `--resume` once its rows are stored.
@@ -127,25 +191,28 @@ pub fn load_paper(exp: &dyn Experiment, spec: Option<&Path>) -> Result<Box<dyn P
 
 pub const GIT_COMMIT: &str = env!("EVOREPRO_GIT_COMMIT");
 
-fn ceiling_rows(env: &RunEnv, quick: bool) -> Result<Vec<Record>> {
+/// This machine's ceilings, one row each (`record_kind` = `kind`): CPU read
+/// bandwidth on one and all threads and one core's clock, and with a GPU its
+/// device copy, pinned host links and int32 rate. Buffers of 128 MiB when
+/// `quick`, else 512 MiB.
+pub fn measure_ceilings(gpu: Option<&Gpu>, quick: bool, kind: &str) -> Result<Vec<Record>> {
     let mib = if quick { 128 } else { 512 };
-    let mut rows = Vec::new();
-    let mut push = |name: &str, gbs: f64| rows.push(Record::new().with("record_kind", "ceiling").with("ceiling", name).with("gbs", gbs));
+    let row = |name: &str, unit: &str, v: f64| Record::new().with("record_kind", kind).with("ceiling", name).with(unit, v);
     let cpu = hardware::measure_cpu(mib << 20, 5);
-    push("cpu_read_1t", cpu.read_1t_gbs);
-    push("cpu_read_all", cpu.read_all_gbs);
-    if let Some(g) = &env.gpu {
+    let mut rows = vec![row("cpu_read_1t", "gbs", cpu.read_1t_gbs), row("cpu_read_all", "gbs", cpu.read_all_gbs)];
+    rows.extend(hardware::measure_cpu_clock(5).map(|ghz| row("cpu_clock", "ghz", ghz)));
+    if let Some(g) = gpu {
         let c = gpu::ceilings::measure(g, 512 << 20, 10)?;
-        push("gpu_d2d", c.d2d_gbs);
-        push("gpu_h2d_pinned", c.h2d_pinned_gbs);
-        push("gpu_d2h_pinned", c.d2h_pinned_gbs);
-        rows.push(Record::new().with("record_kind", "ceiling").with("ceiling", "gpu_int32").with("gops", c.int32_gops));
+        rows.push(row("gpu_d2d", "gbs", c.d2d_gbs));
+        rows.push(row("gpu_h2d_pinned", "gbs", c.h2d_pinned_gbs));
+        rows.push(row("gpu_d2h_pinned", "gbs", c.d2h_pinned_gbs));
+        rows.push(row("gpu_int32", "gops", c.int32_gops));
     }
     Ok(rows)
 }
 
-/// Runs one paper: cases not yet stored, then the report. Returns the report path.
-pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<PathBuf> {
+/// Runs one paper: cases not yet stored, then the report. Returns what was written.
+pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<Rendered> {
     let paper = load_paper(exp, opts.spec.as_deref())?;
     let cases = paper.cases(&opts.profile)?;
     let env = RunEnv::open(opts.backend, opts.device, &opts.profile)?;
@@ -190,7 +257,7 @@ pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<PathBuf> {
     } else {
         eprintln!("{}: CPU only ({}): GPU parts are recorded as not run here; profile {}", exp.id(), env.gpu_absent, opts.profile);
     }
-    store.append(None, with_common(ceiling_rows(&env, opts.profile == "quick")?, None))?;
+    store.append(None, with_common(measure_ceilings(env.gpu.as_ref(), opts.profile == "quick", "ceiling")?, None))?;
     let todo: Vec<&Case> = cases.iter().filter(|c| !store.is_done(&c.id)).collect();
     if todo.len() < cases.len() {
         eprintln!("resuming: {} of {} cases already stored", cases.len() - todo.len(), cases.len());
@@ -226,6 +293,46 @@ pub fn load_records(out: &Path, id: &str) -> Result<Vec<Record>> {
     Ok(rows)
 }
 
+/// Where `evorepro hw --record` keeps each machine's ceilings, under the reports' root.
+pub const HARDWARE_DIR: &str = "hardware";
+
+/// A paper's records grouped by machine (this one first), each with the
+/// ceilings `evorepro hw --record` measured on the same machine.
+fn machines(out: &Path, id: &str, this_hw: Option<&str>) -> Result<Vec<MachineRecords>> {
+    let rows = load_records(out, id)?;
+    if rows.is_empty() {
+        bail!("no records under {} — run `evorepro reproduce {id}` first", out.join(id).join("records").display());
+    }
+    let mut machines = report::by_machine(rows, this_hw);
+    for r in load_records(out, HARDWARE_DIR)? {
+        if let Some(m) = machines.iter_mut().find(|m| m.hw_id == r.str("hw_id")) {
+            m.rows.push(r);
+        }
+    }
+    Ok(machines)
+}
+
+/// Measures this machine's ceilings and stores them as
+/// `out/hardware/records/<hw_id>.parquet` (and CSV), replacing earlier ones.
+pub fn record_hardware(gpu: Option<&Gpu>, out: &Path) -> Result<PathBuf> {
+    let fp = Fingerprint::this_machine(gpu.map(|g| &g.info));
+    let run_id = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let mut common = Record::new().with("run_id", run_id).with("git_commit", GIT_COMMIT).with("profile", "hw");
+    common.extend(&fp.record());
+    let rows: Vec<Record> = measure_ceilings(gpu, false, "hw_ceiling")?
+        .into_iter()
+        .map(|r| {
+            let mut row = common.clone();
+            row.extend(&r);
+            row
+        })
+        .collect();
+    let stem = out.join(HARDWARE_DIR).join("records").join(&fp.hw_id);
+    std::fs::create_dir_all(stem.parent().expect("has a parent"))?;
+    records::write_records(&stem, &rows)?;
+    Ok(stem.with_extension("parquet"))
+}
+
 /// Writes the CSV copy of every record file that lacks one (records brought
 /// back from another machine as Parquet only).
 fn write_missing_csv(out: &Path, id: &str) -> Result<()> {
@@ -237,42 +344,92 @@ fn write_missing_csv(out: &Path, id: &str) -> Result<()> {
     Ok(())
 }
 
-/// Re-renders `out/<id>/REPORT.md` (and figures) from the stored records.
-pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: Option<&Path>) -> Result<PathBuf> {
+/// What [`render`] wrote.
+pub struct Rendered {
+    pub report: PathBuf,
+    pub verdicts: PathBuf,
+    pub index: PathBuf,
+    /// The claims judged, on every machine with records.
+    pub claims: Vec<ClaimResult>,
+}
+
+impl Rendered {
+    /// "layout: 8 reproduced, 2 not reproduced — reports/layout/REPORT.md, …".
+    pub fn summary(&self, id: &str) -> String {
+        format!(
+            "{id}: {} — {}, {}, {}",
+            counts_line(&counts(&self.claims)),
+            self.report.display(),
+            self.verdicts.display(),
+            self.index.display()
+        )
+    }
+}
+
+/// Re-renders `out/<id>/REPORT.md` (and figures) from the stored records, with
+/// `out/<id>/verdicts.json`, `out/INDEX.md` and `out/verdicts.json`.
+pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: Option<&Path>) -> Result<Rendered> {
     let paper = load_paper(exp, spec)?;
     write_missing_csv(out, exp.id())?;
-    let rows = load_records(out, exp.id())?;
-    if rows.is_empty() {
-        bail!("no records under {} — run `evorepro reproduce {}` first", out.join(exp.id()).join("records").display(), exp.id());
-    }
-    let machines = report::by_machine(rows, this_hw);
+    let machines = machines(out, exp.id(), this_hw)?;
     let dir = out.join(exp.id());
     std::fs::create_dir_all(dir.join("figures"))?;
+    let body = paper.report(&machines, &dir)?;
     let mut md = report::header(paper.meta(), exp.id());
+    md += "## Verdicts\n\n";
+    md += &report::verdict_summary(&body.claims, &machines);
+    md += "\nEach claim, its evidence and its measured value over the paper's are in [Claims](#claims).\n\n";
     md += "## Hardware\n\n";
     md += &report::hardware_table(paper.meta(), &machines);
     md += "\n### Measured ceilings\n\nMeasured at the start of each run, in the same process as the experiment (median of repeats).\n\n";
     md += &report::ceilings_table(&machines);
-    md += "\n";
-    md += &paper.render(&machines, &dir)?;
+    md += "\n## How this was measured\n\n";
+    md += body.method.trim_end();
+    md += "\n\n";
+    for s in &body.sections {
+        md += &format!("## {}\n\n", s.title);
+        if !s.intro.trim().is_empty() {
+            md += s.intro.trim_end();
+            md += "\n\n";
+        }
+        for (hw, part) in &s.machines {
+            let label = machines.iter().find(|m| &m.hw_id == hw).map_or_else(|| hw.clone(), |m| m.label());
+            md += &format!("### `{hw}` ({label})\n\n{}\n\n", part.trim_end());
+        }
+    }
+    md += "## Claims\n\n";
+    md += &report::claims_table(&body.claims);
+    if let Some(t) = report::beyond_table(&body.claims) {
+        md += "\n## Beyond the paper\n\nMeasured outside the paper's range or settings; not part of any verdict above.\n\n";
+        md += &t;
+    }
+    if let Some(t) = report::not_run_table(&machines, paper.not_run_column()) {
+        md += "\n## Not run here\n\n";
+        md += &t;
+    }
     let path = dir.join("REPORT.md");
     records::write_atomic(&path, md.as_bytes())?;
-    Ok(path)
+    let verdicts = report::index::PaperVerdicts::new(exp.id(), &paper.meta().title, &machines, &body.claims).write(out)?;
+    let index = write_index(out)?;
+    Ok(Rendered { report: path, verdicts, index, claims: body.claims })
+}
+
+/// Rewrites `out/INDEX.md` and `out/verdicts.json` from every paper's verdicts.
+pub fn write_index(out: &Path) -> Result<PathBuf> {
+    let order: Vec<&str> = registry().iter().map(|e| e.id()).collect();
+    report::index::write_index(out, &order)
 }
 
 /// Writes `out/<id>/COMPARE.md` and returns its text.
 pub fn compare(exp: &dyn Experiment, out: &Path, spec: Option<&Path>) -> Result<String> {
     let paper = load_paper(exp, spec)?;
-    let rows = load_records(out, exp.id())?;
-    if rows.is_empty() {
-        bail!("no records under {} — run `evorepro reproduce {}` first", out.join(exp.id()).join("records").display(), exp.id());
-    }
     let this = Fingerprint::this_machine(None).hw_id;
-    let machines = report::by_machine(rows, Some(&this));
+    let machines = machines(out, exp.id(), Some(&this))?;
     let mut md = format!("# {} — hardware generations\n\n", paper.meta().title);
     md += &report::hardware_table(paper.meta(), &machines);
     md += "\n";
     md += &paper.compare(&machines);
     records::write_atomic(&out.join(exp.id()).join("COMPARE.md"), md.as_bytes())?;
+    write_index(out)?;
     Ok(md)
 }

@@ -3,9 +3,11 @@
 //! only, so `evorepro report` re-renders without rerunning.
 
 pub mod chart;
+pub mod index;
 
+use crate::claims::{ClaimResult, counts, counts_line};
 use crate::records::Record;
-use crate::spec::{PaperMeta, Verdict};
+use crate::spec::PaperMeta;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -75,7 +77,8 @@ impl MachineRecords {
     }
 
     /// The latest measured value of a ceiling, if any: GB/s for bandwidths
-    /// (column `gbs`), 10⁹ instructions per second for rates (column `gops`).
+    /// (column `gbs`), 10⁹ instructions per second for rates (column `gops`),
+    /// GHz for a core's clock (column `ghz`).
     pub fn ceiling(&self, name: &str) -> Option<f64> {
         self.ceiling_where(name, |_| true)
     }
@@ -86,13 +89,24 @@ impl MachineRecords {
         self.ceiling_where(name, |r| r.str("profile") == profile).or_else(|| self.ceiling(name))
     }
 
+    /// A ceiling measured in this machine's runs, else by `evorepro hw --record`
+    /// on the same machine (record kind `hw_ceiling`): for explanations, never
+    /// for a kernel's share of a ceiling, which must come from its own run.
+    pub fn ceiling_or_hw(&self, name: &str) -> Option<f64> {
+        self.ceiling(name).or_else(|| self.latest_of(name, "hw_ceiling", |_| true))
+    }
+
     /// Latest by the run's start time (`run_id`), not by the order the record
     /// files were read in.
     fn ceiling_where(&self, name: &str, keep: impl Fn(&Record) -> bool) -> Option<f64> {
+        self.latest_of(name, "ceiling", keep)
+    }
+
+    fn latest_of(&self, name: &str, kind: &str, keep: impl Fn(&Record) -> bool) -> Option<f64> {
         self.rows
             .iter()
-            .filter(|r| r.str("record_kind") == "ceiling" && r.str("ceiling") == name && keep(r))
-            .filter_map(|r| Some((r.int("run_id").unwrap_or(0), r.float("gbs").or_else(|| r.float("gops"))?)))
+            .filter(|r| r.str("record_kind") == kind && r.str("ceiling") == name && keep(r))
+            .filter_map(|r| Some((r.int("run_id").unwrap_or(0), r.float("gbs").or_else(|| r.float("gops")).or_else(|| r.float("ghz"))?)))
             .max_by_key(|&(run, _)| run)
             .map(|(_, v)| v)
     }
@@ -221,36 +235,58 @@ pub fn ceilings_table(machines: &[MachineRecords]) -> String {
     t.render()
 }
 
-/// One checked claim.
-#[derive(Clone, Debug)]
-pub struct ClaimResult {
-    pub id: String,
-    pub source: String,
-    pub text: String,
-    pub machine: String,
-    pub verdict: Verdict,
-    pub evidence: String,
-}
-
-impl ClaimResult {
-    /// The verdict on claim `c` of the spec on `machine`.
-    pub fn of(c: &crate::spec::ClaimSpec, machine: &str, (verdict, evidence): (Verdict, String)) -> ClaimResult {
-        ClaimResult { id: c.id.clone(), source: c.source.clone(), text: c.text.clone(), machine: machine.to_owned(), verdict, evidence }
-    }
-}
-
+/// The claims table: every claim on every machine, with the measured value over
+/// the paper's where the claim is quantitative.
 pub fn claims_table(claims: &[ClaimResult]) -> String {
-    let mut t = Table::new(&["claim", "paper says (source)", "machine", "verdict", "evidence"]);
+    let mut t = Table::new(&["claim", "paper says (source)", "machine", "verdict", "measured / paper", "evidence"]);
     for c in claims {
         t.row(vec![
             format!("`{}`", c.id),
             format!("{} ({})", c.text, c.source),
             format!("`{}`", c.machine),
-            format!("**{}**", c.verdict.label()),
-            c.evidence.clone(),
+            format!("**{}**", c.outcome.verdict.label()),
+            c.outcome.ratio.map_or("—".into(), crate::claims::judge::fmt_ratio),
+            c.outcome.evidence.clone(),
         ]);
     }
     t.render()
+}
+
+/// What the checks measured outside the paper's range or settings.
+pub fn beyond_table(claims: &[ClaimResult]) -> Option<String> {
+    let mut t = Table::new(&["claim", "machine", "measured beyond the paper's range"]);
+    for c in claims {
+        if let Some(b) = &c.outcome.beyond {
+            t.row(vec![format!("`{}`", c.id), format!("`{}`", c.machine), b.clone()]);
+        }
+    }
+    (!t.is_empty()).then(|| t.render())
+}
+
+/// Verdict counts per machine, the opening of every report.
+pub fn verdict_summary(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
+    let mut t = Table::new(&["machine", "claims", "verdicts"]);
+    for m in machines {
+        let mine: Vec<&ClaimResult> = claims.iter().filter(|c| c.machine == m.hw_id).collect();
+        t.row(vec![format!("`{}` ({})", m.hw_id, m.label()), mine.len().to_string(), counts_line(&counts(mine))]);
+    }
+    t.render()
+}
+
+/// Every "not run here" record of the machines: what (the paper's `column`) and why.
+pub fn not_run_table(machines: &[MachineRecords], column: &str) -> Option<String> {
+    let mut seen: BTreeMap<(String, String), std::collections::BTreeSet<String>> = BTreeMap::new();
+    for m in machines {
+        for r in m.measurements().filter(|r| r.str("status") == "not_run") {
+            let what = if r.str(column).is_empty() { "—" } else { r.str(column) };
+            seen.entry((m.hw_id.clone(), r.str("reason").to_owned())).or_default().insert(what.to_owned());
+        }
+    }
+    let mut t = Table::new(&["machine", column, "reason"]);
+    for ((hw, reason), what) in seen {
+        t.row(vec![format!("`{hw}`"), what.into_iter().collect::<Vec<_>>().join(", "), reason]);
+    }
+    (!t.is_empty()).then(|| t.render())
 }
 
 /// The report's opening: title, citation, how it was made.

@@ -21,7 +21,10 @@
 //!   scored over a population of the scalability point's N, checked against the
 //!   CPU and timed (the issue's counting-rate goal where counting dominates).
 
+pub mod selfcheck;
+
 use super::{Case, Experiment, Paper, RunEnv};
+use crate::claims::ClaimResult;
 use crate::error::SpecError;
 use crate::gpu::ecga::GpuScorer;
 use crate::library::ecga::{
@@ -31,8 +34,8 @@ use crate::library::ecga::{
 use crate::library::trap::Trap;
 use crate::records::Record;
 use crate::report::chart::{self, LineChart};
-use crate::report::{ClaimResult, MachineRecords, Table, claims_table};
-use crate::spec::{ClaimSpec, PaperMeta, SpecFile, Verdict};
+use crate::report::{MachineRecords, Table, claims_table};
+use crate::spec::{ClaimSpec, LegacyVerdict as Verdict, PaperMeta, SpecFile, legacy_outcome};
 use crate::stats::{self, Summary};
 use anyhow::Result;
 use serde::Deserialize;
@@ -160,7 +163,10 @@ impl Experiment for Ecga {
         "Speeding up model building for ECGA on CUDA (FastCount, gECGA, GM search; Table 5, Figures 5–7)"
     }
     fn embedded_spec(&self) -> &'static str {
-        include_str!("../../experiments/ecga.toml")
+        include_str!("../../../experiments/ecga.toml")
+    }
+    fn selfcheck(&self, gpu: &crate::gpu::Gpu, small: bool, seed: u64) -> Result<usize> {
+        selfcheck::selfcheck(gpu, small, seed)
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
         let spec: EcgaSpec = file.parse()?;
@@ -511,61 +517,8 @@ impl Paper for EcgaPaper {
         Ok(rows)
     }
 
-    fn render(&self, machines: &[MachineRecords], dir: &Path) -> Result<String> {
-        let mut md = String::new();
-        md += "## How this was measured\n\n";
-        let s = &self.spec.settings;
-        let _ = writeln!(
-            md,
-            "Concatenated trap-{k} (Section 5.2), tournament selection without replacement of size {t}, MAX_L = {ml}, full \
-             replacement, runs until every locus has converged (guard: 4·ℓ generations). Bisection: start at {n0}, double until \
-             a run's best individual solves at least m − 1 subproblems, then bisect until (hi − lo)/lo ≤ {p} (one run per \
-             trial; Sastry's bisection, ref. [18] of the paper), with the machine's fastest scorer (gECGA where there is a \
-             GPU, else `fastcount-mt`: the scorers build identical models, so the sizes do not depend on it). Figures 5 and 7 run at the paper's Table 5 populations (past \
-             ℓ = 350: the power law fitted to Table 5, as the paper used theory there). Every scorer runs the same seed and \
-             must reproduce the identical run (same models, same offspring): the *identical* column counts that. Times are \
-             host wall-clock: model building (packing the selected population, uploading it for gECGA, the MPM search) and the \
-             whole run; where two profiles timed the same ℓ, the tables show the one that ran last (each ratio compares \
-             scorers of one run and one kernel version). `fastcount` is the paper's FastCount with its 16-bit unity table on one thread; `fastcount-mt` \
-             (prefix-shared AND tree, hardware popcount, all cores) is an extra column the paper lacks.\n",
-            k = s.k.get_ref(),
-            t = s.tournament.get_ref(),
-            ml = s.max_l.get_ref(),
-            n0 = s.bisection_n0.get_ref(),
-            p = s.bisection_precision.get_ref()
-        );
-        let analyses: Vec<(&MachineRecords, Analysis)> = machines.iter().map(|m| (m, Analysis::of(m))).collect();
-        md += "## Table 5 — population sizing\n\n";
-        for (m, a) in &analyses {
-            md += &self.table5(m, a, dir)?;
-        }
-        md += "## Figure 5 — speedups of FastCount and gECGA over the baseline\n\n";
-        for (m, a) in &analyses {
-            md += &self.fig5(m, a, dir)?;
-        }
-        md += "## Figure 6 — model-building quality and ratio of ones, (10,5)-trap\n\n";
-        for (m, a) in &analyses {
-            md += &fig6(m, a);
-        }
-        md += "## Figure 7 — greedy vs GM search, each at its own population\n\n";
-        for (m, a) in &analyses {
-            md += &self.fig7(m, a);
-        }
-        md += &self.scale(machines);
-        md += "## Claims\n\n";
-        let mut claims = Vec::new();
-        for (m, a) in &analyses {
-            for c in &self.spec.claims {
-                let outcome = if c.check.get_ref() == "scale" { self.check_scale(m) } else { self.check_claim(c, a) };
-                claims.push(ClaimResult::of(c, &m.hw_id, outcome));
-            }
-        }
-        md += &claims_table(&claims);
-        md += "\n## Performance\n\n";
-        for (m, a) in &analyses {
-            md += &performance(m, a);
-        }
-        Ok(md)
+    fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<super::PaperReport> {
+        Ok(super::PaperReport::legacy(self.render_legacy(machines, dir)?))
     }
 
     fn compare(&self, machines: &[MachineRecords]) -> String {
@@ -1208,7 +1161,7 @@ impl EcgaPaper {
     }
 
     fn check_claim(&self, c: &ClaimSpec, a: &Analysis) -> (Verdict, String) {
-        let num = |k: &str| c.params.get(k).and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64))).unwrap_or(f64::NAN);
+        let num = |k: &str| c.param(k).and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64))).unwrap_or(f64::NAN);
         let verdict = |ok: bool| if ok { Verdict::Reproduced } else { Verdict::NotReproduced };
         let none = |what: &str| (Verdict::NotRun(format!("no {what} in this machine's records")), String::new());
         match c.check.get_ref().as_str() {
@@ -1718,5 +1671,64 @@ mod tests {
         let err = population_fits_host(usize::MAX / 2, 9800, 126.0).unwrap_err().to_string();
         assert!(err.contains("more than 2^64 bytes"), "{err}");
         assert!(population_fits_host(1_912_315, 9800, 0.0).is_ok(), "memory unknown: not checked");
+    }
+}
+
+impl EcgaPaper {
+    fn render_legacy(&self, machines: &[MachineRecords], dir: &Path) -> Result<String> {
+        let mut md = String::new();
+        md += "## How this was measured\n\n";
+        let s = &self.spec.settings;
+        let _ = writeln!(
+            md,
+            "Concatenated trap-{k} (Section 5.2), tournament selection without replacement of size {t}, MAX_L = {ml}, full \
+             replacement, runs until every locus has converged (guard: 4·ℓ generations). Bisection: start at {n0}, double until \
+             a run's best individual solves at least m − 1 subproblems, then bisect until (hi − lo)/lo ≤ {p} (one run per \
+             trial; Sastry's bisection, ref. [18] of the paper), with the machine's fastest scorer (gECGA where there is a \
+             GPU, else `fastcount-mt`: the scorers build identical models, so the sizes do not depend on it). Figures 5 and 7 run at the paper's Table 5 populations (past \
+             ℓ = 350: the power law fitted to Table 5, as the paper used theory there). Every scorer runs the same seed and \
+             must reproduce the identical run (same models, same offspring): the *identical* column counts that. Times are \
+             host wall-clock: model building (packing the selected population, uploading it for gECGA, the MPM search) and the \
+             whole run; where two profiles timed the same ℓ, the tables show the one that ran last (each ratio compares \
+             scorers of one run and one kernel version). `fastcount` is the paper's FastCount with its 16-bit unity table on one thread; `fastcount-mt` \
+             (prefix-shared AND tree, hardware popcount, all cores) is an extra column the paper lacks.\n",
+            k = s.k.get_ref(),
+            t = s.tournament.get_ref(),
+            ml = s.max_l.get_ref(),
+            n0 = s.bisection_n0.get_ref(),
+            p = s.bisection_precision.get_ref()
+        );
+        let analyses: Vec<(&MachineRecords, Analysis)> = machines.iter().map(|m| (m, Analysis::of(m))).collect();
+        md += "## Table 5 — population sizing\n\n";
+        for (m, a) in &analyses {
+            md += &self.table5(m, a, dir)?;
+        }
+        md += "## Figure 5 — speedups of FastCount and gECGA over the baseline\n\n";
+        for (m, a) in &analyses {
+            md += &self.fig5(m, a, dir)?;
+        }
+        md += "## Figure 6 — model-building quality and ratio of ones, (10,5)-trap\n\n";
+        for (m, a) in &analyses {
+            md += &fig6(m, a);
+        }
+        md += "## Figure 7 — greedy vs GM search, each at its own population\n\n";
+        for (m, a) in &analyses {
+            md += &self.fig7(m, a);
+        }
+        md += &self.scale(machines);
+        md += "## Claims\n\n";
+        let mut claims = Vec::new();
+        for (m, a) in &analyses {
+            for c in &self.spec.claims {
+                let outcome = if c.check.get_ref() == "scale" { self.check_scale(m) } else { self.check_claim(c, a) };
+                claims.push(ClaimResult::of(c, &m.hw_id, legacy_outcome(outcome)));
+            }
+        }
+        md += &claims_table(&claims);
+        md += "\n## Performance\n\n";
+        for (m, a) in &analyses {
+            md += &performance(m, a);
+        }
+        Ok(md)
     }
 }

@@ -8,14 +8,17 @@
 //! the f64 reference on the case's fresh random inputs. The report rebuilds
 //! Table 1, the LinearSVM decision regions of Figures 1–6 and the claims.
 
+pub mod selfcheck;
+
 use super::{Case, Experiment, Paper, RunEnv};
+use crate::claims::ClaimResult;
 use crate::error::SpecError;
 use crate::gpu::layout::{LayoutBuffers, Strategy, launch_config};
 use crate::library::nonseparable::{self as ns, Function};
 use crate::records::Record;
 use crate::report::chart::{self, LineChart, RegionChart};
-use crate::report::{ClaimResult, MachineRecords, Table, claims_table};
-use crate::spec::{ClaimSpec, PaperMeta, SpecFile, Verdict};
+use crate::report::{MachineRecords, Table, claims_table};
+use crate::spec::{ClaimSpec, LegacyVerdict as Verdict, PaperMeta, SpecFile, legacy_outcome};
 use crate::stats::Summary;
 use crate::svm::{self, Boundary, Point};
 use anyhow::{Result, bail};
@@ -132,7 +135,10 @@ impl Experiment for Layout {
         "Effect of data layout in the evaluation time of non-separable functions on GPU (S1–S4, Table 1, Figures 1–6)"
     }
     fn embedded_spec(&self) -> &'static str {
-        include_str!("../../experiments/layout.toml")
+        include_str!("../../../experiments/layout.toml")
+    }
+    fn selfcheck(&self, gpu: &crate::gpu::Gpu, small: bool, seed: u64) -> Result<usize> {
+        selfcheck::selfcheck(gpu, small, seed)
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
         let spec: LayoutSpec = file.parse()?;
@@ -361,105 +367,8 @@ impl Paper for LayoutPaper {
         Ok(rows)
     }
 
-    fn render(&self, machines: &[MachineRecords], dir: &Path) -> Result<String> {
-        let mut md = String::new();
-        let unit = &self.spec.settings.table1_unit;
-        let _ = writeln!(
-            md,
-            "## How this was measured\n\n\
-             Times are end-to-end per population evaluation, in {unit}: for S1–S4 host→device copy, kernel and \
-             device→host copy (host clock around the whole; CUDA events split it into copy-in / kernel / copy-out), \
-             from pinned host memory; for the CPU columns the evaluation alone. Inputs are uniform in (0, 1), \
-             identical for every function and strategy of one size. Each GPU strategy is first run on every block \
-             size in `{:?}` (up to the population) and checked against the f64 CPU reference on those inputs \
-             (|f32 − ref| ≤ {:.0e}·Σ|term| + {}·(effect of one f32 ulp per input)), then the fastest block size is timed \
-             for the profile's tries: cells show mean ± sd over those tries. `sequential` is the paper's single-thread \
-             CPU evaluation; `cpu_mt` (all cores, rayon) is an extra column the paper lacks and takes no part in the \
-             winner or the SVM figures.\n",
-            self.spec.settings.block_sizes.iter().map(|b| *b.get_ref()).collect::<Vec<_>>(),
-            ns::ACCUMULATION_RTOL,
-            ns::ULP_ALLOWANCE,
-        );
-        let analyses: Vec<(&MachineRecords, Analysis)> = machines.iter().map(|m| (m, Analysis::of(m))).collect();
-
-        md += "## Table 1 — Rosenbrock\n\n";
-        for (m, a) in &analyses {
-            md += &self.table1(m, a, dir)?;
-        }
-
-        md += "## Figures 1–6 — LinearSVM decision regions of the winning strategy\n\n";
-        let _ = writeln!(
-            md,
-            "Winner = fastest of the paper's five columns (sequential, S1–S4) at each size. Classes are ordered by \
-             problem size and each consecutive pair gets its own linear SVM (footnote 7 of the paper) on \
-             (log₁₀ population, log₁₀ dimension), cost C = {}. Rings mark support vectors.\n",
-            self.spec.settings.svm_cost
-        );
-        let mut regions: BTreeMap<(String, Function), Vec<Boundary>> = BTreeMap::new();
-        for (m, a) in &analyses {
-            if !a.gpu_ran {
-                let _ = writeln!(md, "### `{}`\n\nNot run here ({}): the figures need the GPU strategies.\n", m.hw_id, a.gpu_absent);
-                continue;
-            }
-            let _ = writeln!(md, "### `{}` ({})\n", m.hw_id, m.label());
-            let mut t = Table::new(&[
-                "figure",
-                "function",
-                "paper classes",
-                "measured classes",
-                "paper support vectors",
-                "measured support vectors",
-                "misclassified",
-            ]);
-            for fig in &self.spec.figures {
-                let f = Function::from_name(fig.function.get_ref()).expect("validated");
-                let points = a.points(f);
-                if points.is_empty() {
-                    continue;
-                }
-                let bounds = svm::fit_regions(&points, self.spec.settings.svm_cost).map_err(anyhow::Error::msg)?;
-                let stem = dir.join("figures").join(format!("{}__{}", m.hw_id, f.name()));
-                self.region_figure(&stem, fig, f, &points, &bounds, m).map_err(anyhow::Error::msg)?;
-                let _ = writeln!(md, "![{} — {}](figures/{}__{}.png)\n", fig.figure, f.name(), m.hw_id, f.name());
-                t.row(vec![
-                    fig.figure.clone(),
-                    f.name().into(),
-                    fig.classes.join(" → "),
-                    svm::class_order(&points).join(" → "),
-                    fmt_support(fig.classes.iter().map(|c| {
-                        (
-                            c.clone(),
-                            fig.support_vectors.get(c).cloned().unwrap_or_default().iter().map(|s| (s[0] as f64, s[1] as f64)).collect(),
-                        )
-                    })),
-                    fmt_support(measured_support(&bounds)),
-                    bounds.iter().map(|b| b.misclassified.to_string()).collect::<Vec<_>>().join(", "),
-                ]);
-                regions.insert((m.hw_id.clone(), f), bounds);
-            }
-            md += &t.render();
-            md += "\n";
-        }
-
-        md += "## Claims\n\n";
-        let mut claims = Vec::new();
-        for (m, a) in &analyses {
-            for c in &self.spec.claims {
-                let outcome = if a.gpu_ran {
-                    self.check_claim(c, a, &regions, &m.hw_id)
-                } else {
-                    (Verdict::NotRun(a.gpu_absent.clone()), "GPU strategies were not run on this machine".into())
-                };
-                claims.push(ClaimResult::of(c, &m.hw_id, outcome));
-            }
-        }
-        md += &claims_table(&claims);
-        md += "\n## Performance against measured ceilings\n\n";
-        for (m, a) in &analyses {
-            let speed = Analysis::of_profile(m, "speed");
-            md += &performance(m, &[a, &speed]);
-        }
-        Ok(md)
+    fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<super::PaperReport> {
+        Ok(super::PaperReport::legacy(self.render_legacy(machines, dir)?))
     }
 
     fn compare(&self, machines: &[MachineRecords]) -> String {
@@ -783,8 +692,8 @@ impl LayoutPaper {
         regions: &BTreeMap<(String, Function), Vec<Boundary>>,
         hw: &str,
     ) -> (Verdict, String) {
-        let func = |k: &str| c.params.get(k).and_then(|v| v.as_str()).and_then(Function::from_name).unwrap_or(Function::Rosenbrock);
-        let num = |k: &str| c.params.get(k).and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64))).unwrap_or(0.0);
+        let func = |k: &str| c.param(k).and_then(|v| v.as_str()).and_then(Function::from_name).unwrap_or(Function::Rosenbrock);
+        let num = |k: &str| c.param(k).and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64))).unwrap_or(0.0);
         let winners =
             |f: Function| a.sizes(f).into_iter().filter_map(move |(p, d)| a.winner(f, p, d).map(|w| (p, d, w))).collect::<Vec<_>>();
         let verdict = |ok: bool| if ok { Verdict::Reproduced } else { Verdict::NotReproduced };
@@ -832,7 +741,7 @@ impl LayoutPaper {
             }
             "winner_above" => {
                 let f = func("function");
-                let s = c.params.get("strategy").and_then(|v| v.as_str()).unwrap_or("S4");
+                let s = c.param("strategy").and_then(|v| v.as_str()).unwrap_or("S4");
                 let min = num("min_elements");
                 let big: Vec<_> = winners(f).into_iter().filter(|(p, d, _)| (p * d) as f64 >= min).collect();
                 let other: Vec<String> = big.iter().filter(|w| w.2 != s).map(|(p, d, w)| format!("{p}×{d}: {w}")).collect();
@@ -934,7 +843,7 @@ impl LayoutPaper {
                     let w = winners(f);
                     w.iter().filter(|x| x.2 == "sequential").count() as f64 / w.len().max(1) as f64
                 };
-                let pairs = c.params.get("pairs").and_then(|v| v.as_array()).cloned().unwrap_or_default();
+                let pairs = c.param("pairs").and_then(|v| v.as_array()).cloned().unwrap_or_default();
                 let mut ok = true;
                 let mut ev = Vec::new();
                 for p in pairs {
@@ -957,8 +866,7 @@ impl LayoutPaper {
             }
             "s3_middle_band" => {
                 let fs: Vec<Function> = c
-                    .params
-                    .get("functions")
+                    .param("functions")
                     .and_then(|v| v.as_array())
                     .into_iter()
                     .flatten()
@@ -1132,4 +1040,107 @@ fn performance(m: &MachineRecords, analyses: &[&Analysis]) -> String {
         md += "\n";
     }
     md
+}
+
+impl LayoutPaper {
+    fn render_legacy(&self, machines: &[MachineRecords], dir: &Path) -> Result<String> {
+        let mut md = String::new();
+        let unit = &self.spec.settings.table1_unit;
+        let _ = writeln!(
+            md,
+            "## How this was measured\n\n\
+             Times are end-to-end per population evaluation, in {unit}: for S1–S4 host→device copy, kernel and \
+             device→host copy (host clock around the whole; CUDA events split it into copy-in / kernel / copy-out), \
+             from pinned host memory; for the CPU columns the evaluation alone. Inputs are uniform in (0, 1), \
+             identical for every function and strategy of one size. Each GPU strategy is first run on every block \
+             size in `{:?}` (up to the population) and checked against the f64 CPU reference on those inputs \
+             (|f32 − ref| ≤ {:.0e}·Σ|term| + {}·(effect of one f32 ulp per input)), then the fastest block size is timed \
+             for the profile's tries: cells show mean ± sd over those tries. `sequential` is the paper's single-thread \
+             CPU evaluation; `cpu_mt` (all cores, rayon) is an extra column the paper lacks and takes no part in the \
+             winner or the SVM figures.\n",
+            self.spec.settings.block_sizes.iter().map(|b| *b.get_ref()).collect::<Vec<_>>(),
+            ns::ACCUMULATION_RTOL,
+            ns::ULP_ALLOWANCE,
+        );
+        let analyses: Vec<(&MachineRecords, Analysis)> = machines.iter().map(|m| (m, Analysis::of(m))).collect();
+
+        md += "## Table 1 — Rosenbrock\n\n";
+        for (m, a) in &analyses {
+            md += &self.table1(m, a, dir)?;
+        }
+
+        md += "## Figures 1–6 — LinearSVM decision regions of the winning strategy\n\n";
+        let _ = writeln!(
+            md,
+            "Winner = fastest of the paper's five columns (sequential, S1–S4) at each size. Classes are ordered by \
+             problem size and each consecutive pair gets its own linear SVM (footnote 7 of the paper) on \
+             (log₁₀ population, log₁₀ dimension), cost C = {}. Rings mark support vectors.\n",
+            self.spec.settings.svm_cost
+        );
+        let mut regions: BTreeMap<(String, Function), Vec<Boundary>> = BTreeMap::new();
+        for (m, a) in &analyses {
+            if !a.gpu_ran {
+                let _ = writeln!(md, "### `{}`\n\nNot run here ({}): the figures need the GPU strategies.\n", m.hw_id, a.gpu_absent);
+                continue;
+            }
+            let _ = writeln!(md, "### `{}` ({})\n", m.hw_id, m.label());
+            let mut t = Table::new(&[
+                "figure",
+                "function",
+                "paper classes",
+                "measured classes",
+                "paper support vectors",
+                "measured support vectors",
+                "misclassified",
+            ]);
+            for fig in &self.spec.figures {
+                let f = Function::from_name(fig.function.get_ref()).expect("validated");
+                let points = a.points(f);
+                if points.is_empty() {
+                    continue;
+                }
+                let bounds = svm::fit_regions(&points, self.spec.settings.svm_cost).map_err(anyhow::Error::msg)?;
+                let stem = dir.join("figures").join(format!("{}__{}", m.hw_id, f.name()));
+                self.region_figure(&stem, fig, f, &points, &bounds, m).map_err(anyhow::Error::msg)?;
+                let _ = writeln!(md, "![{} — {}](figures/{}__{}.png)\n", fig.figure, f.name(), m.hw_id, f.name());
+                t.row(vec![
+                    fig.figure.clone(),
+                    f.name().into(),
+                    fig.classes.join(" → "),
+                    svm::class_order(&points).join(" → "),
+                    fmt_support(fig.classes.iter().map(|c| {
+                        (
+                            c.clone(),
+                            fig.support_vectors.get(c).cloned().unwrap_or_default().iter().map(|s| (s[0] as f64, s[1] as f64)).collect(),
+                        )
+                    })),
+                    fmt_support(measured_support(&bounds)),
+                    bounds.iter().map(|b| b.misclassified.to_string()).collect::<Vec<_>>().join(", "),
+                ]);
+                regions.insert((m.hw_id.clone(), f), bounds);
+            }
+            md += &t.render();
+            md += "\n";
+        }
+
+        md += "## Claims\n\n";
+        let mut claims = Vec::new();
+        for (m, a) in &analyses {
+            for c in &self.spec.claims {
+                let outcome = if a.gpu_ran {
+                    self.check_claim(c, a, &regions, &m.hw_id)
+                } else {
+                    (Verdict::NotRun(a.gpu_absent.clone()), "GPU strategies were not run on this machine".into())
+                };
+                claims.push(ClaimResult::of(c, &m.hw_id, legacy_outcome(outcome)));
+            }
+        }
+        md += &claims_table(&claims);
+        md += "\n## Performance against measured ceilings\n\n";
+        for (m, a) in &analyses {
+            let speed = Analysis::of_profile(m, "speed");
+            md += &performance(m, &[a, &speed]);
+        }
+        Ok(md)
+    }
 }

@@ -18,15 +18,18 @@
 //!   the time per generation gives Figure 7 and Table I. The GPU's Philox rate is
 //!   measured there too, the ceiling of genetic manipulation.
 
+pub mod selfcheck;
+
 use super::{Case, Experiment, Paper, RunEnv};
+use crate::claims::ClaimResult;
 use crate::error::SpecError;
 use crate::gpu::island::Design;
 use crate::library::island::{self, Config, RunResult, Threads};
 use crate::library::knapsack::Instance;
 use crate::records::Record;
 use crate::report::chart::{self, LineChart};
-use crate::report::{ClaimResult, MachineRecords, Table, claims_table};
-use crate::spec::{ClaimSpec, PaperMeta, SpecFile, Verdict};
+use crate::report::{MachineRecords, Table, claims_table};
+use crate::spec::{ClaimSpec, LegacyVerdict as Verdict, PaperMeta, SpecFile, legacy_outcome};
 use crate::stats::Summary;
 use anyhow::{Context, Result};
 use serde::Deserialize;
@@ -133,7 +136,10 @@ impl Experiment for Island {
         "Island-based GA for the 0/1 knapsack on CPU threads and a GPU (Figures 4–7, Table I)"
     }
     fn embedded_spec(&self) -> &'static str {
-        include_str!("../../experiments/island.toml")
+        include_str!("../../../experiments/island.toml")
+    }
+    fn selfcheck(&self, gpu: &crate::gpu::Gpu, small: bool, seed: u64) -> Result<usize> {
+        selfcheck::selfcheck(gpu, small, seed)
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
         let spec: IslandSpec = file.parse()?;
@@ -361,60 +367,8 @@ impl Paper for IslandPaper {
         Ok(rows)
     }
 
-    fn render(&self, machines: &[MachineRecords], dir: &Path) -> Result<String> {
-        let s = &self.spec.settings;
-        let mut md = String::from("## How this was measured\n\n");
-        let _ = writeln!(
-            md,
-            "The paper's GA (Section V) on its 10,000-item instance (`{}`, optimum {}): steady state, binary tournament \
-             selection, uniform crossover by 32-bit masks (p = {}), bit-flip mutation by masks ({} per gene), half the island \
-             replaced by tournament against random offspring, unidirectional ring migration every {} generations of {:.0}% of \
-             the island including its best. Every random number is Philox 4×32-10 keyed by seed and island and counted by \
-             generation, purpose, individual and word, so one CPU thread, all CPU threads and the GPU evolve bit-identical \
-             populations (checked in every `speed` case). Grid runs (Figures 4–6) use the GPU where there is one, all islands \
-             of one GPU batched in the same launches (the paper: one GTX 580 per island, MPI between them), else all CPU cores; \
-             the profile sets the generations (the paper: 100k) and runs (the paper: 30). Gap = (optimum − best) / optimum. \
-             The same ring also runs with one island per MPI process (`evorepro-island-mpi`, `--features mpi`, checked \
-             bit-identical to the in-process ring) and split over several GPUs with NCCL between them (the section \
-             *Several GPUs*, profile `gpu-multi`).\n",
-            s.instance.display(),
-            s.optimum,
-            s.crossover.get_ref(),
-            s.mutation.get_ref(),
-            s.migration_interval.get_ref(),
-            100.0 * s.migration_fraction.get_ref(),
-        );
-        let analyses: Vec<(&MachineRecords, Analysis)> = machines.iter().map(|m| (m, Analysis::of(m))).collect();
-        md += "## Figure 4 — best fitness after the run\n\n";
-        for (m, a) in &analyses {
-            md += &fig4(m, a, dir)?;
-        }
-        md += "## Figure 5 — total time, and Figure 6 — migration overhead\n\n";
-        for (m, a) in &analyses {
-            md += &self.fig5(m, a, dir)?;
-        }
-        md += "## Several GPUs — the ring over NCCL (Section IV)\n\n";
-        for (m, a) in &analyses {
-            md += &ring_section(m, a);
-        }
-        md += "## Performance — memory traffic against the measured ceiling\n\n";
-        let items = self.instance().map(|i| i.item_count()).ok();
-        for (m, a) in &analyses {
-            md += &performance(m, a, items);
-        }
-        md += "## Figure 7 and Table I — speedups over one CPU thread\n\n";
-        for (m, a) in &analyses {
-            md += &self.fig7(m, a);
-        }
-        md += "## Claims\n\n";
-        let mut claims = Vec::new();
-        for (m, a) in &analyses {
-            for c in &self.spec.claims {
-                claims.push(ClaimResult::of(c, &m.hw_id, self.check_claim(c, m, a)));
-            }
-        }
-        md += &claims_table(&claims);
-        Ok(md)
+    fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<super::PaperReport> {
+        Ok(super::PaperReport::legacy(self.render_legacy(machines, dir)?))
     }
 
     fn compare(&self, machines: &[MachineRecords]) -> String {
@@ -899,7 +853,7 @@ impl IslandPaper {
     }
 
     fn check_claim(&self, c: &ClaimSpec, m: &MachineRecords, a: &Analysis) -> (Verdict, String) {
-        let param = |k: &str| c.params.get(k).and_then(|v| v.as_float()).unwrap_or(f64::NAN);
+        let param = |k: &str| c.param(k).and_then(|v| v.as_float()).unwrap_or(f64::NAN);
         let gpu_only = |a: &Analysis| a.grid_method().as_deref() == Some(CUDA);
         match c.check.get_ref().as_str() {
             "more_islands_better" => {
@@ -1058,5 +1012,63 @@ mod tests {
         assert!(ring_section(&m, &Analysis::of(&m)).contains("Not run here (1 GPU on this machine)."));
         let empty = MachineRecords { hw_id: "m".into(), rows: vec![] };
         assert!(ring_section(&empty, &Analysis::of(&empty)).contains("No ring runs"));
+    }
+}
+
+impl IslandPaper {
+    fn render_legacy(&self, machines: &[MachineRecords], dir: &Path) -> Result<String> {
+        let s = &self.spec.settings;
+        let mut md = String::from("## How this was measured\n\n");
+        let _ = writeln!(
+            md,
+            "The paper's GA (Section V) on its 10,000-item instance (`{}`, optimum {}): steady state, binary tournament \
+             selection, uniform crossover by 32-bit masks (p = {}), bit-flip mutation by masks ({} per gene), half the island \
+             replaced by tournament against random offspring, unidirectional ring migration every {} generations of {:.0}% of \
+             the island including its best. Every random number is Philox 4×32-10 keyed by seed and island and counted by \
+             generation, purpose, individual and word, so one CPU thread, all CPU threads and the GPU evolve bit-identical \
+             populations (checked in every `speed` case). Grid runs (Figures 4–6) use the GPU where there is one, all islands \
+             of one GPU batched in the same launches (the paper: one GTX 580 per island, MPI between them), else all CPU cores; \
+             the profile sets the generations (the paper: 100k) and runs (the paper: 30). Gap = (optimum − best) / optimum. \
+             The same ring also runs with one island per MPI process (`evorepro-island-mpi`, `--features mpi`, checked \
+             bit-identical to the in-process ring) and split over several GPUs with NCCL between them (the section \
+             *Several GPUs*, profile `gpu-multi`).\n",
+            s.instance.display(),
+            s.optimum,
+            s.crossover.get_ref(),
+            s.mutation.get_ref(),
+            s.migration_interval.get_ref(),
+            100.0 * s.migration_fraction.get_ref(),
+        );
+        let analyses: Vec<(&MachineRecords, Analysis)> = machines.iter().map(|m| (m, Analysis::of(m))).collect();
+        md += "## Figure 4 — best fitness after the run\n\n";
+        for (m, a) in &analyses {
+            md += &fig4(m, a, dir)?;
+        }
+        md += "## Figure 5 — total time, and Figure 6 — migration overhead\n\n";
+        for (m, a) in &analyses {
+            md += &self.fig5(m, a, dir)?;
+        }
+        md += "## Several GPUs — the ring over NCCL (Section IV)\n\n";
+        for (m, a) in &analyses {
+            md += &ring_section(m, a);
+        }
+        md += "## Performance — memory traffic against the measured ceiling\n\n";
+        let items = self.instance().map(|i| i.item_count()).ok();
+        for (m, a) in &analyses {
+            md += &performance(m, a, items);
+        }
+        md += "## Figure 7 and Table I — speedups over one CPU thread\n\n";
+        for (m, a) in &analyses {
+            md += &self.fig7(m, a);
+        }
+        md += "## Claims\n\n";
+        let mut claims = Vec::new();
+        for (m, a) in &analyses {
+            for c in &self.spec.claims {
+                claims.push(ClaimResult::of(c, &m.hw_id, legacy_outcome(self.check_claim(c, m, a))));
+            }
+        }
+        md += &claims_table(&claims);
+        Ok(md)
     }
 }

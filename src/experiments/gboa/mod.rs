@@ -13,7 +13,10 @@
 //! (`gpu::boa::GpuFamilyScorer`) where there is one; it must reproduce CPU pBOA's
 //! run exactly (same seed, same permutations, same networks), or the case fails.
 
+pub mod selfcheck;
+
 use super::{Case, Experiment, Paper, RunEnv};
+use crate::claims::ClaimResult;
 use crate::error::SpecError;
 use crate::gpu::boa::GpuFamilyScorer;
 use crate::library::boa::{self, BoaConfig, BoaResult, Construction, CpuFamilyScorer, FamilyScorer, ParallelFamilyScorer};
@@ -21,8 +24,8 @@ use crate::library::ecga::{Popcount, PrefixFastCount};
 use crate::library::trap::Trap;
 use crate::records::Record;
 use crate::report::chart::{self, LineChart};
-use crate::report::{ClaimResult, MachineRecords, Table, claims_table};
-use crate::spec::{ClaimSpec, PaperMeta, SpecFile, Verdict};
+use crate::report::{MachineRecords, Table, claims_table};
+use crate::spec::{ClaimSpec, LegacyVerdict as Verdict, PaperMeta, SpecFile, legacy_outcome};
 use crate::stats::{self, Summary};
 use anyhow::Result;
 use serde::Deserialize;
@@ -102,7 +105,10 @@ impl Experiment for Gboa {
         "GPU based parallel BOA (sBOA, pBOA, gBOA; Table I, Figure 7, complexity)"
     }
     fn embedded_spec(&self) -> &'static str {
-        include_str!("../../experiments/gboa.toml")
+        include_str!("../../../experiments/gboa.toml")
+    }
+    fn selfcheck(&self, gpu: &crate::gpu::Gpu, small: bool, seed: u64) -> Result<usize> {
+        selfcheck::selfcheck(gpu, small, seed)
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
         let spec: GboaSpec = file.parse()?;
@@ -302,58 +308,8 @@ impl Paper for GboaPaper {
         Ok(rows)
     }
 
-    fn render(&self, machines: &[MachineRecords], dir: &Path) -> Result<String> {
-        let s = &self.spec.settings;
-        let mut md = String::from("## How this was measured\n\n");
-        let _ = writeln!(
-            md,
-            "Concatenated trap-{} (Section V), population {}, truncation selection of the best {:.0}%, at most {} parents per node, \
-             the K2 (Bayesian–Dirichlet) metric in log space, offspring replacing the worst part of the population; the profile \
-             sets the generations (the paper: 200) and runs (the paper: 20). Every construction runs the same seed. `sboa` checks \
-             acyclicity (Pelikan's simple BOA); `pboa` draws a random permutation each generation and lets node i take parents \
-             only from earlier positions (Ocenasek, Section III); `pboa-mt` is pboa with the candidate families scored on all \
-             cores (the paper's pBOA ran on one core of a Core i7 920); `gboa` is pboa with the whole network built on the GPU \
-             in one launch, one thread block per node as the paper decomposes it (Section IV-A), the rest on the CPU as in the \
-             paper, and must reproduce pboa's run exactly (the *identical* column). Phase times are host wall-clock; network \
-             construction includes packing the selected population by locus.\n",
-            s.k_trap.get_ref(),
-            s.population.get_ref(),
-            100.0 * s.selection.get_ref(),
-            s.max_parents.get_ref(),
-        );
-        let analyses: Vec<(&MachineRecords, Analysis)> = machines.iter().map(|m| (m, Analysis::of(m))).collect();
-        md += "## Table I — total time of sBOA, pBOA and gBOA\n\n";
-        let t1 = &self.spec.table1_paper;
-        let _ = writeln!(
-            md,
-            "The paper's Table I numbers are not available in the text we have; it states speedups of up to {:.0}× over sBOA and \
-             {:.1}× over pBOA (Tesla C1060 against one core of a Core i7 920, ℓ up to {}).\n",
-            t1.max_speedup_over_sboa, t1.max_speedup_over_pboa, t1.largest_ell
-        );
-        for (m, a) in &analyses {
-            md += &table1(m, a, dir)?;
-        }
-        md += "## Figure 7 — time profile (share of each phase)\n\n";
-        for (m, a) in &analyses {
-            md += &fig7(m, a);
-        }
-        md += "## Speed — network construction against the goals\n\n";
-        for (m, a) in &analyses {
-            md += &construction_speed(m, a);
-        }
-        md += "## Complexity — Section V.A\n\n";
-        for (m, a) in &analyses {
-            md += &complexity(m, a, dir)?;
-        }
-        md += "## Claims\n\n";
-        let mut claims = Vec::new();
-        for (m, a) in &analyses {
-            for c in &self.spec.claims {
-                claims.push(ClaimResult::of(c, &m.hw_id, check_claim(c, a, &self.spec.table1_paper)));
-            }
-        }
-        md += &claims_table(&claims);
-        Ok(md)
+    fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<super::PaperReport> {
+        Ok(super::PaperReport::legacy(self.render_legacy(machines, dir)?))
     }
 
     fn compare(&self, machines: &[MachineRecords]) -> String {
@@ -692,10 +648,10 @@ fn complexity(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
 
 fn check_claim(c: &ClaimSpec, a: &Analysis, t1: &Table1Paper) -> (Verdict, String) {
     let range = |k: &str| -> Option<(f64, f64)> {
-        let v = c.params.get(k)?.as_array()?;
+        let v = c.param(k)?.as_array()?;
         Some((v.first()?.as_float()?, v.get(1)?.as_float()?))
     };
-    let num = |k: &str| c.params.get(k).and_then(|v| v.as_float()).unwrap_or(f64::NAN);
+    let num = |k: &str| c.param(k).and_then(|v| v.as_float()).unwrap_or(f64::NAN);
     let verdict = |ok: bool| if ok { Verdict::Reproduced } else { Verdict::NotReproduced };
     let none = |what: &str| (Verdict::NotRun(format!("no {what} in this machine's records")), String::new());
     let ells: Vec<Point> = a.table1.keys().copied().collect();
@@ -782,5 +738,61 @@ fn check_claim(c: &ClaimSpec, a: &Analysis, t1: &Table1Paper) -> (Verdict, Strin
             )
         }
         other => (Verdict::NotRun(format!("no checker `{other}`")), String::new()),
+    }
+}
+
+impl GboaPaper {
+    fn render_legacy(&self, machines: &[MachineRecords], dir: &Path) -> Result<String> {
+        let s = &self.spec.settings;
+        let mut md = String::from("## How this was measured\n\n");
+        let _ = writeln!(
+            md,
+            "Concatenated trap-{} (Section V), population {}, truncation selection of the best {:.0}%, at most {} parents per node, \
+             the K2 (Bayesian–Dirichlet) metric in log space, offspring replacing the worst part of the population; the profile \
+             sets the generations (the paper: 200) and runs (the paper: 20). Every construction runs the same seed. `sboa` checks \
+             acyclicity (Pelikan's simple BOA); `pboa` draws a random permutation each generation and lets node i take parents \
+             only from earlier positions (Ocenasek, Section III); `pboa-mt` is pboa with the candidate families scored on all \
+             cores (the paper's pBOA ran on one core of a Core i7 920); `gboa` is pboa with the whole network built on the GPU \
+             in one launch, one thread block per node as the paper decomposes it (Section IV-A), the rest on the CPU as in the \
+             paper, and must reproduce pboa's run exactly (the *identical* column). Phase times are host wall-clock; network \
+             construction includes packing the selected population by locus.\n",
+            s.k_trap.get_ref(),
+            s.population.get_ref(),
+            100.0 * s.selection.get_ref(),
+            s.max_parents.get_ref(),
+        );
+        let analyses: Vec<(&MachineRecords, Analysis)> = machines.iter().map(|m| (m, Analysis::of(m))).collect();
+        md += "## Table I — total time of sBOA, pBOA and gBOA\n\n";
+        let t1 = &self.spec.table1_paper;
+        let _ = writeln!(
+            md,
+            "The paper's Table I numbers are not available in the text we have; it states speedups of up to {:.0}× over sBOA and \
+             {:.1}× over pBOA (Tesla C1060 against one core of a Core i7 920, ℓ up to {}).\n",
+            t1.max_speedup_over_sboa, t1.max_speedup_over_pboa, t1.largest_ell
+        );
+        for (m, a) in &analyses {
+            md += &table1(m, a, dir)?;
+        }
+        md += "## Figure 7 — time profile (share of each phase)\n\n";
+        for (m, a) in &analyses {
+            md += &fig7(m, a);
+        }
+        md += "## Speed — network construction against the goals\n\n";
+        for (m, a) in &analyses {
+            md += &construction_speed(m, a);
+        }
+        md += "## Complexity — Section V.A\n\n";
+        for (m, a) in &analyses {
+            md += &complexity(m, a, dir)?;
+        }
+        md += "## Claims\n\n";
+        let mut claims = Vec::new();
+        for (m, a) in &analyses {
+            for c in &self.spec.claims {
+                claims.push(ClaimResult::of(c, &m.hw_id, legacy_outcome(check_claim(c, a, &self.spec.table1_paper))));
+            }
+        }
+        md += &claims_table(&claims);
+        Ok(md)
     }
 }

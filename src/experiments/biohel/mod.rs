@@ -27,7 +27,10 @@
 
 mod scale;
 
+pub mod selfcheck;
+
 use super::{Case, Experiment, Paper, RunEnv};
+use crate::claims::ClaimResult;
 use crate::error::SpecError;
 use crate::gpu::biohel::{Design, GpuEvaluator};
 use crate::library::biohel::{Counts, ParallelEvaluator, Rule, RuleEvaluator, SerialEvaluator, ilas_strata, random_rule, window_range};
@@ -35,8 +38,8 @@ use crate::library::biohel_learning::{LearnedModel, LearningConfig, learn};
 use crate::library::dataset::{self, Dataset};
 use crate::records::Record;
 use crate::report::chart;
-use crate::report::{ClaimResult, MachineRecords, Table, claims_table};
-use crate::spec::{ClaimSpec, PaperMeta, SpecFile, Verdict};
+use crate::report::{MachineRecords, Table, claims_table};
+use crate::spec::{ClaimSpec, LegacyVerdict as Verdict, PaperMeta, SpecFile, legacy_outcome};
 use crate::stats::Summary;
 use anyhow::{Context, Result, bail};
 use plotters::coord::Shift;
@@ -175,7 +178,10 @@ impl Experiment for Biohel {
         "Speeding up the evaluation of evolutionary learning systems (BioHEL, ILAS; Tables 2–4, Figures 4–5)"
     }
     fn embedded_spec(&self) -> &'static str {
-        include_str!("../../experiments/biohel.toml")
+        include_str!("../../../experiments/biohel.toml")
+    }
+    fn selfcheck(&self, gpu: &crate::gpu::Gpu, small: bool, seed: u64) -> Result<usize> {
+        selfcheck::selfcheck(gpu, small, seed)
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
         let spec: BiohelSpec = file.parse()?;
@@ -248,8 +254,8 @@ fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
         }
     }
     for c in spec.claims.iter().filter(|c| c.check.get_ref() == "speedup_peak_band") {
-        let stage = c.params.get("stage").and_then(|v| v.as_str());
-        let float = |k: &str| c.params.get(k).and_then(|v| v.as_float());
+        let stage = c.param("stage").and_then(|v| v.as_str());
+        let float = |k: &str| c.param(k).and_then(|v| v.as_float());
         let band_ok = matches!((float("low"), float("high")), (Some(lo), Some(hi)) if 0.0 < lo && lo < hi);
         let steady_ok = float("steady").is_some_and(|s| 0.0 < s && s <= 1.0);
         if !matches!(stage, Some("evaluation" | "learning")) || !band_ok || !steady_ok {
@@ -584,86 +590,8 @@ impl Paper for BiohelPaper {
         }
     }
 
-    fn render(&self, machines: &[MachineRecords], dir: &Path) -> Result<String> {
-        let s = &self.spec.settings;
-        let mut md = String::from("## How this was measured\n\n");
-        let _ = writeln!(
-            md,
-            "Both stages of Section 4 on fold 0 of a {}-fold stratified cross-validation: training set = the other folds, \
-             test set = fold 0, missing values imputed with the training set's mean or mode, as BioHEL does. CN, SS and SA \
-             are synthetic stand-ins with Table 1's shapes (the real sets are not public): the paper's values in their rows \
-             are the real sets'. Every evaluator must give the serial counts exactly and learn the serial rule list exactly \
-             (a case fails otherwise). `serial` is the paper's baseline, `cpu-mt` the same counts on all cores (an extra \
-             column), `cuda-paper` the paper's kernels 1 and 2 (one thread per rule × instance, 512-instance blocks, three \
-             counts reduced in shared memory), `cuda-ballot` warps counting 32 instances per vote \
-             instruction, 128 instances per warp against tiles of 32 rules (its v3: the tiles of a chunk of instances run \
-             together, and small windows are split into smaller chunks and rule slices so that every rule gets a warp; \
-             every table here was measured with v3, whose one pinned upload of each pass's rules serves both CUDA columns: \
-             `docs/gpu-notes.md`). Compare the paper's seconds with ours as orders of magnitude, its speedups with ours as \
-             ratios.\n",
-            s.folds.get_ref(),
-        );
-        let _ = writeln!(
-            md,
-            "*Evaluation stage* (Tables 2–3, Figure 4): the training set in ILAS order so that window i is a contiguous \
-             range (Section 3.3). One simulated GA: each iteration t evaluates {} fresh random rules (BioHEL-like \
-             initialisation, each attribute expressed with probability {}) on window t mod w; times are the sum over the \
-             iterations, host wall-clock, including for CUDA the one upload of the instances per GA. The workload is this \
-             harness's.\n",
-            s.rules_per_iteration.get_ref(),
-            s.expressed_probability.get_ref()
-        );
-        md += "*Learning stage* (Table 2's integration columns, Table 4, Figure 5): BioHEL as the paper runs it \
-               (`library::biohel_learning`: iterative rule learning, the best of two GAs per rule, MDL fitness with Table \
-               1's coverage breakpoint, ILAS with per-stratum elitism, the instances loaded once per GA and once per rule \
-               check) with each evaluator from the same seed; *learning* = wall time of the whole run, *evaluation share* = \
-               the part of it spent in the evaluator. The GA budget (population, iterations, rule limit) is stated per \
-               table; a budget below BioHEL's default (population 500, 50 iterations, no rule limit) is a *reduced budget*: \
-               its times are what was measured, not extrapolated.\n\n";
-        let analyses: Vec<(&MachineRecords, Analysis)> = machines.iter().map(|m| (m, Analysis::of(m))).collect();
-        let types = self.attribute_types(machines)?;
-        md += "## Table 2 — evaluation time with 1 window\n\n";
-        for (m, a) in &analyses {
-            md += &self.table2(m, a);
-        }
-        md += "## Table 2 — integration: whole learning time with 1 window\n\n";
-        for (m, a) in &analyses {
-            md += &self.table2_integration(m, a);
-        }
-        md += "## Table 3 — evaluation speedups with ILAS windows\n\n";
-        for (m, a) in &analyses {
-            md += &self.table3(m, a);
-        }
-        md += "## Table 4 — speedups of the whole learning system with ILAS windows\n\n";
-        for (m, a) in &analyses {
-            md += &self.table4(m, a);
-        }
-        md += &self.learning_vs_evaluation(&analyses);
-        md += "## Figures 4 and 5 — speedup against the training-set size per stratum\n\n";
-        md += "The speedup of `cuda-paper` over `serial` at the same window count against T/x, the training instances per \
-                stratum (x windows), on a log axis; one line per set, coloured as in the paper by attribute type (black \
-                continuous, red mixed, blue discrete); shaded: the band of the peak claims below.\n\n";
-        for (m, a) in &analyses {
-            md += &self.figures(m, a, &types, dir)?;
-        }
-        md += "## Accuracy of the learned models\n\n";
-        md += "Not reported by the paper (\"both implementations behave identical and obtain the same accuracy\", Section 5); \
-                here to show that the learner learns. Accuracy of the rule list (first matching rule, else the default \
-                class) on the training set and on the test fold, mean ± sd over seeds.\n\n";
-        for (m, a) in &analyses {
-            md += &accuracy_table(m, a);
-        }
-        md += &scale::section(machines, dir, *s.rules_per_iteration.get_ref())?;
-        md += &speed_section(&analyses);
-        md += "## Claims\n\n";
-        let mut claims = Vec::new();
-        for (m, a) in &analyses {
-            for c in &self.spec.claims {
-                claims.push(ClaimResult::of(c, &m.hw_id, check_claim(c, a)));
-            }
-        }
-        md += &claims_table(&claims);
-        Ok(md)
+    fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<super::PaperReport> {
+        Ok(super::PaperReport::legacy(self.render_legacy(machines, dir)?))
     }
 
     fn compare(&self, machines: &[MachineRecords]) -> String {
@@ -1297,8 +1225,8 @@ impl BiohelPaper {
             .spec
             .claims
             .iter()
-            .find(|c| c.check.get_ref() == "speedup_peak_band" && c.params.get("stage").and_then(|v| v.as_str()) == Some(stage))?;
-        Some((c.params.get("low")?.as_float()?, c.params.get("high")?.as_float()?))
+            .find(|c| c.check.get_ref() == "speedup_peak_band" && c.param("stage").and_then(|v| v.as_str()) == Some(stage))?;
+        Some((c.param("low")?.as_float()?, c.param("high")?.as_float()?))
     }
 }
 
@@ -1469,7 +1397,7 @@ fn best_speedups(stage: &Stage, method: &str) -> (Best, Best, Best) {
 }
 
 fn check_claim(c: &ClaimSpec, a: &Analysis) -> (Verdict, String) {
-    let param = |k: &str| c.params.get(k).and_then(|v| v.as_float()).unwrap_or(f64::NAN);
+    let param = |k: &str| c.param(k).and_then(|v| v.as_float()).unwrap_or(f64::NAN);
     let verdict = |ok: bool| if ok { Verdict::Reproduced } else { Verdict::NotReproduced };
     let no_learning = || (Verdict::NotRun("no learning runs in this machine's records".into()), String::new());
     match c.check.get_ref().as_str() {
@@ -1560,7 +1488,7 @@ fn check_claim(c: &ClaimSpec, a: &Analysis) -> (Verdict, String) {
         }
         "speedup_peak_band" => {
             let (lo, hi, steady) = (param("low"), param("high"), param("steady"));
-            let stage_name = c.params.get("stage").and_then(|v| v.as_str()).unwrap_or_default();
+            let stage_name = c.param("stage").and_then(|v| v.as_str()).unwrap_or_default();
             let stage = if stage_name == "learning" {
                 match a.main_learning() {
                     Some((_, l)) => &l.total,
@@ -1821,5 +1749,89 @@ mod tests {
         for t in [AttributeType::Continuous, AttributeType::Mixed, AttributeType::Discrete] {
             assert_eq!(AttributeType::parse(t.label()), Some(t));
         }
+    }
+}
+
+impl BiohelPaper {
+    fn render_legacy(&self, machines: &[MachineRecords], dir: &Path) -> Result<String> {
+        let s = &self.spec.settings;
+        let mut md = String::from("## How this was measured\n\n");
+        let _ = writeln!(
+            md,
+            "Both stages of Section 4 on fold 0 of a {}-fold stratified cross-validation: training set = the other folds, \
+             test set = fold 0, missing values imputed with the training set's mean or mode, as BioHEL does. CN, SS and SA \
+             are synthetic stand-ins with Table 1's shapes (the real sets are not public): the paper's values in their rows \
+             are the real sets'. Every evaluator must give the serial counts exactly and learn the serial rule list exactly \
+             (a case fails otherwise). `serial` is the paper's baseline, `cpu-mt` the same counts on all cores (an extra \
+             column), `cuda-paper` the paper's kernels 1 and 2 (one thread per rule × instance, 512-instance blocks, three \
+             counts reduced in shared memory), `cuda-ballot` warps counting 32 instances per vote \
+             instruction, 128 instances per warp against tiles of 32 rules (its v3: the tiles of a chunk of instances run \
+             together, and small windows are split into smaller chunks and rule slices so that every rule gets a warp; \
+             every table here was measured with v3, whose one pinned upload of each pass's rules serves both CUDA columns: \
+             `docs/gpu-notes.md`). Compare the paper's seconds with ours as orders of magnitude, its speedups with ours as \
+             ratios.\n",
+            s.folds.get_ref(),
+        );
+        let _ = writeln!(
+            md,
+            "*Evaluation stage* (Tables 2–3, Figure 4): the training set in ILAS order so that window i is a contiguous \
+             range (Section 3.3). One simulated GA: each iteration t evaluates {} fresh random rules (BioHEL-like \
+             initialisation, each attribute expressed with probability {}) on window t mod w; times are the sum over the \
+             iterations, host wall-clock, including for CUDA the one upload of the instances per GA. The workload is this \
+             harness's.\n",
+            s.rules_per_iteration.get_ref(),
+            s.expressed_probability.get_ref()
+        );
+        md += "*Learning stage* (Table 2's integration columns, Table 4, Figure 5): BioHEL as the paper runs it \
+               (`library::biohel_learning`: iterative rule learning, the best of two GAs per rule, MDL fitness with Table \
+               1's coverage breakpoint, ILAS with per-stratum elitism, the instances loaded once per GA and once per rule \
+               check) with each evaluator from the same seed; *learning* = wall time of the whole run, *evaluation share* = \
+               the part of it spent in the evaluator. The GA budget (population, iterations, rule limit) is stated per \
+               table; a budget below BioHEL's default (population 500, 50 iterations, no rule limit) is a *reduced budget*: \
+               its times are what was measured, not extrapolated.\n\n";
+        let analyses: Vec<(&MachineRecords, Analysis)> = machines.iter().map(|m| (m, Analysis::of(m))).collect();
+        let types = self.attribute_types(machines)?;
+        md += "## Table 2 — evaluation time with 1 window\n\n";
+        for (m, a) in &analyses {
+            md += &self.table2(m, a);
+        }
+        md += "## Table 2 — integration: whole learning time with 1 window\n\n";
+        for (m, a) in &analyses {
+            md += &self.table2_integration(m, a);
+        }
+        md += "## Table 3 — evaluation speedups with ILAS windows\n\n";
+        for (m, a) in &analyses {
+            md += &self.table3(m, a);
+        }
+        md += "## Table 4 — speedups of the whole learning system with ILAS windows\n\n";
+        for (m, a) in &analyses {
+            md += &self.table4(m, a);
+        }
+        md += &self.learning_vs_evaluation(&analyses);
+        md += "## Figures 4 and 5 — speedup against the training-set size per stratum\n\n";
+        md += "The speedup of `cuda-paper` over `serial` at the same window count against T/x, the training instances per \
+                stratum (x windows), on a log axis; one line per set, coloured as in the paper by attribute type (black \
+                continuous, red mixed, blue discrete); shaded: the band of the peak claims below.\n\n";
+        for (m, a) in &analyses {
+            md += &self.figures(m, a, &types, dir)?;
+        }
+        md += "## Accuracy of the learned models\n\n";
+        md += "Not reported by the paper (\"both implementations behave identical and obtain the same accuracy\", Section 5); \
+                here to show that the learner learns. Accuracy of the rule list (first matching rule, else the default \
+                class) on the training set and on the test fold, mean ± sd over seeds.\n\n";
+        for (m, a) in &analyses {
+            md += &accuracy_table(m, a);
+        }
+        md += &scale::section(machines, dir, *s.rules_per_iteration.get_ref())?;
+        md += &speed_section(&analyses);
+        md += "## Claims\n\n";
+        let mut claims = Vec::new();
+        for (m, a) in &analyses {
+            for c in &self.spec.claims {
+                claims.push(ClaimResult::of(c, &m.hw_id, legacy_outcome(check_claim(c, a))));
+            }
+        }
+        md += &claims_table(&claims);
+        Ok(md)
     }
 }

@@ -1,0 +1,43 @@
+//! The GPU self-check of the biohel kernels: `evorepro selfcheck --paper biohel`.
+
+use crate::gpu::{self, Gpu};
+use anyhow::{Context, Result};
+
+/// BioHEL's evaluation kernels against the serial counts (exact equality), on
+/// synthetic mixed sets and, unless `small`, on vendored real sets; returns the
+/// failures.
+pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
+    use crate::library::dataset;
+    let mut sets = vec![dataset::scalable(3001, 12, 3, 0.5, seed), dataset::parmx()];
+    if !small {
+        sets.push(dataset::waveform(20_000, seed));
+        let dir = std::path::Path::new("datasets/biohel");
+        for name in ["adu", "c-4"] {
+            let mut d = dataset::load_named(dir, name).with_context(|| format!("data set `{name}` under {}", dir.display()))?;
+            let all: Vec<usize> = (0..d.instances()).collect();
+            d.impute_missing(&all);
+            sets.push(d);
+        }
+    }
+    let (windows, rules) = if small { (3, 40) } else { (5, 200) };
+    let lines = gpu::biohel::self_check(gpu, seed, &sets, windows, rules)?;
+    let mut failed = 0;
+    for l in &lines {
+        let ok = l.differing == 0;
+        failed += usize::from(!ok);
+        let budget =
+            if l.budget_passes > 0 { format!("forced budget, {} passes per window", l.budget_passes) } else { "device budget".into() };
+        println!(
+            "{} biohel {} {} ({budget}): {} rules × {} windows, counts differing {}/{}",
+            if ok { "ok  " } else { "FAIL" },
+            l.design.label(),
+            l.dataset,
+            l.rules,
+            l.windows,
+            l.differing,
+            l.compared
+        );
+    }
+    println!("biohel kernels: {} configurations checked, {failed} failed", lines.len());
+    Ok(failed)
+}
