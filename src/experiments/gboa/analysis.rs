@@ -1,0 +1,137 @@
+//! One machine's gBOA records, indexed by Table I point and complexity axis.
+
+use super::cases::GBOA;
+use crate::records::{Record, Value};
+use crate::report::MachineRecords;
+use crate::stats::{self, Summary};
+use std::collections::BTreeMap;
+
+/// A Table I point: problem size and run length (profiles may differ in the latter).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Point {
+    pub ell: usize,
+    pub generations: usize,
+}
+
+impl std::fmt::Display for Point {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({} gen.)", self.ell, self.generations)
+    }
+}
+
+/// One run's phase times (ms) and quality.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RunTimes {
+    pub selection: f64,
+    pub construction: f64,
+    pub sampling: f64,
+    pub replacement: f64,
+    pub total: f64,
+    pub solved: f64,
+    /// gBOA only (NaN otherwise): kernel time, the device calls' wall time (packing
+    /// excluded) and alleles read by the network kernel.
+    pub kernel: f64,
+    pub device_calls: f64,
+    pub alleles: f64,
+}
+
+/// One machine's records, indexed for the report.
+#[derive(Default)]
+pub struct Analysis {
+    /// (ℓ, generations) → method → runs.
+    pub table1: BTreeMap<Point, BTreeMap<String, Vec<RunTimes>>>,
+    /// (axis, value) → method → first-generation construction times (ms).
+    pub complexity: BTreeMap<(String, usize), BTreeMap<String, Vec<f64>>>,
+    /// Why methods were not run (method → reason).
+    pub not_run: BTreeMap<String, String>,
+    /// gBOA runs identical to CPU pBOA, of all gBOA runs.
+    pub identical: (usize, usize),
+    /// The profile that timed each Table I point (its runs' ceilings apply).
+    pub profiles: BTreeMap<Point, String>,
+}
+
+impl Analysis {
+    /// Each point (Table I's ℓ and generations, a complexity sweep's value) from
+    /// the profile that measured it last: one run and one code version per mean.
+    pub fn of(m: &MachineRecords) -> Analysis {
+        let point = |r: &Record| {
+            let value = if r.str("axis") == "n" { r.int("n") } else { r.int("ell") };
+            Some((r.str("figure").to_owned(), r.str("axis").to_owned(), value, r.int("generations")))
+        };
+        let mut a = Analysis::default();
+        // Identity is evidence whichever profile ran it: every gBOA run counts.
+        for r in m.measurements().filter(|r| r.str("method") == GBOA && r.str("status") == "ok") {
+            a.identical.0 += usize::from(r.get("identical") == &Value::Bool(true));
+            a.identical.1 += 1;
+        }
+        for r in m.latest_measurements(point) {
+            let method = r.str("method").to_owned();
+            if r.str("status") != "ok" {
+                a.not_run.insert(method, r.str("reason").to_owned());
+                continue;
+            }
+            let f = |k: &str| r.float(k).unwrap_or(f64::NAN);
+            let ell = r.int("ell").unwrap_or(0) as usize;
+            match r.str("figure") {
+                "table1" => {
+                    let at = Point { ell, generations: r.int("generations").unwrap_or(0) as usize };
+                    a.profiles.insert(at, r.str("profile").to_owned());
+                    a.table1.entry(at).or_default().entry(method).or_default().push(RunTimes {
+                        selection: f("selection_ms"),
+                        construction: f("construction_ms"),
+                        sampling: f("sampling_ms"),
+                        replacement: f("replacement_ms"),
+                        total: f("total_ms"),
+                        solved: f("solved_fraction"),
+                        kernel: f("kernel_ms"),
+                        device_calls: f("device_calls_ms"),
+                        alleles: f("alleles_counted"),
+                    });
+                }
+                "complexity" => {
+                    let axis = r.str("axis").to_owned();
+                    let value = if axis == "ell" { ell } else { r.int("n").unwrap_or(0) as usize };
+                    a.complexity.entry((axis, value)).or_default().entry(method).or_default().push(f("construction_ms"));
+                }
+                _ => {}
+            }
+        }
+        a
+    }
+
+    /// One value of every run of `method` at `at` (empty when none).
+    pub fn runs(&self, at: Point, method: &str, pick: impl Fn(&RunTimes) -> f64) -> Vec<f64> {
+        self.table1.get(&at).and_then(|m| m.get(method)).map_or_else(Vec::new, |runs| runs.iter().map(pick).collect())
+    }
+
+    pub fn summary(&self, at: Point, method: &str, pick: impl Fn(&RunTimes) -> f64) -> Option<Summary> {
+        Summary::of(&self.runs(at, method, pick))
+    }
+
+    pub fn mean(&self, at: Point, method: &str, pick: impl Fn(&RunTimes) -> f64) -> Option<f64> {
+        self.summary(at, method, pick).map(|s| s.mean)
+    }
+
+    /// Fitted exponent of construction time against the axis, per method, and the points fitted.
+    pub fn exponent(&self, axis: &str, method: &str) -> Option<(f64, usize)> {
+        let pts: Vec<(f64, f64)> = self
+            .complexity
+            .iter()
+            .filter(|((ax, _), _)| ax == axis)
+            .filter_map(|((_, v), m)| Some(((*v as f64).ln(), stats::median(m.get(method)?).ln())))
+            .filter(|p| p.1.is_finite())
+            .collect();
+        let (x, y): (Vec<f64>, Vec<f64>) = pts.iter().copied().unzip();
+        stats::linear_fit(&x, &y).map(|(b, _)| (b, pts.len()))
+    }
+
+    /// Points of the complexity sweep along `axis` with a time of `method`.
+    pub fn complexity_points(&self, axis: &str, method: &str) -> usize {
+        self.complexity.iter().filter(|((ax, _), m)| ax == axis && m.contains_key(method)).count()
+    }
+
+    /// Why `method` has no runs on this machine.
+    pub fn reason(&self, method: &str) -> String {
+        self.not_run.get(method).cloned().unwrap_or_else(|| "not in this machine's profiles".into())
+    }
+}

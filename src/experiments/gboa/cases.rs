@@ -1,0 +1,169 @@
+//! gBOA's cases and how one runs: every construction from the same seed.
+//!
+//! - `table1/l<ℓ>/r<i>`: one BOA run per construction — sBOA (Pelikan's simple
+//!   BOA, acyclicity checks), pBOA on one thread and on all cores (Ocenasek's
+//!   permutation scheme, Section III), gBOA where there is a GPU — with the time
+//!   of every phase (Table I, Figure 7) and the subproblems solved.
+//! - `complexity/l<ℓ>` and `complexity/n<N>`: the first generation's network
+//!   construction against ℓ (n in the paper) and N (Section V.A).
+//!
+//! gBOA (Section IV) must reproduce CPU pBOA's run exactly (same permutations,
+//! networks and offspring), or the case fails.
+
+use super::GboaPaper;
+use super::spec::Profile;
+use crate::error::SpecError;
+use crate::experiments::{Case, RunEnv};
+use crate::gpu::boa::GpuFamilyScorer;
+use crate::library::boa::{self, BoaConfig, BoaResult, Construction, CpuFamilyScorer, FamilyScorer, ParallelFamilyScorer};
+use crate::library::ecga::{Popcount, PrefixFastCount};
+use crate::library::trap::Trap;
+use crate::records::Record;
+use anyhow::Result;
+
+/// Column names, in report order: the paper's three and the multi-threaded extra.
+pub const SBOA: &str = "sboa";
+pub const PBOA: &str = "pboa";
+pub const PBOA_MT: &str = "pboa-mt";
+pub const GBOA: &str = "gboa";
+pub const METHODS: [&str; 4] = [SBOA, PBOA, PBOA_MT, GBOA];
+/// Repetitions of each complexity case.
+const COMPLEXITY_REPEATS: usize = 3;
+
+impl GboaPaper {
+    fn profile(&self, name: &str) -> Result<&Profile, SpecError> {
+        self.file.profile(&self.spec.profiles, name)
+    }
+
+    fn config(&self, n: usize, generations: usize, construction: Construction) -> BoaConfig {
+        let s = &self.spec.settings;
+        BoaConfig {
+            n,
+            k: *s.max_parents.get_ref(),
+            selection: *s.selection.get_ref(),
+            max_generations: generations,
+            stop_on_convergence: false,
+            construction,
+        }
+    }
+
+    pub(super) fn list_cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
+        let p = self.profile(profile)?;
+        let n = *self.spec.settings.population.get_ref();
+        let seed = self.spec.settings.seed;
+        let mut cases = Vec::new();
+        for ell in p.table1_ells.iter().map(|e| *e.get_ref()) {
+            for r in 0..p.runs {
+                cases.push(Case {
+                    id: format!("table1/l{ell}/r{r}"),
+                    params: Record::new()
+                        .with("figure", "table1")
+                        .with("ell", ell)
+                        .with("n", n)
+                        .with("run", r)
+                        .with("generations", *p.generations.get_ref())
+                        .with("seed", seed ^ ((ell as u64) << 20) ^ r as u64),
+                    weight: (ell * ell * *p.generations.get_ref()) as u64 / 100 + 1,
+                });
+            }
+        }
+        let complexity = p
+            .complexity_ells
+            .iter()
+            .map(|e| (*e.get_ref(), n, "ell"))
+            .chain(p.complexity_pops.iter().map(|pop| (*p.complexity_ell.get_ref(), *pop.get_ref(), "n")));
+        for (ell, pop, axis) in complexity {
+            let id = if axis == "ell" { format!("complexity/l{ell}") } else { format!("complexity/n{pop}") };
+            cases.push(Case {
+                id,
+                params: Record::new()
+                    .with("figure", "complexity")
+                    .with("axis", axis)
+                    .with("ell", ell)
+                    .with("n", pop)
+                    .with("seed", seed ^ ((ell as u64) << 40) ^ pop as u64),
+                weight: (ell * ell * pop / 4800) as u64 / 100 + 1,
+            });
+        }
+        Ok(cases)
+    }
+
+    pub(super) fn run(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
+        let p = &case.params;
+        let ell = p.int("ell").expect("ell") as usize;
+        let n = p.int("n").expect("n") as usize;
+        let seed = p.int("seed").expect("seed") as u64;
+        let trap = Trap { k: *self.spec.settings.k_trap.get_ref(), m: ell / *self.spec.settings.k_trap.get_ref() };
+        // Table I: the paper's run length; complexity: one generation (one network).
+        let generations = if p.str("figure") == "table1" { p.int("generations").expect("generations") as usize } else { 1 };
+        // A single network takes milliseconds: repeat it (median in the report).
+        let repeats = if p.str("figure") == "table1" { 1 } else { COMPLEXITY_REPEATS };
+        let mut rows = Vec::new();
+        let mut methods: Vec<(&str, Construction, Box<dyn FamilyScorer + '_>)> = cpu_methods();
+        match &env.gpu {
+            Some(gpu) => methods.push((GBOA, Construction::Permutation, Box::new(GpuFamilyScorer::new(gpu)?))),
+            None => rows.push(Record::new().with("method", GBOA).with("status", "not_run").with("reason", env.gpu_absent.as_str())),
+        }
+        let mut pboa: Option<BoaResult> = None;
+        for (name, construction, mut scorer) in methods {
+            for rep in 0..repeats {
+                let before = scorer.device_stats();
+                let r = boa::run(&trap, &self.config(n, generations, construction), seed, scorer.as_mut())?;
+                let mut row = run_row(name, &r).with("repeat", rep);
+                if let (Some(b), Some(a)) = (before, scorer.device_stats()) {
+                    row = row
+                        .with("kernel_ms", a.kernel_ms - b.kernel_ms)
+                        .with("device_calls_ms", a.calls_ms - b.calls_ms)
+                        .with("alleles_counted", a.alleles - b.alleles);
+                }
+                if construction == Construction::Permutation {
+                    // Every pBOA column must make the same run: same networks, same offspring.
+                    let reference = pboa.get_or_insert_with(|| r.clone());
+                    let identical = same_run(reference, &r);
+                    anyhow::ensure!(identical, "{name} diverged from single-threaded pBOA in case {} (seed {seed})", case.id);
+                    row = row.with("identical", identical);
+                }
+                rows.push(row);
+            }
+        }
+        Ok(rows)
+    }
+}
+
+fn counter() -> PrefixFastCount {
+    PrefixFastCount { popcount: Popcount::Hardware }
+}
+
+/// The CPU columns: name, construction and scorer.
+fn cpu_methods() -> Vec<(&'static str, Construction, Box<dyn FamilyScorer>)> {
+    vec![
+        (SBOA, Construction::Simple, Box::new(CpuFamilyScorer::new(counter()))),
+        (PBOA, Construction::Permutation, Box::new(CpuFamilyScorer::new(counter()))),
+        (PBOA_MT, Construction::Permutation, Box::new(ParallelFamilyScorer::new(counter()))),
+    ]
+}
+
+/// Whether two runs made the same decisions (everything but their times).
+fn same_run(a: &BoaResult, b: &BoaResult) -> bool {
+    (a.generations, a.best_fitness, a.best_solved, a.converged, a.families_scored)
+        == (b.generations, b.best_fitness, b.best_solved, b.converged, b.families_scored)
+        && a.history == b.history
+}
+
+fn run_row(method: &str, r: &BoaResult) -> Record {
+    let t = &r.timings;
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+    Record::new()
+        .with("method", method)
+        .with("status", "ok")
+        .with("generations", r.generations)
+        .with("selection_ms", ms(t.selection))
+        .with("construction_ms", ms(t.construction))
+        .with("sampling_ms", ms(t.sampling))
+        .with("replacement_ms", ms(t.replacement))
+        .with("total_ms", ms(t.total))
+        .with("solved_fraction", r.solved_fraction)
+        .with("best_fitness", r.best_fitness)
+        .with("families_scored", r.families_scored)
+        .with("edges", r.history.last().map_or(0, |g| g.edges))
+}

@@ -1,0 +1,277 @@
+//! The gBOA report's sections (Table I, Figure 7, construction speed,
+//! complexity) and the hardware comparison, from each machine's analysis.
+
+use super::GboaPaper;
+use super::analysis::{Analysis, RunTimes};
+use super::cases::{GBOA, METHODS, PBOA, PBOA_MT, SBOA};
+use crate::claims::Ctx;
+use crate::experiments::{PaperReport, Section};
+use crate::report::chart::{self, LineChart};
+use crate::report::{MachineRecords, Table};
+use crate::stats;
+use anyhow::Result;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::Path;
+
+impl GboaPaper {
+    pub(super) fn build_report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
+        let analyses: Vec<Analysis> = machines.iter().map(Analysis::of).collect();
+        let of = |m: &MachineRecords| &analyses[machines.iter().position(|x| x.hw_id == m.hw_id).expect("listed")];
+        let t1 = &self.spec.table1_paper;
+        let sections = vec![
+            Section::per_machine(
+                "Table I — total time of sBOA, pBOA and gBOA",
+                format!(
+                    "The paper's Table I numbers are not in the text we have; its stated speedups of gBOA (Tesla C1060) over sBOA \
+                     and pBOA (one core of a Core i7 920, ℓ up to {}) are checked under Claims. Mean ± sd of the whole run; \
+                     *solved* = mean fraction of the trap subproblems the best individual solves.",
+                    t1.largest_ell
+                ),
+                machines,
+                |m| table1(m, of(m), dir),
+            )?,
+            Section::per_machine(
+                "Figure 7 — time profile (share of each phase)",
+                "Share of the whole run's time per phase (mean times). The paper's Figure 7 splits gBOA into GPU (construction) \
+                 and CPU (the rest); the CPU constructions are shown for the same split.",
+                machines,
+                |m| Ok(fig7(of(m))),
+            )?,
+            Section::per_machine(
+                "Speed — network construction against the goals",
+                "Network construction per run (mean over runs, all generations; the population's packing by locus included). \
+                 *Device calls*: wall time of gBOA's calls (upload, launch, kernel, the results' copies); *kernel*: CUDA-event \
+                 time of the network kernel; the rest of gBOA's construction is the host's packing of the selected population.",
+                machines,
+                |m| Ok(construction_speed(m, of(m))),
+            )?,
+            Section::per_machine(
+                "Complexity — Section V.A",
+                "Network construction of the first generation (one network on the selected half of a random population).",
+                machines,
+                |m| complexity(m, of(m), dir),
+            )?,
+        ];
+        let claims = machines
+            .iter()
+            .zip(&analyses)
+            .flat_map(|(m, a)| self.claims.judge(a, &Ctx { machine: m, paper: &self.spec.paper.hardware }))
+            .collect();
+        Ok(PaperReport { method: self.method(), sections, claims })
+    }
+
+    fn method(&self) -> String {
+        let s = &self.spec.settings;
+        format!(
+            "Concatenated trap-{} (Section V), population {}, truncation selection of the best {:.0}%, at most {} parents per node, \
+             the K2 (Bayesian–Dirichlet) metric in log space, offspring replacing the worst part of the population; the profile \
+             sets the generations (the paper: 200) and runs (the paper: 20). Every construction runs the same seed. `sboa` checks \
+             acyclicity (Pelikan's simple BOA); `pboa` draws a random permutation each generation and lets node i take parents \
+             only from earlier positions (Ocenasek, Section III); `pboa-mt` is pboa with the candidate families scored on all \
+             cores (the paper's pBOA ran on one core of a Core i7 920); `gboa` is pboa with the whole network built on the GPU \
+             in one launch, one thread block per node as the paper decomposes it (Section IV-A), the rest on the CPU as in the \
+             paper, and must reproduce pboa's run exactly (the *identical* column). Phase times are host wall-clock; network \
+             construction includes packing the selected population by locus.",
+            s.k_trap.get_ref(),
+            s.population.get_ref(),
+            100.0 * s.selection.get_ref(),
+            s.max_parents.get_ref(),
+        )
+    }
+
+    pub(super) fn compare_machines(&self, machines: &[MachineRecords]) -> String {
+        let mut t =
+            Table::new(&["machine", "ℓ", "sBOA (ms)", "pBOA (ms)", "pBOA all cores (ms)", "gBOA (ms)", "sBOA / gBOA", "pBOA / gBOA"]);
+        for m in machines {
+            let a = Analysis::of(m);
+            for &at in a.table1.keys() {
+                let total = |method: &str| a.mean(at, method, |r| r.total);
+                t.row(vec![
+                    format!("`{}`", m.hw_id),
+                    at.to_string(),
+                    fmt_ms(total(SBOA)),
+                    fmt_ms(total(PBOA)),
+                    fmt_ms(total(PBOA_MT)),
+                    fmt_ms(total(GBOA)),
+                    ratio(total(SBOA), total(GBOA)),
+                    ratio(total(PBOA), total(GBOA)),
+                ]);
+            }
+        }
+        format!(
+            "Whole-run time per Table I point (mean). The paper states gBOA on a Tesla C1060 up to 13× faster than sBOA and \
+             2.6× faster than pBOA on one core of a Core i7 920 (Section V.B).\n\n{}",
+            t.render()
+        )
+    }
+}
+
+fn fmt_ms(v: Option<f64>) -> String {
+    v.map_or("—".into(), |v| format!("{v:.1}"))
+}
+
+fn ratio(a: Option<f64>, b: Option<f64>) -> String {
+    a.zip(b).map_or("—".into(), |(a, b)| format!("{:.2}×", a / b))
+}
+
+fn table1(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+    if a.table1.is_empty() {
+        return Ok("No Table I runs in this machine's profiles.".into());
+    }
+    let mut header = vec!["ℓ".to_owned()];
+    header.extend(METHODS.iter().map(|method| format!("{method}: total (ms) / solved")));
+    header.extend(["sBOA / pBOA".into(), "pBOA / pBOA all cores".into()]);
+    let mut t = Table::new(&header);
+    let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+    for &at in a.table1.keys() {
+        let mut cells = vec![at.to_string()];
+        for method in METHODS {
+            cells.push(match (a.summary(at, method, |r| r.total), a.summary(at, method, |r| r.solved)) {
+                (Some(t), Some(q)) => {
+                    series.entry(format!("{method}, {} gen.", at.generations)).or_default().push((at.ell as f64, t.mean));
+                    format!("{:.1} ± {:.1} (n = {}) / {:.0}%", t.mean, t.sd, t.n, 100.0 * q.mean)
+                }
+                _ => format!("not run here ({})", a.reason(method)),
+            });
+        }
+        let total = |method: &str| a.mean(at, method, |r| r.total);
+        cells.push(ratio(total(SBOA), total(PBOA)));
+        cells.push(ratio(total(PBOA), total(PBOA_MT)));
+        t.row(cells);
+    }
+    let stem = dir.join("figures").join(format!("{}__table1", m.hw_id));
+    let chart = LineChart {
+        title: "Table I: total time per run",
+        x_label: "problem size ℓ",
+        y_label: "time (ms)",
+        series: series.into_iter().collect(),
+    };
+    chart::write_lines(&stem, &chart).map_err(|e| anyhow::anyhow!("figure {}: {e}", stem.display()))?;
+    Ok(format!("{}\n![Table I](figures/{}__table1.png)", t.render(), m.hw_id))
+}
+
+fn fig7(a: &Analysis) -> String {
+    let mut t = Table::new(&["ℓ", "method", "network construction", "selection", "sampling", "evaluation + replacement"]);
+    for &at in a.table1.keys() {
+        for method in METHODS {
+            let Some(total) = a.mean(at, method, |r| r.total) else { continue };
+            let share =
+                |pick: fn(&RunTimes) -> f64| a.mean(at, method, pick).map_or("—".into(), |v| format!("{:.0}%", 100.0 * v / total));
+            t.row(vec![
+                at.to_string(),
+                method.into(),
+                share(|r| r.construction),
+                share(|r| r.selection),
+                share(|r| r.sampling),
+                share(|r| r.replacement),
+            ]);
+        }
+    }
+    if t.is_empty() { "No Table I runs in this machine's profiles.".into() } else { t.render() }
+}
+
+/// gBOA's network construction (mean per run) against single-threaded sBOA and
+/// pBOA on all cores, at each Table I size; the goals at the paper's 192 bits.
+fn construction_speed(m: &MachineRecords, a: &Analysis) -> String {
+    let mut t = Table::new(&[
+        "ℓ",
+        "sBOA (ms)",
+        "pBOA (ms)",
+        "pBOA all cores (ms)",
+        "gBOA (ms)",
+        "of which device calls (ms)",
+        "of which kernel (ms)",
+        "gBOA vs sBOA (goal ≥ 100×)",
+        "gBOA vs pBOA all cores (goal ≥ 10×)",
+    ]);
+    let mut rates = Table::new(&["ℓ", "alleles read per run", "kernel time (ms)", "alleles per second", "÷ int32 instructions per second"]);
+    for &at in a.table1.keys() {
+        let ceiling = a.profiles.get(&at).and_then(|p| m.ceiling_of_profile("gpu_int32", p));
+        let c = |method: &str| a.mean(at, method, |r| r.construction);
+        let Some(g) = c(GBOA) else { continue };
+        let ms = |v: Option<f64>| v.map_or("—".into(), |v| format!("{v:.0}"));
+        let times = |v: Option<f64>| v.map_or("—".into(), |v| format!("{:.1}×", v / g));
+        let device = |pick: fn(&RunTimes) -> f64| a.mean(at, GBOA, pick).filter(|v| v.is_finite());
+        let (calls, kernel) = (device(|r| r.device_calls), device(|r| r.kernel));
+        t.row(vec![
+            at.to_string(),
+            ms(c(SBOA)),
+            ms(c(PBOA)),
+            ms(c(PBOA_MT)),
+            format!("{g:.0}"),
+            fmt_ms(calls),
+            fmt_ms(kernel),
+            times(c(SBOA)),
+            times(c(PBOA_MT)),
+        ]);
+        if let (Some(alleles), Some(kernel)) = (device(|r| r.alleles), kernel) {
+            let rate = alleles / (kernel * 1e-3);
+            rates.row(vec![
+                at.to_string(),
+                format!("{alleles:.2e}"),
+                format!("{kernel:.1}"),
+                format!("{rate:.2e}"),
+                ceiling.map_or("— (no ceiling recorded)".into(), |c| format!("{:.1}%", 100.0 * rate / (c * 1e9))),
+            ]);
+        }
+    }
+    if t.is_empty() {
+        return "No gBOA runs on this machine.".into();
+    }
+    let mut md = t.render();
+    if !rates.is_empty() {
+        md += "\nThe network kernel's counting against the int32 instruction rate measured in the same run: alleles read \
+               (Σ family size × N over the scored families) per second of kernel time. Each 64 alleles cost one AND (or \
+               AND-NOT) per schema and a population count, so the ratio is a rate, not a utilisation.\n\n";
+        md += &rates.render();
+    }
+    md
+}
+
+/// Points (x, time) per method, for one chart.
+type Series<'a> = BTreeMap<&'a str, Vec<(f64, f64)>>;
+
+fn complexity(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+    if a.complexity.is_empty() {
+        return Ok("No complexity cases in this machine's profiles.".into());
+    }
+    let mut t = Table::new(&["axis", "value", "sBOA (ms)", "pBOA (ms)", "pBOA all cores (ms)"]);
+    let mut charts: BTreeMap<String, Series> = BTreeMap::new();
+    for ((axis, v), methods) in &a.complexity {
+        let med = |method: &str| methods.get(method).map(|x| stats::median(x));
+        t.row(vec![
+            if axis == "ell" { "ℓ (N fixed)".into() } else { "N (ℓ fixed)".into() },
+            v.to_string(),
+            fmt_ms(med(SBOA)),
+            fmt_ms(med(PBOA)),
+            fmt_ms(med(PBOA_MT)),
+        ]);
+        for method in [SBOA, PBOA, PBOA_MT] {
+            if let Some(y) = med(method) {
+                charts.entry(axis.clone()).or_default().entry(method).or_default().push((*v as f64, y));
+            }
+        }
+    }
+    let mut md = t.render();
+    let fits: Vec<String> = ["ell", "n"]
+        .iter()
+        .flat_map(|axis| [SBOA, PBOA].map(|method| (axis, method)))
+        .filter_map(|(axis, method)| {
+            a.exponent(axis, method).map(|(b, k)| format!("{method} ∝ {}^{b:.2} ({k} points)", if *axis == "ell" { "ℓ" } else { "N" }))
+        })
+        .collect();
+    let _ = writeln!(md, "\nFitted exponents (least squares in log–log): {}.\n", fits.join("; "));
+    for (axis, series) in charts {
+        let stem = dir.join("figures").join(format!("{}__complexity_{axis}", m.hw_id));
+        let chart = LineChart {
+            title: if axis == "ell" { "Network construction against ℓ" } else { "Network construction against N" },
+            x_label: if axis == "ell" { "problem size ℓ" } else { "population N" },
+            y_label: "time (ms)",
+            series: series.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+        };
+        chart::write_lines(&stem, &chart).map_err(|e| anyhow::anyhow!("figure {}: {e}", stem.display()))?;
+        let _ = writeln!(md, "![complexity against {axis}](figures/{}__complexity_{axis}.png)\n", m.hw_id);
+    }
+    Ok(md)
+}

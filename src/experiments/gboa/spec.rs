@@ -1,0 +1,92 @@
+//! The gBOA spec (`experiments/gboa.toml`): settings of Section V, the profiles,
+//! and validation that names file, line and key.
+
+use crate::error::SpecError;
+use crate::spec::{ClaimSpec, PaperMeta, SpecFile};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GboaSpec {
+    pub paper: PaperMeta,
+    pub settings: Settings,
+    pub profiles: BTreeMap<String, Profile>,
+    pub table1_paper: Table1Paper,
+    pub claims: Vec<ClaimSpec>,
+}
+
+/// Section V: trap order, parents per node, population and truncation share.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    pub seed: u64,
+    pub k_trap: Spanned<usize>,
+    pub max_parents: Spanned<usize>,
+    pub population: Spanned<usize>,
+    pub selection: Spanned<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    pub table1_ells: Vec<Spanned<usize>>,
+    pub generations: Spanned<usize>,
+    pub runs: usize,
+    pub complexity_ells: Vec<Spanned<usize>>,
+    pub complexity_pops: Vec<Spanned<usize>>,
+    pub complexity_ell: Spanned<usize>,
+}
+
+/// What the text keeps of Table I (its numbers did not survive).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Table1Paper {
+    /// The largest problem of Table I (192 bits).
+    pub largest_ell: usize,
+}
+
+/// Largest problem and population the harness accepts.
+pub const MAX_ELL: usize = 4096;
+pub const MAX_POP: usize = 1 << 20;
+
+/// Values that parse but cannot be run, with file, line and key.
+pub fn validate(file: &SpecFile, spec: &GboaSpec) -> Result<(), SpecError> {
+    let s = &spec.settings;
+    let k = *s.k_trap.get_ref();
+    if !(2..=8).contains(&k) {
+        return Err(file.invalid(&s.k_trap, "settings.k_trap", format!("trap order {k} must be in 2..=8")));
+    }
+    if !(1..=8).contains(s.max_parents.get_ref()) {
+        return Err(file.invalid(&s.max_parents, "settings.max_parents", "must be in 1..=8"));
+    }
+    if !(*s.selection.get_ref() > 0.0 && *s.selection.get_ref() < 1.0) {
+        return Err(file.invalid(&s.selection, "settings.selection", "must be in (0, 1)"));
+    }
+    let pops = spec.profiles.iter().flat_map(|(name, p)| p.complexity_pops.iter().map(move |n| (name, n)));
+    for (name, n) in
+        pops.map(|(name, n)| (format!("profiles.{name}.complexity_pops"), n)).chain([("settings.population".into(), &s.population)])
+    {
+        if !(4..=MAX_POP).contains(n.get_ref()) {
+            return Err(file.invalid(n, &name, format!("population {} must be in 4..={MAX_POP}", n.get_ref())));
+        }
+    }
+    for (name, p) in &spec.profiles {
+        if *p.generations.get_ref() == 0 {
+            return Err(file.invalid(&p.generations, &format!("profiles.{name}.generations"), "must be at least 1"));
+        }
+        let ells = p.table1_ells.iter().map(|e| ("table1_ells", e)).chain(p.complexity_ells.iter().map(|e| ("complexity_ells", e)));
+        for (key, ell) in ells.chain([("complexity_ell", &p.complexity_ell)]) {
+            let v = *ell.get_ref();
+            if v == 0 || v % k != 0 || v > MAX_ELL {
+                return Err(file.invalid(
+                    ell,
+                    &format!("profiles.{name}.{key}"),
+                    format!("ℓ = {v} must be a positive multiple of k_trap = {k} and at most {MAX_ELL}"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
