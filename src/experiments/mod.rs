@@ -371,6 +371,7 @@ impl Rendered {
 pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: Option<&Path>) -> Result<Rendered> {
     let paper = load_paper(exp, spec)?;
     write_missing_csv(out, exp.id())?;
+    write_missing_csv(out, HARDWARE_DIR)?;
     let machines = machines(out, exp.id(), this_hw)?;
     let dir = out.join(exp.id());
     std::fs::create_dir_all(dir.join("figures"))?;
