@@ -30,6 +30,11 @@ pub enum RecordError {
          run without --resume to start afresh (the old records are archived, not deleted)"
     )]
     SpecChanged { path: PathBuf, found: String, expected: String },
+    #[error(
+        "another run (pid {holder}) is writing records to {path}'s folder; wait for it, or use another --out \
+         (delete {path} only if no such run is alive)"
+    )]
+    Locked { path: PathBuf, holder: String },
 }
 
 /// GPU layer failures.

@@ -247,32 +247,42 @@ pub fn write_records(stem: &Path, records: &[Record]) -> Result<(), RecordError>
 }
 
 /// The append-only record file of one paper on one machine and profile.
+///
+/// Nothing on disk changes until the first case finishes: a fresh run (no
+/// `resume`) archives the earlier file and writes its own only then, so a run
+/// that fails before any case (a missing data set, a bad instance) leaves the
+/// earlier records where they were. One writer per records folder: the store
+/// holds `<dir>/.lock` (the writer's pid) while it is open.
 pub struct RecordStore {
     stem: PathBuf,
     rows: Vec<Record>,
     done: HashSet<String>,
+    /// An earlier file waits to be archived before this run's first write.
+    archive_first: bool,
+    /// Whether this run has written its file yet.
+    written: bool,
+    _lock: WriterLock,
 }
 
 impl RecordStore {
     /// Opens `<dir>/<name>.parquet`. With `resume`, keeps its rows and the set of
     /// finished cases (refusing records of another spec); without, an existing
-    /// file is moved to `<dir>/archive/` first, so nothing is lost.
+    /// file is moved to `<dir>/archive/` when the first case is stored, so
+    /// nothing is lost. Fails while another run writes to `dir`.
     pub fn open(dir: &Path, name: &str, spec_hash: &str, resume: bool) -> Result<RecordStore, RecordError> {
+        let lock = WriterLock::take(dir)?;
         let stem = dir.join(name);
         let parquet = stem.with_extension("parquet");
         let mut rows = Vec::new();
-        if parquet.exists() {
-            if resume {
-                rows = read_parquet(&parquet)?;
-                if let Some(found) = rows.iter().map(|r| r.str("spec_hash")).find(|h| *h != spec_hash) {
-                    return Err(RecordError::SpecChanged { path: parquet, found: found.to_owned(), expected: spec_hash.to_owned() });
-                }
-            } else {
-                archive(&stem).map_err(|e| RecordError::Write { path: parquet.clone(), message: e.to_string() })?;
+        let exists = parquet.exists();
+        if exists && resume {
+            rows = read_parquet(&parquet)?;
+            if let Some(found) = rows.iter().map(|r| r.str("spec_hash")).find(|h| *h != spec_hash) {
+                return Err(RecordError::SpecChanged { path: parquet, found: found.to_owned(), expected: spec_hash.to_owned() });
             }
         }
         let done = rows.iter().filter(|r| r.str("record_kind") == "measurement").map(|r| r.str("case_id").to_owned()).collect();
-        Ok(RecordStore { stem, rows, done })
+        Ok(RecordStore { stem, rows, done, archive_first: exists && !resume, written: exists && resume, _lock: lock })
     }
 
     pub fn is_done(&self, case_id: &str) -> bool {
@@ -283,15 +293,21 @@ impl RecordStore {
         self.done.len()
     }
 
-    /// Appends the rows of one finished case and rewrites the Parquet file
-    /// atomically (the CSV copy follows in [`RecordStore::finish`]: rewriting it
-    /// after every case made long sweeps quadratic in their output).
+    /// Adds rows: those of a finished case (`case_id`) are written at once, the
+    /// Parquet file rewritten atomically (the CSV copy follows in
+    /// [`RecordStore::finish`]: rewriting it after every case made long sweeps
+    /// quadratic in their output); rows of no case (the run's ceilings) wait for
+    /// the first case.
     pub fn append(&mut self, case_id: Option<&str>, rows: Vec<Record>) -> Result<(), RecordError> {
         self.rows.extend(rows);
-        write_parquet(&self.stem, &self.rows)?;
-        if let Some(id) = case_id {
-            self.done.insert(id.to_owned());
+        let Some(id) = case_id else { return Ok(()) };
+        if self.archive_first {
+            archive(&self.stem).map_err(|e| RecordError::Write { path: self.stem.with_extension("parquet"), message: e.to_string() })?;
+            self.archive_first = false;
         }
+        write_parquet(&self.stem, &self.rows)?;
+        self.written = true;
+        self.done.insert(id.to_owned());
         Ok(())
     }
 
@@ -299,10 +315,60 @@ impl RecordStore {
         &self.rows
     }
 
-    /// Writes the CSV copy of everything stored.
+    /// Writes the CSV copy of everything stored (nothing when no case was).
     pub fn finish(&self) -> Result<(), RecordError> {
+        if !self.written {
+            return Ok(());
+        }
+        write_parquet(&self.stem, &self.rows)?;
         write_csv(&self.stem, &self.rows)
     }
+}
+
+/// `<dir>/.lock` while a run writes records to `dir`, holding its pid; removed
+/// when the run ends. A lock whose process is gone (a killed run) is taken over.
+struct WriterLock {
+    path: PathBuf,
+}
+
+impl WriterLock {
+    fn take(dir: &Path) -> Result<WriterLock, RecordError> {
+        let path = dir.join(".lock");
+        let err = |e: std::io::Error| RecordError::Write { path: path.clone(), message: e.to_string() };
+        std::fs::create_dir_all(dir).map_err(err)?;
+        for _ in 0..2 {
+            match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(mut f) => {
+                    write!(f, "{}", std::process::id()).map_err(err)?;
+                    return Ok(WriterLock { path });
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let holder = std::fs::read_to_string(&path).unwrap_or_default();
+                    let pid: Option<u32> = holder.trim().parse().ok();
+                    if pid.is_some_and(process_alive) {
+                        return Err(RecordError::Locked { path, holder: holder.trim().to_owned() });
+                    }
+                    eprintln!("taking over {} from a run that is gone (pid {})", path.display(), holder.trim());
+                    std::fs::remove_file(&path).map_err(err)?;
+                }
+                Err(e) => return Err(err(e)),
+            }
+        }
+        Err(RecordError::Locked { path, holder: "unknown".into() })
+    }
+}
+
+impl Drop for WriterLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Whether process `pid` runs (on systems without `/proc`, assumed so: the user
+/// removes a stale lock by hand, as the error says).
+fn process_alive(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    if proc.is_dir() { proc.join(pid.to_string()).exists() } else { true }
 }
 
 fn archive(stem: &Path) -> std::io::Result<()> {
@@ -377,19 +443,53 @@ mod tests {
         assert!(!dir.path().join("hw-quick.csv").exists(), "the CSV copy waits for finish()");
         s.finish().unwrap();
         assert!(dir.path().join("hw-quick.csv").exists());
+        drop(s);
         let s2 = RecordStore::open(dir.path(), "hw-quick", "h", true).unwrap();
         assert!(s2.is_done("a") && !s2.is_done("b"));
         assert_eq!(s2.rows().len(), 1);
+        drop(s2);
         // Another spec refuses to resume, and leaves the file alone.
         let e = RecordStore::open(dir.path(), "hw-quick", "other", true).err().unwrap();
         assert!(e.to_string().contains("different spec"), "{e}");
         assert_eq!(read_parquet(&dir.path().join("hw-quick.parquet")).unwrap().len(), 1);
-        // A fresh run archives the old files instead of overwriting them.
-        let s3 = RecordStore::open(dir.path(), "hw-quick", "h", false).unwrap();
+        // A fresh run archives the old files instead of overwriting them, once its first case is stored.
+        let mut s3 = RecordStore::open(dir.path(), "hw-quick", "h", false).unwrap();
         assert_eq!(s3.rows().len(), 0);
-        assert!(!dir.path().join("hw-quick.parquet").exists());
+        s3.append(None, vec![rows[1].clone()]).unwrap();
+        assert_eq!(read_parquet(&dir.path().join("hw-quick.parquet")).unwrap().len(), 1, "ceilings alone change nothing");
+        s3.append(Some("b"), vec![rows[0].clone()]).unwrap();
+        assert_eq!(read_parquet(&dir.path().join("hw-quick.parquet")).unwrap().len(), 2);
         let archived = record_files(&dir.path().join("archive"));
         assert_eq!(archived.len(), 1);
         assert_eq!(read_parquet(&archived[0]).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_run_that_stores_no_case_leaves_the_earlier_records_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = RecordStore::open(dir.path(), "m", "h", false).unwrap();
+        s.append(Some("a"), sample()).unwrap();
+        s.finish().unwrap();
+        drop(s);
+        let mut failed = RecordStore::open(dir.path(), "m", "h", false).unwrap();
+        failed.append(None, vec![sample()[0].clone()]).unwrap();
+        failed.finish().unwrap();
+        drop(failed);
+        assert_eq!(read_parquet(&dir.path().join("m.parquet")).unwrap().len(), 2);
+        assert_eq!(std::fs::read_to_string(dir.path().join("m.csv")).unwrap().lines().count(), 3);
+        assert!(!dir.path().join("archive").exists());
+    }
+
+    #[test]
+    fn one_writer_per_records_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = RecordStore::open(dir.path(), "a", "h", false).unwrap();
+        let e = RecordStore::open(dir.path(), "b", "h", false).err().unwrap().to_string();
+        assert!(e.contains(".lock") && e.contains(&std::process::id().to_string()), "{e}");
+        drop(first);
+        assert!(RecordStore::open(dir.path(), "b", "h", false).is_ok(), "the lock goes with its store");
+        // A lock left by a process that is gone is taken over.
+        std::fs::write(dir.path().join(".lock"), "4294967290").unwrap();
+        assert!(RecordStore::open(dir.path(), "b", "h", false).is_ok());
     }
 }

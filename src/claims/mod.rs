@@ -26,8 +26,8 @@ pub mod judge;
 use crate::error::SpecError;
 use crate::report::MachineRecords;
 use crate::spec::{ClaimSpec, PaperHardware, SpecFile};
-use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 pub use hardware::{Explanation, Model};
 pub use judge::{Band, Comparison};
@@ -49,7 +49,7 @@ pub enum Verdict {
 }
 
 /// The kind of a verdict, without its detail: what indexes count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum VerdictKind {
     Reproduced,

@@ -215,6 +215,9 @@ pub fn measure_ceilings(gpu: Option<&Gpu>, quick: bool, kind: &str) -> Result<Ve
 pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<Rendered> {
     let paper = load_paper(exp, opts.spec.as_deref())?;
     let cases = paper.cases(&opts.profile)?;
+    if cases.is_empty() {
+        bail!("profile `{}` of {} has no cases: its sizes, runs or sweeps are empty", opts.profile, exp.id());
+    }
     let env = RunEnv::open(opts.backend, opts.device, &opts.profile)?;
     let dir = opts.out.join(exp.id());
     let spec_hash = spec_hash(exp, opts.spec.as_deref())?;

@@ -33,6 +33,44 @@ pub fn probe(gpus: usize) -> Result<(), GpuError> {
     Ok(())
 }
 
+/// The ring's link as NCCL sees it: bytes per second that each GPU sends to the next while receiving from the previous
+/// (the migration's pattern), timed on the host around `repeats` exchanges of `bytes` after one warm-up; median, GB/s.
+pub fn link_bandwidth(gpus: &[Gpu], bytes: usize, repeats: usize) -> Result<f64> {
+    probe(gpus.len())?;
+    let n = gpus.len();
+    let comms = Comm::from_devices(gpus.iter().map(|g| g.stream.clone()).collect())
+        .map_err(|e| anyhow!("NCCL communicators for {n} GPUs: {:?}", e.0))?;
+    let mut send = Vec::new();
+    let mut recv = Vec::new();
+    for g in gpus {
+        send.push(g.stream.alloc_zeros::<u8>(bytes).map_err(|e| anyhow!("link buffer on GPU {}: {e:?}", g.info.ordinal))?);
+        recv.push(g.stream.alloc_zeros::<u8>(bytes).map_err(|e| anyhow!("link buffer on GPU {}: {e:?}", g.info.ordinal))?);
+    }
+    let err = |e: nccl::NcclError| anyhow!("NCCL link measurement: {:?}", e.0);
+    let mut once = || -> Result<f64> {
+        let t0 = std::time::Instant::now();
+        nccl::group_start().map_err(err)?;
+        let mut posted = Ok(());
+        for (k, (comm, r)) in comms.iter().zip(recv.iter_mut()).enumerate() {
+            let (next, previous) = (((k + 1) % n) as i32, ((k + n - 1) % n) as i32);
+            posted = comm.send(&send[k], next).and_then(|()| comm.recv(r, previous).map(drop));
+            if posted.is_err() {
+                break;
+            }
+        }
+        let ended = nccl::group_end();
+        posted.map_err(err)?;
+        ended.map_err(err)?;
+        for g in gpus {
+            g.stream.synchronize().map_err(|e| anyhow!("GPU {}: {e:?}", g.info.ordinal))?;
+        }
+        Ok(t0.elapsed().as_secs_f64())
+    };
+    once()?;
+    let times = (0..repeats.max(1)).map(|_| once()).collect::<Result<Vec<f64>>>()?;
+    Ok(bytes as f64 / crate::stats::median(&times) / 1e9)
+}
+
 /// GPUs `0..count`, each with its own stream ([`Gpu::with_own_stream`]), for a [`Ring`].
 pub fn open_gpus(count: usize) -> Result<Vec<Gpu>, GpuError> {
     (0..count).map(|ordinal| Gpu::open(ordinal)?.with_own_stream()).collect()

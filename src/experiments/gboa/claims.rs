@@ -95,7 +95,7 @@ pub struct Speedup {
 
 impl Params for Speedup {
     fn validate(&self) -> Result<(), (String, String)> {
-        if !(self.paper > 0.0) {
+        if self.paper.is_nan() || self.paper <= 0.0 {
             return Err(("paper".into(), format!("a speedup must be positive, not {}", self.paper)));
         }
         self.band.check_ratio("band")?;
@@ -342,7 +342,7 @@ fn quality_kept(p: &Quality, a: &Analysis, _: &Ctx) -> Outcome {
         let (d, h) = w.unwrap_or((f64::NAN, f64::NAN));
         if d - h > p.max_drop {
             worse.push(format!("ℓ={at} (drop {} ± {} points)", pts(d), pts(h)));
-        } else if !(d + h <= p.max_drop) {
+        } else if (d + h).is_nan() || d + h > p.max_drop {
             unshown.push(format!("ℓ={at} (drop {} ± {} points)", pts(d), pts(h)));
         }
     }
