@@ -22,6 +22,9 @@ pub(super) const CHECKS: &[Check<Analysis>] = &[
 
 type Invalid = Result<(), (String, String)>;
 
+/// (island size, value) pairs.
+type BySize = Vec<(usize, f64)>;
+
 fn ratio_band(band: &Band) -> Invalid {
     band.check_ratio("band")
 }
@@ -397,7 +400,7 @@ fn threads_scale(p: &ThreadsScale, a: &Analysis, ctx: &Ctx) -> Outcome {
         return Outcome::not_run("no all-threads speed runs in these records");
     };
     let efficiency = |n: usize| Some((n, a.per_generation(n, CPU_1T)? / a.per_generation(n, CPU_MT)? / threads as f64));
-    let all: Vec<(usize, f64)> = a.speed_sizes().into_iter().filter_map(efficiency).collect();
+    let all: BySize = a.speed_sizes().into_iter().filter_map(efficiency).collect();
     let list = |xs: &[&(usize, f64)]| -> String {
         xs.iter().map(|(n, e)| format!("{n}: {} ({:.2}× on {threads})", fmt_sig(*e), e * threads as f64)).collect::<Vec<_>>().join(", ")
     };
@@ -405,7 +408,7 @@ fn threads_scale(p: &ThreadsScale, a: &Analysis, ctx: &Ctx) -> Outcome {
         let beyond = format!("efficiency on {threads} threads: {}", list(&all.iter().collect::<Vec<_>>()));
         return Outcome::not_run(format!("all threads here are {threads}, outside the paper's {} threads", p.threads)).with_beyond(beyond);
     }
-    let (ours, others): (Vec<&(usize, f64)>, Vec<&(usize, f64)>) = all.iter().partition(|(n, _)| inside(&p.sizes, *n));
+    let (ours, others): (Vec<_>, Vec<_>) = all.iter().partition(|(n, _)| inside(&p.sizes, *n));
     let beyond = if others.is_empty() { String::new() } else { format!("efficiency beyond the paper's sizes: {}", list(&others)) };
     let Some(worst) = ours.iter().map(|x| x.1).min_by(f64::total_cmp) else {
         return Outcome::not_run("no speed runs in the paper's range of sizes").with_beyond(beyond);
@@ -439,11 +442,11 @@ impl Params for GpuSpeedup {
 /// The peak over the paper's island sizes of one thread's time per generation
 /// over the GPU's with the paper's kernels; the split kernels go beyond.
 fn gpu_speedup(p: &GpuSpeedup, a: &Analysis, ctx: &Ctx) -> Outcome {
-    let speedups = |method: &str| -> Vec<(usize, f64)> {
+    let speedups = |method: &str| -> BySize {
         a.speed_sizes().into_iter().filter_map(|n| Some((n, a.per_generation(n, CPU_1T)? / a.per_generation(n, method)?))).collect()
     };
     let peak = |xs: &[(usize, f64)]| xs.iter().copied().max_by(|x, y| x.1.total_cmp(&y.1));
-    let (ours, others): (Vec<(usize, f64)>, Vec<(usize, f64)>) = speedups(CUDA).into_iter().partition(|(n, _)| inside(&p.sizes, *n));
+    let (ours, others): (BySize, BySize) = speedups(CUDA).into_iter().partition(|(n, _)| inside(&p.sizes, *n));
     let mut beyond = Vec::new();
     if let Some((n, s)) = peak(&speedups(CUDA_SPLIT)) {
         beyond.push(format!("split kernels (not the paper's): peak {} at {n} per island", fmt_ratio(s)));
