@@ -1,0 +1,318 @@
+//! One machine's island records, read into typed runs and indexed for the
+//! report's sections and the claims. A row that lacks a column its figure needs
+//! is an error naming the case and the column, never a silent default.
+
+use super::{CPU_MT, CUDA, CUDA_RING};
+use crate::records::{Record, Value};
+use crate::report::MachineRecords;
+use crate::stats::Summary;
+use anyhow::{Context, Result};
+use std::collections::BTreeMap;
+
+/// One run of the GA (a grid, full-length, ring or speed row with status `ok`).
+#[derive(Clone, Debug)]
+pub(super) struct Run {
+    pub method: String,
+    pub islands: usize,
+    pub size: usize,
+    pub generations: u32,
+    /// Best fitness at the end of the run, and its gap to the optimum.
+    pub best: f64,
+    pub gap: f64,
+    pub total_ms: f64,
+    pub migration_ms: f64,
+    pub manipulation_ms: f64,
+    /// CPU threads the run used (CPU rows and grid rows).
+    pub threads: Option<usize>,
+    /// Ring rows: the GPUs and the islands of each (`split`, "4+3").
+    pub gpus: Option<usize>,
+    pub split: Vec<usize>,
+    /// The ring ended with the same statistics as one GPU.
+    pub identical: bool,
+}
+
+impl Run {
+    fn of(r: &Record) -> Result<Run> {
+        let case = r.str("case_id");
+        let int = |k: &str| r.int(k).with_context(|| format!("record of case `{case}` lacks `{k}`"));
+        let float = |k: &str| r.float(k).with_context(|| format!("record of case `{case}` lacks `{k}`"));
+        let generations =
+            u32::try_from(int("generations")?).ok().filter(|g| *g > 0).with_context(|| format!("case `{case}`: no generations"))?;
+        let total_ms = float("total_ms")?;
+        anyhow::ensure!(total_ms > 0.0, "case `{case}`: total_ms {total_ms} is not a time");
+        let split = match r.str("split") {
+            "" => vec![],
+            s => s.split('+').map(str::parse).collect::<Result<_, _>>().with_context(|| format!("case `{case}`: split `{s}`"))?,
+        };
+        Ok(Run {
+            method: r.str("method").to_owned(),
+            islands: int("islands")? as usize,
+            size: int("island_size")? as usize,
+            generations,
+            best: float("best")?,
+            gap: float("gap")?,
+            total_ms,
+            migration_ms: float("migration_ms")?,
+            manipulation_ms: float("manipulation_ms")?,
+            threads: r.int("threads").map(|t| t as usize),
+            gpus: r.int("gpus").map(|g| g as usize),
+            split,
+            identical: r.get("identical") == &Value::Bool(true),
+        })
+    }
+
+    pub fn ms_per_generation(&self) -> f64 {
+        self.total_ms / f64::from(self.generations)
+    }
+
+    /// Migration's share of the run's time (Figure 6).
+    pub fn migration_share(&self) -> f64 {
+        self.migration_ms / self.total_ms
+    }
+
+    /// Island-generations per second: islands × generations over the run's time.
+    pub fn island_generations_per_s(&self) -> f64 {
+        self.islands as f64 * f64::from(self.generations) / (self.total_ms * 1e-3)
+    }
+
+    /// Islands on each GPU when the ring is split evenly, else None.
+    pub fn islands_per_gpu(&self) -> Option<usize> {
+        let first = *self.split.first()?;
+        self.split.iter().all(|&k| k == first).then_some(first)
+    }
+}
+
+/// A machine's runs: grid runs by (islands, size), full-length runs, ring runs
+/// and speed runs by (size, method), with the reasons of what did not run.
+#[derive(Default)]
+pub(super) struct Analysis {
+    pub grid: BTreeMap<(usize, usize), Vec<Run>>,
+    pub full: Vec<Run>,
+    /// Ring cases: the ring on one GPU (`cuda`) and split over several (`cuda-nccl`).
+    pub ring: Vec<Run>,
+    pub speed: BTreeMap<(usize, String), Run>,
+    /// Method → why it did not run here.
+    pub not_run: BTreeMap<String, String>,
+    /// Threads of the all-threads CPU runs.
+    pub threads: Option<usize>,
+    /// Philox calls per second with every SM busy (the speed cases' ceiling).
+    pub philox: Vec<f64>,
+}
+
+impl Analysis {
+    /// Each (figure, islands, island size) from the profile that measured it
+    /// last: one run and one code version per mean.
+    pub fn of(m: &MachineRecords) -> Result<Analysis> {
+        let point = |r: &Record| Some((r.str("figure").to_owned(), r.int("islands"), r.int("island_size")));
+        let mut a = Analysis::default();
+        for r in m.latest_measurements(point) {
+            if r.str("status") != "ok" {
+                a.not_run.insert(r.str("method").to_owned(), r.str("reason").to_owned());
+                continue;
+            }
+            let run = Run::of(r).with_context(|| format!("machine `{}`", m.hw_id))?;
+            if run.method == CPU_MT {
+                a.threads = a.threads.max(run.threads);
+            }
+            a.philox.extend(r.float("philox_calls_per_s"));
+            match r.str("figure") {
+                "grid" => a.grid.entry((run.islands, run.size)).or_default().push(run),
+                "full" => a.full.push(run),
+                "ring" => a.ring.push(run),
+                _ => {
+                    a.speed.insert((run.size, run.method.clone()), run);
+                }
+            }
+        }
+        Ok(a)
+    }
+
+    /// Why `method` did not run here, if a record says.
+    pub fn reason(&self, method: &str) -> Option<&str> {
+        self.not_run.get(method).map(String::as_str)
+    }
+
+    /// Why the GPU parts have nothing to judge: the records' reason, else `otherwise`.
+    pub fn gpu_reason(&self, otherwise: &str) -> String {
+        self.reason(CUDA).unwrap_or(otherwise).to_owned()
+    }
+
+    pub fn grid_islands(&self) -> Vec<usize> {
+        let mut v: Vec<usize> = self.grid.keys().map(|k| k.0).collect();
+        v.dedup();
+        v
+    }
+
+    pub fn grid_sizes(&self) -> Vec<usize> {
+        let mut v: Vec<usize> = self.grid.keys().map(|k| k.1).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    pub fn speed_sizes(&self) -> Vec<usize> {
+        let mut v: Vec<usize> = self.speed.keys().map(|k| k.0).collect();
+        v.dedup();
+        v
+    }
+
+    /// `value` of every run of a grid point.
+    pub fn grid_values(&self, islands: usize, size: usize, value: impl Fn(&Run) -> f64) -> Vec<f64> {
+        self.grid.get(&(islands, size)).map_or_else(Vec::new, |runs| runs.iter().map(value).collect())
+    }
+
+    /// Mean milliseconds per generation of a grid point.
+    pub fn grid_per_generation(&self, islands: usize, size: usize) -> Option<f64> {
+        Summary::of(&self.grid_values(islands, size, Run::ms_per_generation)).map(|s| s.mean)
+    }
+
+    /// The method of the grid runs (`cuda` or `cpu-mt`).
+    pub fn grid_method(&self) -> Option<&str> {
+        self.grid.values().flatten().next().map(|r| r.method.as_str())
+    }
+
+    /// Milliseconds per generation of a speed run.
+    pub fn per_generation(&self, size: usize, method: &str) -> Option<f64> {
+        self.speed.get(&(size, method.to_owned())).map(Run::ms_per_generation)
+    }
+
+    /// The ring split over several GPUs.
+    pub fn rings(&self) -> impl Iterator<Item = &Run> {
+        self.ring.iter().filter(|r| r.method == CUDA_RING)
+    }
+
+    /// The ring case's run on one GPU of (islands, size).
+    pub fn ring_on_one_gpu(&self, islands: usize, size: usize) -> Option<&Run> {
+        self.ring.iter().find(|r| r.method == CUDA && r.islands == islands && r.size == size)
+    }
+
+    /// Milliseconds per generation with every island on one GPU, by (islands,
+    /// size): the GPU grid (mean over runs), else the ring cases' one-GPU runs.
+    pub fn one_gpu(&self) -> BTreeMap<(usize, usize), f64> {
+        let mut t = BTreeMap::new();
+        for r in self.ring.iter().filter(|r| r.method == CUDA) {
+            t.insert((r.islands, r.size), r.ms_per_generation());
+        }
+        if self.grid_method() == Some(CUDA) {
+            for &(i, n) in self.grid.keys() {
+                t.extend(self.grid_per_generation(i, n).map(|ms| ((i, n), ms)));
+            }
+        }
+        t
+    }
+}
+
+/// Synthetic records for the tests of the report and the claims.
+#[cfg(test)]
+pub(super) mod fixtures {
+    use crate::records::Record;
+    use crate::report::MachineRecords;
+
+    fn run(figure: &str, method: &str, islands: usize, size: usize, generations: u32, total_ms: f64) -> Record {
+        Record::new()
+            .with("record_kind", "measurement")
+            .with("profile", "p")
+            .with("run_id", 1)
+            .with("case_id", format!("{figure}/i{islands}/n{size}"))
+            .with("figure", figure)
+            .with("method", method)
+            .with("status", "ok")
+            .with("islands", islands)
+            .with("island_size", size)
+            .with("generations", generations)
+            .with("best", 2_800_000)
+            .with("gap", 0.01)
+            .with("total_ms", total_ms)
+            .with("migration_ms", 0.0)
+            .with("manipulation_ms", total_ms / 2.0)
+    }
+
+    /// A grid run of 1000 generations at `ms` per generation with this best fitness.
+    pub fn grid(method: &str, islands: usize, size: usize, best: f64, ms: f64) -> Record {
+        run("grid", method, islands, size, 1000, ms * 1000.0).with("best", best).with("threads", 2)
+    }
+
+    /// A speed run (one island, 100 generations) at `ms` per generation.
+    pub fn speed(method: &str, size: usize, ms: f64, threads: usize) -> Record {
+        run("speed", method, 1, size, 100, ms * 100.0).with("threads", threads)
+    }
+
+    /// A ring case's run on one GPU (`split` empty) or over several GPUs, 1000 generations.
+    pub fn ring(islands: usize, size: usize, ms: f64, migration_share: f64, split: &str) -> Record {
+        let method = if split.is_empty() { super::CUDA } else { super::CUDA_RING };
+        let r = run("ring", method, islands, size, 1000, ms * 1000.0).with("migration_ms", ms * 1000.0 * migration_share);
+        match split {
+            "" => r.with("gpus", 1),
+            s => r.with("gpus", s.split('+').count()).with("split", s).with("identical", true),
+        }
+    }
+
+    /// A method that did not run, with the reason.
+    pub fn not_run(figure: &str, method: &str, reason: &str) -> Record {
+        Record::new()
+            .with("record_kind", "measurement")
+            .with("profile", "p")
+            .with("run_id", 1)
+            .with("figure", figure)
+            .with("islands", 1)
+            .with("island_size", 128)
+            .with("method", method)
+            .with("status", "not_run")
+            .with("reason", reason)
+    }
+
+    /// A machine with these rows, its GPU's SM count (if any) and ceilings (as `testing::machine`).
+    pub fn machine(mut rows: Vec<Record>, sms: Option<usize>, ceilings: &[(&str, f64)]) -> MachineRecords {
+        if let Some(sms) = sms {
+            for r in &mut rows {
+                r.set("gpu_sms", sms);
+            }
+        }
+        rows.extend(crate::claims::testing::machine(ceilings).rows);
+        MachineRecords { hw_id: "test".into(), rows }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::*;
+    use super::*;
+
+    #[test]
+    fn rows_are_read_into_runs_by_figure() {
+        let m = machine(
+            vec![
+                grid(CUDA, 2, 256, 10.0, 0.1),
+                grid(CUDA, 2, 256, 12.0, 0.3),
+                speed(CPU_MT, 256, 2.0, 16),
+                ring(4, 256, 0.2, 0.01, ""),
+                ring(4, 256, 0.1, 0.02, "2+2"),
+                not_run("speed", "cuda-split", "no reason"),
+            ],
+            None,
+            &[],
+        );
+        let a = Analysis::of(&m).unwrap();
+        assert_eq!(a.grid_values(2, 256, |r| r.best), vec![10.0, 12.0]);
+        assert!((a.grid_per_generation(2, 256).unwrap() - 0.2).abs() < 1e-12);
+        assert_eq!(a.threads, Some(16));
+        assert_eq!(a.per_generation(256, CPU_MT), Some(2.0));
+        let ring: Vec<&Run> = a.rings().collect();
+        assert_eq!((ring.len(), ring[0].islands_per_gpu(), ring[0].identical), (1, Some(2), true));
+        // 4 islands × 1000 generations in 0.1 s.
+        assert!((ring[0].island_generations_per_s() - 40_000.0).abs() < 1e-6);
+        // Times on one GPU: the ring case's one-GPU run and the GPU grid.
+        assert_eq!(a.one_gpu().get(&(4, 256)), Some(&0.2));
+        assert!((a.one_gpu()[&(2, 256)] - 0.2).abs() < 1e-12);
+        assert_eq!(a.reason("cuda-split"), Some("no reason"));
+        assert_eq!(a.gpu_reason("none"), "none");
+    }
+
+    #[test]
+    fn a_row_without_a_needed_column_is_an_error_naming_it() {
+        let mut row = grid(CUDA, 2, 256, 10.0, 0.1);
+        row.set("total_ms", Value::Null);
+        let e = Analysis::of(&machine(vec![row], None, &[])).err().unwrap();
+        assert!(format!("{e:#}").contains("lacks `total_ms`"), "{e:#}");
+    }
+}

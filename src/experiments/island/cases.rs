@@ -1,0 +1,236 @@
+//! The island paper's cases and how one runs into records.
+//!
+//! - `grid/i<islands>/n<size>/r<run>`: one run of the island GA (`library::island`)
+//!   on the 10,000-item instance, on the GPU where there is one (all islands of
+//!   one GPU in the same launches, `gpu::island`), else on all CPU cores: the best
+//!   fitness and its gap to the optimum (Figure 4), the time (Figure 5) and the
+//!   migration share (Figure 6). Both backends evolve bit-identical populations
+//!   from the same seed (counter-based Philox), so Figure 4 does not depend on
+//!   the machine.
+//! - `full/i<islands>/n<size>/r<run>`: the headline configuration at the paper's
+//!   full length (Section VI: 100k generations).
+//! - `ring/i<islands>/n<size>`: the multi-GPU version (Section IV): the ring on one
+//!   GPU, then split over every GPU of the machine with the emigrants sent over
+//!   NCCL (`gpu::island_ring`); both must end with the same statistics.
+//! - `speed/n<size>`: one island for a few generations on one CPU thread, all CPU
+//!   threads, the GPU with the paper's kernels and with split kernels
+//!   (`gpu::island::Design`); every backend must end with the same statistics, and
+//!   the time per generation gives Figure 7 and Table I. The GPU's Philox rate is
+//!   measured there too, the ceiling of genetic manipulation.
+
+use super::{CPU_1T, CPU_MT, CUDA, CUDA_RING, CUDA_SPLIT, IslandPaper};
+use crate::error::SpecError;
+use crate::experiments::{Case, RunEnv};
+use crate::gpu::island::Design;
+use crate::library::island::{self, Config, RunResult, Threads};
+use crate::library::knapsack::Instance;
+use crate::records::Record;
+use anyhow::{Context, Result};
+
+impl IslandPaper {
+    fn instance(&self) -> Result<Instance> {
+        let path = &self.spec.settings.instance;
+        Instance::load(path).with_context(|| format!("the knapsack instance of {}", self.file.path.display()))
+    }
+
+    /// Items of the instance (for the counted bytes and Philox calls of the report), if it loads.
+    pub(super) fn item_count(&self) -> Option<usize> {
+        self.instance().map(|i| i.item_count()).ok()
+    }
+
+    fn config(&self, islands: usize, size: usize, generations: u32, seed: u64, threads: Threads) -> Config {
+        let s = &self.spec.settings;
+        Config {
+            crossover_p: *s.crossover.get_ref(),
+            mutation_p: *s.mutation.get_ref(),
+            migration_interval: *s.migration_interval.get_ref(),
+            migration_fraction: *s.migration_fraction.get_ref(),
+            threads,
+            statistics_interval: generations,
+            ..Config::paper(islands, size, generations, seed)
+        }
+    }
+
+    pub(super) fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
+        let p = self.file.profile(&self.spec.profiles, profile)?;
+        let seed = self.spec.settings.seed;
+        let mut cases = Vec::new();
+        let gens = *p.generations.get_ref();
+        for islands in p.grid_islands.iter().map(|i| *i.get_ref()) {
+            for size in p.grid_sizes.iter().map(|n| *n.get_ref()) {
+                for r in 0..p.runs {
+                    cases.push(Case {
+                        id: format!("grid/i{islands}/n{size}/r{r}"),
+                        params: Record::new()
+                            .with("figure", "grid")
+                            .with("islands", islands)
+                            .with("island_size", size)
+                            .with("generations", gens)
+                            .with("run", r)
+                            .with("seed", seed ^ ((islands as u64) << 32) ^ ((size as u64) << 16) ^ r as u64),
+                        weight: (islands * size) as u64 * u64::from(gens) / 10_000 + 1,
+                    });
+                }
+            }
+        }
+        if let Some(f) = &p.full_length {
+            for r in 0..f.runs {
+                cases.push(Case {
+                    id: format!("full/i{}/n{}/r{r}", f.islands, f.size),
+                    params: Record::new()
+                        .with("figure", "full")
+                        .with("islands", f.islands)
+                        .with("island_size", f.size)
+                        .with("generations", f.generations)
+                        .with("run", r)
+                        .with("seed", seed ^ 0xF011 ^ ((f.islands as u64) << 32) ^ ((f.size as u64) << 16) ^ r as u64),
+                    weight: (f.islands * f.size) as u64 * u64::from(f.generations) / 10_000 + 1,
+                });
+            }
+        }
+        if let Some(gens) = p.ring_generations.as_ref().map(|g| *g.get_ref()) {
+            for islands in p.ring_islands.iter().map(|i| *i.get_ref()) {
+                for size in p.ring_sizes.iter().map(|n| *n.get_ref()) {
+                    cases.push(Case {
+                        id: format!("ring/i{islands}/n{size}"),
+                        params: Record::new()
+                            .with("figure", "ring")
+                            .with("islands", islands)
+                            .with("island_size", size)
+                            .with("generations", gens)
+                            .with("seed", seed ^ 0x21A6 ^ ((islands as u64) << 32) ^ ((size as u64) << 16)),
+                        weight: (islands * size) as u64 * u64::from(gens) / 5_000 + 1,
+                    });
+                }
+            }
+        }
+        let gens = *p.speed_generations.get_ref();
+        for size in p.speed_sizes.iter().map(|n| *n.get_ref()) {
+            cases.push(Case {
+                id: format!("speed/n{size}"),
+                params: Record::new()
+                    .with("figure", "speed")
+                    .with("islands", 1)
+                    .with("island_size", size)
+                    .with("generations", gens)
+                    .with("seed", seed ^ size as u64),
+                weight: size as u64 * u64::from(gens) / 100 + 1,
+            });
+        }
+        Ok(cases)
+    }
+
+    pub(super) fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
+        let p = &case.params;
+        let islands = p.int("islands").context("case without islands")? as usize;
+        let size = p.int("island_size").context("case without island_size")? as usize;
+        let generations = p.int("generations").context("case without generations")? as u32;
+        let seed = p.int("seed").context("case without seed")? as u64;
+        let instance = self.instance()?;
+        let optimum = self.spec.settings.optimum;
+        let mut rows = Vec::new();
+        if p.str("figure") == "ring" {
+            return ring_rows(&instance, &self.config(islands, size, generations, seed, Threads::Rayon), optimum, env);
+        }
+        if p.str("figure") != "speed" {
+            let cfg = self.config(islands, size, generations, seed, Threads::Rayon);
+            let (method, r) = match &env.gpu {
+                Some(gpu) => (CUDA, crate::gpu::island::run(gpu, &instance, &cfg, Design::Paper)?),
+                None => (CPU_MT, island::run(&instance, &cfg)?),
+            };
+            rows.push(run_row(method, &r, optimum).with("threads", rayon::current_num_threads()));
+            return Ok(rows);
+        }
+        let mut reference: Option<RunResult> = None;
+        let mut check = |name: &str, r: &RunResult| -> Result<()> {
+            let want = reference.get_or_insert_with(|| r.clone());
+            anyhow::ensure!(
+                want.statistics.best == r.statistics.best
+                    && want.statistics.best_chromosome == r.statistics.best_chromosome
+                    && want.statistics.mean.to_bits() == r.statistics.mean.to_bits(),
+                "{name} evolved a different population than {CPU_1T} in case {} (seed {seed})",
+                case.id
+            );
+            Ok(())
+        };
+        for (name, threads) in [(CPU_1T, Threads::Single), (CPU_MT, Threads::Rayon)] {
+            let r = island::run(&instance, &self.config(1, size, generations, seed, threads))?;
+            check(name, &r)?;
+            let n_threads = if threads == Threads::Single { 1 } else { rayon::current_num_threads() };
+            rows.push(run_row(name, &r, optimum).with("threads", n_threads));
+        }
+        match &env.gpu {
+            Some(gpu) => {
+                for (name, design) in [(CUDA, Design::Paper), (CUDA_SPLIT, Design::Split)] {
+                    let r = crate::gpu::island::run(gpu, &instance, &self.config(1, size, generations, seed, Threads::Single), design)?;
+                    check(name, &r)?;
+                    rows.push(run_row(name, &r, optimum));
+                }
+                let philox = crate::gpu::island::philox_rate(gpu, 5)?;
+                rows.last_mut().context("a GPU row")?.set("philox_calls_per_s", philox);
+            }
+            None => {
+                for name in [CUDA, CUDA_SPLIT] {
+                    rows.push(not_run(name, &env.gpu_absent));
+                }
+            }
+        }
+        Ok(rows)
+    }
+}
+
+/// One run's row: method, result, phase times (ms).
+fn run_row(method: &str, r: &RunResult, optimum: u64) -> Record {
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+    let t = &r.times;
+    let s = &r.statistics;
+    Record::new()
+        .with("method", method)
+        .with("status", "ok")
+        .with("best", s.best)
+        .with("mean", s.mean)
+        .with("std_dev", s.std_dev)
+        .with("best_island", s.best_island)
+        .with("feasible", s.best_solution.feasible)
+        .with("gap", (optimum as f64 - s.best as f64) / optimum as f64)
+        .with("manipulation_ms", ms(t.genetic_manipulation))
+        .with("evaluation_ms", ms(t.evaluation))
+        .with("replacement_ms", ms(t.replacement))
+        .with("migration_ms", ms(t.migration))
+        .with("statistics_ms", ms(t.statistics))
+        .with("total_ms", ms(t.total()))
+}
+
+/// The row of a method this machine does not run, with the one-line reason.
+fn not_run(method: &str, reason: &str) -> Record {
+    Record::new().with("method", method).with("status", "not_run").with("reason", reason)
+}
+
+/// A `ring` case: the ring on this run's GPU, then split over every GPU of the machine (NCCL between them), which
+/// must end with the same statistics; `not_run` rows where there is no GPU, one GPU or no NCCL.
+fn ring_rows(instance: &Instance, config: &Config, optimum: u64, env: &RunEnv) -> Result<Vec<Record>> {
+    use crate::gpu::{self, island_ring};
+    let Some(gpu) = &env.gpu else {
+        return Ok(vec![not_run(CUDA, &env.gpu_absent), not_run(CUDA_RING, &env.gpu_absent)]);
+    };
+    let one = gpu::island::run(gpu, instance, config, Design::Paper)?;
+    let mut rows = vec![run_row(CUDA, &one, optimum).with("gpus", 1)];
+    let count = gpu::probe()?.min(config.islands);
+    if let Err(why) = island_ring::probe(count) {
+        rows.push(not_run(CUDA_RING, &why.to_string()));
+        return Ok(rows);
+    }
+    let gpus = island_ring::open_gpus(count)?;
+    let ring = island_ring::run(&gpus, instance, config, Design::Paper)?;
+    let (a, b) = (&one.statistics, &ring.statistics);
+    anyhow::ensure!(
+        a.best == b.best && a.best_chromosome == b.best_chromosome && a.mean.to_bits() == b.mean.to_bits(),
+        "the ring over {count} GPUs evolved a different population than one GPU ({} islands × {}, seed {})",
+        config.islands,
+        config.island_size,
+        config.seed
+    );
+    let split: Vec<String> = island_ring::split(config.islands, count).iter().map(usize::to_string).collect();
+    rows.push(run_row(CUDA_RING, &ring, optimum).with("gpus", count).with("split", split.join("+")).with("identical", true));
+    Ok(rows)
+}

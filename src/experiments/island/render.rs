@@ -1,0 +1,415 @@
+//! The island paper's report: how it was measured, one section per figure
+//! (Figures 4–7, Table I, the ring over several GPUs, memory traffic and the
+//! Philox ceiling), each with one part per machine, and the side-by-side page.
+
+use super::analysis::{Analysis, Run};
+use super::spec::IslandSpec;
+use super::{CPU_1T, CPU_MT, CUDA, CUDA_RING, CUDA_SPLIT};
+use crate::experiments::Section;
+use crate::report::chart::{self, LineChart};
+use crate::report::{MachineRecords, Table};
+use crate::stats::Summary;
+use anyhow::Result;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::Path;
+
+/// "How this was measured".
+pub(super) fn method(spec: &IslandSpec) -> String {
+    let s = &spec.settings;
+    format!(
+        "The paper's GA (Section V) on its 10,000-item instance (`{}`, optimum {}): steady state, binary tournament \
+         selection, uniform crossover by 32-bit masks (p = {}), bit-flip mutation by masks ({} per gene), half the island \
+         replaced by tournament against random offspring, unidirectional ring migration every {} generations of {:.0}% of \
+         the island including its best. Every random number is Philox 4×32-10 keyed by seed and island and counted by \
+         generation, purpose, individual and word, so one CPU thread, all CPU threads and the GPU evolve bit-identical \
+         populations (checked in every `speed` case). Grid runs (Figures 4–6) use the GPU where there is one, all islands \
+         of one GPU batched in the same launches (the paper: one GTX 580 per island, MPI between them), else all CPU cores; \
+         the profile sets the generations (the paper: 100k) and runs (the paper: 30). Gap = (optimum − best) / optimum. \
+         The same ring also runs with one island per MPI process (`evorepro-island-mpi`, `--features mpi`, checked \
+         bit-identical to the in-process ring) and split over several GPUs with NCCL between them (the section \
+         *Several GPUs*, profile `gpu-multi`).\n",
+        s.instance.display(),
+        s.optimum,
+        s.crossover.get_ref(),
+        s.mutation.get_ref(),
+        s.migration_interval.get_ref(),
+        100.0 * s.migration_fraction.get_ref(),
+    )
+}
+
+/// Every section, from each machine's analysis (by hw_id).
+pub(super) fn sections(
+    spec: &IslandSpec,
+    machines: &[MachineRecords],
+    analyses: &BTreeMap<String, Analysis>,
+    items: Option<usize>,
+    dir: &Path,
+) -> Result<Vec<Section>> {
+    let of = |m: &MachineRecords| &analyses[&m.hw_id];
+    Ok(vec![
+        Section::per_machine("Figure 4 — best fitness after the run", "", machines, |m| fig4(m, of(m), dir))?,
+        Section::per_machine("Figure 5 — total time, and Figure 6 — migration overhead", "", machines, |m| fig5(m, of(m), dir))?,
+        Section::per_machine("Several GPUs — the ring over NCCL (Section IV)", RING_INTRO, machines, |m| Ok(ring_section(of(m))))?,
+        Section::per_machine("Performance — memory traffic against the measured ceiling", "", machines, |m| {
+            Ok(performance(m, of(m), items))
+        })?,
+        Section::per_machine("Figure 7 and Table I — speedups over one CPU thread", "", machines, |m| Ok(fig7(spec, of(m))))?,
+    ])
+}
+
+fn fmt_opt(v: Option<f64>, digits: usize) -> String {
+    v.map_or("—".into(), |v| format!("{v:.digits$}"))
+}
+
+fn ratio(num: Option<f64>, den: Option<f64>) -> String {
+    num.zip(den).map_or("—".into(), |(n, d)| format!("{:.1}×", n / d))
+}
+
+/// A GPU column's cell: the value, else why the GPU did not run.
+fn gpu_cell(a: &Analysis, method: &str, v: Option<f64>) -> String {
+    match (v, a.reason(method)) {
+        (Some(v), _) => format!("{v:.3}"),
+        (None, Some(why)) => format!("not run here ({why})"),
+        (None, None) => "—".into(),
+    }
+}
+
+/// Chart series: (name, points).
+type Series = Vec<(String, Vec<(f64, f64)>)>;
+
+/// A grid table (a row per island count, a column per island size, headed by
+/// `column(size)`) and one chart series per island count: `cell(islands, size)`
+/// gives the cell's text and the point's y value, or None for "—".
+fn grid_table(a: &Analysis, column: impl Fn(usize) -> String, cell: impl Fn(usize, usize) -> Option<(String, f64)>) -> (Table, Series) {
+    let sizes = a.grid_sizes();
+    let mut header = vec!["islands".to_owned()];
+    header.extend(sizes.iter().map(|&s| column(s)));
+    let mut t = Table::new(&header);
+    let mut series = Vec::new();
+    for islands in a.grid_islands() {
+        let mut cells = vec![islands.to_string()];
+        let mut points = Vec::new();
+        for &size in &sizes {
+            cells.push(match cell(islands, size) {
+                Some((text, y)) => {
+                    points.push((size as f64, y));
+                    text
+                }
+                None => "—".into(),
+            });
+        }
+        t.row(cells);
+        series.push((format!("{islands} islands"), points));
+    }
+    (t, series)
+}
+
+fn write_chart(dir: &Path, m: &MachineRecords, figure: &str, chart: &LineChart) -> Result<String> {
+    let stem = dir.join("figures").join(format!("{}__{figure}", m.hw_id));
+    chart::write_lines(&stem, chart).map_err(|e| anyhow::anyhow!("figure {}: {e}", stem.display()))?;
+    Ok(format!("\n![{}](figures/{}__{figure}.png)\n", chart.title, m.hw_id))
+}
+
+fn fig4(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+    if a.grid.is_empty() {
+        return Ok("No grid runs in this machine's records.\n".into());
+    }
+    let (t, series) = grid_table(
+        a,
+        |size| format!("{size} per island"),
+        |islands, size| {
+            let (b, g) = (Summary::of(&a.grid_values(islands, size, |r| r.best))?, Summary::of(&a.grid_values(islands, size, |r| r.gap))?);
+            Some((format!("{:.0} ± {:.0} (gap {:.3}%, n = {})", b.mean, b.ci95(), 100.0 * g.mean, b.n), 100.0 * g.mean))
+        },
+    );
+    let mut md = format!("Best fitness, mean ± 95% CI over runs, and the gap to the optimum ({}).\n\n", a.grid_method().unwrap_or("—"));
+    md += &t.render();
+    let full = |value: fn(&Run) -> f64| Summary::of(&a.full.iter().map(value).collect::<Vec<_>>());
+    if let (Some(first), Some(best), Some(gap), Some(time)) = (a.full.first(), full(|r| r.best), full(|r| r.gap), full(|r| r.total_ms)) {
+        let _ = writeln!(
+            md,
+            "\nAt the paper's full length: {} islands × {} for {} generations ({}): best {:.0} ± {:.0} (95% CI, n = {}), gap {:.4}%, \
+             {:.1} s per run.",
+            first.islands,
+            first.size,
+            first.generations,
+            first.method,
+            best.mean,
+            best.ci95(),
+            best.n,
+            100.0 * gap.mean,
+            time.mean / 1e3
+        );
+    }
+    let chart = LineChart { title: "Figure 4: gap to the optimum after the run", x_label: "island size", y_label: "gap (%)", series };
+    Ok(md + &write_chart(dir, m, "fig4", &chart)?)
+}
+
+fn fig5(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+    if a.grid.is_empty() {
+        return Ok("No grid runs in this machine's records.\n".into());
+    }
+    let (t, series) = grid_table(
+        a,
+        |size| format!("{size}: total (s) / per gen. (ms) / migration"),
+        |islands, size| {
+            let total = Summary::of(&a.grid_values(islands, size, |r| r.total_ms))?;
+            let share = Summary::of(&a.grid_values(islands, size, Run::migration_share))?;
+            let per = a.grid_per_generation(islands, size)?;
+            Some((format!("{:.2} / {per:.3} / {:.2}%", total.mean / 1e3, 100.0 * share.mean), total.mean / 1e3))
+        },
+    );
+    let mut md = format!(
+        "Mean wall time of a run ({}), time per generation, and the migration phase's share of it (Figure 6).\n\n",
+        a.grid_method().unwrap_or("—")
+    );
+    md += &t.render();
+    let chart = LineChart { title: "Figure 5: total time of a run", x_label: "island size", y_label: "time (s)", series };
+    Ok(md + &write_chart(dir, m, "fig5", &chart)?)
+}
+
+const RING_INTRO: &str = "The paper's multi-GPU version: each GPU evolves its part of the ring (its islands batched in the same \
+    launches) and at migration sends its last island's emigrants to the next GPU (here over NCCL, one process; the paper used \
+    MPI between GTX 580s). Times are per generation, each phase timed with CUDA events on every GPU and the slowest GPU's time \
+    taken; the ring's migration includes the exchange. Both runs start from the same seed and must end with the same \
+    statistics (a case fails otherwise). Island-generations per second: islands × generations over the run's time.";
+
+/// The `ring` cases of one machine: the ring on one GPU beside the ring split over its GPUs.
+fn ring_section(a: &Analysis) -> String {
+    let rings: BTreeMap<(usize, usize), &Run> = a.rings().map(|r| ((r.islands, r.size), r)).collect();
+    if rings.is_empty() {
+        return match a.reason(CUDA_RING) {
+            Some(why) => format!("Not run here ({why}).\n"),
+            None => "No ring runs in these records (profile `gpu-multi`).\n".into(),
+        };
+    }
+    let mut t = Table::new(&[
+        "islands",
+        "island size",
+        "generations",
+        "GPUs (islands each)",
+        "one GPU (ms/gen.)",
+        "ring (ms/gen.)",
+        "one GPU / ring",
+        "one GPU (island-gen./s)",
+        "ring (island-gen./s)",
+        "ring: migration share",
+        "same statistics",
+    ]);
+    for (&(islands, size), r) in &rings {
+        let one = a.ring_on_one_gpu(islands, size);
+        let split: Vec<String> = r.split.iter().map(usize::to_string).collect();
+        t.row(vec![
+            islands.to_string(),
+            size.to_string(),
+            r.generations.to_string(),
+            format!("{} ({})", r.gpus.unwrap_or(r.split.len()), split.join("+")),
+            fmt_opt(one.map(Run::ms_per_generation), 4),
+            format!("{:.4}", r.ms_per_generation()),
+            one.map_or("—".into(), |o| format!("{:.2}×", o.ms_per_generation() / r.ms_per_generation())),
+            fmt_opt(one.map(Run::island_generations_per_s), 0),
+            format!("{:.0}", r.island_generations_per_s()),
+            format!("{:.2}%", 100.0 * r.migration_share()),
+            (if r.identical { "yes" } else { "—" }).into(),
+        ]);
+    }
+    t.render()
+}
+
+/// The GPU grid's bytes per generation (`gpu::island::bytes_per_generation`, a
+/// lower bound) over its time per generation, against the device-copy ceiling
+/// measured in the same run.
+fn performance(m: &MachineRecords, a: &Analysis, items: Option<usize>) -> String {
+    let (Some(items), Some(CUDA)) = (items, a.grid_method()) else {
+        return a
+            .reason(CUDA)
+            .map_or_else(|| "No GPU grid runs in this machine's records.\n".into(), |why| format!("not run here ({why})\n"));
+    };
+    let ceiling = m.ceiling("gpu_d2d");
+    let mut t = Table::new(&["islands × size", "MB per generation", "µs per generation", "GB/s", "of the device-copy ceiling"]);
+    for &(islands, size) in a.grid.keys() {
+        let Some(ms) = a.grid_per_generation(islands, size) else { continue };
+        let bytes = crate::gpu::island::bytes_per_generation(items, size, islands) as f64;
+        let gbs = bytes / (ms * 1e-3) / 1e9;
+        t.row(vec![
+            format!("{islands} × {size}"),
+            format!("{:.2}", bytes / 1e6),
+            format!("{:.1}", ms * 1e3),
+            format!("{gbs:.0}"),
+            ceiling.map_or("—".into(), |c| format!("{:.1}%", 100.0 * gbs / c)),
+        ]);
+    }
+    let md = "Bytes counted: parents read and children written by genetic manipulation, offspring read by evaluation, fitness \
+              reads and writes (not the genomes replacement copies, migration or statistics); time per generation includes \
+              migration every 100 generations.\n\n"
+        .to_owned();
+    md + &t.render() + "\n" + &manipulation_against_philox(a, items)
+}
+
+/// Genetic manipulation's Philox calls per second (`gpu::island::manipulation_philox_calls`, a lower bound) against
+/// the Philox rate measured by `island_philox_rate` in the same run (the speed cases): the integer ceiling that
+/// bounds this phase, which draws 16 Philox calls per chromosome word and pair for its mutation masks.
+fn manipulation_against_philox(a: &Analysis, items: usize) -> String {
+    let Some(ceiling) = Summary::of(&a.philox).map(|s| s.median) else {
+        return "No Philox ceiling in this machine's records (measured by the speed cases of the GPU profiles).\n".into();
+    };
+    let mut t = Table::new(&[
+        "islands × size",
+        "Philox calls per generation",
+        "manipulation µs per generation",
+        "G calls/s",
+        "of the Philox ceiling",
+    ]);
+    for &(islands, size) in a.grid.keys() {
+        let per = a.grid_values(islands, size, |r| r.manipulation_ms / f64::from(r.generations));
+        let Some(ms) = Summary::of(&per).map(|s| s.mean) else { continue };
+        let calls = crate::gpu::island::manipulation_philox_calls(items, size, islands) as f64;
+        let rate = calls / (ms * 1e-3);
+        t.row(vec![
+            format!("{islands} × {size}"),
+            format!("{:.2} M", calls / 1e6),
+            format!("{:.1}", ms * 1e3),
+            format!("{:.1}", rate / 1e9),
+            format!("{:.1}%", 100.0 * rate / ceiling),
+        ]);
+    }
+    format!(
+        "\nGenetic manipulation is bound by integer work, not memory: its mutation masks take {} Philox4×32-10 calls per \
+         chromosome word and offspring pair (one number per gene, as the paper's per-gene mutation). Measured Philox \
+         ceiling (`island_philox_rate`, every SM busy, median of {} measurements): {:.1} G calls/s. Calls counted: \
+         tournaments, crossover decision and mutation masks (not the crossover masks).\n\n{}",
+        crate::gpu::island::MUTATION_CALLS,
+        a.philox.len(),
+        ceiling / 1e9,
+        t.render()
+    )
+}
+
+fn fig7(spec: &IslandSpec, a: &Analysis) -> String {
+    if a.speed.is_empty() {
+        return "No speed runs in this machine's records.\n".into();
+    }
+    let mut t = Table::new(&[
+        "island size",
+        "1 thread (ms/gen.)",
+        "all threads (ms/gen.)",
+        "GPU (ms/gen.)",
+        "GPU, split kernels (ms/gen.)",
+        "all threads / 1 thread",
+        "paper: 12 CPUs",
+        "GPU / 1 thread",
+        "GPU, split / 1 thread",
+        "paper: 1 GPU",
+    ]);
+    for size in a.speed_sizes() {
+        let per = |method: &str| a.per_generation(size, method);
+        let paper = |c: &str| spec.table1.at(c, size).map_or("—".into(), |v| format!("{v:.2}×"));
+        t.row(vec![
+            size.to_string(),
+            fmt_opt(per(CPU_1T), 3),
+            fmt_opt(per(CPU_MT), 3),
+            gpu_cell(a, CUDA, per(CUDA)),
+            gpu_cell(a, CUDA_SPLIT, per(CUDA_SPLIT)),
+            ratio(per(CPU_1T), per(CPU_MT)),
+            paper("12 CPUs"),
+            ratio(per(CPU_1T), per(CUDA)),
+            ratio(per(CPU_1T), per(CUDA_SPLIT)),
+            paper("1 GPU"),
+        ]);
+    }
+    let mut md = format!(
+        "One island; all threads = {} threads of this machine. GPU: the paper's warp per offspring pair and per chromosome; \
+         split kernels: a warp per 32 words of a pair and up to {} warps per chromosome (same numbers, same population: \
+         checked in every speed case).\n\n",
+        a.threads.map_or("—".into(), |t| t.to_string()),
+        crate::gpu::island::EVALUATE_WARPS
+    );
+    md += &t.render();
+    // Table I for the grid: islands on one GPU against one thread evolving
+    // every island in turn (the paper's definition of its speedups).
+    if a.grid_method() == Some(CUDA) {
+        let sizes = a.grid_sizes();
+        let mut header = vec!["islands on one GPU".to_owned()];
+        header.extend(sizes.iter().map(|s| format!("{s}: here / paper")));
+        let mut t = Table::new(&header);
+        for islands in a.grid_islands() {
+            let mut cells = vec![islands.to_string()];
+            for &size in &sizes {
+                let cpu = a.per_generation(size, CPU_1T).map(|t| t * islands as f64);
+                let paper = spec.table1.at(&format!("{islands} GPU{}", if islands == 1 { "" } else { "s" }), size);
+                cells.push(format!(
+                    "{} / {}",
+                    ratio(cpu, a.grid_per_generation(islands, size)),
+                    paper.map_or("—".into(), |v| format!("{v:.1}×"))
+                ));
+            }
+            t.row(cells);
+        }
+        md += "\nTable I: speedup of I islands on this one GPU over one CPU thread evolving the I islands in turn (time per \
+               generation); the paper's I islands ran on I GTX 580s.\n\n";
+        md += &t.render();
+    }
+    md
+}
+
+/// Side by side: every machine's times per generation of one island and the paper's Table I.
+pub(super) fn compare(spec: &IslandSpec, machines: &[MachineRecords]) -> Result<String> {
+    let mut t = Table::new(&[
+        "machine",
+        "island size",
+        "cpu-1t (ms/gen.)",
+        "cpu-mt (ms/gen.)",
+        "GPU (ms/gen.)",
+        "GPU / 1 thread",
+        "paper: 1 GPU / 1 thread",
+    ]);
+    for m in machines {
+        let a = Analysis::of(m)?;
+        for size in a.speed_sizes() {
+            let per = |method: &str| a.per_generation(size, method);
+            let paper = spec.table1.at("1 GPU", size).map_or("—".into(), |v| format!("{v:.1}×"));
+            t.row(vec![
+                format!("`{}`", m.hw_id),
+                size.to_string(),
+                fmt_opt(per(CPU_1T), 3),
+                fmt_opt(per(CPU_MT), 3),
+                gpu_cell(&a, CUDA, per(CUDA)),
+                ratio(per(CPU_1T), per(CUDA)),
+                paper,
+            ]);
+        }
+    }
+    Ok(t.render())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::analysis::fixtures::*;
+    use super::*;
+
+    #[test]
+    fn the_ring_section_sets_several_gpus_beside_one() {
+        let m = machine(vec![ring(14, 2048, 0.3, 0.01, ""), ring(14, 2048, 0.15, 0.04, "7+7")], None, &[]);
+        let text = ring_section(&Analysis::of(&m).unwrap());
+        // 0.3 ms against 0.15 ms per generation: 2×; 14 islands in 0.3 and 0.15 ms; migration 4% on the ring.
+        assert!(text.contains("| 14 | 2048 | 1000 | 2 (7+7) | 0.3000 | 0.1500 | 2.00× | 46667 | 93333 | 4.00% | yes |"), "{text}");
+    }
+
+    #[test]
+    fn a_ring_not_run_says_why() {
+        let m = machine(vec![not_run("ring", CUDA_RING, "1 GPU on this machine")], None, &[]);
+        assert_eq!(ring_section(&Analysis::of(&m).unwrap()), "Not run here (1 GPU on this machine).\n");
+        let empty = machine(vec![], None, &[]);
+        assert!(ring_section(&Analysis::of(&empty).unwrap()).contains("No ring runs"));
+    }
+
+    #[test]
+    fn gpu_cells_give_the_reason_a_gpu_did_not_run() {
+        let m = machine(vec![speed(CPU_1T, 128, 2.0, 1), not_run("speed", CUDA, "libcuda not found")], None, &[]);
+        let a = Analysis::of(&m).unwrap();
+        assert_eq!(gpu_cell(&a, CUDA, None), "not run here (libcuda not found)");
+        assert_eq!(gpu_cell(&a, CUDA_SPLIT, None), "—");
+        assert_eq!(gpu_cell(&a, CUDA, Some(0.0571)), "0.057");
+    }
+}

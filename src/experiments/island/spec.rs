@@ -1,0 +1,157 @@
+//! The island paper's spec (`experiments/island.toml`): the GA settings of
+//! Section VI, the profiles, Table I's speedups and the claims; validated at load.
+
+use crate::error::SpecError;
+use crate::spec::{ClaimSpec, PaperMeta, SpecFile};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use toml::Spanned;
+
+/// Largest island and island count the harness accepts.
+const MAX_SIZE: usize = 1 << 16;
+const MAX_ISLANDS: usize = 1024;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct IslandSpec {
+    pub paper: PaperMeta,
+    pub settings: Settings,
+    pub profiles: BTreeMap<String, Profile>,
+    pub table1: Table1Paper,
+    pub claims: Vec<ClaimSpec>,
+}
+
+/// The GA of Section VI.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Settings {
+    pub seed: u64,
+    pub instance: PathBuf,
+    pub optimum: u64,
+    pub crossover: Spanned<f64>,
+    pub mutation: Spanned<f64>,
+    pub migration_interval: Spanned<u32>,
+    pub migration_fraction: Spanned<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Profile {
+    pub grid_islands: Vec<Spanned<usize>>,
+    pub grid_sizes: Vec<Spanned<usize>>,
+    pub generations: Spanned<u32>,
+    pub runs: usize,
+    pub speed_sizes: Vec<Spanned<usize>>,
+    pub speed_generations: Spanned<u32>,
+    /// The headline configuration at the paper's full length (Section VI: 100k
+    /// generations), where the profile shortens the grid.
+    pub full_length: Option<FullLength>,
+    /// The multi-GPU ring (`ring` cases): island counts × sizes, run for `ring_generations`.
+    #[serde(default)]
+    pub ring_islands: Vec<Spanned<usize>>,
+    #[serde(default)]
+    pub ring_sizes: Vec<Spanned<usize>>,
+    #[serde(default)]
+    pub ring_generations: Option<Spanned<u32>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct FullLength {
+    pub islands: usize,
+    pub size: usize,
+    pub generations: u32,
+    pub runs: usize,
+}
+
+/// Table I: the paper's speedups over one CPU thread, per island size.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Table1Paper {
+    sizes: Vec<usize>,
+    rows: Vec<Table1Row>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Table1Row {
+    config: String,
+    speedup: Vec<f64>,
+}
+
+impl Table1Paper {
+    /// The paper's speedup of `config` ("1 GPU", "12 CPUs", …) at an island size.
+    pub fn at(&self, config: &str, size: usize) -> Option<f64> {
+        let i = self.sizes.iter().position(|&s| s == size)?;
+        self.rows.iter().find(|r| r.config == config)?.speedup.get(i).copied()
+    }
+}
+
+/// Range checks the types cannot express.
+pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecError> {
+    let s = &spec.settings;
+    for (key, p) in
+        [("settings.crossover", &s.crossover), ("settings.mutation", &s.mutation), ("settings.migration_fraction", &s.migration_fraction)]
+    {
+        if !(0.0..=1.0).contains(p.get_ref()) {
+            return Err(file.invalid(p, key, format!("{} must be a probability in [0, 1]", p.get_ref())));
+        }
+    }
+    if *s.migration_interval.get_ref() == 0 {
+        return Err(file.invalid(&s.migration_interval, "settings.migration_interval", "must be at least 1"));
+    }
+    for (name, p) in &spec.profiles {
+        for n in p.grid_sizes.iter().chain(&p.speed_sizes).chain(&p.ring_sizes) {
+            if !(4..=MAX_SIZE).contains(n.get_ref()) || n.get_ref() % 2 != 0 {
+                return Err(file.invalid(
+                    n,
+                    &format!("profiles.{name}"),
+                    format!("island size {} must be even and in 4..={MAX_SIZE}", n.get_ref()),
+                ));
+            }
+        }
+        for i in p.grid_islands.iter().chain(&p.ring_islands) {
+            if !(1..=MAX_ISLANDS).contains(i.get_ref()) {
+                return Err(file.invalid(i, &format!("profiles.{name}"), format!("{} islands: must be in 1..={MAX_ISLANDS}", i.get_ref())));
+            }
+        }
+        for g in [&p.generations, &p.speed_generations].into_iter().chain(&p.ring_generations) {
+            if *g.get_ref() == 0 {
+                return Err(file.invalid(g, &format!("profiles.{name}"), "generations must be at least 1"));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn load(text: &str) -> Result<IslandSpec, SpecError> {
+        let file = SpecFile::from_text(Path::new("island.toml"), text.into());
+        let spec: IslandSpec = file.parse()?;
+        validate(&file, &spec)?;
+        Ok(spec)
+    }
+
+    #[test]
+    fn the_shipped_spec_loads_and_table_one_reads_by_config_and_size() {
+        let spec = load(include_str!("../../../experiments/island.toml")).unwrap();
+        assert_eq!(spec.table1.at("1 GPU", 1024), Some(55.78));
+        assert_eq!(spec.table1.at("12 CPUs", 2048), Some(11.32));
+        assert_eq!(spec.table1.at("1 GPU", 4096), None);
+    }
+
+    #[test]
+    fn impossible_settings_name_their_key_and_line() {
+        let text = include_str!("../../../experiments/island.toml").replacen("migration_interval = 100", "migration_interval = 0", 1);
+        let e = load(&text).err().unwrap().to_string();
+        assert!(e.contains("settings.migration_interval") && e.contains("at least 1"), "{e}");
+        let text = include_str!("../../../experiments/island.toml").replacen("ring_islands = [2,", "ring_islands = [0,", 1);
+        let e = load(&text).err().unwrap().to_string();
+        assert!(e.contains("profiles.gpu-multi") && e.contains("0 islands"), "{e}");
+    }
+}
