@@ -29,6 +29,9 @@ pub(super) struct Run {
     pub split: Vec<usize>,
     /// The ring ended with the same statistics as one GPU.
     pub identical: bool,
+    /// Newer ring rows: NCCL's version, the NVLink multicast
+    /// setting (`NCCL_NVLS_ENABLE`) and the link's measured bandwidth, GB/s.
+    pub nccl: Option<(String, String, f64)>,
 }
 
 impl Run {
@@ -58,6 +61,7 @@ impl Run {
             gpus: r.int("gpus").map(|g| g as usize),
             split,
             identical: r.get("identical") == &Value::Bool(true),
+            nccl: r.float("link_gbs").map(|gbs| (r.str("nccl_version").to_owned(), r.str("nccl_nvls_enable").to_owned(), gbs)),
         })
     }
 

@@ -206,6 +206,9 @@ fn not_run(method: &str, reason: &str) -> Record {
     Record::new().with("method", method).with("status", "not_run").with("reason", reason)
 }
 
+/// Bytes each GPU sends to the next when the ring's link is measured (`link_gbs` of a ring row).
+const LINK_BYTES: usize = 64 << 20;
+
 /// A `ring` case: the ring on this run's GPU, then split over every GPU of the machine (NCCL between them), which
 /// must end with the same statistics; `not_run` rows where there is no GPU, one GPU or no NCCL.
 fn ring_rows(instance: &Instance, config: &Config, optimum: u64, env: &RunEnv) -> Result<Vec<Record>> {
@@ -231,6 +234,15 @@ fn ring_rows(instance: &Instance, config: &Config, optimum: u64, env: &RunEnv) -
         config.seed
     );
     let split: Vec<String> = island_ring::split(config.islands, count).iter().map(usize::to_string).collect();
-    rows.push(run_row(CUDA_RING, &ring, optimum).with("gpus", count).with("split", split.join("+")).with("identical", true));
+    let v = island_ring::nccl_version()?;
+    rows.push(
+        run_row(CUDA_RING, &ring, optimum)
+            .with("gpus", count)
+            .with("split", split.join("+"))
+            .with("identical", true)
+            .with("nccl_version", format!("{}.{}.{}", v / 10000, v / 100 % 100, v % 100))
+            .with("nccl_nvls_enable", std::env::var("NCCL_NVLS_ENABLE").unwrap_or_else(|_| "unset".into()))
+            .with("link_gbs", island_ring::link_bandwidth(&gpus, LINK_BYTES, 10)?),
+    );
     Ok(rows)
 }
