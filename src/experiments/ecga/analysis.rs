@@ -10,6 +10,9 @@ use crate::report::MachineRecords;
 use crate::stats::Summary;
 use std::collections::BTreeMap;
 
+/// One run's model building and, for whole runs, the run's time (ms).
+pub type RunTimes = (f64, Option<f64>);
+
 /// The times of one scorer at one ℓ (ms), run by run.
 #[derive(Default)]
 pub struct ScorerTimes {
@@ -17,7 +20,7 @@ pub struct ScorerTimes {
     pub total: Vec<f64>,
     /// Model building and whole run of each run, by case (runs of one case
     /// share their seed across scorers, so their ratios pair up).
-    pub by_case: BTreeMap<String, (f64, Option<f64>)>,
+    pub by_case: BTreeMap<String, RunTimes>,
     pub identical: usize,
     pub runs: usize,
     pub not_run: Option<String>,
@@ -221,7 +224,7 @@ impl Analysis {
     /// their seed, so both scorers built the same models): one speedup per run.
     pub fn paired_speedups(&self, ell: usize, over: &str, under: &str, phase: Phase) -> Vec<f64> {
         let (Some(a), Some(b)) = (self.times(ell, over), self.times(ell, under)) else { return vec![] };
-        let time = |t: &(f64, Option<f64>)| if phase == Phase::Model { Some(t.0) } else { t.1 };
+        let time = |t: &RunTimes| if phase == Phase::Model { Some(t.0) } else { t.1 };
         a.by_case.iter().filter_map(|(case, ta)| Some(time(ta)? / time(b.by_case.get(case)?)?)).filter(|s| s.is_finite()).collect()
     }
 

@@ -6,8 +6,8 @@ use super::{BASELINE, CPU_MT, EcgaPaper, FASTCOUNT, GECGA};
 use crate::experiments::{Case, RunEnv};
 use crate::gpu::ecga::GpuScorer;
 use crate::library::ecga::{
-    self, BaselineCounter, BisectionCriteria, CpuScorer, FastCount, PairScorer, ParallelCpuScorer, Popcount, Population,
-    PrefixFastCount, RunResult, Search, XLogX,
+    self, BaselineCounter, BisectionCriteria, CpuScorer, FastCount, PairScorer, ParallelCpuScorer, Popcount, Population, PrefixFastCount,
+    RunResult, Search, XLogX,
 };
 use crate::library::trap::Trap;
 use crate::records::{Record, Value};

@@ -9,7 +9,7 @@
 //! reproduced where the runs show it at one size or more and the opposite at
 //! none; ties neither support nor contradict it and are reported with n.
 
-use super::analysis::{Analysis, Phase};
+use super::analysis::{Analysis, Phase, RunTimes};
 use super::scale::{harness_bytes, paper_usable_bytes, table4_bytes};
 use super::spec::power_fit;
 use super::{BASELINE, FASTCOUNT, GECGA};
@@ -141,7 +141,11 @@ impl Params for ScaleParams {
 }
 
 fn positive_range(range: &Band) -> Result<(), (String, String)> {
-    if range.low >= 1.0 { Ok(()) } else { Err(("range".into(), format!("sizes ℓ must be positive, not [{}, {}]", range.low, range.high))) }
+    if range.low >= 1.0 {
+        Ok(())
+    } else {
+        Err(("range".into(), format!("sizes ℓ must be positive, not [{}, {}]", range.low, range.high)))
+    }
 }
 
 fn at_least(key: &str, v: usize, min: usize) -> Result<(), (String, String)> {
@@ -233,6 +237,16 @@ const WORDS_SIZE: [&str; 3] = ["GM smaller", "tie", "GM larger"];
 /// Table 5: population sizes grow as a power of ℓ with an exponent in the
 /// claim's band (the paper's own Table 5 fits 1.39 for both searches).
 fn population_growth(p: &Growth, a: &Analysis, _: &Ctx) -> Outcome {
+    let outside: Vec<String> = a
+        .table5
+        .iter()
+        .filter(|(k, _)| !p.range.contains(k.1 as f64))
+        .map(|(k, v)| format!("{} search at ℓ = {}: {}", k.0, k.1, fmt_mean(v)))
+        .collect();
+    growth_in_range(p, a).with_beyond(outside.join("; "))
+}
+
+fn growth_in_range(p: &Growth, a: &Analysis) -> Outcome {
     let mut parts = Vec::new();
     let mut ok = true;
     let in_range: Vec<usize> = a.table5.keys().map(|k| k.1).filter(|l| p.range.contains(*l as f64)).collect();
@@ -246,7 +260,8 @@ fn population_growth(p: &Growth, a: &Analysis, _: &Ctx) -> Outcome {
             runs.iter().filter(|(_, v)| v.len() >= p.min_n).filter_map(|(l, v)| Some((*l as f64, Summary::of(v)?.mean))).collect();
         if pts.len() < p.min_sizes {
             let few: Vec<usize> = runs.iter().filter(|(_, v)| v.len() < p.min_n).map(|(_, v)| v.len()).collect();
-            let what = format!("{} search: {} sizes with {} bisections or more, the fit needs {}", search.name(), pts.len(), p.min_n, p.min_sizes);
+            let what =
+                format!("{} search: {} sizes with {} bisections or more, the fit needs {}", search.name(), pts.len(), p.min_n, p.min_sizes);
             return match few.iter().max() {
                 Some(&n) => Outcome::too_few(n, p.min_n, what),
                 None => Outcome::not_run(what),
@@ -272,7 +287,10 @@ fn gecga_identical(p: &SizesRuns, a: &Analysis, _: &Ctx) -> Outcome {
     }
     for (ell, (_, scorers)) in &a.build {
         if let Some(t) = scorers.get(GECGA).filter(|t| t.runs > 0) {
-            beyond.push(format!("one model build of the first selection at ℓ = {ell}: same MPM as the baseline's in {} of {}", t.identical, t.runs));
+            beyond.push(format!(
+                "one model build of the first selection at ℓ = {ell}: same MPM as the baseline's in {} of {}",
+                t.identical, t.runs
+            ));
         }
     }
     if a.count_identical.1 > 0 {
@@ -284,10 +302,14 @@ fn gecga_identical(p: &SizesRuns, a: &Analysis, _: &Ctx) -> Outcome {
     let beyond = beyond.join("; ");
     let (same, runs) = sum(&inside);
     if runs == 0 {
-        let why = a.gecga_absent.clone().unwrap_or_else(|| format!("no gECGA runs of Figure 5 at ℓ = {} in these records", p.range));
+        let why = a
+            .gecga_absent
+            .as_ref()
+            .map_or_else(|| format!("no gECGA runs of Figure 5 at ℓ = {} in these records", p.range), |r| format!("{GECGA}: {r}"));
         return Outcome::not_run(why).with_beyond(beyond);
     }
-    let evidence = format!("{same} of {runs} gECGA runs at ℓ = {} identical to the first CPU scorer's (models, offspring, result)", p.range);
+    let evidence =
+        format!("{same} of {runs} gECGA runs at ℓ = {} identical to the first CPU scorer's (models, offspring, result)", p.range);
     if let Err(o) = judge::enough(runs, p.min_n, "gECGA runs") {
         return Outcome { evidence, ..o }.with_beyond(beyond);
     }
@@ -345,6 +367,18 @@ fn spg_grows(p: &SizesRuns, a: &Analysis, _: &Ctx) -> Outcome {
 /// only a little — spc(m) and spc(w) below the claim's bound at every ℓ, by the
 /// upper end of their 95% intervals.
 fn spc_small(p: &SmallSpeedup, a: &Analysis, _: &Ctx) -> Outcome {
+    let outside: Vec<String> = a
+        .fig5
+        .keys()
+        .filter(|l| !p.range.contains(**l as f64))
+        .map(|&l| (l, a.paired_speedups(l, BASELINE, FASTCOUNT, Phase::Model)))
+        .filter(|(_, s)| !s.is_empty())
+        .map(|(l, s)| format!("spc(m) at ℓ = {l}: {}", fmt_mean(&s)))
+        .collect();
+    spc_in_range(p, a).with_beyond(outside.join("; "))
+}
+
+fn spc_in_range(p: &SmallSpeedup, a: &Analysis) -> Outcome {
     let mut parts = Vec::new();
     let (mut ok, mut judged, mut few) = (true, 0, Vec::new());
     for &ell in a.fig5.keys().filter(|l| p.range.contains(**l as f64)) {
@@ -353,22 +387,32 @@ fn spc_small(p: &SmallSpeedup, a: &Analysis, _: &Ctx) -> Outcome {
             continue;
         }
         if m.len() < p.min_n || w.len() < p.min_n {
-            few.push(m.len().min(w.len()));
+            few.push((ell, m.len().min(w.len())));
             continue;
         }
         judged += 1;
         let upper = |v: &[f64]| Summary::of(v).map_or(f64::INFINITY, |s| s.mean + s.ci95());
         let small = upper(&m) <= p.max && upper(&w) <= p.max;
         ok &= small;
-        parts.push(format!("ℓ = {ell}: spc(m) {}, spc(w) {}{}", fmt_mean(&m), fmt_mean(&w), if small { "" } else { " — not below the bound" }));
+        parts.push(format!(
+            "ℓ = {ell}: spc(m) {}, spc(w) {}{}",
+            fmt_mean(&m),
+            fmt_mean(&w),
+            if small { "" } else { " — not below the bound" }
+        ));
     }
+    let few_runs: Vec<String> = few.iter().map(|(l, n)| format!("ℓ = {l}: n = {n}")).collect();
     if judged == 0 {
-        return match few.iter().max() {
-            Some(&n) => Outcome::too_few(n, p.min_n, "baseline and FastCount runs per ℓ"),
+        return match few.iter().map(|f| f.1).max() {
+            Some(n) => Outcome::too_few(n, p.min_n, format!("runs of the baseline and FastCount: {}", few_runs.join(", "))),
             None => Outcome::not_run(why_no_pairs_cpu(a)),
         };
     }
-    Outcome::new(Verdict::of(ok), format!("upper ends of the 95% intervals against {}: {}", fmt_num(p.max), parts.join("; ")))
+    let mut evidence = format!("upper ends of the 95% intervals against {}: {}", fmt_num(p.max), parts.join("; "));
+    if !few_runs.is_empty() {
+        evidence += &format!("; not judged (too few runs): {}", few_runs.join(", "));
+    }
+    Outcome::new(Verdict::of(ok), evidence)
 }
 
 /// Why the baseline and FastCount have no paired runs, from the records.
@@ -400,8 +444,7 @@ fn spg_at_500(p: &PaperSpeedup, a: &Analysis, ctx: &Ctx) -> Outcome {
         return Outcome::not_run(why_no_pairs(a, Some(ell), BASELINE)).with_beyond(beyond);
     }
     let (base, gpu) = (a.times(ell, BASELINE).expect("paired"), a.times(ell, GECGA).expect("paired"));
-    let paired: Vec<(&(f64, Option<f64>), &(f64, Option<f64>))> =
-        base.by_case.iter().filter_map(|(case, b)| Some((b, gpu.by_case.get(case)?))).collect();
+    let paired: Vec<(&RunTimes, &RunTimes)> = base.by_case.iter().filter_map(|(case, b)| Some((b, gpu.by_case.get(case)?))).collect();
     if let Err(o) = judge::enough(paired.len(), p.min_n, &format!("runs of the baseline and gECGA at ℓ = {ell}")) {
         return o.with_beyond(beyond);
     }
@@ -479,7 +522,7 @@ fn scale(p: &ScaleParams, a: &Analysis, ctx: &Ctx) -> Outcome {
     let mut ok = true;
     for search in &p.searches {
         let Some(b) = a.scale.iter().find(|b| &b.search == search && b.ell == s.ell && b.n == s.n) else {
-            let why = a.gecga_absent.as_ref().map_or(String::new(), |r| format!("; gECGA: {r}"));
+            let why = a.gecga_absent.as_ref().map_or(String::new(), |r| format!("; {GECGA}: {r}"));
             return Outcome::not_run(format!(
                 "no model build with {search} search at ℓ = {}, N = {} in these records (profile `gpu-scale`){why}",
                 s.ell, s.n
@@ -526,7 +569,10 @@ fn gm_faster(p: &SizesRuns, a: &Analysis, _: &Ctx) -> Outcome {
     }
     let beyond = beyond.join("; ");
     if inside.is_empty() {
-        let why = a.gecga_absent.clone().unwrap_or_else(|| format!("no gECGA runs of Figures 5 and 7 at ℓ = {} in these records", p.range));
+        let why = a
+            .gecga_absent
+            .as_ref()
+            .map_or_else(|| format!("no gECGA runs of Figures 5 and 7 at ℓ = {} in these records", p.range), |r| format!("{GECGA}: {r}"));
         return Outcome::not_run(why).with_beyond(beyond);
     }
     let o = across_sizes(&inside, Comparison::Less, p.min_n, ("GM", "greedy"), WORDS_TIME);

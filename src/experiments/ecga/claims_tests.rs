@@ -34,7 +34,12 @@ fn around(mean: f64, n: usize) -> Vec<f64> {
 }
 
 fn row(figure: &str) -> Record {
-    Record::new().with("record_kind", "measurement").with("figure", figure).with("status", "ok").with("profile", "test").with("run_id", 1u64)
+    Record::new()
+        .with("record_kind", "measurement")
+        .with("figure", figure)
+        .with("status", "ok")
+        .with("profile", "test")
+        .with("run_id", 1u64)
 }
 
 /// `n` bisections per search at each ℓ, around `greedy(ℓ)` and `gm(ℓ)`.
@@ -112,8 +117,7 @@ fn with_ceilings(mut rows: Vec<Record>, ceilings: &[(&str, f64)]) -> Vec<Record>
 #[test]
 fn every_claim_of_the_shipped_spec_can_be_not_reproduced() {
     let (claims, hw) = shipped();
-    let identical_but_one: Vec<Record> =
-        (0..10).map(|r| fig5("test", 1, 100, r, GECGA, 1.0, 2.0).with("identical", r != 3)).collect();
+    let identical_but_one: Vec<Record> = (0..10).map(|r| fig5("test", 1, 100, r, GECGA, 1.0, 2.0).with("identical", r != 3)).collect();
     let cases = vec![
         // GM's populations 20% smaller than greedy's at every ℓ.
         case("gm_population_not_smaller", table5(&[50, 100, 150], 10, |l| 10.0 * l.powf(1.4), |l| 8.0 * l.powf(1.4))),
@@ -123,7 +127,12 @@ fn every_claim_of_the_shipped_spec_can_be_not_reproduced() {
         // spg(m) falls from 100× to 50×.
         case("spg_grows", [runs(50, 5, 100.0, 1.0), runs(100, 5, 100.0, 2.0)].concat()),
         // FastCount 20× the baseline.
-        case("spc_small", (0..2).flat_map(|r| [fig5("t", 1, 50, r, BASELINE, 100.0 + r as f64, 110.0), fig5("t", 1, 50, r, FASTCOUNT, 5.0, 5.5)]).collect()),
+        case(
+            "spc_small",
+            (0..2)
+                .flat_map(|r| [fig5("t", 1, 50, r, BASELINE, 100.0 + r as f64, 110.0), fig5("t", 1, 50, r, FASTCOUNT, 5.0, 5.5)])
+                .collect(),
+        ),
         // A tenth of the paper's spg, and no ceilings for the model to predict from.
         case("spg_at_500", runs(500, 3, 48_228.0, 1000.0)),
         case("greedy_quality_higher", [fig6("greedy", 600, 5, 9, 0.2), fig6("gm", 600, 5, 9, 0.6)].concat()),
@@ -194,7 +203,9 @@ fn records_with_nothing_to_judge_are_not_run_here_with_the_records_reason() {
     // The baseline not run at the paper's ℓ: its reason.
     let mut rows = runs(500, 3, 1.0, 1.0);
     rows.retain(|r| r.str("scorer") != BASELINE);
-    rows.push(fig5("test", 1, 500, 0, BASELINE, 0.0, 0.0).with("status", "not_run").with("reason", "ℓ beyond the profile's cpu_1t_max_ell"));
+    rows.push(
+        fig5("test", 1, 500, 0, BASELINE, 0.0, 0.0).with("status", "not_run").with("reason", "ℓ beyond the profile's cpu_1t_max_ell"),
+    );
     let (_, a, m) = case("spg_at_500", rows);
     let o = claims.judge_one("spg_at_500", &a, &Ctx { machine: &m, paper: &hw }).unwrap();
     assert_eq!(o.verdict, Verdict::NotRun("baseline: ℓ beyond the profile's cpu_1t_max_ell".into()));
@@ -278,10 +289,20 @@ fn what_lies_beyond_the_papers_range_is_kept_apart() {
     assert!(beyond.contains("gecga at ℓ = 400") && beyond.contains("fastcount-mt at ℓ = 100"), "{beyond}");
     assert!(beyond.contains("GM 20.0 s vs greedy 40.0 s"), "{beyond}");
     // One model build at ℓ = 500 is not a whole run: beyond, with its ratio to the paper.
-    let build = |scorer: &str, ms: f64| row("build").with("ell", 500usize).with("scorer", scorer).with("model_ms", ms).with("identical", true);
+    let build =
+        |scorer: &str, ms: f64| row("build").with("ell", 500usize).with("scorer", scorer).with("model_ms", ms).with("identical", true);
     let o = judge("spg_at_500", vec![build(BASELINE, 166_739.0), build(GECGA, 18.8)]);
     assert_eq!(o.verdict.kind(), VerdictKind::NotRun);
     assert!(o.beyond.unwrap().contains("8869× — 18.4× the paper's spg(m)"));
+    // Table 5 and Figure 5 past the paper's ℓ: listed apart, the verdict rests on the paper's range.
+    let mut rows = table5(&[50, 100, 150], 10, |l| 10.0 * l.powf(1.4), |l| 11.0 * l.powf(1.4));
+    rows.extend(table5(&[400], 10, |l| l * l, |l| l * l));
+    let o = judge("population_growth", rows);
+    assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
+    assert!(o.beyond.unwrap().contains("greedy search at ℓ = 400: 159840 ±"));
+    let o = judge("spc_small", [runs(50, 2, 100.0, 1.0), runs(600, 2, 100.0, 1.0)].concat());
+    assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
+    assert!(o.beyond.unwrap().contains("spc(m) at ℓ = 600: 2.00"));
     let o = judge("gecga_identical", vec![build(BASELINE, 1.0), build(GECGA, 1.0), row("count").with("identical", true)]);
     let beyond = o.beyond.unwrap();
     assert!(beyond.contains("same MPM as the baseline's in 1 of 1") && beyond.contains("1 of 1 group sizes"), "{beyond}");

@@ -58,10 +58,8 @@ impl EcgaPaper {
             })?,
             Section::per_machine("Performance", "", machines, |m| Ok(performance::section(m, of(m))))?,
         ];
-        let claims = machines
-            .iter()
-            .flat_map(|m| self.claims.judge(of(m), &Ctx { machine: m, paper: &self.spec.paper.hardware }))
-            .collect();
+        let claims =
+            machines.iter().flat_map(|m| self.claims.judge(of(m), &Ctx { machine: m, paper: &self.spec.paper.hardware })).collect();
         Ok(PaperReport { method: self.method(), sections, claims })
     }
 
@@ -282,7 +280,14 @@ impl EcgaPaper {
             for &ell in a.fig5.keys() {
                 let sp = a.speedups(ell);
                 let over_mt = a.mean(ell, CPU_MT, true).zip(a.mean(ell, GECGA, true)).map(|(c, g)| c / g);
-                runs.row(vec![format!("`{}`", m.hw_id), ell.to_string(), fmt_x(sp.spg_m), fmt_x(sp.spg_w), fmt_x(sp.spcg_m), fmt_x(over_mt)]);
+                runs.row(vec![
+                    format!("`{}`", m.hw_id),
+                    ell.to_string(),
+                    fmt_x(sp.spg_m),
+                    fmt_x(sp.spg_w),
+                    fmt_x(sp.spcg_m),
+                    fmt_x(over_mt),
+                ]);
             }
             for (&ell, (n, scorers)) in &a.build {
                 let ms = |s: &str| scorers.get(s).and_then(|t| Summary::of(&t.model)).map(|m| m.mean);

@@ -72,7 +72,8 @@ fn reach_table(spec: &EcgaSpec, device: &str, bytes: f64) -> String {
     let pop = |ell: usize| spec.fitted_population(ell, Search::Greedy);
     let a = largest_fitting(k, bytes, pop, |n, ell| table4_bytes(n, ell, max_l));
     let b = largest_fitting(k, bytes, pop, harness_bytes);
-    let mut t = Table::new(&["device", "memory", "largest ℓ, paper's Table 4 layout", "N there", "largest ℓ, this harness's layout", "N there"]);
+    let mut t =
+        Table::new(&["device", "memory", "largest ℓ, paper's Table 4 layout", "N there", "largest ℓ, this harness's layout", "N there"]);
     t.row(vec![device.into(), format!("{:.2} GB", bytes / 1e9), a.to_string(), pop(a).to_string(), b.to_string(), pop(b).to_string()]);
     t.render()
 }

@@ -202,7 +202,11 @@ pub fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
         message: message.into(),
     };
     if spec.table5.iter().filter(|r| r.ell > 0 && r.greedy > 0 && r.gm > 0).count() < 2 {
-        return Err(invalid("[[table5]]", "table5", "needs two rows or more with positive sizes (the populations past ℓ = 350 are fitted to it)"));
+        return Err(invalid(
+            "[[table5]]",
+            "table5",
+            "needs two rows or more with positive sizes (the populations past ℓ = 350 are fitted to it)",
+        ));
     }
     if !spec.paper.hardware.datasheet.contains_key(&Quantity::GpuMemory) {
         return Err(invalid(
