@@ -9,9 +9,22 @@ fn ecga_quick_profile_on_cpu_end_to_end() {
     common::reproduce_quick_cpu("ecga", tmp.path());
     let dir = tmp.path().join("ecga");
     let report = std::fs::read_to_string(dir.join("REPORT.md")).expect("REPORT.md written");
-    for s in ["## Table 5", "## Figure 5", "## Figure 6", "## Figure 7", "## Scalability", "## Claims", "not run here (--backend cpu)"] {
+    for s in [
+        "## Table 5",
+        "## Figure 5",
+        "## Figure 6",
+        "## Figure 7",
+        "## Scalability",
+        "## Claims",
+        "not run here (--backend cpu)",
+        "## Not run here\n\n| machine | scorer | reason |",
+    ] {
         assert!(report.contains(s), "REPORT.md lacks `{s}`");
     }
+    // Every claim judged once on this machine, none by a fixed sentence: gECGA's claims say why they did not run.
+    let verdicts = std::fs::read_to_string(dir.join("verdicts.json")).expect("verdicts.json written");
+    assert_eq!(verdicts.matches("\"gecga_identical\"").count(), 1, "{verdicts}");
+    assert!(report.contains("**not run here (gecga: --backend cpu)**"), "gECGA's claims name the records' reason");
     let records: Vec<_> = std::fs::read_dir(dir.join("records")).unwrap().flatten().map(|e| e.path()).collect();
     let parquet = records.iter().find(|p| p.extension().is_some_and(|e| e == "parquet")).expect("a Parquet record file");
     assert!(records.iter().any(|p| p.extension().is_some_and(|e| e == "csv")), "no CSV copy: {records:?}");

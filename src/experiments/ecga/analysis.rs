@@ -1,0 +1,310 @@
+//! One machine's records indexed for the report and the claims: Table 5
+//! bisections, Figure 5 runs and single model builds per scorer, Figure 6 runs
+//! per search and population, Figure 7 runs, and the builds and counting-kernel
+//! rows at the scalability point of Section 5.4.
+
+use super::spec::Published;
+use super::{BASELINE, FASTCOUNT, GECGA};
+use crate::records::{Record, Value};
+use crate::report::MachineRecords;
+use crate::stats::Summary;
+use std::collections::BTreeMap;
+
+/// One run's model building and, for whole runs, the run's time (ms).
+pub type RunTimes = (f64, Option<f64>);
+
+/// The times of one scorer at one ℓ (ms), run by run.
+#[derive(Default)]
+pub struct ScorerTimes {
+    pub model: Vec<f64>,
+    pub total: Vec<f64>,
+    /// Model building and whole run of each run, by case (runs of one case
+    /// share their seed across scorers, so their ratios pair up).
+    pub by_case: BTreeMap<String, RunTimes>,
+    pub identical: usize,
+    pub runs: usize,
+    pub not_run: Option<String>,
+    pub pairs: Vec<f64>,
+    /// Device kernel time of the runs, and host time of the calls that
+    /// launched them (gECGA only).
+    pub kernel: Vec<f64>,
+    pub calls: Vec<f64>,
+    /// Alleles the kernels read (Σ loci × N over scored groups).
+    pub alleles: Vec<f64>,
+}
+
+/// Which time a speedup divides: model building (m) or the whole run (w).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Model,
+    Whole,
+}
+
+#[derive(Default, Clone, Copy)]
+pub struct Speedups {
+    pub spc_m: Option<f64>,
+    pub spc_w: Option<f64>,
+    pub spg_m: Option<f64>,
+    pub spg_w: Option<f64>,
+    pub spcg_m: Option<f64>,
+    pub spcg_w: Option<f64>,
+}
+
+/// Generation → (model quality, ratio of ones) over runs (Figure 6).
+pub type PerGeneration = BTreeMap<usize, (Vec<f64>, Vec<f64>)>;
+
+/// One Figure 6 run: its length and the model quality of each generation.
+#[derive(Clone, Default)]
+pub struct Fig6Run {
+    pub generations: usize,
+    pub quality: BTreeMap<usize, f64>,
+}
+
+impl Fig6Run {
+    /// Section 5.5's "overall" model quality: the mean over the run's
+    /// generations but its last (where the paper says quality drops for both).
+    pub fn overall_quality(&self) -> Option<f64> {
+        let q: Vec<f64> = self.quality.values().copied().collect();
+        (q.len() > 1).then(|| q[..q.len() - 1].iter().sum::<f64>() / (q.len() - 1) as f64)
+    }
+}
+
+/// One model build at the scalability point (a `scale` row that ran).
+#[derive(Clone)]
+pub struct ScaleBuild {
+    pub search: String,
+    pub ell: usize,
+    pub n: usize,
+    pub model_ms: f64,
+    pub merges: usize,
+    /// Fraction of the planted blocks found exactly as MPM groups.
+    pub quality: f64,
+}
+
+/// One machine's records, indexed for the report.
+pub struct Analysis {
+    /// What the paper published, for the checks.
+    pub published: Published,
+    /// (search, ℓ) → bisection results.
+    pub table5: BTreeMap<(String, usize), Vec<f64>>,
+    /// ℓ → (population, scorer → times).
+    pub fig5: BTreeMap<usize, (usize, BTreeMap<String, ScorerTimes>)>,
+    /// (search, n) → generation → (quality, ones ratio) over runs.
+    pub fig6: BTreeMap<(String, usize), PerGeneration>,
+    /// (search, n) → case → the run.
+    pub fig6_runs: BTreeMap<(String, usize), BTreeMap<String, Fig6Run>>,
+    /// ℓ → (population, scorer, whole-run times).
+    pub fig7: BTreeMap<usize, (usize, String, Vec<f64>)>,
+    /// ℓ → (population, scorer → one model build of the first selection).
+    pub build: BTreeMap<usize, (usize, BTreeMap<String, ScorerTimes>)>,
+    /// The profile that timed each Figure 5 ℓ (its runs' ceilings apply).
+    pub fig5_profile: BTreeMap<usize, String>,
+    /// ℓ → gECGA's Figure 5 runs identical to the first CPU scorer's, and all
+    /// its runs, in every profile (identity is evidence whichever profile ran it).
+    pub gecga_identical: BTreeMap<usize, (usize, usize)>,
+    /// Counting-kernel calls checked bit for bit against the CPU: (identical, all).
+    pub count_identical: (usize, usize),
+    /// Model builds at the scalability point that ran.
+    pub scale: Vec<ScaleBuild>,
+    /// Why gECGA did not run here, where a record says so.
+    pub gecga_absent: Option<String>,
+}
+
+impl Analysis {
+    /// Timings of one ℓ come from the profile that measured it last, so that
+    /// each ratio compares scorers of one run (one kernel version).
+    pub fn of(m: &MachineRecords, published: &Published) -> Analysis {
+        let timed = |r: &Record| matches!(r.str("figure"), "fig5" | "build").then(|| (r.str("figure").to_owned(), r.int("ell")));
+        let mut a = Analysis::of_rows(m.latest_measurements(timed).into_iter(), published);
+        for r in m.measurements().filter(|r| r.str("figure") == "fig5" && r.str("scorer") == GECGA && r.str("status") == "ok") {
+            let e = a.gecga_identical.entry(r.int("ell").unwrap_or(0) as usize).or_default();
+            e.0 += usize::from(r.get("identical") == &Value::Bool(true));
+            e.1 += 1;
+        }
+        a
+    }
+
+    /// Every row as it comes (the `speed` profile's goals read one profile alone).
+    pub fn of_rows<'r>(rows: impl Iterator<Item = &'r Record>, published: &Published) -> Analysis {
+        let mut a = Analysis {
+            published: published.clone(),
+            table5: BTreeMap::new(),
+            fig5: BTreeMap::new(),
+            fig6: BTreeMap::new(),
+            fig6_runs: BTreeMap::new(),
+            fig7: BTreeMap::new(),
+            build: BTreeMap::new(),
+            fig5_profile: BTreeMap::new(),
+            gecga_identical: BTreeMap::new(),
+            count_identical: (0, 0),
+            scale: Vec::new(),
+            gecga_absent: None,
+        };
+        for r in rows {
+            let ell = r.int("ell").unwrap_or(0) as usize;
+            let n = r.int("n").unwrap_or(0) as usize;
+            let search = r.str("search").to_owned();
+            let ok = r.str("status") == "ok";
+            if !ok && r.str("scorer") == GECGA {
+                a.gecga_absent.get_or_insert_with(|| r.str("reason").to_owned());
+            }
+            match r.str("figure") {
+                "table5" if ok => a.table5.entry((search, ell)).or_default().extend(r.float("n_min")),
+                "fig5" | "build" => {
+                    if r.str("figure") == "fig5" {
+                        a.fig5_profile.insert(ell, r.str("profile").to_owned());
+                    }
+                    let runs = if r.str("figure") == "fig5" { &mut a.fig5 } else { &mut a.build };
+                    let entry = runs.entry(ell).or_insert_with(|| (n, BTreeMap::new()));
+                    let t = entry.1.entry(r.str("scorer").to_owned()).or_default();
+                    if ok {
+                        t.model.extend(r.float("model_ms"));
+                        t.total.extend(r.float("total_ms"));
+                        if let Some(model) = r.float("model_ms") {
+                            t.by_case.insert(r.str("case_id").to_owned(), (model, r.float("total_ms")));
+                        }
+                        t.pairs.extend(r.float("pairs_scored"));
+                        t.kernel.extend(r.float("kernel_ms"));
+                        t.calls.extend(r.float("device_calls_ms"));
+                        t.alleles.extend(r.float("alleles_counted"));
+                        t.runs += 1;
+                        t.identical += usize::from(r.get("identical") == &Value::Bool(true));
+                    } else {
+                        t.not_run = Some(r.str("reason").to_owned());
+                    }
+                }
+                "fig6" => {
+                    let key = (search, n);
+                    let g = r.int("generation").unwrap_or(0) as usize;
+                    let e = a.fig6.entry(key.clone()).or_default().entry(g).or_default();
+                    e.0.extend(r.float("model_quality"));
+                    e.1.extend(r.float("ones_ratio"));
+                    let run = a.fig6_runs.entry(key).or_default().entry(r.str("case_id").to_owned()).or_default();
+                    run.generations = r.int("generations").unwrap_or(0) as usize;
+                    if let Some(q) = r.float("model_quality") {
+                        run.quality.insert(g, q);
+                    }
+                }
+                "fig7" if ok => {
+                    let e = a.fig7.entry(ell).or_insert_with(|| (n, r.str("scorer").to_owned(), Vec::new()));
+                    e.2.extend(r.float("total_ms"));
+                }
+                "scale" if ok => a.scale.push(ScaleBuild {
+                    search,
+                    ell,
+                    n,
+                    model_ms: r.float("model_ms").unwrap_or(f64::NAN),
+                    merges: r.int("merges").unwrap_or(0) as usize,
+                    quality: r.float("model_quality").unwrap_or(0.0),
+                }),
+                "count" if ok => {
+                    a.count_identical.0 += usize::from(r.get("identical") == &Value::Bool(true));
+                    a.count_identical.1 += 1;
+                }
+                _ => {}
+            }
+        }
+        a
+    }
+
+    pub fn times(&self, ell: usize, scorer: &str) -> Option<&ScorerTimes> {
+        self.fig5.get(&ell).and_then(|(_, m)| m.get(scorer)).filter(|t| t.runs > 0)
+    }
+
+    /// Why `scorer` has no Figure 5 runs at `ell`, where a record says so.
+    pub fn not_run_reason(&self, ell: usize, scorer: &str) -> Option<&str> {
+        self.fig5.get(&ell).and_then(|(_, m)| m.get(scorer)).and_then(|t| t.not_run.as_deref())
+    }
+
+    pub fn mean(&self, ell: usize, scorer: &str, model: bool) -> Option<f64> {
+        self.times(ell, scorer).and_then(|t| Summary::of(if model { &t.model } else { &t.total })).map(|s| s.mean)
+    }
+
+    /// `over`'s time divided by `under`'s, run by run (the runs of one case share
+    /// their seed, so both scorers built the same models): one speedup per run.
+    pub fn paired_speedups(&self, ell: usize, over: &str, under: &str, phase: Phase) -> Vec<f64> {
+        let (Some(a), Some(b)) = (self.times(ell, over), self.times(ell, under)) else { return vec![] };
+        let time = |t: &RunTimes| if phase == Phase::Model { Some(t.0) } else { t.1 };
+        a.by_case.iter().filter_map(|(case, ta)| Some(time(ta)? / time(b.by_case.get(case)?)?)).filter(|s| s.is_finite()).collect()
+    }
+
+    /// Speedups as the paper defines them (ratios of mean times).
+    pub fn speedups(&self, ell: usize) -> Speedups {
+        let ratio = |a: &str, b: &str, model: bool| Some(self.mean(ell, a, model)? / self.mean(ell, b, model)?);
+        Speedups {
+            spc_m: ratio(BASELINE, FASTCOUNT, true),
+            spc_w: ratio(BASELINE, FASTCOUNT, false),
+            spg_m: ratio(BASELINE, GECGA, true),
+            spg_w: ratio(BASELINE, GECGA, false),
+            spcg_m: ratio(FASTCOUNT, GECGA, true),
+            spcg_w: ratio(FASTCOUNT, GECGA, false),
+        }
+    }
+}
+
+#[cfg(test)]
+pub mod tests {
+    use super::*;
+    use crate::experiments::ecga::spec::{EcgaSpec, Published};
+    use crate::spec::SpecFile;
+
+    /// The shipped spec's published values.
+    pub fn published() -> Published {
+        let file = SpecFile::from_text(std::path::Path::new("ecga.toml"), include_str!("../../../experiments/ecga.toml").into());
+        file.parse::<EcgaSpec>().expect("the shipped spec parses").published()
+    }
+
+    /// A Figure 5 row of one scorer in one run.
+    pub fn fig5(profile: &str, run_id: u64, ell: usize, run: usize, scorer: &str, model_ms: f64, total_ms: f64) -> Record {
+        Record::new()
+            .with("record_kind", "measurement")
+            .with("figure", "fig5")
+            .with("profile", profile)
+            .with("run_id", run_id)
+            .with("case_id", format!("fig5/l{ell}/r{run}"))
+            .with("ell", ell)
+            .with("n", 100usize)
+            .with("scorer", scorer)
+            .with("status", "ok")
+            .with("model_ms", model_ms)
+            .with("total_ms", total_ms)
+            .with("identical", true)
+    }
+
+    #[test]
+    fn each_ell_is_timed_by_the_profile_that_ran_it_last() {
+        let rows = vec![
+            fig5("gpu", 10, 500, 0, GECGA, 1200.0, 2000.0),
+            fig5("speed", 20, 500, 0, GECGA, 770.0, 1000.0),
+            fig5("speed", 21, 500, 1, GECGA, 780.0, 1000.0),
+            fig5("gpu", 10, 400, 0, GECGA, 500.0, 700.0),
+        ];
+        let a = Analysis::of(&MachineRecords { hw_id: "m".into(), rows }, &published());
+        assert_eq!(a.mean(500, GECGA, true), Some(775.0), "ℓ = 500: only the later `speed` runs");
+        assert_eq!(a.mean(400, GECGA, true), Some(500.0), "ℓ = 400: only `gpu` measured it");
+        assert_eq!(a.times(500, GECGA).map(|t| t.runs), Some(2));
+        assert_eq!(a.gecga_identical.get(&500), Some(&(3, 3)), "identity counts every profile's runs");
+    }
+
+    #[test]
+    fn speedups_pair_the_runs_of_one_case() {
+        let rows = vec![
+            fig5("gpu", 1, 100, 0, BASELINE, 100.0, 120.0),
+            fig5("gpu", 1, 100, 0, GECGA, 2.0, 6.0),
+            fig5("gpu", 1, 100, 1, BASELINE, 300.0, 330.0),
+            fig5("gpu", 1, 100, 1, GECGA, 3.0, 11.0),
+            fig5("gpu", 1, 100, 2, BASELINE, 200.0, 200.0),
+        ];
+        let a = Analysis::of(&MachineRecords { hw_id: "m".into(), rows }, &published());
+        assert_eq!(a.paired_speedups(100, BASELINE, GECGA, Phase::Model), vec![50.0, 100.0], "run 2 has no gECGA run to pair with");
+        assert_eq!(a.paired_speedups(100, BASELINE, GECGA, Phase::Whole), vec![20.0, 30.0]);
+        assert!(a.paired_speedups(100, BASELINE, FASTCOUNT, Phase::Model).is_empty());
+    }
+
+    #[test]
+    fn a_runs_overall_quality_leaves_out_its_last_generation() {
+        let run = Fig6Run { generations: 3, quality: [(1, 0.2), (2, 0.6), (3, 0.0)].into_iter().collect() };
+        assert!((run.overall_quality().unwrap() - 0.4).abs() < 1e-12);
+        assert_eq!(Fig6Run { generations: 1, quality: [(1, 0.5)].into_iter().collect() }.overall_quality(), None);
+    }
+}

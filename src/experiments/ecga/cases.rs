@@ -1,0 +1,375 @@
+//! The cases of a profile and running one into records (see the module's
+//! documentation for the case ids). Every scorer of a case runs the same seed;
+//! each row is one scorer's repetition or its "not run here" row.
+
+use super::{BASELINE, CPU_MT, EcgaPaper, FASTCOUNT, GECGA};
+use crate::experiments::{Case, RunEnv};
+use crate::gpu::ecga::GpuScorer;
+use crate::library::ecga::{
+    self, BaselineCounter, BisectionCriteria, CpuScorer, FastCount, PairScorer, ParallelCpuScorer, Popcount, Population, PrefixFastCount,
+    RunResult, Search, XLogX,
+};
+use crate::library::trap::Trap;
+use crate::records::{Record, Value};
+use anyhow::Result;
+use std::hash::{Hash, Hasher};
+use std::time::Instant;
+
+/// The `count` case: loci of its planted population (enough that the rows,
+/// ℓ·N/8 bytes, outgrow the GPU's L2 cache), random groups scored per size, the
+/// first of them checked against multi-threaded FastCount, timed calls per size.
+pub const COUNT_ELL: usize = 1000;
+pub const COUNT_GROUPS: usize = 4096;
+pub const COUNT_CHECKED: usize = 8;
+pub const COUNT_REPS: usize = 3;
+
+impl EcgaPaper {
+    /// The cases of a profile, in run order.
+    pub(super) fn profile_cases(&self, profile: &str) -> Result<Vec<Case>, crate::error::SpecError> {
+        let p = self.file.profile(&self.spec.profiles, profile)?;
+        let mut cases = Vec::new();
+        let mut add = |id: String, params: Record, weight: u64| {
+            let seed = self.spec.seed(&id);
+            cases.push(Case { params: params.with("seed", seed), id, weight });
+        };
+        for ell in p.table5_ells.iter().map(|e| *e.get_ref()) {
+            for search in [Search::Greedy, Search::GreedyMating] {
+                for b in 0..p.table5_bisections {
+                    let params = Record::new().with("figure", "table5").with("search", search.name()).with("ell", ell).with("bisection", b);
+                    add(format!("table5/{}/l{ell}/b{b}", search.name()), params, (ell * ell) as u64 / 10);
+                }
+            }
+        }
+        for n in p.fig6_pops.iter().map(|n| *n.get_ref()) {
+            for search in [Search::Greedy, Search::GreedyMating] {
+                for r in 0..p.fig6_runs {
+                    let params =
+                        Record::new().with("figure", "fig6").with("search", search.name()).with("ell", 50).with("n", n).with("run", r);
+                    add(format!("fig6/{}/n{n}/r{r}", search.name()), params, n as u64 / 100 + 1);
+                }
+            }
+        }
+        for ell in p.fig7_ells.iter().map(|e| *e.get_ref()) {
+            let n = self.spec.population(ell, Search::GreedyMating);
+            for r in 0..p.fig7_runs {
+                let params = Record::new()
+                    .with("figure", "fig7")
+                    .with("search", Search::GreedyMating.name())
+                    .with("ell", ell)
+                    .with("n", n)
+                    .with("run", r);
+                add(format!("fig7/l{ell}/r{r}"), params, (ell * ell * n / 100_000) as u64 + 1);
+            }
+        }
+        for ell in p.fig5_ells.iter().map(|e| *e.get_ref()) {
+            let n = self.spec.population(ell, Search::Greedy);
+            for r in 0..p.fig5_runs {
+                let params = Record::new()
+                    .with("figure", "fig5")
+                    .with("search", Search::Greedy.name())
+                    .with("ell", ell)
+                    .with("n", n)
+                    .with("run", r)
+                    .with("single_thread", ell <= p.cpu_1t_max_ell);
+                add(format!("fig5/l{ell}/r{r}"), params, (ell * ell * n / 20_000) as u64 + 1);
+            }
+        }
+        for ell in p.build_ells.iter().map(|e| *e.get_ref()) {
+            let n = self.spec.population(ell, Search::Greedy);
+            let params = Record::new().with("figure", "build").with("search", Search::Greedy.name()).with("ell", ell).with("n", n);
+            add(format!("build/l{ell}"), params, (ell * ell * n / 1_000) as u64 + 1);
+        }
+        if p.scale_build {
+            // Section 5.4: "both of our implementations scale up to 9,800-bit".
+            let (ell, n) = (self.spec.scale_paper.ell, self.spec.scale_paper.n);
+            for (search, suffix) in [(Search::Greedy, ""), (Search::GreedyMating, "/gm")] {
+                let params = Record::new().with("figure", "scale").with("search", search.name()).with("ell", ell).with("n", n);
+                add(format!("scale/l{ell}{suffix}"), params, (ell * ell * n / 1_000) as u64 + 1);
+            }
+        }
+        if !p.count_sizes.is_empty() {
+            let n = self.spec.scale_paper.n;
+            let sizes: Vec<String> = p.count_sizes.iter().map(|s| s.get_ref().to_string()).collect();
+            let params = Record::new().with("figure", "count").with("search", "none").with("ell", COUNT_ELL).with("n", n);
+            add(format!("count/n{n}"), params.with("sizes", sizes.join(",")), (COUNT_ELL * n / 1_000) as u64 + 1);
+        }
+        Ok(cases)
+    }
+
+    /// Runs one case; every returned row is one repetition (or one "not run here").
+    pub(super) fn run(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
+        let p = &case.params;
+        let ell = p.int("ell").expect("ell") as usize;
+        let seed = p.int("seed").expect("seed") as u64;
+        let search = search_of(p.str("search"));
+        let k = *self.spec.settings.k.get_ref();
+        let max_l = *self.spec.settings.max_l.get_ref();
+        let trap = Trap { k, m: ell / k };
+        let n = || p.int("n").expect("n") as usize;
+        let mut rows = Vec::new();
+        match p.str("figure") {
+            "table5" => {
+                let criteria = BisectionCriteria {
+                    n0: *self.spec.settings.bisection_n0.get_ref(),
+                    precision: *self.spec.settings.bisection_precision.get_ref(),
+                    ..BisectionCriteria::default()
+                };
+                let (name, mut scorer) = fastest(env)?;
+                let t0 = Instant::now();
+                let b = ecga::bisection(&trap, &self.spec.config(0, ell, search), seed, &criteria, scorer.as_mut())?;
+                rows.push(
+                    Record::new()
+                        .with("scorer", name)
+                        .with("status", "ok")
+                        .with("n_min", b.n)
+                        .with("trials", b.trials.len())
+                        .with("runs", b.trials.iter().map(|t| t.runs).sum::<usize>())
+                        .with("wall_ms", t0.elapsed().as_secs_f64() * 1e3),
+                );
+            }
+            "fig5" => {
+                let cfg = self.spec.config(n(), ell, search);
+                let scorers = every_scorer(env, p.get("single_thread") == &Value::Bool(true), &mut rows)?;
+                // The reference digest is the first scorer's; every other must match.
+                let mut reference: Option<String> = None;
+                for (name, mut scorer) in scorers {
+                    let t0 = Instant::now();
+                    let r = ecga::run(&trap, &cfg, seed, scorer.as_mut())?;
+                    let row = run_row(name, &r, t0.elapsed().as_secs_f64() * 1e3);
+                    let row = device_times(row, scorer.as_ref());
+                    let d = row.str("digest").to_owned();
+                    let identical = reference.get_or_insert(d.clone()) == &d;
+                    rows.push(row.with("identical", identical));
+                }
+            }
+            "build" => {
+                let n = n();
+                let selected = ecga::first_selection(&trap, n, *self.spec.settings.tournament.get_ref(), seed)?;
+                let xlogx = XLogX::new(n);
+                let scorers = every_scorer(env, true, &mut rows)?;
+                let mut reference = None;
+                for (name, mut scorer) in scorers {
+                    let t0 = Instant::now();
+                    let trace = search.build(&selected, scorer.as_mut(), max_l, &xlogx)?;
+                    let model_ms = t0.elapsed().as_secs_f64() * 1e3;
+                    let identical = *reference.get_or_insert_with(|| trace.clone()) == trace;
+                    let row = Record::new()
+                        .with("scorer", name)
+                        .with("status", "ok")
+                        .with("model_ms", model_ms)
+                        .with("pairs_scored", trace.pairs_scored)
+                        .with("merges", trace.merges.len())
+                        .with("identical", identical);
+                    rows.push(device_times(row, scorer.as_ref()));
+                }
+            }
+            "scale" => rows.push(scale_build(&trap, search, n(), seed, max_l, env)?),
+            "count" => {
+                let sizes = p.str("sizes").split(',').map(str::parse).collect::<Result<Vec<usize>, _>>()?;
+                rows.extend(count_rates(&trap, &sizes, n(), seed, env)?);
+            }
+            "fig6" => {
+                let (name, mut scorer) = fastest(env)?;
+                let r = ecga::run(&trap, &self.spec.config(n(), ell, search), seed, scorer.as_mut())?;
+                for (g, h) in r.history.iter().enumerate() {
+                    rows.push(
+                        Record::new()
+                            .with("scorer", name)
+                            .with("status", "ok")
+                            .with("generation", g + 1)
+                            .with("generations", r.generations)
+                            .with("model_quality", h.model_quality)
+                            .with("ones_ratio", h.ones_ratio)
+                            .with("best_solved", r.best_solved),
+                    );
+                }
+            }
+            "fig7" => {
+                let (name, mut scorer) = fastest(env)?;
+                let t0 = Instant::now();
+                let r = ecga::run(&trap, &self.spec.config(n(), ell, search), seed, scorer.as_mut())?;
+                rows.push(run_row(name, &r, t0.elapsed().as_secs_f64() * 1e3));
+            }
+            other => anyhow::bail!("unknown figure `{other}` in case {}", case.id),
+        }
+        Ok(rows)
+    }
+}
+
+fn search_of(name: &str) -> Search {
+    if name == Search::GreedyMating.name() { Search::GreedyMating } else { Search::Greedy }
+}
+
+/// A digest of everything a run decided (not its times): equal digests mean the
+/// scorers built the same models and the runs evolved identically.
+fn digest(r: &RunResult) -> String {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (r.generations, r.best_fitness, r.best_solved, r.consensus_solved, r.converged).hash(&mut h);
+    for g in &r.history {
+        (g.model_quality.to_bits(), g.ones_ratio.to_bits(), g.pairs_scored, g.model_steps, g.groups, g.ccc.to_bits()).hash(&mut h);
+    }
+    format!("{:016x}", h.finish())
+}
+
+fn run_row(scorer: &str, r: &RunResult, wall_ms: f64) -> Record {
+    Record::new()
+        .with("scorer", scorer)
+        .with("status", "ok")
+        .with("model_ms", r.model_building.as_secs_f64() * 1e3)
+        .with("total_ms", r.total.as_secs_f64() * 1e3)
+        .with("wall_ms", wall_ms)
+        .with("generations", r.generations)
+        .with("best_solved", r.best_solved)
+        .with("converged", r.converged)
+        .with("pairs_scored", r.history.iter().map(|g| g.pairs_scored).sum::<u64>())
+        .with("digest", digest(r))
+}
+
+/// A device scorer's kernel time and the host time of its launching calls.
+fn device_times(row: Record, scorer: &dyn PairScorer) -> Record {
+    match scorer.device_stats() {
+        Some(d) => row.with("kernel_ms", d.kernel_ms).with("device_calls_ms", d.calls_ms).with("alleles_counted", d.alleles),
+        None => row,
+    }
+}
+
+/// The row of a scorer this machine does not run, with the one-line reason.
+fn not_run(scorer: &str, reason: &str) -> Record {
+    Record::new().with("scorer", scorer).with("status", "not_run").with("reason", reason)
+}
+
+/// Every scorer of Figure 5 this machine runs — the single-threaded baseline
+/// and FastCount when `single_thread`, multi-threaded FastCount, gECGA where
+/// there is a GPU — with a `not_run` row in `rows` for each one left out.
+fn every_scorer<'g>(env: &'g RunEnv, single_thread: bool, rows: &mut Vec<Record>) -> Result<Vec<(&'static str, Box<dyn PairScorer + 'g>)>> {
+    let mut scorers: Vec<(&'static str, Box<dyn PairScorer + 'g>)> = Vec::new();
+    if single_thread {
+        scorers.push((BASELINE, Box::new(CpuScorer::new(BaselineCounter))));
+        scorers.push((FASTCOUNT, Box::new(CpuScorer::new(FastCount { popcount: Popcount::UnityTable16 }))));
+    } else {
+        for name in [BASELINE, FASTCOUNT] {
+            rows.push(not_run(name, "ℓ beyond the profile's cpu_1t_max_ell"));
+        }
+    }
+    scorers.push((CPU_MT, Box::new(ParallelCpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware }))));
+    match &env.gpu {
+        Some(gpu) => scorers.push((GECGA, Box::new(GpuScorer::new(gpu)?))),
+        None => rows.push(not_run(GECGA, &env.gpu_absent)),
+    }
+    Ok(scorers)
+}
+
+/// The fastest scorer this machine has: gECGA, else multi-threaded FastCount.
+fn fastest<'g>(env: &'g RunEnv) -> Result<(&'static str, Box<dyn PairScorer + 'g>)> {
+    Ok(match &env.gpu {
+        Some(gpu) => (GECGA, Box::new(GpuScorer::new(gpu)?)),
+        None => (CPU_MT, Box::new(ParallelCpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware }))),
+    })
+}
+
+/// Section 5.4 run on this machine: one model build with gECGA and `search` at
+/// the paper's (ℓ, N) on [`Population::planted`] linkage (a random first
+/// selection would stop after a few merges), timed from the packed population
+/// to the MPM.
+fn scale_build(trap: &Trap, search: Search, n: usize, seed: u64, max_l: usize, env: &RunEnv) -> Result<Record> {
+    let Some(gpu) = &env.gpu else {
+        return Ok(not_run(GECGA, &env.gpu_absent));
+    };
+    population_fits_host(n, trap.ell(), env.fingerprint.mem_gib)?;
+    let t0 = Instant::now();
+    let pop = Population::planted(n, trap.ell(), trap.k, seed)?;
+    let prep_ms = t0.elapsed().as_secs_f64() * 1e3;
+    eprintln!("scale build: planted population of {n} × {} made in {:.1} s", trap.ell(), prep_ms / 1e3);
+    let xlogx = XLogX::new(n);
+    let mut scorer = GpuScorer::new(gpu)?;
+    let t1 = Instant::now();
+    let trace = search.build(&pop, &mut scorer, max_l, &xlogx)?;
+    let row = Record::new()
+        .with("scorer", GECGA)
+        .with("status", "ok")
+        .with("n", n)
+        .with("population_ms", prep_ms)
+        .with("model_ms", t1.elapsed().as_secs_f64() * 1e3)
+        .with("pairs_scored", trace.pairs_scored)
+        .with("merges", trace.merges.len())
+        .with("model_quality", ecga::model_quality(trap, &trace.mpm));
+    Ok(device_times(row, &scorer))
+}
+
+/// The counting kernel alone (`count` case): for each group size L,
+/// `COUNT_GROUPS` random groups of distinct loci of a planted population of N
+/// individuals, the first `COUNT_CHECKED` compared bit for bit with
+/// multi-threaded FastCount, then `COUNT_REPS` timed calls (CUDA events around
+/// each launch): alleles counted and kernel time per call, one row per L.
+fn count_rates(trap: &Trap, sizes: &[usize], n: usize, seed: u64, env: &RunEnv) -> Result<Vec<Record>> {
+    use rand::{SeedableRng, rngs::StdRng};
+    let Some(gpu) = &env.gpu else {
+        return Ok(vec![not_run(GECGA, &env.gpu_absent)]);
+    };
+    population_fits_host(n, trap.ell(), env.fingerprint.mem_gib)?;
+    let pop = Population::planted(n, trap.ell(), trap.k, seed)?;
+    let xlogx = XLogX::new(n);
+    let mut scorer = GpuScorer::new(gpu)?;
+    scorer.load(&pop, &xlogx)?;
+    let mut cpu = ParallelCpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware });
+    cpu.load(&pop, &xlogx)?;
+    let mut rng = StdRng::seed_from_u64(seed);
+    let (mut gpu_s, mut cpu_s) = (Vec::new(), Vec::new());
+    let mut rows = Vec::new();
+    for &size in sizes {
+        let groups: Vec<Vec<usize>> = (0..COUNT_GROUPS).map(|_| rand::seq::index::sample(&mut rng, trap.ell(), size).into_vec()).collect();
+        scorer.score_groups(&groups, &mut gpu_s)?;
+        cpu.score_groups(&groups[..COUNT_CHECKED], &mut cpu_s)?;
+        let identical = cpu_s.iter().zip(&gpu_s).all(|(c, g)| c.to_bits() == g.to_bits());
+        anyhow::ensure!(identical, "gECGA's counts of {size}-locus groups differ from FastCount's (N = {n})");
+        let before = scorer.device_stats().expect("gECGA has a device");
+        for _ in 0..COUNT_REPS {
+            scorer.score_groups(&groups, &mut gpu_s)?;
+        }
+        let after = scorer.device_stats().expect("gECGA has a device");
+        let reps = COUNT_REPS as f64;
+        rows.push(
+            Record::new()
+                .with("scorer", GECGA)
+                .with("status", "ok")
+                .with("group_size", size)
+                .with("counting", if size <= crate::gpu::ecga::FASTCOUNT_MAX_L { "FastCount" } else { "histogram" })
+                .with("groups", COUNT_GROUPS)
+                .with("identical", identical)
+                .with("alleles_counted", (after.alleles - before.alleles) / reps)
+                .with("kernel_ms", (after.kernel_ms - before.kernel_ms) / reps),
+        );
+    }
+    Ok(rows)
+}
+
+/// A scale build's population lives on the host twice (rows and packed by locus:
+/// 9/8 byte per allele); an error naming the sizes where it cannot fit
+/// `mem_gib` (0: unknown, not checked).
+fn population_fits_host(n: usize, ell: usize, mem_gib: f64) -> Result<()> {
+    let need = n.checked_mul(ell).and_then(|a| a.checked_add(a / 8));
+    let have = mem_gib * (1u64 << 30) as f64;
+    match need {
+        Some(bytes) if mem_gib <= 0.0 || bytes as f64 <= have => Ok(()),
+        _ => anyhow::bail!(
+            "a population of N = {n} × ℓ = {ell} needs {} of host memory (rows and packed by locus); this machine has {mem_gib:.1} GiB",
+            need.map_or("more than 2^64 bytes".into(), |b| format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64))
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_scale_population_too_large_for_the_host_is_an_error_naming_its_sizes() {
+        // The paper's point: 1,912,315 × 9800 alleles ≈ 19.6 GiB with the packed copy.
+        assert!(population_fits_host(1_912_315, 9800, 126.0).is_ok());
+        let err = population_fits_host(1_912_315, 9800, 16.0).unwrap_err().to_string();
+        assert!(err.contains("N = 1912315") && err.contains("ℓ = 9800") && err.contains("19.6 GiB") && err.contains("16.0 GiB"), "{err}");
+        let err = population_fits_host(usize::MAX / 2, 9800, 126.0).unwrap_err().to_string();
+        assert!(err.contains("more than 2^64 bytes"), "{err}");
+        assert!(population_fits_host(1_912_315, 9800, 0.0).is_ok(), "memory unknown: not checked");
+    }
+}

@@ -1,0 +1,342 @@
+//! The checks of `claims.rs` on small synthetic record sets: every claim of the
+//! shipped spec driven to "not reproduced", and each check to every other
+//! verdict it can give.
+
+use super::*;
+use crate::claims::testing::{self, every_claim_reaches};
+use crate::claims::{Claims, VerdictKind};
+use crate::experiments::ecga::analysis::tests::{fig5, published};
+use crate::experiments::ecga::spec::EcgaSpec;
+use crate::records::Record;
+use crate::report::MachineRecords;
+use crate::spec::{PaperHardware, SpecFile};
+use std::path::Path;
+
+const SPEC: &str = include_str!("../../../experiments/ecga.toml");
+
+/// The shipped spec's claims bound to [`CHECKS`], and the paper's hardware.
+fn shipped() -> (Claims<Analysis>, PaperHardware) {
+    let file = SpecFile::from_text(Path::new("experiments/ecga.toml"), SPEC.into());
+    let spec: EcgaSpec = file.parse().unwrap();
+    (Claims::bind(&file, &spec.claims, CHECKS).unwrap(), spec.paper.hardware)
+}
+
+type Case<'a> = (&'a str, Analysis, MachineRecords);
+
+fn case(id: &str, rows: Vec<Record>) -> Case<'_> {
+    let m = MachineRecords { hw_id: "test".into(), rows };
+    (id, Analysis::of(&m, &published()), m)
+}
+
+/// `n` values around `mean`, ±1%.
+fn around(mean: f64, n: usize) -> Vec<f64> {
+    (0..n).map(|i| mean * (1.0 + 0.01 * ((i % 3) as f64 - 1.0))).collect()
+}
+
+fn row(figure: &str) -> Record {
+    Record::new()
+        .with("record_kind", "measurement")
+        .with("figure", figure)
+        .with("status", "ok")
+        .with("profile", "test")
+        .with("run_id", 1u64)
+}
+
+/// `n` bisections per search at each ℓ, around `greedy(ℓ)` and `gm(ℓ)`.
+fn table5(ells: &[usize], n: usize, greedy: impl Fn(f64) -> f64, gm: impl Fn(f64) -> f64) -> Vec<Record> {
+    let mut rows = Vec::new();
+    for &ell in ells {
+        for (search, mean) in [("greedy", greedy(ell as f64)), ("gm", gm(ell as f64))] {
+            rows.extend(around(mean, n).into_iter().map(|v| row("table5").with("search", search).with("ell", ell).with("n_min", v)));
+        }
+    }
+    rows
+}
+
+/// `n` Figure 5 runs at ℓ: the baseline's and gECGA's model building (the whole
+/// run 10% longer) and FastCount at half the baseline's time.
+fn runs(ell: usize, n: usize, baseline: f64, gecga: f64) -> Vec<Record> {
+    let mut rows = Vec::new();
+    for (r, (b, g)) in around(baseline, n).into_iter().zip(around(gecga, n).into_iter().rev()).enumerate() {
+        rows.push(fig5("test", 1, ell, r, BASELINE, b, b * 1.1));
+        rows.push(fig5("test", 1, ell, r, FASTCOUNT, b / 2.0, b * 0.6));
+        rows.push(fig5("test", 1, ell, r, GECGA, g, g * 1.1));
+    }
+    rows
+}
+
+/// `runs` Figure 6 runs of `search` at N: `len` or `len + 1` generations, the
+/// quality about `quality` in each but the last (0 there).
+fn fig6(search: &str, n: usize, runs: usize, len: usize, quality: f64) -> Vec<Record> {
+    let mut rows = Vec::new();
+    for r in 0..runs {
+        let gens = len + r % 2;
+        for g in 1..=gens {
+            let q = if g == gens { 0.0 } else { quality + 0.01 * (r % 3) as f64 };
+            rows.push(
+                row("fig6")
+                    .with("case_id", format!("fig6/{search}/n{n}/r{r}"))
+                    .with("search", search)
+                    .with("ell", 50usize)
+                    .with("n", n)
+                    .with("generation", g)
+                    .with("generations", gens)
+                    .with("model_quality", q),
+            );
+        }
+    }
+    rows
+}
+
+/// `n` whole runs of GM search (Figure 7) and of greedy (Figure 5) with gECGA at ℓ.
+fn fig7(ell: usize, n: usize, gm_ms: f64, greedy_ms: f64) -> Vec<Record> {
+    let mut rows: Vec<Record> = around(gm_ms, n)
+        .into_iter()
+        .enumerate()
+        .map(|(r, t)| row("fig7").with("case_id", format!("fig7/l{ell}/r{r}")).with("ell", ell).with("scorer", GECGA).with("total_ms", t))
+        .collect();
+    rows.extend(around(greedy_ms, n).into_iter().enumerate().map(|(r, t)| fig5("test", 1, ell, r, GECGA, t / 2.0, t)));
+    rows
+}
+
+fn scale_build(search: &str, quality: f64) -> Record {
+    row("scale")
+        .with("search", search)
+        .with("ell", 9800usize)
+        .with("n", 1_912_315usize)
+        .with("model_ms", 40_000.0)
+        .with("merges", 7840usize)
+        .with("model_quality", quality)
+}
+
+fn with_ceilings(mut rows: Vec<Record>, ceilings: &[(&str, f64)]) -> Vec<Record> {
+    rows.extend(testing::machine(ceilings).rows);
+    rows
+}
+
+#[test]
+fn every_claim_of_the_shipped_spec_can_be_not_reproduced() {
+    let (claims, hw) = shipped();
+    let identical_but_one: Vec<Record> = (0..10).map(|r| fig5("test", 1, 100, r, GECGA, 1.0, 2.0).with("identical", r != 3)).collect();
+    let cases = vec![
+        // GM's populations 20% smaller than greedy's at every ℓ.
+        case("gm_population_not_smaller", table5(&[50, 100, 150], 10, |l| 10.0 * l.powf(1.4), |l| 8.0 * l.powf(1.4))),
+        // Populations growing as ℓ².
+        case("population_growth", table5(&[50, 100, 150], 10, |l| l * l, |l| 1.1 * l * l)),
+        case("gecga_identical", identical_but_one),
+        // spg(m) falls from 100× to 50×.
+        case("spg_grows", [runs(50, 5, 100.0, 1.0), runs(100, 5, 100.0, 2.0)].concat()),
+        // FastCount 20× the baseline.
+        case(
+            "spc_small",
+            (0..2)
+                .flat_map(|r| [fig5("t", 1, 50, r, BASELINE, 100.0 + r as f64, 110.0), fig5("t", 1, 50, r, FASTCOUNT, 5.0, 5.5)])
+                .collect(),
+        ),
+        // A tenth of the paper's spg, and no ceilings for the model to predict from.
+        case("spg_at_500", runs(500, 3, 48_228.0, 1000.0)),
+        case("greedy_quality_higher", [fig6("greedy", 600, 5, 9, 0.2), fig6("gm", 600, 5, 9, 0.6)].concat()),
+        case("greedy_converges_earlier", [fig6("greedy", 600, 5, 12, 0.5), fig6("gm", 600, 5, 9, 0.5)].concat()),
+        // The GM build misses a tenth of the planted blocks.
+        case("scale", vec![scale_build("greedy", 1.0), scale_build("gm", 0.9)]),
+        case("gm_faster", fig7(100, 5, 200.0, 100.0)),
+    ];
+    every_claim_reaches(&claims, VerdictKind::NotReproduced, &cases, &hw);
+}
+
+#[test]
+fn every_claim_of_the_shipped_spec_can_be_reproduced() {
+    let (claims, hw) = shipped();
+    let cases = vec![
+        case("gm_population_not_smaller", table5(&[50, 100, 150], 10, |l| 10.0 * l.powf(1.4), |l| 12.0 * l.powf(1.4))),
+        case("population_growth", table5(&[50, 100, 150], 10, |l| 10.0 * l.powf(1.4), |l| 11.0 * l.powf(1.4))),
+        case("gecga_identical", (0..10).map(|r| fig5("test", 1, 100, r, GECGA, 1.0, 2.0)).collect()),
+        case("spg_grows", [runs(50, 5, 100.0, 2.0), runs(100, 5, 1000.0, 4.0), runs(150, 5, 3000.0, 6.0)].concat()),
+        case("spc_small", runs(50, 2, 100.0, 1.0)),
+        case("spg_at_500", runs(500, 3, 482_280.0, 1000.0)),
+        case("greedy_quality_higher", [fig6("greedy", 600, 5, 9, 0.6), fig6("gm", 600, 5, 9, 0.2)].concat()),
+        case("greedy_converges_earlier", [fig6("greedy", 600, 5, 8, 0.5), fig6("gm", 600, 5, 11, 0.5)].concat()),
+        case("scale", vec![scale_build("greedy", 1.0), scale_build("gm", 1.0)]),
+        case("gm_faster", fig7(100, 5, 60.0, 100.0)),
+    ];
+    every_claim_reaches(&claims, VerdictKind::Reproduced, &cases, &hw);
+}
+
+#[test]
+fn too_few_runs_decide_nothing() {
+    let (claims, hw) = shipped();
+    let cases = vec![
+        case("gm_population_not_smaller", table5(&[50, 100, 150], 2, |l| 10.0 * l, |l| 20.0 * l)),
+        case("population_growth", table5(&[50, 100, 150], 2, |l| l * l, |l| l * l)),
+        case("gecga_identical", (0..3).map(|r| fig5("test", 1, 100, r, GECGA, 1.0, 2.0)).collect()),
+        case("spg_grows", [runs(50, 2, 100.0, 1.0), runs(100, 2, 100.0, 2.0)].concat()),
+        case("spc_small", runs(50, 1, 100.0, 1.0)),
+        case("spg_at_500", runs(500, 2, 48_228.0, 1000.0)),
+        case("greedy_quality_higher", [fig6("greedy", 600, 2, 9, 0.2), fig6("gm", 600, 2, 9, 0.6)].concat()),
+        case("greedy_converges_earlier", [fig6("greedy", 600, 2, 12, 0.5), fig6("gm", 600, 2, 9, 0.5)].concat()),
+        case("gm_faster", fig7(100, 2, 200.0, 100.0)),
+    ];
+    for (id, a, m) in &cases {
+        let o = claims.judge_one(id, a, &Ctx { machine: m, paper: &hw }).unwrap();
+        assert_eq!(o.verdict.kind(), VerdictKind::TooFewRuns, "{id}: {} — {}", o.verdict.label(), o.evidence);
+    }
+    let o = claims.judge_one("gm_population_not_smaller", &cases[0].1, &Ctx { machine: &cases[0].2, paper: &hw }).unwrap();
+    assert_eq!(o.verdict, Verdict::TooFewRuns { n: 2, needs: 10 });
+}
+
+#[test]
+fn records_with_nothing_to_judge_are_not_run_here_with_the_records_reason() {
+    let (claims, hw) = shipped();
+    let ids = claims.ids();
+    let empty: Vec<Case> = ids.iter().map(|id| case(id, vec![])).collect();
+    every_claim_reaches(&claims, VerdictKind::NotRun, &empty, &hw);
+    // A machine without a GPU: its Figure 5 rows say why gECGA did not run.
+    let mut rows = runs(50, 5, 100.0, 1.0);
+    rows.retain(|r| r.str("scorer") != GECGA);
+    rows.push(row("fig5").with("ell", 50usize).with("scorer", GECGA).with("status", "not_run").with("reason", "libcuda not found"));
+    for id in ["gecga_identical", "spg_grows", "spg_at_500", "gm_faster"] {
+        let (_, a, m) = case(id, rows.clone());
+        let o = claims.judge_one(id, &a, &Ctx { machine: &m, paper: &hw }).unwrap();
+        assert_eq!(o.verdict.kind(), VerdictKind::NotRun, "{id}");
+        assert!(o.verdict.label().contains("libcuda not found"), "{id}: {}", o.verdict.label());
+    }
+    // The baseline not run at the paper's ℓ: its reason.
+    let mut rows = runs(500, 3, 1.0, 1.0);
+    rows.retain(|r| r.str("scorer") != BASELINE);
+    rows.push(
+        fig5("test", 1, 500, 0, BASELINE, 0.0, 0.0).with("status", "not_run").with("reason", "ℓ beyond the profile's cpu_1t_max_ell"),
+    );
+    let (_, a, m) = case("spg_at_500", rows);
+    let o = claims.judge_one("spg_at_500", &a, &Ctx { machine: &m, paper: &hw }).unwrap();
+    assert_eq!(o.verdict, Verdict::NotRun("baseline: ℓ beyond the profile's cpu_1t_max_ell".into()));
+}
+
+#[test]
+fn the_speedup_at_500_differs_only_where_the_hardware_predicts_it() {
+    let (claims, hw) = shipped();
+    // 10× the C2050's int32 rate (515.2 G/s) and the W3530's clock: the model predicts 10× the paper's speedups.
+    let ceilings = [("gpu_int32", 5152.0), ("cpu_clock", 3.06)];
+    let judge = |baseline: f64| {
+        let (_, a, m) = case("spg_at_500", with_ceilings(runs(500, 3, baseline, 1000.0), &ceilings));
+        claims.judge_one("spg_at_500", &a, &Ctx { machine: &m, paper: &hw }).unwrap()
+    };
+    let o = judge(4_822_800.0);
+    assert_eq!(o.verdict.kind(), VerdictKind::Differs, "{}", o.evidence);
+    assert!(o.verdict.label().contains("predicts 10.0× the paper's result"), "{}", o.verdict.label());
+    assert!((o.ratio.unwrap() - 10.0).abs() < 0.01);
+    // 100× the paper's: the model misses by 10×.
+    let o = judge(48_228_000.0);
+    assert_eq!(o.verdict, Verdict::NotReproduced);
+    assert!(o.evidence.contains("misses by 10.0×"), "{}", o.evidence);
+    // Older records without one core's clock: no prediction, not reproduced.
+    let (_, a, m) = case("spg_at_500", with_ceilings(runs(500, 3, 4_822_800.0, 1000.0), &ceilings[..1]));
+    let o = claims.judge_one("spg_at_500", &a, &Ctx { machine: &m, paper: &hw }).unwrap();
+    assert_eq!(o.verdict, Verdict::NotReproduced);
+    assert!(o.evidence.contains("one core's clock not measured"), "{}", o.evidence);
+}
+
+#[test]
+fn the_scale_claim_rests_on_table_4_against_the_usable_memory() {
+    let (claims, mut hw) = shipped();
+    let (_, a, m) = case("scale", vec![scale_build("greedy", 1.0), scale_build("gm", 1.0)]);
+    let o = claims.judge_one("scale", &a, &Ctx { machine: &m, paper: &hw }).unwrap();
+    assert_eq!(o.verdict, Verdict::Reproduced);
+    assert!(o.evidence.contains("2.727 GB needed of the 2.818 GB usable") && o.evidence.contains("96.8%"), "{}", o.evidence);
+    // Read as 2.687·10⁹ bytes, the paper's own Table 4 does not fit its point.
+    hw.datasheet.get_mut(&crate::claims::hardware::Quantity::GpuMemory).unwrap().value = 2.687e9 / (1u64 << 30) as f64;
+    let o = claims.judge_one("scale", &a, &Ctx { machine: &m, paper: &hw }).unwrap();
+    assert_eq!(o.verdict, Verdict::NotReproduced);
+    assert!(o.evidence.contains("does not fit"), "{}", o.evidence);
+    // Only one search built the model: not run (the claim names both).
+    let (_, a, m) = case("scale", vec![scale_build("greedy", 1.0)]);
+    let (_, hw) = shipped();
+    let o = claims.judge_one("scale", &a, &Ctx { machine: &m, paper: &hw }).unwrap();
+    assert!(o.verdict.label().contains("no model build with gm search"), "{}", o.verdict.label());
+}
+
+#[test]
+fn ties_are_reported_with_n_and_decide_nothing() {
+    let (claims, hw) = shipped();
+    let judge = |id: &str, rows: Vec<Record>| {
+        let (_, a, m) = case("x", rows);
+        claims.judge_one(id, &a, &Ctx { machine: &m, paper: &hw }).unwrap()
+    };
+    // Equal populations at every ℓ: no size shows GM's larger.
+    let o = judge("gm_population_not_smaller", table5(&[50, 100], 10, |l| 10.0 * l, |l| 10.0 * l));
+    assert_eq!(o.verdict, Verdict::NotReproduced);
+    assert!(o.evidence.contains("GM larger at 0 of 2 sizes, tie at 2") && o.evidence.contains("(n = 10)"), "{}", o.evidence);
+    // One rise and one tie between consecutive ℓ, a rise overall: growth.
+    let rows = [runs(50, 5, 100.0, 2.0), runs(100, 5, 1000.0, 4.0), runs(150, 5, 1000.0, 4.0)].concat();
+    let o = judge("spg_grows", rows);
+    assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
+    assert!(o.evidence.contains("50→100: rise, 100→150: tie") && o.evidence.contains("ℓ = 50→150: rise"), "{}", o.evidence);
+}
+
+#[test]
+fn what_lies_beyond_the_papers_range_is_kept_apart() {
+    let (claims, hw) = shipped();
+    let judge = |id: &str, rows: Vec<Record>| {
+        let (_, a, m) = case("x", rows);
+        claims.judge_one(id, &a, &Ctx { machine: &m, paper: &hw }).unwrap()
+    };
+    // Figure 7 beyond ℓ = 350, and a CPU scorer instead of gECGA: beyond, not judged.
+    let mut rows = fig7(400, 5, 60.0, 100.0);
+    rows.extend(fig7(100, 5, 60.0, 100.0).into_iter().map(|r| r.with("scorer", "fastcount-mt")));
+    rows.extend([scale_build("greedy", 1.0), scale_build("gm", 1.0).with("model_ms", 20_000.0)]);
+    let o = judge("gm_faster", rows);
+    assert_eq!(o.verdict.kind(), VerdictKind::NotRun, "{}", o.evidence);
+    let beyond = o.beyond.unwrap();
+    assert!(beyond.contains("gecga at ℓ = 400") && beyond.contains("fastcount-mt at ℓ = 100"), "{beyond}");
+    assert!(beyond.contains("GM 20.0 s vs greedy 40.0 s"), "{beyond}");
+    // One model build at ℓ = 500 is not a whole run: beyond, with its ratio to the paper.
+    let build =
+        |scorer: &str, ms: f64| row("build").with("ell", 500usize).with("scorer", scorer).with("model_ms", ms).with("identical", true);
+    let o = judge("spg_at_500", vec![build(BASELINE, 166_739.0), build(GECGA, 18.8)]);
+    assert_eq!(o.verdict.kind(), VerdictKind::NotRun);
+    assert!(o.beyond.unwrap().contains("8869× — 18.4× the paper's spg(m)"));
+    // Table 5 and Figure 5 past the paper's ℓ: listed apart, the verdict rests on the paper's range.
+    let mut rows = table5(&[50, 100, 150], 10, |l| 10.0 * l.powf(1.4), |l| 11.0 * l.powf(1.4));
+    rows.extend(table5(&[400], 10, |l| l * l, |l| l * l));
+    let o = judge("population_growth", rows);
+    assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
+    assert!(o.beyond.unwrap().contains("greedy search at ℓ = 400: 159840 ±"));
+    let o = judge("spc_small", [runs(50, 2, 100.0, 1.0), runs(600, 2, 100.0, 1.0)].concat());
+    assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
+    assert!(o.beyond.unwrap().contains("spc(m) at ℓ = 600: 2.00"));
+    let o = judge("gecga_identical", vec![build(BASELINE, 1.0), build(GECGA, 1.0), row("count").with("identical", true)]);
+    let beyond = o.beyond.unwrap();
+    assert!(beyond.contains("same MPM as the baseline's in 1 of 1") && beyond.contains("1 of 1 group sizes"), "{beyond}");
+}
+
+#[test]
+fn parameters_are_checked_when_the_spec_is_loaded() {
+    let bind = |from: &str, to: &str| {
+        let text = SPEC.replacen(from, to, 1);
+        assert_ne!(text, SPEC, "the spec no longer has `{from}`");
+        let file = SpecFile::from_text(Path::new("ecga.toml"), text);
+        let spec: EcgaSpec = file.parse().unwrap();
+        Claims::bind(&file, &spec.claims, CHECKS).err().map(|e| e.to_string()).unwrap_or_default()
+    };
+    let e = bind("searches = [\"greedy\", \"gm\"]", "searches = [\"greedy\", \"bfs\"]");
+    assert!(e.contains("claims.scale.params.searches") && e.contains("unknown search `bfs`"), "{e}");
+    let e = bind("params = { min_n = 5 }", "params = { min_n = 1 }");
+    assert!(e.contains("claims.greedy_quality_higher.params.min_n"), "{e}");
+    let e = bind("band = [0.5, 2.0]", "band = [0.0, 2.0]");
+    assert!(e.contains("claims.spg_at_500.params.band"), "{e}");
+    let e = bind("range = [50, 350], min_n = 10 }", "range = [50, 350] }");
+    assert!(e.contains("missing field `min_n`"), "{e}");
+    let e = bind("model = { gpu_int32 = 1.0", "model = { gpu_int64 = 1.0");
+    assert!(e.contains("claims.spg_at_500.params") && e.contains("gpu_int64"), "{e}");
+}
+
+#[test]
+fn the_hardware_model_names_only_quantities_the_datasheet_gives() {
+    let file = SpecFile::from_text(Path::new("ecga.toml"), SPEC.into());
+    let spec: EcgaSpec = file.parse().unwrap();
+    for c in spec.claims.iter().filter(|c| c.check.get_ref() == "spg_at_500") {
+        let p: PaperSpeedup = c.params.clone().unwrap().into_inner().try_into().unwrap();
+        for q in p.model.expect("spg_at_500 has a model").quantities() {
+            assert!(spec.paper.hardware.datasheet.contains_key(&q), "{q:?} missing from the datasheet");
+        }
+    }
+}

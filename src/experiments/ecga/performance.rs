@@ -1,0 +1,319 @@
+//! The Performance section (beyond the paper's figures): model-building
+//! throughput per scorer, gECGA's counting rate against the int32 instruction
+//! rate measured in the same run, the counting kernel alone per group size,
+//! single model builds and the speed goals at ℓ = 500.
+
+use super::analysis::{Analysis, ScorerTimes};
+use super::cases::{COUNT_CHECKED, COUNT_ELL, COUNT_GROUPS, COUNT_REPS};
+use super::{BASELINE, CPU_MT, GECGA, SCORERS, SPEED_PROFILE};
+use crate::records::Record;
+use crate::report::{MachineRecords, Table};
+use crate::stats::Summary;
+
+/// One machine's part of the Performance section: throughput of model
+/// building per scorer, gECGA's counting against the int32 rate, the counting
+/// kernel alone, single builds and the speed goals.
+pub fn section(m: &MachineRecords, a: &Analysis) -> String {
+    let mut md = String::new();
+    let mut t = Table::new(&[
+        "ℓ",
+        "N",
+        "scorer",
+        "pairs scored per run",
+        "model building (ms)",
+        "in device calls (ms)",
+        "device time, events (ms)",
+        "schema-count words per second",
+        "pairs per second",
+    ]);
+    for (&ell, (n, scorers)) in &a.fig5 {
+        for s in SCORERS {
+            let Some(times) = scorers.get(s).filter(|t| t.runs > 0) else { continue };
+            let (Some(pairs), Some(model)) = (Summary::of(&times.pairs), Summary::of(&times.model)) else { continue };
+            // Each pair reads at least its group's 2+ locus rows of N/64 words.
+            let words = pairs.mean * (n.div_ceil(64) as f64) * 2.0;
+            let mut row = time_cells(ell, *n, s, pairs.mean, model.mean, times);
+            row.extend([format!("{:.2e}", words / (model.mean * 1e-3)), format!("{:.2e}", pairs.mean / (model.mean * 1e-3))]);
+            t.row(row);
+        }
+    }
+    if !t.is_empty() {
+        md += "Throughput of model building (packing and upload included). The counting reads at least two locus rows of N/64 \
+           words per pair; the whole population (ℓ·N/8 bytes) stays in the GPU's L2 cache and the CPU's caches for these sizes, \
+           so DRAM bandwidth is not the bound: the ratio to the device-copy ceiling is not meaningful here. *Device time* is \
+           measured with CUDA events around each batch of launches: the kernels and the gaps between them (since v5 one batch \
+           holds up to 32 search steps).\n\n";
+        md += &t.render();
+        md += "\n";
+    }
+    md += &counting_rate(m, a);
+    md += &counting_kernel(m);
+    md += &builds(a);
+    // The goals from the `speed` profile's runs where this machine has them (one
+    // build of the code, not a mean over profiles measured by different versions).
+    let speed = Analysis::of_rows(m.measurements().filter(|r| r.str("profile") == SPEED_PROFILE), &a.published);
+    md += &if speed.fig5.is_empty() && speed.build.is_empty() {
+        speed_goals(a, "")
+    } else {
+        speed_goals(&speed, &format!(" (the `{SPEED_PROFILE}` profile's runs)"))
+    };
+    md
+}
+
+/// The cells both model-building tables start with: size, scorer, pairs,
+/// model building and its device-call and kernel parts (ms).
+fn time_cells(ell: usize, n: usize, scorer: &str, pairs: f64, model: f64, times: &ScorerTimes) -> Vec<String> {
+    let ms = |v: &[f64]| Summary::of(v).map_or("—".into(), |k| format!("{:.1}", k.mean));
+    vec![ell.to_string(), n.to_string(), scorer.into(), format!("{pairs:.0}"), format!("{model:.1}"), ms(&times.calls), ms(&times.kernel)]
+}
+
+/// gECGA's counting kernels against the device's int32 instruction rate
+/// measured in the same run: alleles read per second of device time.
+fn counting_rate(m: &MachineRecords, a: &Analysis) -> String {
+    let mut t = Table::new(&[
+        "ℓ",
+        "N",
+        "alleles counted per run",
+        "device time (ms)",
+        "alleles per second",
+        "int32 instructions (10⁹/s)",
+        "÷ int32 instructions per second",
+    ]);
+    for (&ell, (n, scorers)) in &a.fig5 {
+        let Some(times) = scorers.get(GECGA) else { continue };
+        let Some(ceiling) = a.fig5_profile.get(&ell).and_then(|p| m.ceiling_of_profile("gpu_int32", p)) else { continue };
+        let (Some(alleles), Some(kernel)) = (Summary::of(&times.alleles), Summary::of(&times.kernel)) else { continue };
+        let rate = alleles.mean / (kernel.mean * 1e-3);
+        t.row(vec![
+            ell.to_string(),
+            n.to_string(),
+            format!("{:.2e}", alleles.mean),
+            format!("{:.1}", kernel.mean),
+            format!("{rate:.2e}"),
+            format!("{ceiling:.0}"),
+            format!("{:.0}%", 100.0 * rate / (ceiling * 1e9)),
+        ]);
+    }
+    if t.is_empty() {
+        return String::new();
+    }
+    format!(
+        "gECGA's counting against the int32 instruction rate measured by the same profile's runs: alleles read \
+         (Σ loci × N over the scored groups) per second of device time. FastCount (groups ≤ 6 loci) handles 64 alleles per \
+         AND, the histogram (7–12 loci) needs a shift and an AND-OR per allele and an atomic per individual, so \
+         the ratio is a rate, not a utilisation:\n\n{}\n{}",
+        t.render(),
+        scale_rates(m)
+    )
+}
+
+/// Alleles counted per second of device time in a scale build, and the int32
+/// instruction rate (per second) measured in the same profile's runs.
+pub fn scale_rate(m: &MachineRecords, r: &Record) -> Option<(f64, f64)> {
+    let per_s = r.float("alleles_counted")? / (r.float("kernel_ms")? * 1e-3);
+    Some((per_s, m.ceiling_of_profile("gpu_int32", r.str("profile"))? * 1e9))
+}
+
+/// The counting rate where counting dominates: the scale builds' long scoring blocks.
+fn scale_rates(m: &MachineRecords) -> String {
+    let rates: Vec<String> = m
+        .measurements()
+        .filter(|r| r.str("figure") == "scale" && r.str("status") == "ok")
+        .filter_map(|r| {
+            let (per_s, int32) = scale_rate(m, r)?;
+            Some(format!("{} {:.0}% (ℓ = {}, N = {})", r.str("search"), 100.0 * per_s / int32, r.int("ell")?, r.int("n")?))
+        })
+        .collect();
+    if rates.is_empty() {
+        return String::new();
+    }
+    format!("Where counting dominates, in the scale builds (Scalability section): {}.\n\n", rates.join(", "))
+}
+
+/// The counting kernel alone (`count` rows): per merged-group size, alleles per
+/// second of kernel time against the int32 instruction rate, and the locus rows
+/// read (N/8 bytes per locus) against the device-copy bandwidth, both measured
+/// by the same profile's run.
+fn counting_kernel(m: &MachineRecords) -> String {
+    let mut t = Table::new(&[
+        "group size L",
+        "counting",
+        "N",
+        "alleles per call",
+        "kernel (ms)",
+        "alleles per second",
+        "÷ int32 instructions per second",
+        "rows read (GB/s)",
+        "÷ device copy",
+    ]);
+    // The latest run's rows: each run measured one version of the kernel.
+    let count_rows = || m.measurements().filter(|r| r.str("figure") == "count" && r.str("status") == "ok");
+    let Some(latest) = count_rows().filter_map(|r| r.int("run_id")).max() else { return String::new() };
+    let mut commit = String::new();
+    for r in count_rows().filter(|r| r.int("run_id") == Some(latest)) {
+        commit = r.str("git_commit").to_owned();
+        let (Some(size), Some(n), Some(alleles), Some(kernel_ms)) =
+            (r.int("group_size"), r.int("n"), r.float("alleles_counted"), r.float("kernel_ms"))
+        else {
+            continue;
+        };
+        let per_s = alleles / (kernel_ms * 1e-3);
+        let share = |ceiling: &str, v: f64| {
+            m.ceiling_of_profile(ceiling, r.str("profile")).map_or("—".into(), |c| format!("{:.0}%", 100.0 * v / (c * 1e9)))
+        };
+        t.row(vec![
+            size.to_string(),
+            r.str("counting").to_owned(),
+            n.to_string(),
+            format!("{alleles:.2e}"),
+            format!("{kernel_ms:.2}"),
+            format!("{per_s:.2e}"),
+            share("gpu_int32", per_s),
+            format!("{:.0}", per_s / 8.0 / 1e9),
+            share("gpu_d2d", per_s / 8.0),
+        ]);
+    }
+    if t.is_empty() {
+        return String::new();
+    }
+    format!(
+        "The counting kernel alone (`count` case, the latest run: code `{commit}`): {COUNT_GROUPS} random groups of L distinct loci of a planted population \
+         (ℓ = {COUNT_ELL}: the population, ℓ·N/8 bytes, is larger than the L2 cache, but the groups share its loci, so \
+         rows read can exceed the device-copy bandwidth where blocks running together read the same row) scored per call, \
+         one block per group, the first {COUNT_CHECKED} checked bit for bit against multi-threaded FastCount; mean of \
+         {COUNT_REPS} timed calls (CUDA events). Each allele is one bit of a locus row, so rows read = alleles / 8 \
+         bytes:\n\n{}\n",
+        t.render()
+    )
+}
+
+/// gECGA's model building at the largest ℓ against the goals: ≥ 1000× the
+/// single-threaded baseline and ≥ 20× multi-threaded FastCount, same machine —
+/// over whole runs (Figure 5) and over one model build (the `build` cases).
+fn speed_goals(a: &Analysis, source: &str) -> String {
+    let mut t = Table::new(&["measured over", "ℓ", "N", "against", "their time (ms)", "gECGA (ms)", "speedup", "goal"]);
+    for (what, runs) in [("whole runs (Figure 5)", &a.fig5), ("one model build (first selection)", &a.build)] {
+        let Some((&ell, (n, scorers))) = runs.iter().rev().find(|(_, (_, s))| s.get(GECGA).is_some_and(|t| t.runs > 0)) else {
+            continue;
+        };
+        let model = |s: &str| scorers.get(s).and_then(|t| Summary::of(&t.model)).map(|m| m.mean);
+        let Some(g) = model(GECGA) else { continue };
+        for (other, goal) in [(BASELINE, "≥ 1000×"), (CPU_MT, "≥ 20×")] {
+            let (time, speedup) = match model(other) {
+                Some(o) => (format!("{o:.0}"), format!("{:.1}×", o / g)),
+                None => ("not measured at this ℓ".into(), "—".into()),
+            };
+            t.row(vec![what.into(), ell.to_string(), n.to_string(), other.into(), time, format!("{g:.0}"), speedup, goal.into()]);
+        }
+    }
+    if t.is_empty() {
+        return String::new();
+    }
+    format!("gECGA model building against the speed goals, at the largest ℓ with a gECGA run{source}:\n\n{}\n", t.render())
+}
+
+/// One model build per scorer on the same selected population (`build` cases).
+fn builds(a: &Analysis) -> String {
+    let mut t = Table::new(&[
+        "ℓ",
+        "N",
+        "scorer",
+        "pairs scored",
+        "model building (ms)",
+        "in device calls (ms)",
+        "device time, events (ms)",
+        "speedup over baseline",
+        "same MPM",
+    ]);
+    for (&ell, (n, scorers)) in &a.build {
+        let base = scorers.get(BASELINE).and_then(|t| Summary::of(&t.model)).map(|m| m.mean);
+        for s in SCORERS {
+            let Some(times) = scorers.get(s).filter(|t| t.runs > 0) else { continue };
+            let (Some(pairs), Some(model)) = (Summary::of(&times.pairs), Summary::of(&times.model)) else { continue };
+            let mut row = time_cells(ell, *n, s, pairs.mean, model.mean, times);
+            row.extend([
+                base.map_or("—".into(), |b| format!("{:.1}×", b / model.mean)),
+                if times.identical == times.runs { "yes".into() } else { format!("{} of {}", times.identical, times.runs) },
+            ]);
+            t.row(row);
+        }
+    }
+    if t.is_empty() {
+        return String::new();
+    }
+    format!(
+        "One greedy model build from the first generation's selected population (random individuals after tournament \
+         selection, the run's seed), timed with every scorer on the same machine:\n\n{}\n",
+        t.render()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::int32_ceiling;
+
+    fn scale(search: &str, status: &str, alleles: f64, kernel_ms: f64) -> Record {
+        Record::new()
+            .with("record_kind", "measurement")
+            .with("figure", "scale")
+            .with("profile", "gpu-scale")
+            .with("search", search)
+            .with("status", status)
+            .with("ell", 9800usize)
+            .with("n", 1_912_315usize)
+            .with("alleles_counted", alleles)
+            .with("kernel_ms", kernel_ms)
+    }
+
+    #[test]
+    fn scale_builds_are_rated_against_their_own_profiles_int32_ceiling() {
+        let rows = vec![
+            int32_ceiling("gpu", 5, 1000.0),
+            int32_ceiling("gpu-scale", 3, 2000.0),
+            scale("greedy", "ok", 1.0e12, 1000.0),
+            scale("gm", "ok", 5.0e11, 1000.0),
+            scale("gm", "not_run", 9.0e12, 1000.0),
+        ];
+        let m = MachineRecords { hw_id: "m".into(), rows };
+        let ok: Vec<&Record> = m.measurements().filter(|r| r.str("status") == "ok").collect();
+        // 10¹² alleles in 1 s against the gpu-scale run's 2·10¹² int32/s, not the later gpu run's.
+        assert_eq!(scale_rate(&m, ok[0]), Some((1.0e12, 2.0e12)));
+        let text = scale_rates(&m);
+        assert!(text.contains("greedy 50%") && text.contains("gm 25%"), "{text}");
+        assert!(!text.contains("450%"), "a build that did not run is not rated: {text}");
+        assert!(scale_rates(&MachineRecords { hw_id: "m".into(), rows: vec![int32_ceiling("gpu", 1, 1.0)] }).is_empty());
+    }
+
+    fn count(run_id: u64, size: usize, counting: &str, alleles: f64, kernel_ms: f64) -> Record {
+        Record::new()
+            .with("record_kind", "measurement")
+            .with("figure", "count")
+            .with("profile", "gpu-count")
+            .with("run_id", run_id)
+            .with("git_commit", format!("c{run_id}"))
+            .with("status", "ok")
+            .with("group_size", size)
+            .with("counting", counting)
+            .with("n", 1000usize)
+            .with("alleles_counted", alleles)
+            .with("kernel_ms", kernel_ms)
+    }
+
+    #[test]
+    fn the_counting_kernel_table_shows_the_latest_run_against_its_ceiling() {
+        let rows = vec![
+            int32_ceiling("gpu-count", 7, 4000.0),
+            count(6, 2, "FastCount", 1.0e12, 1000.0),
+            count(7, 2, "FastCount", 2.0e12, 1000.0),
+            count(7, 7, "histogram", 1.0e12, 1000.0),
+        ];
+        let text = counting_kernel(&MachineRecords { hw_id: "m".into(), rows });
+        // 2·10¹² alleles/s of a 4·10¹² int32/s ceiling; 10¹² / 4·10¹² for the histogram.
+        assert!(text.contains("| 2 | FastCount | 1000 | 2.00e12 |") && text.contains("| 50% |"), "{text}");
+        assert!(text.contains("| 7 | histogram |") && text.contains("| 25% |"), "{text}");
+        assert!(text.contains("code `c7`"), "{text}");
+        assert_eq!(text.matches("| 2 |").count(), 1, "only the latest run's rows: {text}");
+        assert!(counting_kernel(&MachineRecords { hw_id: "m".into(), rows: vec![] }).is_empty());
+    }
+}

@@ -1,0 +1,326 @@
+//! The report's content: how it was measured, one section per table or figure
+//! of the paper (Table 5, Figures 5–7, the scalability of Section 5.4) and the
+//! Performance section, each with one part per machine; the claims judged on
+//! every machine; and the side-by-side comparison of machines.
+
+use super::analysis::{Analysis, PerGeneration};
+use super::{CPU_MT, EcgaPaper, GECGA, SCORERS, performance, scale, spec::power_fit};
+use crate::claims::Ctx;
+use crate::experiments::{PaperReport, Section};
+use crate::library::ecga::Search;
+use crate::report::chart::{self, LineChart};
+use crate::report::{MachineRecords, Table};
+use crate::stats::Summary;
+use anyhow::Result;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::Path;
+
+impl EcgaPaper {
+    pub(super) fn paper_report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
+        let published = self.spec.published();
+        let analyses: BTreeMap<&str, Analysis> = machines.iter().map(|m| (m.hw_id.as_str(), Analysis::of(m, &published))).collect();
+        let of = |m: &MachineRecords| &analyses[m.hw_id.as_str()];
+        let p = &self.spec.fig5_paper;
+        let sections = vec![
+            Section::per_machine(
+                "Table 5 — population sizing",
+                "Population size needed to solve m − 1 subproblems, bisected; *ratio* = here / paper.",
+                machines,
+                |m| self.table5(m, of(m), dir),
+            )?,
+            Section::per_machine(
+                "Figure 5 — speedups of FastCount and gECGA over the baseline",
+                format!(
+                    "Model building / whole run per scorer (mean ± sd over runs); the speedups are ratios of the mean times. \
+                     Paper (Tesla C2050 against one core of a Xeon W3530), ℓ = {}: spg(m) {:.2}×, spg(w) {:.2}×, spcg {:.2}×.",
+                    p.ell, p.spg_m, p.spg_w, p.spcg
+                ),
+                machines,
+                |m| fig5(m, of(m), dir),
+            )?,
+            Section::per_machine(
+                "Figure 6 — model-building quality and ratio of ones, (10,5)-trap",
+                "Mean over runs of the fraction of the 10 subproblems found exactly as an MPM group, and of the ratio of ones \
+                 after selection, per generation (a run that converged earlier no longer contributes; runs per cell in \
+                 parentheses).",
+                machines,
+                |m| Ok(fig6(of(m))),
+            )?,
+            Section::per_machine(
+                "Figure 7 — greedy vs GM search, each at its own population",
+                format!("Whole runs (mean ± sd). Paper: spgm(w) = {:.1}× at ℓ = {} (C2050).", p.spgm_w, p.ell),
+                machines,
+                |m| Ok(fig7(of(m))),
+            )?,
+            Section::per_machine("Scalability — Section 5.4, Table 4", scale::intro(&self.spec), machines, |m| {
+                Ok(scale::section(&self.spec, m))
+            })?,
+            Section::per_machine("Performance", "", machines, |m| Ok(performance::section(m, of(m))))?,
+        ];
+        let claims =
+            machines.iter().flat_map(|m| self.claims.judge(of(m), &Ctx { machine: m, paper: &self.spec.paper.hardware })).collect();
+        Ok(PaperReport { method: self.method(), sections, claims })
+    }
+
+    fn method(&self) -> String {
+        let s = &self.spec.settings;
+        format!(
+            "Concatenated trap-{k} (Section 5.2), tournament selection without replacement of size {t}, MAX_L = {ml}, full \
+             replacement, runs until every locus has converged (guard: 4·ℓ generations). Bisection: start at {n0}, double until \
+             a run's best individual solves at least m − 1 subproblems, then bisect until (hi − lo)/lo ≤ {p} (one run per \
+             trial; Sastry's bisection, ref. [18] of the paper), with the machine's fastest scorer (gECGA where there is a \
+             GPU, else `fastcount-mt`: the scorers build identical models, so the sizes do not depend on it). Figures 5 and 7 \
+             run at the paper's Table 5 populations (past ℓ = 350: the power law fitted to Table 5, as the paper used theory \
+             there). Every scorer runs the same seed and must reproduce the identical run (same models, same offspring): the \
+             *identical* column counts that. Times are host wall-clock: model building (packing the selected population, \
+             uploading it for gECGA, the MPM search) and the whole run; where two profiles timed the same ℓ, the tables show \
+             the one that ran last (each ratio compares scorers of one run and one kernel version). `fastcount` is the paper's \
+             FastCount with its 16-bit unity table on one thread; `fastcount-mt` (prefix-shared AND tree, hardware popcount, \
+             all cores) is an extra column the paper lacks. Comparisons between searches, sizes or scorers in the claims use \
+             the runs' spread: two samples differ only where the 95% interval of the difference of their means (Welch) \
+             excludes zero; otherwise they tie.",
+            k = s.k.get_ref(),
+            t = s.tournament.get_ref(),
+            ml = s.max_l.get_ref(),
+            n0 = s.bisection_n0.get_ref(),
+            p = s.bisection_precision.get_ref()
+        )
+    }
+
+    fn table5(&self, m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+        if a.table5.is_empty() {
+            return Ok(String::new());
+        }
+        let mut t =
+            Table::new(&["ℓ", "greedy: paper", "greedy: here (mean ± sd, n)", "ratio", "GM: paper", "GM: here (mean ± sd, n)", "ratio"]);
+        let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+        let ells: std::collections::BTreeSet<usize> = a.table5.keys().map(|k| k.1).collect();
+        for &ell in &ells {
+            let paper = self.spec.table5.iter().find(|r| r.ell == ell);
+            let mut cells = vec![ell.to_string()];
+            for (search, pv) in [(Search::Greedy, paper.map(|r| r.greedy)), (Search::GreedyMating, paper.map(|r| r.gm))] {
+                let s = a.table5.get(&(search.name().to_owned(), ell)).and_then(|v| Summary::of(v));
+                cells.push(pv.map_or("—".into(), |v| v.to_string()));
+                cells.push(s.map_or("—".into(), |s| format!("{:.0} ± {:.0} ({})", s.mean, s.sd, s.n)));
+                cells.push(match (s, pv) {
+                    (Some(s), Some(p)) => format!("{:.2}", s.mean / p as f64),
+                    _ => "—".into(),
+                });
+                if let Some(s) = s {
+                    series.entry(format!("{} (here)", search.name())).or_default().push((ell as f64, s.mean));
+                }
+            }
+            t.row(cells);
+        }
+        let mut md = t.render();
+        for search in [Search::Greedy, Search::GreedyMating] {
+            let paper: Vec<(f64, f64)> =
+                self.spec.table5.iter().map(|r| (r.ell as f64, if search == Search::Greedy { r.greedy } else { r.gm } as f64)).collect();
+            series.insert(format!("{} (paper)", search.name()), paper);
+        }
+        let fits: Vec<String> =
+            series.iter().filter_map(|(name, pts)| power_fit(pts).map(|(a, b)| format!("{name}: n ≈ {a:.1}·ℓ^{b:.2}"))).collect();
+        let _ = writeln!(md, "\nPower-law fits (least squares in log–log): {}.\n", fits.join("; "));
+        let chart = LineChart {
+            title: "Table 5: population size to solve m − 1 subproblems",
+            x_label: "problem size ℓ",
+            y_label: "population size",
+            series: series.into_iter().collect(),
+        };
+        Ok(md + &figure(dir, &m.hw_id, "table5", "Table 5", &chart)?)
+    }
+}
+
+/// Writes a chart under `dir/figures/` and returns its Markdown image line.
+fn figure(dir: &Path, hw_id: &str, name: &str, alt: &str, chart: &LineChart) -> Result<String> {
+    let stem = dir.join("figures").join(format!("{hw_id}__{name}"));
+    chart::write_lines(&stem, chart).map_err(|e| anyhow::anyhow!("figure {}: {e}", stem.display()))?;
+    Ok(format!("![{alt}](figures/{hw_id}__{name}.png)\n"))
+}
+
+fn fmt_x(v: Option<f64>) -> String {
+    v.map_or("—".into(), |v| format!("{v:.1}×"))
+}
+
+fn fmt_ms(s: Option<Summary>) -> String {
+    s.map_or("—".into(), |s| if s.n > 1 { format!("{:.1} ± {:.1}", s.mean, s.sd) } else { format!("{:.1}", s.mean) })
+}
+
+fn fig5(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+    if a.fig5.is_empty() {
+        return Ok(String::new());
+    }
+    let mut header = vec!["ℓ".to_owned(), "N".to_owned()];
+    for s in SCORERS {
+        header.push(format!("{s}: model / whole (ms)"));
+    }
+    header.extend(["identical runs".into(), "spc m / w".into(), "spg m / w".into(), "spcg m / w".into()]);
+    let mut t = Table::new(&header);
+    let mut series: BTreeMap<&str, Vec<(f64, f64)>> = BTreeMap::new();
+    for (&ell, (n, scorers)) in &a.fig5 {
+        let mut cells = vec![ell.to_string(), n.to_string()];
+        let (mut identical, mut runs) = (0, 0);
+        for s in SCORERS {
+            cells.push(match scorers.get(s) {
+                Some(t) if t.runs > 0 => {
+                    identical += t.identical;
+                    runs += t.runs;
+                    format!("{} / {}", fmt_ms(Summary::of(&t.model)), fmt_ms(Summary::of(&t.total)))
+                }
+                Some(t) => format!("not run here ({})", t.not_run.as_deref().unwrap_or("—")),
+                None => "—".into(),
+            });
+        }
+        let sp = a.speedups(ell);
+        cells.push(format!("{identical}/{runs}"));
+        cells.push(format!("{} / {}", fmt_x(sp.spc_m), fmt_x(sp.spc_w)));
+        cells.push(format!("{} / {}", fmt_x(sp.spg_m), fmt_x(sp.spg_w)));
+        cells.push(format!("{} / {}", fmt_x(sp.spcg_m), fmt_x(sp.spcg_w)));
+        t.row(cells);
+        for (name, v) in [("spc(m)", sp.spc_m), ("spc(w)", sp.spc_w), ("spg(m)", sp.spg_m), ("spg(w)", sp.spg_w), ("spcg(m)", sp.spcg_m)] {
+            if let Some(v) = v {
+                series.entry(name).or_default().push((ell as f64, v));
+            }
+        }
+    }
+    let mut md = t.render() + "\n";
+    if !series.is_empty() {
+        let chart = LineChart {
+            title: "Figure 5: speedups over the baseline",
+            x_label: "problem size ℓ",
+            y_label: "speedup",
+            series: series.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+        };
+        md += &figure(dir, &m.hw_id, "fig5", "Figure 5", &chart)?;
+    }
+    Ok(md)
+}
+
+fn fig6(a: &Analysis) -> String {
+    let mut md = String::new();
+    let pops: std::collections::BTreeSet<usize> = a.fig6.keys().map(|k| k.1).collect();
+    for n in pops {
+        let mut t = Table::new(&["generation", "greedy quality", "GM quality", "greedy ones ratio", "GM ones ratio"]);
+        let get = |s: Search| a.fig6.get(&(s.name().to_owned(), n));
+        let (g, gm) = (get(Search::Greedy), get(Search::GreedyMating));
+        let last = g.into_iter().chain(gm).filter_map(|m| m.keys().last().copied()).max().unwrap_or(0);
+        for generation in 1..=last {
+            let cell = |m: Option<&PerGeneration>, quality: bool| {
+                m.and_then(|m| m.get(&generation))
+                    .and_then(|(q, o)| Summary::of(if quality { q } else { o }))
+                    .map_or("—".into(), |s| format!("{:.2} ({})", s.mean, s.n))
+            };
+            t.row(vec![generation.to_string(), cell(g, true), cell(gm, true), cell(g, false), cell(gm, false)]);
+        }
+        let _ = writeln!(md, "N = {n}:\n\n{}", t.render());
+    }
+    md
+}
+
+fn fig7(a: &Analysis) -> String {
+    let mut t = Table::new(&[
+        "ℓ",
+        "greedy N",
+        "GM N",
+        "scorer",
+        "greedy whole run (ms)",
+        "GM whole run (ms)",
+        "GM / greedy time",
+        "spg (w)",
+        "spgm (w)",
+    ]);
+    for (&ell, (n_gm, scorer, gm)) in &a.fig7 {
+        let greedy = a.times(ell, scorer).and_then(|t| Summary::of(&t.total));
+        let gm_s = Summary::of(gm);
+        let base = a.mean(ell, super::BASELINE, false);
+        t.row(vec![
+            ell.to_string(),
+            a.fig5.get(&ell).map_or("—".into(), |f| f.0.to_string()),
+            n_gm.to_string(),
+            scorer.clone(),
+            fmt_ms(greedy),
+            fmt_ms(gm_s),
+            match (greedy, gm_s) {
+                (Some(g), Some(m)) => format!("{:.2}", m.mean / g.mean),
+                _ => "—".into(),
+            },
+            fmt_x(if scorer == GECGA { a.speedups(ell).spg_w } else { None }),
+            fmt_x(if scorer == GECGA { base.zip(gm_s).map(|(b, m)| b / m.mean) } else { None }),
+        ]);
+    }
+    if t.is_empty() { String::new() } else { t.render() }
+}
+
+impl EcgaPaper {
+    /// Figure 5's speedups and the single builds of every machine side by side.
+    pub(super) fn side_by_side(&self, machines: &[MachineRecords]) -> String {
+        let paper = &self.spec.fig5_paper;
+        let published = self.spec.published();
+        let mut runs = Table::new(&[
+            "machine",
+            "ℓ",
+            "model building: baseline / gECGA (spg m)",
+            "whole run (spg w)",
+            "spcg (m)",
+            "gECGA over fastcount-mt (m)",
+        ]);
+        let mut builds = Table::new(&[
+            "machine",
+            "ℓ",
+            "N",
+            "baseline (ms)",
+            "fastcount-mt (ms)",
+            "gECGA (ms)",
+            "gECGA over baseline",
+            "gECGA over fastcount-mt",
+        ]);
+        for m in machines {
+            let a = Analysis::of(m, &published);
+            for &ell in a.fig5.keys() {
+                let sp = a.speedups(ell);
+                let over_mt = a.mean(ell, CPU_MT, true).zip(a.mean(ell, GECGA, true)).map(|(c, g)| c / g);
+                runs.row(vec![
+                    format!("`{}`", m.hw_id),
+                    ell.to_string(),
+                    fmt_x(sp.spg_m),
+                    fmt_x(sp.spg_w),
+                    fmt_x(sp.spcg_m),
+                    fmt_x(over_mt),
+                ]);
+            }
+            for (&ell, (n, scorers)) in &a.build {
+                let ms = |s: &str| scorers.get(s).and_then(|t| Summary::of(&t.model)).map(|m| m.mean);
+                let (base, mt, gpu) = (ms(super::BASELINE), ms(CPU_MT), ms(GECGA));
+                let cell = |v: Option<f64>| v.map_or("—".into(), |v| format!("{v:.1}"));
+                let ratio = |a: Option<f64>| fmt_x(a.zip(gpu).map(|(a, g)| a / g));
+                builds.row(vec![
+                    format!("`{}`", m.hw_id),
+                    ell.to_string(),
+                    n.to_string(),
+                    cell(base),
+                    cell(mt),
+                    cell(gpu),
+                    ratio(base),
+                    ratio(mt),
+                ]);
+            }
+        }
+        let mut md = format!(
+            "Figure 5's speedups per whole run (means of the runs; — where a scorer did not run at that ℓ). The paper, on a \
+             Tesla C2050 against one core of a Xeon W3530 at ℓ = 500: spg(m) {:.0}×, spg(w) {:.0}×, spcg {:.1}×.\n\n{}\n",
+            paper.spg_m,
+            paper.spg_w,
+            paper.spcg,
+            runs.render()
+        );
+        if !builds.is_empty() {
+            md += &format!(
+                "One greedy model build of the first generation's selection, every scorer on the same machine (the paper \
+                 reports no single-build times):\n\n{}\n",
+                builds.render()
+            );
+        }
+        md
+    }
+}

@@ -1,0 +1,248 @@
+//! The typed spec of the ECGA paper (`experiments/ecga.toml`) and its checks
+//! at load: settings of Section 5.2, profiles, the paper's Table 5, its
+//! Figure 5 speedups at ℓ = 500 and its scalability point of Section 5.4.
+
+use crate::claims::hardware::Quantity;
+use crate::error::SpecError;
+use crate::library::ecga::{EcgaConfig, Search};
+use crate::spec::{ClaimSpec, PaperMeta, SpecFile};
+use crate::stats;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
+use toml::Spanned;
+
+/// The largest problem the harness accepts (the paper's scalability limit).
+pub const MAX_ELL: usize = 10_000;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EcgaSpec {
+    pub paper: PaperMeta,
+    pub settings: Settings,
+    pub profiles: BTreeMap<String, Profile>,
+    pub table5: Vec<Table5Row>,
+    pub fig5_paper: Fig5Paper,
+    pub scale_paper: ScalePaper,
+    pub claims: Vec<ClaimSpec>,
+}
+
+/// Section 5.4: the largest problem one C2050 holds, by Table 4 at the
+/// theoretical population of the paper's ref. [22].
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScalePaper {
+    pub ell: usize,
+    pub n: usize,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    pub seed: u64,
+    pub k: Spanned<usize>,
+    pub tournament: Spanned<usize>,
+    pub max_l: Spanned<usize>,
+    pub bisection_n0: Spanned<usize>,
+    pub bisection_precision: Spanned<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    pub table5_ells: Vec<Spanned<usize>>,
+    pub table5_bisections: usize,
+    pub fig5_ells: Vec<Spanned<usize>>,
+    pub fig5_runs: usize,
+    pub cpu_1t_max_ell: usize,
+    pub fig6_pops: Vec<Spanned<usize>>,
+    pub fig6_runs: usize,
+    pub fig7_ells: Vec<Spanned<usize>>,
+    pub fig7_runs: usize,
+    /// ℓ of single model builds (the first generation's selected population)
+    /// timed with every scorer, the baseline included: the speed goal at ℓ =
+    /// 500, where a whole baseline run does not fit a GPU-machine command.
+    #[serde(default)]
+    pub build_ells: Vec<Spanned<usize>>,
+    /// One model build per search (greedy, GM) at the paper's scalability point
+    /// (`[scale_paper]`: ℓ and N of Section 5.4) with gECGA, on a planted population.
+    #[serde(default)]
+    pub scale_build: bool,
+    /// Merged-group sizes L whose scoring the `count` case times alone, at the
+    /// scalability point's N (`[scale_paper]`).
+    #[serde(default)]
+    pub count_sizes: Vec<Spanned<usize>>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Table5Row {
+    pub ell: usize,
+    pub greedy: usize,
+    pub gm: usize,
+}
+
+/// Sections 5.3 and 5.5: the speedups at ℓ = 500 on the C2050.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fig5Paper {
+    pub ell: usize,
+    pub spg_m: f64,
+    pub spg_w: f64,
+    pub spcg: f64,
+    pub spgm_w: f64,
+}
+
+/// What the paper published that the checks set measurements against.
+#[derive(Clone, Debug)]
+pub struct Published {
+    pub fig5: Fig5Paper,
+    pub scale: ScalePaper,
+    /// MAX_L of Section 5.2 (Table 4's model matrix has ℓ(MAX_L + 1) entries).
+    pub max_l: usize,
+}
+
+impl EcgaSpec {
+    pub fn published(&self) -> Published {
+        Published { fig5: self.fig5_paper.clone(), scale: self.scale_paper.clone(), max_l: *self.settings.max_l.get_ref() }
+    }
+
+    /// The population of Figures 5 and 7: the paper's Table 5 where it has ℓ,
+    /// else the power law fitted to its Table 5 (the paper used theory past 350).
+    pub fn population(&self, ell: usize, search: Search) -> usize {
+        let of = |r: &Table5Row| if search == Search::Greedy { r.greedy } else { r.gm };
+        if let Some(r) = self.table5.iter().find(|r| r.ell == ell) {
+            return of(r);
+        }
+        self.fitted_population(ell, search)
+    }
+
+    /// ℓ ↦ N by the power law fitted to the paper's Table 5 for `search` (the
+    /// theory of its ref. [22] is not in its text).
+    pub fn fitted_population(&self, ell: usize, search: Search) -> usize {
+        let of = |r: &Table5Row| if search == Search::Greedy { r.greedy } else { r.gm };
+        let pts: Vec<(f64, f64)> = self.table5.iter().map(|r| (r.ell as f64, of(r) as f64)).collect();
+        let (a, b) = power_fit(&pts).expect("Table 5 has several rows (checked at load)");
+        (a * (ell as f64).powf(b)).round() as usize
+    }
+
+    pub fn config(&self, n: usize, ell: usize, search: Search) -> EcgaConfig {
+        let s = &self.settings;
+        EcgaConfig { n, tournament: *s.tournament.get_ref(), max_l: *s.max_l.get_ref(), max_generations: 4 * ell, search }
+    }
+
+    pub fn seed(&self, case_id: &str) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        case_id.hash(&mut h);
+        self.settings.seed ^ h.finish()
+    }
+}
+
+/// Population-sizing power law n = a·ℓ^b, least squares in log–log space.
+pub fn power_fit(points: &[(f64, f64)]) -> Option<(f64, f64)> {
+    let (x, y): (Vec<f64>, Vec<f64>) = points.iter().filter(|p| p.0 > 0.0 && p.1 > 0.0).map(|p| (p.0.ln(), p.1.ln())).unzip();
+    stats::linear_fit(&x, &y).map(|(b, ln_a)| (ln_a.exp(), b))
+}
+
+/// Checks what the types cannot: ranges of the settings and sizes, Table 5
+/// enough to fit, and the datasheet value the scalability claim needs.
+pub fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
+    let s = &spec.settings;
+    let k = *s.k.get_ref();
+    if !(2..=s.max_l.get_ref() / 2).contains(&k) {
+        return Err(file.invalid(&s.k, "settings.k", format!("trap order {k} must be in 2..=max_l/2")));
+    }
+    if !(2..=crate::gpu::ecga::KERNEL_MAX_L).contains(s.max_l.get_ref()) {
+        return Err(file.invalid(&s.max_l, "settings.max_l", format!("must be in 2..={}", crate::gpu::ecga::KERNEL_MAX_L)));
+    }
+    if *s.tournament.get_ref() < 2 {
+        return Err(file.invalid(&s.tournament, "settings.tournament", "must be at least 2"));
+    }
+    if s.bisection_n0.get_ref() < s.tournament.get_ref() {
+        return Err(file.invalid(&s.bisection_n0, "settings.bisection_n0", "must be at least the tournament size"));
+    }
+    if !(*s.bisection_precision.get_ref() > 0.0 && *s.bisection_precision.get_ref() < 1.0) {
+        return Err(file.invalid(&s.bisection_precision, "settings.bisection_precision", "must be in (0, 1)"));
+    }
+    for (name, p) in &spec.profiles {
+        for (key, ells) in
+            [("table5_ells", &p.table5_ells), ("fig5_ells", &p.fig5_ells), ("fig7_ells", &p.fig7_ells), ("build_ells", &p.build_ells)]
+        {
+            for ell in ells {
+                let v = *ell.get_ref();
+                if v == 0 || v % k != 0 || v > MAX_ELL {
+                    return Err(file.invalid(
+                        ell,
+                        &format!("profiles.{name}.{key}"),
+                        format!("ℓ = {v} must be a positive multiple of k = {k} and at most {MAX_ELL}"),
+                    ));
+                }
+            }
+        }
+        for size in &p.count_sizes {
+            if !(1..=crate::gpu::ecga::KERNEL_MAX_L).contains(size.get_ref()) {
+                return Err(file.invalid(
+                    size,
+                    &format!("profiles.{name}.count_sizes"),
+                    format!("group size {} must be in 1..={}", size.get_ref(), crate::gpu::ecga::KERNEL_MAX_L),
+                ));
+            }
+        }
+        for n in &p.fig6_pops {
+            if n.get_ref() < s.tournament.get_ref() || *n.get_ref() > 1 << 24 {
+                return Err(file.invalid(n, &format!("profiles.{name}.fig6_pops"), "population must be ≥ the tournament size and ≤ 2^24"));
+            }
+        }
+    }
+    // Neither table keeps spans: the error names the line where the table starts.
+    let invalid = |at: &str, key: &str, message: &str| SpecError::Invalid {
+        path: file.path.clone(),
+        line: file.text.find(at).map_or(1, |i| file.line_of(i)),
+        key: key.into(),
+        message: message.into(),
+    };
+    if spec.table5.iter().filter(|r| r.ell > 0 && r.greedy > 0 && r.gm > 0).count() < 2 {
+        return Err(invalid(
+            "[[table5]]",
+            "table5",
+            "needs two rows or more with positive sizes (the populations past ℓ = 350 are fitted to it)",
+        ));
+    }
+    if !spec.paper.hardware.datasheet.contains_key(&Quantity::GpuMemory) {
+        return Err(invalid(
+            "[paper.hardware.datasheet]",
+            "paper.hardware.datasheet.gpu_memory",
+            "the scalability claim (Section 5.4) needs the memory a CUDA program may use on the paper's GPU",
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn load(edit: impl Fn(String) -> String) -> Result<(), SpecError> {
+        let text = edit(include_str!("../../../experiments/ecga.toml").to_owned());
+        let file = SpecFile::from_text(Path::new("ecga.toml"), text);
+        validate(&file, &file.parse()?)
+    }
+
+    #[test]
+    fn the_shipped_spec_loads_and_its_datasheet_gives_the_memory_the_scale_claim_needs() {
+        load(|t| t).unwrap();
+        let e = load(|t| t.lines().filter(|l| !l.starts_with("gpu_memory")).collect::<Vec<_>>().join("\n")).unwrap_err().to_string();
+        assert!(e.contains("paper.hardware.datasheet.gpu_memory"), "{e}");
+    }
+
+    #[test]
+    fn populations_past_table_5_follow_its_power_law() {
+        let file = SpecFile::from_text(Path::new("ecga.toml"), include_str!("../../../experiments/ecga.toml").into());
+        let spec: EcgaSpec = file.parse().unwrap();
+        assert_eq!(spec.population(350, Search::Greedy), 36992, "Table 5 itself");
+        let n500 = spec.population(500, Search::Greedy);
+        assert!((55_000..65_000).contains(&n500), "{n500}");
+        assert!(spec.population(500, Search::GreedyMating) > n500);
+    }
+}
