@@ -286,7 +286,13 @@ fn windows_cut_serial_time(p: &BandParams, a: &Analysis, ctx: &Ctx) -> Outcome {
     };
     let outside: Vec<&(&str, usize, f64)> = points.iter().filter(|x| !p.band.contains(share(x))).collect();
     let (least, most) = points.iter().map(share).fold((f64::INFINITY, 0.0f64), |(lo, hi), x| (lo.min(x), hi.max(x)));
-    let what = format!("serial time with 1 window over with w windows where it is farthest from w ({}), against w", at(set, w));
+    let runs = |w: usize| a.eval.secs(set, w, SERIAL).len();
+    let what = format!(
+        "serial time with 1 window over with w windows where it is farthest from w ({}; n = {} and {} runs), against w",
+        at(set, w),
+        runs(1),
+        runs(w)
+    );
     let mut o = judge::ratio(&what, round1(saving), w as f64, &p.band, None, ctx);
     o.evidence += &format!(
         "; {} of {} points (sets × window counts) within the band, from {} w to {} w{}",

@@ -103,7 +103,7 @@ pub fn run(case: &Case, env: &RunEnv, rules_per_iteration: usize, expressed_prob
     let int = |k: &str| p.int(k).unwrap_or_else(|| panic!("case parameter {k}")) as usize;
     let (n, a, iterations) = (int("instances"), int("attributes"), int("iterations"));
     let seed = int("seed") as u64;
-    let data = dataset::scalable(n, a, int("classes"), p.float("nominal_fraction").unwrap_or(0.0), seed);
+    let data = dataset::scalable(n, a, int("classes"), p.float("nominal_fraction").expect("case parameter nominal_fraction"), seed);
     let mut rng = StdRng::seed_from_u64(seed);
     let rules: Vec<Vec<_>> =
         (0..iterations).map(|_| (0..rules_per_iteration).map(|_| random_rule(&data, &mut rng, expressed_probability)).collect()).collect();
