@@ -22,9 +22,27 @@ fn biohel_quick_profile_on_cpu_end_to_end() {
         "Figure 5 (learning stage): not run here (--backend cpu)",
         "## Beyond the paper — where the GPU is worth it",
         "`cuda-paper`: not run here (--backend cpu)",
+        "## Not run here",
     ] {
         assert!(report.contains(s), "REPORT.md lacks `{s}`");
     }
+    // Every claim of the spec is judged, the CUDA ones not run here for the records' reason.
+    let claims = &report[report.find("## Claims").expect("a claims table")..];
+    for id in [
+        "cuda_speedup",
+        "cuda_speedup_ilas",
+        "cuda_variance_smaller",
+        "learning_speedup",
+        "learning_vs_evaluation",
+        "fig4_peak",
+        "fig5_peak",
+    ] {
+        assert!(claims.contains(&format!("| `{id}` | ")), "no row for `{id}`");
+        assert!(claims.lines().any(|l| l.starts_with(&format!("| `{id}` |")) && l.contains("**not run here (--backend cpu)**")), "{id}");
+    }
+    assert!(claims.contains("| `windows_cut_serial_time` | "));
+    let verdicts = std::fs::read_to_string(dir.join("verdicts.json")).expect("verdicts.json written");
+    assert!(verdicts.contains("windows_cut_serial_time"), "{verdicts}");
     let parquet =
         std::fs::read_dir(dir.join("records")).unwrap().flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|e| e == "parquet"));
     let rows = evorepro::records::read_parquet(&parquet.expect("a Parquet record file")).unwrap();

@@ -8,9 +8,10 @@
 //! The largest size also gives the match kernels' condition tests per second
 //! against the device's measured integer-instruction rate.
 
-use super::{BALLOT, CUDA, PARALLEL, SERIAL, simulated_ga};
+use super::cases::simulated_ga;
+use super::{BALLOT, CUDA, PARALLEL, SERIAL};
 use crate::error::SpecError;
-use crate::experiments::{Case, RunEnv};
+use crate::experiments::{Case, RunEnv, Section};
 use crate::library::biohel::{condition_tests, random_rule};
 use crate::library::dataset;
 use crate::records::Record;
@@ -102,7 +103,7 @@ pub fn run(case: &Case, env: &RunEnv, rules_per_iteration: usize, expressed_prob
     let int = |k: &str| p.int(k).unwrap_or_else(|| panic!("case parameter {k}")) as usize;
     let (n, a, iterations) = (int("instances"), int("attributes"), int("iterations"));
     let seed = int("seed") as u64;
-    let data = dataset::scalable(n, a, int("classes"), p.float("nominal_fraction").unwrap_or(0.0), seed);
+    let data = dataset::scalable(n, a, int("classes"), p.float("nominal_fraction").expect("case parameter nominal_fraction"), seed);
     let mut rng = StdRng::seed_from_u64(seed);
     let rules: Vec<Vec<_>> =
         (0..iterations).map(|_| (0..rules_per_iteration).map(|_| random_rule(&data, &mut rng, expressed_probability)).collect()).collect();
@@ -201,36 +202,37 @@ fn auto_pick(order: &[String], bounds: &[Boundary], n: f64, a: f64) -> String {
     bounds.iter().rev().find(|b| b.decision(n, a) >= 0.0).map_or_else(|| order[0].clone(), |b| b.upper.clone())
 }
 
-/// The report section of every machine.
-pub fn section(machines: &[MachineRecords], dir: &Path, rules_per_iteration: usize) -> Result<String> {
-    let sweeps: Vec<(&MachineRecords, Sweep)> = machines.iter().map(|m| (m, Sweep::of(m))).filter(|(_, s)| !s.is_empty()).collect();
-    if sweeps.is_empty() {
-        return Ok(String::new());
+/// The section of every machine with a sweep; None when no machine has one.
+pub fn section(machines: &[MachineRecords], dir: &Path, rules_per_iteration: usize) -> Result<Option<Section>> {
+    if machines.iter().all(|m| Sweep::of(m).is_empty()) {
+        return Ok(None);
     }
-    let mut md = String::from("## Beyond the paper — where the GPU is worth it\n\n");
-    let _ = writeln!(
-        md,
+    let intro = format!(
         "The paper's future work: on the scalable synthetic family (`dataset::scalable`, a stated share of nominal \
          attributes, uniform continuous ones; not a data set of the paper), one simulated GA per evaluator — the \
          instances loaded once (for CUDA: the upload), then per iteration {rules_per_iteration} fresh random rules \
          evaluated on the whole set. Winner = the fastest of `serial`, `cpu-mt` and `gpu` (the faster of `cuda-paper` \
          and `cuda-ballot`) by the whole GA's time. Regions: two consecutive binary linear SVMs over (log10 instances, \
          log10 attributes), as the layout paper's; the *auto rule* picks the class of the highest boundary whose upper \
-         side holds the size. *Regret* = the time of the rule's pick over the best time at that size.\n"
+         side holds the size. *Regret* = the time of the rule's pick over the best time at that size."
     );
-    for (m, s) in &sweeps {
-        let _ = writeln!(md, "### `{}` ({})\n", m.hw_id, m.label());
-        md += &times_table(s);
+    let section = Section::per_machine("Beyond the paper — where the GPU is worth it", intro, machines, |m| {
+        let s = Sweep::of(m);
+        if s.is_empty() {
+            return Ok(String::new());
+        }
+        let mut md = times_table(&s);
         for (method, reason) in &s.not_run {
             let _ = writeln!(md, "`{method}`: not run here ({reason}).");
         }
         if !s.not_run.is_empty() {
             md += "\n";
         }
-        md += &regions(m, s, dir)?;
-        md += &rates(m, s);
-    }
-    Ok(md)
+        md += &regions(m, &s, dir)?;
+        md += &rates(m, &s);
+        Ok(md)
+    })?;
+    Ok(Some(section))
 }
 
 fn times_table(s: &Sweep) -> String {

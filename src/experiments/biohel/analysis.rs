@@ -1,0 +1,461 @@
+//! One machine's records indexed for the report and the claims: the evaluation
+//! stage's times (Tables 2–3, Figure 4), the learning runs per GA budget (Table
+//! 2's integration columns, Table 4, Figure 5), the `speed` profile's runs
+//! (beyond the paper) and each set's training-set size.
+
+use super::spec::{PaperTables, SETS};
+use super::{LEARN_FIGURE, SERIAL, SPEED_PROFILE, scale};
+use crate::claims::Comparison;
+use crate::library::biohel_learning::LearningConfig;
+use crate::library::dataset::Dataset;
+use crate::records::Record;
+use crate::report::MachineRecords;
+use crate::stats::Summary;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// Table 1's grouping of the sets, Figures 4–5's colours: all attributes
+/// continuous, all discrete (nominal), or both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum AttributeType {
+    Continuous,
+    Mixed,
+    Discrete,
+}
+
+impl AttributeType {
+    pub fn of(data: &Dataset) -> AttributeType {
+        match data.nominal_count() {
+            0 => AttributeType::Continuous,
+            n if n == data.attribute_count() => AttributeType::Discrete,
+            _ => AttributeType::Mixed,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            AttributeType::Continuous => "continuous",
+            AttributeType::Mixed => "mixed",
+            AttributeType::Discrete => "discrete",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<AttributeType> {
+        [AttributeType::Continuous, AttributeType::Mixed, AttributeType::Discrete].into_iter().find(|t| t.label() == s)
+    }
+}
+
+/// One timed run of an evaluator: the run and seed it shares with the serial
+/// evaluator's run of the same case, and its seconds.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    run: (i64, i64),
+    secs: f64,
+}
+
+/// One stage's times (s) per (set, windows, method), and why a method did not
+/// run on the machine.
+#[derive(Default)]
+pub struct Stage {
+    times: BTreeMap<(String, usize, String), Vec<Run>>,
+    not_run: BTreeMap<String, String>,
+}
+
+impl Stage {
+    /// Adds `column` of an `ok` row, or the reason of a `not_run` row.
+    pub fn add(&mut self, r: &Record, column: &str) {
+        let method = r.str("method").to_owned();
+        if r.str("status") != "ok" {
+            self.not_run.insert(method, r.str("reason").to_owned());
+            return;
+        }
+        let key = (r.str("set").to_owned(), r.int("windows").unwrap_or(0) as usize, method);
+        let run = (r.int("run_id").unwrap_or(0), r.int("seed").unwrap_or(0));
+        if let Some(secs) = r.float(column) {
+            self.times.entry(key).or_default().push(Run { run, secs });
+        }
+    }
+
+    fn runs(&self, set: &str, windows: usize, method: &str) -> &[Run] {
+        self.times.get(&(set.to_owned(), windows, method.to_owned())).map_or(&[], Vec::as_slice)
+    }
+
+    /// Every run's seconds.
+    pub fn secs(&self, set: &str, windows: usize, method: &str) -> Vec<f64> {
+        self.runs(set, windows, method).iter().map(|r| r.secs).collect()
+    }
+
+    pub fn summary(&self, set: &str, windows: usize, method: &str) -> Option<Summary> {
+        Summary::of(&self.secs(set, windows, method))
+    }
+
+    /// Mean ± sd of `method`, or why it did not run on this machine.
+    pub fn cell(&self, set: &str, windows: usize, method: &str) -> String {
+        match (self.summary(set, windows, method), self.not_run.get(method)) {
+            (Some(s), _) => fmt_s(Some(s)),
+            (None, Some(why)) => format!("not run here ({why})"),
+            (None, None) => "—".into(),
+        }
+    }
+
+    pub fn mean(&self, set: &str, windows: usize, method: &str) -> Option<f64> {
+        self.summary(set, windows, method).map(|s| s.mean)
+    }
+
+    /// serial / `method` at the same window count (the paper's net speedup), of the means.
+    pub fn speedup(&self, set: &str, windows: usize, method: &str) -> Option<f64> {
+        Some(self.mean(set, windows, SERIAL)? / self.mean(set, windows, method)?)
+    }
+
+    /// serial with 1 window / `method` with `windows` (the paper's total speedup), of the means.
+    pub fn total_speedup(&self, set: &str, windows: usize, method: &str) -> Option<f64> {
+        Some(self.mean(set, 1, SERIAL)? / self.mean(set, windows, method)?)
+    }
+
+    /// serial / `method` at the same window count, one value per case that ran both.
+    pub fn run_speedups(&self, set: &str, windows: usize, method: &str) -> Vec<f64> {
+        let other = self.runs(set, windows, method);
+        self.runs(set, windows, SERIAL).iter().filter_map(|s| other.iter().find(|o| o.run == s.run).map(|o| s.secs / o.secs)).collect()
+    }
+
+    /// Table 1's sets with runs, in its order.
+    pub fn sets(&self) -> Vec<&'static str> {
+        SETS.iter().copied().filter(|s| self.times.keys().any(|k| k.0 == *s)).collect()
+    }
+
+    pub fn windows(&self, set: &str) -> Vec<usize> {
+        let mut w: Vec<usize> = self.times.keys().filter(|k| k.0 == set).map(|k| k.1).collect();
+        w.dedup();
+        w
+    }
+
+    /// Why `method` has no times here.
+    pub fn reason(&self, method: &str) -> String {
+        self.not_run.get(method).cloned().unwrap_or_else(|| format!("no {method} runs in this machine's records"))
+    }
+
+    /// Per set, the net speedup of `method` at each window count that `keep`
+    /// admits, against T/x (Figures 4–5).
+    pub fn speedups_per_stratum(&self, instances: &BTreeMap<String, i64>, method: &str, keep: impl Fn(usize) -> bool) -> Vec<Curve> {
+        self.sets()
+            .into_iter()
+            .filter_map(|set| {
+                let t = *instances.get(set)? as f64;
+                let points: Vec<StratumPoint> = self
+                    .windows(set)
+                    .into_iter()
+                    .filter(|&w| keep(w))
+                    .filter_map(|windows| {
+                        Some(StratumPoint {
+                            per_stratum: t / windows as f64,
+                            speedup: self.speedup(set, windows, method)?,
+                            windows,
+                            runs: self.run_speedups(set, windows, method),
+                        })
+                    })
+                    .collect();
+                (!points.is_empty()).then_some(Curve { set, points })
+            })
+            .collect()
+    }
+}
+
+pub fn fmt_s(s: Option<Summary>) -> String {
+    s.map_or("—".into(), |s| format!("{:.3} ± {:.3}", s.mean, s.sd))
+}
+
+/// One point of Figures 4–5: the speedup (of the means) with `windows` strata of
+/// T/x = `per_stratum` training instances each, and each run's speedup.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StratumPoint {
+    pub per_stratum: f64,
+    pub speedup: f64,
+    pub windows: usize,
+    pub runs: Vec<f64>,
+}
+
+/// The speedups of one set against T/x, and the point where it is highest.
+pub struct Curve {
+    pub set: &'static str,
+    pub points: Vec<StratumPoint>,
+}
+
+impl Curve {
+    pub fn peak(&self) -> Option<&StratumPoint> {
+        peak(self.points.iter())
+    }
+}
+
+pub fn peak<'p>(points: impl Iterator<Item = &'p StratumPoint>) -> Option<&'p StratumPoint> {
+    points.max_by(|a, b| a.speedup.total_cmp(&b.speedup))
+}
+
+/// The GA budget of learning cases: population, iterations, rule limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Budget {
+    population: i64,
+    iterations: i64,
+    max_rules: Option<i64>,
+}
+
+impl Budget {
+    fn of(r: &Record) -> Budget {
+        Budget { population: r.int("population").unwrap_or(0), iterations: r.int("iterations").unwrap_or(0), max_rules: r.int("max_rules") }
+    }
+
+    /// BioHEL's default budget, the paper's.
+    fn is_paper(&self) -> bool {
+        let d = LearningConfig::default();
+        self.population == d.population as i64 && self.iterations == d.iterations as i64 && self.max_rules.is_none()
+    }
+
+    pub fn describe(&self) -> String {
+        let limit = self.max_rules.map_or("no rule limit".into(), |m| format!("at most {m} rules"));
+        let kind = if self.is_paper() {
+            "the paper's budget".to_owned()
+        } else {
+            let d = LearningConfig::default();
+            format!("**reduced budget** (the paper's: population {}, {} iterations, no rule limit)", d.population, d.iterations)
+        };
+        format!("population {}, {} GA iterations, {limit}: {kind}", self.population, self.iterations)
+    }
+
+    /// Orders budgets by work: evaluations per GA, then the rule limit (none = most).
+    fn work(&self) -> (i64, i64) {
+        (self.population * self.iterations, self.max_rules.unwrap_or(i64::MAX))
+    }
+}
+
+/// What the learning runs of one set and window count produced (serial rows: the
+/// other evaluators learned the same rule lists or the case failed).
+#[derive(Default)]
+pub struct Models {
+    pub rules: Vec<f64>,
+    pub train: Vec<f64>,
+    pub test: Vec<f64>,
+    pub methods: BTreeSet<String>,
+}
+
+/// The learning runs of one budget.
+#[derive(Default)]
+pub struct Learning {
+    /// Whole learning time (`learn_s`), and the evaluation time inside it (`eval_s`).
+    pub total: Stage,
+    pub evaluation: Stage,
+    pub models: BTreeMap<(String, usize), Models>,
+}
+
+impl Learning {
+    /// Share of the serial learning time spent evaluating.
+    pub fn evaluation_share(&self, set: &str, windows: usize) -> Option<f64> {
+        Some(self.evaluation.mean(set, windows, SERIAL)? / self.total.mean(set, windows, SERIAL)?)
+    }
+}
+
+/// Everything one machine's records say, beside the paper's Tables 3–4.
+pub struct Analysis {
+    /// Evaluation-stage times (`eval_s` of the `eval/…` cases).
+    pub eval: Stage,
+    /// The `speed` profile's evaluation times, and their upload part (`load_s`).
+    pub speed: Stage,
+    pub speed_load: Stage,
+    pub learning: BTreeMap<Budget, Learning>,
+    /// Training-set size per set (both stages use fold 0's training set).
+    pub instances: BTreeMap<String, i64>,
+    pub paper: Arc<PaperTables>,
+}
+
+impl Analysis {
+    pub fn of(m: &MachineRecords, paper: &Arc<PaperTables>) -> Analysis {
+        let mut a = Analysis {
+            eval: Stage::default(),
+            speed: Stage::default(),
+            speed_load: Stage::default(),
+            learning: BTreeMap::new(),
+            instances: BTreeMap::new(),
+            paper: Arc::clone(paper),
+        };
+        for r in m.measurements().filter(|r| r.str("figure") != scale::SCALE_FIGURE) {
+            if let Some(n) = r.int("instances") {
+                a.instances.insert(r.str("set").to_owned(), n);
+            }
+            if r.str("profile") == SPEED_PROFILE {
+                a.speed.add(r, "eval_s");
+                a.speed_load.add(r, "load_s");
+                continue;
+            }
+            if r.str("figure") != LEARN_FIGURE {
+                a.eval.add(r, "eval_s");
+                continue;
+            }
+            let l = a.learning.entry(Budget::of(r)).or_default();
+            l.total.add(r, "learn_s");
+            l.evaluation.add(r, "eval_s");
+            if r.str("status") == "ok" {
+                let models = l.models.entry((r.str("set").to_owned(), r.int("windows").unwrap_or(0) as usize)).or_default();
+                models.methods.insert(r.str("method").to_owned());
+                if r.str("method") == SERIAL {
+                    models.rules.extend(r.float("rules"));
+                    models.train.extend(r.float("train_accuracy"));
+                    models.test.extend(r.float("test_accuracy"));
+                }
+            }
+        }
+        a
+    }
+
+    /// The learning runs the claims use: the budget with the most work.
+    pub fn main_learning(&self) -> Option<(&Budget, &Learning)> {
+        self.learning.iter().max_by_key(|(b, _)| b.work())
+    }
+}
+
+/// Whether the variance of `a` is smaller than, equal to (within the noise) or
+/// larger than that of `b`: the two-sided F test at 95% (the ratio of the sample
+/// variances against the F distribution's 2.5% and 97.5% quantiles with n − 1
+/// degrees of freedom each), and the ratio var(a) / var(b). None when either
+/// sample has fewer than two values or both have no spread.
+pub fn compare_variances(a: &[f64], b: &[f64]) -> Option<(Comparison, f64)> {
+    let (sa, sb) = (Summary::of(a)?, Summary::of(b)?);
+    if sa.n < 2 || sb.n < 2 || (sa.sd == 0.0 && sb.sd == 0.0) {
+        return None;
+    }
+    let (da, db) = ((sa.n - 1) as f64, (sb.n - 1) as f64);
+    let (va, vb) = (sa.sd * sa.sd, sb.sd * sb.sd);
+    let ratio = va / vb;
+    Some(if vb / va > f_quantile(0.975, db, da) {
+        (Comparison::Less, ratio)
+    } else if ratio > f_quantile(0.975, da, db) {
+        (Comparison::Greater, ratio)
+    } else {
+        (Comparison::Tie, ratio)
+    })
+}
+
+/// The `p` quantile of the F distribution with (d1, d2) degrees of freedom, by
+/// bisection on its distribution function.
+fn f_quantile(p: f64, d1: f64, d2: f64) -> f64 {
+    let cdf = |f: f64| incomplete_beta(d1 / 2.0, d2 / 2.0, d1 * f / (d1 * f + d2));
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    while cdf(hi) < p {
+        hi *= 2.0;
+    }
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if cdf(mid) < p { lo = mid } else { hi = mid }
+    }
+    0.5 * (lo + hi)
+}
+
+/// The regularized incomplete beta function I_x(a, b) (continued fraction, Lentz).
+fn incomplete_beta(a: f64, b: f64, x: f64) -> f64 {
+    if x <= 0.0 {
+        return 0.0;
+    }
+    if x >= 1.0 {
+        return 1.0;
+    }
+    let front = (ln_gamma(a + b) - ln_gamma(a) - ln_gamma(b) + a * x.ln() + b * (1.0 - x).ln()).exp();
+    if x < (a + 1.0) / (a + b + 2.0) { front * beta_fraction(a, b, x) / a } else { 1.0 - front * beta_fraction(b, a, 1.0 - x) / b }
+}
+
+fn beta_fraction(a: f64, b: f64, x: f64) -> f64 {
+    const TINY: f64 = 1e-300;
+    let (mut c, mut d) = (1.0, 1.0 - (a + b) * x / (a + 1.0));
+    d = 1.0 / if d.abs() < TINY { TINY } else { d };
+    let mut h = d;
+    for m in 1..300 {
+        let m = m as f64;
+        for num in
+            [m * (b - m) * x / ((a + 2.0 * m - 1.0) * (a + 2.0 * m)), -(a + m) * (a + b + m) * x / ((a + 2.0 * m) * (a + 2.0 * m + 1.0))]
+        {
+            d = 1.0 + num * d;
+            d = 1.0 / if d.abs() < TINY { TINY } else { d };
+            c = 1.0 + num / c;
+            c = if c.abs() < TINY { TINY } else { c };
+            h *= d * c;
+        }
+        if (d * c - 1.0).abs() < 1e-15 {
+            break;
+        }
+    }
+    h
+}
+
+/// ln Γ(x) for x > 0 (Lanczos, g = 7).
+fn ln_gamma(x: f64) -> f64 {
+    const G: [f64; 9] = [
+        0.999_999_999_999_809_9,
+        676.520_368_121_885_1,
+        -1_259.139_216_722_402_8,
+        771.323_428_777_653_1,
+        -176.615_029_162_140_6,
+        12.507_343_278_686_905,
+        -0.138_571_095_265_720_12,
+        9.984_369_578_019_572e-6,
+        1.505_632_735_149_311_6e-7,
+    ];
+    if x < 0.5 {
+        return std::f64::consts::PI.ln() - (std::f64::consts::PI * x).sin().ln() - ln_gamma(1.0 - x);
+    }
+    let x = x - 1.0;
+    let t = x + 7.5;
+    let a = G.iter().enumerate().skip(1).fold(G[0], |a, (i, g)| a + g / (x + i as f64));
+    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::library::dataset::Attribute;
+
+    #[test]
+    fn f_quantiles_match_the_tables() {
+        for (d1, d2, want) in [(1.0, 1.0, 647.79), (4.0, 4.0, 9.6045), (10.0, 10.0, 3.7168), (2.0, 24.0, 4.3187)] {
+            let got = f_quantile(0.975, d1, d2);
+            assert!((got / want - 1.0).abs() < 1e-3, "F(0.975; {d1}, {d2}) = {got}, table {want}");
+        }
+        assert!((f_quantile(0.95, 1.0, 1.0) / 161.45 - 1.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn variances_differ_only_beyond_the_f_quantile() {
+        // sd 0.1 against sd 10 with n = 2 each: a variance ratio of 10⁴ > 647.8.
+        assert_eq!(compare_variances(&[1.0, 1.1], &[10.0, 20.0]).unwrap().0, Comparison::Less);
+        assert_eq!(compare_variances(&[10.0, 20.0], &[1.0, 1.1]).unwrap().0, Comparison::Greater);
+        // A ratio of 100 is inside the noise at n = 2, outside it at n = 10.
+        assert_eq!(compare_variances(&[1.0, 2.0], &[1.0, 11.0]).unwrap().0, Comparison::Tie);
+        let a: Vec<f64> = (0..10).map(|i| f64::from(i % 2)).collect();
+        let b: Vec<f64> = (0..10).map(|i| 10.0 * f64::from(i % 2)).collect();
+        assert_eq!(compare_variances(&a, &b).unwrap().0, Comparison::Less);
+        assert!(compare_variances(&[1.0], &[1.0, 2.0]).is_none());
+        assert!(compare_variances(&[1.0, 1.0], &[2.0, 2.0]).is_none());
+    }
+
+    #[test]
+    fn attribute_types_follow_the_nominal_attributes() {
+        let set = |nominal: &[bool]| Dataset {
+            name: "t".into(),
+            attributes: nominal
+                .iter()
+                .map(|&n| {
+                    if n {
+                        Attribute::Nominal { name: "n".into(), values: vec!["a".into()] }
+                    } else {
+                        Attribute::Continuous { name: "c".into() }
+                    }
+                })
+                .collect(),
+            classes: vec!["x".into()],
+            values: vec![],
+            labels: vec![],
+            synthetic: true,
+        };
+        assert_eq!(AttributeType::of(&set(&[false, false])), AttributeType::Continuous);
+        assert_eq!(AttributeType::of(&set(&[true, false])), AttributeType::Mixed);
+        assert_eq!(AttributeType::of(&set(&[true, true])), AttributeType::Discrete);
+        for t in [AttributeType::Continuous, AttributeType::Mixed, AttributeType::Discrete] {
+            assert_eq!(AttributeType::parse(t.label()), Some(t));
+        }
+    }
+}

@@ -1,0 +1,306 @@
+//! The cases of a profile and how one runs (Section 4): the evaluation stage
+//! (`eval/<set>/w<windows>/s<seed>`, one simulated GA per evaluator), the whole
+//! learning system (`learn/<set>/w<windows>/s<seed>`) and the sweep beyond the
+//! paper (`scale/…`, [`super::scale`]). Every evaluator must give the serial
+//! counts exactly and learn the serial rule list exactly; a case fails otherwise.
+
+use super::analysis::AttributeType;
+use super::{BALLOT, BiohelPaper, CUDA, EVAL_FIGURE, LEARN_FIGURE, PARALLEL, SERIAL, scale};
+use crate::error::SpecError;
+use crate::experiments::{Case, RunEnv};
+use crate::gpu::biohel::{Design, GpuEvaluator};
+use crate::library::biohel::{Counts, ParallelEvaluator, Rule, RuleEvaluator, SerialEvaluator, ilas_strata, random_rule, window_range};
+use crate::library::biohel_learning::{LearnedModel, LearningConfig, learn};
+use crate::library::dataset::{self, Dataset};
+use crate::records::Record;
+use anyhow::{Context, Result, bail};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use std::time::Instant;
+
+/// The evaluators of a case in run order (serial first: the reference every other
+/// one must equal), and a "not run here" row for each CUDA design when there is
+/// no GPU.
+type Evaluators<'g> = Vec<(&'static str, Box<dyn RuleEvaluator + 'g>)>;
+
+fn evaluators(env: &RunEnv) -> Result<(Evaluators<'_>, Vec<Record>)> {
+    let mut evaluators: Evaluators = vec![(SERIAL, Box::new(SerialEvaluator)), (PARALLEL, Box::new(ParallelEvaluator))];
+    let mut not_run = Vec::new();
+    match &env.gpu {
+        Some(gpu) => {
+            evaluators.push((CUDA, Box::new(GpuEvaluator::new(gpu, Design::Paper)?)));
+            evaluators.push((BALLOT, Box::new(GpuEvaluator::new(gpu, Design::Ballot)?)));
+        }
+        None => {
+            for method in [CUDA, BALLOT] {
+                not_run.push(Record::new().with("method", method).with("status", "not_run").with("reason", env.gpu_absent.as_str()));
+            }
+        }
+    }
+    Ok((evaluators, not_run))
+}
+
+fn threads(method: &str) -> usize {
+    if method == PARALLEL { rayon::current_num_threads() } else { 1 }
+}
+
+impl BiohelPaper {
+    /// The whole set of Table 1 by its short name: a vendored public file, ParMX
+    /// (generated), or the synthetic stand-in of CN, SS or SA.
+    pub(super) fn data_set(&self, set: &str) -> Result<Dataset> {
+        let standin = |kind: dataset::StandIn| dataset::synthetic_standin(kind, kind.paper_shape().instances, self.spec.settings.seed);
+        let dir = &self.spec.settings.data_dir;
+        Ok(match set {
+            "par" => dataset::parmx(),
+            "cn" => standin(dataset::StandIn::Cn),
+            "ss" => standin(dataset::StandIn::Ss),
+            "sa" => standin(dataset::StandIn::Sa),
+            _ => dataset::load_named(dir, set).with_context(|| format!("data set `{set}` under {}", dir.display()))?,
+        })
+    }
+
+    /// Fold 0 of the stratified cross-validation (Section 4): the training set
+    /// (the other folds) and the test set (fold 0), every missing value replaced
+    /// by the training set's mean or mode (`Dataset::impute_missing`), as BioHEL
+    /// does before learning and before classifying a test file.
+    fn split(&self, set: &str) -> Result<(Dataset, Dataset)> {
+        let mut data = self.data_set(set)?;
+        let folds = dataset::stratified_folds(&data.labels, *self.spec.settings.folds.get_ref(), self.spec.settings.seed);
+        let train: Vec<usize> = folds[1..].concat();
+        data.impute_missing(&train);
+        Ok((data.subset(&train), data.subset(&folds[0])))
+    }
+
+    /// The training set of fold 0 in ILAS order for `windows` strata.
+    fn training_set(&self, set: &str, windows: usize, seed: u64) -> Result<Dataset> {
+        let (train, _) = self.split(set)?;
+        let order = ilas_strata(&train.labels, windows, seed);
+        Ok(train.subset(&order))
+    }
+
+    /// The cases of a profile, in run order.
+    pub(super) fn profile_cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
+        let p = self.file.profile(&self.spec.profiles, profile)?;
+        let seed = |s: usize, w: usize| self.spec.settings.seed ^ ((s as u64) << 16) ^ w as u64;
+        let mut cases = Vec::new();
+        for set in &p.sets {
+            for w in p.windows.iter().map(|w| *w.get_ref()) {
+                for s in 0..p.seeds {
+                    let set = set.get_ref().as_str();
+                    cases.push(Case {
+                        id: format!("eval/{set}/w{w}/s{s}"),
+                        params: Record::new()
+                            .with("figure", EVAL_FIGURE)
+                            .with("set", set)
+                            .with("windows", w)
+                            .with("iterations", p.iterations.as_ref().map_or(0, |i| *i.get_ref()))
+                            .with("seed", seed(s, w)),
+                        weight: 10,
+                    });
+                }
+            }
+        }
+        if let Some(l) = &p.learn {
+            let (population, iterations) = (*l.population.get_ref(), *l.iterations.get_ref());
+            for set in &l.sets {
+                for w in l.windows.iter().map(|w| *w.get_ref()) {
+                    for s in 0..l.seeds {
+                        let set = set.get_ref().as_str();
+                        cases.push(Case {
+                            id: format!("learn/{set}/w{w}/s{s}"),
+                            params: Record::new()
+                                .with("figure", LEARN_FIGURE)
+                                .with("set", set)
+                                .with("windows", w)
+                                .with("population", population)
+                                .with("iterations", iterations)
+                                .with("max_rules", l.max_rules.as_ref().map(|m| *m.get_ref()))
+                                .with("seed", seed(s, w)),
+                            // Rules evaluated per GA in whole-set passes: the
+                            // iterations on strata, the last one on all instances.
+                            weight: (population * (iterations / w + 1) / 50).max(1) as u64,
+                        });
+                    }
+                }
+            }
+        }
+        if let Some(sc) = &p.scale {
+            cases.extend(sc.cases(self.spec.settings.seed));
+        }
+        Ok(cases)
+    }
+
+    /// Runs one case of either stage or of the sweep beyond the paper.
+    pub(super) fn run(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
+        let s = &self.spec.settings;
+        match case.params.str("figure") {
+            EVAL_FIGURE => self.run_evaluation(case, env),
+            LEARN_FIGURE => self.run_learning(case, env),
+            scale::SCALE_FIGURE => scale::run(case, env, *s.rules_per_iteration.get_ref(), *s.expressed_probability.get_ref()),
+            other => bail!("case {}: unknown stage `{other}`", case.id),
+        }
+    }
+
+    /// First stage: one simulated GA per evaluator (Tables 2–3).
+    fn run_evaluation(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
+        let p = &case.params;
+        let set = p.str("set");
+        let windows = p.int("windows").expect("windows") as usize;
+        let iterations = p.int("iterations").expect("iterations") as usize;
+        let seed = p.int("seed").expect("seed") as u64;
+        let data = self.training_set(set, windows, seed)?;
+        // Every iteration's rules, drawn before any timing.
+        let mut rng = StdRng::seed_from_u64(seed);
+        let rules: Vec<Vec<_>> = (0..iterations)
+            .map(|_| {
+                (0..*self.spec.settings.rules_per_iteration.get_ref())
+                    .map(|_| random_rule(&data, &mut rng, *self.spec.settings.expressed_probability.get_ref()))
+                    .collect()
+            })
+            .collect();
+        let pairs: usize =
+            rules.iter().enumerate().map(|(t, b)| b.len() * window_range(data.instances(), windows, t % windows).len()).sum();
+        let mut rows = simulated_ga(&case.id, env, &data, &rules, |t| window_range(data.instances(), windows, t % windows))?;
+        for row in rows.iter_mut().filter(|r| r.str("status") == "ok") {
+            row.set("pairs", pairs);
+            row.set("instances", data.instances());
+            row.set("attributes", data.attribute_count());
+            row.set("attribute_type", AttributeType::of(&data).label());
+        }
+        Ok(rows)
+    }
+
+    /// Second stage: BioHEL learns fold 0's training set with each evaluator
+    /// (Table 2's integration columns, Table 4); every evaluator must learn the
+    /// serial evaluator's rule list.
+    fn run_learning(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
+        let p = &case.params;
+        let set = p.str("set");
+        let base = LearningConfig::for_set(set).with_context(|| format!("Table 1 gives no coverage breakpoint for `{set}`"))?;
+        let cfg = LearningConfig {
+            windows: p.int("windows").expect("windows") as usize,
+            population: p.int("population").expect("population") as usize,
+            iterations: p.int("iterations").expect("iterations") as usize,
+            max_rules: p.int("max_rules").map(|m| m as usize),
+            seed: p.int("seed").expect("seed") as u64,
+            ..base
+        };
+        let (train, test) = self.split(set)?;
+        let (evaluators, mut rows) = evaluators(env)?;
+        let mut reference: Option<LearnedModel> = None;
+        let mut timed = Vec::new();
+        for (name, mut evaluator) in evaluators {
+            let model = learn(&train, &cfg, evaluator.as_mut()).with_context(|| format!("learning with {name}"))?;
+            let stats = model.stats;
+            match &reference {
+                None => reference = Some(model),
+                Some(want) => {
+                    if let Some(diff) = rule_list_difference(want, &model) {
+                        bail!("{name} learned a different rule list from the serial evaluator's in case {} ({diff})", case.id);
+                    }
+                }
+            }
+            timed.push(
+                Record::new()
+                    .with("method", name)
+                    .with("status", "ok")
+                    .with("learn_s", stats.total_time.as_secs_f64())
+                    .with("eval_s", stats.evaluation.time.as_secs_f64())
+                    .with("loads", stats.evaluation.loads)
+                    .with("calls", stats.evaluation.calls)
+                    .with("rules_evaluated", stats.evaluation.rules)
+                    .with("matches", stats.evaluation.matches)
+                    .with("gas", stats.gas)
+                    .with("rejected_rules", stats.rejected_rules)
+                    .with("threads", threads(name)),
+            );
+        }
+        // Equal rule lists classify alike: the accuracies are the reference's.
+        let model = reference.expect("the serial evaluator runs first");
+        let (train_accuracy, test_accuracy) = (model.accuracy(&train), model.accuracy(&test));
+        for row in &mut timed {
+            row.set("rules", model.rules.len());
+            row.set("train_accuracy", train_accuracy);
+            row.set("test_accuracy", test_accuracy);
+            row.set("instances", train.instances());
+            row.set("test_instances", test.instances());
+            row.set("attributes", train.attribute_count());
+            row.set("attribute_type", AttributeType::of(&train).label());
+        }
+        rows.extend(timed);
+        Ok(rows)
+    }
+}
+
+/// One simulated GA per evaluator, serial first: the instances loaded once (the
+/// paper's copy to the device, part of the evaluation time), then `rules[t]`
+/// evaluated on `window(t)`; every evaluator must give the serial counts. Rows:
+/// method, status, `eval_s` (load included), `load_s`, threads; "not run here"
+/// rows for the CUDA designs without a GPU.
+pub(super) fn simulated_ga(
+    case_id: &str,
+    env: &RunEnv,
+    data: &Dataset,
+    rules: &[Vec<Rule>],
+    window: impl Fn(usize) -> std::ops::Range<usize>,
+) -> Result<Vec<Record>> {
+    let (evaluators, mut rows) = evaluators(env)?;
+    let mut serial: Option<Vec<Vec<Counts>>> = None;
+    for (name, mut evaluator) in evaluators {
+        let mut counts = Vec::with_capacity(rules.len());
+        let t0 = Instant::now();
+        evaluator.load(data)?;
+        let load_s = t0.elapsed().as_secs_f64();
+        let device_before = evaluator.device_seconds();
+        for (t, batch) in rules.iter().enumerate() {
+            let mut out = Vec::new();
+            evaluator.evaluate(data, window(t), batch, &mut out)?;
+            counts.push(out);
+        }
+        let eval_s = t0.elapsed().as_secs_f64();
+        match &serial {
+            None => serial = Some(counts),
+            Some(want) => anyhow::ensure!(*want == counts, "{name} counts differ from the serial evaluator's in case {case_id}"),
+        }
+        let mut row = Record::new()
+            .with("method", name)
+            .with("status", "ok")
+            .with("eval_s", eval_s)
+            .with("load_s", load_s)
+            .with("threads", threads(name));
+        if let (Some(before), Some(after)) = (device_before, evaluator.device_seconds()) {
+            row.set("kernel_s", after - before);
+        }
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// Where two learned models differ, if they do.
+fn rule_list_difference(want: &LearnedModel, got: &LearnedModel) -> Option<String> {
+    if want.default_class != got.default_class {
+        return Some(format!("default class {} instead of {}", got.default_class, want.default_class));
+    }
+    if let Some(i) = want.rules.iter().zip(&got.rules).position(|(a, b)| a != b) {
+        return Some(format!("rule {i} of {} differs", want.rules.len()));
+    }
+    (want.rules.len() != got.rules.len()).then(|| format!("{} rules instead of {}", got.rules.len(), want.rules.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::library::biohel::Condition;
+
+    #[test]
+    fn rule_lists_must_be_identical() {
+        let rule = |class, high| Rule { class, conditions: vec![Condition::Interval { attribute: 0, low: 0.0, high }] };
+        let model = |rules| LearnedModel { rules, default_class: 0, stats: Default::default() };
+        let want = model(vec![rule(1, 0.5), rule(2, 0.7)]);
+        assert_eq!(rule_list_difference(&want, &model(vec![rule(1, 0.5), rule(2, 0.7)])), None);
+        assert_eq!(rule_list_difference(&want, &model(vec![rule(1, 0.5), rule(2, 0.6)])).unwrap(), "rule 1 of 2 differs");
+        assert_eq!(rule_list_difference(&want, &model(vec![rule(1, 0.5)])).unwrap(), "1 rules instead of 2");
+        let other_default = LearnedModel { default_class: 1, ..model(vec![rule(1, 0.5), rule(2, 0.7)]) };
+        assert!(rule_list_difference(&want, &other_default).unwrap().contains("default class"));
+    }
+}

@@ -1,0 +1,363 @@
+//! Every check of the shipped spec driven to each verdict it can give, on
+//! synthetic records.
+
+use super::*;
+use crate::claims::testing::{self, every_claim_reaches};
+use crate::claims::{Claims, VerdictKind};
+use crate::experiments::Experiment;
+use crate::experiments::biohel::spec::{BiohelSpec, PaperTables};
+use crate::experiments::biohel::{BIOHEL, EVAL_FIGURE, LEARN_FIGURE};
+use crate::records::Record;
+use crate::report::MachineRecords;
+use crate::spec::{PaperHardware, SpecFile};
+use std::path::Path;
+use std::sync::Arc;
+
+/// The shipped spec's claims bound to [`CHECKS`], its Tables 3–4 and its hardware.
+struct Shipped {
+    claims: Claims<Analysis>,
+    tables: Arc<PaperTables>,
+    hardware: PaperHardware,
+}
+
+fn shipped() -> Shipped {
+    let file = SpecFile::from_text(Path::new("experiments/biohel.toml"), BIOHEL.embedded_spec().into());
+    let spec: BiohelSpec = file.parse().unwrap();
+    let claims = Claims::bind(&file, &spec.claims, CHECKS).unwrap();
+    Shipped { claims, tables: Arc::new(PaperTables { table3: spec.table3, table4: spec.table4 }), hardware: spec.paper.hardware }
+}
+
+/// One measurement row (one run of one evaluator; seed = the run's index).
+#[allow(clippy::too_many_arguments)]
+fn row(
+    figure: &str,
+    profile: &str,
+    population: u64,
+    set: &str,
+    instances: u64,
+    windows: usize,
+    seed: usize,
+    method: &str,
+    secs: f64,
+) -> Record {
+    let column = if figure == LEARN_FIGURE { "learn_s" } else { "eval_s" };
+    Record::new()
+        .with("record_kind", "measurement")
+        .with("figure", figure)
+        .with("profile", profile)
+        .with("run_id", 1u64)
+        .with("seed", seed as u64)
+        .with("set", set)
+        .with("windows", windows)
+        .with("population", population)
+        .with("iterations", 20u64)
+        .with("method", method)
+        .with("status", "ok")
+        .with(column, secs)
+        .with("instances", instances)
+}
+
+/// Synthetic records of one machine.
+#[derive(Default)]
+struct Rows(Vec<Record>);
+
+impl Rows {
+    /// Evaluation runs of `set` at `windows`: (serial s, cuda-paper s) per run.
+    fn eval(self, set: &str, instances: u64, windows: usize, runs: &[(f64, f64)]) -> Rows {
+        self.pairs(EVAL_FIGURE, 0, set, instances, windows, runs)
+    }
+
+    /// Learning runs with a population of `population`: (serial s, cuda-paper s) per run.
+    fn learn(self, population: u64, set: &str, instances: u64, windows: usize, runs: &[(f64, f64)]) -> Rows {
+        self.pairs(LEARN_FIGURE, population, set, instances, windows, runs)
+    }
+
+    fn pairs(mut self, figure: &str, population: u64, set: &str, instances: u64, windows: usize, runs: &[(f64, f64)]) -> Rows {
+        for (seed, &(serial, cuda)) in runs.iter().enumerate() {
+            self.0.push(row(figure, "gpu", population, set, instances, windows, seed, SERIAL, serial));
+            self.0.push(row(figure, "gpu", population, set, instances, windows, seed, CUDA, cuda));
+        }
+        self
+    }
+
+    /// Runs of one method alone (seeds 0, 1, …), of the evaluation stage in `profile`.
+    fn only(mut self, profile: &str, set: &str, instances: u64, windows: usize, method: &str, secs: &[f64]) -> Rows {
+        for (seed, &s) in secs.iter().enumerate() {
+            self.0.push(row(EVAL_FIGURE, profile, 0, set, instances, windows, seed, method, s));
+        }
+        self
+    }
+
+    /// "Not run here" rows of cuda-paper in `figure`.
+    fn not_run(mut self, figure: &str, population: u64, reason: &str) -> Rows {
+        self.0.push(row(figure, "gpu", population, "sat", 5790, 1, 0, CUDA, 0.0).with("status", "not_run").with("reason", reason));
+        self
+    }
+
+    /// The machine, with these ceilings (as `testing::machine`).
+    fn machine_with(self, ceilings: &[(&str, f64)]) -> MachineRecords {
+        let mut m = testing::machine(ceilings);
+        m.rows.extend(self.0);
+        m
+    }
+
+    fn machine(self) -> MachineRecords {
+        self.machine_with(&[])
+    }
+}
+
+impl Shipped {
+    fn case<'a>(&self, id: &'a str, m: MachineRecords) -> (&'a str, Analysis, MachineRecords) {
+        (id, Analysis::of(&m, &self.tables), m)
+    }
+
+    fn judge(&self, id: &str, m: &MachineRecords) -> Outcome {
+        let ctx = Ctx { machine: m, paper: &self.hardware };
+        self.claims.judge_one(id, &Analysis::of(m, &self.tables), &ctx).unwrap_or_else(|| panic!("no claim `{id}`"))
+    }
+}
+
+/// A set of 400,000 training instances whose speedup is ~100× at 1 window and
+/// `in_band`× at 10 windows (40,000 per stratum), `n` runs each.
+fn peaking(rows: Rows, learning: bool, in_band: f64, n: usize) -> Rows {
+    let runs = |speedup: f64| -> Vec<(f64, f64)> { (0..n).map(|i| (speedup * (1.0 + 0.01 * i as f64), 1.0)).collect() };
+    if learning {
+        rows.learn(50, "kdd", 400_000, 1, &runs(100.0)).learn(50, "kdd", 400_000, 10, &runs(in_band))
+    } else {
+        rows.eval("kdd", 400_000, 1, &runs(100.0)).eval("kdd", 400_000, 10, &runs(in_band))
+    }
+}
+
+#[test]
+fn every_claim_can_be_not_reproduced() {
+    let s = shipped();
+    let spread = [(2.0, 1.0), (2.02, 1.0), (1.98, 1.0)];
+    let cases = [
+        // 1000× against the paper's 52.4× (ss, 1 window), and no ceilings here to predict it.
+        s.case("cuda_speedup", Rows::default().eval("ss", 75_000, 1, &[(100.0, 0.1), (100.0, 0.1)]).machine()),
+        // 10× against Table 3's 435.2× (ss, 50 windows).
+        s.case("cuda_speedup_ilas", Rows::default().eval("ss", 75_000, 1, &[(10.0, 1.0)]).eval("ss", 75_000, 50, &[(0.2, 1.0)]).machine()),
+        // The CUDA times spread far more than the serial ones.
+        s.case("cuda_variance_smaller", Rows::default().eval("sat", 5790, 1, &[(1.0, 1.0), (1.0001, 2.0)]).machine()),
+        // Four windows save nothing.
+        s.case(
+            "windows_cut_serial_time",
+            Rows::default()
+                .eval("sat", 5790, 1, &[(10.0, 1.0)])
+                .eval("sat", 5790, 2, &[(5.0, 1.0)])
+                .eval("sat", 5790, 4, &[(10.0, 1.0)])
+                .machine(),
+        ),
+        s.case("learning_speedup", Rows::default().learn(50, "ss", 75_000, 1, &[(100.0, 10.0)]).machine()),
+        s.case(
+            "learning_speedup_ilas",
+            Rows::default().learn(50, "ss", 75_000, 1, &[(100.0, 10.0)]).learn(50, "ss", 75_000, 50, &[(5.0, 10.0)]).machine(),
+        ),
+        // The whole system 15× the evaluation's speedup, not less than 2×.
+        s.case(
+            "learning_vs_evaluation",
+            Rows::default().eval("sat", 5790, 1, &spread).learn(50, "sat", 5790, 1, &spread.map(|(a, b)| (15.0 * a, b))).machine(),
+        ),
+        // 10× in the band against 100× at 400,000 per stratum.
+        s.case("fig4_peak", peaking(Rows::default(), false, 10.0, 3).machine()),
+        s.case("fig5_peak", peaking(Rows::default(), true, 10.0, 3).machine()),
+    ];
+    every_claim_reaches(&s.claims, VerdictKind::NotReproduced, &cases, &s.hardware);
+}
+
+#[test]
+fn every_claim_can_be_reproduced() {
+    let s = shipped();
+    let kind = |id: &str, m: MachineRecords| {
+        let o = s.judge(id, &m);
+        assert_eq!(o.verdict, Verdict::Reproduced, "{id}: {}", o.evidence);
+        o
+    };
+    let o = kind("cuda_speedup", Rows::default().eval("ss", 75_000, 1, &[(60.0, 1.0)]).machine());
+    assert!(o.evidence.contains("measured 60 against the paper's 52.4") && o.ratio.is_some(), "{}", o.evidence);
+    kind("cuda_speedup_ilas", Rows::default().eval("ss", 75_000, 1, &[(100.0, 1.0)]).eval("ss", 75_000, 50, &[(2.0, 0.25)]).machine());
+    let o = kind("cuda_variance_smaller", Rows::default().eval("sat", 5790, 1, &[(1.0, 1.0), (2.0, 1.0001)]).machine());
+    assert!(o.evidence.contains("1 of 1 sets smaller") && o.evidence.contains("n = 2, 2"), "{}", o.evidence);
+    let cut = Rows::default().eval("sat", 5790, 1, &[(10.0, 1.0)]).eval("sat", 5790, 4, &[(2.6, 1.0)]).eval("sat", 5790, 10, &[(1.1, 1.0)]);
+    let o = kind("windows_cut_serial_time", cut.machine());
+    assert!(o.evidence.contains("2 of 2 points (sets × window counts) within the band, from 0.909 w to 0.962 w"), "{}", o.evidence);
+    kind("learning_speedup", Rows::default().learn(50, "ss", 75_000, 1, &[(100.0, 100.0 / 58.0)]).machine());
+    kind(
+        "learning_speedup_ilas",
+        Rows::default().learn(50, "ss", 75_000, 1, &[(100.0, 1.0)]).learn(50, "ss", 75_000, 50, &[(5.0, 0.15)]).machine(),
+    );
+    let e = [(2.0, 1.0), (2.02, 1.0), (1.98, 1.0)];
+    let o = kind(
+        "learning_vs_evaluation",
+        Rows::default().eval("sat", 5790, 1, &e).learn(50, "sat", 5790, 1, &e.map(|(a, b)| (1.5 * a, b))).machine(),
+    );
+    assert!(o.evidence.contains("1 of 1 sets inside") && o.evidence.contains("= 1.50, inside"), "{}", o.evidence);
+    kind("fig4_peak", peaking(Rows::default(), false, 200.0, 2).machine());
+    kind("fig5_peak", peaking(Rows::default(), true, 200.0, 2).machine());
+}
+
+#[test]
+fn a_far_larger_speedup_differs_only_where_the_hardware_predicts_it() {
+    let s = shipped();
+    let rows = || Rows::default().eval("ss", 75_000, 1, &[(100.0, 0.1)]);
+    // (2040 / 102 GB/s) / (3.0 / 3.0 GHz) predicts 20× the paper's; 1000 / 52.4 = 19.1×.
+    let o = s.judge("cuda_speedup", &rows().machine_with(&[("gpu_d2d", 2040.0), ("cpu_clock", 3.0)]));
+    assert_eq!(o.verdict.kind(), VerdictKind::Differs, "{}", o.evidence);
+    assert!(o.verdict.label().contains("predicts 20.0×") && o.verdict.label().contains("Tesla C1060"), "{}", o.verdict.label());
+    // A slower core here predicts more; 6 GHz halves the prediction to 10×, still within 2×…
+    assert_eq!(
+        s.judge("cuda_speedup", &rows().machine_with(&[("gpu_d2d", 2040.0), ("cpu_clock", 6.0)])).verdict.kind(),
+        VerdictKind::Differs
+    );
+    // … a card of the paper's bandwidth predicts 1×: not explained.
+    let o = s.judge("cuda_speedup", &rows().machine_with(&[("gpu_d2d", 102.0), ("cpu_clock", 3.0)]));
+    assert_eq!(o.verdict, Verdict::NotReproduced);
+    assert!(o.evidence.contains("misses by"), "{}", o.evidence);
+    // Without one core's clock in the records (runs before it was measured): no prediction.
+    let o = s.judge("cuda_speedup", &rows().machine_with(&[("gpu_d2d", 2040.0)]));
+    assert_eq!(o.verdict, Verdict::NotReproduced);
+    assert!(o.evidence.contains("one core's clock not measured on this machine"), "{}", o.evidence);
+}
+
+#[test]
+fn repeated_runs_decide_or_the_verdict_says_too_few() {
+    let s = shipped();
+    let too_few = |id: &str, m: MachineRecords, n: usize| {
+        let o = s.judge(id, &m);
+        assert_eq!(o.verdict, Verdict::TooFewRuns { n, needs: 2 }, "{id}: {}", o.evidence);
+        assert!(!o.evidence.is_empty(), "{id}: the evidence still shows what one run found");
+    };
+    too_few("cuda_variance_smaller", Rows::default().eval("sat", 5790, 1, &[(1.0, 1.0)]).machine(), 1);
+    let e = [(2.0, 1.0), (2.02, 1.0)];
+    too_few("learning_vs_evaluation", Rows::default().eval("sat", 5790, 1, &e).learn(50, "sat", 5790, 1, &[(30.0, 1.0)]).machine(), 1);
+    too_few("fig4_peak", peaking(Rows::default(), false, 10.0, 1).machine(), 1);
+    too_few("fig5_peak", peaking(Rows::default(), true, 10.0, 1).machine(), 1);
+    // Inside the runs' spread the comparisons tie and decide nothing.
+    let wide = [(2.0, 1.0), (4.0, 1.0)];
+    let o = s.judge(
+        "learning_vs_evaluation",
+        &Rows::default().eval("sat", 5790, 1, &wide).learn(50, "sat", 5790, 1, &wide.map(|(a, b)| (1.5 * a, b))).machine(),
+    );
+    assert_eq!(o.verdict, Verdict::NotReproduced);
+    assert!(
+        o.evidence.contains("0 of 1 sets inside") && o.evidence.contains("tie with a bound") && o.evidence.contains("n = 2"),
+        "{}",
+        o.evidence
+    );
+    let o = s.judge("cuda_variance_smaller", &Rows::default().eval("sat", 5790, 1, &[(1.0, 1.0), (2.0, 1.5)]).machine());
+    assert_eq!(o.verdict, Verdict::NotReproduced);
+    assert!(o.evidence.contains("0 of 1 sets smaller, 1 tie"), "{}", o.evidence);
+    let noisy =
+        Rows::default().eval("kdd", 400_000, 1, &[(100.0, 1.0), (300.0, 1.0)]).eval("kdd", 400_000, 10, &[(60.0, 1.0), (150.0, 1.0)]);
+    let o = s.judge("fig4_peak", &noisy.machine());
+    assert_eq!(o.verdict, Verdict::NotReproduced);
+    assert!(o.evidence.contains("0 of 1 sets") && o.evidence.contains("1 tie"), "{}", o.evidence);
+}
+
+#[test]
+fn nothing_to_judge_is_not_run_with_the_records_reason() {
+    let s = shipped();
+    let cpu = Rows::default()
+        .eval("sat", 5790, 1, &[])
+        .only("gpu", "sat", 5790, 1, SERIAL, &[1.0, 1.1])
+        .not_run(EVAL_FIGURE, 0, "--backend cpu")
+        .0
+        .into_iter()
+        .chain(Rows::default().not_run(LEARN_FIGURE, 50, "--backend cpu").0)
+        .chain([row(LEARN_FIGURE, "gpu", 50, "sat", 5790, 1, 0, SERIAL, 3.0)])
+        .collect::<Vec<_>>();
+    let m = Rows(cpu).machine();
+    for id in [
+        "cuda_speedup",
+        "cuda_speedup_ilas",
+        "cuda_variance_smaller",
+        "learning_speedup",
+        "learning_speedup_ilas",
+        "learning_vs_evaluation",
+        "fig4_peak",
+        "fig5_peak",
+    ] {
+        assert_eq!(s.judge(id, &m).verdict, Verdict::NotRun("--backend cpu".into()), "{id}");
+    }
+    assert_eq!(s.judge("windows_cut_serial_time", &m).verdict.kind(), VerdictKind::NotRun);
+    let none = Rows::default().eval("sat", 5790, 1, &[(1.0, 0.5)]).machine();
+    for id in ["learning_speedup", "learning_speedup_ilas", "learning_vs_evaluation", "fig5_peak"] {
+        assert_eq!(s.judge(id, &none).verdict, Verdict::NotRun("no learning runs in this machine's records".into()), "{id}");
+    }
+    // A set that never reaches beyond the band says nothing about where it peaks.
+    let o = s.judge("fig4_peak", &Rows::default().eval("sat", 5790, 1, &[(3.0, 1.0), (3.0, 1.0)]).machine());
+    assert!(matches!(&o.verdict, Verdict::NotRun(why) if why.contains("25000–100000")), "{:?}", o.verdict);
+}
+
+#[test]
+fn what_lies_beyond_the_paper_never_decides_the_verdict() {
+    let s = shipped();
+    // cuda-paper at 3 windows (not a column of Table 3) is 10,000×; cuda-ballot
+    // and the `speed` profile are faster still; the verdict rests on 60× at 1 window.
+    let m = Rows::default()
+        .eval("ss", 75_000, 1, &[(60.0, 1.0)])
+        .eval("ss", 75_000, 3, &[(100.0, 0.01)])
+        .only("gpu", "ss", 75_000, 1, BALLOT, &[0.05])
+        .only("speed", "ss", 75_000, 1, SERIAL, &[300.0])
+        .only("speed", "ss", 75_000, 1, BALLOT, &[0.1])
+        .machine();
+    let o = s.judge("cuda_speedup", &m);
+    assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
+    let beyond = o.beyond.unwrap();
+    for part in [
+        "cuda-ballot (not the paper's design): up to 1200.0× (ss, 1 window)",
+        "Table 3 lacks: up to 10000.0× (ss, 3 windows)",
+        "`speed` profile, cuda-ballot: up to 3000.0×",
+    ] {
+        assert!(beyond.contains(part), "`{part}` not in: {beyond}");
+    }
+    let cut = Rows::default().eval("sat", 5790, 1, &[(10.0, 1.0)]).eval("sat", 5790, 4, &[(2.5, 1.0)]).eval("sat", 5790, 3, &[(10.0, 1.0)]);
+    let o = s.judge("windows_cut_serial_time", &cut.machine());
+    assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
+    assert!(o.beyond.unwrap().contains("sat w=3: 1.0×"));
+}
+
+#[test]
+fn the_points_outside_the_windows_band_are_named() {
+    let s = shipped();
+    let m = Rows::default().eval("sat", 5790, 1, &[(10.0, 1.0)]).eval("sat", 5790, 2, &[(5.0, 1.0)]).eval("sat", 5790, 4, &[(10.0, 1.0)]);
+    let o = s.judge("windows_cut_serial_time", &m.machine());
+    assert_eq!(o.verdict, Verdict::NotReproduced);
+    assert_eq!(o.ratio, Some(0.25));
+    assert!(o.evidence.contains("1 of 2 points") && o.evidence.ends_with("outside it: sat w=4: 1.0× (0.250 w)"), "{}", o.evidence);
+}
+
+#[test]
+fn learning_claims_use_the_largest_budget() {
+    let s = shipped();
+    // Population 100 reaches 60×; population 50's 10,000× is a smaller budget's and not used.
+    let m = Rows::default().learn(100, "ss", 75_000, 1, &[(100.0, 100.0 / 60.0)]).learn(50, "ss", 75_000, 1, &[(100.0, 0.01)]).machine();
+    let o = s.judge("learning_speedup", &m);
+    assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
+    assert!(o.evidence.contains("population 100") && o.evidence.contains("reduced budget"), "{}", o.evidence);
+}
+
+#[test]
+fn parameters_are_typed_and_checked_when_the_spec_loads() {
+    let err = |from: &str, to: &str| {
+        let text = BIOHEL.embedded_spec();
+        assert!(text.contains(from), "the spec no longer has `{from}`");
+        let file = SpecFile::from_text(Path::new("biohel.toml"), text.replacen(from, to, 1));
+        let line = file.text[..file.text.find(to).unwrap()].matches('\n').count() + 1;
+        let e = BIOHEL.load(&file).err().expect("rejected").to_string();
+        assert!(e.contains(&format!("biohel.toml:{line}")), "{e}");
+        e
+    };
+    let e = err("stage = \"learning\", per_stratum", "stage = \"learn\", per_stratum");
+    assert!(e.contains("claims.fig5_peak.params") && e.contains("unknown variant `learn`"), "{e}");
+    let e = err("steady = 0.9, min_n = 2 }", "steady = 1.5, min_n = 2 }");
+    assert!(e.contains("claims.fig4_peak.params.steady"), "{e}");
+    let e = err("params = { min_n = 2 }", "params = { min_n = 1 }");
+    assert!(e.contains("claims.cuda_variance_smaller.params.min_n") && e.contains("at least 2"), "{e}");
+    let e = err("params = { band = [0.5, 2.0] }", "params = { }");
+    assert!(e.contains("claims.windows_cut_serial_time.params") && e.contains("missing field `band`"), "{e}");
+    let e = err("measure = \"same_window\", band = [0.5, 2.0], model", "measure = \"same_window\", band = [2.0, 0.5], model");
+    assert!(e.contains("claims.cuda_speedup.params") && e.contains("not an interval"), "{e}");
+    let e = err("model = { gpu_bandwidth = 1.0, cpu_clock = -1.0 } }", "model = { gpu_int32 = 1.0, cpu_clock = -1.0 } }");
+    assert!(e.contains("claims.cuda_speedup.params.model") && e.contains("GPU int32 rate"), "{e}");
+}

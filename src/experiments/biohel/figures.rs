@@ -1,0 +1,172 @@
+//! Figures 4 (evaluation stage) and 5 (whole learning system) of Sections 5.1–5.2:
+//! the speedup of `cuda-paper` against the training instances per stratum T/x,
+//! drawn as the paper draws them (log axis, colour by attribute type).
+
+use super::analysis::{Analysis, AttributeType, Curve};
+use super::claims::StageName;
+use super::{BiohelPaper, CUDA};
+use crate::claims::Band;
+use crate::report::MachineRecords;
+use crate::report::chart;
+use anyhow::{Context, Result};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::Path;
+
+/// The paper's colours: "Black = Continuous, Red = Mixed, Blue = Discrete".
+fn color(t: AttributeType) -> RGBColor {
+    match t {
+        AttributeType::Continuous => RGBColor(0, 0, 0),
+        AttributeType::Mixed => RGBColor(214, 39, 40),
+        AttributeType::Discrete => RGBColor(31, 119, 180),
+    }
+}
+
+impl BiohelPaper {
+    /// Figures 4 and 5 of one machine, written under `dir/figures/`.
+    pub(super) fn figures(&self, m: &MachineRecords, a: &Analysis, types: &BTreeMap<String, AttributeType>, dir: &Path) -> Result<String> {
+        let mut md = String::new();
+        // The learning stage's figure is drawn from the budget the claims use.
+        let learning = a.main_learning().map(|(b, l)| (&l.total, format!(" Budget: {}.", b.describe())));
+        let stages = [
+            ("Figure 4", StageName::Evaluation, "evaluation", "fig4", Some((&a.eval, String::new()))),
+            ("Figure 5", StageName::Learning, "learning", "fig5", learning),
+        ];
+        for (figure, stage_name, label, file, stage) in stages {
+            let Some((stage, budget)) = stage else {
+                let _ = writeln!(md, "{figure} ({label} stage): no {label} runs in this machine's records.\n");
+                continue;
+            };
+            let curves = stage.speedups_per_stratum(&a.instances, CUDA, |_| true);
+            let series: Vec<(&Curve, AttributeType)> = curves.iter().filter_map(|c| Some((c, *types.get(c.set)?))).collect();
+            if series.is_empty() {
+                let _ = writeln!(md, "{figure} ({label} stage): not run here ({}).\n", stage.reason(CUDA));
+                continue;
+            }
+            let stem = dir.join("figures").join(format!("{}__{file}", m.hw_id));
+            let title = format!("{figure}: {label} speedup against training-set size per stratum");
+            write_speedup_figure(&stem, &title, &series, self.peak_bands.get(&stage_name).copied())
+                .with_context(|| format!("figure {}", stem.display()))?;
+            let _ = writeln!(md, "![{figure}](figures/{}__{file}.png)\n", m.hw_id);
+            let peaks: Vec<String> = curves
+                .iter()
+                .filter_map(|c| {
+                    let p = c.peak()?;
+                    Some(format!("{} {:.1}× at {:.0} (x = {})", c.set, p.speedup, p.per_stratum, p.windows))
+                })
+                .collect();
+            let _ = writeln!(md, "{figure} peaks (speedup at T/x): {}.{budget}\n", peaks.join("; "));
+        }
+        Ok(md)
+    }
+}
+
+/// Figures 4–5 as the paper draws them: speedup against T/x on a log axis, one
+/// line per set coloured by its attribute type (`report::chart::LineChart` colours
+/// by series index, so this figure draws itself), the claimed peak band shaded.
+/// Writes `<stem>.png` and `<stem>.svg`, each through a temporary file (`chart::atomically`).
+fn write_speedup_figure(stem: &Path, title: &str, series: &[(&Curve, AttributeType)], band: Option<Band>) -> Result<()> {
+    chart::register_font();
+    chart::atomically(stem, "png", |p| draw_speedups(BitMapBackend::new(p, chart::SIZE).into_drawing_area(), title, series, band))
+        .map_err(anyhow::Error::msg)?;
+    chart::atomically(stem, "svg", |p| draw_speedups(SVGBackend::new(p, chart::SIZE).into_drawing_area(), title, series, band))
+        .map_err(anyhow::Error::msg)
+}
+fn draw_speedups<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    title: &str,
+    series: &[(&Curve, AttributeType)],
+    band: Option<Band>,
+) -> Result<(), String> {
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(e)?;
+    let pts = || series.iter().flat_map(|(c, _)| c.points.iter());
+    let (x_lo, x_hi) = pts().fold((f64::INFINITY, 0.0f64), |(lo, hi), p| (lo.min(p.per_stratum), hi.max(p.per_stratum)));
+    let (x0, x1) = (x_lo / 2.0, x_hi * 2.0);
+    let y1 = pts().fold(1.0f64, |m, p| m.max(p.speedup)) * 1.15;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d((x0..x1).log_scale(), 0.0..y1)
+        .map_err(e)?;
+    chart
+        .configure_mesh()
+        .x_desc("training instances per stratum, T/x")
+        .y_desc("speedup, serial / cuda-paper (same windows)")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .label_style(("sans-serif", 13))
+        .draw()
+        .map_err(e)?;
+    if let Some((lo, hi)) = band.map(|b| (b.low, b.high)).filter(|&(lo, hi)| hi > x0 && lo < x1) {
+        let shade = RGBColor(120, 120, 120).mix(0.15);
+        chart
+            .draw_series(std::iter::once(Rectangle::new([(lo.max(x0), 0.0), (hi.min(x1), y1)], shade.filled())))
+            .map_err(e)?
+            .label(format!("claimed peak band {lo:.0}–{hi:.0}"))
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 16, y + 5)], shade.filled()));
+    }
+    chart.draw_series(LineSeries::new(vec![(x0, 1.0), (x1, 1.0)], BLACK.mix(0.3))).map_err(e)?;
+    let mut per_type: BTreeMap<AttributeType, usize> = BTreeMap::new();
+    for (curve, kind) in series {
+        let color = color(*kind);
+        let mut line: Vec<(f64, f64)> = curve.points.iter().map(|p| (p.per_stratum, p.speedup)).collect();
+        line.sort_by(|a, b| a.0.total_cmp(&b.0));
+        chart.draw_series(LineSeries::new(line.clone(), color.stroke_width(2))).map_err(e)?;
+        // Sets of one type share a colour and differ by marker (legend: the marker).
+        let k = per_type.entry(*kind).or_default();
+        let label = format!("{} ({})", curve.set, kind.label());
+        match *k % 5 {
+            0 => {
+                chart
+                    .draw_series(line.iter().map(|&p| Circle::new(p, 4, color.filled())))
+                    .map_err(e)?
+                    .label(label)
+                    .legend(move |(x, y)| Circle::new((x + 8, y), 4, color.filled()));
+            }
+            1 => {
+                chart
+                    .draw_series(line.iter().map(|&p| TriangleMarker::new(p, 5, color.filled())))
+                    .map_err(e)?
+                    .label(label)
+                    .legend(move |(x, y)| TriangleMarker::new((x + 8, y), 5, color.filled()));
+            }
+            2 => {
+                chart
+                    .draw_series(line.iter().map(|&p| Cross::new(p, 4, color.stroke_width(2))))
+                    .map_err(e)?
+                    .label(label)
+                    .legend(move |(x, y)| Cross::new((x + 8, y), 4, color.stroke_width(2)));
+            }
+            3 => {
+                let square = |at| EmptyElement::at(at) + Rectangle::new([(-4, -4), (4, 4)], color.filled());
+                chart
+                    .draw_series(line.iter().map(|&p| square(p)))
+                    .map_err(e)?
+                    .label(label)
+                    .legend(move |(x, y)| EmptyElement::at((x + 8, y)) + Rectangle::new([(-4, -4), (4, 4)], color.filled()));
+            }
+            _ => {
+                chart
+                    .draw_series(line.iter().map(|&p| Circle::new(p, 4, color.stroke_width(2))))
+                    .map_err(e)?
+                    .label(label)
+                    .legend(move |(x, y)| Circle::new((x + 8, y), 4, color.stroke_width(2)));
+            }
+        }
+        *k += 1;
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 13))
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()
+        .map_err(e)?;
+    root.present().map_err(e)
+}

@@ -1,0 +1,252 @@
+//! The typed spec of `experiments/biohel.toml`: the settings of Section 4, the
+//! profiles (evaluation sweep, learning sweep, the sweep beyond the paper), the
+//! paper's Tables 2–4 and the claims, validated with file, line and key.
+
+use super::scale;
+use crate::error::SpecError;
+use crate::spec::{ClaimSpec, PaperMeta, SpecFile};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use toml::Spanned;
+
+/// Table 1's sets by their short names, in its order.
+pub const SETS: [&str; 11] = ["sat", "wav", "pen", "cn", "ss", "adu", "par", "kdd", "far", "c-4", "sa"];
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BiohelSpec {
+    pub paper: PaperMeta,
+    pub settings: Settings,
+    pub profiles: BTreeMap<String, Profile>,
+    pub table2: Vec<Table2Row>,
+    pub table3: PaperSpeedups,
+    pub table4: PaperSpeedups,
+    pub claims: Vec<ClaimSpec>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    pub seed: u64,
+    pub data_dir: PathBuf,
+    pub rules_per_iteration: Spanned<usize>,
+    pub expressed_probability: Spanned<f64>,
+    pub folds: Spanned<usize>,
+}
+
+/// The evaluation-stage sweep of a profile (none when `sets` is empty), its
+/// learning-stage sweep and its sweep over the scalable synthetic family.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    #[serde(default)]
+    pub sets: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub windows: Vec<Spanned<usize>>,
+    pub iterations: Option<Spanned<usize>>,
+    #[serde(default)]
+    pub seeds: usize,
+    pub learn: Option<LearnProfile>,
+    pub scale: Option<scale::ScaleProfile>,
+}
+
+/// The learning-stage sweep (Section 4, second stage; Table 4): BioHEL on each
+/// set at each window count, `seeds` runs, with a GA budget. The paper's budget is
+/// BioHEL's default (`LearningConfig::default()`: population 500, 50 iterations,
+/// no rule limit); anything smaller is reported as a reduced budget.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LearnProfile {
+    pub sets: Vec<Spanned<String>>,
+    pub windows: Vec<Spanned<usize>>,
+    pub seeds: usize,
+    pub population: Spanned<usize>,
+    pub iterations: Spanned<usize>,
+    pub max_rules: Option<Spanned<usize>>,
+}
+
+/// Table 2 (seconds, mean ± sd, 1 window): the evaluation alone and the whole
+/// learning system ("integration"), serial on a Xeon E5472 and CUDA on a Tesla
+/// C1060.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Table2Row {
+    pub set: String,
+    pub evaluation_serial: [f64; 2],
+    pub evaluation_cuda: [f64; 2],
+    pub integration_serial: [f64; 2],
+    pub integration_cuda: [f64; 2],
+}
+
+/// A speedup table of the paper (Table 3 for the evaluation, Table 4 for the whole
+/// system; CUDA on a Tesla C1060 over serial on a Xeon E5472): per set, the net
+/// speedup (same window count) and the total speedup (against serial with 1
+/// window) at each window count.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaperSpeedups {
+    pub windows: Spanned<Vec<usize>>,
+    pub sets: Vec<SpeedupRow>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpeedupRow {
+    pub set: String,
+    pub net: Vec<f64>,
+    pub total: Vec<f64>,
+}
+
+impl PaperSpeedups {
+    /// (net, total) of `set` at `windows`, when the paper has that column.
+    pub fn at(&self, set: &str, windows: usize) -> Option<(f64, f64)> {
+        let i = self.windows.get_ref().iter().position(|&w| w == windows)?;
+        let row = self.sets.iter().find(|r| r.set == set)?;
+        Some((*row.net.get(i)?, *row.total.get(i)?))
+    }
+
+    /// Whether the paper measured this window count (the claims' range).
+    pub fn has_windows(&self, windows: usize) -> bool {
+        self.windows.get_ref().contains(&windows)
+    }
+}
+
+/// The paper's Tables 3 and 4, which the speedup claims are judged against.
+#[derive(Clone, Debug)]
+pub struct PaperTables {
+    pub table3: PaperSpeedups,
+    pub table4: PaperSpeedups,
+}
+
+fn validate_sets(file: &SpecFile, sets: &[Spanned<String>], key: &str) -> Result<(), SpecError> {
+    for set in sets {
+        if !SETS.contains(&set.get_ref().as_str()) {
+            return Err(file.invalid(set, key, format!("unknown set `{}` (known: {})", set.get_ref(), SETS.join(", "))));
+        }
+    }
+    Ok(())
+}
+
+fn validate_windows(file: &SpecFile, windows: &[Spanned<usize>], key: &str) -> Result<(), SpecError> {
+    for w in windows {
+        if !(1..=1000).contains(w.get_ref()) {
+            return Err(file.invalid(w, key, format!("{} windows: must be in 1..=1000", w.get_ref())));
+        }
+    }
+    Ok(())
+}
+
+/// Range checks beyond the types (the claims' parameters are checked when they are bound).
+pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
+    let s = &spec.settings;
+    if *s.rules_per_iteration.get_ref() == 0 {
+        return Err(file.invalid(&s.rules_per_iteration, "settings.rules_per_iteration", "must be at least 1"));
+    }
+    if !(0.0..=1.0).contains(s.expressed_probability.get_ref()) {
+        return Err(file.invalid(&s.expressed_probability, "settings.expressed_probability", "must be in [0, 1]"));
+    }
+    if *s.folds.get_ref() < 2 {
+        return Err(file.invalid(&s.folds, "settings.folds", "must be at least 2"));
+    }
+    for (name, p) in &spec.profiles {
+        validate_sets(file, &p.sets, &format!("profiles.{name}.sets"))?;
+        validate_windows(file, &p.windows, &format!("profiles.{name}.windows"))?;
+        match &p.iterations {
+            Some(i) if *i.get_ref() == 0 => return Err(file.invalid(i, &format!("profiles.{name}.iterations"), "must be at least 1")),
+            None if !p.sets.is_empty() => {
+                return Err(file.invalid(&p.sets[0], &format!("profiles.{name}.iterations"), "missing: the evaluation sweep needs it"));
+            }
+            _ => {}
+        }
+        if let Some(sc) = &p.scale {
+            sc.validate(file, &format!("profiles.{name}.scale"))?;
+        }
+        if let Some(l) = &p.learn {
+            validate_sets(file, &l.sets, &format!("profiles.{name}.learn.sets"))?;
+            validate_windows(file, &l.windows, &format!("profiles.{name}.learn.windows"))?;
+            for (key, v) in [("population", Some(&l.population)), ("iterations", Some(&l.iterations)), ("max_rules", l.max_rules.as_ref())]
+            {
+                if let Some(v) = v.filter(|v| *v.get_ref() == 0) {
+                    return Err(file.invalid(v, &format!("profiles.{name}.learn.{key}"), "must be at least 1"));
+                }
+            }
+        }
+    }
+    for (key, t) in [("table3", &spec.table3), ("table4", &spec.table4)] {
+        let n = t.windows.get_ref().len();
+        if let Some(row) = t.sets.iter().find(|r| r.net.len() != n || r.total.len() != n) {
+            return Err(file.invalid(
+                &t.windows,
+                &format!("{key}.sets"),
+                format!("set `{}` has {} net and {} total values for {n} window counts", row.set, row.net.len(), row.total.len()),
+            ));
+        }
+        if let Some(row) = t.sets.iter().find(|r| !SETS.contains(&r.set.as_str())) {
+            return Err(file.invalid(
+                &t.windows,
+                &format!("{key}.sets"),
+                format!("unknown set `{}` (known: {})", row.set, SETS.join(", ")),
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::BIOHEL;
+    use super::*;
+    use crate::experiments::Experiment;
+    use std::path::Path;
+
+    /// The shipped spec with `from` replaced by `to` once, loaded as `biohel.toml`.
+    fn load_edited(edit: Option<(&str, &str)>) -> Result<(), SpecError> {
+        let mut text = BIOHEL.embedded_spec().to_owned();
+        if let Some((from, to)) = edit {
+            assert!(text.contains(from), "the spec no longer has `{from}`");
+            text = text.replacen(from, to, 1);
+        }
+        BIOHEL.load(&SpecFile::from_text(Path::new("biohel.toml"), text)).map(|_| ())
+    }
+
+    fn shipped() -> BiohelSpec {
+        SpecFile::from_text(Path::new("biohel.toml"), BIOHEL.embedded_spec().into()).parse().unwrap()
+    }
+
+    /// Whether a printed speedup (one decimal) can be the ratio of two printed
+    /// times (one decimal each): a check of the transcription.
+    fn ratio_of_printed(speedup: f64, serial: f64, cuda: f64) -> bool {
+        let (lo, hi) = ((serial - 0.05) / (cuda + 0.05) - 0.05, (serial + 0.05) / (cuda - 0.05) + 0.05);
+        lo - 1e-9 <= speedup && speedup <= hi + 1e-9
+    }
+
+    #[test]
+    fn the_shipped_spec_loads_and_its_paper_tables_agree() {
+        load_edited(None).unwrap();
+        let spec = shipped();
+        // Tables 3 and 4's 1-window columns are Table 2's ratios (Section 5).
+        for r in &spec.table2 {
+            let (net, total) = spec.table4.at(&r.set, 1).unwrap();
+            assert_eq!(net, total, "{}", r.set);
+            assert!(ratio_of_printed(net, r.integration_serial[0], r.integration_cuda[0]), "{}: Table 4 against Table 2", r.set);
+            let (eval_net, _) = spec.table3.at(&r.set, 1).unwrap();
+            assert!(ratio_of_printed(eval_net, r.evaluation_serial[0], r.evaluation_cuda[0]), "{}: Table 3 against Table 2", r.set);
+        }
+        assert!(!ratio_of_printed(3.7, 95.7, 20.0), "the check can fail");
+        assert_eq!(spec.table2.len(), SETS.len());
+        assert_eq!(spec.table4.at("ss", 50), Some((6.6, 765.3)));
+        assert!(spec.table3.has_windows(45) && !spec.table4.has_windows(45 + 1));
+    }
+
+    #[test]
+    fn malformed_specs_are_rejected_with_their_key() {
+        let err = |from, to| load_edited(Some((from, to))).unwrap_err().to_string();
+        let e = err("{ set = \"sat\", net = [3.7, 1.6,", "{ set = \"sat\", net = [1.6,");
+        assert!(e.contains("table4.sets") && e.contains("`sat` has 10 net"), "{e}");
+        let e = err("{ set = \"sat\", net = [3.7,", "{ set = \"sta\", net = [3.7,");
+        assert!(e.contains("table4.sets") && e.contains("unknown set `sta`"), "{e}");
+        let e = err("population = ", "population = 0 # ");
+        assert!(e.contains("learn.population") && e.contains("at least 1"), "{e}");
+    }
+}
