@@ -204,7 +204,7 @@ impl Budget {
     }
 
     /// BioHEL's default budget, the paper's.
-    fn is_paper(&self) -> bool {
+    pub fn is_paper(&self) -> bool {
         let d = LearningConfig::default();
         self.population == d.population as i64 && self.iterations == d.iterations as i64 && self.max_rules.is_none()
     }

@@ -139,7 +139,8 @@ impl BiohelPaper {
              table; a budget below BioHEL's default (population 500, 50 iterations, no rule limit) is a *reduced budget*: \
              its times are what was measured, not extrapolated.\n\n\
              *Claims* judge `cuda-paper` against `serial` on the paper's sets at the window counts of its Tables 3–4 (the \
-             learning claims on the largest budget of a machine's records), with the band, minimum runs and hardware \
+             learning claims on the largest budget of a machine's records, and only if that is the paper's: learning at a reduced \
+             budget is listed beyond the paper), with the band, minimum runs and hardware \
              model of each claim in `experiments/biohel.toml`; `cuda-ballot`, the `speed` profile and the synthetic sweep \
              are beyond the paper.",
             s.folds.get_ref(),

@@ -27,6 +27,10 @@ fn shipped() -> Shipped {
     Shipped { claims, tables: Arc::new(PaperTables { table3: spec.table3, table4: spec.table4 }), hardware: spec.paper.hardware }
 }
 
+/// The paper's GA budget is BioHEL's default: population 500, 50 iterations, no
+/// rule limit; rows of any other population carry 20 iterations (a reduced budget).
+const PAPER_POPULATION: u64 = 500;
+
 /// One measurement row (one run of one evaluator; seed = the run's index).
 #[allow(clippy::too_many_arguments)]
 fn row(
@@ -50,7 +54,7 @@ fn row(
         .with("set", set)
         .with("windows", windows)
         .with("population", population)
-        .with("iterations", 20u64)
+        .with("iterations", if population == PAPER_POPULATION { 50u64 } else { 20 })
         .with("method", method)
         .with("status", "ok")
         .with(column, secs)
@@ -122,7 +126,7 @@ impl Shipped {
 fn peaking(rows: Rows, learning: bool, in_band: f64, n: usize) -> Rows {
     let runs = |speedup: f64| -> Vec<(f64, f64)> { (0..n).map(|i| (speedup * (1.0 + 0.01 * i as f64), 1.0)).collect() };
     if learning {
-        rows.learn(50, "kdd", 400_000, 1, &runs(100.0)).learn(50, "kdd", 400_000, 10, &runs(in_band))
+        rows.learn(PAPER_POPULATION, "kdd", 400_000, 1, &runs(100.0)).learn(PAPER_POPULATION, "kdd", 400_000, 10, &runs(in_band))
     } else {
         rows.eval("kdd", 400_000, 1, &runs(100.0)).eval("kdd", 400_000, 10, &runs(in_band))
     }
@@ -148,15 +152,21 @@ fn every_claim_can_be_not_reproduced() {
                 .eval("sat", 5790, 4, &[(10.0, 1.0)])
                 .machine(),
         ),
-        s.case("learning_speedup", Rows::default().learn(50, "ss", 75_000, 1, &[(100.0, 10.0)]).machine()),
+        s.case("learning_speedup", Rows::default().learn(PAPER_POPULATION, "ss", 75_000, 1, &[(100.0, 10.0)]).machine()),
         s.case(
             "learning_speedup_ilas",
-            Rows::default().learn(50, "ss", 75_000, 1, &[(100.0, 10.0)]).learn(50, "ss", 75_000, 50, &[(5.0, 10.0)]).machine(),
+            Rows::default()
+                .learn(PAPER_POPULATION, "ss", 75_000, 1, &[(100.0, 10.0)])
+                .learn(PAPER_POPULATION, "ss", 75_000, 50, &[(5.0, 10.0)])
+                .machine(),
         ),
         // The whole system 15× the evaluation's speedup, not less than 2×.
         s.case(
             "learning_vs_evaluation",
-            Rows::default().eval("sat", 5790, 1, &spread).learn(50, "sat", 5790, 1, &spread.map(|(a, b)| (15.0 * a, b))).machine(),
+            Rows::default()
+                .eval("sat", 5790, 1, &spread)
+                .learn(PAPER_POPULATION, "sat", 5790, 1, &spread.map(|(a, b)| (15.0 * a, b)))
+                .machine(),
         ),
         // 10× in the band against 100× at 400,000 per stratum.
         s.case("fig4_peak", peaking(Rows::default(), false, 10.0, 3).machine()),
@@ -181,15 +191,18 @@ fn every_claim_can_be_reproduced() {
     let cut = Rows::default().eval("sat", 5790, 1, &[(10.0, 1.0)]).eval("sat", 5790, 4, &[(2.6, 1.0)]).eval("sat", 5790, 10, &[(1.1, 1.0)]);
     let o = kind("windows_cut_serial_time", cut.machine());
     assert!(o.evidence.contains("2 of 2 points (sets × window counts) within the band, from 0.909 w to 0.962 w"), "{}", o.evidence);
-    kind("learning_speedup", Rows::default().learn(50, "ss", 75_000, 1, &[(100.0, 100.0 / 58.0)]).machine());
+    kind("learning_speedup", Rows::default().learn(PAPER_POPULATION, "ss", 75_000, 1, &[(100.0, 100.0 / 58.0)]).machine());
     kind(
         "learning_speedup_ilas",
-        Rows::default().learn(50, "ss", 75_000, 1, &[(100.0, 1.0)]).learn(50, "ss", 75_000, 50, &[(5.0, 0.15)]).machine(),
+        Rows::default()
+            .learn(PAPER_POPULATION, "ss", 75_000, 1, &[(100.0, 1.0)])
+            .learn(PAPER_POPULATION, "ss", 75_000, 50, &[(5.0, 0.15)])
+            .machine(),
     );
     let e = [(2.0, 1.0), (2.02, 1.0), (1.98, 1.0)];
     let o = kind(
         "learning_vs_evaluation",
-        Rows::default().eval("sat", 5790, 1, &e).learn(50, "sat", 5790, 1, &e.map(|(a, b)| (1.5 * a, b))).machine(),
+        Rows::default().eval("sat", 5790, 1, &e).learn(PAPER_POPULATION, "sat", 5790, 1, &e.map(|(a, b)| (1.5 * a, b))).machine(),
     );
     assert!(o.evidence.contains("1 of 1 sets inside") && o.evidence.contains("= 1.50, inside"), "{}", o.evidence);
     kind("fig4_peak", peaking(Rows::default(), false, 200.0, 2).machine());
@@ -229,14 +242,18 @@ fn repeated_runs_decide_or_the_verdict_says_too_few() {
     };
     too_few("cuda_variance_smaller", Rows::default().eval("sat", 5790, 1, &[(1.0, 1.0)]).machine(), 1);
     let e = [(2.0, 1.0), (2.02, 1.0)];
-    too_few("learning_vs_evaluation", Rows::default().eval("sat", 5790, 1, &e).learn(50, "sat", 5790, 1, &[(30.0, 1.0)]).machine(), 1);
+    too_few(
+        "learning_vs_evaluation",
+        Rows::default().eval("sat", 5790, 1, &e).learn(PAPER_POPULATION, "sat", 5790, 1, &[(30.0, 1.0)]).machine(),
+        1,
+    );
     too_few("fig4_peak", peaking(Rows::default(), false, 10.0, 1).machine(), 1);
     too_few("fig5_peak", peaking(Rows::default(), true, 10.0, 1).machine(), 1);
     // Inside the runs' spread the comparisons tie and decide nothing.
     let wide = [(2.0, 1.0), (4.0, 1.0)];
     let o = s.judge(
         "learning_vs_evaluation",
-        &Rows::default().eval("sat", 5790, 1, &wide).learn(50, "sat", 5790, 1, &wide.map(|(a, b)| (1.5 * a, b))).machine(),
+        &Rows::default().eval("sat", 5790, 1, &wide).learn(PAPER_POPULATION, "sat", 5790, 1, &wide.map(|(a, b)| (1.5 * a, b))).machine(),
     );
     assert_eq!(o.verdict, Verdict::NotReproduced);
     assert!(
@@ -263,8 +280,8 @@ fn nothing_to_judge_is_not_run_with_the_records_reason() {
         .not_run(EVAL_FIGURE, 0, "--backend cpu")
         .0
         .into_iter()
-        .chain(Rows::default().not_run(LEARN_FIGURE, 50, "--backend cpu").0)
-        .chain([row(LEARN_FIGURE, "gpu", 50, "sat", 5790, 1, 0, SERIAL, 3.0)])
+        .chain(Rows::default().not_run(LEARN_FIGURE, PAPER_POPULATION, "--backend cpu").0)
+        .chain([row(LEARN_FIGURE, "gpu", PAPER_POPULATION, "sat", 5790, 1, 0, SERIAL, 3.0)])
         .collect::<Vec<_>>();
     let m = Rows(cpu).machine();
     for id in [
@@ -330,11 +347,25 @@ fn the_points_outside_the_windows_band_are_named() {
 #[test]
 fn learning_claims_use_the_largest_budget() {
     let s = shipped();
-    // Population 100 reaches 60×; population 50's 10,000× is a smaller budget's and not used.
-    let m = Rows::default().learn(100, "ss", 75_000, 1, &[(100.0, 100.0 / 60.0)]).learn(50, "ss", 75_000, 1, &[(100.0, 0.01)]).machine();
+    // The paper's budget reaches 60×; population 100's 10,000× is a smaller budget's and not used.
+    let m = Rows::default()
+        .learn(PAPER_POPULATION, "ss", 75_000, 1, &[(100.0, 100.0 / 60.0)])
+        .learn(100, "ss", 75_000, 1, &[(100.0, 0.01)])
+        .machine();
     let o = s.judge("learning_speedup", &m);
     assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
-    assert!(o.evidence.contains("population 100") && o.evidence.contains("reduced budget"), "{}", o.evidence);
+    assert!(o.evidence.contains("population 500") && o.evidence.contains("the paper's budget"), "{}", o.evidence);
+}
+
+#[test]
+fn learning_at_a_reduced_budget_is_beyond_the_paper() {
+    let s = shipped();
+    let m = Rows::default().learn(100, "ss", 75_000, 1, &[(100.0, 100.0 / 60.0)]).machine();
+    for claim in ["learning_speedup", "learning_speedup_ilas"] {
+        let o = s.judge(claim, &m);
+        assert!(matches!(&o.verdict, Verdict::NotRun(why) if why.contains("population 100")), "{claim}: {:?}", o.verdict);
+        assert!(o.beyond.as_deref().is_some_and(|b| b.contains("reduced budget")), "{claim}: {:?}", o.beyond);
+    }
 }
 
 #[test]
