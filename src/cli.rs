@@ -1,8 +1,8 @@
 //! The `evorepro` command line: parse → options → run → export.
 
 use crate::experiments::{self, BackendChoice, RunOptions};
-use crate::gpu::{self, Gpu};
-use crate::hardware::{self, Fingerprint};
+use crate::gpu::Gpu;
+use crate::hardware::Fingerprint;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -139,22 +139,22 @@ fn hw(device: usize, record: bool, out: &std::path::Path) -> Result<()> {
     for (k, v) in fp.record().cells() {
         println!("{k:20} {v}");
     }
-    let cpu = hardware::measure_cpu(512 << 20, 5);
-    println!("{:20} {:.1} GB/s", "cpu_read_1t", cpu.read_1t_gbs);
-    println!("{:20} {:.1} GB/s", "cpu_read_all", cpu.read_all_gbs);
-    match hardware::measure_cpu_clock(5) {
-        Some(ghz) => println!("{:20} {ghz:.2} GHz (one core, dependent adds)", "cpu_clock"),
-        None => println!("{:20} not measured on this architecture", "cpu_clock"),
+    let ceilings = experiments::measure_ceilings(gpu.as_ref(), false, "hw_ceiling")?;
+    for r in &ceilings {
+        let (value, unit) = [("gbs", "GB/s"), ("gops", "10⁹ int32 instructions/s"), ("ghz", "GHz (one core, dependent adds)")]
+            .iter()
+            .find_map(|(k, unit)| r.float(k).map(|v| (v, *unit)))
+            .unwrap_or((f64::NAN, ""));
+        println!("{:20} {value:.2} {unit}", r.str("ceiling"));
+    }
+    if !ceilings.iter().any(|r| r.str("ceiling") == "cpu_clock") {
+        println!("{:20} not measured on this architecture", "cpu_clock");
     }
     if let Some(g) = &gpu {
-        let c = gpu::ceilings::measure(g, 512 << 20, 10)?;
-        println!("{:20} {:.0} GB/s (datasheet-style {:.0} GB/s)", "gpu_d2d", c.d2d_gbs, g.info.theoretical_bandwidth_gbs());
-        println!("{:20} {:.1} GB/s", "gpu_h2d_pinned", c.h2d_pinned_gbs);
-        println!("{:20} {:.1} GB/s", "gpu_d2h_pinned", c.d2h_pinned_gbs);
-        println!("{:20} {:.0} G int32 instructions/s", "gpu_int32", c.int32_gops);
+        println!("{:20} {:.0} GB/s (from clock and bus width)", "gpu_datasheet_bw", g.info.theoretical_bandwidth_gbs());
     }
     if record {
-        println!("recorded: {}", experiments::record_hardware(gpu.as_ref(), out)?.display());
+        println!("recorded: {}", experiments::record_hardware(&fp, ceilings, out)?.display());
     }
     Ok(())
 }

@@ -315,14 +315,13 @@ fn machines(out: &Path, id: &str, this_hw: Option<&str>) -> Result<Vec<MachineRe
     Ok(machines)
 }
 
-/// Measures this machine's ceilings and stores them as
+/// Stores `ceilings` (measured by [`measure_ceilings`] on the machine `fp`) as
 /// `out/hardware/records/<hw_id>.parquet` (and CSV), replacing earlier ones.
-pub fn record_hardware(gpu: Option<&Gpu>, out: &Path) -> Result<PathBuf> {
-    let fp = Fingerprint::this_machine(gpu.map(|g| &g.info));
+pub fn record_hardware(fp: &Fingerprint, ceilings: Vec<Record>, out: &Path) -> Result<PathBuf> {
     let run_id = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let mut common = Record::new().with("run_id", run_id).with("git_commit", GIT_COMMIT).with("profile", "hw");
     common.extend(&fp.record());
-    let rows: Vec<Record> = measure_ceilings(gpu, false, "hw_ceiling")?
+    let rows: Vec<Record> = ceilings
         .into_iter()
         .map(|r| {
             let mut row = common.clone();
