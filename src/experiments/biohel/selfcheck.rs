@@ -38,6 +38,10 @@ pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
             l.compared
         );
     }
+    if !lines.iter().any(|l| l.budget_passes > 1) {
+        println!("FAIL biohel: the forced memory budget never split the work, so the memory plan was not exercised");
+        failed += 1;
+    }
     println!("biohel kernels: {} configurations checked, {failed} failed", lines.len());
     Ok(failed)
 }

@@ -27,6 +27,10 @@ pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
             l.pairs
         );
     }
+    if !lines.iter().any(|l| l.merges > 0) {
+        println!("FAIL ecga: no search merged anything, so the check checked nothing");
+        failed += 1;
+    }
     println!("ecga kernels: {} searches checked, {failed} failed", lines.len());
     Ok(failed)
 }

@@ -21,6 +21,10 @@ pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
             l.families
         );
     }
+    if !lines.iter().any(|l| l.edges > 0) {
+        println!("FAIL gboa: no network had an edge, so the check checked nothing");
+        failed += 1;
+    }
     println!("gboa kernels: {} populations checked, {failed} failed", lines.len());
     if !small {
         // The block size of the network kernel, measured (docs/gpu-notes.md): one

@@ -6,14 +6,25 @@ use anyhow::Result;
 /// The island GA's kernels against the CPU islands, generation by generation (exact equality), on this GPU and, where
 /// the machine has several and NCCL, with the ring split over all of them; returns the failures.
 pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
-    let mut failed = print_island_lines("one GPU", &gpu::island::self_check(gpu, seed, small)?);
+    let one = gpu::island::self_check(gpu, seed, small)?;
+    let mut failed = print_island_lines("one GPU", &one);
+    if !one.iter().any(|l| l.migrations > 0) {
+        println!("FAIL island: no configuration migrated, so the check missed the ring");
+        failed += 1;
+    }
     let count = gpu::probe()?;
     match gpu::island_ring::probe(count) {
         Ok(()) => {
             let gpus = gpu::island_ring::open_gpus(count)?;
             println!("island ring: NCCL {}", gpu::island_ring::nccl_version()?);
-            failed +=
-                print_island_lines(&format!("ring over up to {count} GPUs (NCCL)"), &gpu::island_ring::ring_check(&gpus, seed, small)?);
+            let ring = gpu::island_ring::ring_check(&gpus, seed, small)?;
+            failed += print_island_lines(&format!("ring over up to {count} GPUs (NCCL)"), &ring);
+            // Two islands on two GPUs, one each, must still migrate: every exchange then crosses GPUs.
+            if !ring.iter().any(|l| l.islands == 2 && l.migrations > 0) {
+                println!("FAIL island: no ring configuration put one migrating island on each of two GPUs");
+                failed += 1;
+            }
+            println!("island ring link: {:.0} GB/s each way (NCCL, 64 MiB)", gpu::island_ring::link_bandwidth(&gpus, 64 << 20, 10)?);
         }
         Err(why) => println!("island ring over several GPUs: not run here ({why})"),
     }

@@ -1,0 +1,26 @@
+//! Every paper's GPU kernels against their CPU references on fresh random inputs,
+//! through the registry (`Experiment::selfcheck`, as `evorepro selfcheck` runs
+//! them). Passes with a message where there is no CUDA; run on the GPU machine.
+
+use evorepro::experiments::registry;
+use evorepro::gpu::{self, Gpu};
+
+#[test]
+fn every_papers_kernels_match_the_cpu_reference() {
+    if let Err(why) = gpu::probe() {
+        println!("skipping: no CUDA ({why})");
+        return;
+    }
+    let gpu = Gpu::open(0).expect("probe found a device, so device 0 opens");
+    let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
+    println!("self check on {} with seed {seed} (rerun with `evorepro selfcheck --seed {seed}`)", gpu.info.name);
+    let mut failed = Vec::new();
+    for e in registry() {
+        let n =
+            e.selfcheck(&gpu, false, seed).unwrap_or_else(|err| panic!("{}: the self check failed to run (seed {seed}): {err}", e.id()));
+        if n > 0 {
+            failed.push(format!("{}: {n} configurations", e.id()));
+        }
+    }
+    assert!(failed.is_empty(), "GPU kernels disagree with the CPU reference (seed {seed}): {}", failed.join(", "));
+}
