@@ -120,6 +120,8 @@ pub struct Figure {
     pub points: Vec<Point>,
     /// The sizes without one (ties, too few tries, not run), left out of the fit.
     pub undecided: Vec<(Size, Standing)>,
+    /// The sizes with no records.
+    pub missing: Vec<Size>,
     /// One linear SVM per consecutive pair of classes (none without points).
     pub fit: Result<Vec<Boundary>, String>,
 }
@@ -207,17 +209,16 @@ impl Analysis {
     }
 
     fn figure(&self, (name, function, paper_classes, paper_support, sizes): FigureParts, cost: f64) -> Figure {
-        let mut points = Vec::new();
-        let mut undecided = Vec::new();
+        let (mut points, mut undecided, mut missing) = (Vec::new(), Vec::new(), Vec::new());
         for &(p, d) in &sizes {
             match self.winner(function, (p, d)) {
                 Standing::Won(c, _) => points.push(Point { pop: p as f64, dim: d as f64, class: c.into() }),
-                Standing::Missing => {}
+                Standing::Missing => missing.push((p, d)),
                 other => undecided.push(((p, d), other)),
             }
         }
         let fit = if points.is_empty() { Err("no size has a winner".into()) } else { svm::fit_regions(&points, cost) };
-        Figure { name, function, paper_classes, paper_support, sizes, points, undecided, fit }
+        Figure { name, function, paper_classes, paper_support, sizes, points, undecided, missing, fit }
     }
 
     pub fn get(&self, f: Function, size: Size, class: &str) -> Option<&Cell> {
@@ -372,7 +373,8 @@ mod tests {
         let gpu = Fake::new().size("rosenbrock", s, &[("sequential", 3.0), ("S1", 2.0), ("S2", 2.001), ("S3", 3.0), ("S4", 2.0)]);
         let w = gpu.analysis().winner(f, s);
         assert_eq!(w.group_wins(&["sequential"]), Some(false), "every strategy first is a GPU one: {w:?}");
-        let few = Fake::new().with_tries(3).size("rosenbrock", s, &[("sequential", 1.0), ("S1", 2.0), ("S2", 2.0), ("S3", 3.0), ("S4", 1.5)]);
+        let few =
+            Fake::new().with_tries(3).size("rosenbrock", s, &[("sequential", 1.0), ("S1", 2.0), ("S2", 2.0), ("S3", 3.0), ("S4", 1.5)]);
         assert_eq!(few.analysis().winner(f, s), Standing::TooFew { n: 3, needs: 10 });
         assert_eq!(few.analysis().winner(f, (7, 7)), Standing::Missing);
     }
@@ -404,7 +406,8 @@ mod tests {
             let gpu = 1.0 + 1e-6 * n;
             // Sequential and S4 tie at 200×200.
             let seq = if (p, d) == (200, 200) { gpu } else { 1e-4 * n };
-            fake = fake.size("f2_light", (p, d), &[("sequential", seq), ("S1", 2.0 * gpu), ("S2", 2.0 * gpu), ("S3", 3.0 * gpu), ("S4", gpu)]);
+            fake =
+                fake.size("f2_light", (p, d), &[("sequential", seq), ("S1", 2.0 * gpu), ("S2", 2.0 * gpu), ("S3", 3.0 * gpu), ("S4", gpu)]);
         }
         let a = fake.analysis();
         let fig = a.figure_of(Function::F2Light).unwrap();

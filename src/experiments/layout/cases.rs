@@ -4,11 +4,11 @@
 //! after checking every evaluator against the f64 reference on the case's inputs.
 
 use super::LayoutPaper;
+use crate::error::SpecError;
 use crate::experiments::{Case, RunEnv};
 use crate::gpu::layout::{LayoutBuffers, Strategy, Timing, launch_config};
 use crate::library::nonseparable::{self as ns, Function};
 use crate::records::Record;
-use crate::error::SpecError;
 use anyhow::{Result, bail};
 use std::time::Instant;
 

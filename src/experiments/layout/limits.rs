@@ -1,14 +1,20 @@
-//! The limits S3 runs into (Section 3.2.3, the NAN entries of Table 1): one
-//! thread per coordinate, and in this harness's kernel (dimension + 1) floats
-//! of shared memory per block. A device with T threads and M bytes of shared
-//! memory per block runs S3 up to dimension min(T, M/4 − 1).
+//! The limits S3 runs into (Section 3.2.3, the NAN entries of Table 1) and the
+//! `s3_limit` check of the paper's claim about them: one thread per
+//! coordinate, and in this harness's kernel (dimension + 1) floats of shared
+//! memory per block. A device with T threads and M bytes of shared memory per
+//! block runs S3 up to dimension min(T, M/4 − 1).
 //!
 //! The paper's card's limits come from the spec; this machine's from what its
 //! records hold, in this order: the fingerprint's columns (newer records
 //! only), the device limit quoted in the "cannot run" reasons, and the least
 //! that CUDA guarantees for the recorded compute capability.
 
+use super::analysis::{Analysis, Cell};
+use super::claims::{Func, list, size};
+use crate::claims::hardware::{Datasheet, Explanation, Factor, Quantity};
+use crate::claims::{Ctx, Outcome, Params, Verdict};
 use crate::report::MachineRecords;
+use serde::Deserialize;
 
 /// One limit of a device and where its value comes from.
 #[derive(Clone, Debug, PartialEq)]
@@ -135,6 +141,148 @@ pub fn here<'a>(m: &MachineRecords, reasons: impl Iterator<Item = &'a str> + Clo
         (Some(threads), Some(shared_bytes)) => Ok(S3Limits { threads, shared_bytes }),
         _ => Err("the records hold no threads or shared memory per block, nor a compute capability".into()),
     }
+}
+
+/// S3 cannot run from `paper_dimension` on (Section 4.1, Table 1's NAN): the
+/// first Table 1 dimension S3 could not run at here, against the paper's and
+/// against what the limits predict for both cards (threads per block from the
+/// datasheet, shared memory per block from the params). Differs only when the
+/// limits predict both the paper's dimension and this machine's.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct S3Limit {
+    pub function: Func,
+    pub paper_dimension: usize,
+    pub paper_shared_memory_bytes: Datasheet,
+}
+
+impl Params for S3Limit {
+    fn validate(&self) -> Result<(), (String, String)> {
+        if self.paper_shared_memory_bytes.value < 8.0 {
+            return Err((
+                "paper_shared_memory_bytes".into(),
+                format!("{} B is no block's shared memory", self.paper_shared_memory_bytes.value),
+            ));
+        }
+        if self.paper_dimension == 0 { Err(("paper_dimension".into(), "must be at least 1".into())) } else { Ok(()) }
+    }
+}
+
+pub(super) fn s3_limit(p: &S3Limit, a: &Analysis, ctx: &Ctx) -> Outcome {
+    if !a.gpu_ran {
+        return Outcome::not_run(a.gpu_absent.clone());
+    }
+    let f = p.function.0;
+    let (mut ran, mut blocked) = (Vec::new(), Vec::new());
+    for &s in &a.table1 {
+        match a.get(f, s, "S3") {
+            Some(Cell::Ok(_)) => ran.push(s),
+            Some(Cell::CannotRun(why)) => blocked.push((s, why.clone())),
+            Some(Cell::NotRun(why)) => return Outcome::not_run(why.clone()),
+            None => {}
+        }
+    }
+    if ran.is_empty() && blocked.is_empty() {
+        return Outcome::not_run("no S3 records at Table 1's sizes");
+    }
+    let Some(sheet) = ctx.paper.datasheet.get(&Quantity::GpuThreadsPerBlock) else {
+        return Outcome::new(Verdict::NotReproduced, "the spec gives no threads per block for the paper's card");
+    };
+    let paper = S3Limits {
+        threads: Limit { value: sheet.value as usize, source: sheet.source.clone(), at_least: false },
+        shared_bytes: Limit {
+            value: p.paper_shared_memory_bytes.value as usize,
+            source: p.paper_shared_memory_bytes.source.clone(),
+            at_least: false,
+        },
+    };
+    // Table 1's dimensions S3 has records at here: predictions and measurement on the same ones.
+    let mut dims: Vec<usize> = ran.iter().chain(blocked.iter().map(|(s, _)| s)).map(|s| s.1).collect();
+    dims.sort_unstable();
+    dims.dedup();
+    let largest_ran = ran.iter().map(|s| s.1).max();
+    let first = blocked.iter().map(|(s, _)| s.1).min();
+    let consistent = largest_ran.zip(first).is_none_or(|(r, b)| r < b);
+    let mut ev = vec![match (first, blocked.iter().min_by_key(|(s, _)| s.1)) {
+        (Some(b), Some((at, why))) => format!(
+            "S3 ran here at Table 1's dimensions up to {} and could not from {b} ({}: {why})",
+            largest_ran.map_or("none".into(), |d| d.to_string()),
+            size(*at)
+        ),
+        _ => "S3 ran here at every Table 1 dimension".to_owned(),
+    }];
+    if !consistent {
+        ev.push(format!("yet it ran at dimension {} too", largest_ran.unwrap_or(0)));
+    }
+    let predicted = |l: &S3Limits| {
+        let (d, by) = l.largest();
+        let first = l.first_blocked(&dims).map_or("none".into(), |d| d.to_string());
+        format!("{} → S3 runs up to dimension {d} ({by}), first of these Table 1 dimensions it cannot: {first}", l.describe())
+    };
+    ev.push(format!("the paper's card: {}", predicted(&paper)));
+    match &a.s3_here {
+        Ok(h) => ev.push(format!("this machine: {}", predicted(h))),
+        Err(why) => ev.push(format!("this machine: {why}")),
+    }
+    let unexplained: Vec<String> = a.paper_s3_nan.iter().filter(|s| paper.runs_at(s.1)).map(|s| size(*s)).collect();
+    if !unexplained.is_empty() {
+        ev.push(format!(
+            "the paper's S3 NAN at {} is not what its card's limits predict (S3 needs {} threads and {} B of shared memory at dimension {})",
+            list(&unexplained),
+            p.paper_dimension,
+            shared_need(p.paper_dimension),
+            p.paper_dimension
+        ));
+    }
+    if let Some(at) = a.paper_s3_nan.iter().min_by_key(|s| s.1).filter(|s| s.1 != p.paper_dimension) {
+        ev.push(format!("the paper's own Table 1 has S3 NAN from dimension {} ({})", at.1, size(*at)));
+    }
+    let predicted_paper = paper.first_blocked(&dims);
+    let verdict = match (&a.s3_here, first) {
+        _ if consistent && first == Some(p.paper_dimension) => Verdict::Reproduced,
+        (Ok(h), Some(b))
+            if consistent
+                && h.exact()
+                && h.first_blocked(&dims) == Some(b)
+                && predicted_paper == Some(p.paper_dimension)
+                && h.largest().1 == Binding::Threads
+                && paper.largest().1 == Binding::Threads =>
+        {
+            Verdict::Differs(Explanation {
+                factors: vec![Factor {
+                    quantity: Quantity::GpuThreadsPerBlock,
+                    here: h.threads.value as f64,
+                    paper: paper.threads.value as f64,
+                    exponent: 1.0,
+                    source: paper.threads.source.clone(),
+                }],
+                predicted: b as f64 / p.paper_dimension as f64,
+                measured: b as f64 / p.paper_dimension as f64,
+            })
+        }
+        _ => Verdict::NotReproduced,
+    };
+    let grid: Vec<(usize, bool)> = a
+        .sizes(f)
+        .into_iter()
+        .filter(|s| !a.table1.contains(s))
+        .filter_map(|s| match a.get(f, s, "S3") {
+            Some(Cell::Ok(_)) => Some((s.1, true)),
+            Some(Cell::CannotRun(_)) => Some((s.1, false)),
+            _ => None,
+        })
+        .collect();
+    let beyond = match (grid.iter().filter(|g| g.1).map(|g| g.0).max(), grid.iter().filter(|g| !g.1).map(|g| g.0).min()) {
+        (None, None) => String::new(),
+        (Some(r), Some(b)) => format!("the other {} sizes measured: S3 ran up to dimension {r} and could not from {b}", grid.len()),
+        (Some(r), None) => format!("the other {} sizes measured: S3 ran at every one (dimensions up to {r})", grid.len()),
+        (None, Some(b)) => format!("the other {} sizes measured: S3 ran at none (dimensions from {b})", grid.len()),
+    };
+    let mut o = Outcome::new(verdict, ev.join("; ")).with_beyond(beyond);
+    if let Some(b) = first {
+        o = o.with_ratio(b as f64 / p.paper_dimension as f64);
+    }
+    o
 }
 
 #[cfg(test)]

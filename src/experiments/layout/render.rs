@@ -138,7 +138,8 @@ impl LayoutPaper {
         let series: Vec<(String, Vec<(f64, f64)>)> = ALL_CLASSES
             .iter()
             .map(|c| {
-                let pts = self.spec.table1.iter().filter_map(|r| a.time(f, r.size(), c).map(|t| ((r.size[0] * r.size[1]) as f64, t))).collect();
+                let pts =
+                    self.spec.table1.iter().filter_map(|r| a.time(f, r.size(), c).map(|t| ((r.size[0] * r.size[1]) as f64, t))).collect();
                 (c.to_string(), pts)
             })
             .filter(|s: &(String, Vec<(f64, f64)>)| !s.1.is_empty())
@@ -168,9 +169,12 @@ impl LayoutPaper {
             "measured support vectors",
             "misclassified",
             "sizes with a winner",
-            "left out (tie, too few tries)",
+            "left out (not measured, tie, too few tries)",
         ]);
         for fig in if grid { &a.grid } else { &a.figures } {
+            if fig.points.is_empty() && fig.undecided.is_empty() {
+                continue;
+            }
             let f = fig.function;
             if fig.fit.is_ok() {
                 let stem = format!("{}__{}{}", m.hw_id, f.name(), if grid { "__grid" } else { "" });
@@ -189,7 +193,7 @@ impl LayoutPaper {
                     Ok(b) => b.iter().map(|b| b.misclassified.to_string()).collect::<Vec<_>>().join(", "),
                     Err(why) => why.clone(),
                 },
-                format!("{} of {}", fig.points.len(), fig.points.len() + fig.undecided.len()),
+                format!("{} of {}", fig.points.len(), fig.sizes.len()),
                 left_out(fig),
             ]);
         }
@@ -240,17 +244,27 @@ impl LayoutPaper {
 
 /// "2 ties (1000×1000, 2000×500)" and sizes with too few tries or not run.
 fn left_out(fig: &Figure) -> String {
-    if fig.undecided.is_empty() {
+    if fig.undecided.is_empty() && fig.missing.is_empty() {
         return "none".into();
     }
     let ties = fig.ties();
     let mut parts = Vec::new();
+    if !fig.missing.is_empty() {
+        parts.push(format!(
+            "{} not measured ({})",
+            fig.missing.len(),
+            fig.missing.iter().map(|s| fmt_size(*s)).collect::<Vec<_>>().join(", ")
+        ));
+    }
     if !ties.is_empty() {
         parts.push(format!("{} tied ({})", ties.len(), ties.iter().map(|s| fmt_size(*s)).collect::<Vec<_>>().join(", ")));
     }
     let other = fig.undecided.len() - ties.len();
     if other > 0 {
-        parts.push(format!("{other} undecided ({})", fig.undecided.iter().find(|(_, s)| !matches!(s, super::analysis::Standing::Tie(..))).map_or(String::new(), |(_, s)| s.label())));
+        parts.push(format!(
+            "{other} undecided ({})",
+            fig.undecided.iter().find(|(_, s)| !matches!(s, super::analysis::Standing::Tie(..))).map_or(String::new(), |(_, s)| s.label())
+        ));
     }
     parts.join("; ")
 }

@@ -270,7 +270,11 @@ fn validate_figure(file: &SpecFile, spec: &LayoutSpec, f: &FigureSpec) -> Result
     let sizes = spec.sweep_sizes(f.sweep);
     for (class, vs) in f.support_vectors.get_ref() {
         if !f.classes.iter().any(|c| c.get_ref() == class) {
-            return Err(file.invalid(&f.support_vectors, "figures.support_vectors", format!("`{class}` is not one of the figure's classes")));
+            return Err(file.invalid(
+                &f.support_vectors,
+                "figures.support_vectors",
+                format!("`{class}` is not one of the figure's classes"),
+            ));
         }
         if let Some(v) = vs.iter().find(|v| !sizes.contains(&(v[0], v[1]))) {
             return Err(file.invalid(

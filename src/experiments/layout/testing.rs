@@ -66,7 +66,10 @@ impl Fake {
     /// Kernel times of a GPU strategy at one size set to `ms` per try (±0.2%).
     pub fn kernel(mut self, function: &str, (pop, dim): Size, strategy: &str, ms: f64) -> Fake {
         let mine = |r: &Record| {
-            r.str("function") == function && r.int("pop") == Some(pop as i64) && r.int("dim") == Some(dim as i64) && r.str("strategy") == strategy
+            r.str("function") == function
+                && r.int("pop") == Some(pop as i64)
+                && r.int("dim") == Some(dim as i64)
+                && r.str("strategy") == strategy
         };
         for r in self.rows.iter_mut().filter(|r| mine(r)) {
             let t = r.int("try").unwrap_or(0) as f64;
