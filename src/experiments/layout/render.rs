@@ -4,12 +4,13 @@
 
 use super::LayoutPaper;
 use super::analysis::{Analysis, Cell, Figure};
-use super::spec::{ALL_CLASSES, PAPER_CLASSES, Size};
+use super::spec::{ALL_CLASSES, PAPER_CLASSES, Size, Table1Row};
 use crate::claims::Ctx;
 use crate::experiments::{PaperReport, Section};
 use crate::library::nonseparable::{self as ns, Function};
 use crate::report::chart::{self, LineChart, RegionChart};
 use crate::report::{MachineRecords, Table};
+use crate::stats;
 use anyhow::Result;
 use std::fmt::Write;
 use std::path::Path;
@@ -35,7 +36,9 @@ impl LayoutPaper {
                 format!(
                     "Mean ± sd over the tries ({unit}), best block size as `bN`; the paper's values in parentheses. The winner is \
                      the fastest of the paper's five columns when the 95% interval of its difference to each other excludes \
-                     zero (Welch, n ≥ {min_n} tries); otherwise the strategies not separated from the fastest are a tie."
+                     zero (Welch, n ≥ {min_n} tries); otherwise the strategies not separated from the fastest are a tie. The \
+                     paper's winner is found by the same rule from its mean ± sd over its {} tries.",
+                    self.spec.settings.paper_tries
                 ),
                 machines,
                 |m| self.table1(m, of(m), dir),
@@ -124,7 +127,7 @@ impl LayoutPaper {
             }
             let paper_best = PAPER_CLASSES.iter().filter_map(|c| r.paper(c).map(|p| (*c, p[0]))).min_by(|x, y| x.1.total_cmp(&y.1));
             let here = a.winner(f, s);
-            cells.push(paper_best.map_or("—".into(), |b| b.0.to_owned()));
+            cells.push(paper_winner(r, self.spec.settings.paper_tries));
             cells.push(here.label());
             let fastest = PAPER_CLASSES.iter().filter_map(|c| a.time(f, s, c)).min_by(|x, y| x.total_cmp(y));
             cells.push(match (paper_best, fastest, here.first().is_empty()) {
@@ -240,6 +243,25 @@ impl LayoutPaper {
         md += &t.render();
         md
     }
+}
+
+/// The paper's winner of a Table 1 row by the rule applied here: the fastest
+/// mean, unless another column's 95% interval of the difference (Welch, from
+/// the paper's mean ± sd over its tries) includes zero.
+fn paper_winner(r: &Table1Row, tries: usize) -> String {
+    let ran: Vec<(&str, [f64; 2])> = PAPER_CLASSES.iter().filter_map(|c| r.paper(c).map(|p| (*c, p))).collect();
+    let Some(&(fastest, [mean, sd])) = ran.iter().min_by(|x, y| x.1[0].total_cmp(&y.1[0])) else { return "—".into() };
+    let n = tries as f64;
+    let tied: Vec<&str> = ran
+        .iter()
+        .filter(|(c, [m, s])| {
+            let (va, vb) = (sd * sd / n, s * s / n);
+            let df = (va + vb).powi(2) / ((va * va + vb * vb) / (n - 1.0));
+            *c != fastest && m - mean <= stats::t975(df) * (va + vb).sqrt()
+        })
+        .map(|(c, _)| *c)
+        .collect();
+    if tied.is_empty() { fastest.to_owned() } else { format!("tie: {fastest}, {}", tied.join(", ")) }
 }
 
 /// "2 ties (1000×1000, 2000×500)" and sizes with too few tries or not run.
@@ -380,4 +402,20 @@ fn performance(m: &MachineRecords, analyses: &[&Analysis]) -> String {
         md += &cpu.render();
     }
     md
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiments::layout::spec::tests::shipped;
+
+    #[test]
+    fn the_paper_s_own_winners_follow_the_same_rule() {
+        let spec = shipped().1;
+        let row = |s: Size| spec.table1.iter().find(|r| r.size() == s).unwrap();
+        assert_eq!(paper_winner(row((100, 100)), 20), "sequential");
+        assert_eq!(paper_winner(row((2000, 500)), 20), "S4");
+        // 22.425 ± 0.049 against 22.426 ± 0.034 and 22.431 ± 0.064: inside the tries' spread.
+        assert_eq!(paper_winner(row((4000, 4000)), 20), "tie: S4, S1, S2");
+    }
 }

@@ -46,6 +46,8 @@ pub struct Settings {
     pub table1_unit: String,
     /// Tries each strategy needs before its times decide a winner.
     pub min_n: Spanned<usize>,
+    /// Tries behind each mean ± sd of the paper's Table 1.
+    pub paper_tries: usize,
 }
 
 /// Sizes the paper names besides Table 1's (captions of Figures 2–6, Sections 4.2–4.4).
@@ -191,7 +193,7 @@ pub fn validate(file: &SpecFile, spec: &LayoutSpec) -> Result<(), SpecError> {
             return Err(file.invalid(b, "settings.block_sizes", format!("{} is not a multiple of 32 in 32..=1024", b.get_ref())));
         }
     }
-    if *spec.settings.min_n.get_ref() < 2 {
+    if *spec.settings.min_n.get_ref() < 2 || spec.settings.paper_tries < 2 {
         return Err(file.invalid(&spec.settings.min_n, "settings.min_n", "a 95% interval needs at least 2 tries"));
     }
     for s in &spec.sweep.named {

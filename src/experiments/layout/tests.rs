@@ -283,3 +283,16 @@ fn kernel_times_are_reported_beyond_the_paper_and_never_decide() {
     let beyond = o.beyond.unwrap();
     assert!(beyond.contains("kernel alone") && beyond.contains("another strategy faster at 4000×4000: S1"), "{beyond}");
 }
+
+#[test]
+fn s3_middle_band_needs_a_class_on_each_side() {
+    let (claims, hw, _) = bound(SHIPPED);
+    // S1 instead of S4 above S3: still a middle band (the classes claim is what S1 breaks).
+    let s1_above = World { large: "S1", ..paper_world() }.fake();
+    assert_eq!(judge(&claims, &hw, "s3-middle-band", &s1_above).verdict.kind(), VerdictKind::Reproduced);
+    assert_eq!(judge(&claims, &hw, "classes", &s1_above).verdict.kind(), VerdictKind::NotReproduced);
+    // S3 up to the largest sizes: no band.
+    let s3_top = World { s3_until: |f| if f.is_heavy() { 1e9 } else { 0.0 }, threads: 100_000, ..paper_world() }.fake();
+    let o = judge(&claims, &hw, "s3-middle-band", &s3_top);
+    assert_eq!(o.verdict.kind(), VerdictKind::NotReproduced, "{}", o.evidence);
+}
