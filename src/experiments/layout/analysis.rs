@@ -267,10 +267,9 @@ impl Analysis {
                 Some(Cell::Ok(t)) => ran.push((c, if metric == Metric::Wall { &t.walls } else { &t.kernels })),
             }
         }
-        let n = ran.iter().map(|(_, xs)| xs.len()).min().unwrap_or(0);
-        if n == 0 {
+        let Some(n) = ran.iter().map(|(_, xs)| xs.len()).min().filter(|n| *n > 0) else {
             return Standing::Missing;
-        }
+        };
         if n < self.min_n {
             return Standing::TooFew { n, needs: self.min_n };
         }

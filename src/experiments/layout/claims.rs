@@ -8,7 +8,7 @@
 //! alone) goes to the outcome's `beyond`, never into the verdict.
 
 use super::analysis::{Analysis, Figure, Metric, Standing};
-use super::spec::{GPU_CLASSES, PAPER_CLASSES, Size};
+use super::spec::{Class, Func, GPU_CLASSES, Size};
 use crate::check;
 use crate::claims::judge::{self, Band, Comparison, fmt_num, fmt_ratio};
 use crate::claims::{Check, Ctx, NoParams, Outcome, Params, Verdict};
@@ -26,35 +26,6 @@ pub const CHECKS: &[Check<Analysis>] = &[
     check!("coalesced_beats_strided", coalesced_beats_strided),
     check!("s4_near_best_gpu", s4_near_best_gpu),
 ];
-
-/// One of the paper's six functions, by its spec name.
-#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
-#[serde(try_from = "String")]
-pub struct Func(pub Function);
-
-impl TryFrom<String> for Func {
-    type Error = String;
-    fn try_from(s: String) -> Result<Func, String> {
-        let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
-        Function::from_name(&s).map(Func).ok_or_else(|| format!("unknown function `{s}` (known: {})", known.join(", ")))
-    }
-}
-
-/// One of the paper's five columns.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Class(pub &'static str);
-
-impl<'de> Deserialize<'de> for Class {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Class, D::Error> {
-        let s = String::deserialize(d)?;
-        let known = PAPER_CLASSES.join(", ");
-        PAPER_CLASSES
-            .iter()
-            .find(|c| **c == s)
-            .map(|c| Class(c))
-            .ok_or_else(|| serde::de::Error::custom(format!("unknown strategy `{s}` (known: {known})")))
-    }
-}
 
 pub(super) fn size(s: Size) -> String {
     format!("{}×{}", s.0, s.1)

@@ -10,7 +10,8 @@
 //! that CUDA guarantees for the recorded compute capability.
 
 use super::analysis::{Analysis, Cell};
-use super::claims::{Func, list, size};
+use super::claims::{list, size};
+use super::spec::Func;
 use crate::claims::hardware::{Datasheet, Explanation, Factor, Quantity};
 use crate::claims::{Ctx, Outcome, Params, Verdict};
 use crate::report::MachineRecords;
@@ -211,8 +212,8 @@ pub(super) fn s3_limit(p: &S3Limit, a: &Analysis, ctx: &Ctx) -> Outcome {
         ),
         _ => "S3 ran here at every Table 1 dimension".to_owned(),
     }];
-    if !consistent {
-        ev.push(format!("yet it ran at dimension {} too", largest_ran.unwrap_or(0)));
+    if let (false, Some(r)) = (consistent, largest_ran) {
+        ev.push(format!("yet it ran at dimension {r} too"));
     }
     let predicted = |l: &S3Limits| {
         let (d, by) = l.largest();

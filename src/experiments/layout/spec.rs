@@ -112,6 +112,35 @@ impl Profile {
     }
 }
 
+/// One of the paper's six functions, by its spec name.
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+#[serde(try_from = "String")]
+pub struct Func(pub Function);
+
+impl TryFrom<String> for Func {
+    type Error = String;
+    fn try_from(s: String) -> Result<Func, String> {
+        let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
+        Function::from_name(&s).map(Func).ok_or_else(|| format!("unknown function `{s}` (known: {})", known.join(", ")))
+    }
+}
+
+/// One of the paper's five columns.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Class(pub &'static str);
+
+impl<'de> Deserialize<'de> for Class {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Class, D::Error> {
+        let s = String::deserialize(d)?;
+        let known = PAPER_CLASSES.join(", ");
+        PAPER_CLASSES
+            .iter()
+            .find(|c| **c == s)
+            .map(|c| Class(c))
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown strategy `{s}` (known: {known})")))
+    }
+}
+
 /// A row of the paper's Table 1: (mean, sd) per strategy; None = NAN.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -82,8 +82,7 @@ impl World {
                 let w = self.winner(f, s);
                 let base = 0.01 + 1e-6 * (s.0 * s.1) as f64;
                 let set = |c: &str| self.overrides.iter().find(|o| (o.0, o.1, o.2) == (f, s, c)).map(|o| o.3);
-                let time = |c: &str| match c {
-                    _ if set(c).is_some() => set(c).unwrap_or(base),
+                let rule = |c: &str| match c {
                     _ if c == w => base,
                     "S4" => self.s4_over * base,
                     "sequential" => 2.0 * base,
@@ -91,6 +90,7 @@ impl World {
                     "S2" => 3.2 * base,
                     _ => 2.5 * base,
                 };
+                let time = |c: &str| set(c).unwrap_or_else(|| rule(c));
                 let mut means: Vec<(&str, f64)> = ["sequential", "S1", "S2", "S4"].iter().map(|c| (*c, time(c))).collect();
                 if s.1 <= self.threads {
                     means.push(("S3", time("S3")));
