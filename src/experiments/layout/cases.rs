@@ -1,0 +1,152 @@
+//! Cases of a profile and running one into records (Section 4.1): every size ×
+//! function times the sequential CPU evaluation, the multi-threaded extra column
+//! and the GPU strategies (copy in, kernel, copy out) at their best block size,
+//! after checking every evaluator against the f64 reference on the case's inputs.
+
+use super::LayoutPaper;
+use crate::error::SpecError;
+use crate::experiments::{Case, RunEnv};
+use crate::gpu::layout::{LayoutBuffers, Strategy, Timing, launch_config};
+use crate::library::nonseparable::{self as ns, Function};
+use crate::records::Record;
+use anyhow::{Result, bail};
+use std::time::Instant;
+
+/// Back-to-back launches of the best configuration timed for the kernel-only rate.
+const KERNEL_LOOP: usize = 20;
+
+fn ms_since(t0: Instant) -> f64 {
+    t0.elapsed().as_secs_f64() * 1e3
+}
+
+fn row(strategy: &str, phase: &str, try_index: usize) -> Record {
+    Record::new().with("strategy", strategy).with("phase", phase).with("try", try_index).with("status", "ok")
+}
+
+fn gpu_row(s: Strategy, phase: &str, t: usize, block: u32, tm: &Timing, ratio: f64) -> Record {
+    row(s.name(), phase, t)
+        .with("block_size", block)
+        .with("wall_ms", tm.wall_ms)
+        .with("h2d_ms", tm.h2d_ms)
+        .with("kernel_ms", tm.kernel_ms)
+        .with("d2h_ms", tm.d2h_ms)
+        .with("events_ms", tm.events_ms)
+        .with("check_ratio", ratio)
+}
+
+impl LayoutPaper {
+    /// The population of a size depends only on (seed, pop, dim), so every
+    /// function and strategy of one size reads identical inputs (Section 4.1).
+    fn seed(&self, pop: usize, dim: usize) -> u64 {
+        self.spec.settings.seed ^ ((pop as u64) << 32) ^ (dim as u64).wrapping_mul(0x9E37_79B9)
+    }
+
+    /// One case per size × function of the profile, smallest sizes first.
+    pub(super) fn cases_of(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
+        let p = self.profile(profile)?;
+        let mut cases = Vec::new();
+        for (pop, dim) in p.sizes() {
+            for f in &p.functions {
+                let f = Function::from_name(f.get_ref()).expect("validated");
+                cases.push(Case {
+                    id: format!("{}/{pop}x{dim}", f.name()),
+                    params: Record::new()
+                        .with("function", f.name())
+                        .with("pop", pop)
+                        .with("dim", dim)
+                        .with("seed", self.seed(pop, dim))
+                        .with("tries", *p.tries.get_ref()),
+                    weight: (pop * dim) as u64 / 1000 + 10,
+                });
+            }
+        }
+        Ok(cases)
+    }
+
+    pub(super) fn run(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
+        let f = Function::from_name(case.params.str("function")).expect("case from spec");
+        let pop = case.params.int("pop").expect("pop") as usize;
+        let dim = case.params.int("dim").expect("dim") as usize;
+        let tries = case.params.int("tries").expect("tries") as usize;
+        let x = ns::random_population(pop, dim, case.params.int("seed").expect("seed") as u64);
+        let refs = ns::references(f, &x, dim);
+        let mut rows = Vec::new();
+        let mut out = vec![f32::NAN; pop];
+
+        // CPU: the paper's sequential evaluation and the multi-threaded extra column.
+        let threads = rayon::current_num_threads();
+        type Eval = fn(Function, &[f32], usize, &mut [f32]);
+        for (name, eval) in [("sequential", ns::evaluate_sequential as Eval), ("cpu_mt", ns::evaluate_parallel as Eval)] {
+            out.fill(f32::NAN);
+            eval(f, &x, dim, &mut out);
+            let check = ns::check(&out, &refs);
+            if !check.passed() {
+                bail!("{name} {f} {pop}×{dim} disagrees with the f64 reference: {check:?}");
+            }
+            for t in 0..tries {
+                let t0 = Instant::now();
+                eval(f, &x, dim, &mut out);
+                std::hint::black_box(&out);
+                let r = row(name, "timed", t).with("wall_ms", ms_since(t0)).with("check_ratio", check.worst_ratio);
+                rows.push(if name == "cpu_mt" { r.with("threads", threads) } else { r });
+            }
+        }
+
+        // GPU strategies S1–S4 (and S4-split), as many as the profile asks for.
+        let strategies = self.profile(&env.profile)?.strategies();
+        let Some(gpu) = &env.gpu else {
+            for &s in &strategies {
+                rows.push(row(s.name(), "timed", 0).with("status", "not_run").with("reason", env.gpu_absent.as_str()));
+            }
+            return Ok(rows);
+        };
+        let xt = ns::transpose(&x, pop, dim);
+        let mut bufs = LayoutBuffers::new(gpu, &x, &xt, pop, dim)?;
+        let search_tries = self.spec.settings.block_search_tries;
+        let max_block = (pop.next_power_of_two() as u32).max(32);
+        for s in strategies {
+            let blocks: Vec<u32> = if s.searches_block_size() {
+                self.spec.settings.block_sizes.iter().map(|b| *b.get_ref()).filter(|&b| b <= max_block).collect()
+            } else {
+                vec![0]
+            };
+            // Check every launch configuration, then time each with a few tries.
+            let mut best: Option<(f64, u32, cudarc::driver::LaunchConfig, f64)> = None;
+            for &block in &blocks {
+                let (cfg, threads_per_block) = match launch_config(gpu, f, s, pop, dim, block)? {
+                    Ok(c) => c,
+                    Err(reason) => {
+                        rows.push(row(s.name(), "timed", 0).with("block_size", block).with("status", "cannot_run").with("reason", reason));
+                        continue;
+                    }
+                };
+                bufs.run(gpu, f, s, cfg, true)?;
+                let check = ns::check(&bufs.output()?, &refs);
+                if !check.passed() {
+                    bail!("{s} ({f}, {pop}×{dim}, block {threads_per_block}) disagrees with the f64 reference: {check:?}");
+                }
+                let mut walls = Vec::new();
+                for t in 0..search_tries {
+                    let tm = bufs.run(gpu, f, s, cfg, false)?;
+                    walls.push(tm.wall_ms);
+                    rows.push(gpu_row(s, "search", t, threads_per_block, &tm, check.worst_ratio));
+                }
+                let med = crate::stats::median(&walls);
+                if best.is_none_or(|b| med < b.0) {
+                    best = Some((med, threads_per_block, cfg, check.worst_ratio));
+                }
+            }
+            if let Some((_, block, cfg, ratio)) = best {
+                for t in 0..tries {
+                    let tm = bufs.run(gpu, f, s, cfg, false)?;
+                    rows.push(gpu_row(s, "timed", t, block, &tm, ratio));
+                }
+                // Not in the paper: the kernel alone, launched back to back, as
+                // the device-copy ceiling is timed.
+                let per_launch = bufs.time_kernel(gpu, f, s, cfg, KERNEL_LOOP)?;
+                rows.push(row(s.name(), "kernel_loop", 0).with("block_size", block).with("kernel_ms", per_launch));
+            }
+        }
+        Ok(rows)
+    }
+}

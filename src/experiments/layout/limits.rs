@@ -1,0 +1,339 @@
+//! The limits S3 runs into (Section 3.2.3, the NAN entries of Table 1) and the
+//! `s3_limit` check of the paper's claim about them: one thread per
+//! coordinate, and in this harness's kernel (dimension + 1) floats of shared
+//! memory per block. A device with T threads and M bytes of shared memory per
+//! block runs S3 up to dimension min(T, M/4 − 1).
+//!
+//! The paper's card's limits come from the spec; this machine's from what its
+//! records hold, in this order: the fingerprint's columns (newer records
+//! only), the device limit quoted in the "cannot run" reasons, and the least
+//! that CUDA guarantees for the recorded compute capability.
+
+use super::analysis::{Analysis, Cell};
+use super::claims::{list, size};
+use super::spec::Func;
+use crate::claims::hardware::{Datasheet, Explanation, Factor, Quantity};
+use crate::claims::{Ctx, Outcome, Params, Verdict};
+use crate::report::MachineRecords;
+use serde::Deserialize;
+
+/// One limit of a device and where its value comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Limit {
+    pub value: usize,
+    pub source: String,
+    /// Only a lower bound (the least the compute capability guarantees).
+    pub at_least: bool,
+}
+
+/// The limit that sets S3's largest dimension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Binding {
+    Threads,
+    SharedMemory,
+}
+
+impl std::fmt::Display for Binding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Binding::Threads => "threads per block",
+            Binding::SharedMemory => "shared memory per block",
+        })
+    }
+}
+
+/// Threads and shared memory a block may have.
+#[derive(Clone, Debug, PartialEq)]
+pub struct S3Limits {
+    pub threads: Limit,
+    pub shared_bytes: Limit,
+}
+
+/// Shared memory S3 needs at dimension `dim` (bytes).
+pub fn shared_need(dim: usize) -> usize {
+    (dim + 1) * 4
+}
+
+impl S3Limits {
+    /// Whether S3 fits a block at dimension `dim`.
+    pub fn runs_at(&self, dim: usize) -> bool {
+        dim <= self.threads.value && shared_need(dim) <= self.shared_bytes.value
+    }
+
+    /// The largest dimension S3 can run at, and the limit that sets it.
+    pub fn largest(&self) -> (usize, Binding) {
+        let by_shared = self.shared_bytes.value / 4 - 1;
+        if self.threads.value <= by_shared { (self.threads.value, Binding::Threads) } else { (by_shared, Binding::SharedMemory) }
+    }
+
+    /// Whether [`S3Limits::largest`] is exact (its binding limit is not a lower bound).
+    pub fn exact(&self) -> bool {
+        match self.largest().1 {
+            Binding::Threads => !self.threads.at_least,
+            Binding::SharedMemory => !self.shared_bytes.at_least,
+        }
+    }
+
+    /// The first of `dims` S3 cannot run at.
+    pub fn first_blocked(&self, dims: &[usize]) -> Option<usize> {
+        dims.iter().copied().filter(|&d| !self.runs_at(d)).min()
+    }
+
+    /// "1024 threads per block (source), 49152 B of shared memory per block (source)".
+    pub fn describe(&self) -> String {
+        let at_least = |l: &Limit| if l.at_least { "at least " } else { "" };
+        format!(
+            "{}{} threads per block ({}), {}{} B of shared memory per block ({})",
+            at_least(&self.threads),
+            self.threads.value,
+            self.threads.source,
+            at_least(&self.shared_bytes),
+            self.shared_bytes.value,
+            self.shared_bytes.source
+        )
+    }
+}
+
+/// The number in `reason` between `before` and `after` ("the device's 1024 threads per block").
+fn quoted(reason: &str, before: &str, after: &str) -> Option<usize> {
+    let rest = &reason[reason.find(before)? + before.len()..];
+    rest[..rest.find(after)?].trim().parse().ok()
+}
+
+/// The least CUDA guarantees per block for compute capability `major.x`:
+/// 512 threads and 16 KB below 2.0, 1024 threads and 48 KB from 2.0 on (CUDA C
+/// Programming Guide, technical specifications per compute capability).
+fn by_compute_capability(cc: &str) -> Option<(Limit, Limit)> {
+    let major: u32 = cc.split('.').next()?.parse().ok()?;
+    let source = format!("the least CUDA gives compute capability {cc}");
+    let (threads, shared) = if major >= 2 { (1024, 48 << 10) } else { (512, 16 << 10) };
+    Some((
+        Limit { value: threads, source: source.clone(), at_least: false },
+        Limit { value: shared, source: format!("{source}; the records hold no shared-memory limit"), at_least: true },
+    ))
+}
+
+/// This machine's limits from its records and the reasons of its "cannot run" rows.
+pub fn here<'a>(m: &MachineRecords, reasons: impl Iterator<Item = &'a str> + Clone) -> Result<S3Limits, String> {
+    let column = |k: &str| m.rows.iter().find_map(|r| r.int(k)).filter(|v| *v > 0).map(|v| v as usize);
+    let cc = m.rows.iter().map(|r| r.str("gpu_cc")).find(|c| !c.is_empty());
+    let fallback = cc.and_then(by_compute_capability);
+    let threads = column("gpu_max_threads_per_block")
+        .map(|v| Limit { value: v, source: "recorded with the run".into(), at_least: false })
+        .or_else(|| {
+            reasons.clone().find_map(|r| quoted(r, "the device's ", " threads per block")).map(|v| Limit {
+                value: v,
+                source: "quoted by the records' cannot-run reasons".into(),
+                at_least: false,
+            })
+        })
+        .or_else(|| fallback.clone().map(|f| f.0));
+    let shared = column("gpu_max_smem_per_block_kib")
+        .map(|v| Limit { value: v << 10, source: "recorded with the run (opt-in maximum)".into(), at_least: false })
+        .or_else(|| {
+            reasons.clone().find_map(|r| quoted(r, "the device allows ", " B")).map(|v| Limit {
+                value: v,
+                source: "quoted by the records' cannot-run reasons".into(),
+                at_least: false,
+            })
+        })
+        .or_else(|| fallback.map(|f| f.1));
+    match (threads, shared) {
+        (Some(threads), Some(shared_bytes)) => Ok(S3Limits { threads, shared_bytes }),
+        _ => Err("the records hold no threads or shared memory per block, nor a compute capability".into()),
+    }
+}
+
+/// S3 cannot run from `paper_dimension` on (Section 4.1, Table 1's NAN): the
+/// first Table 1 dimension S3 could not run at here, against the paper's and
+/// against what the limits predict for both cards (threads per block from the
+/// datasheet, shared memory per block from the params). Differs only when the
+/// limits predict both the paper's dimension and this machine's.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct S3Limit {
+    pub function: Func,
+    pub paper_dimension: usize,
+    pub paper_shared_memory_bytes: Datasheet,
+}
+
+impl Params for S3Limit {
+    fn validate(&self) -> Result<(), (String, String)> {
+        if self.paper_shared_memory_bytes.value < 8.0 {
+            return Err((
+                "paper_shared_memory_bytes".into(),
+                format!("{} B is no block's shared memory", self.paper_shared_memory_bytes.value),
+            ));
+        }
+        if self.paper_dimension == 0 { Err(("paper_dimension".into(), "must be at least 1".into())) } else { Ok(()) }
+    }
+}
+
+pub(super) fn s3_limit(p: &S3Limit, a: &Analysis, ctx: &Ctx) -> Outcome {
+    if !a.gpu_ran {
+        return Outcome::not_run(a.gpu_absent.clone());
+    }
+    let f = p.function.0;
+    let (mut ran, mut blocked) = (Vec::new(), Vec::new());
+    for &s in &a.table1 {
+        match a.get(f, s, "S3") {
+            Some(Cell::Ok(_)) => ran.push(s),
+            Some(Cell::CannotRun(why)) => blocked.push((s, why.clone())),
+            Some(Cell::NotRun(why)) => return Outcome::not_run(why.clone()),
+            None => {}
+        }
+    }
+    if ran.is_empty() && blocked.is_empty() {
+        return Outcome::not_run("no S3 records at Table 1's sizes");
+    }
+    let Some(sheet) = ctx.paper.datasheet.get(&Quantity::GpuThreadsPerBlock) else {
+        return Outcome::new(Verdict::NotReproduced, "the spec gives no threads per block for the paper's card");
+    };
+    let paper = S3Limits {
+        threads: Limit { value: sheet.value as usize, source: sheet.source.clone(), at_least: false },
+        shared_bytes: Limit {
+            value: p.paper_shared_memory_bytes.value as usize,
+            source: p.paper_shared_memory_bytes.source.clone(),
+            at_least: false,
+        },
+    };
+    // Table 1's dimensions S3 has records at here: predictions and measurement on the same ones.
+    let mut dims: Vec<usize> = ran.iter().chain(blocked.iter().map(|(s, _)| s)).map(|s| s.1).collect();
+    dims.sort_unstable();
+    dims.dedup();
+    let largest_ran = ran.iter().map(|s| s.1).max();
+    let first = blocked.iter().map(|(s, _)| s.1).min();
+    let consistent = largest_ran.zip(first).is_none_or(|(r, b)| r < b);
+    let mut ev = vec![match (first, blocked.iter().min_by_key(|(s, _)| s.1)) {
+        (Some(b), Some((at, why))) => format!(
+            "S3 ran here at Table 1's dimensions up to {} and could not from {b} ({}: {why})",
+            largest_ran.map_or("none".into(), |d| d.to_string()),
+            size(*at)
+        ),
+        _ => "S3 ran here at every Table 1 dimension".to_owned(),
+    }];
+    if let (false, Some(r)) = (consistent, largest_ran) {
+        ev.push(format!("yet it ran at dimension {r} too"));
+    }
+    let predicted = |l: &S3Limits| {
+        let (d, by) = l.largest();
+        let first = l.first_blocked(&dims).map_or("none".into(), |d| d.to_string());
+        format!("{} → S3 runs up to dimension {d} ({by}), first of these Table 1 dimensions it cannot: {first}", l.describe())
+    };
+    ev.push(format!("the paper's card: {}", predicted(&paper)));
+    match &a.s3_here {
+        Ok(h) => ev.push(format!("this machine: {}", predicted(h))),
+        Err(why) => ev.push(format!("this machine: {why}")),
+    }
+    let unexplained: Vec<String> = a.paper_s3_nan.iter().filter(|s| paper.runs_at(s.1)).map(|s| size(*s)).collect();
+    if !unexplained.is_empty() {
+        ev.push(format!(
+            "the paper's S3 NAN at {} is not what its card's limits predict (S3 needs {} threads and {} B of shared memory at dimension {})",
+            list(&unexplained),
+            p.paper_dimension,
+            shared_need(p.paper_dimension),
+            p.paper_dimension
+        ));
+    }
+    if let Some(at) = a.paper_s3_nan.iter().min_by_key(|s| s.1).filter(|s| s.1 != p.paper_dimension) {
+        ev.push(format!("the paper's own Table 1 has S3 NAN from dimension {} ({})", at.1, size(*at)));
+    }
+    let predicted_paper = paper.first_blocked(&dims);
+    let verdict = match (&a.s3_here, first) {
+        _ if consistent && first == Some(p.paper_dimension) => Verdict::Reproduced,
+        (Ok(h), Some(b))
+            if consistent
+                && h.exact()
+                && h.first_blocked(&dims) == Some(b)
+                && predicted_paper == Some(p.paper_dimension)
+                && h.largest().1 == Binding::Threads
+                && paper.largest().1 == Binding::Threads =>
+        {
+            Verdict::Differs(Explanation {
+                factors: vec![Factor {
+                    quantity: Quantity::GpuThreadsPerBlock,
+                    here: h.threads.value as f64,
+                    paper: paper.threads.value as f64,
+                    exponent: 1.0,
+                    source: paper.threads.source.clone(),
+                }],
+                predicted: b as f64 / p.paper_dimension as f64,
+                measured: b as f64 / p.paper_dimension as f64,
+            })
+        }
+        _ => Verdict::NotReproduced,
+    };
+    let grid: Vec<(usize, bool)> = a
+        .sizes(f)
+        .into_iter()
+        .filter(|s| !a.table1.contains(s))
+        .filter_map(|s| match a.get(f, s, "S3") {
+            Some(Cell::Ok(_)) => Some((s.1, true)),
+            Some(Cell::CannotRun(_)) => Some((s.1, false)),
+            _ => None,
+        })
+        .collect();
+    let beyond = match (grid.iter().filter(|g| g.1).map(|g| g.0).max(), grid.iter().filter(|g| !g.1).map(|g| g.0).min()) {
+        (None, None) => String::new(),
+        (Some(r), Some(b)) => format!("the other {} sizes measured: S3 ran up to dimension {r} and could not from {b}", grid.len()),
+        (Some(r), None) => format!("the other {} sizes measured: S3 ran at every one (dimensions up to {r})", grid.len()),
+        (None, Some(b)) => format!("the other {} sizes measured: S3 ran at none (dimensions from {b})", grid.len()),
+    };
+    let mut o = Outcome::new(verdict, ev.join("; ")).with_beyond(beyond);
+    if let Some(b) = first {
+        o = o.with_ratio(b as f64 / p.paper_dimension as f64);
+    }
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::Record;
+
+    fn machine(rows: Vec<Record>) -> MachineRecords {
+        MachineRecords { hw_id: "m".into(), rows }
+    }
+
+    #[test]
+    fn limits_come_from_columns_then_reasons_then_the_compute_capability() {
+        let cc = Record::new().with("gpu_cc", "9.0");
+        // The reasons `gpu::layout::launch_config` gives.
+        let reasons = ["dimension 2000 exceeds the device's 1024 threads per block"];
+        let l = here(&machine(vec![cc.clone()]), reasons.into_iter()).unwrap();
+        assert_eq!(l.threads.value, 1024);
+        assert!(l.threads.source.contains("cannot-run reasons"));
+        assert_eq!((l.shared_bytes.value, l.shared_bytes.at_least), (49152, true));
+        assert_eq!(l.largest(), (1024, Binding::Threads));
+        assert!(l.exact(), "threads bind, and they are quoted exactly");
+
+        let s2 = ["stencil needs 9000 B of shared memory per block, the device allows 8192 B"];
+        let l = here(&machine(vec![cc.clone()]), s2.into_iter()).unwrap();
+        assert_eq!((l.shared_bytes.value, l.shared_bytes.at_least), (8192, false));
+        assert_eq!(l.largest(), (1024, Binding::Threads));
+
+        let newer = cc.clone().with("gpu_max_threads_per_block", 512_i64).with("gpu_max_smem_per_block_kib", 1_i64);
+        let l = here(&machine(vec![newer]), reasons.into_iter()).unwrap();
+        assert_eq!((l.threads.value, l.shared_bytes.value), (512, 1024));
+        assert_eq!(l.largest(), (255, Binding::SharedMemory));
+        assert_eq!(l.first_blocked(&[100, 200, 500, 1000]), Some(500));
+
+        let old = here(&machine(vec![Record::new().with("gpu_cc", "1.3")]), std::iter::empty()).unwrap();
+        assert_eq!(old.largest(), (512, Binding::Threads));
+        assert!(old.exact(), "every compute capability below 2.0 has 512 threads per block");
+        assert!(old.shared_bytes.at_least, "a compute capability gives only the least shared memory");
+        assert!(here(&machine(vec![]), std::iter::empty()).is_err());
+    }
+
+    #[test]
+    fn fermi_runs_s3_up_to_dimension_1024() {
+        let fermi = S3Limits {
+            threads: Limit { value: 1024, source: "sheet".into(), at_least: false },
+            shared_bytes: Limit { value: 48 << 10, source: "sheet".into(), at_least: false },
+        };
+        assert!(fermi.runs_at(1000) && fermi.runs_at(1024) && !fermi.runs_at(1025));
+        assert_eq!(shared_need(1000), 4004);
+        assert_eq!(fermi.first_blocked(&[100, 200, 500, 1000, 1500, 2000]), Some(1500));
+        assert!(fermi.describe().starts_with("1024 threads per block (sheet), 49152 B"));
+    }
+}

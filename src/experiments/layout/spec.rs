@@ -1,0 +1,373 @@
+//! The layout spec (`experiments/layout.toml`): settings, profiles, the paper's
+//! Table 1 and Figures 1–6, and the sweep its claims are judged on.
+
+use crate::claims::hardware::Quantity;
+use crate::error::SpecError;
+use crate::gpu::layout::Strategy;
+use crate::library::nonseparable::Function;
+use crate::spec::{ClaimSpec, PaperMeta, SpecFile};
+use serde::Deserialize;
+use std::collections::{BTreeMap, BTreeSet};
+use toml::Spanned;
+
+/// Population × dimension.
+pub type Size = (usize, usize);
+
+/// The strategies the paper compares (the classes of its figures).
+pub const PAPER_CLASSES: [&str; 5] = ["sequential", "S1", "S2", "S3", "S4"];
+/// The paper's GPU strategies (Section 3.2).
+pub const GPU_CLASSES: [&str; 4] = ["S1", "S2", "S3", "S4"];
+/// Every column of the report: the paper's five plus two extras it lacks
+/// (multi-threaded CPU, and S4-split for GPUs with far more threads than individuals).
+pub const ALL_CLASSES: [&str; 7] = ["sequential", "cpu_mt", "S1", "S2", "S3", "S4", "S4-split"];
+
+/// The largest population the harness accepts (2²⁸ coordinates = 1 GiB of f32).
+pub const MAX_ELEMENTS: i64 = 1 << 28;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LayoutSpec {
+    pub paper: PaperMeta,
+    pub settings: Settings,
+    pub sweep: SweepSpec,
+    pub profiles: BTreeMap<String, Profile>,
+    pub table1: Vec<Table1Row>,
+    pub figures: Vec<FigureSpec>,
+    pub claims: Vec<ClaimSpec>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    pub seed: u64,
+    pub block_sizes: Vec<Spanned<u32>>,
+    pub block_search_tries: usize,
+    pub svm_cost: f64,
+    pub table1_unit: String,
+    /// Tries each strategy needs before its times decide a winner.
+    pub min_n: Spanned<usize>,
+    /// Tries behind each mean ± sd of the paper's Table 1.
+    pub paper_tries: usize,
+}
+
+/// Sizes the paper names besides Table 1's (captions of Figures 2–6, Sections 4.2–4.4).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SweepSpec {
+    pub named: Vec<Spanned<[usize; 2]>>,
+}
+
+/// Which of the paper's sizes a figure covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sweep {
+    /// Table 1's sizes (Figure 1, Section 4.1).
+    Table1,
+    /// Table 1's and the named sizes (Figures 2–6).
+    Named,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    pub tries: Spanned<usize>,
+    pub functions: Vec<Spanned<String>>,
+    pub sizes: Vec<Spanned<[i64; 2]>>,
+    #[serde(default)]
+    pub grid_pops: Vec<i64>,
+    #[serde(default)]
+    pub grid_dims: Vec<i64>,
+    pub max_elements: Option<i64>,
+    /// GPU strategies to run (names of `gpu::layout::Strategy`); all when empty.
+    #[serde(default)]
+    pub gpu_strategies: Vec<Spanned<String>>,
+}
+
+impl Profile {
+    /// The explicit sizes plus the grid, deduplicated, by number of coordinates.
+    pub fn sizes(&self) -> Vec<Size> {
+        let mut set = BTreeSet::new();
+        for s in &self.sizes {
+            set.insert((s.get_ref()[0] as usize, s.get_ref()[1] as usize));
+        }
+        let cap = self.max_elements.unwrap_or(MAX_ELEMENTS).min(MAX_ELEMENTS);
+        for &pop in &self.grid_pops {
+            for &dim in &self.grid_dims {
+                if pop >= 1 && dim >= 4 && pop * dim <= cap {
+                    set.insert((pop as usize, dim as usize));
+                }
+            }
+        }
+        let mut v: Vec<_> = set.into_iter().collect();
+        v.sort_by_key(|&(p, d)| (p * d, p));
+        v
+    }
+
+    /// The GPU strategies the profile runs.
+    pub fn strategies(&self) -> Vec<Strategy> {
+        if self.gpu_strategies.is_empty() {
+            return Strategy::ALL.to_vec();
+        }
+        self.gpu_strategies.iter().map(|s| Strategy::from_name(s.get_ref()).expect("validated")).collect()
+    }
+}
+
+/// One of the paper's six functions, by its spec name.
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+#[serde(try_from = "String")]
+pub struct Func(pub Function);
+
+impl TryFrom<String> for Func {
+    type Error = String;
+    fn try_from(s: String) -> Result<Func, String> {
+        let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
+        Function::from_name(&s).map(Func).ok_or_else(|| format!("unknown function `{s}` (known: {})", known.join(", ")))
+    }
+}
+
+/// One of the paper's five columns.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Class(pub &'static str);
+
+impl<'de> Deserialize<'de> for Class {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Class, D::Error> {
+        let s = String::deserialize(d)?;
+        let known = PAPER_CLASSES.join(", ");
+        PAPER_CLASSES
+            .iter()
+            .find(|c| **c == s)
+            .map(|c| Class(c))
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown strategy `{s}` (known: {known})")))
+    }
+}
+
+/// A row of the paper's Table 1: (mean, sd) per strategy; None = NAN.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Table1Row {
+    pub size: [usize; 2],
+    pub s1: Option<[f64; 2]>,
+    pub s2: Option<[f64; 2]>,
+    pub s3: Option<[f64; 2]>,
+    pub s4: Option<[f64; 2]>,
+    pub sequential: [f64; 2],
+}
+
+impl Table1Row {
+    pub fn size(&self) -> Size {
+        (self.size[0], self.size[1])
+    }
+
+    /// The paper's (mean, sd) of one of its five columns; None = NAN.
+    pub fn paper(&self, class: &str) -> Option<[f64; 2]> {
+        match class {
+            "S1" => self.s1,
+            "S2" => self.s2,
+            "S3" => self.s3,
+            "S4" => self.s4,
+            "sequential" => Some(self.sequential),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FigureSpec {
+    pub figure: String,
+    pub function: Spanned<String>,
+    pub sweep: Sweep,
+    pub classes: Vec<Spanned<String>>,
+    pub support_vectors: Spanned<BTreeMap<String, Vec<[usize; 2]>>>,
+}
+
+impl FigureSpec {
+    pub fn function(&self) -> Function {
+        Function::from_name(self.function.get_ref()).expect("validated")
+    }
+
+    pub fn classes(&self) -> Vec<String> {
+        self.classes.iter().map(|c| c.get_ref().clone()).collect()
+    }
+
+    /// The caption's support vectors per class.
+    pub fn support(&self) -> BTreeMap<String, Vec<Size>> {
+        self.support_vectors.get_ref().iter().map(|(c, v)| (c.clone(), v.iter().map(|s| (s[0], s[1])).collect())).collect()
+    }
+}
+
+impl LayoutSpec {
+    /// Table 1's sizes, in the table's order.
+    pub fn table1_sizes(&self) -> Vec<Size> {
+        self.table1.iter().map(Table1Row::size).collect()
+    }
+
+    /// The sizes of a sweep, by number of coordinates.
+    pub fn sweep_sizes(&self, sweep: Sweep) -> Vec<Size> {
+        let mut set: BTreeSet<Size> = self.table1_sizes().into_iter().collect();
+        if sweep == Sweep::Named {
+            set.extend(self.sweep.named.iter().map(|s| (s.get_ref()[0], s.get_ref()[1])));
+        }
+        let mut v: Vec<Size> = set.into_iter().collect();
+        v.sort_by_key(|&(p, d)| (p * d, p));
+        v
+    }
+}
+
+/// Checks what the types cannot: known functions and strategies, runnable sizes,
+/// figures that name the paper's classes and support vectors inside their sweep.
+pub fn validate(file: &SpecFile, spec: &LayoutSpec) -> Result<(), SpecError> {
+    for b in &spec.settings.block_sizes {
+        if !(32..=1024).contains(b.get_ref()) || b.get_ref() % 32 != 0 {
+            return Err(file.invalid(b, "settings.block_sizes", format!("{} is not a multiple of 32 in 32..=1024", b.get_ref())));
+        }
+    }
+    if *spec.settings.min_n.get_ref() < 2 || spec.settings.paper_tries < 2 {
+        return Err(file.invalid(&spec.settings.min_n, "settings.min_n", "a 95% interval needs at least 2 tries"));
+    }
+    for s in &spec.sweep.named {
+        let [pop, dim] = *s.get_ref();
+        if pop < 1 || dim < 4 {
+            return Err(file.invalid(s, "sweep.named", format!("{pop}×{dim}: population must be ≥ 1 and dimension ≥ 4")));
+        }
+    }
+    for (name, p) in &spec.profiles {
+        validate_profile(file, name, p)?;
+    }
+    for f in &spec.figures {
+        validate_figure(file, spec, f)?;
+    }
+    if !spec.paper.hardware.datasheet.contains_key(&Quantity::GpuThreadsPerBlock) {
+        return Err(SpecError::Invalid {
+            path: file.path.clone(),
+            line: 1,
+            key: "paper.hardware.datasheet.gpu_threads_per_block".into(),
+            message: "the `s3-limit` claim needs the paper's card's threads per block".into(),
+        });
+    }
+    Ok(())
+}
+
+fn validate_profile(file: &SpecFile, name: &str, p: &Profile) -> Result<(), SpecError> {
+    let key = |k: &str| format!("profiles.{name}.{k}");
+    if *p.tries.get_ref() == 0 {
+        return Err(file.invalid(&p.tries, &key("tries"), "must be at least 1"));
+    }
+    for f in &p.functions {
+        if Function::from_name(f.get_ref()).is_none() {
+            let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
+            return Err(file.invalid(f, &key("functions"), format!("unknown function `{}` (known: {})", f.get_ref(), known.join(", "))));
+        }
+    }
+    for s in &p.gpu_strategies {
+        if Strategy::from_name(s.get_ref()).is_none() {
+            let known: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
+            return Err(file.invalid(
+                s,
+                &key("gpu_strategies"),
+                format!("unknown strategy `{}` (known: {})", s.get_ref(), known.join(", ")),
+            ));
+        }
+    }
+    for s in &p.sizes {
+        let [pop, dim] = *s.get_ref();
+        if pop < 1 || dim < 4 {
+            return Err(file.invalid(s, &key("sizes"), format!("{pop}×{dim}: population must be ≥ 1 and dimension ≥ 4")));
+        }
+        if pop.saturating_mul(dim) > MAX_ELEMENTS {
+            return Err(file.invalid(
+                s,
+                &key("sizes"),
+                format!("{pop}×{dim} = {} coordinates exceeds the limit of {MAX_ELEMENTS}", pop * dim),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn validate_figure(file: &SpecFile, spec: &LayoutSpec, f: &FigureSpec) -> Result<(), SpecError> {
+    if Function::from_name(f.function.get_ref()).is_none() {
+        return Err(file.invalid(&f.function, "figures.function", format!("unknown function `{}`", f.function.get_ref())));
+    }
+    for c in &f.classes {
+        if !PAPER_CLASSES.contains(&c.get_ref().as_str()) {
+            return Err(file.invalid(
+                c,
+                "figures.classes",
+                format!("`{}` is not one of the paper's strategies ({})", c.get_ref(), PAPER_CLASSES.join(", ")),
+            ));
+        }
+    }
+    let sizes = spec.sweep_sizes(f.sweep);
+    for (class, vs) in f.support_vectors.get_ref() {
+        if !f.classes.iter().any(|c| c.get_ref() == class) {
+            return Err(file.invalid(
+                &f.support_vectors,
+                "figures.support_vectors",
+                format!("`{class}` is not one of the figure's classes"),
+            ));
+        }
+        if let Some(v) = vs.iter().find(|v| !sizes.contains(&(v[0], v[1]))) {
+            return Err(file.invalid(
+                &f.support_vectors,
+                "figures.support_vectors",
+                format!("{}×{} is not in the figure's sweep ({:?})", v[0], v[1], f.sweep),
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use std::path::Path;
+
+    pub const SHIPPED: &str = include_str!("../../../experiments/layout.toml");
+
+    /// The shipped spec, parsed and validated.
+    pub fn shipped() -> (SpecFile, LayoutSpec) {
+        let file = SpecFile::from_text(Path::new("experiments/layout.toml"), SHIPPED.into());
+        let spec: LayoutSpec = file.parse().unwrap();
+        validate(&file, &spec).unwrap();
+        (file, spec)
+    }
+
+    fn error_of(edit: impl Fn(&str) -> String) -> String {
+        let text = edit(SHIPPED);
+        assert_ne!(text, SHIPPED, "the edit changed nothing");
+        let file = SpecFile::from_text(Path::new("l.toml"), text);
+        match file.parse::<LayoutSpec>() {
+            Ok(spec) => validate(&file, &spec).unwrap_err().to_string(),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn sweeps_hold_table1_and_the_named_sizes() {
+        let (_, spec) = shipped();
+        let t1 = spec.sweep_sizes(Sweep::Table1);
+        assert_eq!(t1.len(), 12);
+        let named = spec.sweep_sizes(Sweep::Named);
+        assert_eq!(named.len(), 21);
+        assert_eq!(named[0], (10, 10));
+        assert!(named.contains(&(500, 8000)) && !named.contains(&(200, 800)));
+        // The paper profile measures every size of the paper's sweep.
+        let paper = spec.profiles["paper"].sizes();
+        assert!(named.iter().all(|s| paper.contains(s)));
+    }
+
+    #[test]
+    fn figures_and_settings_are_checked_at_load() {
+        let e = error_of(|t| t.replace("min_n = 10", "min_n = 1"));
+        assert!(e.contains("l.toml:") && e.contains("settings.min_n"), "{e}");
+        let e = error_of(|t| t.replace("classes = [\"sequential\", \"S4\"]", "classes = [\"sequential\", \"S5\"]"));
+        assert!(e.contains("figures.classes") && e.contains("S5"), "{e}");
+        let e = error_of(|t| t.replace("S4 = [[1500, 1500]]", "S4 = [[1600, 1600]]"));
+        assert!(e.contains("figures.support_vectors") && e.contains("1600×1600"), "{e}");
+        let e = error_of(|t| t.replace("sweep = \"table1\"", "sweep = \"all\""));
+        assert!(e.contains("sweep") && e.contains("all"), "{e}");
+        let e = error_of(|t| t.replace("gpu_threads_per_block = {", "gpu_sms = {"));
+        assert!(e.contains("gpu_threads_per_block"), "{e}");
+    }
+}
