@@ -40,17 +40,6 @@ impl SpecFile {
         self.text[..offset.min(self.text.len())].matches('\n').count() + 1
     }
 
-    /// Transitional (checks not yet on [`crate::claims::Check`]): fails on the
-    /// first claim whose `check` is not one of `known`, naming its line.
-    pub fn check_claims(&self, claims: &[ClaimSpec], known: &[&str]) -> Result<(), SpecError> {
-        match claims.iter().find(|c| !known.contains(&c.check.get_ref().as_str())) {
-            Some(c) => {
-                Err(self.invalid(&c.check, "claims.check", format!("unknown check `{}` (known: {})", c.check.get_ref(), known.join(", "))))
-            }
-            None => Ok(()),
-        }
-    }
-
     /// Profile `name` of `profiles` (a spec's `[profiles.*]` tables), or an error
     /// listing the known ones.
     pub fn profile<'p, P>(&self, profiles: &'p std::collections::BTreeMap<String, P>, name: &str) -> Result<&'p P, SpecError> {
@@ -106,34 +95,6 @@ pub struct ClaimSpec {
     /// The check's parameters (an inline table), typed by the check.
     #[serde(default)]
     pub params: Option<toml::Spanned<toml::Value>>,
-}
-
-impl ClaimSpec {
-    /// Transitional: one parameter, untyped (for checks not yet on [`crate::claims::Check`]).
-    pub fn param(&self, key: &str) -> Option<&toml::Value> {
-        self.params.as_ref()?.get_ref().get(key)
-    }
-}
-
-/// Transitional: the verdicts of checks not yet on [`crate::claims::Check`].
-#[derive(Clone, Debug, PartialEq)]
-pub enum LegacyVerdict {
-    Reproduced,
-    NotReproduced,
-    Differs(String),
-    NotRun(String),
-}
-
-/// Transitional: an old-style verdict as an outcome ("differs" becomes "not
-/// reproduced": a fixed sentence is no explanation).
-pub fn legacy_outcome((v, evidence): (LegacyVerdict, String)) -> crate::claims::Outcome {
-    use crate::claims::{Outcome, Verdict};
-    match v {
-        LegacyVerdict::Reproduced => Outcome::new(Verdict::Reproduced, evidence),
-        LegacyVerdict::NotReproduced => Outcome::new(Verdict::NotReproduced, evidence),
-        LegacyVerdict::Differs(why) => Outcome::new(Verdict::NotReproduced, format!("{evidence}; old explanation: {why}")),
-        LegacyVerdict::NotRun(why) => Outcome::not_run(why),
-    }
 }
 
 #[cfg(test)]

@@ -73,13 +73,6 @@ pub struct PaperReport {
     pub claims: Vec<ClaimResult>,
 }
 
-impl PaperReport {
-    /// Transitional: a report body rendered whole by a paper not yet on sections.
-    pub fn legacy(md: String) -> PaperReport {
-        PaperReport { method: String::new(), sections: vec![Section::text("Report", md)], claims: vec![] }
-    }
-}
-
 /// One table or figure of the paper: an introduction, then one part per machine.
 pub struct Section {
     pub title: String,

@@ -215,19 +215,18 @@ fn ring_section(a: &Analysis) -> String {
         ]);
     }
     let mut md = t.render();
-    let links: Vec<String> = rings
-        .values()
-        .filter_map(|r| r.nccl.as_ref())
-        .map(|(v, nvls, gbs)| format!("NCCL {v} (NCCL_NVLS_ENABLE={nvls}), link {gbs:.0} GB/s"))
-        .collect();
-    if let (Some(first), Some(last)) = (links.first(), links.last()) {
-        let gbs: Vec<f64> = rings.values().filter_map(|r| r.nccl.as_ref().map(|n| n.2)).collect();
+    let nccl: Vec<&(String, String, f64)> = rings.values().filter_map(|r| r.nccl.as_ref()).collect();
+    if !nccl.is_empty() {
+        let gbs: Vec<f64> = nccl.iter().map(|n| n.2).collect();
+        let mut versions: Vec<String> = nccl.iter().map(|(v, nvls, _)| format!("NCCL {v} (NCCL_NVLS_ENABLE={nvls})")).collect();
+        versions.sort();
+        versions.dedup();
         md += &format!(
             "\nThe link each GPU sends its emigrants over, measured in every case as NCCL moves 64 MiB from each GPU to the next \
              while receiving from the previous (median of 10): {:.0}–{:.0} GB/s per direction; {}.\n",
             gbs.iter().copied().fold(f64::INFINITY, f64::min),
             gbs.iter().copied().fold(0.0, f64::max),
-            if first == last { first.clone() } else { format!("{first} … {last}") }
+            versions.join(", ")
         );
     } else {
         md += "\nThese records predate the ring rows' NCCL version, multicast setting and link measurement (columns `nccl_version`, `nccl_nvls_enable`, `link_gbs`).\n";
