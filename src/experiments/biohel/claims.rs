@@ -492,4 +492,5 @@ fn speedup_peak_band_any_budget(p: &PeakParams, a: &Analysis, _: &Ctx) -> Outcom
 }
 
 #[cfg(test)]
+#[path = "claims_tests.rs"]
 mod tests;

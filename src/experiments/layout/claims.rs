@@ -570,3 +570,7 @@ fn s4_near_best_gpu(p: &NearBest, a: &Analysis, _: &Ctx) -> Outcome {
         .map_or(String::new(), |g| format!("on every size measured: {}", worst_line(&g, p.max_ratio)));
     Outcome::new(Verdict::of(ok), format!("end to end on the figures' sizes: {}", worst_line(&ratios, p.max_ratio))).with_beyond(beyond)
 }
+
+#[cfg(test)]
+#[path = "claims_tests.rs"]
+mod tests;

@@ -17,8 +17,6 @@ pub mod selfcheck;
 pub mod spec;
 #[cfg(test)]
 mod testing;
-#[cfg(test)]
-mod tests;
 
 use super::{Case, Experiment, Paper, PaperReport, RunEnv};
 use crate::claims::Claims;

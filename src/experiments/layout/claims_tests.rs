@@ -2,11 +2,11 @@
 //! a machine that behaves as the paper says reproduces them, one that breaks a
 //! claim does not, too few tries and no GPU decide nothing.
 
-use super::analysis::Analysis;
-use super::claims::CHECKS;
-use super::spec::tests::{SHIPPED, shipped};
-use super::spec::{LayoutSpec, Size, Sweep};
-use super::testing::Fake;
+use super::super::analysis::Analysis;
+use super::super::spec::tests::{SHIPPED, shipped};
+use super::super::spec::{LayoutSpec, Size, Sweep};
+use super::super::testing::Fake;
+use super::CHECKS;
 use crate::claims::testing::every_claim_reaches;
 use crate::claims::{Claims, Ctx, Outcome, VerdictKind};
 use crate::library::nonseparable::Function;
