@@ -151,6 +151,12 @@ pub trait Params: DeserializeOwned + Send + Sync + 'static {
     fn validate(&self) -> Result<(), (String, String)> {
         Ok(())
     }
+
+    /// The hardware model the parameters hold, if any: its quantities must be
+    /// given for the paper in `[paper.hardware.datasheet]` (checked at load).
+    fn model(&self) -> Option<&Model> {
+        None
+    }
 }
 
 /// Checks without parameters.
@@ -166,7 +172,7 @@ pub type Bound<A> = Box<dyn Fn(&A, &Ctx) -> Outcome + Send + Sync>;
 /// how to bind its parameters. Made with [`check!`].
 pub struct Check<A: 'static> {
     pub name: &'static str,
-    pub bind: fn(&SpecFile, &ClaimSpec) -> Result<Bound<A>, SpecError>,
+    pub bind: fn(&SpecFile, &ClaimSpec, &PaperHardware) -> Result<Bound<A>, SpecError>,
 }
 
 /// `check!("name", function)`: a table entry for `function(&P, &A, &Ctx) -> Outcome`,
@@ -174,14 +180,25 @@ pub struct Check<A: 'static> {
 #[macro_export]
 macro_rules! check {
     ($name:literal, $f:path) => {
-        $crate::claims::Check { name: $name, bind: |file, claim| $crate::claims::bind(file, claim, $f) }
+        $crate::claims::Check { name: $name, bind: |file, claim, paper| $crate::claims::bind(file, claim, paper, $f) }
     };
 }
 
-/// Parses and validates a claim's parameters as `P` and binds them to `f`.
-pub fn bind<A: 'static, P: Params>(file: &SpecFile, claim: &ClaimSpec, f: fn(&P, &A, &Ctx) -> Outcome) -> Result<Bound<A>, SpecError> {
+/// Parses and validates a claim's parameters as `P` and binds them to `f`; a
+/// model must name only quantities the paper's datasheet gives.
+pub fn bind<A: 'static, P: Params>(
+    file: &SpecFile,
+    claim: &ClaimSpec,
+    paper: &PaperHardware,
+    f: fn(&P, &A, &Ctx) -> Outcome,
+) -> Result<Bound<A>, SpecError> {
     let params: P = parse_params(file, claim)?;
-    if let Err((key, message)) = params.validate() {
+    let missing = params.model().and_then(|m| m.quantities().find(|q| !paper.datasheet.contains_key(q)));
+    let problem = match missing {
+        Some(q) => Err(("model".to_owned(), format!("[paper.hardware.datasheet] gives no {} for the paper's machine", q.label()))),
+        None => params.validate(),
+    };
+    if let Err((key, message)) = problem {
         let key = format!("claims.{}.params.{key}", claim.id);
         return Err(match &claim.params {
             Some(p) => file.invalid(p, &key, message),
@@ -217,7 +234,7 @@ pub struct Claims<A: 'static> {
 impl<A: 'static> Claims<A> {
     /// Binds every claim of the spec to its check in `table`; an unknown check or
     /// bad parameters is a spec error naming file, line and key.
-    pub fn bind(file: &SpecFile, specs: &[ClaimSpec], table: &[Check<A>]) -> Result<Claims<A>, SpecError> {
+    pub fn bind(file: &SpecFile, specs: &[ClaimSpec], paper: &PaperHardware, table: &[Check<A>]) -> Result<Claims<A>, SpecError> {
         let mut claims = Vec::new();
         let mut seen = std::collections::BTreeSet::new();
         for c in specs {
@@ -232,7 +249,7 @@ impl<A: 'static> Claims<A> {
                     format!("unknown check `{}` (known: {})", c.check.get_ref(), known.join(", ")),
                 ));
             };
-            claims.push((c.clone(), (check.bind)(file, c)?));
+            claims.push((c.clone(), (check.bind)(file, c, paper)?));
         }
         Ok(Claims { claims })
     }
@@ -317,7 +334,20 @@ mod tests {
         }
         Outcome::new(Verdict::of(a.iter().all(|x| *x <= p.max)), format!("{a:?}"))
     }
-    const TABLE: &[Check<Vec<f64>>] = &[check!("below", below)];
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Modelled {
+        model: Option<Model>,
+    }
+    impl Params for Modelled {
+        fn model(&self) -> Option<&Model> {
+            self.model.as_ref()
+        }
+    }
+    fn modelled(_: &Modelled, _: &Vec<f64>, _: &Ctx) -> Outcome {
+        Outcome::not_run("test")
+    }
+    const TABLE: &[Check<Vec<f64>>] = &[check!("below", below), check!("modelled", modelled)];
 
     #[derive(serde::Deserialize)]
     struct Spec {
@@ -327,7 +357,7 @@ mod tests {
     fn bind_text(text: &str) -> Result<Claims<Vec<f64>>, SpecError> {
         let file = SpecFile::from_text(Path::new("t.toml"), text.into());
         let spec: Spec = file.parse()?;
-        Claims::bind(&file, &spec.claims, TABLE)
+        Claims::bind(&file, &spec.claims, &testing::paper_hardware(), TABLE)
     }
 
     const HEAD: &str = "[[claims]]\nid = \"a\"\nsource = \"s\"\ntext = \"t\"\ncheck = \"below\"\n";
@@ -346,6 +376,11 @@ mod tests {
         assert!(e.contains("t.toml:5") && e.contains("unknown check `nope`") && e.contains("below"), "{e}");
         let e = bind_text(&format!("{HEAD}params = {{ max = 1.0 }}\n{HEAD}params = {{ max = 1.0 }}\n")).err().unwrap().to_string();
         assert!(e.contains("appears twice"), "{e}");
+        // A model may name only quantities the paper's datasheet gives (the test paper gives no SM count).
+        let modelled = HEAD.replace("\"below\"", "\"modelled\"");
+        assert!(bind_text(&format!("{modelled}params = {{ model = {{ gpu_bandwidth = 1.0 }} }}\n")).is_ok());
+        let e = bind_text(&format!("{modelled}params = {{ model = {{ gpu_sms = 1.0 }} }}\n")).err().unwrap().to_string();
+        assert!(e.contains("t.toml:6") && e.contains("claims.a.params.model") && e.contains("gives no GPU SMs"), "{e}");
     }
 
     #[test]

@@ -126,6 +126,10 @@ pub struct SpeedupParams {
 }
 
 impl Params for SpeedupParams {
+    fn model(&self) -> Option<&Model> {
+        self.model.as_ref()
+    }
+
     fn validate(&self) -> Result<(), (String, String)> {
         self.band.check_ratio("band")
     }

@@ -23,7 +23,7 @@ struct Shipped {
 fn shipped() -> Shipped {
     let file = SpecFile::from_text(Path::new("experiments/biohel.toml"), BIOHEL.embedded_spec().into());
     let spec: BiohelSpec = file.parse().unwrap();
-    let claims = Claims::bind(&file, &spec.claims, CHECKS).unwrap();
+    let claims = Claims::bind(&file, &spec.claims, &spec.paper.hardware, CHECKS).unwrap();
     Shipped { claims, tables: Arc::new(PaperTables { table3: spec.table3, table4: spec.table4 }), hardware: spec.paper.hardware }
 }
 

@@ -98,6 +98,10 @@ pub struct PaperSpeedup {
 }
 
 impl Params for PaperSpeedup {
+    fn model(&self) -> Option<&Model> {
+        self.model.as_ref()
+    }
+
     fn validate(&self) -> Result<(), (String, String)> {
         self.band.check_ratio("band")?;
         at_least("min_n", self.min_n, 1)

@@ -8,7 +8,7 @@ use crate::spec::SpecFile;
 fn shipped() -> Claims<Analysis> {
     let file = SpecFile::from_text(std::path::Path::new("experiments/gboa.toml"), include_str!("../../../experiments/gboa.toml").into());
     let spec: super::super::spec::GboaSpec = file.parse().unwrap();
-    Claims::bind(&file, &spec.claims, CHECKS).unwrap()
+    Claims::bind(&file, &spec.claims, &spec.paper.hardware, CHECKS).unwrap()
 }
 
 fn run(total: f64, construction: f64, solved: f64) -> RunTimes {

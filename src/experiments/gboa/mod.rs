@@ -42,7 +42,7 @@ impl Experiment for Gboa {
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
         let spec: GboaSpec = file.parse()?;
         spec::validate(file, &spec)?;
-        let claims = Claims::bind(file, &spec.claims, claims::CHECKS)?;
+        let claims = Claims::bind(file, &spec.claims, &spec.paper.hardware, claims::CHECKS)?;
         Ok(Box::new(GboaPaper { spec, file: file.clone(), claims }))
     }
     fn selfcheck(&self, gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {

@@ -431,6 +431,10 @@ struct GpuSpeedup {
 }
 
 impl Params for GpuSpeedup {
+    fn model(&self) -> Option<&Model> {
+        self.model.as_ref()
+    }
+
     fn validate(&self) -> Invalid {
         if self.paper <= 0.0 {
             return Err(("paper".into(), format!("a speedup must be positive, not {}", self.paper)));

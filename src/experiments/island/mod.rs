@@ -50,7 +50,7 @@ impl Experiment for Island {
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
         let spec: IslandSpec = file.parse()?;
         spec::validate(file, &spec)?;
-        let claims = Claims::bind(file, &spec.claims, claims::CHECKS)?;
+        let claims = Claims::bind(file, &spec.claims, &spec.paper.hardware, claims::CHECKS)?;
         Ok(Box::new(IslandPaper { spec, file: file.clone(), claims }))
     }
 }

@@ -17,7 +17,7 @@ use std::path::Path;
 fn bound(text: &str) -> (Claims<Analysis>, PaperHardware, LayoutSpec) {
     let file = SpecFile::from_text(Path::new("experiments/layout.toml"), text.into());
     let spec: LayoutSpec = file.parse().unwrap();
-    let claims = Claims::bind(&file, &spec.claims, CHECKS).unwrap();
+    let claims = Claims::bind(&file, &spec.claims, &spec.paper.hardware, CHECKS).unwrap();
     (claims, spec.paper.hardware.clone(), spec)
 }
 
@@ -253,7 +253,7 @@ fn claim_parameters_are_typed_and_checked_at_load() {
         assert_ne!(text, SHIPPED);
         let file = SpecFile::from_text(Path::new("l.toml"), text);
         let spec: LayoutSpec = file.parse().unwrap();
-        Claims::bind(&file, &spec.claims, CHECKS).err().expect("a spec error").to_string()
+        Claims::bind(&file, &spec.claims, &spec.paper.hardware, CHECKS).err().expect("a spec error").to_string()
     };
     let e = err("strategy = \"sequential\"", "strategy = \"S5\"");
     assert!(e.contains("l.toml:") && e.contains("claims.seq-small.params") && e.contains("unknown strategy `S5`"), "{e}");
