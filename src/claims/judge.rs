@@ -153,7 +153,7 @@ pub fn compare_exact(a: f64, b: f64) -> Comparison {
 /// "12.1 ± 0.4 (95% CI, n = 5)".
 pub fn fmt_mean(xs: &[f64]) -> String {
     match Summary::of(xs) {
-        Some(s) if s.n > 1 => format!("{} ± {} (n = {})", fmt_sig(s.mean), fmt_sig(s.ci95()), s.n),
+        Some(s) if s.n > 1 => format!("{} ± {} (95% CI, n = {})", fmt_sig(s.mean), fmt_sig(s.ci95()), s.n),
         Some(s) => format!("{} (n = 1)", fmt_sig(s.mean)),
         None => "—".into(),
     }
@@ -225,6 +225,6 @@ mod tests {
         assert_eq!(fmt_ratio(1161.0), "1161×");
         assert_eq!(fmt_sig(0.012345), "0.0123");
         assert_eq!(fmt_sig(1234.4), "1234");
-        assert_eq!(fmt_mean(&[1.0, 2.0, 3.0]), "2.00 ± 2.48 (n = 3)");
+        assert_eq!(fmt_mean(&[1.0, 2.0, 3.0]), "2.00 ± 2.48 (95% CI, n = 3)");
     }
 }

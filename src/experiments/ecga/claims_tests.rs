@@ -264,7 +264,7 @@ fn ties_are_reported_with_n_and_decide_nothing() {
     // Equal populations at every ℓ: no size shows GM's larger.
     let o = judge("gm_population_not_smaller", table5(&[50, 100], 10, |l| 10.0 * l, |l| 10.0 * l));
     assert_eq!(o.verdict, Verdict::NotReproduced);
-    assert!(o.evidence.contains("GM larger at 0 of 2 sizes, tie at 2") && o.evidence.contains("(n = 10)"), "{}", o.evidence);
+    assert!(o.evidence.contains("GM larger at 0 of 2 sizes, tie at 2") && o.evidence.contains("(95% CI, n = 10)"), "{}", o.evidence);
     // One rise and one tie between consecutive ℓ, a rise overall: growth.
     let rows = [runs(50, 5, 100.0, 2.0), runs(100, 5, 1000.0, 4.0), runs(150, 5, 1000.0, 4.0)].concat();
     let o = judge("spg_grows", rows);

@@ -114,7 +114,7 @@ fn fitness_comparisons_need_min_n_runs_and_count_a_tie_as_no_gain() {
     assert_eq!(kind(&claims, &hw, id, &fitness(10, 1000.0)), VerdictKind::Reproduced);
     let tie = judge(&claims, &hw, id, &fitness(10, 0.0));
     assert_eq!(tie.verdict, Verdict::NotReproduced);
-    assert!(tie.evidence.contains("1 → 14 islands of 128: ") && tie.evidence.contains("± 2.17 (n = 10) (tie)"), "{}", tie.evidence);
+    assert!(tie.evidence.contains("1 → 14 islands of 128: ") && tie.evidence.contains("± 2.17 (95% CI, n = 10) (tie)"), "{}", tie.evidence);
     let few = judge(&claims, &hw, id, &fitness(3, 1000.0));
     assert_eq!(few.verdict, Verdict::TooFewRuns { n: 3, needs: 10 });
     assert!(few.evidence.contains("(better)"), "{}", few.evidence);
