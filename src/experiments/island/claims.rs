@@ -338,16 +338,21 @@ fn list_shares(by: &BTreeMap<usize, Shares>) -> String {
     each.join(", ")
 }
 
-/// The share at `size` per island for every island count above one: on the
-/// ring over several GPUs (the paper's setting: islands on separate GPUs) where
-/// it ran, else on one GPU holding every island (stated in the evidence).
+/// The share at `size` per island for every island count above one, on the ring
+/// over several GPUs (the paper's setting: islands on separate GPUs); one GPU
+/// holding every island, or the CPU's threads, go beyond the paper.
 fn migration_negligible(p: &MigrationNegligible, a: &Analysis, _: &Ctx) -> Outcome {
     let (setting, shares, beyond) = if a.rings().any(|r| r.size == p.size) {
         let one = shares_of(a.ring.iter().filter(|r| r.method == CUDA), p.size);
         let beyond = if one.is_empty() { String::new() } else { format!("all islands on one GPU (same cases): {}", list_shares(&one)) };
         ("the ring over several GPUs (NCCL)", shares_of(a.rings(), p.size), beyond)
     } else if a.grid_method() == Some(CUDA) {
-        ("all islands on one GPU (the paper: one GPU per island)", shares_of(a.grid.values().flatten(), p.size), String::new())
+        // One GPU holding every island is not the paper's setting (one GPU per island, MPI between them).
+        let one = shares_of(a.grid.values().flatten(), p.size);
+        let beyond =
+            if one.is_empty() { String::new() } else { format!("all islands on one GPU, {} per island: {}", p.size, list_shares(&one)) };
+        return Outcome::not_run("no runs with the islands on separate GPUs (the ring over several GPUs, profile gpu-multi)")
+            .with_beyond(beyond);
     } else {
         let cpu: Vec<f64> = a.grid.values().flatten().filter(|r| r.method == CPU_MT && r.islands > 1).map(Run::migration_share).collect();
         let range = cpu.iter().copied().min_by(f64::total_cmp).zip(cpu.iter().copied().max_by(f64::total_cmp));
