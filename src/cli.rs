@@ -92,10 +92,17 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::List { out } => {
             for e in experiments::registry() {
                 let paper = experiments::load_paper(e, None)?;
-                let machines = crate::report::by_machine(experiments::load_records(&out, e.id())?, None);
                 println!("{:8} {}", e.id(), e.title());
                 println!("         profiles: {}", paper.profiles().join(", "));
-                for m in machines {
+                // One unreadable file is named and skipped; the other records still list.
+                let mut rows = Vec::new();
+                for f in crate::records::record_files(&out.join(e.id()).join("records")) {
+                    match crate::records::read_parquet(&f) {
+                        Ok(r) => rows.extend(r),
+                        Err(err) => println!("         unreadable: {err}"),
+                    }
+                }
+                for m in crate::report::by_machine(rows, None) {
                     println!("         records: {} ({} rows)", m.hw_id, m.rows.len());
                 }
             }

@@ -6,7 +6,7 @@ use thiserror::Error;
 /// A malformed or impossible experiment spec.
 #[derive(Debug, Error)]
 pub enum SpecError {
-    #[error("cannot read spec {path}: {source}")]
+    #[error("cannot read spec {path}")]
     Read { path: PathBuf, source: std::io::Error },
     /// Syntax or type error; toml's message carries line, column and key.
     #[error("malformed spec {path}: {message}")]

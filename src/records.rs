@@ -271,6 +271,7 @@ impl RecordStore {
     /// nothing is lost. Fails while another run writes to `dir`.
     pub fn open(dir: &Path, name: &str, spec_hash: &str, resume: bool) -> Result<RecordStore, RecordError> {
         let lock = WriterLock::take(dir)?;
+        remove_orphan_temporaries(dir);
         let stem = dir.join(name);
         let parquet = stem.with_extension("parquet");
         let mut rows = Vec::new();
@@ -322,6 +323,16 @@ impl RecordStore {
         }
         write_parquet(&self.stem, &self.rows)?;
         write_csv(&self.stem, &self.rows)
+    }
+}
+
+/// Removes the temporary files (`.tmp*`) a killed run left in `dir`: with the
+/// writer's lock held, no other run is writing one.
+fn remove_orphan_temporaries(dir: &Path) {
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        if e.file_name().to_string_lossy().starts_with(".tmp") {
+            let _ = std::fs::remove_file(e.path());
+        }
     }
 }
 
@@ -478,6 +489,14 @@ mod tests {
         assert_eq!(read_parquet(&dir.path().join("m.parquet")).unwrap().len(), 2);
         assert_eq!(std::fs::read_to_string(dir.path().join("m.csv")).unwrap().lines().count(), 3);
         assert!(!dir.path().join("archive").exists());
+    }
+
+    #[test]
+    fn a_killed_writers_temporary_files_are_removed_at_the_next_start() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(".tmpAbC123"), "half a parquet").unwrap();
+        let _s = RecordStore::open(dir.path(), "m", "h", false).unwrap();
+        assert!(!dir.path().join(".tmpAbC123").exists());
     }
 
     #[test]

@@ -329,3 +329,43 @@ fn list_and_hw_succeed() {
         assert!(text.contains(k), "hw does not print {k}:\n{text}");
     }
 }
+
+#[test]
+fn an_unreadable_records_file_is_named_list_skips_it_and_reproduce_stops_before_any_work() {
+    let tmp = tempfile::tempdir().unwrap();
+    let records = tmp.path().join("gboa").join("records");
+    std::fs::create_dir_all(&records).unwrap();
+    let junk = records.join("junk.parquet");
+    std::fs::write(&junk, "not a parquet file").unwrap();
+    let o = evorepro(&["list".as_ref(), "--out".as_ref(), tmp.path().as_os_str()]);
+    assert_ok(&o, "list with a junk records file");
+    let out = stdout(&o);
+    assert!(out.contains("unreadable") && out.contains("junk.parquet"), "list does not name the junk file:\n{out}");
+    assert!(out.contains("layout") && out.contains("island"), "list stopped at the junk file:\n{out}");
+    let started = Instant::now();
+    let o =
+        evorepro(&["reproduce".as_ref(), "gboa".as_ref(), "--backend".as_ref(), "cpu".as_ref(), "--out".as_ref(), tmp.path().as_os_str()]);
+    assert_failed(&o, "reproduce beside a junk records file");
+    assert!(stderr(&o).contains("junk.parquet"), "the error does not name the file:\n{}", stderr(&o));
+    assert!(started.elapsed() < Duration::from_secs(20), "the sweep ran before the records were checked");
+    assert_eq!(files_with(&records, "parquet"), vec![junk], "a new records file was written");
+}
+
+#[test]
+fn a_closed_pipe_ends_list_quietly_and_errors_name_their_cause_once() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_evorepro"))
+        .arg("list")
+        .current_dir(ROOT)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert_ne!(o.status.code(), Some(101), "list panicked on the closed pipe:\n{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    let o = evorepro(&["reproduce", "gboa", "--spec", "/nonexistent/spec.toml"]);
+    assert_failed(&o, "a missing spec file");
+    let err = stderr(&o);
+    assert!(err.contains("/nonexistent/spec.toml") && err.matches("No such file").count() == 1, "{err}");
+}

@@ -211,6 +211,8 @@ pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<Rendered> {
     if cases.is_empty() {
         bail!("profile `{}` of {} has no cases: its sizes, runs or sweeps are empty", opts.profile, exp.id());
     }
+    // Every stored record file must read before any work: the report at the end reads them all.
+    load_records(&opts.out, exp.id())?;
     let env = RunEnv::open(opts.backend, opts.device, &opts.profile)?;
     let dir = opts.out.join(exp.id());
     let spec_hash = spec_hash(exp, opts.spec.as_deref())?;
@@ -328,11 +330,14 @@ pub fn record_hardware(fp: &Fingerprint, ceilings: Vec<Record>, out: &Path) -> R
     Ok(stem.with_extension("parquet"))
 }
 
-/// Writes the CSV copy of every record file that lacks one (records brought
-/// back from another machine as Parquet only).
+/// Writes the CSV copy of every record file that lacks one or whose copy is
+/// older than the Parquet (records brought back from another machine as Parquet
+/// only, a run killed before its CSV was written).
 fn write_missing_csv(out: &Path, id: &str) -> Result<()> {
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
     for f in records::record_files(&out.join(id).join("records")) {
-        if !f.with_extension("csv").exists() {
+        let csv = f.with_extension("csv");
+        if modified(&csv).is_none_or(|c| modified(&f).is_some_and(|p| p > c)) {
             records::write_csv(&f.with_extension(""), &records::read_parquet(&f)?)?;
         }
     }
