@@ -384,6 +384,9 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: Opt
     md += &report::hardware_table(paper.meta(), &machines);
     md += "\n### Measured ceilings\n\nMeasured at the start of each run, in the same process as the experiment (median of repeats).\n\n";
     md += &report::ceilings_table(&machines);
+    md +=
+        "\n### Runs\n\nEach profile's records: the commits they were measured at and the cases stored against those the profile plans.\n\n";
+    md += &report::runs_table(&machines, |profile| paper.cases(profile).ok().map(|c| c.len()));
     md += "\n## How this was measured\n\n";
     md += body.method.trim_end();
     md += "\n\n";

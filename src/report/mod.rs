@@ -209,6 +209,33 @@ pub fn hardware_table(meta: &PaperMeta, machines: &[MachineRecords]) -> String {
     t.render()
 }
 
+/// Every run of every machine: per profile, its commits and the cases stored
+/// against those the profile plans now (`planned`; None for a profile the spec
+/// no longer has), so an incomplete sweep shows as one.
+pub fn runs_table(machines: &[MachineRecords], planned: impl Fn(&str) -> Option<usize>) -> String {
+    let mut t = Table::new(&["machine", "profile", "commits", "cases stored / planned"]);
+    for m in machines {
+        let mut profiles: BTreeMap<&str, (std::collections::BTreeSet<&str>, std::collections::BTreeSet<&str>)> = BTreeMap::new();
+        for r in m.rows.iter().filter(|r| matches!(r.str("record_kind"), "measurement" | "ceiling")) {
+            let e = profiles.entry(r.str("profile")).or_default();
+            e.0.insert(r.str("git_commit"));
+            if r.str("record_kind") == "measurement" {
+                e.1.insert(r.str("case_id"));
+            }
+        }
+        for (profile, (commits, cases)) in profiles {
+            let done = cases.len();
+            let status = match planned(profile) {
+                Some(n) if done >= n => format!("{done} / {n}"),
+                Some(n) => format!("{done} / {n} (**incomplete**)"),
+                None => format!("{done} (profile no longer in the spec)"),
+            };
+            t.row(vec![format!("`{}`", m.hw_id), profile.to_owned(), commits.into_iter().collect::<Vec<_>>().join(", "), status]);
+        }
+    }
+    t.render()
+}
+
 /// Measured ceilings of every machine (GB/s).
 pub fn ceilings_table(machines: &[MachineRecords]) -> String {
     let names = [
@@ -317,6 +344,25 @@ pub(crate) fn int32_ceiling(profile: &str, run_id: u64, gops: f64) -> Record {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn runs_show_commits_and_incomplete_sweeps() {
+        let row = |profile: &str, case: &str, commit: &str| {
+            Record::new().with("record_kind", "measurement").with("profile", profile).with("case_id", case).with("git_commit", commit)
+        };
+        let m = MachineRecords {
+            hw_id: "m".into(),
+            rows: vec![row("quick", "a", "c1"), row("quick", "b", "c1"), row("paper", "a", "c2"), row("old", "x", "c0")],
+        };
+        let t = runs_table(&[m], |p| match p {
+            "quick" => Some(2),
+            "paper" => Some(5),
+            _ => None,
+        });
+        assert!(t.contains("| `m` | quick | c1 | 2 / 2 |"), "{t}");
+        assert!(t.contains("| `m` | paper | c2 | 1 / 5 (**incomplete**) |"), "{t}");
+        assert!(t.contains("| `m` | old | c0 | 1 (profile no longer in the spec) |"), "{t}");
+    }
 
     #[test]
     fn table_renders_and_escapes_pipes() {
