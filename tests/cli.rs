@@ -106,6 +106,20 @@ fn malformed_specs_name_file_line_and_key() {
             names: &["bogus_key"],
         },
         Case {
+            what: "negative SVM cost",
+            text: replace_after(&original, "[settings]", "svm_cost = 100.0", "svm_cost = -1.0"),
+            inserted: "svm_cost = -1.0",
+            parse_error: false,
+            names: &["settings.svm_cost", "-1"],
+        },
+        Case {
+            what: "no block size",
+            text: replace_after(&original, "[settings]", "block_sizes = [32, 64, 128, 256, 512, 1024]", "block_sizes = []"),
+            inserted: "block_sizes = []",
+            parse_error: false,
+            names: &["settings.block_sizes"],
+        },
+        Case {
             what: "empty population",
             text: replace_after(&original, "[profiles.quick]", "[100, 100]", "[0, 100]"),
             inserted: "[0, 100]",

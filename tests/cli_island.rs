@@ -39,6 +39,7 @@ fn island_quick_profile_on_cpu_end_to_end() {
 #[test]
 fn island_spec_with_impossible_values_names_file_line_and_key() {
     common::assert_spec_edit_rejected("island", "mutation = 0.001", "mutation = 1.5", &["settings.mutation", "1.5"]);
+    common::assert_spec_edit_rejected("island", "optimum = 2839205", "optimum = 0", &["settings.optimum"]);
     common::assert_spec_edit_rejected("island", "grid_sizes = [128, 256]", "grid_sizes = [128, 257]", &["profiles.quick", "257"]);
 }
 

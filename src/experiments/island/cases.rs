@@ -127,7 +127,7 @@ impl IslandPaper {
         let generations = p.int("generations").context("case without generations")? as u32;
         let seed = p.int("seed").context("case without seed")? as u64;
         let instance = self.instance()?;
-        let optimum = self.spec.settings.optimum;
+        let optimum = *self.spec.settings.optimum.get_ref();
         let mut rows = Vec::new();
         if p.str("figure") == "ring" {
             return ring_rows(&instance, &self.config(islands, size, generations, seed, Threads::Rayon), optimum, env);

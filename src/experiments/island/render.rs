@@ -30,7 +30,7 @@ pub(super) fn method(spec: &IslandSpec) -> String {
          bit-identical to the in-process ring) and split over several GPUs with NCCL between them (the section \
          *Several GPUs*, profile `gpu-multi`).\n",
         s.instance.display(),
-        s.optimum,
+        s.optimum.get_ref(),
         s.crossover.get_ref(),
         s.mutation.get_ref(),
         s.migration_interval.get_ref(),

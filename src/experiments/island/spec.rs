@@ -28,7 +28,7 @@ pub(super) struct IslandSpec {
 pub(super) struct Settings {
     pub seed: u64,
     pub instance: PathBuf,
-    pub optimum: u64,
+    pub optimum: Spanned<u64>,
     pub crossover: Spanned<f64>,
     pub mutation: Spanned<f64>,
     pub migration_interval: Spanned<u32>,
@@ -97,6 +97,13 @@ pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecErr
         if !(0.0..=1.0).contains(p.get_ref()) {
             return Err(file.invalid(p, key, format!("{} must be a probability in [0, 1]", p.get_ref())));
         }
+    }
+    if *s.optimum.get_ref() == 0 {
+        return Err(file.invalid(
+            &s.optimum,
+            "settings.optimum",
+            "the instance's optimum must be positive (gaps are taken relative to it)",
+        ));
     }
     if *s.migration_interval.get_ref() == 0 {
         return Err(file.invalid(&s.migration_interval, "settings.migration_interval", "must be at least 1"));

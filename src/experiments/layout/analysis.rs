@@ -198,7 +198,7 @@ impl Analysis {
             grid: vec![],
             s3_here,
         };
-        let cost = spec.settings.svm_cost;
+        let cost = *spec.settings.svm_cost.get_ref();
         for fig in &spec.figures {
             let f = fig.function();
             let named = |sizes: Vec<Size>| (fig.figure.clone(), f, fig.classes(), fig.support(), sizes);

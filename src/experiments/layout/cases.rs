@@ -106,7 +106,7 @@ impl LayoutPaper {
         let max_block = (pop.next_power_of_two() as u32).max(32);
         for s in strategies {
             let blocks: Vec<u32> = if s.searches_block_size() {
-                self.spec.settings.block_sizes.iter().map(|b| *b.get_ref()).filter(|&b| b <= max_block).collect()
+                self.spec.settings.block_sizes.get_ref().iter().map(|b| *b.get_ref()).filter(|&b| b <= max_block).collect()
             } else {
                 vec![0]
             };

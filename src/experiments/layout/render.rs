@@ -51,7 +51,7 @@ impl LayoutPaper {
                      sizes where the fastest strategies tie have no class and are left out of the fit (counted in the table). \
                      Classes are ordered by problem size and each consecutive pair gets its own linear SVM (footnote 7 of the \
                      paper) on (log₁₀ population, log₁₀ dimension), cost C = {}. Rings mark support vectors.",
-                    self.spec.settings.svm_cost
+                    self.spec.settings.svm_cost.get_ref()
                 ),
                 machines,
                 |m| self.figures(m, of(m), false, dir),
@@ -92,7 +92,7 @@ impl LayoutPaper {
              paper's sweep (Table 1's sizes and the sizes its figures name) and on end-to-end times only; the paper \
              profile's other sizes and the kernel-only times are reported beyond the paper.",
             self.spec.settings.table1_unit,
-            self.spec.settings.block_sizes.iter().map(|b| *b.get_ref()).collect::<Vec<_>>(),
+            self.spec.settings.block_sizes.get_ref().iter().map(|b| *b.get_ref()).collect::<Vec<_>>(),
             ns::ACCUMULATION_RTOL,
             ns::ULP_ALLOWANCE,
         )

@@ -40,9 +40,9 @@ pub struct LayoutSpec {
 #[serde(deny_unknown_fields)]
 pub struct Settings {
     pub seed: u64,
-    pub block_sizes: Vec<Spanned<u32>>,
+    pub block_sizes: Spanned<Vec<Spanned<u32>>>,
     pub block_search_tries: usize,
-    pub svm_cost: f64,
+    pub svm_cost: Spanned<f64>,
     pub table1_unit: String,
     /// Tries each strategy needs before its times decide a winner.
     pub min_n: Spanned<usize>,
@@ -217,7 +217,15 @@ impl LayoutSpec {
 /// Checks what the types cannot: known functions and strategies, runnable sizes,
 /// figures that name the paper's classes and support vectors inside their sweep.
 pub fn validate(file: &SpecFile, spec: &LayoutSpec) -> Result<(), SpecError> {
-    for b in &spec.settings.block_sizes {
+    let blocks = &spec.settings.block_sizes;
+    if blocks.get_ref().is_empty() {
+        return Err(file.invalid(blocks, "settings.block_sizes", "no block size: every GPU strategy needs at least one"));
+    }
+    let cost = *spec.settings.svm_cost.get_ref();
+    if !(cost.is_finite() && cost > 0.0) {
+        return Err(file.invalid(&spec.settings.svm_cost, "settings.svm_cost", format!("the SVM's cost {cost} must be positive")));
+    }
+    for b in blocks.get_ref() {
         if !(32..=1024).contains(b.get_ref()) || b.get_ref() % 32 != 0 {
             return Err(file.invalid(b, "settings.block_sizes", format!("{} is not a multiple of 32 in 32..=1024", b.get_ref())));
         }
