@@ -9,6 +9,11 @@ use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// The most repetitions (runs, tries, seeds, bisections) one case list may ask
+/// for: above it a profile is a typo, and its list of cases alone would not fit
+/// in memory at 10¹².
+pub const MAX_REPEATS: usize = 10_000;
+
 /// A spec file's text, where it came from, and its hash (recorded in every row).
 #[derive(Clone, Debug)]
 pub struct SpecFile {
@@ -50,9 +55,68 @@ impl SpecFile {
         })
     }
 
+    /// 1-based line of `key = …` in table `[table]` (a dotted path such as
+    /// `profiles.quick`; "" for the top level), for values read without a span;
+    /// the table's header when the key is not written there, else line 1.
+    pub fn line_of_key(&self, table: &str, key: &str) -> usize {
+        let mut current = String::new();
+        let mut header = None;
+        for (i, line) in self.text.lines().enumerate() {
+            let t = line.trim();
+            if let Some(name) = t.strip_prefix('[').and_then(|r| r.split(']').next()) {
+                current = name.trim_matches(|c| c == '[' || c == ' ').to_owned();
+                if current == table {
+                    header = Some(i + 1);
+                }
+                continue;
+            }
+            let written = t.strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with('='));
+            if current == table && written {
+                return i + 1;
+            }
+        }
+        header.unwrap_or(1)
+    }
+
+    /// An [`SpecError::Invalid`] at the line of `key` in `[table]`.
+    pub fn invalid_key(&self, table: &str, key: &str, message: impl Into<String>) -> SpecError {
+        let dotted = if table.is_empty() { key.to_owned() } else { format!("{table}.{key}") };
+        SpecError::Invalid { path: self.path.clone(), line: self.line_of_key(table, key), key: dotted, message: message.into() }
+    }
+
+    /// A repeat count (runs, tries, seeds, bisections) read without a span must
+    /// be at most [`MAX_REPEATS`]; `at_least` is 0 where 0 skips that part.
+    pub fn repeats(&self, table: &str, key: &str, value: usize, at_least: usize) -> Result<(), SpecError> {
+        if (at_least..=MAX_REPEATS).contains(&value) {
+            return Ok(());
+        }
+        Err(self.invalid_key(table, key, format!("{value} repeats: must be in {at_least}..={MAX_REPEATS}")))
+    }
+
     /// An [`SpecError::Invalid`] at the span of a value.
     pub fn invalid<T>(&self, at: &toml::Spanned<T>, key: &str, message: impl Into<String>) -> SpecError {
         SpecError::Invalid { path: self.path.clone(), line: self.line_of(at.span().start), key: key.to_owned(), message: message.into() }
+    }
+}
+
+/// Two values written as a two-element array (`[pop, dim]`, `[mean, sd]`). Any
+/// other length is an error naming the line: serde's fixed-size arrays would
+/// read `[10, 10, 10]` as `[10, 10]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pair<T>(pub [T; 2]);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Pair<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let values = Vec::<T>::deserialize(d)?;
+        let n = values.len();
+        <[T; 2]>::try_from(values).map(Pair).map_err(|_| serde::de::Error::invalid_length(n, &"two values"))
+    }
+}
+
+impl<T> std::ops::Deref for Pair<T> {
+    type Target = [T; 2];
+    fn deref(&self) -> &[T; 2] {
+        &self.0
     }
 }
 
@@ -134,6 +198,22 @@ mod tests {
         let t: T = f.parse().unwrap();
         let e = f.invalid(&t.b, "b", "not allowed").to_string();
         assert_eq!(e, "z.toml:3: `b`: not allowed");
+    }
+
+    #[test]
+    fn keys_read_without_a_span_are_found_in_their_table() {
+        let text = "runs = 1\n[profiles.quick]\nruns = 2\ntries = 3\n[profiles.paper]\nruns = 4\n".to_owned();
+        let f = SpecFile::from_text(Path::new("k.toml"), text);
+        assert_eq!(f.line_of_key("", "runs"), 1);
+        assert_eq!(f.line_of_key("profiles.quick", "runs"), 3);
+        assert_eq!(f.line_of_key("profiles.paper", "runs"), 6);
+        // Not written: the table's header; no such table: line 1.
+        assert_eq!(f.line_of_key("profiles.paper", "tries"), 5);
+        assert_eq!(f.line_of_key("profiles.none", "tries"), 1);
+        let e = f.repeats("profiles.paper", "runs", 1_000_000_000_000, 1).unwrap_err().to_string();
+        assert_eq!(e, "k.toml:6: `profiles.paper.runs`: 1000000000000 repeats: must be in 1..=10000");
+        assert!(f.repeats("profiles.quick", "runs", 0, 0).is_ok());
+        assert!(f.repeats("profiles.quick", "runs", 0, 1).is_err());
     }
 
     #[test]

@@ -13,21 +13,22 @@
 //!   "too few runs" instead of deciding.
 
 use super::{Ctx, Model, Outcome, Verdict};
+use crate::spec::Pair;
 use crate::stats::{self, Summary};
 use serde::Deserialize;
 
 /// A closed interval `[low, high]`, read from a two-element array: a claim's band
 /// on measured / paper, or the paper's range of sizes a claim applies to.
 #[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
-#[serde(try_from = "[f64; 2]")]
+#[serde(try_from = "Pair<f64>")]
 pub struct Band {
     pub low: f64,
     pub high: f64,
 }
 
-impl TryFrom<[f64; 2]> for Band {
+impl TryFrom<Pair<f64>> for Band {
     type Error = String;
-    fn try_from([low, high]: [f64; 2]) -> Result<Band, String> {
+    fn try_from(Pair([low, high]): Pair<f64>) -> Result<Band, String> {
         if low.is_finite() && high.is_finite() && low <= high {
             Ok(Band { low, high })
         } else {

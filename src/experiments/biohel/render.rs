@@ -194,10 +194,10 @@ impl BiohelPaper {
             t.row(vec![
                 set.into(),
                 a.instances.get(set).map_or("—".into(), |n| n.to_string()),
-                paper.map_or("—".into(), |r| fmt_paper(r.evaluation_serial)),
+                paper.map_or("—".into(), |r| fmt_paper(*r.evaluation_serial)),
                 fmt_s(a.eval.summary(set, 1, SERIAL)),
                 fmt_s(a.eval.summary(set, 1, PARALLEL)),
-                paper.map_or("—".into(), |r| fmt_paper(r.evaluation_cuda)),
+                paper.map_or("—".into(), |r| fmt_paper(*r.evaluation_cuda)),
                 a.eval.cell(set, 1, CUDA),
                 a.eval.cell(set, 1, BALLOT),
             ]);
@@ -230,10 +230,10 @@ impl BiohelPaper {
                 t.row(vec![
                     set.into(),
                     a.instances.get(set).map_or("—".into(), |n| n.to_string()),
-                    paper.map_or("—".into(), |r| fmt_paper(r.integration_serial)),
+                    paper.map_or("—".into(), |r| fmt_paper(*r.integration_serial)),
                     fmt_s(l.total.summary(set, 1, SERIAL)),
                     fmt_s(l.total.summary(set, 1, PARALLEL)),
-                    paper.map_or("—".into(), |r| fmt_paper(r.integration_cuda)),
+                    paper.map_or("—".into(), |r| fmt_paper(*r.integration_cuda)),
                     l.total.cell(set, 1, CUDA),
                     l.total.cell(set, 1, BALLOT),
                     l.evaluation_share(set, 1).map_or("—".into(), |s| format!("{:.0} %", 100.0 * s)),

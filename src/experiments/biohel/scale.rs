@@ -50,6 +50,7 @@ pub struct ScaleProfile {
 
 impl ScaleProfile {
     pub fn validate(&self, file: &SpecFile, key: &str) -> Result<(), SpecError> {
+        file.repeats(key, "seeds", self.seeds, 0)?;
         for n in &self.instances {
             if !(1..=10_000_000).contains(n.get_ref()) {
                 return Err(file.invalid(n, &format!("{key}.instances"), format!("{} instances: must be in 1..=10000000", n.get_ref())));

@@ -4,7 +4,7 @@
 
 use super::scale;
 use crate::error::SpecError;
-use crate::spec::{ClaimSpec, PaperMeta, SpecFile};
+use crate::spec::{ClaimSpec, Pair, PaperMeta, SpecFile};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -73,10 +73,10 @@ pub struct LearnProfile {
 #[serde(deny_unknown_fields)]
 pub struct Table2Row {
     pub set: String,
-    pub evaluation_serial: [f64; 2],
-    pub evaluation_cuda: [f64; 2],
-    pub integration_serial: [f64; 2],
-    pub integration_cuda: [f64; 2],
+    pub evaluation_serial: Pair<f64>,
+    pub evaluation_cuda: Pair<f64>,
+    pub integration_serial: Pair<f64>,
+    pub integration_cuda: Pair<f64>,
 }
 
 /// A speedup table of the paper (Table 3 for the evaluation, Table 4 for the whole
@@ -152,6 +152,7 @@ pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
     for (name, p) in &spec.profiles {
         validate_sets(file, &p.sets, &format!("profiles.{name}.sets"))?;
         validate_windows(file, &p.windows, &format!("profiles.{name}.windows"))?;
+        file.repeats(&format!("profiles.{name}"), "seeds", p.seeds, 0)?;
         match &p.iterations {
             Some(i) if *i.get_ref() == 0 => return Err(file.invalid(i, &format!("profiles.{name}.iterations"), "must be at least 1")),
             None if !p.sets.is_empty() => {
@@ -165,6 +166,7 @@ pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
         if let Some(l) = &p.learn {
             validate_sets(file, &l.sets, &format!("profiles.{name}.learn.sets"))?;
             validate_windows(file, &l.windows, &format!("profiles.{name}.learn.windows"))?;
+            file.repeats(&format!("profiles.{name}.learn"), "seeds", l.seeds, 0)?;
             for (key, v) in [("population", Some(&l.population)), ("iterations", Some(&l.iterations)), ("max_rules", l.max_rules.as_ref())]
             {
                 if let Some(v) = v.filter(|v| *v.get_ref() == 0) {

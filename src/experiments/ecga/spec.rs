@@ -165,6 +165,11 @@ pub fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
         return Err(file.invalid(&s.bisection_precision, "settings.bisection_precision", "must be in (0, 1)"));
     }
     for (name, p) in &spec.profiles {
+        for (key, n) in
+            [("table5_bisections", p.table5_bisections), ("fig5_runs", p.fig5_runs), ("fig6_runs", p.fig6_runs), ("fig7_runs", p.fig7_runs)]
+        {
+            file.repeats(&format!("profiles.{name}"), key, n, 0)?;
+        }
         for (key, ells) in
             [("table5_ells", &p.table5_ells), ("fig5_ells", &p.fig5_ells), ("fig7_ells", &p.fig7_ells), ("build_ells", &p.build_ells)]
         {

@@ -73,6 +73,7 @@ pub fn validate(file: &SpecFile, spec: &GboaSpec) -> Result<(), SpecError> {
         }
     }
     for (name, p) in &spec.profiles {
+        file.repeats(&format!("profiles.{name}"), "runs", p.runs, 0)?;
         if *p.generations.get_ref() == 0 {
             return Err(file.invalid(&p.generations, &format!("profiles.{name}.generations"), "must be at least 1"));
         }

@@ -65,6 +65,23 @@ pub(super) struct FullLength {
     pub runs: usize,
 }
 
+impl FullLength {
+    /// The same ranges as the grid's (an inline table has no spans: errors name its line).
+    fn validate(&self, file: &SpecFile, table: &str) -> Result<(), SpecError> {
+        let bad = |message: String| Err(file.invalid_key(table, "full_length", message));
+        if !(1..=MAX_ISLANDS).contains(&self.islands) {
+            return bad(format!("{} islands: must be in 1..={MAX_ISLANDS}", self.islands));
+        }
+        if !(4..=MAX_SIZE).contains(&self.size) || self.size % 2 != 0 {
+            return bad(format!("island size {} must be even and in 4..={MAX_SIZE}", self.size));
+        }
+        if self.generations == 0 {
+            return bad("generations must be at least 1".into());
+        }
+        file.repeats(table, "full_length", self.runs, 0)
+    }
+}
+
 /// Table I: the paper's speedups over one CPU thread, per island size.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -128,6 +145,10 @@ pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecErr
                 return Err(file.invalid(g, &format!("profiles.{name}"), "generations must be at least 1"));
             }
         }
+        file.repeats(&format!("profiles.{name}"), "runs", p.runs, 0)?;
+        if let Some(f) = &p.full_length {
+            f.validate(file, &format!("profiles.{name}"))?;
+        }
     }
     Ok(())
 }
@@ -160,5 +181,23 @@ mod tests {
         let text = include_str!("../../../experiments/island.toml").replacen("ring_islands = [2,", "ring_islands = [0,", 1);
         let e = load(&text).err().unwrap().to_string();
         assert!(e.contains("profiles.gpu-multi") && e.contains("0 islands"), "{e}");
+    }
+
+    #[test]
+    fn the_full_length_run_and_repeat_counts_are_bounded() {
+        let shipped = include_str!("../../../experiments/island.toml");
+        let line = shipped.lines().position(|l| l.starts_with("full_length")).unwrap() + 1;
+        for (from, to, says) in [
+            ("islands = 14, size", "islands = 0, size", "0 islands"),
+            ("islands = 14, size", "islands = 4294967295, size", "4294967295 islands"),
+            ("size = 2048, generations = 100000", "size = 7, generations = 100000", "island size 7"),
+            ("generations = 100000, runs = 1", "generations = 0, runs = 1", "generations must be at least 1"),
+            ("generations = 100000, runs = 1", "generations = 100000, runs = 1000000000000", "1000000000000 repeats"),
+        ] {
+            let e = load(&shipped.replacen(from, to, 1)).err().unwrap().to_string();
+            assert!(e.contains(&format!("island.toml:{line}:")) && e.contains("full_length") && e.contains(says), "{e}");
+        }
+        let e = load(&shipped.replacen("runs = 30", "runs = 1000000000000", 1)).err().unwrap().to_string();
+        assert!(e.contains("runs") && e.contains("1000000000000 repeats"), "{e}");
     }
 }

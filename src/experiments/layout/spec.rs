@@ -5,7 +5,7 @@ use crate::claims::hardware::Quantity;
 use crate::error::SpecError;
 use crate::gpu::layout::Strategy;
 use crate::library::nonseparable::Function;
-use crate::spec::{ClaimSpec, PaperMeta, SpecFile};
+use crate::spec::{ClaimSpec, MAX_REPEATS, Pair, PaperMeta, SpecFile};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use toml::Spanned;
@@ -54,7 +54,7 @@ pub struct Settings {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SweepSpec {
-    pub named: Vec<Spanned<[usize; 2]>>,
+    pub named: Vec<Spanned<Pair<usize>>>,
 }
 
 /// Which of the paper's sizes a figure covers.
@@ -72,7 +72,7 @@ pub enum Sweep {
 pub struct Profile {
     pub tries: Spanned<usize>,
     pub functions: Vec<Spanned<String>>,
-    pub sizes: Vec<Spanned<[i64; 2]>>,
+    pub sizes: Vec<Spanned<Pair<i64>>>,
     #[serde(default)]
     pub grid_pops: Vec<i64>,
     #[serde(default)]
@@ -93,7 +93,7 @@ impl Profile {
         let cap = self.max_elements.unwrap_or(MAX_ELEMENTS).min(MAX_ELEMENTS);
         for &pop in &self.grid_pops {
             for &dim in &self.grid_dims {
-                if pop >= 1 && dim >= 4 && pop * dim <= cap {
+                if pop >= 1 && dim >= 4 && pop.checked_mul(dim).is_some_and(|e| e <= cap) {
                     set.insert((pop as usize, dim as usize));
                 }
             }
@@ -145,12 +145,12 @@ impl<'de> Deserialize<'de> for Class {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Table1Row {
-    pub size: [usize; 2],
-    pub s1: Option<[f64; 2]>,
-    pub s2: Option<[f64; 2]>,
-    pub s3: Option<[f64; 2]>,
-    pub s4: Option<[f64; 2]>,
-    pub sequential: [f64; 2],
+    pub size: Pair<usize>,
+    pub s1: Option<Pair<f64>>,
+    pub s2: Option<Pair<f64>>,
+    pub s3: Option<Pair<f64>>,
+    pub s4: Option<Pair<f64>>,
+    pub sequential: Pair<f64>,
 }
 
 impl Table1Row {
@@ -161,11 +161,11 @@ impl Table1Row {
     /// The paper's (mean, sd) of one of its five columns; None = NAN.
     pub fn paper(&self, class: &str) -> Option<[f64; 2]> {
         match class {
-            "S1" => self.s1,
-            "S2" => self.s2,
-            "S3" => self.s3,
-            "S4" => self.s4,
-            "sequential" => Some(self.sequential),
+            "S1" => self.s1.map(|p| p.0),
+            "S2" => self.s2.map(|p| p.0),
+            "S3" => self.s3.map(|p| p.0),
+            "S4" => self.s4.map(|p| p.0),
+            "sequential" => Some(self.sequential.0),
             _ => None,
         }
     }
@@ -178,7 +178,7 @@ pub struct FigureSpec {
     pub function: Spanned<String>,
     pub sweep: Sweep,
     pub classes: Vec<Spanned<String>>,
-    pub support_vectors: Spanned<BTreeMap<String, Vec<[usize; 2]>>>,
+    pub support_vectors: Spanned<BTreeMap<String, Vec<Pair<usize>>>>,
 }
 
 impl FigureSpec {
@@ -230,11 +230,13 @@ pub fn validate(file: &SpecFile, spec: &LayoutSpec) -> Result<(), SpecError> {
             return Err(file.invalid(b, "settings.block_sizes", format!("{} is not a multiple of 32 in 32..=1024", b.get_ref())));
         }
     }
-    if *spec.settings.min_n.get_ref() < 2 || spec.settings.paper_tries < 2 {
+    file.repeats("settings", "block_search_tries", spec.settings.block_search_tries, 1)?;
+    file.repeats("settings", "paper_tries", spec.settings.paper_tries, 2)?;
+    if *spec.settings.min_n.get_ref() < 2 {
         return Err(file.invalid(&spec.settings.min_n, "settings.min_n", "a 95% interval needs at least 2 tries"));
     }
     for s in &spec.sweep.named {
-        let [pop, dim] = *s.get_ref();
+        let Pair([pop, dim]) = *s.get_ref();
         if pop < 1 || dim < 4 {
             return Err(file.invalid(s, "sweep.named", format!("{pop}×{dim}: population must be ≥ 1 and dimension ≥ 4")));
         }
@@ -258,8 +260,8 @@ pub fn validate(file: &SpecFile, spec: &LayoutSpec) -> Result<(), SpecError> {
 
 fn validate_profile(file: &SpecFile, name: &str, p: &Profile) -> Result<(), SpecError> {
     let key = |k: &str| format!("profiles.{name}.{k}");
-    if *p.tries.get_ref() == 0 {
-        return Err(file.invalid(&p.tries, &key("tries"), "must be at least 1"));
+    if !(1..=MAX_REPEATS).contains(p.tries.get_ref()) {
+        return Err(file.invalid(&p.tries, &key("tries"), format!("{} tries: must be in 1..={MAX_REPEATS}", p.tries.get_ref())));
     }
     for f in &p.functions {
         if Function::from_name(f.get_ref()).is_none() {
@@ -278,7 +280,7 @@ fn validate_profile(file: &SpecFile, name: &str, p: &Profile) -> Result<(), Spec
         }
     }
     for s in &p.sizes {
-        let [pop, dim] = *s.get_ref();
+        let Pair([pop, dim]) = *s.get_ref();
         if pop < 1 || dim < 4 {
             return Err(file.invalid(s, &key("sizes"), format!("{pop}×{dim}: population must be ≥ 1 and dimension ≥ 4")));
         }
@@ -286,7 +288,7 @@ fn validate_profile(file: &SpecFile, name: &str, p: &Profile) -> Result<(), Spec
             return Err(file.invalid(
                 s,
                 &key("sizes"),
-                format!("{pop}×{dim} = {} coordinates exceeds the limit of {MAX_ELEMENTS}", pop * dim),
+                format!("{pop}×{dim} = {} coordinates exceeds the limit of {MAX_ELEMENTS}", i128::from(pop) * i128::from(dim)),
             ));
         }
     }
@@ -377,5 +379,25 @@ pub(crate) mod tests {
         assert!(e.contains("sweep") && e.contains("all"), "{e}");
         let e = error_of(|t| t.replace("gpu_threads_per_block = {", "gpu_sms = {"));
         assert!(e.contains("gpu_threads_per_block"), "{e}");
+    }
+
+    #[test]
+    fn sizes_pairs_repeats_and_table1_rows_are_checked() {
+        // A size is a pair: a third element is an error, not ignored.
+        let e = error_of(|t| t.replacen("[10, 10], [16, 16]", "[10, 10, 10], [16, 16]", 1));
+        assert!(e.contains("l.toml") && e.contains("line"), "{e}");
+        let e = error_of(|t| t.replacen("s1 = [0.237, 0.005]", "s1 = [0.237, 0.005, 0.1]", 1));
+        assert!(e.contains("l.toml") && e.contains("s1"), "{e}");
+        let e = error_of(|t| t.replacen("s1 = [0.237, 0.005]", "s1 = [0.237]", 1));
+        assert!(e.contains("l.toml") && e.contains("s1"), "{e}");
+        // The message's product does not overflow.
+        let e = error_of(|t| {
+            t.replacen("[8000, 2000],\n  # figure captions", "[8000, 2000], [1000000000000, 1000000000000],\n  # figure captions", 1)
+        });
+        assert!(e.contains("1000000000000000000000000 coordinates"), "{e}");
+        let e = error_of(|t| t.replacen("\ntries = 20", "\ntries = 1000000000000", 1));
+        assert!(e.contains("profiles.paper.tries") && e.contains("1000000000000 tries"), "{e}");
+        let e = error_of(|t| t.replacen("paper_tries = 20", "paper_tries = 1", 1));
+        assert!(e.contains("l.toml:45:") && e.contains("settings.paper_tries"), "{e}");
     }
 }
