@@ -141,7 +141,7 @@ pub fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Hw { device, record, out } => hw(device, record, &out)?,
-        Command::Selfcheck { device, small, seed, paper } => selfcheck(device, small, seed, paper.as_deref())?,
+        Command::Selfcheck { device, small, seed, paper } => selfcheck(device, small, seed, paper.as_deref(), &root.join("datasets"))?,
     }
     Ok(())
 }
@@ -178,7 +178,7 @@ fn hw(device: usize, record: bool, out: &std::path::Path) -> Result<()> {
     Ok(())
 }
 
-fn selfcheck(device: usize, small: bool, seed: Option<u64>, paper: Option<&str>) -> Result<()> {
+fn selfcheck(device: usize, small: bool, seed: Option<u64>, paper: Option<&str>, datasets: &std::path::Path) -> Result<()> {
     let gpu = Gpu::open(device)?;
     let seed =
         seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
@@ -189,7 +189,7 @@ fn selfcheck(device: usize, small: bool, seed: Option<u64>, paper: Option<&str>)
     };
     let mut failed = 0;
     for e in papers {
-        failed += e.selfcheck(&gpu, small, seed)?;
+        failed += e.selfcheck(&gpu, small, seed, datasets)?;
     }
     if failed > 0 {
         anyhow::bail!("{failed} GPU configurations disagree with the CPU reference");

@@ -41,8 +41,9 @@ pub trait Experiment: Sync {
     fn load(&self, spec: &SpecFile) -> Result<Box<dyn Paper>, SpecError>;
     /// Checks every GPU kernel of the paper against its CPU reference on fresh
     /// random inputs (few, small sizes when `small`), printing a line per
-    /// configuration; returns the number that failed.
-    fn selfcheck(&self, gpu: &Gpu, small: bool, seed: u64) -> Result<usize>;
+    /// configuration; returns the number that failed. Vendored inputs are read
+    /// from `datasets` (`<root>/datasets`).
+    fn selfcheck(&self, gpu: &Gpu, small: bool, seed: u64, datasets: &Path) -> Result<usize>;
 }
 
 /// A loaded paper: its cases, how to run one, and what its report says.

@@ -44,8 +44,8 @@ impl Experiment for Island {
     fn embedded_spec(&self) -> &'static str {
         include_str!("../../../experiments/island.toml")
     }
-    fn selfcheck(&self, gpu: &crate::gpu::Gpu, small: bool, seed: u64) -> Result<usize> {
-        selfcheck::selfcheck(gpu, small, seed)
+    fn selfcheck(&self, gpu: &crate::gpu::Gpu, small: bool, seed: u64, datasets: &Path) -> Result<usize> {
+        selfcheck::selfcheck(gpu, small, seed, datasets)
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
         let spec: IslandSpec = file.parse()?;
