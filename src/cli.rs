@@ -1,6 +1,6 @@
 //! The `evorepro` command line: parse → options → run → export.
 
-use crate::experiments::{self, BackendChoice, RunOptions};
+use crate::experiments::{self, BackendChoice, RunOptions, SpecChoice};
 use crate::gpu::Gpu;
 use crate::hardware::Fingerprint;
 use anyhow::Result;
@@ -12,6 +12,15 @@ use std::path::PathBuf;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// The repository root, where `experiments/` and `datasets/` are (default: the
+    /// current folder if it holds both, else the nearest folder above the binary
+    /// that does, else the folder it was built from).
+    #[arg(long, global = true)]
+    pub root: Option<PathBuf>,
+    /// Let a spec's data paths lead outside the repository root (and, for a spec
+    /// outside the root, outside the spec's folder).
+    #[arg(long, global = true)]
+    pub allow_outside: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -38,7 +47,8 @@ pub enum Command {
         /// (without it, earlier records of this machine and profile are archived).
         #[arg(long)]
         resume: bool,
-        /// A spec file instead of experiments/<paper>.toml.
+        /// A spec file instead of ROOT/experiments/<paper>.toml; its data paths
+        /// are relative to its own folder.
         #[arg(long)]
         spec: Option<PathBuf>,
     },
@@ -88,10 +98,12 @@ fn papers(id: &str) -> Result<Vec<&'static dyn experiments::Experiment>> {
 }
 
 pub fn run(cli: Cli) -> Result<()> {
+    let root = crate::spec::find_root(cli.root.as_deref())?;
+    let choice = |file: Option<PathBuf>| SpecChoice { file, root: root.clone(), allow_outside: cli.allow_outside };
     match cli.command {
         Command::List { out } => {
             for e in experiments::registry() {
-                let paper = experiments::load_paper(e, None)?;
+                let paper = experiments::load_paper(e, &choice(None))?;
                 println!("{:8} {}", e.id(), e.title());
                 println!("         profiles: {}", paper.profiles().join(", "));
                 // One unreadable file is named and skipped; the other records still list.
@@ -113,23 +125,23 @@ pub fn run(cli: Cli) -> Result<()> {
                 anyhow::bail!("--spec names one paper's spec; use it with one paper, not `all`");
             }
             for e in list {
-                let opts = RunOptions { profile: profile.clone(), backend, device, out: out.clone(), resume, spec: spec.clone() };
+                let opts = RunOptions { profile: profile.clone(), backend, device, out: out.clone(), resume, spec: choice(spec.clone()) };
                 println!("{}", experiments::reproduce(e, &opts)?.summary(e.id()));
             }
         }
         Command::Report { paper, out, spec } => {
             for e in papers(&paper)? {
                 let this = Fingerprint::this_machine(None).hw_id;
-                println!("{}", experiments::render(e, &out, Some(&this), spec.as_deref())?.summary(e.id()));
+                println!("{}", experiments::render(e, &out, Some(&this), &choice(spec.clone()))?.summary(e.id()));
             }
         }
         Command::Compare { paper, out } => {
             for e in papers(&paper)? {
-                println!("{}", experiments::compare(e, &out, None)?);
+                println!("{}", experiments::compare(e, &out, &choice(None))?);
             }
         }
         Command::Hw { device, record, out } => hw(device, record, &out)?,
-        Command::Selfcheck { device, small, seed, paper } => selfcheck(device, small, seed, paper.as_deref())?,
+        Command::Selfcheck { device, small, seed, paper } => selfcheck(device, small, seed, paper.as_deref(), &root.join("datasets"))?,
     }
     Ok(())
 }
@@ -166,7 +178,7 @@ fn hw(device: usize, record: bool, out: &std::path::Path) -> Result<()> {
     Ok(())
 }
 
-fn selfcheck(device: usize, small: bool, seed: Option<u64>, paper: Option<&str>) -> Result<()> {
+fn selfcheck(device: usize, small: bool, seed: Option<u64>, paper: Option<&str>, datasets: &std::path::Path) -> Result<()> {
     let gpu = Gpu::open(device)?;
     let seed =
         seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
@@ -177,7 +189,7 @@ fn selfcheck(device: usize, small: bool, seed: Option<u64>, paper: Option<&str>)
     };
     let mut failed = 0;
     for e in papers {
-        failed += e.selfcheck(&gpu, small, seed)?;
+        failed += e.selfcheck(&gpu, small, seed, datasets)?;
     }
     if failed > 0 {
         anyhow::bail!("{failed} GPU configurations disagree with the CPU reference");

@@ -16,6 +16,8 @@ pub enum SpecError {
     Invalid { path: PathBuf, line: usize, key: String, message: String },
     #[error("{path}: no profile `{profile}` (profiles: {known})")]
     UnknownProfile { path: PathBuf, profile: String, known: String },
+    #[error("--root {path}: not a folder")]
+    Root { path: PathBuf },
 }
 
 /// Problems with raw record files.

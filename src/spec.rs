@@ -1,5 +1,6 @@
 //! Experiment specs: `experiments/<paper>.toml`, parsed into each paper's own
-//! typed spec with errors that name the file, line and key.
+//! typed spec with errors that name the file, line and key; the repository root
+//! they are found under, and the data paths they name ([`SpecFile::data_path`]).
 
 use crate::claims::hardware::{Datasheet, Quantity};
 use crate::error::SpecError;
@@ -7,20 +8,102 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
+use toml::Spanned;
 
 /// The most repetitions (runs, tries, seeds, bisections) one case list may ask
 /// for: above it a profile is a typo, and its list of cases alone would not fit
 /// in memory at 10¹².
 pub const MAX_REPEATS: usize = 10_000;
 
-/// A spec file's text, where it came from, and its hash (recorded in every row).
+/// Whether `dir` looks like the repository root: it holds `experiments/` and `datasets/`.
+fn is_root(dir: &Path) -> bool {
+    dir.join("experiments").is_dir() && dir.join("datasets").is_dir()
+}
+
+/// The repository root: `explicit` (`--root`), else the current folder if it
+/// holds `experiments/` and `datasets/`, else the nearest folder above the
+/// running binary that holds both, else the folder the binary was built from
+/// if it still exists, else the current folder.
+pub fn find_root(explicit: Option<&Path>) -> Result<PathBuf, SpecError> {
+    if let Some(dir) = explicit {
+        if !dir.is_dir() {
+            return Err(SpecError::Root { path: dir.to_owned() });
+        }
+        return Ok(resolve(dir));
+    }
+    let exe = std::env::current_exe().ok().map(|e| std::fs::canonicalize(&e).unwrap_or(e));
+    Ok(discover_root(&resolve(Path::new("")), exe.as_deref(), Path::new(env!("CARGO_MANIFEST_DIR"))))
+}
+
+/// [`find_root`] without `--root`, from the current folder, the binary and the build's folder.
+fn discover_root(cwd: &Path, exe: Option<&Path>, built: &Path) -> PathBuf {
+    if is_root(cwd) {
+        return cwd.to_owned();
+    }
+    if let Some(dir) = exe.and_then(|e| e.ancestors().skip(1).find(|d| is_root(d))) {
+        return dir.to_owned();
+    }
+    if built.is_dir() { resolve(built) } else { cwd.to_owned() }
+}
+
+/// `path` made absolute with every `..` and symbolic link resolved: the longest
+/// part that exists is canonicalized, the rest (which cannot hold a link) is
+/// normalized by its names.
+fn resolve(path: &Path) -> PathBuf {
+    let path = std::env::current_dir().unwrap_or_default().join(path);
+    for existing in path.ancestors() {
+        let Ok(mut out) = std::fs::canonicalize(existing) else { continue };
+        for c in path.strip_prefix(existing).expect("an ancestor of the path").components() {
+            match c {
+                Component::ParentDir => {
+                    out.pop();
+                }
+                Component::Normal(name) => out.push(name),
+                _ => {}
+            }
+        }
+        return out;
+    }
+    path
+}
+
+/// Where a spec's relative data paths resolve and how far they may reach.
+#[derive(Clone, Debug)]
+pub struct SpecContext {
+    /// The folder relative data paths are joined to: the spec file's (the
+    /// built-in spec's is `<root>/experiments`). Absolute, links resolved.
+    pub base_dir: PathBuf,
+    /// The repository root. Absolute, links resolved.
+    pub root: PathBuf,
+    /// `--allow-outside`: data may lie anywhere.
+    pub allow_outside: bool,
+}
+
+impl SpecContext {
+    pub fn new(base_dir: &Path, root: &Path, allow_outside: bool) -> SpecContext {
+        SpecContext { base_dir: resolve(base_dir), root: resolve(root), allow_outside }
+    }
+}
+
+/// A data file or folder a spec names, resolved against the spec's folder.
+#[derive(Clone, Debug)]
+pub struct DataPath {
+    /// Absolute, links resolved where it exists.
+    pub path: PathBuf,
+    /// As reports show it: relative to the root when under it, else absolute.
+    pub label: String,
+}
+
+/// A spec file's text, where it came from, its hash (recorded in every row)
+/// and where its data paths resolve.
 #[derive(Clone, Debug)]
 pub struct SpecFile {
     pub path: PathBuf,
     pub text: String,
     /// First 16 hex digits of the SHA-256 of the text.
     pub hash: String,
+    pub context: SpecContext,
 }
 
 impl SpecFile {
@@ -29,10 +112,41 @@ impl SpecFile {
         Ok(SpecFile::from_text(path, text))
     }
 
+    /// A spec of this text at `path`; its data paths resolve in the folder of
+    /// `path` and stay under it (see [`SpecFile::with_context`]).
     pub fn from_text(path: &Path, text: String) -> SpecFile {
         let digest = Sha256::digest(text.as_bytes());
         let hash = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
-        SpecFile { path: path.to_owned(), text, hash }
+        let dir = path.parent().unwrap_or(Path::new(""));
+        SpecFile { path: path.to_owned(), text, hash, context: SpecContext::new(dir, dir, false) }
+    }
+
+    pub fn with_context(self, context: SpecContext) -> SpecFile {
+        SpecFile { context, ..self }
+    }
+
+    /// The data path `value` (of `key`) resolved against the spec's folder (an
+    /// absolute one as written), refused unless it lies under the root (for a
+    /// spec inside it), or under the spec's folder or the root (for a spec
+    /// outside it), or `--allow-outside` was given. The path need not exist.
+    pub fn data_path(&self, value: &Spanned<PathBuf>, key: &str) -> Result<DataPath, SpecError> {
+        let ctx = &self.context;
+        let path = resolve(&ctx.base_dir.join(value.get_ref()));
+        let (inside, place) = if ctx.base_dir.starts_with(&ctx.root) {
+            (path.starts_with(&ctx.root), format!("the repository root {}", ctx.root.display()))
+        } else {
+            (
+                path.starts_with(&ctx.base_dir) || path.starts_with(&ctx.root),
+                format!("the spec's folder {} and the repository root {}", ctx.base_dir.display(), ctx.root.display()),
+            )
+        };
+        if !inside && !ctx.allow_outside {
+            let written = value.get_ref().display();
+            let message = format!("`{written}` resolves to {}, outside {place}; --allow-outside permits it", path.display());
+            return Err(self.invalid(value, key, message));
+        }
+        let label = path.strip_prefix(&ctx.root).map_or_else(|_| path.display().to_string(), |p| p.display().to_string());
+        Ok(DataPath { path, label })
     }
 
     /// Deserializes the whole file into `T`; errors carry line, column and key.
@@ -117,6 +231,15 @@ impl<T> std::ops::Deref for Pair<T> {
     type Target = [T; 2];
     fn deref(&self) -> &[T; 2] {
         &self.0
+    }
+}
+
+#[cfg(test)]
+impl SpecFile {
+    /// `text` at `name`, its data paths resolved as for `experiments/<name>` of this repository.
+    pub fn in_repository(name: &str, text: String) -> SpecFile {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        SpecFile::from_text(Path::new(name), text).with_context(SpecContext::new(&root.join("experiments"), root, false))
     }
 }
 
@@ -222,5 +345,85 @@ mod tests {
         let b = SpecFile::from_text(Path::new("a"), "x = 2".into());
         assert_eq!(a.hash.len(), 16);
         assert_ne!(a.hash, b.hash);
+    }
+
+    /// `root/experiments/`, `root/datasets/d.txt` and `outside/o.txt` in a fresh folder.
+    fn tree() -> (tempfile::TempDir, PathBuf, PathBuf) {
+        let tmp = tempfile::tempdir().unwrap();
+        let top = std::fs::canonicalize(tmp.path()).unwrap();
+        let (root, outside) = (top.join("root"), top.join("outside"));
+        for d in [root.join("experiments"), root.join("datasets"), outside.clone()] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        std::fs::write(root.join("datasets/d.txt"), "d").unwrap();
+        std::fs::write(outside.join("o.txt"), "o").unwrap();
+        (tmp, root, outside)
+    }
+
+    #[derive(Debug, Deserialize)]
+    struct Data {
+        data: Spanned<PathBuf>,
+    }
+
+    /// `data = "<written>"` on line 2 of `spec`, resolved in `context`.
+    fn data_path(spec: &Path, context: SpecContext, written: &Path) -> Result<DataPath, SpecError> {
+        let file = SpecFile::from_text(spec, format!("# data\ndata = {:?}\n", written.display().to_string())).with_context(context);
+        file.data_path(&file.parse::<Data>().unwrap().data, "settings.data")
+    }
+
+    #[test]
+    fn data_paths_resolve_against_the_spec_folder_and_stay_under_the_root() {
+        let (_tmp, root, outside) = tree();
+        let spec = root.join("experiments/x.toml");
+        let inside = SpecContext::new(&root.join("experiments"), &root, false);
+        let d = data_path(&spec, inside.clone(), Path::new("../datasets/d.txt")).unwrap();
+        assert_eq!((d.path.clone(), d.label.as_str()), (root.join("datasets/d.txt"), "datasets/d.txt"));
+        // An absolute path is taken as written; one that does not exist yet resolves too.
+        assert_eq!(data_path(&spec, inside.clone(), &root.join("datasets/d.txt")).unwrap().path, d.path);
+        let missing = data_path(&spec, inside.clone(), Path::new("../datasets/new/../none.txt")).unwrap();
+        assert_eq!((missing.path, missing.label.as_str()), (root.join("datasets/none.txt"), "datasets/none.txt"));
+        // Outside the root: refused with file, line, key and the resolved path, unless allowed.
+        for written in [Path::new("../../outside/o.txt"), &outside.join("o.txt"), Path::new("../../../../../../etc/passwd")] {
+            let e = data_path(&spec, inside.clone(), written).unwrap_err().to_string();
+            let resolved = resolve(&root.join("experiments").join(written));
+            let want = format!("{}:2: `settings.data`: `{}` resolves to {}", spec.display(), written.display(), resolved.display());
+            assert!(e.starts_with(&want) && e.contains("--allow-outside") && e.contains(&root.display().to_string()), "{e}");
+        }
+        let allowed = SpecContext { allow_outside: true, ..inside.clone() };
+        let o = data_path(&spec, allowed, Path::new("../../outside/o.txt")).unwrap();
+        assert_eq!((o.path.clone(), o.label), (outside.join("o.txt"), outside.join("o.txt").display().to_string()));
+        // A link inside the root that leads out of it is followed, and refused.
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&outside, root.join("datasets/link")).unwrap();
+            let e = data_path(&spec, inside, Path::new("../datasets/link/o.txt")).unwrap_err().to_string();
+            assert!(e.contains(&format!("resolves to {}", outside.join("o.txt").display())), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_spec_outside_the_root_reaches_its_own_folder_and_the_root() {
+        let (_tmp, root, outside) = tree();
+        let spec = outside.join("x.toml");
+        let context = SpecContext::new(&outside, &root, false);
+        assert_eq!(data_path(&spec, context.clone(), Path::new("o.txt")).unwrap().path, outside.join("o.txt"));
+        assert_eq!(data_path(&spec, context.clone(), &root.join("datasets/d.txt")).unwrap().label, "datasets/d.txt");
+        let e = data_path(&spec, context, Path::new("../elsewhere.txt")).unwrap_err().to_string();
+        assert!(e.contains(&format!("the spec's folder {}", outside.display())) && e.contains("--allow-outside"), "{e}");
+    }
+
+    #[test]
+    fn the_root_is_the_option_the_current_folder_the_binary_s_or_the_build_s() {
+        let (_tmp, root, outside) = tree();
+        let exe = root.join("target/release/evorepro");
+        let built = outside.join("built");
+        assert_eq!(find_root(Some(&outside)).unwrap(), outside);
+        let e = find_root(Some(&outside.join("none"))).unwrap_err().to_string();
+        assert!(e.contains("--root") && e.contains("none"), "{e}");
+        assert_eq!(discover_root(&root, None, &built), root);
+        assert_eq!(discover_root(&outside, Some(&exe), &built), root);
+        assert_eq!(discover_root(&outside, Some(&outside.join("bin/evorepro")), &built), outside, "no root anywhere: the current folder");
+        std::fs::create_dir(&built).unwrap();
+        assert_eq!(discover_root(&outside, None, &built), built);
     }
 }

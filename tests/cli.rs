@@ -194,7 +194,8 @@ fn unknown_profile_lists_the_known_ones() {
     let err = stderr(&o);
     assert!(err.contains("nosuchprofile"), "{err}");
     let exp = evorepro::experiments::find("layout").unwrap();
-    let paper = evorepro::experiments::load_paper(exp, Some(&spec_path())).unwrap();
+    let choice = evorepro::experiments::SpecChoice { file: Some(spec_path()), root: ROOT.into(), allow_outside: false };
+    let paper = evorepro::experiments::load_paper(exp, &choice).unwrap();
     let known = paper.profiles();
     assert!(!known.is_empty());
     for p in known {

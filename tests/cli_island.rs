@@ -1,5 +1,6 @@
 //! The island-GA paper through the built binary: the quick profile end to end on
-//! the CPU, and impossible spec values rejected with file, line and key.
+//! the CPU, and impossible spec values rejected with file, line and key (a
+//! missing or malformed instance: `tests/paths.rs`).
 
 mod common;
 
@@ -41,26 +42,4 @@ fn island_spec_with_impossible_values_names_file_line_and_key() {
     common::assert_spec_edit_rejected("island", "mutation = 0.001", "mutation = 1.5", &["settings.mutation", "1.5"]);
     common::assert_spec_edit_rejected("island", "optimum = 2839205", "optimum = 0", &["settings.optimum"]);
     common::assert_spec_edit_rejected("island", "grid_sizes = [128, 256]", "grid_sizes = [128, 257]", &["profiles.quick", "257"]);
-}
-
-#[test]
-fn island_spec_naming_a_missing_instance_fails_with_the_path() {
-    let tmp = tempfile::tempdir().unwrap();
-    let original = std::fs::read_to_string(std::path::Path::new(common::ROOT).join("experiments/island.toml")).unwrap();
-    let spec = tmp.path().join("missing.toml");
-    std::fs::write(&spec, original.replacen("jaros_knap_10000.txt", "no_such_instance.txt", 1)).unwrap();
-    let out = tmp.path().join("out");
-    let o = common::evorepro(&[
-        "reproduce".as_ref(),
-        "island".as_ref(),
-        "--spec".as_ref(),
-        spec.as_os_str(),
-        "--backend".as_ref(),
-        "cpu".as_ref(),
-        "--out".as_ref(),
-        out.as_os_str(),
-    ]);
-    assert!(!o.status.success(), "a missing instance was accepted: {}", common::describe(&o));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("no_such_instance.txt"), "stderr does not name the instance file:\n{err}");
 }

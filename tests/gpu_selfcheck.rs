@@ -14,10 +14,12 @@ fn every_papers_kernels_match_the_cpu_reference() {
     let gpu = Gpu::open(0).expect("probe found a device, so device 0 opens");
     let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
     println!("self check on {} with seed {seed} (rerun with `evorepro selfcheck --seed {seed}`)", gpu.info.name);
+    let datasets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets");
     let mut failed = Vec::new();
     for e in registry() {
-        let n =
-            e.selfcheck(&gpu, false, seed).unwrap_or_else(|err| panic!("{}: the self check failed to run (seed {seed}): {err}", e.id()));
+        let n = e
+            .selfcheck(&gpu, false, seed, &datasets)
+            .unwrap_or_else(|err| panic!("{}: the self check failed to run (seed {seed}): {err}", e.id()));
         if n > 0 {
             failed.push(format!("{}: {n} configurations", e.id()));
         }

@@ -134,7 +134,8 @@ fn layout_report_matches_snapshot() {
     let records = tmp.path().join("layout").join("records");
     write_records(&records.join("test"), &synthetic_records()).unwrap();
     let exp = evorepro::experiments::find("layout").unwrap();
-    let path = evorepro::experiments::render(exp, tmp.path(), None, None).unwrap().report;
+    let shipped = evorepro::experiments::SpecChoice { file: None, root: env!("CARGO_MANIFEST_DIR").into(), allow_outside: false };
+    let path = evorepro::experiments::render(exp, tmp.path(), None, &shipped).unwrap().report;
     assert_eq!(path, tmp.path().join("layout").join("REPORT.md"));
     let actual = std::fs::read_to_string(&path).unwrap();
     assert!(!actual.contains(&*tmp.path().to_string_lossy()), "the report names the temporary folder");

@@ -25,7 +25,7 @@ use crate::gpu::{self, Gpu};
 use crate::hardware::{self, Fingerprint};
 use crate::records::{self, Record, RecordStore};
 use crate::report::{self, MachineRecords};
-use crate::spec::{PaperMeta, SpecFile};
+use crate::spec::{PaperMeta, SpecContext, SpecFile};
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
@@ -41,8 +41,9 @@ pub trait Experiment: Sync {
     fn load(&self, spec: &SpecFile) -> Result<Box<dyn Paper>, SpecError>;
     /// Checks every GPU kernel of the paper against its CPU reference on fresh
     /// random inputs (few, small sizes when `small`), printing a line per
-    /// configuration; returns the number that failed.
-    fn selfcheck(&self, gpu: &Gpu, small: bool, seed: u64) -> Result<usize>;
+    /// configuration; returns the number that failed. Vendored inputs are read
+    /// from `datasets` (`<root>/datasets`).
+    fn selfcheck(&self, gpu: &Gpu, small: bool, seed: u64, datasets: &Path) -> Result<usize>;
 }
 
 /// A loaded paper: its cases, how to run one, and what its report says.
@@ -51,6 +52,11 @@ pub trait Paper {
     fn profiles(&self) -> Vec<String>;
     /// The cases of a profile, in run order.
     fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError>;
+    /// Opens and checks every data set or instance `cases` use (a missing or
+    /// malformed file fails here, naming it, before anything is written).
+    fn prepare(&self, _cases: &[Case]) -> Result<()> {
+        Ok(())
+    }
     /// Runs one case; every returned row is one repetition (or one "not run here").
     fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>>;
     /// The report's content from every machine's records, writing figures under
@@ -168,18 +174,39 @@ pub struct RunOptions {
     pub device: usize,
     pub out: PathBuf,
     pub resume: bool,
-    pub spec: Option<PathBuf>,
+    pub spec: SpecChoice,
 }
 
-/// Reads `experiments/<id>.toml` (or `spec`), falling back to the embedded copy.
-pub fn load_paper(exp: &dyn Experiment, spec: Option<&Path>) -> Result<Box<dyn Paper>> {
-    let default = PathBuf::from(format!("experiments/{}.toml", exp.id()));
-    let file = match spec {
-        Some(p) => SpecFile::read(p)?,
-        None if default.exists() => SpecFile::read(&default)?,
-        None => SpecFile::from_text(&PathBuf::from(format!("<built-in>/experiments/{}.toml", exp.id())), exp.embedded_spec().into()),
+/// Which spec a command reads, and where its data may lie.
+#[derive(Clone, Debug)]
+pub struct SpecChoice {
+    /// `--spec`: this file instead of `<root>/experiments/<id>.toml`.
+    pub file: Option<PathBuf>,
+    /// The repository root ([`crate::spec::find_root`]).
+    pub root: PathBuf,
+    /// `--allow-outside`: data paths may leave the root.
+    pub allow_outside: bool,
+}
+
+/// Reads `choice.file`, else `<root>/experiments/<id>.toml`, else the embedded
+/// copy (whose data paths resolve from `<root>/experiments`, as the file's would).
+pub fn read_spec(exp: &dyn Experiment, choice: &SpecChoice) -> Result<SpecFile, SpecError> {
+    let experiments = choice.root.join("experiments");
+    let default = experiments.join(format!("{}.toml", exp.id()));
+    let (file, base_dir) = match &choice.file {
+        Some(p) => (SpecFile::read(p)?, p.parent().unwrap_or(Path::new("")).to_owned()),
+        None if default.exists() => (SpecFile::read(&default)?, experiments),
+        None => {
+            let shown = PathBuf::from(format!("<built-in>/experiments/{}.toml", exp.id()));
+            (SpecFile::from_text(&shown, exp.embedded_spec().into()), experiments)
+        }
     };
-    Ok(exp.load(&file)?)
+    Ok(file.with_context(SpecContext::new(&base_dir, &choice.root, choice.allow_outside)))
+}
+
+/// Reads ([`read_spec`]) and loads a paper's spec.
+pub fn load_paper(exp: &dyn Experiment, choice: &SpecChoice) -> Result<Box<dyn Paper>> {
+    Ok(exp.load(&read_spec(exp, choice)?)?)
 }
 
 pub const GIT_COMMIT: &str = env!("EVOREPRO_GIT_COMMIT");
@@ -206,16 +233,19 @@ pub fn measure_ceilings(gpu: Option<&Gpu>, quick: bool, kind: &str) -> Result<Ve
 
 /// Runs one paper: cases not yet stored, then the report. Returns what was written.
 pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<Rendered> {
-    let paper = load_paper(exp, opts.spec.as_deref())?;
+    let file = read_spec(exp, &opts.spec)?;
+    let paper = exp.load(&file)?;
     let cases = paper.cases(&opts.profile)?;
     if cases.is_empty() {
         bail!("profile `{}` of {} has no cases: its sizes, runs or sweeps are empty", opts.profile, exp.id());
     }
-    // Every stored record file must read before any work: the report at the end reads them all.
+    // Every stored record file must read, and every data file the cases use
+    // must load, before any work or write: the report at the end reads them all.
     load_records(&opts.out, exp.id())?;
+    paper.prepare(&cases)?;
     let env = RunEnv::open(opts.backend, opts.device, &opts.profile)?;
     let dir = opts.out.join(exp.id());
-    let spec_hash = spec_hash(exp, opts.spec.as_deref())?;
+    let spec_hash = file.hash;
     let name = format!("{}__{}", env.fingerprint.hw_id, opts.profile);
     let mut store = RecordStore::open(&dir.join("records"), &name, &spec_hash, opts.resume)?;
     let run_id = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
@@ -270,16 +300,7 @@ pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<Rendered> {
     }
     bar.finish_and_clear();
     store.finish()?;
-    render(exp, &opts.out, Some(&env.fingerprint.hw_id), opts.spec.as_deref())
-}
-
-fn spec_hash(exp: &dyn Experiment, spec: Option<&Path>) -> Result<String> {
-    let default = PathBuf::from(format!("experiments/{}.toml", exp.id()));
-    Ok(match spec {
-        Some(p) => SpecFile::read(p)?.hash,
-        None if default.exists() => SpecFile::read(&default)?.hash,
-        None => SpecFile::from_text(Path::new(""), exp.embedded_spec().into()).hash,
-    })
+    render(exp, &opts.out, Some(&env.fingerprint.hw_id), &opts.spec)
 }
 
 /// Every record of a paper under `out/<id>/records/`.
@@ -368,7 +389,7 @@ impl Rendered {
 
 /// Re-renders `out/<id>/REPORT.md` (and figures) from the stored records, with
 /// `out/<id>/verdicts.json`, `out/INDEX.md` and `out/verdicts.json`.
-pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: Option<&Path>) -> Result<Rendered> {
+pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &SpecChoice) -> Result<Rendered> {
     let paper = load_paper(exp, spec)?;
     write_missing_csv(out, exp.id())?;
     write_missing_csv(out, HARDWARE_DIR)?;
@@ -425,7 +446,7 @@ pub fn write_index(out: &Path) -> Result<PathBuf> {
 }
 
 /// Writes `out/<id>/COMPARE.md` and returns its text.
-pub fn compare(exp: &dyn Experiment, out: &Path, spec: Option<&Path>) -> Result<String> {
+pub fn compare(exp: &dyn Experiment, out: &Path, spec: &SpecChoice) -> Result<String> {
     let paper = load_paper(exp, spec)?;
     let this = Fingerprint::this_machine(None).hw_id;
     let machines = machines(out, exp.id(), Some(&this))?;

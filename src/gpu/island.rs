@@ -729,7 +729,7 @@ impl CheckLine {
 /// The knapsack instance of a self-check case.
 #[derive(Clone, Copy, Debug)]
 enum CheckInstance {
-    /// A file under `datasets/knapsack/`.
+    /// A file under `<datasets>/knapsack/`.
     File(&'static str),
     /// A file with its capacity set to 0: every solution is penalised to fitness 0, so every comparison is a tie.
     NoCapacity(&'static str),
@@ -738,9 +738,9 @@ enum CheckInstance {
 }
 
 impl CheckInstance {
-    fn load(self) -> Result<Instance> {
+    fn load(self, datasets: &Path) -> Result<Instance> {
         let file = |name: &str| {
-            let path = Path::new("datasets/knapsack").join(name);
+            let path = datasets.join("knapsack").join(name);
             Instance::load(&path).with_context(|| format!("island self check instance {}", path.display()))
         };
         Ok(match self {
@@ -872,22 +872,27 @@ fn same_statistics(a: &Statistics, b: &Statistics) -> bool {
 /// Runs the reference [`Islands`] and [`GpuIslands`] of each [`Design`] side by side from the same seed on each
 /// configuration of [`check_cases`] and compares parents, offspring and all fitness values bit for bit for the initial population and
 /// after every generation, then the final statistics, then [`run`]'s trace and statistics against the reference's.
-pub fn self_check(gpu: &Gpu, seed: u64, small: bool) -> Result<Vec<CheckLine>> {
+pub fn self_check(gpu: &Gpu, seed: u64, small: bool, datasets: &Path) -> Result<Vec<CheckLine>> {
     let build = |evaluator: &Evaluator<'_>, config: &Config, design| -> Result<Box<dyn DeviceIslands + '_>> {
         Ok(Box::new(GpuIslands::new(gpu, evaluator, config, design)?))
     };
-    check_against_reference(check_cases(small), seed, &build)
+    check_against_reference(check_cases(small), seed, datasets, &build)
 }
 
 /// The islands a check builds on the device(s) for a configuration and design.
 pub(super) type BuildIslands<'g> = dyn Fn(&Evaluator<'_>, &Config, Design) -> Result<Box<dyn DeviceIslands + 'g>> + 'g;
 
 /// [`self_check`] for the device islands that `build` makes, on `cases`.
-pub(super) fn check_against_reference(cases: Vec<CheckCase>, seed: u64, build: &BuildIslands<'_>) -> Result<Vec<CheckLine>> {
+pub(super) fn check_against_reference(
+    cases: Vec<CheckCase>,
+    seed: u64,
+    datasets: &Path,
+    build: &BuildIslands<'_>,
+) -> Result<Vec<CheckLine>> {
     let mut lines = Vec::new();
     let cases = cases.into_iter().enumerate();
     for ((k, case), design) in cases.flat_map(|c| [(c, Design::Paper), (c, Design::Split)]) {
-        let instance = case.instance.load()?;
+        let instance = case.instance.load(datasets)?;
         let evaluator = Evaluator::new(&instance);
         let config = check_config(&case, seed.wrapping_add(k as u64));
         let mut cpu = Islands::new(&evaluator, &config)?;

@@ -15,6 +15,7 @@ use super::island::{
 use crate::error::GpuError;
 use crate::library::island::{Config, PhaseTimes, RunResult, Statistics};
 use crate::library::knapsack::{Evaluator, Fitness, Instance};
+use std::path::Path;
 
 /// The NCCL library's version (e.g. 22805 for 2.28.5), for logs.
 pub fn nccl_version() -> Result<i32> {
@@ -206,12 +207,12 @@ pub fn run(gpus: &[Gpu], instance: &Instance, config: &Config, design: Design) -
 /// [`super::island::self_check`] for the ring: every configuration of several islands, split over as many of `gpus`
 /// as it has islands (two islands: one on each of two GPUs), against the CPU reference generation by generation, bit
 /// for bit.
-pub fn ring_check(gpus: &[Gpu], seed: u64, small: bool) -> Result<Vec<CheckLine>> {
+pub fn ring_check(gpus: &[Gpu], seed: u64, small: bool, datasets: &Path) -> Result<Vec<CheckLine>> {
     let cases = check_cases(small).into_iter().filter(|c| c.islands >= 2).collect();
     let build: &BuildIslands<'_> = &|evaluator: &Evaluator<'_>, config: &Config, design| -> Result<Box<dyn DeviceIslands + '_>> {
         Ok(Box::new(Ring::new(&gpus[..config.islands.min(gpus.len())], evaluator, config, design)?))
     };
-    check_against_reference(cases, seed, build)
+    check_against_reference(cases, seed, datasets, build)
 }
 
 #[cfg(test)]

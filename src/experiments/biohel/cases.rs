@@ -49,7 +49,7 @@ impl BiohelPaper {
     /// (generated), or the synthetic stand-in of CN, SS or SA.
     pub(super) fn data_set(&self, set: &str) -> Result<Dataset> {
         let standin = |kind: dataset::StandIn| dataset::synthetic_standin(kind, kind.paper_shape().instances, self.spec.settings.seed);
-        let dir = &self.spec.settings.data_dir;
+        let dir = &self.data_dir.path;
         Ok(match set {
             "par" => dataset::parmx(),
             "cn" => standin(dataset::StandIn::Cn),
@@ -57,6 +57,19 @@ impl BiohelPaper {
             "sa" => standin(dataset::StandIn::Sa),
             _ => dataset::load_named(dir, set).with_context(|| format!("data set `{set}` under {}", dir.display()))?,
         })
+    }
+
+    /// Loads every set of Table 1 that the evaluation and learning cases among
+    /// `cases` use, once each: a missing or malformed file fails here, named.
+    pub(super) fn load_data(&self, cases: &[Case]) -> Result<()> {
+        let mut sets: Vec<&str> =
+            cases.iter().filter(|c| [EVAL_FIGURE, LEARN_FIGURE].contains(&c.params.str("figure"))).map(|c| c.params.str("set")).collect();
+        sets.sort_unstable();
+        sets.dedup();
+        for set in sets {
+            self.data_set(set)?;
+        }
+        Ok(())
     }
 
     /// Fold 0 of the stratified cross-validation (Section 4): the training set

@@ -373,7 +373,7 @@ fn parameters_are_typed_and_checked_when_the_spec_loads() {
     let err = |from: &str, to: &str| {
         let text = BIOHEL.embedded_spec();
         assert!(text.contains(from), "the spec no longer has `{from}`");
-        let file = SpecFile::from_text(Path::new("biohel.toml"), text.replacen(from, to, 1));
+        let file = SpecFile::in_repository("biohel.toml", text.replacen(from, to, 1));
         let line = file.text[..file.text.find(to).unwrap()].matches('\n').count() + 1;
         let e = BIOHEL.load(&file).err().expect("rejected").to_string();
         assert!(e.contains(&format!("biohel.toml:{line}")), "{e}");

@@ -43,7 +43,7 @@ use crate::claims::{Band, Claims};
 use crate::error::SpecError;
 use crate::records::Record;
 use crate::report::MachineRecords;
-use crate::spec::{PaperMeta, SpecFile};
+use crate::spec::{DataPath, PaperMeta, SpecFile};
 use analysis::Analysis;
 use anyhow::Result;
 use claims::{PeakParams, StageName};
@@ -79,8 +79,8 @@ impl Experiment for Biohel {
     fn embedded_spec(&self) -> &'static str {
         include_str!("../../../experiments/biohel.toml")
     }
-    fn selfcheck(&self, gpu: &crate::gpu::Gpu, small: bool, seed: u64) -> Result<usize> {
-        selfcheck::selfcheck(gpu, small, seed)
+    fn selfcheck(&self, gpu: &crate::gpu::Gpu, small: bool, seed: u64, datasets: &Path) -> Result<usize> {
+        selfcheck::selfcheck(gpu, small, seed, datasets)
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
         let spec: BiohelSpec = file.parse()?;
@@ -96,7 +96,8 @@ impl Experiment for Biohel {
             }
         }
         let tables = Arc::new(PaperTables { table3: spec.table3.clone(), table4: spec.table4.clone() });
-        Ok(Box::new(BiohelPaper { spec, file: file.clone(), claims, tables, peak_bands }))
+        let data_dir = file.data_path(&spec.settings.data_dir, "settings.data_dir")?;
+        Ok(Box::new(BiohelPaper { spec, file: file.clone(), claims, tables, peak_bands, data_dir }))
     }
 }
 
@@ -107,6 +108,8 @@ struct BiohelPaper {
     tables: Arc<PaperTables>,
     /// The band of T/x of each stage's peak claim, shaded in Figures 4–5.
     peak_bands: BTreeMap<StageName, Band>,
+    /// `settings.data_dir`, resolved.
+    data_dir: DataPath,
 }
 
 impl Paper for BiohelPaper {
@@ -120,6 +123,10 @@ impl Paper for BiohelPaper {
 
     fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
         self.profile_cases(profile)
+    }
+
+    fn prepare(&self, cases: &[Case]) -> Result<()> {
+        self.load_data(cases)
     }
 
     fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {

@@ -2,18 +2,19 @@
 
 use crate::gpu::{self, Gpu};
 use anyhow::{Context, Result};
+use std::path::Path;
 
 /// BioHEL's evaluation kernels against the serial counts (exact equality), on
-/// synthetic mixed sets and, unless `small`, on vendored real sets; returns the
-/// failures.
-pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
+/// synthetic mixed sets and, unless `small`, on vendored real sets (under
+/// `datasets/biohel`); returns the failures.
+pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64, datasets: &Path) -> Result<usize> {
     use crate::library::dataset;
     let mut sets = vec![dataset::scalable(3001, 12, 3, 0.5, seed), dataset::parmx()];
     if !small {
         sets.push(dataset::waveform(20_000, seed));
-        let dir = std::path::Path::new("datasets/biohel");
+        let dir = datasets.join("biohel");
         for name in ["adu", "c-4"] {
-            let mut d = dataset::load_named(dir, name).with_context(|| format!("data set `{name}` under {}", dir.display()))?;
+            let mut d = dataset::load_named(&dir, name).with_context(|| format!("data set `{name}` under {}", dir.display()))?;
             let all: Vec<usize> = (0..d.instances()).collect();
             d.impute_missing(&all);
             sets.push(d);

@@ -29,7 +29,8 @@ pub struct BiohelSpec {
 #[serde(deny_unknown_fields)]
 pub struct Settings {
     pub seed: u64,
-    pub data_dir: PathBuf,
+    /// The vendored sets' folder, relative to the spec's.
+    pub data_dir: Spanned<PathBuf>,
     pub rules_per_iteration: Spanned<usize>,
     pub expressed_probability: Spanned<f64>,
     pub folds: Spanned<usize>,
@@ -209,7 +210,7 @@ mod tests {
             assert!(text.contains(from), "the spec no longer has `{from}`");
             text = text.replacen(from, to, 1);
         }
-        BIOHEL.load(&SpecFile::from_text(Path::new("biohel.toml"), text)).map(|_| ())
+        BIOHEL.load(&SpecFile::in_repository("biohel.toml", text)).map(|_| ())
     }
 
     fn shipped() -> BiohelSpec {

@@ -45,7 +45,7 @@ impl Experiment for Gboa {
         let claims = Claims::bind(file, &spec.claims, &spec.paper.hardware, claims::CHECKS)?;
         Ok(Box::new(GboaPaper { spec, file: file.clone(), claims }))
     }
-    fn selfcheck(&self, gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
+    fn selfcheck(&self, gpu: &Gpu, small: bool, seed: u64, _datasets: &Path) -> Result<usize> {
         selfcheck::selfcheck(gpu, small, seed)
     }
 }

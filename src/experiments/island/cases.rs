@@ -28,9 +28,8 @@ use crate::records::Record;
 use anyhow::{Context, Result};
 
 impl IslandPaper {
-    fn instance(&self) -> Result<Instance> {
-        let path = &self.spec.settings.instance;
-        Instance::load(path).with_context(|| format!("the knapsack instance of {}", self.file.path.display()))
+    pub(super) fn instance(&self) -> Result<Instance> {
+        Instance::load(&self.instance.path).with_context(|| format!("the knapsack instance of {}", self.file.path.display()))
     }
 
     /// Items of the instance (for the counted bytes and Philox calls of the report), if it loads.

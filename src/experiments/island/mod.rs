@@ -15,7 +15,7 @@ use crate::claims::{Claims, Ctx};
 use crate::error::SpecError;
 use crate::records::Record;
 use crate::report::MachineRecords;
-use crate::spec::{PaperMeta, SpecFile};
+use crate::spec::{DataPath, PaperMeta, SpecFile};
 use analysis::Analysis;
 use anyhow::Result;
 use spec::IslandSpec;
@@ -44,14 +44,15 @@ impl Experiment for Island {
     fn embedded_spec(&self) -> &'static str {
         include_str!("../../../experiments/island.toml")
     }
-    fn selfcheck(&self, gpu: &crate::gpu::Gpu, small: bool, seed: u64) -> Result<usize> {
-        selfcheck::selfcheck(gpu, small, seed)
+    fn selfcheck(&self, gpu: &crate::gpu::Gpu, small: bool, seed: u64, datasets: &Path) -> Result<usize> {
+        selfcheck::selfcheck(gpu, small, seed, datasets)
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
         let spec: IslandSpec = file.parse()?;
         spec::validate(file, &spec)?;
         let claims = Claims::bind(file, &spec.claims, &spec.paper.hardware, claims::CHECKS)?;
-        Ok(Box::new(IslandPaper { spec, file: file.clone(), claims }))
+        let instance = file.data_path(&spec.settings.instance, "settings.instance")?;
+        Ok(Box::new(IslandPaper { spec, file: file.clone(), claims, instance }))
     }
 }
 
@@ -59,6 +60,8 @@ struct IslandPaper {
     spec: IslandSpec,
     file: SpecFile,
     claims: Claims<Analysis>,
+    /// `settings.instance`, resolved.
+    instance: DataPath,
 }
 
 impl Paper for IslandPaper {
@@ -72,6 +75,14 @@ impl Paper for IslandPaper {
 
     fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
         IslandPaper::cases(self, profile)
+    }
+
+    /// Every case runs on the instance: it must load.
+    fn prepare(&self, cases: &[Case]) -> Result<()> {
+        if !cases.is_empty() {
+            self.instance()?;
+        }
+        Ok(())
     }
 
     fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
@@ -88,7 +99,7 @@ impl Paper for IslandPaper {
             .iter()
             .flat_map(|m| self.claims.judge(&analyses[&m.hw_id], &Ctx { machine: m, paper: &self.spec.paper.hardware }))
             .collect();
-        Ok(PaperReport { method: render::method(&self.spec), sections, claims })
+        Ok(PaperReport { method: render::method(&self.spec, &self.instance.label), sections, claims })
     }
 
     fn compare(&self, machines: &[MachineRecords]) -> String {

@@ -14,8 +14,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
 
-/// "How this was measured".
-pub(super) fn method(spec: &IslandSpec) -> String {
+/// "How this was measured", naming the instance as `instance` (its path from the root).
+pub(super) fn method(spec: &IslandSpec, instance: &str) -> String {
     let s = &spec.settings;
     format!(
         "The paper's GA (Section V) on its 10,000-item instance (`{}`, optimum {}): steady state, binary tournament \
@@ -29,7 +29,7 @@ pub(super) fn method(spec: &IslandSpec) -> String {
          The same ring also runs with one island per MPI process (`evorepro-island-mpi`, `--features mpi`, checked \
          bit-identical to the in-process ring) and split over several GPUs with NCCL between them (the section \
          *Several GPUs*, profile `gpu-multi`).\n",
-        s.instance.display(),
+        instance,
         s.optimum.get_ref(),
         s.crossover.get_ref(),
         s.mutation.get_ref(),

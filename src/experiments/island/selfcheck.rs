@@ -2,11 +2,13 @@
 
 use crate::gpu::{self, Gpu};
 use anyhow::Result;
+use std::path::Path;
 
 /// The island GA's kernels against the CPU islands, generation by generation (exact equality), on this GPU and, where
-/// the machine has several and NCCL, with the ring split over all of them; returns the failures.
-pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
-    let one = gpu::island::self_check(gpu, seed, small)?;
+/// the machine has several and NCCL, with the ring split over all of them, on instances under `datasets/knapsack`;
+/// returns the failures.
+pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64, datasets: &Path) -> Result<usize> {
+    let one = gpu::island::self_check(gpu, seed, small, datasets)?;
     let mut failed = print_island_lines("one GPU", &one);
     if !one.iter().any(|l| l.migrations > 0) {
         println!("FAIL island: no configuration migrated, so the check missed the ring");
@@ -17,7 +19,7 @@ pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
         Ok(()) => {
             let gpus = gpu::island_ring::open_gpus(count)?;
             println!("island ring: NCCL {}", gpu::island_ring::nccl_version()?);
-            let ring = gpu::island_ring::ring_check(&gpus, seed, small)?;
+            let ring = gpu::island_ring::ring_check(&gpus, seed, small, datasets)?;
             failed += print_island_lines(&format!("ring over up to {count} GPUs (NCCL)"), &ring);
             // Two islands on two GPUs, one each, must still migrate: every exchange then crosses GPUs.
             if !ring.iter().any(|l| l.islands == 2 && l.migrations > 0) {

@@ -27,7 +27,8 @@ pub(super) struct IslandSpec {
 #[serde(deny_unknown_fields)]
 pub(super) struct Settings {
     pub seed: u64,
-    pub instance: PathBuf,
+    /// The knapsack instance's file, relative to the spec's folder.
+    pub instance: Spanned<PathBuf>,
     pub optimum: Spanned<u64>,
     pub crossover: Spanned<f64>,
     pub mutation: Spanned<f64>,

@@ -42,7 +42,7 @@ impl Experiment for Layout {
     fn embedded_spec(&self) -> &'static str {
         include_str!("../../../experiments/layout.toml")
     }
-    fn selfcheck(&self, gpu: &crate::gpu::Gpu, small: bool, seed: u64) -> Result<usize> {
+    fn selfcheck(&self, gpu: &crate::gpu::Gpu, small: bool, seed: u64, _datasets: &Path) -> Result<usize> {
         selfcheck::selfcheck(gpu, small, seed)
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
