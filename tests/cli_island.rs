@@ -43,3 +43,42 @@ fn island_spec_with_impossible_values_names_file_line_and_key() {
     common::assert_spec_edit_rejected("island", "optimum = 2839205", "optimum = 0", &["settings.optimum"]);
     common::assert_spec_edit_rejected("island", "grid_sizes = [128, 256]", "grid_sizes = [128, 257]", &["profiles.quick", "257"]);
 }
+
+#[test]
+fn a_grid_too_big_for_this_machine_is_refused_before_any_write() {
+    // Each value is within its limit; together 1024 islands × 65,536 individuals
+    // of 10,000 items need about 157 GiB, more than a CI machine or a GPU holds.
+    let tmp = tempfile::tempdir().unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let shipped = std::fs::read_to_string(format!("{root}/experiments/island.toml")).unwrap();
+    let from = "grid_islands = [1, 2, 4]\ngrid_sizes = [128, 256]";
+    assert!(shipped.contains(from), "experiments/island.toml no longer has `{from}`");
+    let instance = format!("{root}/datasets/knapsack/jaros_knap_10000.txt");
+    let edited = shipped.replacen(from, "grid_islands = [1024]\ngrid_sizes = [65536]", 1).replacen(
+        "instance = \"../datasets/knapsack/jaros_knap_10000.txt\"",
+        &format!("instance = {instance:?}"),
+        1,
+    );
+    let line = edited[..edited.find("grid_sizes = [65536]").unwrap()].matches('\n').count() + 1;
+    let spec = tmp.path().join("big.toml");
+    std::fs::write(&spec, &edited).unwrap();
+    let out = tmp.path().join("out");
+    let o = common::evorepro(&[
+        "reproduce".as_ref(),
+        "island".as_ref(),
+        "--spec".as_ref(),
+        spec.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        "--backend".as_ref(),
+        "cpu".as_ref(),
+    ]);
+    assert!(!o.status.success(), "the grid was accepted: {}", common::describe(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    for needle in
+        [format!("big.toml:{line}"), "profiles.quick.grid_sizes".into(), "grid/i1024/n65536/r0".into(), "GiB of host memory".into()]
+    {
+        assert!(err.contains(&needle), "stderr does not name `{needle}`:\n{err}");
+    }
+    assert!(!out.exists(), "files were written for a profile that cannot fit");
+}

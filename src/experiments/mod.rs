@@ -64,6 +64,10 @@ pub trait Paper {
     fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport>;
     /// Side-by-side of every machine and the paper's hardware.
     fn compare(&self, machines: &[MachineRecords]) -> String;
+    /// What one case holds at its peak, estimated from its sizes (none by default).
+    fn footprint(&self, _case: &Case) -> Footprint {
+        Footprint::default()
+    }
     /// The record column that names what a "not run here" row did not run.
     fn not_run_column(&self) -> &'static str {
         "method"
@@ -119,6 +123,53 @@ pub struct Case {
     pub params: Record,
     /// Relative cost, for the progress bar.
     pub weight: u64,
+}
+
+/// The memory one case holds at its peak, estimated from its sizes (the
+/// largest buffers: populations, data sets, their device copies), so that a
+/// profile that cannot fit this machine is refused before any work.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Footprint {
+    pub host_bytes: u64,
+    /// On the GPU, when the case runs there.
+    pub device_bytes: u64,
+    /// The profile's key whose sizes set it (`grid_sizes`, `sizes`, …): the error names its line.
+    pub key: &'static str,
+}
+
+/// Refuses a profile whose largest case would not fit in `host_bytes` of host
+/// memory or (with a GPU) `device_bytes` of device memory, naming the spec's
+/// line and key, the case, the estimate and the memory.
+pub fn check_footprints(
+    file: &SpecFile,
+    profile: &str,
+    paper: &dyn Paper,
+    cases: &[Case],
+    host_bytes: u64,
+    device_bytes: Option<u64>,
+) -> Result<(), SpecError> {
+    let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
+    for case in cases {
+        let f = paper.footprint(case);
+        let over = if f.host_bytes > host_bytes {
+            Some((f.host_bytes, "host", host_bytes))
+        } else {
+            device_bytes.filter(|&d| f.device_bytes > d).map(|d| (f.device_bytes, "device", d))
+        };
+        if let Some((need, memory, have)) = over {
+            return Err(file.invalid_key(
+                &format!("profiles.{profile}"),
+                f.key,
+                format!(
+                    "case `{}` needs about {:.1} GiB of {memory} memory (estimated from its sizes), more than this machine's {:.1} GiB",
+                    case.id,
+                    gib(need),
+                    gib(have)
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Every paper in the harness.
@@ -244,6 +295,8 @@ pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<Rendered> {
     load_records(&opts.out, exp.id())?;
     paper.prepare(&cases)?;
     let env = RunEnv::open(opts.backend, opts.device, &opts.profile)?;
+    let host_bytes = (env.fingerprint.mem_gib * f64::from(1u32 << 30)) as u64;
+    check_footprints(&file, &opts.profile, paper.as_ref(), &cases, host_bytes, env.gpu.as_ref().map(|g| g.info.mem_bytes as u64))?;
     let dir = opts.out.join(exp.id());
     let spec_hash = file.hash;
     let name = format!("{}__{}", env.fingerprint.hw_id, opts.profile);
@@ -457,4 +510,57 @@ pub fn compare(exp: &dyn Experiment, out: &Path, spec: &SpecChoice) -> Result<St
     records::write_atomic(&out.join(exp.id()).join("COMPARE.md"), md.as_bytes())?;
     write_index(out)?;
     Ok(md)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GIB: u64 = 1 << 30;
+
+    /// A paper loaded from its shipped spec with `edit` applied, as from `experiments/`.
+    fn loaded(id: &str, edit: impl Fn(&str) -> String) -> (SpecFile, Box<dyn Paper>) {
+        let exp = find(id).unwrap();
+        let file = SpecFile::in_repository(&format!("{id}.toml"), edit(exp.embedded_spec()));
+        let paper = exp.load(&file).unwrap();
+        (file, paper)
+    }
+
+    #[test]
+    fn a_profile_too_big_for_the_machine_names_line_key_case_and_memory() {
+        let (file, paper) = loaded("island", |t| {
+            t.replacen("grid_islands = [1, 2, 4]\ngrid_sizes = [128, 256]", "grid_islands = [1024]\ngrid_sizes = [65536]", 1)
+        });
+        let line = file.text[..file.text.find("grid_sizes = [65536]").unwrap()].matches('\n').count() + 1;
+        let cases = paper.cases("quick").unwrap();
+        let e = check_footprints(&file, "quick", paper.as_ref(), &cases, 128 * GIB, None).unwrap_err().to_string();
+        for needle in
+            [format!("island.toml:{line}:"), "profiles.quick.grid_sizes".into(), "grid/i1024/n65536/r0".into(), "host memory".into()]
+        {
+            assert!(e.contains(&needle), "`{needle}` not in: {e}");
+        }
+        // Room on the host, not on the device.
+        let e = check_footprints(&file, "quick", paper.as_ref(), &cases, 1024 * GIB, Some(80 * GIB)).unwrap_err().to_string();
+        assert!(e.contains("GiB of device memory") && e.contains("80.0 GiB"), "{e}");
+        assert!(check_footprints(&file, "quick", paper.as_ref(), &cases, 1024 * GIB, None).is_ok());
+    }
+
+    #[test]
+    fn every_shipped_profile_fits_the_gpu_machine_and_has_an_estimate() {
+        for exp in registry() {
+            let (file, paper) = loaded(exp.id(), str::to_owned);
+            let mut largest = Footprint::default();
+            for profile in paper.profiles() {
+                let cases = paper.cases(&profile).unwrap();
+                check_footprints(&file, &profile, paper.as_ref(), &cases, 120 * GIB, Some(78 * GIB))
+                    .unwrap_or_else(|e| panic!("{}: {e}", exp.id()));
+                for c in &cases {
+                    let f = paper.footprint(c);
+                    largest.host_bytes = largest.host_bytes.max(f.host_bytes);
+                    largest.device_bytes = largest.device_bytes.max(f.device_bytes);
+                }
+            }
+            assert!(largest.host_bytes > 1 << 20 && largest.device_bytes > 1 << 20, "{}: {largest:?}", exp.id());
+        }
+    }
 }

@@ -7,7 +7,7 @@
 use super::analysis::AttributeType;
 use super::{BALLOT, BiohelPaper, CUDA, EVAL_FIGURE, LEARN_FIGURE, PARALLEL, SERIAL, scale};
 use crate::error::SpecError;
-use crate::experiments::{Case, RunEnv};
+use crate::experiments::{Case, Footprint, RunEnv};
 use crate::gpu::biohel::{Design, GpuEvaluator};
 use crate::library::biohel::{Counts, ParallelEvaluator, Rule, RuleEvaluator, SerialEvaluator, ilas_strata, random_rule, window_range};
 use crate::library::biohel_learning::{LearnedModel, LearningConfig, learn};
@@ -144,6 +144,32 @@ impl BiohelPaper {
     }
 
     /// Runs one case of either stage or of the sweep beyond the paper.
+    /// The data set three times on the host (whole, training fold, ILAS
+    /// order), once on the device: a scale case's generated set, a stand-in's
+    /// shape, nothing for the vendored files (small, and loaded before any work).
+    pub(super) fn footprint(case: &Case) -> Footprint {
+        let p = &case.params;
+        let standin = |set: &str| match set {
+            "cn" => Some(dataset::StandIn::Cn),
+            "ss" => Some(dataset::StandIn::Ss),
+            "sa" => Some(dataset::StandIn::Sa),
+            _ => None,
+        };
+        let values = match p.str("figure") {
+            scale::SCALE_FIGURE => p.int("instances").unwrap_or(0).max(0) as u64 * p.int("attributes").unwrap_or(0).max(0) as u64,
+            _ => standin(p.str("set")).map_or(0, |k| {
+                let s = k.paper_shape();
+                (s.instances * (s.continuous + s.nominal)) as u64
+            }),
+        };
+        let key = match p.str("figure") {
+            scale::SCALE_FIGURE => "scale",
+            LEARN_FIGURE => "learn",
+            _ => "sets",
+        };
+        Footprint { host_bytes: 3 * 4 * values, device_bytes: 4 * values, key }
+    }
+
     pub(super) fn run(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
         let s = &self.spec.settings;
         match case.params.str("figure") {

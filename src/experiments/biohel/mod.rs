@@ -38,7 +38,7 @@ mod scale;
 pub mod selfcheck;
 mod spec;
 
-use super::{Case, Experiment, Paper, PaperReport, RunEnv};
+use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv};
 use crate::claims::{Band, Claims};
 use crate::error::SpecError;
 use crate::records::Record;
@@ -127,6 +127,10 @@ impl Paper for BiohelPaper {
 
     fn prepare(&self, cases: &[Case]) -> Result<()> {
         self.load_data(cases)
+    }
+
+    fn footprint(&self, case: &Case) -> Footprint {
+        BiohelPaper::footprint(case)
     }
 
     fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {

@@ -3,7 +3,7 @@
 //! each row is one scorer's repetition or its "not run here" row.
 
 use super::{BASELINE, CPU_MT, EcgaPaper, FASTCOUNT, GECGA};
-use crate::experiments::{Case, RunEnv};
+use crate::experiments::{Case, Footprint, RunEnv};
 use crate::gpu::ecga::GpuScorer;
 use crate::library::ecga::{
     self, BaselineCounter, BisectionCriteria, CpuScorer, FastCount, PairScorer, ParallelCpuScorer, Popcount, Population, PrefixFastCount,
@@ -94,6 +94,29 @@ impl EcgaPaper {
             add(format!("count/n{n}"), params.with("sizes", sizes.join(",")), (COUNT_ELL * n / 1_000) as u64 + 1);
         }
         Ok(cases)
+    }
+
+    /// The population, the selected half and the offspring (a byte per allele,
+    /// with the selected ones packed by locus) on the host; the packed
+    /// population on the device. A bisection's population is taken as twice
+    /// the paper's (it brackets the size from above).
+    pub(super) fn footprint(&self, case: &Case) -> Footprint {
+        let p = &case.params;
+        let ell = p.int("ell").unwrap_or(0).max(0) as u64;
+        let n = match p.int("n") {
+            Some(n) => n.max(0) as u64,
+            None => 2 * self.spec.population(ell as usize, search_of(p.str("search"))) as u64,
+        };
+        let key = match p.str("figure") {
+            "table5" => "table5_ells",
+            "fig5" => "fig5_ells",
+            "fig6" => "fig6_pops",
+            "fig7" => "fig7_ells",
+            "build" => "build_ells",
+            "scale" => "scale_build",
+            _ => "count_sizes",
+        };
+        Footprint { host_bytes: n * ell * 3 + n * ell / 8, device_bytes: n * ell / 8 * 2, key }
     }
 
     /// Runs one case; every returned row is one repetition (or one "not run here").

@@ -35,7 +35,7 @@ mod scale;
 pub mod selfcheck;
 mod spec;
 
-use super::{Case, Experiment, Paper, PaperReport, RunEnv};
+use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv};
 use crate::claims::Claims;
 use crate::error::SpecError;
 use crate::records::Record;
@@ -96,6 +96,10 @@ impl Paper for EcgaPaper {
 
     fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
         self.profile_cases(profile)
+    }
+
+    fn footprint(&self, case: &Case) -> Footprint {
+        EcgaPaper::footprint(self, case)
     }
 
     fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {

@@ -13,7 +13,7 @@
 use super::GboaPaper;
 use super::spec::Profile;
 use crate::error::SpecError;
-use crate::experiments::{Case, RunEnv};
+use crate::experiments::{Case, Footprint, RunEnv};
 use crate::gpu::boa::GpuFamilyScorer;
 use crate::library::boa::{self, BoaConfig, BoaResult, Construction, CpuFamilyScorer, FamilyScorer, ParallelFamilyScorer};
 use crate::library::ecga::{Popcount, PrefixFastCount};
@@ -86,6 +86,19 @@ impl GboaPaper {
             });
         }
         Ok(cases)
+    }
+
+    /// The population, the selected half and the offspring (a byte per allele)
+    /// with the network's ℓ × ℓ table of score gains on the host; the selected
+    /// half packed by locus and the gains on the device.
+    pub(super) fn footprint(case: &Case) -> Footprint {
+        let (ell, n) = (case.params.int("ell").unwrap_or(0).max(0) as u64, case.params.int("n").unwrap_or(0).max(0) as u64);
+        let key = match (case.params.str("figure"), case.params.str("axis")) {
+            ("table1", _) => "table1_ells",
+            (_, "ell") => "complexity_ells",
+            _ => "complexity_pops",
+        };
+        Footprint { host_bytes: 3 * n * ell + 8 * ell * ell, device_bytes: n * ell / 8 + 8 * ell * ell, key }
     }
 
     pub(super) fn run(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {

@@ -14,7 +14,7 @@ mod render;
 pub mod selfcheck;
 mod spec;
 
-use super::{Case, Experiment, Paper, PaperReport, RunEnv};
+use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv};
 use crate::claims::Claims;
 use crate::error::SpecError;
 use crate::gpu::Gpu;
@@ -66,6 +66,10 @@ impl Paper for GboaPaper {
     fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
         self.list_cases(profile)
     }
+    fn footprint(&self, case: &Case) -> Footprint {
+        GboaPaper::footprint(case)
+    }
+
     fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
         self.run(case, env)
     }

@@ -20,7 +20,7 @@
 
 use super::{CPU_1T, CPU_MT, CUDA, CUDA_RING, CUDA_SPLIT, IslandPaper};
 use crate::error::SpecError;
-use crate::experiments::{Case, RunEnv};
+use crate::experiments::{Case, Footprint, RunEnv};
 use crate::gpu::island::Design;
 use crate::library::island::{self, Config, RunResult, Threads};
 use crate::library::knapsack::Instance;
@@ -117,6 +117,22 @@ impl IslandPaper {
             });
         }
         Ok(cases)
+    }
+
+    /// Parents and offspring of every island, 32 items a word, with their
+    /// fitness: on the host for the CPU backend, on one GPU for the GPU's (the
+    /// ring first runs all its islands on one GPU).
+    pub(super) fn footprint(&self, case: &Case) -> Footprint {
+        let count = |k: &str| case.params.int(k).unwrap_or(0).max(0) as u64;
+        let words = self.item_count().unwrap_or(0).div_ceil(32) as u64;
+        let bytes = 2 * count("islands") * count("island_size") * (4 * words + 8);
+        let key = match case.params.str("figure") {
+            "full" => "full_length",
+            "ring" => "ring_sizes",
+            "speed" => "speed_sizes",
+            _ => "grid_sizes",
+        };
+        Footprint { host_bytes: bytes, device_bytes: bytes, key }
     }
 
     pub(super) fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {

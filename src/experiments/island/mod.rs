@@ -10,7 +10,7 @@ mod render;
 pub mod selfcheck;
 mod spec;
 
-use super::{Case, Experiment, Paper, PaperReport, RunEnv};
+use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv};
 use crate::claims::{Claims, Ctx};
 use crate::error::SpecError;
 use crate::records::Record;
@@ -83,6 +83,10 @@ impl Paper for IslandPaper {
             self.instance()?;
         }
         Ok(())
+    }
+
+    fn footprint(&self, case: &Case) -> Footprint {
+        IslandPaper::footprint(self, case)
     }
 
     fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {

@@ -5,7 +5,7 @@
 
 use super::LayoutPaper;
 use crate::error::SpecError;
-use crate::experiments::{Case, RunEnv};
+use crate::experiments::{Case, Footprint, RunEnv};
 use crate::gpu::layout::{LayoutBuffers, Strategy, Timing, launch_config};
 use crate::library::nonseparable::{self as ns, Function};
 use crate::records::Record;
@@ -61,6 +61,14 @@ impl LayoutPaper {
             }
         }
         Ok(cases)
+    }
+
+    /// The population (f32) with its pinned copy and the f64 references on the
+    /// host; the population and one more buffer of its size (S1/S2's other
+    /// layout) on the device.
+    pub(super) fn footprint(case: &Case) -> Footprint {
+        let (pop, dim) = (case.params.int("pop").unwrap_or(0).max(0) as u64, case.params.int("dim").unwrap_or(0).max(0) as u64);
+        Footprint { host_bytes: pop * dim * 8 + pop * 16, device_bytes: pop * dim * 8 + pop * 4, key: "sizes" }
     }
 
     pub(super) fn run(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {

@@ -18,7 +18,7 @@ pub mod spec;
 #[cfg(test)]
 mod testing;
 
-use super::{Case, Experiment, Paper, PaperReport, RunEnv};
+use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv};
 use crate::claims::Claims;
 use crate::error::SpecError;
 use crate::records::Record;
@@ -77,6 +77,10 @@ impl Paper for LayoutPaper {
 
     fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
         self.cases_of(profile)
+    }
+
+    fn footprint(&self, case: &Case) -> Footprint {
+        LayoutPaper::footprint(case)
     }
 
     fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
