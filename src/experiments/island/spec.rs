@@ -73,7 +73,7 @@ impl FullLength {
         if !(1..=MAX_ISLANDS).contains(&self.islands) {
             return bad(format!("{} islands: must be in 1..={MAX_ISLANDS}", self.islands));
         }
-        if !(4..=MAX_SIZE).contains(&self.size) || self.size % 2 != 0 {
+        if !(4..=MAX_SIZE).contains(&self.size) || !self.size.is_multiple_of(2) {
             return bad(format!("island size {} must be even and in 4..={MAX_SIZE}", self.size));
         }
         if self.generations == 0 {
