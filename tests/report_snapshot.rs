@@ -11,6 +11,23 @@ const HW_ID: &str = "test-gpu__test-cpu__4t";
 /// As many tries as the spec's `min_n`, so that the claims decide.
 const TRIES: usize = 10;
 
+/// The fixture's sweep: profile `quick` of the spec [`spec`] writes.
+const FUNCTIONS: [&str; 2] = ["rosenbrock", "f2_heavy"];
+const SIZES: [(usize, usize); 9] =
+    [(10, 10), (20, 20), (40, 40), (100, 100), (200, 200), (400, 400), (1000, 1000), (2000, 2000), (4000, 4000)];
+
+/// The shipped layout spec with its profile `quick` planning exactly the
+/// fixture's cases (the shipped one renamed `quick-shipped`; `speed` as shipped),
+/// written into `dir`.
+fn spec(dir: &Path) -> evorepro::experiments::SpecChoice {
+    let shipped = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/layout.toml")).unwrap();
+    let sizes: Vec<String> = SIZES.iter().map(|(p, d)| format!("[{p}, {d}]")).collect();
+    let profile = format!("\n[profiles.quick]\ntries = {TRIES}\nfunctions = {FUNCTIONS:?}\nsizes = [{}]\n", sizes.join(", "));
+    let path = dir.join("layout.toml");
+    std::fs::write(&path, shipped.replacen("\n[profiles.quick]", &format!("{profile}\n[profiles.quick-shipped]"), 1)).unwrap();
+    evorepro::experiments::SpecChoice { file: Some(path), root: env!("CARGO_MANIFEST_DIR").into(), allow_outside: false }
+}
+
 /// The columns every row of the fake machine carries (as the runner writes them).
 fn common() -> Record {
     Record::new()
@@ -62,9 +79,8 @@ fn synthetic_records() -> Vec<Record> {
         r.extend(&Record::new().with("record_kind", "ceiling").with("ceiling", name).with("gbs", gbs));
         rows.push(r);
     }
-    let sizes = [(10, 10), (20, 20), (40, 40), (100, 100), (200, 200), (400, 400), (1000, 1000), (2000, 2000), (4000, 4000)];
-    for function in ["rosenbrock", "f2_heavy"] {
-        for &(pop, dim) in &sizes {
+    for function in FUNCTIONS {
+        for (pop, dim) in SIZES {
             let case = Record::new()
                 .with("record_kind", "measurement")
                 .with("case_id", format!("{function}/{pop}x{dim}"))
@@ -134,8 +150,7 @@ fn layout_report_matches_snapshot() {
     let records = tmp.path().join("layout").join("records");
     write_records(&records.join("test"), &synthetic_records()).unwrap();
     let exp = evorepro::experiments::find("layout").unwrap();
-    let shipped = evorepro::experiments::SpecChoice { file: None, root: env!("CARGO_MANIFEST_DIR").into(), allow_outside: false };
-    let path = evorepro::experiments::render(exp, tmp.path(), None, &shipped).unwrap().report;
+    let path = evorepro::experiments::render(exp, tmp.path(), None, &spec(tmp.path())).unwrap().report;
     assert_eq!(path, tmp.path().join("layout").join("REPORT.md"));
     let actual = std::fs::read_to_string(&path).unwrap();
     assert!(!actual.contains(&*tmp.path().to_string_lossy()), "the report names the temporary folder");
@@ -160,4 +175,51 @@ fn layout_report_matches_snapshot() {
             kept.display()
         );
     }
+}
+
+/// Verdict labels of the claims on the fixture's machine, by claim id.
+fn verdicts(rendered: &evorepro::experiments::Rendered) -> Vec<(String, String)> {
+    rendered.claims.iter().filter(|c| c.machine == HW_ID).map(|c| (c.id.clone(), c.outcome.verdict.label())).collect()
+}
+
+#[test]
+fn an_incomplete_sweep_leaves_undecided_the_claims_resting_on_it() {
+    let render = |rows: Vec<Record>| {
+        let tmp = tempfile::tempdir().unwrap();
+        write_records(&tmp.path().join("layout").join("records").join("test"), &rows).unwrap();
+        let exp = evorepro::experiments::find("layout").unwrap();
+        let rendered = evorepro::experiments::render(exp, tmp.path(), None, &spec(tmp.path())).unwrap();
+        let report = std::fs::read_to_string(&rendered.report).unwrap();
+        (verdicts(&rendered), report)
+    };
+    let (whole, _) = render(synthetic_records());
+    assert!(whole.iter().any(|(_, v)| v == "reproduced") && whole.iter().any(|(_, v)| v == "not reproduced"), "{whole:?}");
+
+    // One case of the sweep missing: every claim decided on it is left undecided.
+    let mut rows = synthetic_records();
+    rows.retain(|r| r.str("case_id") != "rosenbrock/4000x4000");
+    let (partial, report) = render(rows);
+    assert!(report.contains("| quick | test | 17 / 18 (**incomplete**) |"), "{report}");
+    for ((id, before), (_, after)) in whole.iter().zip(&partial) {
+        if before == "reproduced" || before == "not reproduced" {
+            assert_eq!(after, "too few runs (incomplete: sweep `quick` has 17 of 18 cases)", "{id}");
+        } else {
+            assert_eq!(after, before, "{id}");
+        }
+    }
+
+    // An incomplete profile no claim rests on (one `speed` case beyond the
+    // paper's sizes) changes no verdict.
+    let mut rows = synthetic_records();
+    let mut extra: Vec<Record> = rows.iter().filter(|r| r.str("case_id") == "rosenbrock/4000x4000").cloned().collect();
+    for r in &mut extra {
+        r.set("profile", "speed");
+        r.set("case_id", "rosenbrock/16000x16000");
+        r.set("pop", 16000_usize);
+        r.set("dim", 16000_usize);
+    }
+    rows.extend(extra);
+    let (with_speed, report) = render(rows);
+    assert!(report.contains("| speed | test | 1 / 21 (**incomplete**) |"), "{report}");
+    assert_eq!(with_speed, whole);
 }

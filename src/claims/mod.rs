@@ -44,6 +44,13 @@ pub enum Verdict {
         n: usize,
         needs: usize,
     },
+    /// Rests on a profile whose sweep is incomplete here: `stored` of its
+    /// `planned` cases (counted with "too few runs").
+    Incomplete {
+        profile: String,
+        stored: usize,
+        planned: usize,
+    },
     /// Not run here, with the one-line reason.
     NotRun(String),
 }
@@ -80,7 +87,7 @@ impl Verdict {
             Verdict::Reproduced => VerdictKind::Reproduced,
             Verdict::NotReproduced => VerdictKind::NotReproduced,
             Verdict::Differs(_) => VerdictKind::Differs,
-            Verdict::TooFewRuns { .. } => VerdictKind::TooFewRuns,
+            Verdict::TooFewRuns { .. } | Verdict::Incomplete { .. } => VerdictKind::TooFewRuns,
             Verdict::NotRun(_) => VerdictKind::NotRun,
         }
     }
@@ -90,6 +97,9 @@ impl Verdict {
             Verdict::Reproduced | Verdict::NotReproduced => self.kind().label().into(),
             Verdict::Differs(e) => format!("differs on this hardware ({e})"),
             Verdict::TooFewRuns { n, needs } => format!("too few runs (n = {n}, needs {needs})"),
+            Verdict::Incomplete { profile, stored, planned } => {
+                format!("too few runs (incomplete: sweep `{profile}` has {stored} of {planned} cases)")
+            }
             Verdict::NotRun(why) => format!("not run here ({why})"),
         }
     }
@@ -407,5 +417,8 @@ mod tests {
         assert_eq!(counts(&rs), [1, 0, 0, 1, 1]);
         assert_eq!(counts_line(&counts(&rs)), "1 reproduced, 1 too few runs, 1 not run here");
         assert_eq!(Verdict::TooFewRuns { n: 2, needs: 10 }.label(), "too few runs (n = 2, needs 10)");
+        let incomplete = Verdict::Incomplete { profile: "quick".into(), stored: 10, planned: 15 };
+        assert_eq!(incomplete.label(), "too few runs (incomplete: sweep `quick` has 10 of 15 cases)");
+        assert_eq!(incomplete.kind(), VerdictKind::TooFewRuns);
     }
 }

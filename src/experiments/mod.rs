@@ -19,7 +19,7 @@ pub mod gboa;
 pub mod island;
 pub mod layout;
 
-use crate::claims::{ClaimResult, counts, counts_line};
+use crate::claims::{ClaimResult, Outcome, Verdict, counts, counts_line};
 use crate::error::{GpuError, SpecError};
 use crate::gpu::{self, Gpu};
 use crate::hardware::{self, Fingerprint};
@@ -449,7 +449,8 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
     let machines = machines(out, exp.id(), this_hw)?;
     let dir = out.join(exp.id());
     std::fs::create_dir_all(dir.join("figures"))?;
-    let body = paper.report(&machines, &dir)?;
+    let mut body = paper.report(&machines, &dir)?;
+    body.claims = mark_incomplete(paper.as_ref(), &machines, body.claims)?;
     let mut md = report::header(paper.meta(), exp.id());
     md += "## Verdicts\n\n";
     md += &report::verdict_summary(&body.claims, &machines);
@@ -490,6 +491,39 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
     let verdicts = report::index::PaperVerdicts::new(exp.id(), &paper.meta().title, &machines, &body.claims).write(out)?;
     let index = write_index(out)?;
     Ok(Rendered { report: path, verdicts, index, claims: body.claims })
+}
+
+/// Claims that rest on an incomplete sweep. For each machine and profile with
+/// fewer cases stored than the profile plans, the claims are judged again
+/// without that profile's measurements: a claim whose outcome changes rests on
+/// the profile, so it cannot be decided until the missing cases run. Its
+/// verdict becomes "too few runs" (cases stored of planned) and its evidence
+/// keeps what the stored cases say.
+fn mark_incomplete(paper: &dyn Paper, machines: &[MachineRecords], mut claims: Vec<ClaimResult>) -> Result<Vec<ClaimResult>> {
+    for m in machines {
+        for (profile, done) in report::cases_stored(m) {
+            let Some(planned) = paper.cases(&profile).ok().map(|c| c.len()).filter(|&n| done < n) else { continue };
+            let mut without = machines.to_vec();
+            for w in without.iter_mut().filter(|w| w.hw_id == m.hw_id) {
+                w.rows.retain(|r| !(r.str("record_kind") == "measurement" && r.str("profile") == profile));
+            }
+            // Figures of the reduced records go to a scratch folder, never the report's.
+            let scratch = tempfile::tempdir()?;
+            std::fs::create_dir_all(scratch.path().join("figures"))?;
+            let judged = paper.report(&without, scratch.path())?.claims;
+            let decided = |v: &Verdict| matches!(v, Verdict::Reproduced | Verdict::NotReproduced | Verdict::Differs(_));
+            for c in claims.iter_mut().filter(|c| c.machine == m.hw_id && decided(&c.outcome.verdict)) {
+                let same = judged.iter().find(|j| j.id == c.id && j.machine == c.machine).is_some_and(|j| j.outcome == c.outcome);
+                if !same {
+                    let o = &c.outcome;
+                    let evidence = format!("on the {done} cases stored: {}; {}", o.verdict.label(), o.evidence);
+                    let verdict = Verdict::Incomplete { profile: profile.clone(), stored: done, planned };
+                    c.outcome = Outcome { verdict, evidence, ratio: None, beyond: o.beyond.clone() };
+                }
+            }
+        }
+    }
+    Ok(claims)
 }
 
 /// Rewrites `out/INDEX.md` and `out/verdicts.json` from every paper's verdicts.

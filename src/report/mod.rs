@@ -209,22 +209,28 @@ pub fn hardware_table(meta: &PaperMeta, machines: &[MachineRecords]) -> String {
     t.render()
 }
 
+/// Distinct cases with measurements of one machine, per profile.
+pub fn cases_stored(m: &MachineRecords) -> BTreeMap<String, usize> {
+    let mut cases: BTreeMap<&str, std::collections::BTreeSet<&str>> = BTreeMap::new();
+    for r in m.measurements() {
+        cases.entry(r.str("profile")).or_default().insert(r.str("case_id"));
+    }
+    cases.into_iter().map(|(p, c)| (p.to_owned(), c.len())).collect()
+}
+
 /// Every run of every machine: per profile, its commits and the cases stored
 /// against those the profile plans now (`planned`; None for a profile the spec
 /// no longer has), so an incomplete sweep shows as one.
 pub fn runs_table(machines: &[MachineRecords], planned: impl Fn(&str) -> Option<usize>) -> String {
     let mut t = Table::new(&["machine", "profile", "commits", "cases stored / planned"]);
     for m in machines {
-        let mut profiles: BTreeMap<&str, (std::collections::BTreeSet<&str>, std::collections::BTreeSet<&str>)> = BTreeMap::new();
+        let mut profiles: BTreeMap<&str, std::collections::BTreeSet<&str>> = BTreeMap::new();
         for r in m.rows.iter().filter(|r| matches!(r.str("record_kind"), "measurement" | "ceiling")) {
-            let e = profiles.entry(r.str("profile")).or_default();
-            e.0.insert(r.str("git_commit"));
-            if r.str("record_kind") == "measurement" {
-                e.1.insert(r.str("case_id"));
-            }
+            profiles.entry(r.str("profile")).or_default().insert(r.str("git_commit"));
         }
-        for (profile, (commits, cases)) in profiles {
-            let done = cases.len();
+        let stored = cases_stored(m);
+        for (profile, commits) in profiles {
+            let done = stored.get(profile).copied().unwrap_or(0);
             let status = match planned(profile) {
                 Some(n) if done >= n => format!("{done} / {n}"),
                 Some(n) => format!("{done} / {n} (**incomplete**)"),
