@@ -95,14 +95,14 @@ pub(super) struct Table1Paper {
 #[serde(deny_unknown_fields)]
 struct Table1Row {
     config: String,
-    speedup: Vec<f64>,
+    speedup: Spanned<Vec<f64>>,
 }
 
 impl Table1Paper {
     /// The paper's speedup of `config` ("1 GPU", "12 CPUs", …) at an island size.
     pub fn at(&self, config: &str, size: usize) -> Option<f64> {
         let i = self.sizes.iter().position(|&s| s == size)?;
-        self.rows.iter().find(|r| r.config == config)?.speedup.get(i).copied()
+        self.rows.iter().find(|r| r.config == config)?.speedup.get_ref().get(i).copied()
     }
 }
 
@@ -125,6 +125,14 @@ pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecErr
     }
     if *s.migration_interval.get_ref() == 0 {
         return Err(file.invalid(&s.migration_interval, "settings.migration_interval", "must be at least 1"));
+    }
+    let t1 = &spec.table1;
+    if let Some(r) = t1.rows.iter().find(|r| r.speedup.get_ref().len() != t1.sizes.len()) {
+        return Err(file.invalid(
+            &r.speedup,
+            "table1.rows",
+            format!("`{}` has {} speedups for {} island sizes", r.config, r.speedup.get_ref().len(), t1.sizes.len()),
+        ));
     }
     for (name, p) in &spec.profiles {
         for n in p.grid_sizes.iter().chain(&p.speed_sizes).chain(&p.ring_sizes) {
@@ -182,6 +190,15 @@ mod tests {
         let text = include_str!("../../../experiments/island.toml").replacen("ring_islands = [2,", "ring_islands = [0,", 1);
         let e = load(&text).err().unwrap().to_string();
         assert!(e.contains("profiles.gpu-multi") && e.contains("0 islands"), "{e}");
+    }
+
+    #[test]
+    fn a_table_one_row_must_have_a_speedup_per_size() {
+        let shipped = include_str!("../../../experiments/island.toml");
+        let from = "speedup = [10.70, 21.31, 41.13, 55.78, 54.49]";
+        let line = shipped[..shipped.find(from).unwrap()].matches('\n').count() + 1;
+        let e = load(&shipped.replacen(from, "speedup = [10.70, 21.31, 41.13, 55.78]", 1)).err().unwrap().to_string();
+        assert!(e.contains(&format!("island.toml:{line}:")) && e.contains("`1 GPU` has 4 speedups for 5 island sizes"), "{e}");
     }
 
     #[test]
