@@ -51,6 +51,10 @@ pub enum Command {
         /// are relative to its own folder.
         #[arg(long)]
         spec: Option<PathBuf>,
+        /// Only list the cases by figure, with the memory each needs and a time
+        /// estimated from stored records; run and write nothing.
+        #[arg(long)]
+        dry_run: bool,
     },
     /// Re-renders a paper's report from its raw records, without rerunning.
     Report {
@@ -119,14 +123,18 @@ pub fn run(cli: Cli) -> Result<()> {
                 }
             }
         }
-        Command::Reproduce { paper, profile, backend, device, out, resume, spec } => {
+        Command::Reproduce { paper, profile, backend, device, out, resume, spec, dry_run } => {
             let list = papers(&paper)?;
             if spec.is_some() && list.len() > 1 {
                 anyhow::bail!("--spec names one paper's spec; use it with one paper, not `all`");
             }
             for e in list {
                 let opts = RunOptions { profile: profile.clone(), backend, device, out: out.clone(), resume, spec: choice(spec.clone()) };
-                println!("{}", experiments::reproduce(e, &opts)?.summary(e.id()));
+                if dry_run {
+                    println!("{}", experiments::dry_run(e, &opts)?);
+                } else {
+                    println!("{}", experiments::reproduce(e, &opts)?.summary(e.id()));
+                }
             }
         }
         Command::Report { paper, out, spec } => {

@@ -35,6 +35,32 @@ fn island_quick_profile_on_cpu_end_to_end() {
     let speed = |method: &str| rows.iter().filter(|r| r.str("figure") == "speed" && r.str("method") == method).count();
     assert_eq!(speed("cpu-1t"), 3);
     assert_eq!(speed("cpu-mt"), 3);
+    // Each row carries its case's time, from which a dry run estimates: every
+    // case is stored and timed on this machine, and the dry run writes nothing.
+    assert!(grid.iter().all(|r| r.float("case_s").is_some_and(|s| s > 0.0)));
+    let listing = |d: &std::path::Path| {
+        let mut l: Vec<_> = walk(d).into_iter().map(|p| (std::fs::metadata(&p).unwrap().modified().unwrap(), p)).collect();
+        l.sort();
+        l
+    };
+    let before = listing(tmp.path());
+    let o = common::evorepro(&["reproduce".as_ref(), "island".as_ref(), "--dry-run".as_ref(), "--out".as_ref(), tmp.path().as_os_str()]);
+    assert!(o.status.success(), "{}", common::describe(&o));
+    let plan = String::from_utf8_lossy(&o.stdout);
+    for needle in ["| grid | 12 | 12 |", "this machine (12)", "| speed | 3 | 3 |", "15 cases, 15 already stored here"] {
+        assert!(plan.contains(needle), "the dry run lacks `{needle}`:\n{plan}");
+    }
+    assert_eq!(listing(tmp.path()), before, "the dry run wrote something");
+}
+
+/// Every file below `dir`.
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() { out.extend(walk(&p)) } else { out.push(p) }
+    }
+    out
 }
 
 #[test]

@@ -18,6 +18,7 @@ pub mod ecga;
 pub mod gboa;
 pub mod island;
 pub mod layout;
+pub mod plan;
 
 use crate::claims::{ClaimResult, Outcome, Verdict, counts, counts_line};
 use crate::error::{GpuError, SpecError};
@@ -282,6 +283,37 @@ pub fn measure_ceilings(gpu: Option<&Gpu>, quick: bool, kind: &str) -> Result<Ve
     Ok(rows)
 }
 
+/// `reproduce --dry-run`: the profile's cases by figure with the memory and the
+/// time each needs ([`plan`]); refuses what `reproduce` would refuse, and runs
+/// and writes nothing.
+pub fn dry_run(exp: &dyn Experiment, opts: &RunOptions) -> Result<String> {
+    let file = read_spec(exp, &opts.spec)?;
+    let paper = exp.load(&file)?;
+    let cases = paper.cases(&opts.profile)?;
+    if cases.is_empty() {
+        bail!("profile `{}` of {} has no cases: its sizes, runs or sweeps are empty", opts.profile, exp.id());
+    }
+    let env = RunEnv::open(opts.backend, opts.device, &opts.profile)?;
+    let host_bytes = (env.fingerprint.mem_gib * f64::from(1u32 << 30)) as u64;
+    check_footprints(&file, &opts.profile, paper.as_ref(), &cases, host_bytes, env.gpu.as_ref().map(|g| g.info.mem_bytes as u64))?;
+    let hw = env.fingerprint.hw_id.as_str();
+    let machines = report::by_machine(load_records(&opts.out, exp.id())?, Some(hw));
+    let stored: std::collections::BTreeSet<&str> = machines
+        .iter()
+        .filter(|m| m.hw_id == hw)
+        .flat_map(|m| m.measurements())
+        .filter(|r| r.str("profile") == opts.profile)
+        .map(|r| r.str("case_id"))
+        .collect();
+    let on = match &env.gpu {
+        Some(g) => format!("GPU {}", g.info.name),
+        None => format!("CPU only ({}): GPU parts would be recorded as not run here", env.gpu_absent),
+    };
+    let mut md = format!("# {} — profile `{}` on `{hw}`, {on}; nothing is run or written\n\n", exp.id(), opts.profile);
+    md += &plan::render(paper.as_ref(), &cases, &machines, hw, |c| stored.contains(c.id.as_str()));
+    Ok(md)
+}
+
 /// Runs one paper: cases not yet stored, then the report. Returns what was written.
 pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<Rendered> {
     let file = read_spec(exp, &opts.spec)?;
@@ -347,7 +379,11 @@ pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<Rendered> {
     bar.set_style(ProgressStyle::with_template("{msg:28} [{elapsed_precise}] {wide_bar} {percent}% eta {eta}").expect("valid template"));
     for case in todo {
         bar.set_message(case.id.clone());
+        let started = std::time::Instant::now();
         let rows = paper.run_case(case, &env).with_context(|| format!("case {}", case.id))?;
+        let case_s = started.elapsed().as_secs_f64();
+        // Every row carries how long its whole case took: `--dry-run` estimates from it.
+        let rows = rows.into_iter().map(|r| r.with(plan::CASE_SECONDS, case_s)).collect();
         store.append(Some(&case.id), with_common(rows, Some(case)))?;
         bar.inc(case.weight);
     }
