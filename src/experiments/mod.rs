@@ -330,12 +330,15 @@ pub fn record_hardware(fp: &Fingerprint, ceilings: Vec<Record>, out: &Path) -> R
     Ok(stem.with_extension("parquet"))
 }
 
-/// Writes the CSV copy of every record file that lacks one or whose copy is
-/// older than the Parquet (records brought back from another machine as Parquet
-/// only, a run killed before its CSV was written).
-fn write_missing_csv(out: &Path, id: &str) -> Result<()> {
+/// Writes the checksum file of every record file that lacks one (records
+/// written before checksums were kept) and reads cleanly, and the CSV copy of
+/// every record file that lacks one or whose copy is older than the Parquet
+/// (records brought back from another machine as Parquet only, a run killed
+/// before its CSV was written).
+fn write_missing_copies(out: &Path, id: &str) -> Result<()> {
     let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
     for f in records::record_files(&out.join(id).join("records")) {
+        records::add_missing_checksum(&f)?;
         let csv = f.with_extension("csv");
         if modified(&csv).is_none_or(|c| modified(&f).is_some_and(|p| p > c)) {
             records::write_csv(&f.with_extension(""), &records::read_parquet(&f)?)?;
@@ -370,8 +373,8 @@ impl Rendered {
 /// `out/<id>/verdicts.json`, `out/INDEX.md` and `out/verdicts.json`.
 pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: Option<&Path>) -> Result<Rendered> {
     let paper = load_paper(exp, spec)?;
-    write_missing_csv(out, exp.id())?;
-    write_missing_csv(out, HARDWARE_DIR)?;
+    write_missing_copies(out, exp.id())?;
+    write_missing_copies(out, HARDWARE_DIR)?;
     let machines = machines(out, exp.id(), this_hw)?;
     let dir = out.join(exp.id());
     std::fs::create_dir_all(dir.join("figures"))?;
