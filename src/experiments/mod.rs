@@ -29,6 +29,8 @@ use crate::spec::{PaperMeta, SpecFile};
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 /// A paper's entry in the registry: how to parse its spec.
 pub trait Experiment: Sync {
@@ -204,6 +206,21 @@ pub fn measure_ceilings(gpu: Option<&Gpu>, quick: bool, kind: &str) -> Result<Ve
     Ok(rows)
 }
 
+/// A new run's id: nanoseconds since the Unix epoch, so that ids grow with time
+/// (the report takes the largest as the latest) and runs started in the same
+/// second differ. Within one process every call returns more than the last.
+pub fn new_run_id() -> u64 {
+    static LAST: AtomicU64 = AtomicU64::new(0);
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
+    let mut id = now;
+    // Never fails: the closure always returns Some.
+    let _ = LAST.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |last| {
+        id = now.max(last.saturating_add(1));
+        Some(id)
+    });
+    id
+}
+
 /// Runs one paper: cases not yet stored, then the report. Returns what was written.
 pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<Rendered> {
     let paper = load_paper(exp, opts.spec.as_deref())?;
@@ -218,7 +235,7 @@ pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<Rendered> {
     let spec_hash = spec_hash(exp, opts.spec.as_deref())?;
     let name = format!("{}__{}", env.fingerprint.hw_id, opts.profile);
     let mut store = RecordStore::open(&dir.join("records"), &name, &spec_hash, opts.resume)?;
-    let run_id = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let run_id = new_run_id();
     let mut common = Record::new()
         .with("paper", exp.id())
         .with("profile", opts.profile.as_str())
@@ -313,7 +330,7 @@ fn machines(out: &Path, id: &str, this_hw: Option<&str>) -> Result<Vec<MachineRe
 /// Stores `ceilings` (measured by [`measure_ceilings`] on the machine `fp`) as
 /// `out/hardware/records/<hw_id>.parquet` (and CSV), replacing earlier ones.
 pub fn record_hardware(fp: &Fingerprint, ceilings: Vec<Record>, out: &Path) -> Result<PathBuf> {
-    let run_id = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let run_id = new_run_id();
     let mut common = Record::new().with("run_id", run_id).with("git_commit", GIT_COMMIT).with("profile", "hw");
     common.extend(&fp.record());
     let rows: Vec<Record> = ceilings
@@ -439,4 +456,15 @@ pub fn compare(exp: &dyn Experiment, out: &Path, spec: Option<&Path>) -> Result<
     records::write_atomic(&out.join(exp.id()).join("COMPARE.md"), md.as_bytes())?;
     write_index(out)?;
     Ok(md)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn run_ids_are_unique_and_grow() {
+        let (a, b) = (super::new_run_id(), super::new_run_id());
+        assert!(b > a, "{a} then {b}");
+        // Nanoseconds since the epoch: after 2020, and still an i64 in the records.
+        assert!(a > 1_577_836_800_000_000_000 && i64::try_from(b).is_ok(), "{a}");
+    }
 }
