@@ -9,6 +9,11 @@ use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// The most repetitions (runs, seeds, bisections) of one configuration a spec
+/// may ask for: each is a case of its own, and a profile's cases are all listed
+/// before any work (the papers ran at most 30).
+pub const MAX_REPEATS: usize = 1000;
+
 /// A spec file's text, where it came from, and its hash (recorded in every row).
 #[derive(Clone, Debug)]
 pub struct SpecFile {
@@ -48,6 +53,14 @@ impl SpecFile {
             profile: name.into(),
             known: profiles.keys().cloned().collect::<Vec<_>>().join(", "),
         })
+    }
+
+    /// Refuses a repetition count above [`MAX_REPEATS`].
+    pub fn check_repeats(&self, n: &toml::Spanned<usize>, key: &str) -> Result<(), SpecError> {
+        if *n.get_ref() > MAX_REPEATS {
+            return Err(self.invalid(n, key, format!("{} repetitions: at most {MAX_REPEATS} (each is a case of its own)", n.get_ref())));
+        }
+        Ok(())
     }
 
     /// An [`SpecError::Invalid`] at the span of a value.

@@ -460,9 +460,52 @@ pub fn compare(exp: &dyn Experiment, out: &Path, spec: Option<&Path>) -> Result<
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::spec::MAX_REPEATS;
+
+    /// `exp`'s shipped spec with `field` set to `n` on the first line starting
+    /// with `prefix` after the table `header`; and that line's number.
+    fn with_repeats(exp: &dyn Experiment, header: &str, prefix: &str, field: &str, n: usize) -> (String, usize) {
+        let mut lines: Vec<String> = exp.embedded_spec().lines().map(str::to_owned).collect();
+        let h = lines.iter().position(|l| l == header).expect("the table is in the spec");
+        let i = h + lines[h..].iter().position(|l| l.starts_with(prefix)).expect("the line is in the table");
+        let at = lines[i].find(&format!("{field} = ")).expect("the field is on the line") + field.len() + 3;
+        let end = at + lines[i][at..].find(|c: char| !c.is_ascii_digit()).unwrap_or(lines[i].len() - at);
+        lines[i].replace_range(at..end, &n.to_string());
+        (lines.join("\n"), i + 1)
+    }
+
+    #[test]
+    fn repetition_counts_past_the_limit_are_refused_with_file_line_and_key() {
+        // Each listed every case before: 4294967295 runs or seeds ran out of memory.
+        let counts = [
+            ("gboa", "[profiles.quick]", "runs", "runs", "profiles.quick.runs"),
+            ("island", "[profiles.quick]", "runs", "runs", "profiles.quick.runs"),
+            ("island", "[profiles.gpu]", "full_length", "runs", "profiles.gpu.full_length.runs"),
+            ("ecga", "[profiles.quick]", "table5_bisections", "table5_bisections", "profiles.quick.table5_bisections"),
+            ("ecga", "[profiles.quick]", "fig5_runs", "fig5_runs", "profiles.quick.fig5_runs"),
+            ("ecga", "[profiles.quick]", "fig6_runs", "fig6_runs", "profiles.quick.fig6_runs"),
+            ("ecga", "[profiles.quick]", "fig7_runs", "fig7_runs", "profiles.quick.fig7_runs"),
+            ("biohel", "[profiles.quick]", "seeds", "seeds", "profiles.quick.seeds"),
+            ("biohel", "[profiles.quick.learn]", "seeds", "seeds", "profiles.quick.learn.seeds"),
+            ("biohel", "[profiles.quick.scale]", "seeds", "seeds", "profiles.quick.scale.seeds"),
+        ];
+        for (id, header, prefix, field, key) in counts {
+            let exp = find(id).unwrap();
+            let load = |n| {
+                let (text, line) = with_repeats(exp, header, prefix, field, n);
+                (exp.load(&SpecFile::from_text(Path::new("x.toml"), text)), line)
+            };
+            let (loaded, line) = load(MAX_REPEATS + 1);
+            let e = loaded.err().unwrap_or_else(|| panic!("{key} = {} accepted", MAX_REPEATS + 1)).to_string();
+            assert!(e.starts_with(&format!("x.toml:{line}: `{key}`: {} repetitions", MAX_REPEATS + 1)), "{e}");
+            assert!(load(MAX_REPEATS).0.is_ok(), "{key} = {MAX_REPEATS} refused");
+        }
+    }
+
     #[test]
     fn run_ids_are_unique_and_grow() {
-        let (a, b) = (super::new_run_id(), super::new_run_id());
+        let (a, b) = (new_run_id(), new_run_id());
         assert!(b > a, "{a} then {b}");
         // Nanoseconds since the epoch: after 2020, and still an i64 in the records.
         assert!(a > 1_577_836_800_000_000_000 && i64::try_from(b).is_ok(), "{a}");

@@ -41,7 +41,7 @@ pub(super) struct Profile {
     pub grid_islands: Vec<Spanned<usize>>,
     pub grid_sizes: Vec<Spanned<usize>>,
     pub generations: Spanned<u32>,
-    pub runs: usize,
+    pub runs: Spanned<usize>,
     pub speed_sizes: Vec<Spanned<usize>>,
     pub speed_generations: Spanned<u32>,
     /// The headline configuration at the paper's full length (Section VI: 100k
@@ -62,7 +62,7 @@ pub(super) struct FullLength {
     pub islands: usize,
     pub size: usize,
     pub generations: u32,
-    pub runs: usize,
+    pub runs: Spanned<usize>,
 }
 
 /// Table I: the paper's speedups over one CPU thread, per island size.
@@ -122,6 +122,10 @@ pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecErr
             if !(1..=MAX_ISLANDS).contains(i.get_ref()) {
                 return Err(file.invalid(i, &format!("profiles.{name}"), format!("{} islands: must be in 1..={MAX_ISLANDS}", i.get_ref())));
             }
+        }
+        file.check_repeats(&p.runs, &format!("profiles.{name}.runs"))?;
+        if let Some(f) = &p.full_length {
+            file.check_repeats(&f.runs, &format!("profiles.{name}.full_length.runs"))?;
         }
         for g in [&p.generations, &p.speed_generations].into_iter().chain(&p.ring_generations) {
             if *g.get_ref() == 0 {
