@@ -645,7 +645,12 @@ mod tests {
     fn a_failed_write_names_the_file_and_leaves_no_temporary() {
         let dir = tempfile::tempdir().unwrap();
         let leftovers = || -> Vec<String> {
-            std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).filter(|n| n.starts_with(".tmp")).collect()
+            std::fs::read_dir(dir.path())
+                .unwrap()
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with(".tmp"))
+                .collect()
         };
         // The parent is a file: nothing can be created under it.
         std::fs::write(dir.path().join("plain"), "x").unwrap();

@@ -193,9 +193,12 @@ pub fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
                 return Err(file.invalid(n, &format!("profiles.{name}.fig6_pops"), "population must be ≥ the tournament size and ≤ 2^24"));
             }
         }
-        for (key, n) in
-            [("table5_bisections", &p.table5_bisections), ("fig5_runs", &p.fig5_runs), ("fig6_runs", &p.fig6_runs), ("fig7_runs", &p.fig7_runs)]
-        {
+        for (key, n) in [
+            ("table5_bisections", &p.table5_bisections),
+            ("fig5_runs", &p.fig5_runs),
+            ("fig6_runs", &p.fig6_runs),
+            ("fig7_runs", &p.fig7_runs),
+        ] {
             file.check_repeats(n, &format!("profiles.{name}.{key}"))?;
         }
     }
