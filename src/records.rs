@@ -258,7 +258,7 @@ fn read_verified(path: &Path) -> Result<Vec<u8>, RecordError> {
     if !found.eq_ignore_ascii_case(&expected) {
         let prefix = |h: &str| h.chars().take(16).collect::<String>();
         let message = format!(
-            "its bytes changed after they were written: SHA-256 {}…, {} expects {}…",
+            "its bytes changed after they were written: SHA-256 {}…, {} expects {}… (corrupted, or replaced without its checksum file)",
             prefix(&found),
             sum.display(),
             prefix(&expected)
