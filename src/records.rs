@@ -6,6 +6,7 @@
 
 use crate::error::RecordError;
 use polars::prelude::*;
+use sha2::{Digest, Sha256};
 use std::collections::HashSet;
 use std::fmt;
 use std::io::Write;
@@ -188,16 +189,35 @@ pub fn from_frame(df: &DataFrame) -> PolarsResult<Vec<Record>> {
     Ok(rows)
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same folder,
-/// flushed to disk, then renamed over the target.
+/// Writes `bytes` to `path` atomically: a temporary file (`.tmp*`) in the same
+/// folder, flushed to disk, then renamed over the target. On any error the
+/// temporary file is removed and the error names `path`.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    replace(path, bytes).map_err(|e| std::io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))
+}
+
+/// [`write_atomic`] with the bare cause as its error (for callers that name the file themselves).
+fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
+    // Dropping the temporary file on an early return (or a failed persist) deletes it.
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// The checksum file kept beside a records file: `<file>.sha256`, holding the
+/// hex SHA-256 of the file's bytes as they were written.
+pub fn checksum_path(parquet: &Path) -> PathBuf {
+    let mut name = parquet.as_os_str().to_owned();
+    name.push(".sha256");
+    PathBuf::from(name)
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn parquet_bytes(records: &[Record]) -> PolarsResult<Vec<u8>> {
@@ -214,30 +234,83 @@ fn csv_bytes(records: &[Record]) -> PolarsResult<Vec<u8>> {
     Ok(buf)
 }
 
-/// Reads one Parquet record file.
+/// Reads one Parquet record file, checking its bytes against its checksum file
+/// when it has one (records written before checksums were kept have none).
 pub fn read_parquet(path: &Path) -> Result<Vec<Record>, RecordError> {
-    let err = |e: &dyn fmt::Display| RecordError::Read { path: path.to_owned(), message: e.to_string() };
-    let file = std::fs::File::open(path).map_err(|e| err(&e))?;
-    let df = ParquetReader::new(file).finish().map_err(|e| err(&e))?;
-    from_frame(&df).map_err(|e| err(&e))
+    let bytes = read_verified(path)?;
+    parse_parquet(path, &bytes)
+}
+
+fn read_err(path: &Path, e: &dyn fmt::Display) -> RecordError {
+    RecordError::Read { path: path.to_owned(), message: e.to_string() }
+}
+
+/// The bytes of `path`, refused when they differ from those its checksum file describes.
+fn read_verified(path: &Path) -> Result<Vec<u8>, RecordError> {
+    let bytes = std::fs::read(path).map_err(|e| read_err(path, &e))?;
+    let sum = checksum_path(path);
+    let expected = match std::fs::read_to_string(&sum) {
+        Ok(text) => text.split_whitespace().next().unwrap_or_default().to_owned(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(bytes),
+        Err(e) => return Err(read_err(&sum, &e)),
+    };
+    let found = sha256_hex(&bytes);
+    if !found.eq_ignore_ascii_case(&expected) {
+        let prefix = |h: &str| h.chars().take(16).collect::<String>();
+        let message = format!(
+            "its bytes changed after they were written: SHA-256 {}…, {} expects {}… (corrupted, or replaced without its checksum file)",
+            prefix(&found),
+            sum.display(),
+            prefix(&expected)
+        );
+        return Err(RecordError::Read { path: path.to_owned(), message });
+    }
+    Ok(bytes)
+}
+
+fn parse_parquet(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, RecordError> {
+    let df = ParquetReader::new(std::io::Cursor::new(bytes)).finish().map_err(|e| read_err(path, &e))?;
+    from_frame(&df).map_err(|e| read_err(path, &e))
+}
+
+/// Gives a records file written before checksums were kept its checksum file,
+/// once its content reads as records; returns whether one was written.
+pub fn add_missing_checksum(path: &Path) -> Result<bool, RecordError> {
+    let sum = checksum_path(path);
+    if sum.exists() {
+        return Ok(false);
+    }
+    let bytes = read_verified(path)?;
+    parse_parquet(path, &bytes)?;
+    replace(&sum, format!("{}\n", sha256_hex(&bytes)).as_bytes()).map_err(|e| write_err(&sum, &e))?;
+    Ok(true)
 }
 
 fn write_err(p: &Path, e: &dyn fmt::Display) -> RecordError {
     RecordError::Write { path: p.to_owned(), message: e.to_string() }
 }
 
-/// Writes `records` as `<stem>.parquet`, atomically.
+/// Writes `records` as `<stem>.parquet`, then its checksum file, each atomically.
+/// The old checksum file goes first: a kill between the writes leaves a file
+/// without a checksum (read unchecked, given one by `report`), never one whose
+/// checksum is stale.
 pub fn write_parquet(stem: &Path, records: &[Record]) -> Result<(), RecordError> {
     let parquet = stem.with_extension("parquet");
+    let sum = checksum_path(&parquet);
     let bytes = parquet_bytes(records).map_err(|e| write_err(&parquet, &e))?;
-    write_atomic(&parquet, &bytes).map_err(|e| write_err(&parquet, &e))
+    match std::fs::remove_file(&sum) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(write_err(&sum, &e)),
+        _ => {}
+    }
+    replace(&parquet, &bytes).map_err(|e| write_err(&parquet, &e))?;
+    replace(&sum, format!("{}\n", sha256_hex(&bytes)).as_bytes()).map_err(|e| write_err(&sum, &e))
 }
 
 /// Writes `records` as `<stem>.csv` (the human-readable copy), atomically.
 pub fn write_csv(stem: &Path, records: &[Record]) -> Result<(), RecordError> {
     let csv = stem.with_extension("csv");
     let bytes = csv_bytes(records).map_err(|e| write_err(&csv, &e))?;
-    write_atomic(&csv, &bytes).map_err(|e| write_err(&csv, &e))
+    replace(&csv, &bytes).map_err(|e| write_err(&csv, &e))
 }
 
 /// Writes `records` as `<stem>.parquet` and `<stem>.csv`, each atomically.
@@ -382,12 +455,14 @@ fn process_alive(pid: u32) -> bool {
     if proc.is_dir() { proc.join(pid.to_string()).exists() } else { true }
 }
 
+/// Moves `<stem>.parquet`, its checksum file and its CSV copy to `archive/`,
+/// each named with the time of the move.
 fn archive(stem: &Path) -> std::io::Result<()> {
     let dir = stem.parent().unwrap_or(Path::new(".")).join("archive");
     std::fs::create_dir_all(&dir)?;
     let name = stem.file_name().and_then(|n| n.to_str()).unwrap_or("records");
     let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    for ext in ["parquet", "csv"] {
+    for ext in ["parquet", "parquet.sha256", "csv"] {
         let from = stem.with_extension(ext);
         if from.exists() {
             std::fs::rename(&from, dir.join(format!("{name}.{stamp}.{ext}")))?;
@@ -396,7 +471,8 @@ fn archive(stem: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Every record file (`*.parquet`) directly in `dir`, sorted by name.
+/// Every record file (`*.parquet`, not their `*.parquet.sha256` checksums)
+/// directly in `dir`, sorted by name.
 pub fn record_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .into_iter()
@@ -497,6 +573,100 @@ mod tests {
         std::fs::write(dir.path().join(".tmpAbC123"), "half a parquet").unwrap();
         let _s = RecordStore::open(dir.path(), "m", "h", false).unwrap();
         assert!(!dir.path().join(".tmpAbC123").exists());
+    }
+
+    /// The only byte offset of the little-endian f64 `v` in `bytes` (a small page
+    /// is kept uncompressed by zstd; a value neither the least nor the greatest of
+    /// its column is in no page statistics, only in the data page).
+    fn offset_of(bytes: &[u8], v: f64) -> usize {
+        let at: Vec<usize> = bytes.windows(8).enumerate().filter(|(_, w)| *w == v.to_le_bytes()).map(|(i, _)| i).collect();
+        assert_eq!(at.len(), 1, "{v} is stored once");
+        at[0]
+    }
+
+    #[test]
+    fn a_flipped_byte_in_a_data_page_is_caught_by_the_checksum() {
+        let dir = tempfile::tempdir().unwrap();
+        let stem = dir.path().join("m");
+        let rows: Vec<Record> = [1.0, 1.234_567_89, 2.0].map(|ms| Record::new().with("case_id", "a").with("wall_ms", ms)).into();
+        write_records(&stem, &rows).unwrap();
+        let parquet = stem.with_extension("parquet");
+        assert!(checksum_path(&parquet).exists());
+        assert_eq!(read_parquet(&parquet).unwrap(), rows);
+        let mut bytes = std::fs::read(&parquet).unwrap();
+        // The exponent byte of wall_ms: 1.23 becomes about 1.7e130 (the case).
+        let at = offset_of(&bytes, 1.234_567_89) + 7;
+        bytes[at] ^= 0x5b;
+        std::fs::write(&parquet, &bytes).unwrap();
+        let e = read_parquet(&parquet).unwrap_err().to_string();
+        assert!(e.contains(&*parquet.to_string_lossy()) && e.contains("changed after they were written"), "{e}");
+        // Without the checksum the flip reads silently: what the checksum is for.
+        std::fs::remove_file(checksum_path(&parquet)).unwrap();
+        let wall_ms = read_parquet(&parquet).unwrap()[1].float("wall_ms").unwrap();
+        assert!(wall_ms > 1e100, "{wall_ms}");
+    }
+
+    #[test]
+    fn records_without_a_checksum_still_read_and_are_given_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let stem = dir.path().join("legacy");
+        write_records(&stem, &sample()).unwrap();
+        let parquet = stem.with_extension("parquet");
+        std::fs::remove_file(checksum_path(&parquet)).unwrap();
+        assert_eq!(read_parquet(&parquet).unwrap().len(), 2);
+        assert!(add_missing_checksum(&parquet).unwrap());
+        assert!(!add_missing_checksum(&parquet).unwrap(), "written once");
+        assert_eq!(read_parquet(&parquet).unwrap().len(), 2);
+        // A file that does not read gets no checksum.
+        let junk = dir.path().join("junk.parquet");
+        std::fs::write(&junk, "not a parquet file").unwrap();
+        assert!(add_missing_checksum(&junk).unwrap_err().to_string().contains("junk.parquet"));
+        assert!(!checksum_path(&junk).exists());
+        // Checksums are not records.
+        assert_eq!(record_files(dir.path()), vec![junk, parquet]);
+    }
+
+    #[test]
+    fn archiving_moves_the_checksum_with_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = RecordStore::open(dir.path(), "m", "h", false).unwrap();
+        s.append(Some("a"), sample()).unwrap();
+        drop(s);
+        let mut s = RecordStore::open(dir.path(), "m", "h", false).unwrap();
+        s.append(Some("b"), vec![sample()[1].clone()]).unwrap();
+        let archived = record_files(&dir.path().join("archive"));
+        assert_eq!(archived.len(), 1);
+        assert!(checksum_path(&archived[0]).exists(), "the checksum stayed behind");
+        assert_eq!(read_parquet(&archived[0]).unwrap().len(), 2, "the archived file reads against its own checksum");
+        assert_eq!(read_parquet(&dir.path().join("m.parquet")).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_failed_write_names_the_file_and_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let leftovers = || -> Vec<String> {
+            std::fs::read_dir(dir.path())
+                .unwrap()
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with(".tmp"))
+                .collect()
+        };
+        // The parent is a file: nothing can be created under it.
+        std::fs::write(dir.path().join("plain"), "x").unwrap();
+        let under_file = dir.path().join("plain").join("REPORT.md");
+        let e = write_atomic(&under_file, b"report").unwrap_err().to_string();
+        assert!(e.contains(&*under_file.to_string_lossy()), "{e}");
+        // The target is a folder: the temporary file is written, the rename fails.
+        let folder = dir.path().join("REPORT.md");
+        std::fs::create_dir_all(folder.join("inside")).unwrap();
+        let e = write_atomic(&folder, b"report").unwrap_err().to_string();
+        assert!(e.contains(&*folder.to_string_lossy()), "{e}");
+        // The same for a records file.
+        std::fs::create_dir_all(dir.path().join("m.parquet").join("inside")).unwrap();
+        let e = write_records(&dir.path().join("m"), &sample()).unwrap_err().to_string();
+        assert!(e.contains("m.parquet"), "{e}");
+        assert!(leftovers().is_empty(), "{:?}", leftovers());
     }
 
     #[test]

@@ -11,10 +11,10 @@ use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 use toml::Spanned;
 
-/// The most repetitions (runs, tries, seeds, bisections) one case list may ask
-/// for: above it a profile is a typo, and its list of cases alone would not fit
-/// in memory at 10¹².
-pub const MAX_REPEATS: usize = 10_000;
+/// The most repetitions (runs, seeds, bisections) of one configuration a spec
+/// may ask for: each is a case of its own, and a profile's cases are all listed
+/// before any work (the papers ran at most 30).
+pub const MAX_REPEATS: usize = 1000;
 
 /// Whether `dir` looks like the repository root: it holds `experiments/` and `datasets/`.
 fn is_root(dir: &Path) -> bool {
@@ -204,7 +204,15 @@ impl SpecFile {
         if (at_least..=MAX_REPEATS).contains(&value) {
             return Ok(());
         }
-        Err(self.invalid_key(table, key, format!("{value} repeats: must be in {at_least}..={MAX_REPEATS}")))
+        Err(self.invalid_key(table, key, format!("{value} repetitions: must be in {at_least}..={MAX_REPEATS}")))
+    }
+
+    /// Refuses a repetition count above [`MAX_REPEATS`].
+    pub fn check_repeats(&self, n: &toml::Spanned<usize>, key: &str) -> Result<(), SpecError> {
+        if *n.get_ref() > MAX_REPEATS {
+            return Err(self.invalid(n, key, format!("{} repetitions: at most {MAX_REPEATS} (each is a case of its own)", n.get_ref())));
+        }
+        Ok(())
     }
 
     /// An [`SpecError::Invalid`] at the span of a value.
@@ -334,7 +342,7 @@ mod tests {
         assert_eq!(f.line_of_key("profiles.paper", "tries"), 5);
         assert_eq!(f.line_of_key("profiles.none", "tries"), 1);
         let e = f.repeats("profiles.paper", "runs", 1_000_000_000_000, 1).unwrap_err().to_string();
-        assert_eq!(e, "k.toml:6: `profiles.paper.runs`: 1000000000000 repeats: must be in 1..=10000");
+        assert_eq!(e, format!("k.toml:6: `profiles.paper.runs`: 1000000000000 repetitions: must be in 1..={MAX_REPEATS}"));
         assert!(f.repeats("profiles.quick", "runs", 0, 0).is_ok());
         assert!(f.repeats("profiles.quick", "runs", 0, 1).is_err());
     }

@@ -300,6 +300,7 @@ fn quick_profile_on_cpu_end_to_end() {
         let name = f.file_name().unwrap().to_str().unwrap();
         assert!(name.starts_with(&stem), "archived file {name} is not named after {stem}");
     }
+    assert!(evorepro::records::checksum_path(&old_parquet[0]).is_file(), "the checksum was not archived with its file");
     assert_eq!(measurements(&old_parquet[0]), rows, "the archived records lost rows");
     assert_eq!(files_with(&records, "parquet"), parquets, "the fresh run wrote no new record file");
     assert_eq!(measurements(&parquets[0]), rows);

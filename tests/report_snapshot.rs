@@ -223,3 +223,25 @@ fn an_incomplete_sweep_leaves_undecided_the_claims_resting_on_it() {
     assert!(report.contains("| speed | test | 1 / 21 (**incomplete**) |"), "{report}");
     assert_eq!(with_speed, whole);
 }
+
+#[test]
+fn report_gives_legacy_records_a_checksum_and_refuses_changed_ones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let records = tmp.path().join("layout").join("records");
+    write_records(&records.join("test"), &synthetic_records()).unwrap();
+    let parquet = records.join("test.parquet");
+    let sum = evorepro::records::checksum_path(&parquet);
+    let written = std::fs::read_to_string(&sum).unwrap();
+    // Records committed before checksums were kept have none: `report` adds it.
+    std::fs::remove_file(&sum).unwrap();
+    let exp = evorepro::experiments::find("layout").unwrap();
+    evorepro::experiments::render(exp, tmp.path(), None, &spec(tmp.path())).unwrap();
+    assert_eq!(std::fs::read_to_string(&sum).unwrap(), written);
+    // Bytes changed after the write: `report` refuses them, naming the file.
+    let mut bytes = std::fs::read(&parquet).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 1;
+    std::fs::write(&parquet, bytes).unwrap();
+    let e = format!("{:#}", evorepro::experiments::render(exp, tmp.path(), None, &spec(tmp.path())).err().unwrap());
+    assert!(e.contains("test.parquet") && e.contains("changed after they were written"), "{e}");
+}

@@ -13,26 +13,27 @@
 //!   "too few runs" instead of deciding.
 
 use super::{Ctx, Model, Outcome, Verdict};
-use crate::spec::Pair;
 use crate::stats::{self, Summary};
 use serde::Deserialize;
 
 /// A closed interval `[low, high]`, read from a two-element array: a claim's band
 /// on measured / paper, or the paper's range of sizes a claim applies to.
 #[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
-#[serde(try_from = "Pair<f64>")]
+#[serde(try_from = "Vec<f64>")]
 pub struct Band {
     pub low: f64,
     pub high: f64,
 }
 
-impl TryFrom<Pair<f64>> for Band {
+/// From a list, not a `[f64; 2]`: toml reads a longer array into a pair by
+/// dropping the rest, and a band of three values is a mistake to name.
+impl TryFrom<Vec<f64>> for Band {
     type Error = String;
-    fn try_from(Pair([low, high]): Pair<f64>) -> Result<Band, String> {
-        if low.is_finite() && high.is_finite() && low <= high {
-            Ok(Band { low, high })
-        } else {
-            Err(format!("[{low}, {high}] is not an interval (low ≤ high, both finite)"))
+    fn try_from(values: Vec<f64>) -> Result<Band, String> {
+        match values[..] {
+            [low, high] if low.is_finite() && high.is_finite() && low <= high => Ok(Band { low, high }),
+            [low, high] => Err(format!("[{low}, {high}] is not an interval (low ≤ high, both finite)")),
+            _ => Err(format!("{} values: a band is [low, high]", values.len())),
         }
     }
 }
@@ -180,6 +181,9 @@ mod tests {
         let b: Band = toml::Value::Array(vec![0.5.into(), 2.0.into()]).try_into().unwrap();
         assert_eq!(b, Band { low: 0.5, high: 2.0 });
         assert!(toml::Value::Array(vec![2.0.into(), 0.5.into()]).try_into::<Band>().is_err());
+        // toml's text deserializer (claims' params) read [a, b, c] as [a, b]; a band needs exactly two values.
+        let three = toml::de::ValueDeserializer::parse("[0.5, 2.0, 0]").unwrap();
+        assert!(Band::deserialize(three).unwrap_err().message().contains("3 values"));
         assert!(b.contains(1.0) && !b.contains(2.5));
         assert!(Band { low: 0.0, high: 1.0 }.check_ratio("band").is_err());
         assert_eq!(b.to_string(), "0.5–2");

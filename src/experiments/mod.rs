@@ -30,6 +30,8 @@ use crate::spec::{PaperMeta, SpecContext, SpecFile};
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 /// A paper's entry in the registry: how to parse its spec.
 pub trait Experiment: Sync {
@@ -283,6 +285,21 @@ pub fn measure_ceilings(gpu: Option<&Gpu>, quick: bool, kind: &str) -> Result<Ve
     Ok(rows)
 }
 
+/// A new run's id: nanoseconds since the Unix epoch, so that ids grow with time
+/// (the report takes the largest as the latest) and runs started in the same
+/// second differ. Within one process every call returns more than the last.
+pub fn new_run_id() -> u64 {
+    static LAST: AtomicU64 = AtomicU64::new(0);
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
+    let mut id = now;
+    // Never fails: the closure always returns Some.
+    let _ = LAST.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |last| {
+        id = now.max(last.saturating_add(1));
+        Some(id)
+    });
+    id
+}
+
 /// `reproduce --dry-run`: the profile's cases by figure with the memory and the
 /// time each needs ([`plan`]); refuses what `reproduce` would refuse, and runs
 /// and writes nothing.
@@ -333,7 +350,7 @@ pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<Rendered> {
     let spec_hash = file.hash;
     let name = format!("{}__{}", env.fingerprint.hw_id, opts.profile);
     let mut store = RecordStore::open(&dir.join("records"), &name, &spec_hash, opts.resume)?;
-    let run_id = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let run_id = new_run_id();
     let mut common = Record::new()
         .with("paper", exp.id())
         .with("profile", opts.profile.as_str())
@@ -423,7 +440,7 @@ fn machines(out: &Path, id: &str, this_hw: Option<&str>) -> Result<Vec<MachineRe
 /// Stores `ceilings` (measured by [`measure_ceilings`] on the machine `fp`) as
 /// `out/hardware/records/<hw_id>.parquet` (and CSV), replacing earlier ones.
 pub fn record_hardware(fp: &Fingerprint, ceilings: Vec<Record>, out: &Path) -> Result<PathBuf> {
-    let run_id = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let run_id = new_run_id();
     let mut common = Record::new().with("run_id", run_id).with("git_commit", GIT_COMMIT).with("profile", "hw");
     common.extend(&fp.record());
     let rows: Vec<Record> = ceilings
@@ -440,12 +457,15 @@ pub fn record_hardware(fp: &Fingerprint, ceilings: Vec<Record>, out: &Path) -> R
     Ok(stem.with_extension("parquet"))
 }
 
-/// Writes the CSV copy of every record file that lacks one or whose copy is
-/// older than the Parquet (records brought back from another machine as Parquet
-/// only, a run killed before its CSV was written).
-fn write_missing_csv(out: &Path, id: &str) -> Result<()> {
+/// Writes the checksum file of every record file that lacks one (records
+/// written before checksums were kept) and reads cleanly, and the CSV copy of
+/// every record file that lacks one or whose copy is older than the Parquet
+/// (records brought back from another machine as Parquet only, a run killed
+/// before its CSV was written).
+fn write_missing_copies(out: &Path, id: &str) -> Result<()> {
     let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
     for f in records::record_files(&out.join(id).join("records")) {
+        records::add_missing_checksum(&f)?;
         let csv = f.with_extension("csv");
         if modified(&csv).is_none_or(|c| modified(&f).is_some_and(|p| p > c)) {
             records::write_csv(&f.with_extension(""), &records::read_parquet(&f)?)?;
@@ -480,8 +500,8 @@ impl Rendered {
 /// `out/<id>/verdicts.json`, `out/INDEX.md` and `out/verdicts.json`.
 pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &SpecChoice) -> Result<Rendered> {
     let paper = load_paper(exp, spec)?;
-    write_missing_csv(out, exp.id())?;
-    write_missing_csv(out, HARDWARE_DIR)?;
+    write_missing_copies(out, exp.id())?;
+    write_missing_copies(out, HARDWARE_DIR)?;
     let machines = machines(out, exp.id(), this_hw)?;
     let dir = out.join(exp.id());
     std::fs::create_dir_all(dir.join("figures"))?;
@@ -632,5 +652,67 @@ mod tests {
             }
             assert!(largest.host_bytes > 1 << 20 && largest.device_bytes > 1 << 20, "{}: {largest:?}", exp.id());
         }
+    }
+
+    use crate::spec::MAX_REPEATS;
+
+    /// `exp`'s shipped spec with `field` set to `n` on the first line starting
+    /// with `prefix` after the table `header`; and that line's number.
+    fn with_repeats(exp: &dyn Experiment, header: &str, prefix: &str, field: &str, n: usize) -> (String, usize) {
+        let mut lines: Vec<String> = exp.embedded_spec().lines().map(str::to_owned).collect();
+        let h = lines.iter().position(|l| l == header).expect("the table is in the spec");
+        let i = h + lines[h..].iter().position(|l| l.starts_with(prefix)).expect("the line is in the table");
+        let at = lines[i].find(&format!("{field} = ")).expect("the field is on the line") + field.len() + 3;
+        let end = at + lines[i][at..].find(|c: char| !c.is_ascii_digit()).unwrap_or(lines[i].len() - at);
+        lines[i].replace_range(at..end, &n.to_string());
+        (lines.join("\n"), i + 1)
+    }
+
+    #[test]
+    fn repetition_counts_past_the_limit_are_refused_with_file_line_and_key() {
+        // Each listed every case before: 4294967295 runs or seeds ran out of memory.
+        let counts = [
+            ("gboa", "[profiles.quick]", "runs", "runs", "profiles.quick.runs"),
+            ("island", "[profiles.quick]", "runs", "runs", "profiles.quick.runs"),
+            ("island", "[profiles.gpu]", "full_length", "runs", "profiles.gpu.full_length.runs"),
+            ("ecga", "[profiles.quick]", "table5_bisections", "table5_bisections", "profiles.quick.table5_bisections"),
+            ("ecga", "[profiles.quick]", "fig5_runs", "fig5_runs", "profiles.quick.fig5_runs"),
+            ("ecga", "[profiles.quick]", "fig6_runs", "fig6_runs", "profiles.quick.fig6_runs"),
+            ("ecga", "[profiles.quick]", "fig7_runs", "fig7_runs", "profiles.quick.fig7_runs"),
+            ("biohel", "[profiles.quick]", "seeds", "seeds", "profiles.quick.seeds"),
+            ("biohel", "[profiles.quick.learn]", "seeds", "seeds", "profiles.quick.learn.seeds"),
+            ("biohel", "[profiles.quick.scale]", "seeds", "seeds", "profiles.quick.scale.seeds"),
+        ];
+        for (id, header, prefix, field, key) in counts {
+            let exp = find(id).unwrap();
+            let load = |n| {
+                let (text, line) = with_repeats(exp, header, prefix, field, n);
+                (exp.load(&SpecFile::in_repository("x.toml", text)), line)
+            };
+            let (loaded, line) = load(MAX_REPEATS + 1);
+            let e = loaded.err().unwrap_or_else(|| panic!("{key} = {} accepted", MAX_REPEATS + 1)).to_string();
+            assert!(e.starts_with(&format!("x.toml:{line}: `{key}`: {} repetitions", MAX_REPEATS + 1)), "{e}");
+            if let Err(e) = load(MAX_REPEATS).0 {
+                panic!("{key} = {MAX_REPEATS} refused: {e}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_claims_band_of_three_values_is_an_error_not_a_panic() {
+        // biohel read its peak claims' bands a second time and panicked where the two reads disagreed.
+        let exp = find("biohel").unwrap();
+        let text = exp.embedded_spec().replacen("per_stratum = [25000.0, 100000.0]", "per_stratum = [25000.0, 100000.0, 0]", 1);
+        let line = text.lines().position(|l| l.contains("100000.0, 0]")).unwrap() + 1;
+        let e = exp.load(&SpecFile::from_text(Path::new("x.toml"), text)).err().expect("refused").to_string();
+        assert!(e.starts_with(&format!("x.toml:{line}: `claims.fig4_peak.params`")) && e.contains("3 values"), "{e}");
+    }
+
+    #[test]
+    fn run_ids_are_unique_and_grow() {
+        let (a, b) = (new_run_id(), new_run_id());
+        assert!(b > a, "{a} then {b}");
+        // Nanoseconds since the epoch: after 2020, and still an i64 in the records.
+        assert!(a > 1_577_836_800_000_000_000 && i64::try_from(b).is_ok(), "{a}");
     }
 }

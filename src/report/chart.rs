@@ -2,6 +2,9 @@
 //! DejaVu Sans font shipped in `assets/fonts/` (registered once), so no
 //! system font library is needed.
 
+use crate::records::write_atomic;
+use image::codecs::png::PngEncoder;
+use image::{ColorType, ImageEncoder};
 use plotters::prelude::*;
 use std::path::Path;
 use std::sync::Once;
@@ -85,7 +88,7 @@ fn frame<'b, DB: DrawingBackend>(
     Ok(chart)
 }
 
-fn draw_regions<DB: DrawingBackend>(root: DrawingArea<DB, plotters::coord::Shift>, c: &RegionChart) -> Result<(), String> {
+fn draw_regions<DB: DrawingBackend>(root: Area<DB>, c: &RegionChart) -> Result<(), String> {
     let mut chart = frame(&root, c.title, c.x_label, c.y_label, c.x_range, c.y_range)?;
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     for (k, (label, [a, b, rhs])) in c.lines.iter().enumerate() {
@@ -124,7 +127,7 @@ fn draw_regions<DB: DrawingBackend>(root: DrawingArea<DB, plotters::coord::Shift
     root.present().map_err(e)
 }
 
-fn draw_lines<DB: DrawingBackend>(root: DrawingArea<DB, plotters::coord::Shift>, c: &LineChart) -> Result<(), String> {
+fn draw_lines<DB: DrawingBackend>(root: Area<DB>, c: &LineChart) -> Result<(), String> {
     let x = span(c.series.iter().flat_map(|s| s.1.iter().map(|p| p.0)));
     let y = span(c.series.iter().flat_map(|s| s.1.iter().map(|p| p.1)));
     let mut chart = frame(&root, c.title, c.x_label, c.y_label, x, y)?;
@@ -154,25 +157,75 @@ fn draw_lines<DB: DrawingBackend>(root: DrawingArea<DB, plotters::coord::Shift>,
 /// Figure size in pixels.
 pub const SIZE: (u32, u32) = (900, 640);
 
-/// Draws to `<stem>.tmp.<ext>` and renames over `<stem>.<ext>`, so a reader
-/// never sees half a figure.
-pub fn atomically(stem: &Path, ext: &str, draw: impl FnOnce(&Path) -> Result<(), String>) -> Result<(), String> {
-    let target = stem.with_extension(ext);
-    let tmp = stem.with_extension(format!("tmp.{ext}"));
-    draw(&tmp)?;
-    std::fs::rename(&tmp, &target).map_err(|e| format!("{}: {e}", target.display()))
+/// A drawing area of one backend.
+pub type Area<DB> = DrawingArea<DB, plotters::coord::Shift>;
+
+/// Draws a figure twice, in memory, and writes it as `<stem>.png` and
+/// `<stem>.svg`, each through [`write_atomic`]: a reader never sees half a
+/// figure, a failed write leaves no temporary file, and every error names the
+/// figure's file.
+pub fn write_figure(
+    stem: &Path,
+    png: impl FnOnce(Area<BitMapBackend>) -> Result<(), String>,
+    svg: impl FnOnce(Area<SVGBackend>) -> Result<(), String>,
+) -> Result<(), String> {
+    register_font();
+    let png_path = stem.with_extension("png");
+    let (w, h) = SIZE;
+    let mut rgb = vec![0u8; w as usize * h as usize * 3];
+    png(BitMapBackend::with_buffer(&mut rgb, SIZE).into_drawing_area()).map_err(|e| drawing_error(&png_path, &e))?;
+    let mut bytes = Vec::new();
+    PngEncoder::new(&mut bytes).write_image(&rgb, w, h, ColorType::Rgb8).map_err(|e| drawing_error(&png_path, &e))?;
+    write_atomic(&png_path, &bytes).map_err(|e| e.to_string())?;
+
+    let svg_path = stem.with_extension("svg");
+    let mut text = String::new();
+    svg(SVGBackend::with_string(&mut text, SIZE).into_drawing_area()).map_err(|e| drawing_error(&svg_path, &e))?;
+    write_atomic(&svg_path, text.as_bytes()).map_err(|e| e.to_string())
+}
+
+fn drawing_error(path: &Path, e: &dyn std::fmt::Display) -> String {
+    format!("cannot draw figure {}: {e}", path.display())
 }
 
 /// Writes `<stem>.png` and `<stem>.svg`.
 pub fn write_regions(stem: &Path, c: &RegionChart) -> Result<(), String> {
-    register_font();
-    atomically(stem, "png", |p| draw_regions(BitMapBackend::new(p, SIZE).into_drawing_area(), c))?;
-    atomically(stem, "svg", |p| draw_regions(SVGBackend::new(p, SIZE).into_drawing_area(), c))
+    write_figure(stem, |a| draw_regions(a, c), |a| draw_regions(a, c))
 }
 
 /// Writes `<stem>.png` and `<stem>.svg`.
 pub fn write_lines(stem: &Path, c: &LineChart) -> Result<(), String> {
-    register_font();
-    atomically(stem, "png", |p| draw_lines(BitMapBackend::new(p, SIZE).into_drawing_area(), c))?;
-    atomically(stem, "svg", |p| draw_lines(SVGBackend::new(p, SIZE).into_drawing_area(), c))
+    write_figure(stem, |a| draw_lines(a, c), |a| draw_lines(a, c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chart() -> LineChart<'static> {
+        LineChart { title: "t", x_label: "x", y_label: "y", series: vec![("s".into(), vec![(1.0, 2.0), (10.0, 20.0)])] }
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_figure_that_cannot_be_written_is_named_and_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        write_lines(&dir.path().join("ok"), &chart()).unwrap();
+        assert_eq!(names(dir.path()), ["ok.png", "ok.svg"]);
+        assert!(std::fs::read(dir.path().join("ok.png")).unwrap().starts_with(b"\x89PNG"));
+        // The folder is a file.
+        std::fs::write(dir.path().join("figures"), "x").unwrap();
+        let e = write_lines(&dir.path().join("figures").join("f"), &chart()).unwrap_err();
+        assert!(e.contains("cannot write") && e.contains(&*dir.path().join("figures").join("f.png").to_string_lossy()), "{e}");
+        // The SVG's name is taken by a folder: the PNG is written, the SVG's rename fails.
+        std::fs::create_dir_all(dir.path().join("g.svg").join("inside")).unwrap();
+        let e = write_lines(&dir.path().join("g"), &chart()).unwrap_err();
+        assert!(e.contains(&*dir.path().join("g.svg").to_string_lossy()), "{e}");
+        assert_eq!(names(dir.path()), ["figures", "g.png", "g.svg", "ok.png", "ok.svg"], "a temporary file was left");
+    }
 }

@@ -98,7 +98,7 @@ impl BiohelPaper {
         let mut cases = Vec::new();
         for set in &p.sets {
             for w in p.windows.iter().map(|w| *w.get_ref()) {
-                for s in 0..p.seeds {
+                for s in 0..p.seeds.as_ref().map_or(0, |n| *n.get_ref()) {
                     let set = set.get_ref().as_str();
                     cases.push(Case {
                         id: format!("eval/{set}/w{w}/s{s}"),
@@ -117,7 +117,7 @@ impl BiohelPaper {
             let (population, iterations) = (*l.population.get_ref(), *l.iterations.get_ref());
             for set in &l.sets {
                 for w in l.windows.iter().map(|w| *w.get_ref()) {
-                    for s in 0..l.seeds {
+                    for s in 0..*l.seeds.get_ref() {
                         let set = set.get_ref().as_str();
                         cases.push(Case {
                             id: format!("learn/{set}/w{w}/s{s}"),

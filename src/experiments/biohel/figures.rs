@@ -66,12 +66,9 @@ impl BiohelPaper {
 /// Figures 4–5 as the paper draws them: speedup against T/x on a log axis, one
 /// line per set coloured by its attribute type (`report::chart::LineChart` colours
 /// by series index, so this figure draws itself), the claimed peak band shaded.
-/// Writes `<stem>.png` and `<stem>.svg`, each through a temporary file (`chart::atomically`).
+/// Writes `<stem>.png` and `<stem>.svg` ([`chart::write_figure`]).
 fn write_speedup_figure(stem: &Path, title: &str, series: &[(&Curve, AttributeType)], band: Option<Band>) -> Result<()> {
-    chart::register_font();
-    chart::atomically(stem, "png", |p| draw_speedups(BitMapBackend::new(p, chart::SIZE).into_drawing_area(), title, series, band))
-        .map_err(anyhow::Error::msg)?;
-    chart::atomically(stem, "svg", |p| draw_speedups(SVGBackend::new(p, chart::SIZE).into_drawing_area(), title, series, band))
+    chart::write_figure(stem, |a| draw_speedups(a, title, series, band), |a| draw_speedups(a, title, series, band))
         .map_err(anyhow::Error::msg)
 }
 fn draw_speedups<DB: DrawingBackend>(

@@ -87,13 +87,10 @@ impl Experiment for Biohel {
         spec::validate(file, &spec)?;
         let claims = Claims::bind(file, &spec.claims, &spec.paper.hardware, claims::CHECKS)?;
         let mut peak_bands = BTreeMap::new();
-        for c in &spec.claims {
-            let Some(params) = &c.params else { continue };
-            let typed = |check: &str| c.check.get_ref() == check;
-            if typed("speedup_peak_band") {
-                let p: PeakParams = params.get_ref().clone().try_into().expect("bound above");
-                peak_bands.insert(p.stage, p.per_stratum);
-            }
+        for c in spec.claims.iter().filter(|c| c.check.get_ref() == "speedup_peak_band") {
+            // Read as `bind` read it (the same deserializer), so the two cannot disagree.
+            let p: PeakParams = crate::claims::parse_params(file, c)?;
+            peak_bands.insert(p.stage, p.per_stratum);
         }
         let tables = Arc::new(PaperTables { table3: spec.table3.clone(), table4: spec.table4.clone() });
         let data_dir = file.data_path(&spec.settings.data_dir, "settings.data_dir")?;

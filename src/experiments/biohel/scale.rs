@@ -45,12 +45,11 @@ pub struct ScaleProfile {
     classes: Spanned<usize>,
     nominal_fraction: Spanned<f64>,
     iterations: Spanned<usize>,
-    seeds: usize,
+    seeds: Spanned<usize>,
 }
 
 impl ScaleProfile {
     pub fn validate(&self, file: &SpecFile, key: &str) -> Result<(), SpecError> {
-        file.repeats(key, "seeds", self.seeds, 0)?;
         for n in &self.instances {
             if !(1..=10_000_000).contains(n.get_ref()) {
                 return Err(file.invalid(n, &format!("{key}.instances"), format!("{} instances: must be in 1..=10000000", n.get_ref())));
@@ -70,14 +69,14 @@ impl ScaleProfile {
         if *self.iterations.get_ref() == 0 {
             return Err(file.invalid(&self.iterations, &format!("{key}.iterations"), "must be at least 1"));
         }
-        Ok(())
+        file.check_repeats(&self.seeds, &format!("{key}.seeds"))
     }
 
     pub fn cases(&self, base_seed: u64) -> Vec<Case> {
         let mut cases = Vec::new();
         for n in self.instances.iter().map(|n| *n.get_ref()) {
             for a in self.attributes.iter().map(|a| *a.get_ref()) {
-                for s in 0..self.seeds {
+                for s in 0..*self.seeds.get_ref() {
                     cases.push(Case {
                         id: format!("scale/n{n}/a{a}/s{s}"),
                         params: Record::new()

@@ -46,8 +46,7 @@ pub struct Profile {
     #[serde(default)]
     pub windows: Vec<Spanned<usize>>,
     pub iterations: Option<Spanned<usize>>,
-    #[serde(default)]
-    pub seeds: usize,
+    pub seeds: Option<Spanned<usize>>,
     pub learn: Option<LearnProfile>,
     pub scale: Option<scale::ScaleProfile>,
 }
@@ -61,7 +60,7 @@ pub struct Profile {
 pub struct LearnProfile {
     pub sets: Vec<Spanned<String>>,
     pub windows: Vec<Spanned<usize>>,
-    pub seeds: usize,
+    pub seeds: Spanned<usize>,
     pub population: Spanned<usize>,
     pub iterations: Spanned<usize>,
     pub max_rules: Option<Spanned<usize>>,
@@ -153,7 +152,6 @@ pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
     for (name, p) in &spec.profiles {
         validate_sets(file, &p.sets, &format!("profiles.{name}.sets"))?;
         validate_windows(file, &p.windows, &format!("profiles.{name}.windows"))?;
-        file.repeats(&format!("profiles.{name}"), "seeds", p.seeds, 0)?;
         match &p.iterations {
             Some(i) if *i.get_ref() == 0 => return Err(file.invalid(i, &format!("profiles.{name}.iterations"), "must be at least 1")),
             None if !p.sets.is_empty() => {
@@ -161,13 +159,16 @@ pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
             }
             _ => {}
         }
+        if let Some(n) = &p.seeds {
+            file.check_repeats(n, &format!("profiles.{name}.seeds"))?;
+        }
         if let Some(sc) = &p.scale {
             sc.validate(file, &format!("profiles.{name}.scale"))?;
         }
         if let Some(l) = &p.learn {
             validate_sets(file, &l.sets, &format!("profiles.{name}.learn.sets"))?;
             validate_windows(file, &l.windows, &format!("profiles.{name}.learn.windows"))?;
-            file.repeats(&format!("profiles.{name}.learn"), "seeds", l.seeds, 0)?;
+            file.check_repeats(&l.seeds, &format!("profiles.{name}.learn.seeds"))?;
             for (key, v) in [("population", Some(&l.population)), ("iterations", Some(&l.iterations)), ("max_rules", l.max_rules.as_ref())]
             {
                 if let Some(v) = v.filter(|v| *v.get_ref() == 0) {

@@ -34,7 +34,7 @@ impl EcgaPaper {
         };
         for ell in p.table5_ells.iter().map(|e| *e.get_ref()) {
             for search in [Search::Greedy, Search::GreedyMating] {
-                for b in 0..p.table5_bisections {
+                for b in 0..*p.table5_bisections.get_ref() {
                     let params = Record::new().with("figure", "table5").with("search", search.name()).with("ell", ell).with("bisection", b);
                     add(format!("table5/{}/l{ell}/b{b}", search.name()), params, (ell * ell) as u64 / 10);
                 }
@@ -42,7 +42,7 @@ impl EcgaPaper {
         }
         for n in p.fig6_pops.iter().map(|n| *n.get_ref()) {
             for search in [Search::Greedy, Search::GreedyMating] {
-                for r in 0..p.fig6_runs {
+                for r in 0..*p.fig6_runs.get_ref() {
                     let params =
                         Record::new().with("figure", "fig6").with("search", search.name()).with("ell", 50).with("n", n).with("run", r);
                     add(format!("fig6/{}/n{n}/r{r}", search.name()), params, n as u64 / 100 + 1);
@@ -51,7 +51,7 @@ impl EcgaPaper {
         }
         for ell in p.fig7_ells.iter().map(|e| *e.get_ref()) {
             let n = self.spec.population(ell, Search::GreedyMating);
-            for r in 0..p.fig7_runs {
+            for r in 0..*p.fig7_runs.get_ref() {
                 let params = Record::new()
                     .with("figure", "fig7")
                     .with("search", Search::GreedyMating.name())
@@ -63,7 +63,7 @@ impl EcgaPaper {
         }
         for ell in p.fig5_ells.iter().map(|e| *e.get_ref()) {
             let n = self.spec.population(ell, Search::Greedy);
-            for r in 0..p.fig5_runs {
+            for r in 0..*p.fig5_runs.get_ref() {
                 let params = Record::new()
                     .with("figure", "fig5")
                     .with("search", Search::Greedy.name())

@@ -135,7 +135,7 @@ impl EcgaPaper {
 /// Writes a chart under `dir/figures/` and returns its Markdown image line.
 fn figure(dir: &Path, hw_id: &str, name: &str, alt: &str, chart: &LineChart) -> Result<String> {
     let stem = dir.join("figures").join(format!("{hw_id}__{name}"));
-    chart::write_lines(&stem, chart).map_err(|e| anyhow::anyhow!("figure {}: {e}", stem.display()))?;
+    chart::write_lines(&stem, chart).map_err(anyhow::Error::msg)?;
     Ok(format!("![{alt}](figures/{hw_id}__{name}.png)\n"))
 }
 

@@ -51,14 +51,14 @@ pub struct Settings {
 #[serde(deny_unknown_fields)]
 pub struct Profile {
     pub table5_ells: Vec<Spanned<usize>>,
-    pub table5_bisections: usize,
+    pub table5_bisections: Spanned<usize>,
     pub fig5_ells: Vec<Spanned<usize>>,
-    pub fig5_runs: usize,
+    pub fig5_runs: Spanned<usize>,
     pub cpu_1t_max_ell: usize,
     pub fig6_pops: Vec<Spanned<usize>>,
-    pub fig6_runs: usize,
+    pub fig6_runs: Spanned<usize>,
     pub fig7_ells: Vec<Spanned<usize>>,
-    pub fig7_runs: usize,
+    pub fig7_runs: Spanned<usize>,
     /// ℓ of single model builds (the first generation's selected population)
     /// timed with every scorer, the baseline included: the speed goal at ℓ =
     /// 500, where a whole baseline run does not fit a GPU-machine command.
@@ -165,11 +165,6 @@ pub fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
         return Err(file.invalid(&s.bisection_precision, "settings.bisection_precision", "must be in (0, 1)"));
     }
     for (name, p) in &spec.profiles {
-        for (key, n) in
-            [("table5_bisections", p.table5_bisections), ("fig5_runs", p.fig5_runs), ("fig6_runs", p.fig6_runs), ("fig7_runs", p.fig7_runs)]
-        {
-            file.repeats(&format!("profiles.{name}"), key, n, 0)?;
-        }
         for (key, ells) in
             [("table5_ells", &p.table5_ells), ("fig5_ells", &p.fig5_ells), ("fig7_ells", &p.fig7_ells), ("build_ells", &p.build_ells)]
         {
@@ -197,6 +192,14 @@ pub fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
             if n.get_ref() < s.tournament.get_ref() || *n.get_ref() > 1 << 24 {
                 return Err(file.invalid(n, &format!("profiles.{name}.fig6_pops"), "population must be ≥ the tournament size and ≤ 2^24"));
             }
+        }
+        for (key, n) in [
+            ("table5_bisections", &p.table5_bisections),
+            ("fig5_runs", &p.fig5_runs),
+            ("fig6_runs", &p.fig6_runs),
+            ("fig7_runs", &p.fig7_runs),
+        ] {
+            file.check_repeats(n, &format!("profiles.{name}.{key}"))?;
         }
     }
     // Neither table keeps spans: the error names the line where the table starts.

@@ -53,7 +53,7 @@ impl GboaPaper {
         let seed = self.spec.settings.seed;
         let mut cases = Vec::new();
         for ell in p.table1_ells.iter().map(|e| *e.get_ref()) {
-            for r in 0..p.runs {
+            for r in 0..*p.runs.get_ref() {
                 cases.push(Case {
                     id: format!("table1/l{ell}/r{r}"),
                     params: Record::new()

@@ -147,7 +147,7 @@ fn table1(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
         y_label: "time (ms)",
         series: series.into_iter().collect(),
     };
-    chart::write_lines(&stem, &chart).map_err(|e| anyhow::anyhow!("figure {}: {e}", stem.display()))?;
+    chart::write_lines(&stem, &chart).map_err(anyhow::Error::msg)?;
     Ok(format!("{}\n![Table I](figures/{}__table1.png)", t.render(), m.hw_id))
 }
 
@@ -270,7 +270,7 @@ fn complexity(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
             y_label: "time (ms)",
             series: series.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
         };
-        chart::write_lines(&stem, &chart).map_err(|e| anyhow::anyhow!("figure {}: {e}", stem.display()))?;
+        chart::write_lines(&stem, &chart).map_err(anyhow::Error::msg)?;
         let _ = writeln!(md, "![complexity against {axis}](figures/{}__complexity_{axis}.png)\n", m.hw_id);
     }
     Ok(md)

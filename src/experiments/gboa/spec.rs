@@ -33,7 +33,7 @@ pub struct Settings {
 pub struct Profile {
     pub table1_ells: Vec<Spanned<usize>>,
     pub generations: Spanned<usize>,
-    pub runs: usize,
+    pub runs: Spanned<usize>,
     pub complexity_ells: Vec<Spanned<usize>>,
     pub complexity_pops: Vec<Spanned<usize>>,
     pub complexity_ell: Spanned<usize>,
@@ -73,10 +73,10 @@ pub fn validate(file: &SpecFile, spec: &GboaSpec) -> Result<(), SpecError> {
         }
     }
     for (name, p) in &spec.profiles {
-        file.repeats(&format!("profiles.{name}"), "runs", p.runs, 0)?;
         if *p.generations.get_ref() == 0 {
             return Err(file.invalid(&p.generations, &format!("profiles.{name}.generations"), "must be at least 1"));
         }
+        file.check_repeats(&p.runs, &format!("profiles.{name}.runs"))?;
         let ells = p.table1_ells.iter().map(|e| ("table1_ells", e)).chain(p.complexity_ells.iter().map(|e| ("complexity_ells", e)));
         for (key, ell) in ells.chain([("complexity_ell", &p.complexity_ell)]) {
             let v = *ell.get_ref();

@@ -57,7 +57,7 @@ impl IslandPaper {
         let gens = *p.generations.get_ref();
         for islands in p.grid_islands.iter().map(|i| *i.get_ref()) {
             for size in p.grid_sizes.iter().map(|n| *n.get_ref()) {
-                for r in 0..p.runs {
+                for r in 0..*p.runs.get_ref() {
                     cases.push(Case {
                         id: format!("grid/i{islands}/n{size}/r{r}"),
                         params: Record::new()
@@ -73,7 +73,7 @@ impl IslandPaper {
             }
         }
         if let Some(f) = &p.full_length {
-            for r in 0..f.runs {
+            for r in 0..*f.runs.get_ref() {
                 cases.push(Case {
                     id: format!("full/i{}/n{}/r{r}", f.islands, f.size),
                     params: Record::new()

@@ -107,7 +107,7 @@ fn grid_table(a: &Analysis, column: impl Fn(usize) -> String, cell: impl Fn(usiz
 
 fn write_chart(dir: &Path, m: &MachineRecords, figure: &str, chart: &LineChart) -> Result<String> {
     let stem = dir.join("figures").join(format!("{}__{figure}", m.hw_id));
-    chart::write_lines(&stem, chart).map_err(|e| anyhow::anyhow!("figure {}: {e}", stem.display()))?;
+    chart::write_lines(&stem, chart).map_err(anyhow::Error::msg)?;
     Ok(format!("\n![{}](figures/{}__{figure}.png)\n", chart.title, m.hw_id))
 }
 

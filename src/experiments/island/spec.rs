@@ -42,7 +42,7 @@ pub(super) struct Profile {
     pub grid_islands: Vec<Spanned<usize>>,
     pub grid_sizes: Vec<Spanned<usize>>,
     pub generations: Spanned<u32>,
-    pub runs: usize,
+    pub runs: Spanned<usize>,
     pub speed_sizes: Vec<Spanned<usize>>,
     pub speed_generations: Spanned<u32>,
     /// The headline configuration at the paper's full length (Section VI: 100k
@@ -63,7 +63,7 @@ pub(super) struct FullLength {
     pub islands: usize,
     pub size: usize,
     pub generations: u32,
-    pub runs: usize,
+    pub runs: Spanned<usize>,
 }
 
 impl FullLength {
@@ -79,7 +79,7 @@ impl FullLength {
         if self.generations == 0 {
             return bad("generations must be at least 1".into());
         }
-        file.repeats(table, "full_length", self.runs, 0)
+        Ok(())
     }
 }
 
@@ -149,12 +149,15 @@ pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecErr
                 return Err(file.invalid(i, &format!("profiles.{name}"), format!("{} islands: must be in 1..={MAX_ISLANDS}", i.get_ref())));
             }
         }
+        file.check_repeats(&p.runs, &format!("profiles.{name}.runs"))?;
+        if let Some(f) = &p.full_length {
+            file.check_repeats(&f.runs, &format!("profiles.{name}.full_length.runs"))?;
+        }
         for g in [&p.generations, &p.speed_generations].into_iter().chain(&p.ring_generations) {
             if *g.get_ref() == 0 {
                 return Err(file.invalid(g, &format!("profiles.{name}"), "generations must be at least 1"));
             }
         }
-        file.repeats(&format!("profiles.{name}"), "runs", p.runs, 0)?;
         if let Some(f) = &p.full_length {
             f.validate(file, &format!("profiles.{name}"))?;
         }
@@ -210,12 +213,12 @@ mod tests {
             ("islands = 14, size", "islands = 4294967295, size", "4294967295 islands"),
             ("size = 2048, generations = 100000", "size = 7, generations = 100000", "island size 7"),
             ("generations = 100000, runs = 1", "generations = 0, runs = 1", "generations must be at least 1"),
-            ("generations = 100000, runs = 1", "generations = 100000, runs = 1000000000000", "1000000000000 repeats"),
+            ("generations = 100000, runs = 1", "generations = 100000, runs = 1000000000000", "1000000000000 repetitions"),
         ] {
             let e = load(&shipped.replacen(from, to, 1)).err().unwrap().to_string();
             assert!(e.contains(&format!("island.toml:{line}:")) && e.contains("full_length") && e.contains(says), "{e}");
         }
         let e = load(&shipped.replacen("runs = 30", "runs = 1000000000000", 1)).err().unwrap().to_string();
-        assert!(e.contains("runs") && e.contains("1000000000000 repeats"), "{e}");
+        assert!(e.contains("runs") && e.contains("1000000000000 repetitions"), "{e}");
     }
 }
