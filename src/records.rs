@@ -456,12 +456,16 @@ fn process_alive(pid: u32) -> bool {
 }
 
 /// Moves `<stem>.parquet`, its checksum file and its CSV copy to `archive/`,
-/// each named with the time of the move.
+/// each named with the time of the move (in seconds; the next free second when
+/// an archive of that second exists, so none is overwritten).
 fn archive(stem: &Path) -> std::io::Result<()> {
     let dir = stem.parent().unwrap_or(Path::new(".")).join("archive");
     std::fs::create_dir_all(&dir)?;
     let name = stem.file_name().and_then(|n| n.to_str()).unwrap_or("records");
-    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let mut stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    while ["parquet", "parquet.sha256", "csv"].iter().any(|ext| dir.join(format!("{name}.{stamp}.{ext}")).exists()) {
+        stamp += 1;
+    }
     for ext in ["parquet", "parquet.sha256", "csv"] {
         let from = stem.with_extension(ext);
         if from.exists() {
@@ -624,6 +628,18 @@ mod tests {
         assert!(!checksum_path(&junk).exists());
         // Checksums are not records.
         assert_eq!(record_files(dir.path()), vec![junk, parquet]);
+    }
+
+    #[test]
+    fn archives_made_within_one_second_keep_each_file() {
+        let dir = tempfile::tempdir().unwrap();
+        for (i, case) in ["a", "b", "c"].into_iter().enumerate() {
+            let mut s = RecordStore::open(dir.path(), "m", "h", false).unwrap();
+            s.append(Some(case), vec![sample()[0].clone(); i + 1]).unwrap();
+        }
+        let mut kept: Vec<usize> = record_files(&dir.path().join("archive")).iter().map(|f| read_parquet(f).unwrap().len()).collect();
+        kept.sort();
+        assert_eq!(kept, vec![1, 2], "an archive of the same second replaced another");
     }
 
     #[test]
