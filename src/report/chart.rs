@@ -65,6 +65,29 @@ fn span(values: impl Iterator<Item = f64>) -> (f64, f64) {
     if lo.is_finite() { (lo / 1.5, hi * 1.5) } else { (0.1, 10.0) }
 }
 
+/// A tick label: three significant digits without trailing zeros ("600", not
+/// "600.0"; "0.0123"), powers of ten from 10⁵ up and below 10⁻³ ("2.5e5").
+pub fn tick(v: f64) -> String {
+    let a = v.abs();
+    if a == 0.0 || !a.is_finite() {
+        return format!("{v}");
+    }
+    if !(1e-3..1e5).contains(&a) {
+        let s = format!("{v:.1e}");
+        return s.replace(".0e", "e");
+    }
+    let decimals = (2 - a.log10().floor() as i32).max(0) as usize;
+    let s = format!("{v:.decimals$}");
+    if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_owned() } else { s }
+}
+
+/// Whether `v` is 1, 2 or 5 times a power of ten: the labelled ticks of a log
+/// axis spanning a decade or more, so that 600…900 do not run into each other.
+fn one_two_five(v: f64) -> bool {
+    let m = v / 10f64.powf(v.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].iter().any(|k| (m - k).abs() < 1e-6 * k)
+}
+
 type Chart<'b, DB> =
     ChartContext<'b, DB, Cartesian2d<plotters::coord::combinators::LogCoord<f64>, plotters::coord::combinators::LogCoord<f64>>>;
 
@@ -84,7 +107,15 @@ fn frame<'b, DB: DrawingBackend>(
         .y_label_area_size(60)
         .build_cartesian_2d((x.0..x.1).log_scale(), (y.0..y.1).log_scale())
         .map_err(|e| e.to_string())?;
-    chart.configure_mesh().x_desc(xl).y_desc(yl).label_style(("sans-serif", 13)).draw().map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .x_desc(xl)
+        .y_desc(yl)
+        .label_style(("sans-serif", 13))
+        .x_label_formatter(&|v| if x.1 / x.0 < 10.0 || one_two_five(*v) { tick(*v) } else { String::new() })
+        .y_label_formatter(&|v| tick(*v))
+        .draw()
+        .map_err(|e| e.to_string())?;
     Ok(chart)
 }
 
@@ -210,6 +241,29 @@ mod tests {
         let mut v: Vec<String> = std::fs::read_dir(dir).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn ticks_are_short() {
+        let cases = [
+            (600.0, "600"),
+            (700.0, "700"),
+            (10000.0, "10000"),
+            (1234.5678, "1235"),
+            (0.25, "0.25"),
+            (0.012345, "0.0123"),
+            (1.0, "1"),
+            (2.5e5, "2.5e5"),
+            (1e6, "1e6"),
+            (0.0002, "2e-4"),
+            (0.0, "0"),
+        ];
+        for (v, want) in cases {
+            assert_eq!(tick(v), want, "{v}");
+        }
+        let labelled: Vec<f64> =
+            [100.0, 200.0, 300.0, 500.0, 600.0, 900.0, 1000.0, 2000.0].into_iter().filter(|&v| one_two_five(v)).collect();
+        assert_eq!(labelled, vec![100.0, 200.0, 500.0, 1000.0, 2000.0]);
     }
 
     #[test]

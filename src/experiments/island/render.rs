@@ -100,7 +100,7 @@ fn grid_table(a: &Analysis, column: impl Fn(usize) -> String, cell: impl Fn(usiz
             });
         }
         t.row(cells);
-        series.push((format!("{islands} islands"), points));
+        series.push((format!("{islands} island{}", if islands == 1 { "" } else { "s" }), points));
     }
     (t, series)
 }
