@@ -300,19 +300,37 @@ pub fn new_run_id() -> u64 {
     id
 }
 
-/// `reproduce --dry-run`: the profile's cases by figure with the memory and the
-/// time each needs ([`plan`]); refuses what `reproduce` would refuse, and runs
-/// and writes nothing.
-pub fn dry_run(exp: &dyn Experiment, opts: &RunOptions) -> Result<String> {
+/// What `reproduce` and `--dry-run` establish before any work or write: the
+/// spec loads and validates, the profile has cases, every stored record file
+/// reads, every data file the cases use loads, and every case fits this
+/// machine's memory.
+struct Checked {
+    file: SpecFile,
+    paper: Box<dyn Paper>,
+    cases: Vec<Case>,
+    env: RunEnv,
+}
+
+fn check_run(exp: &dyn Experiment, opts: &RunOptions) -> Result<Checked> {
     let file = read_spec(exp, &opts.spec)?;
     let paper = exp.load(&file)?;
     let cases = paper.cases(&opts.profile)?;
     if cases.is_empty() {
         bail!("profile `{}` of {} has no cases: its sizes, runs or sweeps are empty", opts.profile, exp.id());
     }
+    load_records(&opts.out, exp.id())?;
+    paper.prepare(&cases)?;
     let env = RunEnv::open(opts.backend, opts.device, &opts.profile)?;
     let host_bytes = (env.fingerprint.mem_gib * f64::from(1u32 << 30)) as u64;
     check_footprints(&file, &opts.profile, paper.as_ref(), &cases, host_bytes, env.gpu.as_ref().map(|g| g.info.mem_bytes as u64))?;
+    Ok(Checked { file, paper, cases, env })
+}
+
+/// `reproduce --dry-run`: the profile's cases by figure with the memory and the
+/// time each needs ([`plan`]) after the checks `reproduce` makes; runs and
+/// writes nothing.
+pub fn dry_run(exp: &dyn Experiment, opts: &RunOptions) -> Result<String> {
+    let Checked { paper, cases, env, .. } = check_run(exp, opts)?;
     let hw = env.fingerprint.hw_id.as_str();
     let machines = report::by_machine(load_records(&opts.out, exp.id())?, Some(hw));
     let stored: std::collections::BTreeSet<&str> = machines
@@ -333,19 +351,8 @@ pub fn dry_run(exp: &dyn Experiment, opts: &RunOptions) -> Result<String> {
 
 /// Runs one paper: cases not yet stored, then the report. Returns what was written.
 pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<Rendered> {
-    let file = read_spec(exp, &opts.spec)?;
-    let paper = exp.load(&file)?;
-    let cases = paper.cases(&opts.profile)?;
-    if cases.is_empty() {
-        bail!("profile `{}` of {} has no cases: its sizes, runs or sweeps are empty", opts.profile, exp.id());
-    }
-    // Every stored record file must read, and every data file the cases use
-    // must load, before any work or write: the report at the end reads them all.
-    load_records(&opts.out, exp.id())?;
-    paper.prepare(&cases)?;
-    let env = RunEnv::open(opts.backend, opts.device, &opts.profile)?;
-    let host_bytes = (env.fingerprint.mem_gib * f64::from(1u32 << 30)) as u64;
-    check_footprints(&file, &opts.profile, paper.as_ref(), &cases, host_bytes, env.gpu.as_ref().map(|g| g.info.mem_bytes as u64))?;
+    // Nothing is written before every check passes: the report at the end reads every record file.
+    let Checked { file, paper, cases, env } = check_run(exp, opts)?;
     let dir = opts.out.join(exp.id());
     let spec_hash = file.hash;
     let name = format!("{}__{}", env.fingerprint.hw_id, opts.profile);
