@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
-#[command(name = "evorepro", version, about = "Reproduces the tables and figures of papers on GPU-accelerated evolutionary computation")]
+#[command(name = "evorepro", version = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("EVOREPRO_GIT_COMMIT"), ")"), about = "Reproduces the tables and figures of papers on GPU-accelerated evolutionary computation")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

@@ -401,6 +401,9 @@ pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<Rendered> {
     }
     let bar = ProgressBar::new(todo.iter().map(|c| c.weight).sum());
     bar.set_style(ProgressStyle::with_template("{msg:28} [{elapsed_precise}] {wide_bar} {percent}% eta {eta}").expect("valid template"));
+    // Without a terminal (batch jobs, nohup) the bar is hidden: a line per
+    // finished case instead, at most one every 10 s, and the last.
+    let log = plan::BatchLog::new(!std::io::IsTerminal::is_terminal(&std::io::stderr()), todo.len(), bar.length().unwrap_or(0));
     for case in todo {
         bar.set_message(case.id.clone());
         let started = std::time::Instant::now();
@@ -410,6 +413,7 @@ pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<Rendered> {
         let rows = rows.into_iter().map(|r| r.with(plan::CASE_SECONDS, case_s)).collect();
         store.append(Some(&case.id), with_common(rows, Some(case)))?;
         bar.inc(case.weight);
+        log.finished(exp.id(), &case.id, bar.position());
     }
     bar.finish_and_clear();
     store.finish()?;

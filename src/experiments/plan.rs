@@ -82,6 +82,39 @@ fn group(case: &Case) -> &str {
     case.id.split('/').next().unwrap_or(&case.id)
 }
 
+/// Progress without a terminal: a line per finished case with the elapsed time
+/// and the time left (by case weight), at most one every 10 s, and the last case.
+pub struct BatchLog {
+    on: bool,
+    cases: usize,
+    total_weight: u64,
+    started: std::time::Instant,
+    state: std::cell::Cell<(usize, Option<std::time::Instant>)>,
+}
+
+impl BatchLog {
+    pub fn new(on: bool, cases: usize, total_weight: u64) -> BatchLog {
+        BatchLog { on, cases, total_weight, started: std::time::Instant::now(), state: std::cell::Cell::new((0, None)) }
+    }
+
+    /// A case finished; `done_weight` is the weight finished so far.
+    pub fn finished(&self, paper: &str, case: &str, done_weight: u64) {
+        let (done, last) = self.state.get();
+        let done = done + 1;
+        let now = std::time::Instant::now();
+        let due = last.is_none_or(|t| now.duration_since(t).as_secs() >= 10) || done == self.cases;
+        self.state.set((done, if due && self.on { Some(now) } else { last }));
+        if self.on && due {
+            eprintln!("{}", self.line(paper, case, done, done_weight, self.started.elapsed().as_secs_f64()));
+        }
+    }
+
+    fn line(&self, paper: &str, case: &str, done: usize, done_weight: u64, elapsed: f64) -> String {
+        let left = elapsed * (self.total_weight.saturating_sub(done_weight)) as f64 / done_weight.max(1) as f64;
+        format!("{paper}: {done}/{} cases, {case} done; {} elapsed, about {} left", self.cases, fmt_duration(elapsed), fmt_duration(left))
+    }
+}
+
 fn fmt_duration(s: f64) -> String {
     match s {
         s if s < 90.0 => format!("{s:.0} s"),
@@ -197,6 +230,13 @@ mod tests {
 
     fn case(id: &str, weight: u64) -> Case {
         Case { id: id.into(), params: Record::new(), weight }
+    }
+
+    #[test]
+    fn batch_lines_say_cases_done_elapsed_and_left() {
+        let log = BatchLog::new(true, 4, 100);
+        assert_eq!(log.line("island", "grid/a", 1, 25, 30.0), "island: 1/4 cases, grid/a done; 30 s elapsed, about 2 min left");
+        assert_eq!(log.line("island", "grid/d", 4, 100, 7200.0), "island: 4/4 cases, grid/d done; 2.0 h elapsed, about 0 s left");
     }
 
     #[test]

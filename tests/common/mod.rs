@@ -27,6 +27,10 @@ pub fn reproduce_quick_cpu(paper: &str, out: &std::path::Path) {
         out.as_os_str(),
     ]);
     assert!(o.status.success(), "reproduce {paper}: {}", describe(&o));
+    // stderr is not a terminal here: progress comes as lines, the last one for the last case.
+    let err = String::from_utf8_lossy(&o.stderr);
+    let last = err.lines().rfind(|l| l.starts_with(&format!("{paper}: ")) && l.contains(" cases, "));
+    assert!(last.is_some_and(|l| l.contains("about 0 s left")), "no progress line for the last case: {}", describe(&o));
 }
 
 /// Writes `spec` (a paper's shipped spec with `from` replaced by `to` once) to a
