@@ -201,7 +201,11 @@ fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     // Dropping the temporary file on an early return (or a failed persist) deletes it.
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    // Created as 0666 less the user's umask, as any other file (tempfile's default is 0600).
+    let mut builder = tempfile::Builder::new();
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut tmp = builder.tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
@@ -628,6 +632,23 @@ mod tests {
         assert!(!checksum_path(&junk).exists());
         // Checksums are not records.
         assert_eq!(record_files(dir.path()), vec![junk, parquet]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn written_files_follow_the_umask() {
+        use std::os::unix::fs::PermissionsExt;
+        // SAFETY: umask only swaps the process's mask; it is restored at once.
+        let mask = unsafe {
+            let m = libc::umask(0o022);
+            libc::umask(m);
+            m
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.md");
+        write_atomic(&path, b"x").unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o666 & !(mask as u32), "umask {mask:o}");
     }
 
     #[test]
