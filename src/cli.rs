@@ -101,6 +101,26 @@ fn papers(id: &str) -> Result<Vec<&'static dyn experiments::Experiment>> {
     if id == "all" { Ok(experiments::registry()) } else { Ok(vec![experiments::find(id)?]) }
 }
 
+/// Every paper with its title and profiles (from the built-in specs), for `reproduce --help`.
+fn papers_help() -> String {
+    let mut s = String::from("Papers (or `all`) and their profiles:\n");
+    for e in experiments::registry() {
+        let profiles = toml::from_str::<toml::Table>(e.embedded_spec())
+            .ok()
+            .and_then(|t| Some(t.get("profiles")?.as_table()?.keys().cloned().collect::<Vec<_>>().join(", ")))
+            .unwrap_or_default();
+        s += &format!("  {:8} {}\n           profiles: {profiles}\n", e.id(), e.title());
+    }
+    s
+}
+
+/// The command line, with `reproduce --help` listing the papers and their profiles.
+pub fn parse() -> Cli {
+    use clap::{CommandFactory, FromArgMatches};
+    let command = Cli::command().mut_subcommand("reproduce", |c| c.after_help(papers_help()));
+    Cli::from_arg_matches(&command.get_matches()).unwrap_or_else(|e| e.exit())
+}
+
 pub fn run(cli: Cli) -> Result<()> {
     let root = crate::spec::find_root(cli.root.as_deref())?;
     let choice = |file: Option<PathBuf>| SpecChoice { file, root: root.clone(), allow_outside: cli.allow_outside };

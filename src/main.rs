@@ -1,5 +1,3 @@
-use clap::Parser;
-
 fn main() -> std::process::ExitCode {
     // SAFETY: restores the default action for SIGPIPE before any output, so that a
     // closed pipe (`evorepro list | head -1`) ends the process quietly, as it does
@@ -8,7 +6,7 @@ fn main() -> std::process::ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let cli = evorepro::cli::Cli::parse();
+    let cli = evorepro::cli::parse();
     match evorepro::cli::run(cli) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {

@@ -385,3 +385,15 @@ fn a_closed_pipe_ends_list_quietly_and_errors_name_their_cause_once() {
     let err = stderr(&o);
     assert!(err.contains("/nonexistent/spec.toml") && err.matches("No such file").count() == 1, "{err}");
 }
+
+#[test]
+fn reproduce_help_lists_every_paper_with_its_profiles_and_version_names_the_commit() {
+    let o = evorepro(&["reproduce", "--help"]);
+    assert!(o.status.success());
+    let help = String::from_utf8_lossy(&o.stdout);
+    for needle in ["layout", "ecga", "gboa", "biohel", "island", "profiles: ", "quick", "paper"] {
+        assert!(help.contains(needle), "`reproduce --help` lacks `{needle}`:\n{help}");
+    }
+    let v = evorepro(&["--version"]);
+    assert!(String::from_utf8_lossy(&v.stdout).contains("(commit "), "{}", String::from_utf8_lossy(&v.stdout));
+}
