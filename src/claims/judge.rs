@@ -13,27 +13,28 @@
 //!   "too few runs" instead of deciding.
 
 use super::{Ctx, Model, Outcome, Verdict};
+use crate::spec::Pair;
 use crate::stats::{self, Summary};
 use serde::Deserialize;
 
 /// A closed interval `[low, high]`, read from a two-element array: a claim's band
 /// on measured / paper, or the paper's range of sizes a claim applies to.
 #[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
-#[serde(try_from = "Vec<f64>")]
+#[serde(try_from = "Pair<f64>")]
 pub struct Band {
     pub low: f64,
     pub high: f64,
 }
 
-/// From a list, not a `[f64; 2]`: toml reads a longer array into a pair by
+/// Through [`Pair`], not a `[f64; 2]`: toml reads a longer array into a pair by
 /// dropping the rest, and a band of three values is a mistake to name.
-impl TryFrom<Vec<f64>> for Band {
+impl TryFrom<Pair<f64>> for Band {
     type Error = String;
-    fn try_from(values: Vec<f64>) -> Result<Band, String> {
-        match values[..] {
-            [low, high] if low.is_finite() && high.is_finite() && low <= high => Ok(Band { low, high }),
-            [low, high] => Err(format!("[{low}, {high}] is not an interval (low ≤ high, both finite)")),
-            _ => Err(format!("{} values: a band is [low, high]", values.len())),
+    fn try_from(Pair([low, high]): Pair<f64>) -> Result<Band, String> {
+        if low.is_finite() && high.is_finite() && low <= high {
+            Ok(Band { low, high })
+        } else {
+            Err(format!("[{low}, {high}] is not an interval (low ≤ high, both finite)"))
         }
     }
 }

@@ -403,7 +403,7 @@ pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<Rendered> {
     bar.set_style(ProgressStyle::with_template("{msg:28} [{elapsed_precise}] {wide_bar} {percent}% eta {eta}").expect("valid template"));
     // Without a terminal (batch jobs, nohup) the bar is hidden: a line per
     // finished case instead, at most one every 10 s, and the last.
-    let log = plan::BatchLog::new(!std::io::IsTerminal::is_terminal(&std::io::stderr()), todo.len(), bar.length().unwrap_or(0));
+    let mut log = plan::BatchLog::new(!std::io::IsTerminal::is_terminal(&std::io::stderr()), todo.len(), bar.length().unwrap_or(0));
     for case in todo {
         bar.set_message(case.id.clone());
         let started = std::time::Instant::now();

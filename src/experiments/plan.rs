@@ -89,23 +89,23 @@ pub struct BatchLog {
     cases: usize,
     total_weight: u64,
     started: std::time::Instant,
-    state: std::cell::Cell<(usize, Option<std::time::Instant>)>,
+    done: usize,
+    last_line: Option<std::time::Instant>,
 }
 
 impl BatchLog {
     pub fn new(on: bool, cases: usize, total_weight: u64) -> BatchLog {
-        BatchLog { on, cases, total_weight, started: std::time::Instant::now(), state: std::cell::Cell::new((0, None)) }
+        BatchLog { on, cases, total_weight, started: std::time::Instant::now(), done: 0, last_line: None }
     }
 
     /// A case finished; `done_weight` is the weight finished so far.
-    pub fn finished(&self, paper: &str, case: &str, done_weight: u64) {
-        let (done, last) = self.state.get();
-        let done = done + 1;
+    pub fn finished(&mut self, paper: &str, case: &str, done_weight: u64) {
+        self.done += 1;
         let now = std::time::Instant::now();
-        let due = last.is_none_or(|t| now.duration_since(t).as_secs() >= 10) || done == self.cases;
-        self.state.set((done, if due && self.on { Some(now) } else { last }));
+        let due = self.last_line.is_none_or(|t| now.duration_since(t).as_secs() >= 10) || self.done == self.cases;
         if self.on && due {
-            eprintln!("{}", self.line(paper, case, done, done_weight, self.started.elapsed().as_secs_f64()));
+            self.last_line = Some(now);
+            eprintln!("{}", self.line(paper, case, self.done, done_weight, self.started.elapsed().as_secs_f64()));
         }
     }
 

@@ -110,7 +110,7 @@ impl LayoutPaper {
         };
         let xt = ns::transpose(&x, pop, dim);
         let mut bufs = LayoutBuffers::new(gpu, &x, &xt, pop, dim)?;
-        let search_tries = self.spec.settings.block_search_tries;
+        let search_tries = *self.spec.settings.block_search_tries.get_ref();
         let max_block = (pop.next_power_of_two() as u32).max(32);
         for s in strategies {
             let blocks: Vec<u32> = if s.searches_block_size() {

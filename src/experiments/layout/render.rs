@@ -38,7 +38,7 @@ impl LayoutPaper {
                      the fastest of the paper's five columns when the 95% interval of its difference to each other excludes \
                      zero (Welch, n ≥ {min_n} tries); otherwise the strategies not separated from the fastest are a tie. The \
                      paper's winner is found by the same rule from its mean ± sd over its {} tries.",
-                    self.spec.settings.paper_tries
+                    *self.spec.settings.paper_tries.get_ref()
                 ),
                 machines,
                 |m| self.table1(m, of(m), dir),
@@ -127,7 +127,7 @@ impl LayoutPaper {
             }
             let paper_best = PAPER_CLASSES.iter().filter_map(|c| r.paper(c).map(|p| (*c, p[0]))).min_by(|x, y| x.1.total_cmp(&y.1));
             let here = a.winner(f, s);
-            cells.push(paper_winner(r, self.spec.settings.paper_tries));
+            cells.push(paper_winner(r, *self.spec.settings.paper_tries.get_ref()));
             cells.push(here.label());
             let fastest = PAPER_CLASSES.iter().filter_map(|c| a.time(f, s, c)).min_by(|x, y| x.total_cmp(y));
             cells.push(match (paper_best, fastest, here.first().is_empty()) {

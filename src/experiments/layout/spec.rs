@@ -41,13 +41,13 @@ pub struct LayoutSpec {
 pub struct Settings {
     pub seed: u64,
     pub block_sizes: Spanned<Vec<Spanned<u32>>>,
-    pub block_search_tries: usize,
+    pub block_search_tries: Spanned<usize>,
     pub svm_cost: Spanned<f64>,
     pub table1_unit: String,
     /// Tries each strategy needs before its times decide a winner.
     pub min_n: Spanned<usize>,
     /// Tries behind each mean ± sd of the paper's Table 1.
-    pub paper_tries: usize,
+    pub paper_tries: Spanned<usize>,
 }
 
 /// Sizes the paper names besides Table 1's (captions of Figures 2–6, Sections 4.2–4.4).
@@ -230,8 +230,14 @@ pub fn validate(file: &SpecFile, spec: &LayoutSpec) -> Result<(), SpecError> {
             return Err(file.invalid(b, "settings.block_sizes", format!("{} is not a multiple of 32 in 32..=1024", b.get_ref())));
         }
     }
-    file.repeats("settings", "block_search_tries", spec.settings.block_search_tries, 1)?;
-    file.repeats("settings", "paper_tries", spec.settings.paper_tries, 2)?;
+    for (key, n, least) in
+        [("settings.block_search_tries", &spec.settings.block_search_tries, 1), ("settings.paper_tries", &spec.settings.paper_tries, 2)]
+    {
+        file.check_repeats(n, key)?;
+        if *n.get_ref() < least {
+            return Err(file.invalid(n, key, format!("{} repetitions: at least {least}", n.get_ref())));
+        }
+    }
     if *spec.settings.min_n.get_ref() < 2 {
         return Err(file.invalid(&spec.settings.min_n, "settings.min_n", "a 95% interval needs at least 2 tries"));
     }
