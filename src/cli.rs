@@ -67,8 +67,12 @@ pub enum Command {
     /// Side by side: every machine with records for a paper, and the paper's own hardware.
     Compare {
         paper: String,
+        /// Root of the reports whose records are compared (and where COMPARE.md files are written)
         #[arg(long, default_value = "reports")]
         out: PathBuf,
+        /// Another reports folder whose records join the comparison (repeatable), e.g. a fresh run beside the committed reference runs
+        #[arg(long = "with", value_name = "DIR")]
+        with: Vec<PathBuf>,
     },
     /// Checks every GPU kernel against the CPU reference on fresh random inputs.
     Selfcheck {
@@ -163,9 +167,9 @@ pub fn run(cli: Cli) -> Result<()> {
                 println!("{}", experiments::render(e, &out, Some(&this), &choice(spec.clone()))?.summary(e.id()));
             }
         }
-        Command::Compare { paper, out } => {
+        Command::Compare { paper, out, with } => {
             for e in papers(&paper)? {
-                println!("{}", experiments::compare(e, &out, &choice(None))?);
+                println!("{}", experiments::compare(e, &out, &choice(None), &with)?);
             }
         }
         Command::Hw { device, record, out } => hw(device, record, &out)?,

@@ -11,9 +11,12 @@ use sysinfo::System;
 /// What a record was measured on.
 #[derive(Clone, Debug)]
 pub struct Fingerprint {
-    /// Stable identifier: GPU (or "cpu-only"), CPU model and thread count, slugged.
+    /// Stable identifier: GPU (or "cpu-only"), CPU model with its generation
+    /// ([`cpu_signature`]) and thread count, slugged.
     pub hw_id: String,
     pub cpu_model: String,
+    /// The CPU's family and model numbers, where the OS tells them.
+    pub cpu_signature: Option<String>,
     pub cpu_physical_cores: usize,
     pub cpu_threads: usize,
     pub mem_gib: f64,
@@ -47,8 +50,9 @@ impl Fingerprint {
         let mem_gib = sys.as_ref().map_or(0.0, |s| s.total_memory() as f64 / (1u64 << 30) as f64);
         let os = System::long_os_version().unwrap_or_else(|_| std::env::consts::OS.into());
         let gpu_part = gpu.map_or("cpu-only".to_owned(), |g| slug(&g.name));
-        let hw_id = format!("{gpu_part}__{}__{cpu_threads}t", slug(&cpu_model));
-        Fingerprint { hw_id, cpu_model, cpu_physical_cores, cpu_threads, mem_gib, os, gpu: gpu.cloned() }
+        let cpu_signature = std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|t| cpu_signature(&t));
+        let hw_id = hw_id(&gpu_part, &cpu_model, cpu_signature.as_deref(), cpu_threads);
+        Fingerprint { hw_id, cpu_model, cpu_signature, cpu_physical_cores, cpu_threads, mem_gib, os, gpu: gpu.cloned() }
     }
 
     /// The fingerprint columns of every record.
@@ -57,6 +61,7 @@ impl Fingerprint {
         Record::new()
             .with("hw_id", self.hw_id.as_str())
             .with("cpu_model", self.cpu_model.as_str())
+            .with("cpu_signature", self.cpu_signature.clone())
             .with("cpu_physical_cores", self.cpu_physical_cores)
             .with("cpu_threads", self.cpu_threads)
             .with("mem_gib", (self.mem_gib * 10.0).round() / 10.0)
@@ -71,6 +76,34 @@ impl Fingerprint {
             .with("gpu_max_threads_per_block", g.map(|g| g.max_threads_per_block))
             .with("gpu_max_smem_per_block_kib", g.map(|g| g.max_smem_per_block / 1024))
             .with("cuda_driver", g.map(|g| g.driver_string()))
+    }
+}
+
+/// A machine's id. The CPU's brand string alone does not tell generations
+/// apart (virtual machines report "AMD EPYC" for every EPYC), so its family and
+/// model numbers join it: two generations never share an id, so one never
+/// archives the other's records. Records from before the signature keep their
+/// ids (e.g. `cpu-only__amd-epyc__2t`) and are a machine of their own.
+fn hw_id(gpu_part: &str, cpu_model: &str, signature: Option<&str>, threads: usize) -> String {
+    let cpu = match signature {
+        Some(sig) => slug(&format!("{cpu_model} {sig}")),
+        None => slug(cpu_model),
+    };
+    format!("{gpu_part}__{cpu}__{threads}t")
+}
+
+/// "family 25 model 17" (x86: `cpu family`, `model`) or "implementer 0x41 part
+/// 0xd40" (Arm) from the text of `/proc/cpuinfo`; None when it has neither.
+pub fn cpu_signature(cpuinfo: &str) -> Option<String> {
+    let field = |name: &str| {
+        cpuinfo.lines().find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            (k.trim() == name).then(|| v.trim().to_owned())
+        })
+    };
+    match (field("cpu family"), field("model")) {
+        (Some(f), Some(m)) => Some(format!("family {f} model {m}")),
+        _ => Some(format!("implementer {} part {}", field("CPU implementer")?, field("CPU part")?)),
     }
 }
 
@@ -167,6 +200,20 @@ mod tests {
     fn slugs_are_stable_identifiers() {
         assert_eq!(slug("NVIDIA H100 80GB HBM3"), "nvidia-h100-80gb-hbm3");
         assert_eq!(slug("Intel(R) Xeon(R) CPU @ 2.20GHz"), "intel-r-xeon-r-cpu-2-20ghz");
+    }
+
+    #[test]
+    fn cpu_generations_get_their_own_ids() {
+        let genoa = "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\nmodel name\t: AMD EPYC\n";
+        let rome = genoa.replace("cpu family\t: 25", "cpu family\t: 23").replace("model\t\t: 17", "model\t\t: 49");
+        let (a, b) = (cpu_signature(genoa).unwrap(), cpu_signature(&rome).unwrap());
+        assert_eq!(a, "family 25 model 17");
+        assert_eq!(hw_id("cpu-only", "AMD EPYC", Some(&a), 2), "cpu-only__amd-epyc-family-25-model-17__2t");
+        assert_ne!(hw_id("cpu-only", "AMD EPYC", Some(&a), 2), hw_id("cpu-only", "AMD EPYC", Some(&b), 2));
+        assert_eq!(hw_id("cpu-only", "AMD EPYC", None, 2), "cpu-only__amd-epyc__2t");
+        let arm = "CPU implementer\t: 0x41\nCPU architecture: 8\nCPU part\t: 0xd40\n";
+        assert_eq!(cpu_signature(arm).unwrap(), "implementer 0x41 part 0xd40");
+        assert_eq!(cpu_signature("processor : 0\n"), None);
     }
 
     #[test]

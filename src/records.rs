@@ -459,21 +459,40 @@ fn process_alive(pid: u32) -> bool {
     if proc.is_dir() { proc.join(pid.to_string()).exists() } else { true }
 }
 
+/// The column that holds when a row was recorded: UTC, RFC 3339 to the second.
+pub const UTC: &str = "utc";
+
+/// Now, UTC, as the [`UTC`] column holds it (`2026-11-26T03:42:07Z`).
+pub fn utc_now() -> String {
+    chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
 /// Moves `<stem>.parquet`, its checksum file and its CSV copy to `archive/`,
-/// each named with the time of the move (in seconds; the next free second when
-/// an archive of that second exists, so none is overwritten).
+/// each named by when the archived records were taken: the latest [`UTC`] of
+/// its rows (`20261126T034207Z`), else — records from before the column — the
+/// file's modification time; the next free second when an archive of that
+/// second exists, so none is overwritten.
 fn archive(stem: &Path) -> std::io::Result<()> {
+    use chrono::{DateTime, Utc};
     let dir = stem.parent().unwrap_or(Path::new(".")).join("archive");
     std::fs::create_dir_all(&dir)?;
     let name = stem.file_name().and_then(|n| n.to_str()).unwrap_or("records");
-    let mut stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    while ["parquet", "parquet.sha256", "csv"].iter().any(|ext| dir.join(format!("{name}.{stamp}.{ext}")).exists()) {
-        stamp += 1;
+    let parquet = stem.with_extension("parquet");
+    let recorded = read_parquet(&parquet)
+        .ok()
+        .and_then(|rows| rows.iter().filter_map(|r| DateTime::parse_from_rfc3339(r.str(UTC)).ok()).max())
+        .map(|t| t.with_timezone(&Utc));
+    let mut when = recorded
+        .or_else(|| std::fs::metadata(&parquet).and_then(|m| m.modified()).ok().map(DateTime::<Utc>::from))
+        .unwrap_or_else(Utc::now);
+    let stamp = |t: &DateTime<Utc>| t.format("%Y%m%dT%H%M%SZ").to_string();
+    while ["parquet", "parquet.sha256", "csv"].iter().any(|ext| dir.join(format!("{name}.{}.{ext}", stamp(&when))).exists()) {
+        when += chrono::Duration::seconds(1);
     }
     for ext in ["parquet", "parquet.sha256", "csv"] {
         let from = stem.with_extension(ext);
         if from.exists() {
-            std::fs::rename(&from, dir.join(format!("{name}.{stamp}.{ext}")))?;
+            std::fs::rename(&from, dir.join(format!("{name}.{}.{ext}", stamp(&when))))?;
         }
     }
     Ok(())
@@ -661,6 +680,21 @@ mod tests {
         let mut kept: Vec<usize> = record_files(&dir.path().join("archive")).iter().map(|f| read_parquet(f).unwrap().len()).collect();
         kept.sort();
         assert_eq!(kept, vec![1, 2], "an archive of the same second replaced another");
+    }
+
+    #[test]
+    fn archives_are_named_by_when_their_records_were_taken() {
+        let dir = tempfile::tempdir().unwrap();
+        let taken = |t: &str| vec![sample()[0].clone().with(UTC, t)];
+        let mut s = RecordStore::open(dir.path(), "m", "h", false).unwrap();
+        s.append(Some("a"), [taken("2025-01-02T03:04:05Z"), taken("2025-01-02T03:09:00Z")].concat()).unwrap();
+        drop(s);
+        let mut s = RecordStore::open(dir.path(), "m", "h", false).unwrap();
+        s.append(Some("b"), taken(&utc_now())).unwrap();
+        let names: Vec<String> =
+            record_files(&dir.path().join("archive")).iter().map(|f| f.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        assert_eq!(names, vec!["m.20250102T030900Z.parquet"], "named by the latest row's time");
+        assert!(chrono::DateTime::parse_from_rfc3339(&utc_now()).is_ok());
     }
 
     #[test]

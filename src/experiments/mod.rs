@@ -410,7 +410,9 @@ pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<Rendered> {
         let rows = paper.run_case(case, &env).with_context(|| format!("case {}", case.id))?;
         let case_s = started.elapsed().as_secs_f64();
         // Every row carries how long its whole case took: `--dry-run` estimates from it.
-        let rows = rows.into_iter().map(|r| r.with(plan::CASE_SECONDS, case_s)).collect();
+        // …and when it finished (UTC).
+        let utc = records::utc_now();
+        let rows = rows.into_iter().map(|r| r.with(plan::CASE_SECONDS, case_s).with(records::UTC, utc.as_str())).collect();
         store.append(Some(&case.id), with_common(rows, Some(case)))?;
         bar.inc(case.weight);
         log.finished(exp.id(), &case.id, bar.position());
@@ -435,15 +437,9 @@ pub const HARDWARE_DIR: &str = "hardware";
 /// A paper's records grouped by machine (this one first), each with the
 /// ceilings `evorepro hw --record` measured on the same machine.
 fn machines(out: &Path, id: &str, this_hw: Option<&str>) -> Result<Vec<MachineRecords>> {
-    let rows = load_records(out, id)?;
-    if rows.is_empty() {
+    let machines = compared_machines(out, id, this_hw, &[])?;
+    if machines.is_empty() {
         bail!("no records under {} — run `evorepro reproduce {id}` first", out.join(id).join("records").display());
-    }
-    let mut machines = report::by_machine(rows, this_hw);
-    for r in load_records(out, HARDWARE_DIR)? {
-        if let Some(m) = machines.iter_mut().find(|m| m.hw_id == r.str("hw_id")) {
-            m.rows.push(r);
-        }
     }
     Ok(machines)
 }
@@ -452,7 +448,8 @@ fn machines(out: &Path, id: &str, this_hw: Option<&str>) -> Result<Vec<MachineRe
 /// `out/hardware/records/<hw_id>.parquet` (and CSV), replacing earlier ones.
 pub fn record_hardware(fp: &Fingerprint, ceilings: Vec<Record>, out: &Path) -> Result<PathBuf> {
     let run_id = new_run_id();
-    let mut common = Record::new().with("run_id", run_id).with("git_commit", GIT_COMMIT).with("profile", "hw");
+    let mut common =
+        Record::new().with("run_id", run_id).with("git_commit", GIT_COMMIT).with("profile", "hw").with(records::UTC, records::utc_now());
     common.extend(&fp.record());
     let rows: Vec<Record> = ceilings
         .into_iter()
@@ -490,6 +487,8 @@ pub struct Rendered {
     pub report: PathBuf,
     pub verdicts: PathBuf,
     pub index: PathBuf,
+    /// `out/<id>/COMPARE.md`, refreshed with the report.
+    pub compare: PathBuf,
     /// The claims judged, on every machine with records.
     pub claims: Vec<ClaimResult>,
 }
@@ -498,11 +497,12 @@ impl Rendered {
     /// "layout: 8 reproduced, 2 not reproduced — reports/layout/REPORT.md, …".
     pub fn summary(&self, id: &str) -> String {
         format!(
-            "{id}: {} — {}, {}, {}",
+            "{id}: {} — {}, {}, {}, {}",
             counts_line(&counts(&self.claims)),
             self.report.display(),
             self.verdicts.display(),
-            self.index.display()
+            self.index.display(),
+            self.compare.display()
         )
     }
 }
@@ -556,8 +556,9 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
     let path = dir.join("REPORT.md");
     records::write_atomic(&path, md.as_bytes())?;
     let verdicts = report::index::PaperVerdicts::new(exp.id(), &paper.meta().title, &machines, &body.claims).write(out)?;
+    compare(exp, out, spec, &[])?;
     let index = write_index(out)?;
-    Ok(Rendered { report: path, verdicts, index, claims: body.claims })
+    Ok(Rendered { report: path, verdicts, index, compare: dir.join("COMPARE.md"), claims: body.claims })
 }
 
 /// Claims that rest on an incomplete sweep. For each machine and profile with
@@ -599,18 +600,89 @@ pub fn write_index(out: &Path) -> Result<PathBuf> {
     report::index::write_index(out, &order)
 }
 
-/// Writes `out/<id>/COMPARE.md` and returns its text.
-pub fn compare(exp: &dyn Experiment, out: &Path, spec: &SpecChoice) -> Result<String> {
+/// Writes `out/<id>/COMPARE.md` (the paper's tables, then the hardware
+/// generations: bounds, predictions and measurements, with charts) and the
+/// cross-paper `out/COMPARE.md`; returns the paper's text. `with` adds the
+/// records of other report folders (a user's run beside the committed ones); a
+/// machine found in two folders appears twice, named with its folder.
+pub fn compare(exp: &dyn Experiment, out: &Path, spec: &SpecChoice, with: &[PathBuf]) -> Result<String> {
     let paper = load_paper(exp, spec)?;
+    if let Some(f) = with.iter().find(|f| !f.join(exp.id()).join("records").is_dir()) {
+        bail!("{}: no records of {} in this folder (expected {})", f.display(), exp.id(), f.join(exp.id()).join("records").display());
+    }
     let this = Fingerprint::this_machine(None).hw_id;
-    let machines = machines(out, exp.id(), Some(&this))?;
+    let machines = compared_machines(out, exp.id(), Some(&this), with)?;
+    if machines.is_empty() {
+        bail!("no records under {} — run `evorepro reproduce {}` first", out.join(exp.id()).join("records").display(), exp.id());
+    }
+    let catalogue = report::generations::Generations::load(&spec.root)?;
+    let dir = out.join(exp.id());
+    std::fs::create_dir_all(dir.join("figures"))?;
     let mut md = format!("# {} — hardware generations\n\n", paper.meta().title);
+    if !with.is_empty() {
+        let folders: Vec<String> =
+            std::iter::once(out).chain(with.iter().map(PathBuf::as_path)).map(|p| format!("`{}`", p.display())).collect();
+        md += &format!("Records from {}.\n\n", folders.join(", "));
+    }
     md += &report::hardware_table(paper.meta(), &machines);
     md += "\n";
     md += &paper.compare(&machines);
-    records::write_atomic(&out.join(exp.id()).join("COMPARE.md"), md.as_bytes())?;
+    md += "\n";
+    md += &report::generations::PaperGenerations { catalogue: &catalogue, paper_id: exp.id(), machines: &machines }
+        .render(&dir.join("figures"))?;
+    records::write_atomic(&dir.join("COMPARE.md"), md.as_bytes())?;
+    write_generations_summary(out, this.as_str(), &catalogue, with)?;
     write_index(out)?;
     Ok(md)
+}
+
+/// The machines of `out` and of every folder in `with` (each with its own
+/// `hardware/` ceilings); a machine already seen is named `<hw_id> @ <folder>`.
+fn compared_machines(out: &Path, id: &str, this_hw: Option<&str>, with: &[PathBuf]) -> Result<Vec<MachineRecords>> {
+    let mut all: Vec<MachineRecords> = Vec::new();
+    for folder in std::iter::once(out).chain(with.iter().map(PathBuf::as_path)) {
+        if !folder.join(id).join("records").is_dir() {
+            continue;
+        }
+        let rows = load_records(folder, id)?;
+        if rows.is_empty() {
+            continue;
+        }
+        let mut machines = report::by_machine(rows, this_hw);
+        for r in load_records(folder, HARDWARE_DIR)? {
+            if let Some(m) = machines.iter_mut().find(|m| m.hw_id == r.str("hw_id")) {
+                m.rows.push(r);
+            }
+        }
+        for mut m in machines {
+            if all.iter().any(|a| a.hw_id == m.hw_id) {
+                m.hw_id = format!("{} @ {}", m.hw_id, folder.display());
+            }
+            all.push(m);
+        }
+    }
+    Ok(all)
+}
+
+/// `out/COMPARE.md`: per paper with records, its headline workload on every
+/// machine, the speedup over the paper's card and the predictions for cards
+/// nobody ran here.
+fn write_generations_summary(out: &Path, this_hw: &str, catalogue: &report::generations::Generations, with: &[PathBuf]) -> Result<()> {
+    let mut md = String::from(
+        "# Hardware generations\n\nPer paper, the headline workload (the first of `experiments/generations.toml` with \
+         records) on every machine with records, its speedup over the paper's card, and the time the workload's \
+         bound predicts for cards not run here (predictions, not measurements). Each paper's `COMPARE.md` has every \
+         workload with its bound, the predictions both ways and charts.\n\n",
+    );
+    for exp in registry() {
+        let machines = compared_machines(out, exp.id(), Some(this_hw), with)?;
+        let g = report::generations::PaperGenerations { catalogue, paper_id: exp.id(), machines: &machines };
+        if let Some(s) = g.summary() {
+            md += &format!("## [{}]({}/COMPARE.md)\n\n{s}\n", exp.id(), exp.id());
+        }
+    }
+    records::write_atomic(&out.join("COMPARE.md"), md.as_bytes())?;
+    Ok(())
 }
 
 #[cfg(test)]

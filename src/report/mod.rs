@@ -3,6 +3,7 @@
 //! only, so `evorepro report` re-renders without rerunning.
 
 pub mod chart;
+pub mod generations;
 pub mod index;
 
 use crate::claims::{ClaimResult, counts, counts_line};
