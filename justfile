@@ -8,13 +8,17 @@ default:
 reproduce paper profile="quick":
     cargo run --release -- reproduce {{paper}} --profile {{profile}}
 
-# Re-render a paper's report from its stored records.
-report paper:
+# Re-render a paper's report (or `all`) from its stored records.
+report paper="all":
     cargo run --release -- report {{paper}}
 
-# Every machine with records for a paper, side by side with the paper's hardware.
-compare paper:
+# Hardware generations: every machine with records beside the paper's card (or `all`).
+compare paper="all":
     cargo run --release -- compare {{paper}}
+
+# Every GPU kernel against the CPU reference on fresh random inputs (needs a GPU).
+selfcheck:
+    cargo run --release -- selfcheck
 
 # This machine's fingerprint and measured ceilings.
 hw:

@@ -130,10 +130,10 @@ pub fn run(cli: Cli) -> Result<()> {
     let choice = |file: Option<PathBuf>| SpecChoice { file, root: root.clone(), allow_outside: cli.allow_outside };
     match cli.command {
         Command::List { out } => {
+            let this = Fingerprint::this_machine(None).hw_id;
             for e in experiments::registry() {
                 let paper = experiments::load_paper(e, &choice(None))?;
                 println!("{:8} {}", e.id(), e.title());
-                println!("         profiles: {}", paper.profiles().join(", "));
                 // One unreadable file is named and skipped; the other records still list.
                 let mut rows = Vec::new();
                 for f in crate::records::record_files(&out.join(e.id()).join("records")) {
@@ -142,7 +142,12 @@ pub fn run(cli: Cli) -> Result<()> {
                         Err(err) => println!("         unreadable: {err}"),
                     }
                 }
-                for m in crate::report::by_machine(rows, None) {
+                let machines = crate::report::by_machine(rows, Some(&this));
+                for profile in paper.profiles() {
+                    let cases = paper.cases(&profile)?;
+                    println!("         profile {profile:14} {}", experiments::plan::profile_line(&cases, &machines, &this));
+                }
+                for m in &machines {
                     println!("         records: {} ({} rows)", m.hw_id, m.rows.len());
                 }
             }

@@ -77,6 +77,15 @@ impl CaseTimes {
     }
 }
 
+/// A profile in one line for `evorepro list`: its cases and the time they
+/// would take, estimated as `--dry-run` does (cases with no estimate counted).
+pub fn profile_line(cases: &[Case], machines: &[MachineRecords], this_hw: &str) -> String {
+    let times = CaseTimes::new(machines, this_hw, cases);
+    let known: Vec<f64> = cases.iter().filter_map(|c| times.estimate(c, this_hw).seconds()).collect();
+    let n = cases.len();
+    format!("{n} case{}, {}", if n == 1 { "" } else { "s" }, fmt_partial(known.iter().sum(), n - known.len(), n))
+}
+
 /// The figure a case belongs to: its id up to the first `/`.
 fn group(case: &Case) -> &str {
     case.id.split('/').next().unwrap_or(&case.id)
