@@ -81,15 +81,38 @@ pub fn tick(v: f64) -> String {
     if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_owned() } else { s }
 }
 
-/// Whether `v` is 1, 2 or 5 times a power of ten: the labelled ticks of a log
-/// axis spanning a decade or more, so that 600…900 do not run into each other.
-fn one_two_five(v: f64) -> bool {
-    let m = v / 10f64.powf(v.log10().floor());
-    [1.0, 2.0, 5.0, 10.0].iter().any(|k| (m - k).abs() < 1e-6 * k)
+/// The labelled (bold) and grid-only (light) ticks of a log axis over `lo..hi`.
+/// A decade or more: 1, 2 and 5 times each power of ten (only the powers past
+/// six decades), grid lines at every integer multiple. Less than a decade
+/// (plotters' own log axis labels nothing there): evenly spaced round values,
+/// 1, 2, 2.5 or 5 times a power of ten apart, about five of them.
+fn log_ticks(lo: f64, hi: f64) -> (Vec<f64>, Vec<f64>) {
+    let inside = |v: &f64| *v >= lo * (1.0 - 1e-9) && *v <= hi * (1.0 + 1e-9);
+    if hi / lo >= 10.0 {
+        let (first, last) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
+        let multiples: &[f64] = if last - first > 6 { &[1.0] } else { &[1.0, 2.0, 5.0] };
+        let per_decade =
+            |ks: &[f64]| -> Vec<f64> { (first..=last).flat_map(|e| ks.iter().map(move |k| k * 10f64.powi(e))).filter(inside).collect() };
+        (per_decade(multiples), per_decade(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]))
+    } else {
+        let raw = (hi - lo) / 5.0;
+        let magnitude = 10f64.powf(raw.log10().floor());
+        let step = [1.0, 2.0, 2.5, 5.0, 10.0].iter().map(|k| k * magnitude).find(|s| *s >= raw).unwrap_or(10.0 * magnitude);
+        let ticks = |step: f64| -> Vec<f64> {
+            ((lo / step).ceil() as i64..=(hi / step).floor() as i64).map(|i| i as f64 * step).filter(inside).collect()
+        };
+        (ticks(step), ticks(step / 5.0))
+    }
 }
 
-type Chart<'b, DB> =
-    ChartContext<'b, DB, Cartesian2d<plotters::coord::combinators::LogCoord<f64>, plotters::coord::combinators::LogCoord<f64>>>;
+type LogAxis = plotters::coord::combinators::WithKeyPoints<plotters::coord::combinators::LogCoord<f64>>;
+type Chart<'b, DB> = ChartContext<'b, DB, Cartesian2d<LogAxis, LogAxis>>;
+
+/// A log axis over `lo..hi` with the ticks of [`log_ticks`].
+fn log_axis(lo: f64, hi: f64) -> LogAxis {
+    let (bold, light) = log_ticks(lo, hi);
+    (lo..hi).log_scale().with_key_points(bold).with_light_points(light)
+}
 
 fn frame<'b, DB: DrawingBackend>(
     root: &'b DrawingArea<DB, plotters::coord::Shift>,
@@ -105,14 +128,14 @@ fn frame<'b, DB: DrawingBackend>(
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(60)
-        .build_cartesian_2d((x.0..x.1).log_scale(), (y.0..y.1).log_scale())
+        .build_cartesian_2d(log_axis(x.0, x.1), log_axis(y.0, y.1))
         .map_err(|e| e.to_string())?;
     chart
         .configure_mesh()
         .x_desc(xl)
         .y_desc(yl)
         .label_style(("sans-serif", 13))
-        .x_label_formatter(&|v| if x.1 / x.0 < 10.0 || one_two_five(*v) { tick(*v) } else { String::new() })
+        .x_label_formatter(&|v| tick(*v))
         .y_label_formatter(&|v| tick(*v))
         .draw()
         .map_err(|e| e.to_string())?;
@@ -243,6 +266,68 @@ mod tests {
         v
     }
 
+    /// The tick labels of a rendered SVG: x labels (centred under the axis) and y
+    /// labels (right-aligned beside it), each (x, y, text), and their font size.
+    #[allow(clippy::type_complexity)]
+    fn tick_labels(svg: &str) -> (Vec<(f64, f64, String)>, Vec<(f64, f64, String)>, f64) {
+        let attr = |tag: &str, name: &str| -> Option<String> {
+            let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+            Some(tag[at..].split('"').next()?.to_owned())
+        };
+        let (mut xs, mut ys, mut size) = (Vec::new(), Vec::new(), f64::MAX);
+        for t in svg.split("<text").skip(1) {
+            let Some((tag, rest)) = t.split_once('>') else { continue };
+            let text = rest.split("</text>").next().unwrap_or("").trim().to_owned();
+            let num = |n: &str| attr(tag, n).and_then(|v| v.parse::<f64>().ok()).unwrap_or(f64::NAN);
+            let label = (num("x"), num("y"), text);
+            match (attr(tag, "text-anchor").as_deref(), attr(tag, "dy").as_deref(), tag.contains("transform")) {
+                (Some("end"), _, false) => {
+                    size = size.min(num("font-size"));
+                    ys.push(label);
+                }
+                (Some("middle"), Some("0.76em"), false) if label.1 > 300.0 => xs.push(label),
+                _ => {}
+            }
+        }
+        (xs, ys, size)
+    }
+
+    #[test]
+    fn tick_labels_never_overlap_and_every_axis_keeps_two() {
+        register_font();
+        // Ranges the reports draw: within a decade (gBOA complexity 2,400–4,800; ECGA at
+        // ℓ = 50), 600–900 (island sizes), several decades, and tiny and huge values.
+        let ranges = [(2400.0, 4800.0), (45.0, 60.0), (600.0, 900.0), (1.0, 1e4), (1e-4, 1e2), (128.0, 65536.0), (3.0, 5.0)];
+        for &(lo, hi) in &ranges {
+            for &(ylo, yhi) in &ranges {
+                let c = LineChart {
+                    title: "t",
+                    x_label: "x",
+                    y_label: "y",
+                    series: vec![("s".into(), vec![(lo, ylo), ((lo * hi).sqrt(), (ylo * yhi).sqrt()), (hi, yhi)])],
+                };
+                let mut svg = String::new();
+                draw_lines(SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(), &c).unwrap();
+                let (mut xs, ys, size) = tick_labels(&svg);
+                let font = ("sans-serif", size).into_font();
+                assert!(xs.len() >= 2, "x {lo}–{hi}: {} labels {xs:?}", xs.len());
+                assert!(ys.len() >= 2, "y {ylo}–{yhi}: {} labels {ys:?}", ys.len());
+                xs.sort_by(|a, b| a.0.total_cmp(&b.0));
+                for w in xs.windows(2) {
+                    let width = |t: &str| font.box_size(t).unwrap().0 as f64;
+                    // Centred labels overlap when their centres are closer than half of each width.
+                    let room = (width(&w[0].2) + width(&w[1].2)) / 2.0 + 2.0;
+                    assert!(w[1].0 - w[0].0 >= room, "x {lo}–{hi}: `{}` and `{}` overlap", w[0].2, w[1].2);
+                }
+                let mut ys: Vec<f64> = ys.iter().map(|l| l.1).collect();
+                ys.sort_by(f64::total_cmp);
+                for w in ys.windows(2) {
+                    assert!(w[1] - w[0] >= size, "y {ylo}–{yhi}: labels {} px apart", w[1] - w[0]);
+                }
+            }
+        }
+    }
+
     #[test]
     fn ticks_are_short() {
         let cases = [
@@ -261,9 +346,9 @@ mod tests {
         for (v, want) in cases {
             assert_eq!(tick(v), want, "{v}");
         }
-        let labelled: Vec<f64> =
-            [100.0, 200.0, 300.0, 500.0, 600.0, 900.0, 1000.0, 2000.0].into_iter().filter(|&v| one_two_five(v)).collect();
-        assert_eq!(labelled, vec![100.0, 200.0, 500.0, 1000.0, 2000.0]);
+        assert_eq!(log_ticks(90.0, 2100.0).0, vec![100.0, 200.0, 500.0, 1000.0, 2000.0]);
+        assert_eq!(log_ticks(1600.0, 7200.0).0, vec![2000.0, 4000.0, 6000.0]);
+        assert_eq!(log_ticks(1e-4, 1e4).0, vec![1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0, 100.0, 1e3, 1e4]);
     }
 
     #[test]
