@@ -71,6 +71,34 @@ fn island_spec_with_impossible_values_names_file_line_and_key() {
 }
 
 #[test]
+fn an_optimum_that_contradicts_the_instance_names_file_line_and_value() {
+    // Above Dantzig's bound, and below the greedy solution: both refused before any write, naming the spec's line.
+    let root = env!("CARGO_MANIFEST_DIR");
+    let shipped = std::fs::read_to_string(format!("{root}/experiments/island.toml")).unwrap();
+    let instance = format!("instance = \"{root}/datasets/knapsack/jaros_knap_10000.txt\"");
+    for (optimum, says) in [("3000000", "exceeds Dantzig's linear-relaxation bound"), ("1000", "a feasible solution worth")] {
+        let tmp = tempfile::tempdir().unwrap();
+        let edited = shipped.replacen("instance = \"../datasets/knapsack/jaros_knap_10000.txt\"", &instance, 1).replacen(
+            "optimum = 2839205",
+            &format!("optimum = {optimum}"),
+            1,
+        );
+        let line = edited.lines().position(|l| l.starts_with("optimum = ")).unwrap() + 1;
+        let spec = tmp.path().join("bad.toml");
+        std::fs::write(&spec, &edited).unwrap();
+        let out = tmp.path().join("out");
+        let args = ["reproduce".as_ref(), "island".as_ref(), "--spec".as_ref(), spec.as_os_str(), "--out".as_ref(), out.as_os_str()];
+        let o = common::evorepro(&args);
+        assert!(!o.status.success(), "optimum {optimum} was accepted: {}", common::describe(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        for needle in [format!("bad.toml:{line}"), "settings.optimum".into(), optimum.into(), says.into()] {
+            assert!(err.contains(&needle), "stderr does not name `{needle}`:\n{err}");
+        }
+        assert!(!out.exists(), "files were written for a rejected spec");
+    }
+}
+
+#[test]
 fn a_grid_too_big_for_this_machine_is_refused_before_any_write() {
     // Each value is within its limit; together 1024 islands × 65,536 individuals
     // of 10,000 items need about 157 GiB, more than a CI machine or a GPU holds.

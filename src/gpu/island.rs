@@ -43,7 +43,9 @@ use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, CudaView, LaunchConfig,
 
 use super::{Gpu, KernelSource, launch_err};
 use crate::error::GpuError;
-use crate::library::island::{Config, Island, Islands, Layout, Parameters, PhaseTimes, RunResult, Statistics, Threads, TracePoint};
+use crate::library::island::{
+    Config, Feasibility, Island, Islands, Layout, Parameters, PhaseTimes, RunResult, Statistics, Threads, TracePoint, Variant,
+};
 use crate::library::knapsack::{Evaluator, Fitness, Instance, PisingerKind, WORD_BITS, pisinger};
 
 /// `kernels/island.cu`.
@@ -297,6 +299,7 @@ impl<'g> GpuIslands<'g> {
         count: usize,
     ) -> Result<GpuIslands<'g>> {
         ensure!(count > 0 && first + count <= ring.islands, "islands {first}..{} of a ring of {}", first + count, ring.islands);
+        ensure!(ring.variant == Variant::Paper, "the `{}` variant has no GPU kernels (it runs on the CPU only)", ring.variant.name());
         let config = &Config { islands: count, ..*ring };
         let instance = evaluator.instance();
         let parameters = Parameters::new(instance, config)?;
@@ -660,13 +663,18 @@ pub fn run(gpu: &Gpu, instance: &Instance, config: &Config, design: Design) -> R
 pub(super) fn run_on(islands: &mut dyn DeviceIslands, evaluator: &Evaluator<'_>, config: &Config) -> Result<RunResult> {
     let mut trace = Vec::new();
     let mut statistics_time = Duration::ZERO;
+    let mut feasibility = Feasibility::default();
     let mut record = |islands: &dyn DeviceIslands, generation: u32| -> Result<Statistics> {
         // The generations launched so far are not the statistics' time.
         islands.synchronize()?;
         let start = Instant::now();
         let statistics = islands.statistics(evaluator)?;
         statistics_time += start.elapsed();
-        trace.push(TracePoint { generation, best: statistics.best, mean: statistics.mean });
+        // Every parent evaluated again on the host, outside the statistics' time.
+        let states = islands.download()?;
+        feasibility =
+            Feasibility::of(evaluator, Layout::new(evaluator.instance().item_count()).words, states.iter().map(|s| &s.population[..]));
+        trace.push(TracePoint { generation, best: statistics.best, mean: statistics.mean, feasible: feasibility.individuals() });
         Ok(statistics)
     };
     let mut statistics = record(islands, 0)?;
@@ -678,7 +686,7 @@ pub(super) fn run_on(islands: &mut dyn DeviceIslands, evaluator: &Evaluator<'_>,
         }
     }
     let times = PhaseTimes { statistics: statistics_time, ..islands.phase_times()? };
-    Ok(RunResult { statistics, times, trace })
+    Ok(RunResult { statistics, times, trace, feasibility })
 }
 
 /// Where the GPU first disagreed with the CPU reference.
@@ -818,6 +826,7 @@ fn check_config(case: &CheckCase, seed: u64) -> Config {
         seed,
         threads: Threads::Rayon,
         statistics_interval: CHECK_TRACE_INTERVAL,
+        variant: Variant::Paper,
     }
 }
 
