@@ -218,11 +218,13 @@ impl Variant {
         Variant::ALL.into_iter().find(|v| v.name() == name)
     }
 
-    fn repairs_initial(self) -> bool {
+    /// Whether the initial population is repaired.
+    pub fn repairs_initial(self) -> bool {
         self != Variant::Paper
     }
 
-    fn repairs_offspring(self) -> bool {
+    /// Whether every offspring is repaired.
+    pub fn repairs_offspring(self) -> bool {
         self == Variant::Repair
     }
 }

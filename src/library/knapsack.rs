@@ -463,6 +463,9 @@ impl Certificate {
     /// Checks a claimed optimum against what is known; the error says which fact it contradicts.
     pub fn check(&self, claimed: u64) -> Result<(), String> {
         match self.optimum {
+            _ if self.bound == 0 && claimed > 0 => {
+                Err("the optimum is 0: no item of positive price fits the capacity (Dantzig's bound is 0)".into())
+            }
             Ok((optimum, how)) if optimum != claimed => Err(format!("the exact optimum is {optimum} ({how})")),
             _ if claimed > self.bound => Err(format!("it exceeds Dantzig's linear-relaxation bound {}", self.bound)),
             _ if claimed < self.feasible => Err(format!("a feasible solution worth {} exists (greedy by price/weight)", self.feasible)),
@@ -784,7 +787,8 @@ mod tests {
             let instance = Instance { name: "none fits".into(), prices: vec![5, 6], weights: vec![4, 9], capacity };
             let c = certify(&instance);
             assert_eq!((c.bound, c.feasible, c.optimum.clone()), (0, 0, Ok((0, Exact::GreedyMeetsBound))));
-            assert!(c.check(1).unwrap_err().contains("bound 0"));
+            assert!(c.check(1).unwrap_err().contains("no item of positive price fits the capacity"));
+            assert!(c.check(0).is_ok());
         }
     }
 
