@@ -397,8 +397,8 @@ fn dp_row<T: Copy + Ord + Default + Add<Output = T> + From<u32>>(items: &[(u32, 
     best[capacity]
 }
 
-/// Dantzig's bound: the optimum of the linear relaxation, rounded down. Items by decreasing price/weight fill the
-/// knapsack; the first item that does not fit contributes the fraction that does. Never below the optimum.
+/// Dantzig's bound: the optimum of the linear relaxation, rounded down. Items by decreasing price/weight (those that
+/// fit alone) fill the knapsack; the first item that does not fit contributes the fraction that does. Never below the optimum.
 pub fn upper_bound_lp(instance: &Instance) -> u64 {
     let (p, w) = (&instance.prices, &instance.weights);
     // Weightless items are always packed (and would make the ratio order partial).
@@ -474,10 +474,11 @@ impl Certificate {
     }
 }
 
-/// Items of positive weight by decreasing price/weight (ties by index): Dantzig's order.
+/// Items of positive weight that fit the knapsack alone, by decreasing price/weight (ties by index): Dantzig's order.
+/// An item heavier than the capacity is in no solution, so leaving it out keeps the bound valid and tightens it.
 fn by_ratio(instance: &Instance) -> Vec<usize> {
     let (p, w) = (&instance.prices, &instance.weights);
-    let mut order: Vec<usize> = (0..instance.item_count()).filter(|&i| w[i] > 0).collect();
+    let mut order: Vec<usize> = (0..instance.item_count()).filter(|&i| w[i] > 0 && u64::from(w[i]) <= instance.capacity).collect();
     // p_a/w_a > p_b/w_b ⇔ p_a·w_b > p_b·w_a.
     order.sort_by(|&a, &b| (u64::from(p[b]) * u64::from(w[a])).cmp(&(u64::from(p[a]) * u64::from(w[b]))));
     order
