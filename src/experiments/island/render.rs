@@ -25,7 +25,11 @@ pub(super) fn method(spec: &IslandSpec, instance: &str) -> String {
          generation, purpose, individual and word, so one CPU thread, all CPU threads and the GPU evolve bit-identical \
          populations (checked in every `speed` case). Grid runs (Figures 4–6) use the GPU where there is one, all islands \
          of one GPU batched in the same launches (the paper: one GTX 580 per island, MPI between them), else all CPU cores; \
-         the profile sets the generations (the paper: 100k) and runs (the paper: 30). Gap = (optimum − best) / optimum. \
+         the profile sets the generations (the paper: 100k) and runs (the paper: 30). Gap = (optimum − best) / optimum; the \
+         spec's optimum is checked before any run against the instance's certificate (`library::knapsack::certify`: \
+         Dantzig's linear-relaxation bound above it, a greedy feasible solution below it, the exact optimum where a \
+         dynamic program fits). Feasibility (the share of individuals within the capacity, of islands holding one, and \
+         the first generation with one) is counted at every trace point outside the timed phases. \
          The same ring also runs with one island per MPI process (`evorepro-island-mpi`, `--features mpi`, checked \
          bit-identical to the in-process ring) and split over several GPUs with NCCL between them (the section \
          *Several GPUs*, profile `gpu-multi`).\n",
@@ -118,12 +122,13 @@ fn families(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
             time.map_or("—".into(), |s| format!("{:.2}", s.mean)),
         ]);
         if feasible == 0 {
-            let reason = no_feasible_line(runs);
-            lines += &format!(
-                "- {kind}, {items} items, ratio {ratio}, `{variant}` (penalty ratio {:.0}):{}",
-                f.penalty_ratio,
-                reason.trim_start_matches('\n')
-            );
+            let reason = match no_feasible_line(runs) {
+                none if !none.is_empty() => none.trim_start_matches('\n').to_owned(),
+                _ => "feasible individuals appeared, but the best by penalised fitness is overweight: the penalty (ratio × \
+                      excess) leaves it fitter than every feasible one.\n"
+                    .to_owned(),
+            };
+            lines += &format!("- {kind}, {items} items, ratio {ratio}, `{variant}` (penalty ratio {:.0}): {reason}", f.penalty_ratio);
         }
         if let Some(g) = gap {
             charts.entry((variant.clone(), *items)).or_default().push((kind.clone(), vec![(ratio, 100.0 * g.mean)]));
@@ -131,12 +136,7 @@ fn families(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
     }
     let mut md = t.render();
     if !lines.is_empty() {
-        md += &format!(
-            "
-Rows where no run ended with a feasible best solution:
-
-{lines}"
-        );
+        md += &format!("\nRows where no run ended with a feasible best solution:\n\n{lines}");
     }
     for ((variant, items), rows) in charts {
         // One series per family, its points in ratio order.
@@ -265,10 +265,8 @@ fn grid_feasibility(a: &Analysis) -> String {
     );
     let runs: Vec<&Run> = a.grid.values().flatten().collect();
     format!(
-        "
-Feasibility at the end of the run (mean over runs): the share of individuals within the capacity, of islands          holding one, and the generation by which the first feasible individual appeared (the trace's resolution).
-
-{}{}",
+        "\nFeasibility at the end of the run (mean over runs): the share of individuals within the capacity, of islands \
+         holding one, and the generation by which the first feasible individual appeared (the trace's resolution).\n\n{}{}",
         t.render(),
         no_feasible_line(&runs)
     )
@@ -297,25 +295,22 @@ fn no_feasible_line(runs: &[&Run]) -> String {
         return String::new();
     }
     let zero = none.iter().filter(|r| r.best == 0.0).count();
-    let mut line = format!(
-        "
-**{} of {} runs found no feasible solution.**",
-        none.len(),
-        runs.len()
-    );
+    let mut line = format!("\n**{} of {} runs found no feasible solution.**", none.len(), runs.len());
     if zero > 0 {
         line += &format!(
-            " In {zero} of them every individual was penalised to fitness 0 (price − ratio × excess weight ≤ 0): all              tournaments tie and replacement needs a strictly fitter offspring, so there is no selection pressure towards              the capacity; the best reported is 0, not a solution."
+            " In {zero} of them every individual was penalised to fitness 0 (price − ratio × excess weight ≤ 0): all \
+             tournaments tie and replacement needs a strictly fitter offspring, so there is no selection pressure towards \
+             the capacity; the best reported is 0, not a solution."
         );
     }
     if zero < none.len() {
         line += &format!(
-            " In {} of them overweight individuals kept a positive penalised fitness, and selection climbed that without              crossing into the feasible region.",
+            " In {} of them overweight individuals kept a positive penalised fitness, and selection climbed that without \
+             crossing into the feasible region.",
             none.len() - zero
         );
     }
-    line + "
-"
+    line + "\n"
 }
 
 fn fig5(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
@@ -637,7 +632,7 @@ mod tests {
         );
         assert!(text.contains("| uncorrelated | 1000 | 0.5 | repair (cpu-mt) | optimum 50000 (dense dynamic program over capacities) | 0.100 ± 0.000 | 1 of 1 | 50.0% | 6–10 |"), "{text}");
         assert!(
-            text.contains("- uncorrelated, 1000 items, ratio 0.01, `paper` (penalty ratio 7):**1 of 1 runs found no feasible solution.**"),
+            text.contains("- uncorrelated, 1000 items, ratio 0.01, `paper` (penalty ratio 7): **1 of 1 runs found no feasible solution.**"),
             "{text}"
         );
         assert!(text.contains("no selection pressure"), "{text}");
