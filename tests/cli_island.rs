@@ -23,6 +23,11 @@ fn island_quick_profile_on_cpu_end_to_end() {
         let gap = r.float("gap").unwrap();
         assert!(gap > 0.0 && gap < 0.5, "{}: gap {gap}", r.str("case_id"));
         assert_eq!(r.get("feasible").to_string(), "true", "{}", r.str("case_id"));
+        // Half-density starts sit at the paper's capacity (half the total weight): feasible individuals from
+        // generation 0, on every island.
+        let individuals = r.float("feasible_individuals").unwrap();
+        assert!(individuals > 0.0 && individuals <= 1.0, "{}: {individuals}", r.str("case_id"));
+        assert_eq!((r.float("feasible_islands"), r.int("first_feasible")), (Some(1.0), Some(0)), "{}", r.str("case_id"));
         let phases: f64 = ["manipulation_ms", "evaluation_ms", "replacement_ms", "migration_ms", "statistics_ms"]
             .iter()
             .map(|k| r.float(k).unwrap())

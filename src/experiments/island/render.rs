@@ -130,7 +130,8 @@ fn families(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
             };
             lines += &format!("- {kind}, {items} items, ratio {ratio}, `{variant}` (penalty ratio {:.0}): {reason}", f.penalty_ratio);
         }
-        if let Some(g) = gap {
+        // A gap of 0 (the optimum reached) has no place on a log scale.
+        if let Some(g) = gap.filter(|g| g.mean > 0.0) {
             charts.entry((variant.clone(), *items)).or_default().push((kind.clone(), vec![(ratio, 100.0 * g.mean)]));
         }
     }
@@ -144,7 +145,7 @@ fn families(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
         for (kind, p) in rows {
             series.entry(kind).or_default().extend(p);
         }
-        let title = format!("Gap against capacity ratio: {variant}, {items} items (log–log; a gap of 0 is not drawn)");
+        let title = format!("Gap against capacity ratio: {variant}, {items} items (log–log; gaps of 0, the optimum, left out)");
         let chart =
             LineChart { title: &title, x_label: "capacity / total weight", y_label: "gap (%)", series: series.into_iter().collect() };
         md += &write_chart(dir, m, &format!("families_{variant}_n{items}"), &chart)?;
