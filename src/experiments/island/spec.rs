@@ -116,7 +116,7 @@ impl Families {
         if !(1..=MAX_ISLANDS).contains(self.islands.get_ref()) {
             return Err(file.invalid(&self.islands, &key, format!("{} islands: must be in 1..={MAX_ISLANDS}", self.islands.get_ref())));
         }
-        if !(4..=MAX_SIZE).contains(self.size.get_ref()) || self.size.get_ref() % 2 != 0 {
+        if !(4..=MAX_SIZE).contains(self.size.get_ref()) || !self.size.get_ref().is_multiple_of(2) {
             return Err(file.invalid(&self.size, &key, format!("island size {} must be even and in 4..={MAX_SIZE}", self.size.get_ref())));
         }
         if *self.generations.get_ref() == 0 {
