@@ -242,7 +242,7 @@ impl IslandPaper {
 impl IslandPaper {
     /// A `families` case: the instance generated from the case's kind, size, ratio and seed, certified once
     /// (`library::knapsack::certify`, cached), and one run of the case's variant: the paper's GA on the GPU where
-    /// there is one, else (and for the variants, which have no GPU kernels) on all CPU cores.
+    /// there is one, else (and for the variants, until `island_repair` has passed the GPU selfcheck) on all CPU cores.
     fn family_row(&self, case: &Case, islands: usize, size: usize, generations: u32, seed: u64, env: &RunEnv) -> Result<Vec<Record>> {
         let p = &case.params;
         let kind = PisingerKind::parse(p.str("kind")).with_context(|| format!("case {}: kind `{}`", case.id, p.str("kind")))?;
