@@ -228,6 +228,52 @@ __device__ __forceinline__ void add_chunks(const unsigned int* __restrict__ chro
     }
 }
 
+// Greedy repair of the `repair` and `feasible-init` variants (island.rs, `Repair`; not
+// in the paper): one warp per chromosome of `genomes`. The warp sums the chromosome's
+// weight (add_chunks, then broadcast from lane 0); while it exceeds the capacity, items
+// are dropped in `order` (the items of positive weight by increasing price/weight, ties
+// by index), 32 at a time: lane l takes item order[c + l] and its weight if packed; an
+// inclusive scan of those weights gives each lane the packed weight before it in the
+// chunk, and a packed item is dropped iff that is below the excess left. This is the
+// reference's rule (drop the next packed item while the weight exceeds the capacity):
+// the prefix only grows, so the dropped items are the packed ones before the first that
+// is kept. Each dropped item's bit is cleared by its own lane (atomicAnd: lanes share
+// words; a lane reads only its own item's bit, which no other lane changes).
+extern "C" __global__ void island_repair(unsigned int* __restrict__ genomes, unsigned long long count, unsigned int words,
+                                         const unsigned int* __restrict__ prices, const unsigned int* __restrict__ weights,
+                                         const unsigned int* __restrict__ order, unsigned int order_count,
+                                         unsigned long long capacity) {
+    const unsigned long long warp = warp_index();
+    if (warp >= count) return;
+    unsigned int* chromosome = genomes + warp * words;
+    const unsigned int lane = lane_index();
+    unsigned long long price = 0ull;
+    unsigned long long weight = 0ull;
+    add_chunks(chromosome, 0u, 1u, words, prices, weights, price, weight);
+    weight = __shfl_sync(FULL_MASK, weight, 0);
+    // Warp-uniform from here on: every lane holds the same excess.
+    unsigned long long excess = weight > capacity ? weight - capacity : 0ull;
+    for (unsigned int c = 0u; c < order_count && excess > 0ull; c += WARP_SIZE) {
+        const unsigned int k = c + lane;
+        unsigned int item = 0u;
+        unsigned long long packed = 0ull;
+        if (k < order_count) {
+            item = order[k];
+            if ((chromosome[item / WARP_SIZE] >> (item % WARP_SIZE)) & 1u) packed = weights[item];
+        }
+        unsigned long long scan = packed;
+        for (unsigned int offset = 1u; offset < WARP_SIZE; offset *= 2u) {
+            const unsigned long long below = __shfl_up_sync(FULL_MASK, scan, offset);
+            if (lane >= offset) scan += below;
+        }
+        const bool drop = packed > 0ull && scan - packed < excess;
+        if (drop) atomicAnd(&chromosome[item / WARP_SIZE], ~(1u << (item % WARP_SIZE)));
+        unsigned long long dropped = drop ? packed : 0ull;
+        for (unsigned int offset = WARP_SIZE / 2u; offset > 0u; offset /= 2u) dropped += __shfl_xor_sync(FULL_MASK, dropped, offset);
+        excess = dropped >= excess ? 0ull : excess - dropped;
+    }
+}
+
 // Fitness evaluation (Section V.C): one warp per chromosome of `genomes`, every chunk
 // of it in turn (add_chunks); lane 0 writes the penalised price.
 extern "C" __global__ void island_evaluate(const unsigned int* __restrict__ genomes, unsigned long long* __restrict__ fitness,

@@ -23,6 +23,11 @@ fn island_quick_profile_on_cpu_end_to_end() {
         let gap = r.float("gap").unwrap();
         assert!(gap > 0.0 && gap < 0.5, "{}: gap {gap}", r.str("case_id"));
         assert_eq!(r.get("feasible").to_string(), "true", "{}", r.str("case_id"));
+        // Half-density starts sit at the paper's capacity (half the total weight): feasible individuals from
+        // generation 0, on every island.
+        let individuals = r.float("feasible_individuals").unwrap();
+        assert!(individuals > 0.0 && individuals <= 1.0, "{}: {individuals}", r.str("case_id"));
+        assert_eq!((r.float("feasible_islands"), r.int("first_feasible")), (Some(1.0), Some(0)), "{}", r.str("case_id"));
         let phases: f64 = ["manipulation_ms", "evaluation_ms", "replacement_ms", "migration_ms", "statistics_ms"]
             .iter()
             .map(|k| r.float(k).unwrap())
@@ -68,6 +73,34 @@ fn island_spec_with_impossible_values_names_file_line_and_key() {
     common::assert_spec_edit_rejected("island", "mutation = 0.001", "mutation = 1.5", &["settings.mutation", "1.5"]);
     common::assert_spec_edit_rejected("island", "optimum = 2839205", "optimum = 0", &["settings.optimum"]);
     common::assert_spec_edit_rejected("island", "grid_sizes = [128, 256]", "grid_sizes = [128, 257]", &["profiles.quick", "257"]);
+}
+
+#[test]
+fn an_optimum_that_contradicts_the_instance_names_file_line_and_value() {
+    // Above Dantzig's bound, and below the greedy solution: both refused before any write, naming the spec's line.
+    let root = env!("CARGO_MANIFEST_DIR");
+    let shipped = std::fs::read_to_string(format!("{root}/experiments/island.toml")).unwrap();
+    let instance = format!("instance = \"{root}/datasets/knapsack/jaros_knap_10000.txt\"");
+    for (optimum, says) in [("3000000", "exceeds Dantzig's linear-relaxation bound"), ("1000", "a feasible solution worth")] {
+        let tmp = tempfile::tempdir().unwrap();
+        let edited = shipped.replacen("instance = \"../datasets/knapsack/jaros_knap_10000.txt\"", &instance, 1).replacen(
+            "optimum = 2839205",
+            &format!("optimum = {optimum}"),
+            1,
+        );
+        let line = edited.lines().position(|l| l.starts_with("optimum = ")).unwrap() + 1;
+        let spec = tmp.path().join("bad.toml");
+        std::fs::write(&spec, &edited).unwrap();
+        let out = tmp.path().join("out");
+        let args = ["reproduce".as_ref(), "island".as_ref(), "--spec".as_ref(), spec.as_os_str(), "--out".as_ref(), out.as_os_str()];
+        let o = common::evorepro(&args);
+        assert!(!o.status.success(), "optimum {optimum} was accepted: {}", common::describe(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        for needle in [format!("bad.toml:{line}"), "settings.optimum".into(), optimum.into(), says.into()] {
+            assert!(err.contains(&needle), "stderr does not name `{needle}`:\n{err}");
+        }
+        assert!(!out.exists(), "files were written for a rejected spec");
+    }
 }
 
 #[test]

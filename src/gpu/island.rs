@@ -43,8 +43,10 @@ use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, CudaView, LaunchConfig,
 
 use super::{Gpu, KernelSource, launch_err};
 use crate::error::GpuError;
-use crate::library::island::{Config, Island, Islands, Layout, Parameters, PhaseTimes, RunResult, Statistics, Threads, TracePoint};
-use crate::library::knapsack::{Evaluator, Fitness, Instance, PisingerKind, WORD_BITS, pisinger};
+use crate::library::island::{
+    Config, Feasibility, Island, Islands, Layout, Parameters, PhaseTimes, Repair, RunResult, Statistics, Threads, TracePoint, Variant,
+};
+use crate::library::knapsack::{Evaluator, Fitness, Instance, PisingerKind, WORD_BITS, pisinger, pisinger_with_ratio};
 
 /// `kernels/island.cu`.
 pub const ISLAND_CU: KernelSource = KernelSource { file: "island.cu", code: include_str!("../../kernels/island.cu") };
@@ -170,6 +172,7 @@ struct Kernels {
     evaluate: CudaFunction,
     evaluate_split: CudaFunction,
     replace: CudaFunction,
+    repair: CudaFunction,
     select_emigrants: CudaFunction,
     merge_immigrants: CudaFunction,
 }
@@ -183,6 +186,7 @@ impl Kernels {
             evaluate: function("island_evaluate")?,
             evaluate_split: function("island_evaluate_split")?,
             replace: function("island_replace")?,
+            repair: function("island_repair")?,
             select_emigrants: function("island_select_emigrants")?,
             merge_immigrants: function("island_merge_immigrants")?,
         })
@@ -269,6 +273,9 @@ pub struct GpuIslands<'g> {
     /// Item prices and weights, zero-padded to `words · 32` entries.
     prices: CudaSlice<u32>,
     weights: CudaSlice<u32>,
+    /// The variants' repair order (`Repair::order`, then one padding entry so that it is never empty) and its length.
+    repair_order: CudaSlice<u32>,
+    repair_items: u32,
     population: CudaSlice<u32>,
     fitness: CudaSlice<Fitness>,
     offspring: CudaSlice<u32>,
@@ -318,6 +325,9 @@ impl<'g> GpuIslands<'g> {
         };
         let (parents, offspring, emigrants) =
             (config.islands * config.island_size, config.islands * parameters.offspring_size, config.islands * config.emigrants());
+        let mut order = Repair::new(instance).order().to_vec();
+        let repair_items = u32::try_from(order.len()).context("more than 2^32 items to repair")?;
+        order.push(0);
         let mut islands = GpuIslands {
             gpu,
             config: *config,
@@ -334,6 +344,8 @@ impl<'g> GpuIslands<'g> {
             kernels,
             prices: table(&instance.prices)?,
             weights: table(&instance.weights)?,
+            repair_order: stream.clone_htod(&order).map_err(&e)?,
+            repair_items,
             population: stream.alloc_zeros(parents * words).map_err(&e)?,
             fitness: stream.alloc_zeros(parents).map_err(&e)?,
             offspring: stream.alloc_zeros(offspring * words).map_err(&e)?,
@@ -502,8 +514,13 @@ impl<'g> GpuIslands<'g> {
         Ok(())
     }
 
-    /// Fitness of the parents (after initialisation) or of the offspring (Section V.C).
+    /// Fitness of the parents (after initialisation) or of the offspring (Section V.C), repaired first where the
+    /// variant repairs that pool.
     fn evaluate(&mut self, pool: Pool) -> Result<()> {
+        let variant = self.parameters.variant;
+        if (pool == Pool::Parents && variant.repairs_initial()) || (pool == Pool::Offspring && variant.repairs_offspring()) {
+            self.repair(pool)?;
+        }
         let d = self.dims;
         let (genomes, fitness, count) = match pool {
             Pool::Parents => (&self.population, &mut self.fitness, d.all(d.island_size)),
@@ -528,6 +545,23 @@ impl<'g> GpuIslands<'g> {
         let blocks = u32::try_from(count.div_ceil(per_block)).context("too many chromosomes for one evaluation launch")?;
         let config = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (EVALUATE_WARPS * WARP, 1, 1), shared_mem_bytes: 0 };
         unsafe { l.launch(config) }.map_err(launch_err("island_evaluate_split"))?;
+        Ok(())
+    }
+
+    /// Greedy repair of every chromosome of `pool` (`library::island::Repair`), in place.
+    fn repair(&mut self, pool: Pool) -> Result<()> {
+        let d = self.dims;
+        let (genomes, count) = match pool {
+            Pool::Parents => (&mut self.population, d.all(d.island_size)),
+            Pool::Offspring => (&mut self.offspring, d.all(d.offspring_size)),
+        };
+        let mut l = self.gpu.stream.launch_builder(&self.kernels.repair);
+        l.arg(genomes).arg(&count).arg(&d.words).arg(&self.prices).arg(&self.weights);
+        l.arg(&self.repair_order).arg(&self.repair_items).arg(&self.capacity);
+        // SAFETY: warp k < count reads and clears bits of words k·L..(k + 1)·L of `genomes` (count·L words) only, reads
+        // price and weight entries < 32·L (the padded tables; repaired items are < items) and order entries
+        // < repair_items (the order buffer has repair_items + 1 entries).
+        unsafe { l.launch(warp_launch(count)?) }.map_err(launch_err("island_repair"))?;
         Ok(())
     }
 
@@ -660,13 +694,18 @@ pub fn run(gpu: &Gpu, instance: &Instance, config: &Config, design: Design) -> R
 pub(super) fn run_on(islands: &mut dyn DeviceIslands, evaluator: &Evaluator<'_>, config: &Config) -> Result<RunResult> {
     let mut trace = Vec::new();
     let mut statistics_time = Duration::ZERO;
+    let mut feasibility = Feasibility::default();
     let mut record = |islands: &dyn DeviceIslands, generation: u32| -> Result<Statistics> {
         // The generations launched so far are not the statistics' time.
         islands.synchronize()?;
         let start = Instant::now();
         let statistics = islands.statistics(evaluator)?;
         statistics_time += start.elapsed();
-        trace.push(TracePoint { generation, best: statistics.best, mean: statistics.mean });
+        // Every parent evaluated again on the host, outside the statistics' time.
+        let states = islands.download()?;
+        feasibility =
+            Feasibility::of(evaluator, Layout::new(evaluator.instance().item_count()).words, states.iter().map(|s| &s.population[..]));
+        trace.push(TracePoint { generation, best: statistics.best, mean: statistics.mean, feasible: feasibility.individuals() });
         Ok(statistics)
     };
     let mut statistics = record(islands, 0)?;
@@ -678,7 +717,7 @@ pub(super) fn run_on(islands: &mut dyn DeviceIslands, evaluator: &Evaluator<'_>,
         }
     }
     let times = PhaseTimes { statistics: statistics_time, ..islands.phase_times()? };
-    Ok(RunResult { statistics, times, trace })
+    Ok(RunResult { statistics, times, trace, feasibility })
 }
 
 /// Where the GPU first disagreed with the CPU reference.
@@ -735,6 +774,9 @@ enum CheckInstance {
     NoCapacity(&'static str),
     /// Pisinger's strongly correlated instance of this many items, capacity about half the total weight.
     Pisinger(usize),
+    /// Pisinger's uncorrelated instance of this many items with capacity 2% of the total weight: random solutions
+    /// are far too heavy, so the variants' repair drops many items.
+    Tight(usize),
 }
 
 impl CheckInstance {
@@ -750,6 +792,7 @@ impl CheckInstance {
                 Instance { name: format!("{}-capacity-0", instance.name), capacity: 0, ..instance }
             }
             CheckInstance::Pisinger(items) => pisinger(PisingerKind::StronglyCorrelated, items, 1000, 50, 100),
+            CheckInstance::Tight(items) => pisinger_with_ratio(PisingerKind::Uncorrelated, items, 1000, 0.02, 7),
         })
     }
 }
@@ -764,6 +807,8 @@ pub(super) struct CheckCase {
     migration_interval: u32,
     crossover_p: f64,
     mutation_p: f64,
+    /// The paper's GA or a variant (repair on the GPU: `island_repair`).
+    variant: Variant,
 }
 
 /// Generations between the trace records of the [`run`] check.
@@ -774,7 +819,7 @@ const CHECK_TRACE_INTERVAL: u32 = 4;
 /// fitness, an item count that is not a multiple of 32 over several 1,024-item chunks, and migration of more
 /// immigrants than one [`MERGE_CHUNK`].
 pub(super) fn check_cases(small: bool) -> Vec<CheckCase> {
-    use CheckInstance::{File, NoCapacity, Pisinger};
+    use CheckInstance::{File, NoCapacity, Pisinger, Tight};
     let case = |instance, islands, island_size, generations, migration_interval, crossover_p, mutation_p| CheckCase {
         instance,
         islands,
@@ -783,6 +828,7 @@ pub(super) fn check_cases(small: bool) -> Vec<CheckCase> {
         migration_interval,
         crossover_p,
         mutation_p,
+        variant: Variant::Paper,
     };
     let (small_set, large) = ("jaros_knap_40.txt", "jaros_knap_10000.txt");
     let mut cases = vec![
@@ -793,6 +839,8 @@ pub(super) fn check_cases(small: bool) -> Vec<CheckCase> {
         case(Pisinger(2085), 3, 66, 6, 5, 0.7, 0.002),
         case(File(large), 2, 64, 6, 5, 0.7, 0.001),
         case(File(small_set), 3, 3000, 4, 2, 0.7, 0.01),
+        CheckCase { variant: Variant::Repair, ..case(Tight(2085), 2, 64, 6, 3, 0.7, 0.002) },
+        CheckCase { variant: Variant::FeasibleInit, ..case(Tight(2085), 2, 64, 6, 3, 0.7, 0.002) },
     ];
     if !small {
         cases.extend([
@@ -818,6 +866,7 @@ fn check_config(case: &CheckCase, seed: u64) -> Config {
         seed,
         threads: Threads::Rayon,
         statistics_interval: CHECK_TRACE_INTERVAL,
+        variant: case.variant,
     }
 }
 
@@ -920,7 +969,10 @@ pub(super) fn check_against_reference(
             });
         lines.push(CheckLine {
             design,
-            instance: instance.name.clone(),
+            instance: match config.variant {
+                Variant::Paper => instance.name.clone(),
+                variant => format!("{} ({})", instance.name, variant.name()),
+            },
             items: instance.item_count(),
             islands: config.islands,
             island_size: config.island_size,
@@ -1048,7 +1100,9 @@ mod tests {
     #[test]
     fn check_cases_cover_padding_ties_and_migration() {
         let cases = check_cases(false);
-        assert_eq!(check_cases(true).len(), 7);
+        assert_eq!(check_cases(true).len(), 9);
+        // Both variants, on an instance where repair drops items.
+        assert!(cases.iter().any(|c| c.variant == Variant::Repair) && cases.iter().any(|c| c.variant == Variant::FeasibleInit));
         // More immigrants than one round of the merge kernel decides.
         assert!(cases.iter().any(|c| check_config(c, 1).emigrants() > MERGE_CHUNK as usize));
         assert!(cases.iter().any(|c| matches!(c.instance, CheckInstance::Pisinger(n) if n % 32 != 0 && n > 2048)));
@@ -1058,6 +1112,7 @@ mod tests {
             let config = check_config(case, 1);
             let instance = match case.instance {
                 CheckInstance::Pisinger(items) => pisinger(PisingerKind::StronglyCorrelated, items, 1000, 50, 100),
+                CheckInstance::Tight(items) => pisinger_with_ratio(PisingerKind::Uncorrelated, items, 1000, 0.02, 7),
                 CheckInstance::File(name) | CheckInstance::NoCapacity(name) => paper_instance(name),
             };
             config.validate(&instance).unwrap();

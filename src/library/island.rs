@@ -185,6 +185,97 @@ pub enum Threads {
     Rayon,
 }
 
+/// The GA as published, or a variant that users of knapsack GAs expect (beyond the paper; labelled in every report).
+/// Both variants use the repair of [`Repair`] (Michalewicz, *Genetic Algorithms + Data Structures = Evolution
+/// Programs*, 3rd ed. 1996, Section 4.5: greedy repair by price/weight); repaired individuals replace the originals
+/// (Lamarckian), and their fitness is their price.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Variant {
+    /// Jaros 2012 unchanged: random initial population, overweight solutions penalised (Section V.C).
+    #[default]
+    Paper,
+    /// Every initial individual and every offspring repaired before evaluation: all individuals are feasible.
+    Repair,
+    /// The initial individuals repaired, offspring penalised as in the paper.
+    FeasibleInit,
+}
+
+impl Variant {
+    /// Every variant, the paper's first.
+    pub const ALL: [Variant; 3] = [Variant::Paper, Variant::Repair, Variant::FeasibleInit];
+
+    /// The label of records and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Paper => "paper",
+            Variant::Repair => "repair",
+            Variant::FeasibleInit => "feasible-init",
+        }
+    }
+
+    /// The variant of a label.
+    pub fn parse(name: &str) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|v| v.name() == name)
+    }
+
+    /// Whether the initial population is repaired.
+    pub fn repairs_initial(self) -> bool {
+        self != Variant::Paper
+    }
+
+    /// Whether every offspring is repaired.
+    pub fn repairs_offspring(self) -> bool {
+        self == Variant::Repair
+    }
+}
+
+/// Greedy repair (Michalewicz 1996, Section 4.5): while a solution is overweight, drop its packed item of the lowest
+/// price/weight (ties: the lowest index first); weightless items are never dropped. Deterministic, so every backend
+/// repairs alike.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Repair {
+    /// Items of positive weight by increasing price/weight, ties by index.
+    order: Vec<u32>,
+}
+
+impl Repair {
+    /// The drop order of `instance`.
+    pub fn new(instance: &Instance) -> Repair {
+        let (p, w) = (&instance.prices, &instance.weights);
+        let mut order: Vec<u32> = (0..instance.item_count() as u32).filter(|&i| w[i as usize] > 0).collect();
+        // p_a/w_a < p_b/w_b ⇔ p_a·w_b < p_b·w_a; the sort is stable, so ties keep the index order.
+        order.sort_by(|&a, &b| {
+            let (a, b) = (a as usize, b as usize);
+            (u64::from(p[a]) * u64::from(w[b])).cmp(&(u64::from(p[b]) * u64::from(w[a])))
+        });
+        Repair { order }
+    }
+
+    /// The items in drop order.
+    pub fn order(&self) -> &[u32] {
+        &self.order
+    }
+
+    /// Drops items of `chromosome` until it is feasible; returns how many it dropped.
+    pub fn repair(&self, evaluator: &Evaluator<'_>, chromosome: &mut [u32]) -> usize {
+        let instance = evaluator.instance();
+        let mut weight = evaluator.evaluate(chromosome).weight;
+        let mut dropped = 0;
+        for &i in &self.order {
+            if weight <= instance.capacity {
+                break;
+            }
+            let (word, bit) = (i as usize / WORD_BITS, 1u32 << (i as usize % WORD_BITS));
+            if chromosome[word] & bit != 0 {
+                chromosome[word] &= !bit;
+                weight -= u64::from(instance.weights[i as usize]);
+                dropped += 1;
+            }
+        }
+        dropped
+    }
+}
+
 /// Run parameters (Section VI).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Config {
@@ -208,6 +299,8 @@ pub struct Config {
     pub threads: Threads,
     /// Generations between statistics records in the trace (0: only the initial and final records).
     pub statistics_interval: u32,
+    /// The paper's GA or a labelled variant.
+    pub variant: Variant,
 }
 
 impl Config {
@@ -225,6 +318,7 @@ impl Config {
             seed,
             threads: Threads::Single,
             statistics_interval: 100,
+            variant: Variant::Paper,
         }
     }
 
@@ -308,6 +402,8 @@ pub struct Parameters {
     pub mutation_threshold: u64,
     /// Run seed.
     pub seed: u64,
+    /// The paper's GA or a variant.
+    pub variant: Variant,
 }
 
 impl Parameters {
@@ -321,6 +417,7 @@ impl Parameters {
             crossover_threshold: probability_threshold(config.crossover_p),
             mutation_threshold: probability_threshold(config.mutation_p),
             seed: config.seed,
+            variant: config.variant,
         })
     }
 }
@@ -401,6 +498,48 @@ pub struct TracePoint {
     pub best: Fitness,
     /// Global mean fitness.
     pub mean: f64,
+    /// Feasible individuals over all islands.
+    pub feasible: usize,
+}
+
+/// Feasible individuals (weight within the capacity) of every island at one moment. Computed by the run loops
+/// outside the timed statistics (it evaluates every parent again), so the phase times do not include it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Feasibility {
+    /// Feasible parents of each island, in ring order.
+    pub per_island: Vec<usize>,
+    /// Individuals per island.
+    pub island_size: usize,
+}
+
+impl Feasibility {
+    /// Counts the feasible chromosomes of each island's packed parents (`island_size × words` each).
+    pub fn of<'a>(evaluator: &Evaluator<'_>, words: usize, populations: impl IntoIterator<Item = &'a [u32]>) -> Feasibility {
+        let mut island_size = 0;
+        let per_island = populations
+            .into_iter()
+            .map(|population| {
+                island_size = population.len() / words;
+                population.par_chunks(words).filter(|c| evaluator.evaluate(c).feasible).count()
+            })
+            .collect();
+        Feasibility { per_island, island_size }
+    }
+
+    /// Feasible individuals over all islands.
+    pub fn individuals(&self) -> usize {
+        self.per_island.iter().sum()
+    }
+
+    /// Fraction of all individuals that are feasible.
+    pub fn individual_fraction(&self) -> f64 {
+        self.individuals() as f64 / (self.per_island.len() * self.island_size).max(1) as f64
+    }
+
+    /// Fraction of islands holding at least one feasible individual.
+    pub fn island_fraction(&self) -> f64 {
+        self.per_island.iter().filter(|&&k| k > 0).count() as f64 / self.per_island.len().max(1) as f64
+    }
 }
 
 /// Outcome of [`run`].
@@ -413,6 +552,16 @@ pub struct RunResult {
     pub times: PhaseTimes,
     /// Best and mean fitness at generation 0, every `statistics_interval` generations and at the end.
     pub trace: Vec<TracePoint>,
+    /// Feasible individuals of the final populations.
+    pub feasibility: Feasibility,
+}
+
+impl RunResult {
+    /// The first trace point (generation 0, every `statistics_interval` generations, the end) at which some
+    /// individual was feasible: the first feasible solution appeared at or before it, after the previous point.
+    pub fn first_feasible(&self) -> Option<u32> {
+        self.trace.iter().find(|t| t.feasible > 0).map(|t| t.generation)
+    }
 }
 
 /// One island: parent population, offspring population and their fitness (Section IV.A).
@@ -425,6 +574,8 @@ pub struct Island {
     fitness: Vec<Fitness>,
     offspring: Vec<u32>,
     offspring_fitness: Vec<Fitness>,
+    /// The drop order of the variants that repair.
+    repair: Option<std::sync::Arc<Repair>>,
 }
 
 /// Everything one offspring pair needs (shared, read-only).
@@ -511,6 +662,10 @@ impl Island {
             Threads::Single => population.chunks_mut(layout.words).enumerate().for_each(initialise),
             Threads::Rayon => population.par_chunks_mut(layout.words).enumerate().for_each(initialise),
         }
+        let repair = parameters.variant.repairs_initial().then(|| std::sync::Arc::new(Repair::new(evaluator.instance())));
+        if let Some(repair) = &repair {
+            repair_all(evaluator, repair, layout.words, &mut population, threads);
+        }
         let mut island = Island {
             index,
             rng,
@@ -519,6 +674,7 @@ impl Island {
             population,
             offspring: vec![0; parameters.offspring_size * layout.words],
             offspring_fitness: vec![0; parameters.offspring_size],
+            repair,
         };
         evaluate_all(evaluator, layout.words, &island.population, &mut island.fitness, threads);
         island
@@ -570,8 +726,11 @@ impl Island {
         }
     }
 
-    /// Fitness of every offspring (Section V.C).
+    /// Fitness of every offspring (Section V.C), each repaired first under [`Variant::Repair`].
     pub fn evaluate(&mut self, evaluator: &Evaluator<'_>, threads: Threads) {
+        if let (Some(repair), true) = (&self.repair, self.parameters.variant.repairs_offspring()) {
+            repair_all(evaluator, repair, self.parameters.layout.words, &mut self.offspring, threads);
+        }
         evaluate_all(evaluator, self.parameters.layout.words, &self.offspring, &mut self.offspring_fitness, threads);
     }
 
@@ -688,6 +847,17 @@ fn evaluate_all(evaluator: &Evaluator<'_>, words: usize, population: &[u32], fit
     }
 }
 
+/// Repairs each chromosome of `population` in place.
+fn repair_all(evaluator: &Evaluator<'_>, repair: &Repair, words: usize, population: &mut [u32], threads: Threads) {
+    let one = |chromosome: &mut [u32]| {
+        repair.repair(evaluator, chromosome);
+    };
+    match threads {
+        Threads::Single => population.chunks_mut(words).for_each(one),
+        Threads::Rayon => population.par_chunks_mut(words).for_each(one),
+    }
+}
+
 /// Mean and population standard deviation of the concatenated fitness slices (two passes, in order).
 fn mean_and_std(parts: &[&[Fitness]]) -> (f64, f64) {
     let count: usize = parts.iter().map(|p| p.len()).sum();
@@ -764,6 +934,12 @@ impl Islands {
         }
     }
 
+    /// Feasible parents of every island.
+    pub fn feasibility(&self, evaluator: &Evaluator<'_>) -> Feasibility {
+        let words = Layout::new(evaluator.instance().item_count()).words;
+        Feasibility::of(evaluator, words, self.islands.iter().map(Island::population))
+    }
+
     /// Per-island and global statistics, with the best solution (Section V.F).
     pub fn statistics(&self, evaluator: &Evaluator<'_>) -> Statistics {
         let parts: Vec<&[Fitness]> = self.islands.iter().map(|island| island.fitness()).collect();
@@ -781,11 +957,13 @@ pub fn run(instance: &Instance, config: &Config) -> Result<RunResult> {
     let mut islands = Islands::new(&evaluator, config)?;
     let mut times = PhaseTimes::default();
     let mut trace = Vec::new();
+    let mut feasibility = Feasibility::default();
     let mut record = |islands: &Islands, generation: u32, times: &mut PhaseTimes| {
         let start = Instant::now();
         let statistics = islands.statistics(&evaluator);
         times.statistics += start.elapsed();
-        trace.push(TracePoint { generation, best: statistics.best, mean: statistics.mean });
+        feasibility = islands.feasibility(&evaluator);
+        trace.push(TracePoint { generation, best: statistics.best, mean: statistics.mean, feasible: feasibility.individuals() });
         statistics
     };
     let mut statistics = record(&islands, 0, &mut times);
@@ -796,7 +974,7 @@ pub fn run(instance: &Instance, config: &Config) -> Result<RunResult> {
             statistics = record(&islands, done, &mut times);
         }
     }
-    Ok(RunResult { statistics, times, trace })
+    Ok(RunResult { statistics, times, trace, feasibility })
 }
 
 #[cfg(test)]
@@ -1105,6 +1283,64 @@ mod tests {
             let message = run(&instance, &bad).unwrap_err().to_string();
             assert!(message.contains(what), "{message}");
         }
+    }
+
+    #[test]
+    fn repair_drops_the_lowest_price_per_weight_first() {
+        // Ratios 10/4 = 2.5, 7/7 = 1, 3/1 = 3, 4/4 = 1 (ties by index: item 1 before item 3), 5/0 never dropped.
+        let instance = Instance { name: "r".into(), prices: vec![10, 7, 3, 4, 5], weights: vec![4, 7, 1, 4, 0], capacity: 6 };
+        let repair = Repair::new(&instance);
+        assert_eq!(repair.order(), &[1, 3, 0, 2]);
+        let evaluator = Evaluator::new(&instance);
+        // All items: weight 16 > 6; dropping 1 (→ 9) and 3 (→ 5) suffices.
+        let mut chromosome = vec![0b11111];
+        assert_eq!(repair.repair(&evaluator, &mut chromosome), 2);
+        assert_eq!(chromosome, vec![0b10101]);
+        assert_eq!(evaluator.evaluate(&chromosome), Evaluation { price: 18, weight: 5, fitness: 18, feasible: true });
+        // A feasible solution is left alone.
+        let mut feasible = vec![0b00101];
+        assert_eq!((repair.repair(&evaluator, &mut feasible), feasible), (0, vec![0b00101]));
+        // With no capacity only the weightless item stays.
+        let empty = Instance { capacity: 0, ..instance.clone() };
+        let mut all = vec![0b11111];
+        Repair::new(&empty).repair(&Evaluator::new(&empty), &mut all);
+        assert_eq!(all, vec![0b10000]);
+    }
+
+    #[test]
+    fn variants_keep_single_and_rayon_identical_and_the_paper_unchanged() {
+        let instance = load("jaros_knap_10000.txt");
+        let paper = Config { statistics_interval: 5, ..config(2, 32, 20, 9) };
+        // The default is the paper's GA: an explicit `Variant::Paper` gives the same run.
+        assert_eq!(paper.variant, Variant::Paper);
+        let base = run(&instance, &paper).unwrap();
+        for variant in [Variant::Repair, Variant::FeasibleInit] {
+            let single = Config { variant, ..paper };
+            let a = run(&instance, &single).unwrap();
+            let b = run(&instance, &Config { threads: Threads::Rayon, ..single }).unwrap();
+            assert_eq!((&a.statistics, &a.trace, &a.feasibility), (&b.statistics, &b.trace, &b.feasibility), "{variant:?}");
+            assert_ne!(a.statistics, base.statistics, "{variant:?} changed nothing");
+            // Both start from repaired, feasible individuals.
+            assert_eq!(a.trace[0].feasible, 2 * 32, "{variant:?}");
+        }
+        let repaired = run(&instance, &Config { variant: Variant::Repair, ..paper }).unwrap();
+        assert!(repaired.trace.iter().all(|t| t.feasible == 64) && repaired.feasibility.individual_fraction() == 1.0);
+    }
+
+    #[test]
+    fn a_tight_capacity_starves_the_papers_ga_and_repair_feeds_it() {
+        // Capacity 1% of the total weight: a random half-density solution is ~50 times too heavy, every individual is
+        // penalised to 0 and the paper's GA has no gradient; repair gives feasible solutions from the start.
+        let instance =
+            crate::library::knapsack::pisinger_with_ratio(crate::library::knapsack::PisingerKind::Uncorrelated, 1000, 1000, 0.01, 1);
+        let base = Config { statistics_interval: 10, ..config(2, 32, 40, 3) };
+        let paper = run(&instance, &base).unwrap();
+        assert_eq!((paper.statistics.best, paper.first_feasible(), paper.feasibility.individuals()), (0, None, 0));
+        assert_eq!(paper.feasibility.island_fraction(), 0.0);
+        let repaired = run(&instance, &Config { variant: Variant::Repair, ..base }).unwrap();
+        assert_eq!(repaired.first_feasible(), Some(0));
+        assert!(repaired.statistics.best_solution.feasible && repaired.statistics.best > 0);
+        assert_eq!(repaired.feasibility.island_fraction(), 1.0);
     }
 
     #[test]

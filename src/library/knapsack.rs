@@ -72,7 +72,8 @@ pub struct Evaluator<'a> {
     narrow: bool,
 }
 
-/// Instance types of Pisinger's generator (the numbering of his `genhard`).
+/// Instance types of Pisinger's generator (the numbering of his `genhard`; definitions in Pisinger 2005, "Where are
+/// the hard knapsack problems?", Computers & Operations Research 32(9), Section 2). `w = randm(R) + 1` unless said.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PisingerKind {
     /// `p = randm(R) + 1`.
@@ -81,8 +82,37 @@ pub enum PisingerKind {
     WeaklyCorrelated = 2,
     /// `p = w + R/10`.
     StronglyCorrelated = 3,
+    /// `p = randm(R) + 1`, `w = p + R/10` (the price is drawn, the weight follows).
+    InverseStronglyCorrelated = 4,
     /// `p = w`.
     SubsetSum = 6,
+}
+
+impl PisingerKind {
+    /// Every kind, in Pisinger's numbering.
+    pub const ALL: [PisingerKind; 5] = [
+        PisingerKind::Uncorrelated,
+        PisingerKind::WeaklyCorrelated,
+        PisingerKind::StronglyCorrelated,
+        PisingerKind::InverseStronglyCorrelated,
+        PisingerKind::SubsetSum,
+    ];
+
+    /// The kind's name in specs and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            PisingerKind::Uncorrelated => "uncorrelated",
+            PisingerKind::WeaklyCorrelated => "weakly-correlated",
+            PisingerKind::StronglyCorrelated => "strongly-correlated",
+            PisingerKind::InverseStronglyCorrelated => "inverse-strongly-correlated",
+            PisingerKind::SubsetSum => "subset-sum",
+        }
+    }
+
+    /// The kind of a name.
+    pub fn parse(name: &str) -> Option<PisingerKind> {
+        PisingerKind::ALL.into_iter().find(|k| k.name() == name)
+    }
 }
 
 /// A file position for error messages: `path:line`.
@@ -258,24 +288,42 @@ fn integer_row(at: At<'_>, text: &str, n: usize, what: &str) -> Result<Vec<u32>>
 /// provenance notes: item weights `randm(R) + 1`, prices by `kind`, capacity `⌊v·Σw / (S + 1)⌋` but at least the
 /// largest weight. `v` is the instance number and also seeds the generator. Named `knapPI_{kind}_{n}_{R}_{v}`.
 pub fn pisinger(kind: PisingerKind, n: usize, r: u32, v: u32, s: u32) -> Instance {
-    let mut rng = PisingerRng::new(v);
-    let r1 = r / 10;
-    let (mut prices, mut weights) = (Vec::with_capacity(n), Vec::with_capacity(n));
-    for _ in 0..n {
-        let w = rng.randm(r) + 1;
-        let p = match kind {
-            PisingerKind::Uncorrelated => rng.randm(r) + 1,
-            PisingerKind::WeaklyCorrelated => (i64::from(rng.randm(2 * r1 + 1)) + i64::from(w) - i64::from(r1)).max(1) as u32,
-            PisingerKind::StronglyCorrelated => w + r1,
-            PisingerKind::SubsetSum => w,
-        };
-        prices.push(p);
-        weights.push(w);
-    }
+    let (prices, weights) = pisinger_items(kind, n, r, &mut PisingerRng::new(v));
     let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
     let largest = weights.iter().copied().max().map_or(0, u64::from);
     let capacity = (u64::from(v) * total / (u64::from(s) + 1)).max(largest);
     Instance { name: format!("knapPI_{}_{n}_{r}_{v}", kind as u32), prices, weights, capacity }
+}
+
+/// An instance of Pisinger's families (Pisinger 2005, Section 2) whose capacity is a fraction of the total weight:
+/// items as in [`pisinger`] from the generator seeded with `seed`, capacity `⌊ratio·Σw⌋` but at least the largest
+/// weight (so every item fits alone, as in Pisinger's instances). Named `knapPI_{kind}_{n}_{R}_c{ratio}_s{seed}`.
+pub fn pisinger_with_ratio(kind: PisingerKind, n: usize, r: u32, ratio: f64, seed: u32) -> Instance {
+    let (prices, weights) = pisinger_items(kind, n, r, &mut PisingerRng::new(seed));
+    let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
+    let largest = weights.iter().copied().max().map_or(0, u64::from);
+    let capacity = ((ratio * total as f64).floor() as u64).max(largest);
+    Instance { name: format!("knapPI_{}_{n}_{r}_c{ratio}_s{seed}", kind as u32), prices, weights, capacity }
+}
+
+/// Prices and weights of `n` items of `kind` with coefficients up to `r` (Pisinger 2005, Section 2): two draws an
+/// item but one for the strongly correlated and subset-sum kinds.
+fn pisinger_items(kind: PisingerKind, n: usize, r: u32, rng: &mut PisingerRng) -> (Vec<u32>, Vec<u32>) {
+    let r1 = r / 10;
+    let (mut prices, mut weights) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    for _ in 0..n {
+        let first = rng.randm(r) + 1;
+        let (p, w) = match kind {
+            PisingerKind::Uncorrelated => (rng.randm(r) + 1, first),
+            PisingerKind::WeaklyCorrelated => ((i64::from(rng.randm(2 * r1 + 1)) + i64::from(first) - i64::from(r1)).max(1) as u32, first),
+            PisingerKind::StronglyCorrelated => (first + r1, first),
+            PisingerKind::InverseStronglyCorrelated => (first, first + r1),
+            PisingerKind::SubsetSum => (first, first),
+        };
+        prices.push(p);
+        weights.push(w);
+    }
+    (prices, weights)
 }
 
 /// The 32-bit linear congruential generator of Pisinger's generator (an `erand48`-style pair of halves).
@@ -349,17 +397,14 @@ fn dp_row<T: Copy + Ord + Default + Add<Output = T> + From<u32>>(items: &[(u32, 
     best[capacity]
 }
 
-/// Dantzig's bound: the optimum of the linear relaxation, rounded down. Items by decreasing price/weight fill the
-/// knapsack; the first item that does not fit contributes the fraction that does. Never below the optimum.
+/// Dantzig's bound: the optimum of the linear relaxation, rounded down. Items by decreasing price/weight (those that
+/// fit alone) fill the knapsack; the first item that does not fit contributes the fraction that does. Never below the optimum.
 pub fn upper_bound_lp(instance: &Instance) -> u64 {
     let (p, w) = (&instance.prices, &instance.weights);
     // Weightless items are always packed (and would make the ratio order partial).
     let mut bound: u64 = (0..instance.item_count()).filter(|&i| w[i] == 0).map(|i| u64::from(p[i])).sum();
-    let mut order: Vec<usize> = (0..instance.item_count()).filter(|&i| w[i] > 0).collect();
-    // p_a/w_a > p_b/w_b ⇔ p_a·w_b > p_b·w_a.
-    order.sort_by(|&a, &b| (u64::from(p[b]) * u64::from(w[a])).cmp(&(u64::from(p[a]) * u64::from(w[b]))));
     let mut room = instance.capacity;
-    for i in order {
+    for i in by_ratio(instance) {
         let (price, weight) = (u64::from(p[i]), u64::from(w[i]));
         if weight <= room {
             room -= weight;
@@ -370,6 +415,141 @@ pub fn upper_bound_lp(instance: &Instance) -> u64 {
         }
     }
     bound
+}
+
+/// How [`certify`] found an exact optimum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exact {
+    /// [`optimum_dp`]: a dense dynamic program over capacities, (capacity + 1) × items cells.
+    DenseDp,
+    /// [`subset_sum_bitset`]: every price equals its weight, so the optimum is the heaviest reachable weight within
+    /// the capacity; a bit-parallel program over capacities, (capacity + 1) / 64 words × items.
+    SubsetSumBitset,
+    /// The greedy solution is worth Dantzig's bound, so nothing is worth more.
+    GreedyMeetsBound,
+}
+
+impl fmt::Display for Exact {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Exact::DenseDp => "dense dynamic program over capacities",
+            Exact::SubsetSumBitset => "bit-parallel subset-sum program",
+            Exact::GreedyMeetsBound => "a greedy solution meets Dantzig's bound",
+        })
+    }
+}
+
+/// What is known of an instance's optimum: Dantzig's bound above it, a greedy feasible solution below it, and the
+/// optimum itself where an exact program fits [`MAX_DP_CELLS`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Certificate {
+    /// [`upper_bound_lp`]: no solution is worth more.
+    pub bound: u64,
+    /// [`greedy`]: a feasible solution worth this much exists.
+    pub feasible: u64,
+    /// The exact optimum and how it was found, or why it was not computed.
+    pub optimum: Result<(u64, Exact), String>,
+}
+
+impl Certificate {
+    /// The value gaps are taken against: the optimum where known, else the bound; with its name.
+    pub fn reference(&self) -> (u64, &'static str) {
+        match self.optimum {
+            Ok((optimum, _)) => (optimum, "optimum"),
+            Err(_) => (self.bound, "bound"),
+        }
+    }
+
+    /// Checks a claimed optimum against what is known; the error says which fact it contradicts.
+    pub fn check(&self, claimed: u64) -> Result<(), String> {
+        match self.optimum {
+            _ if self.bound == 0 && claimed > 0 => {
+                Err("the optimum is 0: no item of positive price fits the capacity (Dantzig's bound is 0)".into())
+            }
+            Ok((optimum, how)) if optimum != claimed => Err(format!("the exact optimum is {optimum} ({how})")),
+            _ if claimed > self.bound => Err(format!("it exceeds Dantzig's linear-relaxation bound {}", self.bound)),
+            _ if claimed < self.feasible => Err(format!("a feasible solution worth {} exists (greedy by price/weight)", self.feasible)),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Items of positive weight that fit the knapsack alone, by decreasing price/weight (ties by index): Dantzig's order.
+/// An item heavier than the capacity is in no solution, so leaving it out keeps the bound valid and tightens it.
+fn by_ratio(instance: &Instance) -> Vec<usize> {
+    let (p, w) = (&instance.prices, &instance.weights);
+    let mut order: Vec<usize> = (0..instance.item_count()).filter(|&i| w[i] > 0 && u64::from(w[i]) <= instance.capacity).collect();
+    // p_a/w_a > p_b/w_b ⇔ p_a·w_b > p_b·w_a.
+    order.sort_by(|&a, &b| (u64::from(p[b]) * u64::from(w[a])).cmp(&(u64::from(p[a]) * u64::from(w[b]))));
+    order
+}
+
+/// A feasible solution: the weightless items, then every item in Dantzig's order that still fits (not only up to the
+/// first that does not). Its price is a lower bound on the optimum.
+pub fn greedy(instance: &Instance) -> Vec<usize> {
+    let mut chosen: Vec<usize> = (0..instance.item_count()).filter(|&i| instance.weights[i] == 0).collect();
+    let mut room = instance.capacity;
+    for i in by_ratio(instance) {
+        let weight = u64::from(instance.weights[i]);
+        if weight <= room {
+            room -= weight;
+            chosen.push(i);
+        }
+    }
+    chosen
+}
+
+/// Exact optimum of a subset-sum instance (every price equals its weight) by a bit-parallel program: bit `c` of the
+/// set says some subset weighs exactly `c`; each item ORs the set shifted by its weight into itself. `None` when the
+/// instance is not subset sum or (capacity + 1) / 64 × items exceeds [`MAX_DP_CELLS`].
+pub fn subset_sum_bitset(instance: &Instance) -> Option<u64> {
+    if instance.prices != instance.weights {
+        return None;
+    }
+    let words = usize::try_from(instance.capacity / 64 + 1).ok()?;
+    if (words as u64).checked_mul(instance.item_count() as u64)? > MAX_DP_CELLS {
+        return None;
+    }
+    let capacity = instance.capacity as usize;
+    let mut reachable = vec![0u64; words];
+    reachable[0] = 1;
+    for &w in instance.weights.iter().filter(|&&w| w > 0 && w as usize <= capacity) {
+        let (shift, bits) = (w as usize / 64, w as usize % 64);
+        // From the top down, so each word reads words not yet updated for this item.
+        for i in (shift..words).rev() {
+            let low = reachable[i - shift] << bits;
+            let carry = if bits > 0 && i > shift { reachable[i - shift - 1] >> (64 - bits) } else { 0 };
+            reachable[i] |= low | carry;
+        }
+    }
+    let last = capacity % 64;
+    reachable[words - 1] &= if last == 63 { u64::MAX } else { (1u64 << (last + 1)) - 1 };
+    let (word, bits) = reachable.iter().enumerate().rev().find(|(_, b)| **b != 0)?;
+    Some((word * 64) as u64 + u64::from(63 - bits.leading_zeros()))
+}
+
+/// Dantzig's bound, a greedy solution and, where it fits [`MAX_DP_CELLS`], the exact optimum: the bit-parallel
+/// subset-sum program for subset-sum instances, else the dense dynamic program.
+pub fn certify(instance: &Instance) -> Certificate {
+    let bound = upper_bound_lp(instance);
+    let feasible = instance.evaluate_items(&greedy(instance)).price;
+    let optimum = if feasible == bound {
+        // The greedy solution meets the bound: it is optimal, whatever the program's size.
+        Ok((feasible, Exact::GreedyMeetsBound))
+    } else if let Some(optimum) = subset_sum_bitset(instance) {
+        Ok((optimum, Exact::SubsetSumBitset))
+    } else {
+        optimum_dp(instance).map(|o| (o, Exact::DenseDp)).ok_or_else(|| {
+            format!(
+                "bound only: the dynamic program needs (capacity {} + 1) × {} items = {:.1e} cells, above the budget of {:.0e}",
+                instance.capacity,
+                instance.item_count(),
+                (instance.capacity as f64 + 1.0) * instance.item_count() as f64,
+                MAX_DP_CELLS as f64
+            )
+        })
+    };
+    Certificate { bound, feasible, optimum }
 }
 
 /// Loads one of the paper's instance files vendored under `datasets/knapsack/`, for tests.
@@ -538,6 +718,111 @@ mod tests {
         }
         let jaros40 = paper_instance("jaros_knap_40.txt");
         assert!(upper_bound_lp(&jaros40) >= optimum_dp(&jaros40).unwrap());
+    }
+
+    /// Small instances of any shape: weights and prices up to 80 (zeros included), capacity up to the total weight
+    /// and beyond; every fourth a subset-sum instance.
+    fn small_instance() -> impl proptest::strategy::Strategy<Value = Instance> {
+        use proptest::prelude::*;
+        (prop::collection::vec((0u32..80, 0u32..80), 1..14), 0u64..1200, any::<bool>()).prop_map(|(items, capacity, subset)| {
+            let weights: Vec<u32> = items.iter().map(|i| i.1).collect();
+            let prices = if subset { weights.clone() } else { items.iter().map(|i| i.0).collect() };
+            Instance { name: "proptest".into(), prices, weights, capacity }
+        })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn certificates_bracket_the_brute_force_optimum(instance in small_instance()) {
+            let optimum = brute_force(&instance);
+            let c = certify(&instance);
+            proptest::prop_assert!(c.feasible <= optimum && optimum <= c.bound, "{c:?} against {optimum}");
+            proptest::prop_assert_eq!(c.optimum.clone().map(|o| o.0), Ok(optimum));
+            proptest::prop_assert_eq!(c.reference(), (optimum, "optimum"));
+            let greedy = instance.evaluate_items(&greedy(&instance));
+            proptest::prop_assert!(greedy.feasible && greedy.price == c.feasible);
+            proptest::prop_assert_eq!(optimum_dp(&instance), Some(optimum));
+            if instance.prices == instance.weights {
+                proptest::prop_assert_eq!(subset_sum_bitset(&instance), Some(optimum));
+            }
+            proptest::prop_assert!(c.check(optimum).is_ok());
+            proptest::prop_assert!(c.check(optimum + 1).is_err());
+        }
+    }
+
+    #[test]
+    fn the_bitset_crosses_word_boundaries() {
+        // Weights around the 64-bit words, every capacity up to past the total: 191 is not reachable (130 is the best),
+        // 192 = 63 + 64 + 65 is.
+        let weights = vec![63, 64, 65, 130, 1];
+        for capacity in 0..=340 {
+            let instance = Instance { name: "words".into(), prices: weights.clone(), weights: weights.clone(), capacity };
+            assert_eq!(subset_sum_bitset(&instance), Some(brute_force(&instance)), "capacity {capacity}");
+        }
+        let at = |capacity| subset_sum_bitset(&Instance { name: "w".into(), prices: weights.clone(), weights: weights.clone(), capacity });
+        assert_eq!((at(190), at(192), at(62)), (Some(131), Some(192), Some(1)));
+        // Not subset sum: no answer.
+        assert_eq!(subset_sum_bitset(&Instance { name: "p".into(), prices: vec![2], weights: vec![1], capacity: 1 }), None);
+    }
+
+    #[test]
+    fn the_papers_instances_are_certified() {
+        let small = certify(&paper_instance("jaros_knap_40.txt"));
+        assert_eq!(small.optimum, Ok((4068, Exact::DenseDp)));
+        assert!(small.check(4068).is_ok());
+        assert!(small.check(4069).unwrap_err().contains("the exact optimum is 4068"));
+        let large = certify(&paper_instance("jaros_knap_10000.txt"));
+        let why = large.optimum.clone().unwrap_err();
+        assert!(why.starts_with("bound only") && why.contains("2.5e10 cells"), "{why}");
+        assert!(large.feasible <= JAROS_KNAP_10000_OPTIMUM && JAROS_KNAP_10000_OPTIMUM <= large.bound, "{large:?}");
+        assert!(large.check(JAROS_KNAP_10000_OPTIMUM).is_ok());
+        assert!(large.check(large.bound + 1).unwrap_err().contains("exceeds Dantzig's linear-relaxation bound"));
+        assert!(large.check(large.feasible - 1).unwrap_err().contains("a feasible solution worth"));
+        assert_eq!(large.reference(), (large.bound, "bound"));
+    }
+
+    #[test]
+    fn empty_knapsacks_are_certified_as_zero() {
+        // Zero capacity, and a capacity below every weight: the optimum is 0 and any positive claim is refused.
+        for capacity in [0, 3] {
+            let instance = Instance { name: "none fits".into(), prices: vec![5, 6], weights: vec![4, 9], capacity };
+            let c = certify(&instance);
+            assert_eq!((c.bound, c.feasible, c.optimum.clone()), (0, 0, Ok((0, Exact::GreedyMeetsBound))));
+            assert!(c.check(1).unwrap_err().contains("no item of positive price fits the capacity"));
+            assert!(c.check(0).is_ok());
+        }
+    }
+
+    #[test]
+    fn every_family_follows_its_definition_and_capacity_ratio() {
+        for kind in [
+            PisingerKind::Uncorrelated,
+            PisingerKind::WeaklyCorrelated,
+            PisingerKind::StronglyCorrelated,
+            PisingerKind::InverseStronglyCorrelated,
+            PisingerKind::SubsetSum,
+        ] {
+            let instance = pisinger_with_ratio(kind, 500, 1000, 0.05, 7);
+            assert_eq!(instance, pisinger_with_ratio(kind, 500, 1000, 0.05, 7), "deterministic from the seed");
+            assert_ne!(instance.weights, pisinger_with_ratio(kind, 500, 1000, 0.05, 8).weights);
+            assert_eq!(instance.capacity, (0.05 * instance.total_weight() as f64).floor() as u64);
+            for (&p, &w) in instance.prices.iter().zip(&instance.weights) {
+                let ok = match kind {
+                    PisingerKind::Uncorrelated => (1..=1000).contains(&p) && (1..=1000).contains(&w),
+                    PisingerKind::WeaklyCorrelated => (1..=1000).contains(&w) && p >= 1 && p.abs_diff(w) <= 100,
+                    PisingerKind::StronglyCorrelated => (1..=1000).contains(&w) && p == w + 100,
+                    PisingerKind::InverseStronglyCorrelated => (1..=1000).contains(&p) && w == p + 100,
+                    PisingerKind::SubsetSum => (1..=1000).contains(&w) && p == w,
+                };
+                assert!(ok, "{kind:?}: p {p}, w {w}");
+            }
+            let c = certify(&instance);
+            let (optimum, _) = c.optimum.clone().unwrap();
+            assert!(c.feasible <= optimum && optimum <= c.bound, "{kind:?} {c:?}");
+        }
+        // A ratio so small that no item fits is raised to the largest weight.
+        let tiny = pisinger_with_ratio(PisingerKind::Uncorrelated, 50, 1000, 1e-6, 1);
+        assert_eq!(tiny.capacity, u64::from(*tiny.weights.iter().max().unwrap()));
     }
 
     #[test]

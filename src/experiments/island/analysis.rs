@@ -16,9 +16,19 @@ pub(super) struct Run {
     pub islands: usize,
     pub size: usize,
     pub generations: u32,
-    /// Best fitness at the end of the run, and its gap to the optimum.
+    /// Best fitness at the end of the run, and its gap to the optimum (families: to the optimum or the bound, for a
+    /// feasible best solution only; None otherwise).
     pub best: f64,
-    pub gap: f64,
+    pub gap: Option<f64>,
+    /// Whether the best solution is feasible.
+    pub best_feasible: bool,
+    /// Newer rows: the final fractions of feasible individuals and of islands holding one, and the first trace
+    /// generation with a feasible individual (None: none in the run) with the trace point before it.
+    pub feasibility: Option<(f64, f64)>,
+    pub first_feasible: Option<u32>,
+    pub first_feasible_after: Option<u32>,
+    /// `families` rows: the instance, its reference and the variant.
+    pub family: Option<Family>,
     pub total_ms: f64,
     pub migration_ms: f64,
     pub manipulation_ms: f64,
@@ -32,6 +42,37 @@ pub(super) struct Run {
     /// Newer ring rows: NCCL's version, the NVLink multicast
     /// setting (`NCCL_NVLS_ENABLE`) and the link's measured bandwidth, GB/s.
     pub nccl: Option<(String, String, f64)>,
+}
+
+/// What a `families` row ran on.
+#[derive(Clone, Debug)]
+pub(super) struct Family {
+    pub kind: String,
+    pub items: usize,
+    pub ratio: f64,
+    pub variant: String,
+    /// The optimum or the bound the gap is taken to ("optimum" or "bound"), and its value.
+    pub reference_kind: String,
+    pub reference: f64,
+    /// How the optimum was found, or why only the bound is known.
+    pub exact: String,
+    pub penalty_ratio: f64,
+}
+
+impl Family {
+    fn of(r: &Record, case: &str) -> Result<Family> {
+        let need = |k: &str| r.float(k).with_context(|| format!("record of case `{case}` lacks `{k}`"));
+        Ok(Family {
+            kind: r.str("kind").to_owned(),
+            items: need("items")? as usize,
+            ratio: need("capacity_ratio")?,
+            variant: r.str("variant").to_owned(),
+            reference_kind: r.str("reference_kind").to_owned(),
+            reference: need("reference")?,
+            exact: r.str("exact").to_owned(),
+            penalty_ratio: need("penalty_ratio")?,
+        })
+    }
 }
 
 impl Run {
@@ -53,7 +94,12 @@ impl Run {
             size: int("island_size")? as usize,
             generations,
             best: float("best")?,
-            gap: float("gap")?,
+            gap: r.float("gap"),
+            best_feasible: r.get("feasible") != &Value::Bool(false),
+            feasibility: r.float("feasible_individuals").zip(r.float("feasible_islands")),
+            first_feasible: r.int("first_feasible").map(|g| g as u32),
+            first_feasible_after: r.int("first_feasible_after").map(|g| g as u32),
+            family: if r.str("figure") == "families" { Some(Family::of(r, case)?) } else { None },
             total_ms,
             migration_ms: float("migration_ms")?,
             manipulation_ms: float("manipulation_ms")?,
@@ -94,6 +140,8 @@ pub(super) struct Analysis {
     pub full: Vec<Run>,
     /// Ring cases: the ring on one GPU (`cuda`) and split over several (`cuda-nccl`).
     pub ring: Vec<Run>,
+    /// Beyond the paper: the instance-family sweep.
+    pub families: Vec<Run>,
     pub speed: BTreeMap<(usize, String), Run>,
     /// Method → why it did not run here.
     pub not_run: BTreeMap<String, String>,
@@ -107,7 +155,14 @@ impl Analysis {
     /// Each (figure, islands, island size) from the profile that measured it
     /// last: one run and one code version per mean.
     pub fn of(m: &MachineRecords) -> Result<Analysis> {
-        let point = |r: &Record| Some((r.str("figure").to_owned(), r.int("islands"), r.int("island_size")));
+        // A family point also names its instance and variant.
+        let point = |r: &Record| {
+            let figure = match r.str("figure") {
+                "families" => format!("families/{}/{}/{}/{}", r.str("kind"), r.get("items"), r.get("capacity_ratio"), r.str("variant")),
+                other => other.to_owned(),
+            };
+            Some((figure, r.int("islands"), r.int("island_size")))
+        };
         let mut a = Analysis::default();
         for r in m.latest_measurements(point) {
             if r.str("status") != "ok" {
@@ -123,6 +178,7 @@ impl Analysis {
                 "grid" => a.grid.entry((run.islands, run.size)).or_default().push(run),
                 "full" => a.full.push(run),
                 "ring" => a.ring.push(run),
+                "families" => a.families.push(run),
                 _ => {
                     a.speed.insert((run.size, run.method.clone()), run);
                 }
@@ -239,6 +295,29 @@ pub(super) mod fixtures {
     /// A speed run (one island, 100 generations) at `ms` per generation.
     pub fn speed(method: &str, size: usize, ms: f64, threads: usize) -> Record {
         run("speed", method, 1, size, 100, ms * 100.0).with("threads", threads)
+    }
+
+    /// A `families` run (100 generations at 1 ms each) of `variant` on `kind` with `items` at capacity `ratio`: its
+    /// gap to the optimum, or no feasible best (gap None) with `best` its penalised fitness.
+    pub fn family(kind: &str, items: usize, ratio: f64, variant: &str, gap: Option<f64>, best: f64) -> Record {
+        let feasible = gap.is_some();
+        run("families", "cpu-mt", 2, 64, 100, 100.0)
+            .with("case_id", format!("families/{kind}/n{items}/c{ratio}/{variant}/r0"))
+            .with("kind", kind)
+            .with("items", items)
+            .with("capacity_ratio", ratio)
+            .with("variant", variant)
+            .with("reference", 50_000)
+            .with("reference_kind", "optimum")
+            .with("exact", "dense dynamic program over capacities")
+            .with("penalty_ratio", 7)
+            .with("best", best)
+            .with("gap", gap)
+            .with("feasible", feasible)
+            .with("feasible_individuals", if feasible { 0.5 } else { 0.0 })
+            .with("feasible_islands", if feasible { 1.0 } else { 0.0 })
+            .with("first_feasible", feasible.then_some(10))
+            .with("first_feasible_after", feasible.then_some(5))
     }
 
     /// A ring case's run on one GPU (`split` empty) or over several GPUs, 1000 generations.

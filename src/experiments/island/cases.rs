@@ -22,14 +22,23 @@ use super::{CPU_1T, CPU_MT, CUDA, CUDA_RING, CUDA_SPLIT, IslandPaper};
 use crate::error::SpecError;
 use crate::experiments::{Case, Footprint, RunEnv};
 use crate::gpu::island::Design;
-use crate::library::island::{self, Config, RunResult, Threads};
-use crate::library::knapsack::Instance;
+use crate::library::island::{self, Config, RunResult, Threads, Variant};
+use crate::library::knapsack::{Instance, PisingerKind, certify, pisinger_with_ratio};
 use crate::records::Record;
 use anyhow::{Context, Result};
 
 impl IslandPaper {
     pub(super) fn instance(&self) -> Result<Instance> {
         Instance::load(&self.instance.path).with_context(|| format!("the knapsack instance of {}", self.file.path.display()))
+    }
+
+    /// The spec's `optimum` checked against `instance`'s certificate: an error names the spec's file, line and value.
+    pub(super) fn check_optimum(&self, instance: &Instance) -> Result<()> {
+        let optimum = &self.spec.settings.optimum;
+        certify(instance).check(*optimum.get_ref()).map_err(|why| {
+            let message = format!("{} contradicts the instance {} ({}): {why}", optimum.get_ref(), instance.name, self.instance.label);
+            self.file.invalid(optimum, "settings.optimum", message).into()
+        })
     }
 
     /// Items of the instance (for the counted bytes and Philox calls of the report), if it loads.
@@ -103,6 +112,37 @@ impl IslandPaper {
                 }
             }
         }
+        if let Some(f) = &p.families {
+            let (islands, size, gens, range) = (*f.islands.get_ref(), *f.size.get_ref(), *f.generations.get_ref(), *f.range.get_ref());
+            for kind in &f.kinds {
+                for items in f.items.iter().map(|n| *n.get_ref()) {
+                    for ratio in f.ratios.iter().map(|r| *r.get_ref()) {
+                        for variant in &f.variants {
+                            for r in 0..*f.runs.get_ref() {
+                                let (kind, variant) = (kind.get_ref(), variant.get_ref());
+                                cases.push(Case {
+                                    id: format!("families/{kind}/n{items}/c{ratio}/{variant}/r{r}"),
+                                    params: Record::new()
+                                        .with("figure", "families")
+                                        .with("kind", kind.as_str())
+                                        .with("items", items)
+                                        .with("capacity_ratio", ratio)
+                                        .with("range", range)
+                                        .with("instance_seed", *f.instance_seed.get_ref())
+                                        .with("variant", variant.as_str())
+                                        .with("islands", islands)
+                                        .with("island_size", size)
+                                        .with("generations", gens)
+                                        .with("run", r)
+                                        .with("seed", seed ^ 0xFA ^ (r as u64) << 8),
+                                    weight: (islands * size * items) as u64 * u64::from(gens) / 10_000_000 + 1,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
         let gens = *p.speed_generations.get_ref();
         for size in p.speed_sizes.iter().map(|n| *n.get_ref()) {
             cases.push(Case {
@@ -124,10 +164,12 @@ impl IslandPaper {
     /// ring first runs all its islands on one GPU).
     pub(super) fn footprint(&self, case: &Case) -> Footprint {
         let count = |k: &str| case.params.int(k).unwrap_or(0).max(0) as u64;
-        let words = self.item_count().unwrap_or(0).div_ceil(32) as u64;
+        let items = case.params.int("items").map_or_else(|| self.item_count().unwrap_or(0), |n| n.max(0) as usize);
+        let words = items.div_ceil(32) as u64;
         let bytes = 2 * count("islands") * count("island_size") * (4 * words + 8);
         let key = match case.params.str("figure") {
             "full" => "full_length",
+            "families" => "families",
             "ring" => "ring_sizes",
             "speed" => "speed_sizes",
             _ => "grid_sizes",
@@ -144,6 +186,9 @@ impl IslandPaper {
         let instance = self.instance()?;
         let optimum = *self.spec.settings.optimum.get_ref();
         let mut rows = Vec::new();
+        if p.str("figure") == "families" {
+            return self.family_row(case, islands, size, generations, seed, env);
+        }
         if p.str("figure") == "ring" {
             return ring_rows(&instance, &self.config(islands, size, generations, seed, Threads::Rayon), optimum, env);
         }
@@ -153,7 +198,7 @@ impl IslandPaper {
                 Some(gpu) => (CUDA, crate::gpu::island::run(gpu, &instance, &cfg, Design::Paper)?),
                 None => (CPU_MT, island::run(&instance, &cfg)?),
             };
-            rows.push(run_row(method, &r, optimum).with("threads", rayon::current_num_threads()));
+            rows.push(run_row(method, &r, Some(optimum)).with("threads", rayon::current_num_threads()));
             return Ok(rows);
         }
         let mut reference: Option<RunResult> = None;
@@ -172,14 +217,14 @@ impl IslandPaper {
             let r = island::run(&instance, &self.config(1, size, generations, seed, threads))?;
             check(name, &r)?;
             let n_threads = if threads == Threads::Single { 1 } else { rayon::current_num_threads() };
-            rows.push(run_row(name, &r, optimum).with("threads", n_threads));
+            rows.push(run_row(name, &r, Some(optimum)).with("threads", n_threads));
         }
         match &env.gpu {
             Some(gpu) => {
                 for (name, design) in [(CUDA, Design::Paper), (CUDA_SPLIT, Design::Split)] {
                     let r = crate::gpu::island::run(gpu, &instance, &self.config(1, size, generations, seed, Threads::Single), design)?;
                     check(name, &r)?;
-                    rows.push(run_row(name, &r, optimum));
+                    rows.push(run_row(name, &r, Some(optimum)));
                 }
                 let philox = crate::gpu::island::philox_rate(gpu, 5)?;
                 rows.last_mut().context("a GPU row")?.set("philox_calls_per_s", philox);
@@ -194,20 +239,82 @@ impl IslandPaper {
     }
 }
 
-/// One run's row: method, result, phase times (ms).
-fn run_row(method: &str, r: &RunResult, optimum: u64) -> Record {
+impl IslandPaper {
+    /// A `families` case: the instance generated from the case's kind, size, ratio and seed, certified once
+    /// (`library::knapsack::certify`, cached), and one run of the case's variant: the paper's GA on the GPU where
+    /// there is one, else (and for the variants, until `island_repair` has passed the GPU selfcheck) on all CPU cores.
+    fn family_row(&self, case: &Case, islands: usize, size: usize, generations: u32, seed: u64, env: &RunEnv) -> Result<Vec<Record>> {
+        let p = &case.params;
+        let kind = PisingerKind::parse(p.str("kind")).with_context(|| format!("case {}: kind `{}`", case.id, p.str("kind")))?;
+        let variant = Variant::parse(p.str("variant")).with_context(|| format!("case {}: variant `{}`", case.id, p.str("variant")))?;
+        let items = p.int("items").context("case without items")? as usize;
+        let ratio = p.float("capacity_ratio").context("case without capacity_ratio")?;
+        let range = p.int("range").context("case without range")? as u32;
+        let instance = pisinger_with_ratio(kind, items, range, ratio, p.int("instance_seed").context("case without instance_seed")? as u32);
+        let certificate = self.certificates.lock().map_err(|_| anyhow::anyhow!("certificate cache poisoned"))?.get(&instance.name).cloned();
+        let certificate = match certificate {
+            Some(c) => c,
+            None => {
+                let c = certify(&instance);
+                self.certificates
+                    .lock()
+                    .map_err(|_| anyhow::anyhow!("certificate cache poisoned"))?
+                    .insert(instance.name.clone(), c.clone());
+                c
+            }
+        };
+        // Twenty trace points: the first feasible solution's generation to a twentieth of the run.
+        let config = Config {
+            variant,
+            statistics_interval: generations.div_ceil(20),
+            ..self.config(islands, size, generations, seed, Threads::Rayon)
+        };
+        let (method, r) = match (&env.gpu, variant) {
+            (Some(gpu), Variant::Paper) => (CUDA, crate::gpu::island::run(gpu, &instance, &config, Design::Paper)?),
+            _ => (CPU_MT, island::run(&instance, &config)?),
+        };
+        let (reference, reference_kind) = certificate.reference();
+        let s = &r.statistics;
+        // A gap is taken only for a feasible best solution against a positive reference.
+        let gap = (s.best_solution.feasible && reference > 0).then(|| (reference as f64 - s.best_solution.price as f64) / reference as f64);
+        let row = run_row(method, &r, None)
+            .with("threads", rayon::current_num_threads())
+            .with("instance", instance.name.as_str())
+            .with("capacity", instance.capacity)
+            .with("penalty_ratio", instance.penalty_ratio())
+            .with("reference", reference)
+            .with("reference_kind", reference_kind)
+            .with("bound", certificate.bound)
+            .with("greedy", certificate.feasible)
+            .with("exact", certificate.optimum.as_ref().map_or_else(|why| why.clone(), |(_, how)| how.to_string()))
+            .with("gap", gap);
+        Ok(vec![row])
+    }
+}
+
+/// One run's row: method, result, feasibility, phase times (ms); the gap to `optimum` where given (the paper's
+/// instance: the spec's optimum, checked positive).
+fn run_row(method: &str, r: &RunResult, optimum: Option<u64>) -> Record {
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
     let t = &r.times;
     let s = &r.statistics;
-    Record::new()
+    let first = r.first_feasible();
+    let before = first.and_then(|g| r.trace.iter().rev().map(|t| t.generation).find(|&t| t < g));
+    let mut row = Record::new()
         .with("method", method)
         .with("status", "ok")
         .with("best", s.best)
         .with("mean", s.mean)
         .with("std_dev", s.std_dev)
         .with("best_island", s.best_island)
-        .with("feasible", s.best_solution.feasible)
-        .with("gap", (optimum as f64 - s.best as f64) / optimum as f64)
+        .with("feasible", s.best_solution.feasible);
+    if let Some(optimum) = optimum {
+        row.set("gap", (optimum as f64 - s.best as f64) / optimum as f64);
+    }
+    row.with("feasible_individuals", r.feasibility.individual_fraction())
+        .with("feasible_islands", r.feasibility.island_fraction())
+        .with("first_feasible", first)
+        .with("first_feasible_after", before)
         .with("manipulation_ms", ms(t.genetic_manipulation))
         .with("evaluation_ms", ms(t.evaluation))
         .with("replacement_ms", ms(t.replacement))
@@ -232,7 +339,7 @@ fn ring_rows(instance: &Instance, config: &Config, optimum: u64, env: &RunEnv) -
         return Ok(vec![not_run(CUDA, &env.gpu_absent), not_run(CUDA_RING, &env.gpu_absent)]);
     };
     let one = gpu::island::run(gpu, instance, config, Design::Paper)?;
-    let mut rows = vec![run_row(CUDA, &one, optimum).with("gpus", 1)];
+    let mut rows = vec![run_row(CUDA, &one, Some(optimum)).with("gpus", 1)];
     let count = gpu::probe()?.min(config.islands);
     if let Err(why) = island_ring::probe(count) {
         rows.push(not_run(CUDA_RING, &why.to_string()));
@@ -251,7 +358,7 @@ fn ring_rows(instance: &Instance, config: &Config, optimum: u64, env: &RunEnv) -
     let split: Vec<String> = island_ring::split(config.islands, count).iter().map(usize::to_string).collect();
     let v = island_ring::nccl_version()?;
     rows.push(
-        run_row(CUDA_RING, &ring, optimum)
+        run_row(CUDA_RING, &ring, Some(optimum))
             .with("gpus", count)
             .with("split", split.join("+"))
             .with("identical", true)

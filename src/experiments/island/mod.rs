@@ -52,7 +52,7 @@ impl Experiment for Island {
         spec::validate(file, &spec)?;
         let claims = Claims::bind(file, &spec.claims, &spec.paper.hardware, claims::CHECKS)?;
         let instance = file.data_path(&spec.settings.instance, "settings.instance")?;
-        Ok(Box::new(IslandPaper { spec, file: file.clone(), claims, instance }))
+        Ok(Box::new(IslandPaper { spec, file: file.clone(), claims, instance, certificates: Default::default() }))
     }
 }
 
@@ -62,6 +62,8 @@ struct IslandPaper {
     claims: Claims<Analysis>,
     /// `settings.instance`, resolved.
     instance: DataPath,
+    /// Certificates of the generated instances (`families` cases), by instance name: each is computed once.
+    certificates: std::sync::Mutex<BTreeMap<String, crate::library::knapsack::Certificate>>,
 }
 
 impl Paper for IslandPaper {
@@ -77,10 +79,11 @@ impl Paper for IslandPaper {
         IslandPaper::cases(self, profile)
     }
 
-    /// Every case runs on the instance: it must load.
+    /// Every case runs on the instance: it must load, and the spec's optimum must agree with its certificate
+    /// (`library::knapsack::certify`: Dantzig's bound, a greedy solution, the exact optimum where it fits).
     fn prepare(&self, cases: &[Case]) -> Result<()> {
         if !cases.is_empty() {
-            self.instance()?;
+            self.check_optimum(&self.instance()?)?;
         }
         Ok(())
     }

@@ -25,7 +25,11 @@ pub(super) fn method(spec: &IslandSpec, instance: &str) -> String {
          generation, purpose, individual and word, so one CPU thread, all CPU threads and the GPU evolve bit-identical \
          populations (checked in every `speed` case). Grid runs (Figures 4–6) use the GPU where there is one, all islands \
          of one GPU batched in the same launches (the paper: one GTX 580 per island, MPI between them), else all CPU cores; \
-         the profile sets the generations (the paper: 100k) and runs (the paper: 30). Gap = (optimum − best) / optimum. \
+         the profile sets the generations (the paper: 100k) and runs (the paper: 30). Gap = (optimum − best) / optimum; the \
+         spec's optimum is checked before any run against the instance's certificate (`library::knapsack::certify`: \
+         Dantzig's linear-relaxation bound above it, a greedy feasible solution below it, the exact optimum where a \
+         dynamic program fits). Feasibility (the share of individuals within the capacity, of islands holding one, and \
+         the first generation with one) is counted at every trace point outside the timed phases. \
          The same ring also runs with one island per MPI process (`evorepro-island-mpi`, `--features mpi`, checked \
          bit-identical to the in-process ring) and split over several GPUs with NCCL between them (the section \
          *Several GPUs*, profile `gpu-multi`).\n",
@@ -47,7 +51,7 @@ pub(super) fn sections(
     dir: &Path,
 ) -> Result<Vec<Section>> {
     let of = |m: &MachineRecords| &analyses[&m.hw_id];
-    Ok(vec![
+    let mut sections = vec![
         Section::per_machine("Figure 4 — best fitness after the run", "", machines, |m| fig4(m, of(m), dir))?,
         Section::per_machine("Figure 5 — total time, and Figure 6 — migration overhead", "", machines, |m| fig5(m, of(m), dir))?,
         Section::per_machine("Several GPUs — the ring over NCCL (Section IV)", RING_INTRO, machines, |m| Ok(ring_section(of(m))))?,
@@ -55,7 +59,98 @@ pub(super) fn sections(
             Ok(performance(m, of(m), items))
         })?,
         Section::per_machine("Figure 7 and Table I — speedups over one CPU thread", "", machines, |m| Ok(fig7(spec, of(m))))?,
-    ])
+    ];
+    if analyses.values().any(|a| !a.families.is_empty()) {
+        sections.push(Section::per_machine("Beyond the paper — Pisinger's instance families", FAMILIES_INTRO, machines, |m| {
+            families(m, of(m), dir)
+        })?);
+    }
+    Ok(sections)
+}
+
+const FAMILIES_INTRO: &str = "Not part of any verdict. The paper's GA (as published: random initial population, overweight \
+    solutions penalised by the largest price/weight ratio × the excess) and two labelled variants on Pisinger's families \
+    (Pisinger 2005, \"Where are the hard knapsack problems?\", Section 2; generated from the spec's seed, capacity = ratio × \
+    total weight, at least the largest weight): `repair` drops packed items by increasing price/weight until feasible, in \
+    every initial individual and offspring (Michalewicz 1996, Section 4.5); `feasible-init` repairs the initial population \
+    only. The gap is (reference − best feasible price) / reference, against the exact optimum where a dynamic program fits \
+    the budget (dense over capacities, or bit-parallel for subset sum) or a greedy solution meets Dantzig's bound, else \
+    against Dantzig's linear-relaxation bound (the gap to the optimum is then at most this); the column says which. A run \
+    whose best is infeasible has no gap: it counts in the feasible-runs column.";
+
+/// The `families` runs: a row per instance and variant, the reasons where no run was feasible, and a chart of the
+/// gap against the capacity ratio per variant and item count.
+fn families(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+    type Key = (String, usize, u64, String);
+    let mut points: BTreeMap<Key, Vec<&Run>> = BTreeMap::new();
+    for r in &a.families {
+        let f = r.family.as_ref().expect("a families run has its family");
+        points.entry((f.kind.clone(), f.items, f.ratio.to_bits(), f.variant.clone())).or_default().push(r);
+    }
+    let mut t = Table::new(&[
+        "family",
+        "items",
+        "capacity ratio",
+        "variant (method)",
+        "gap to",
+        "gap (%)",
+        "feasible best",
+        "feasible individuals",
+        "first feasible (gen.)",
+        "time (s)",
+    ]);
+    let mut lines = String::new();
+    let mut charts: BTreeMap<(String, usize), Series> = BTreeMap::new();
+    for ((kind, items, ratio, variant), runs) in &points {
+        let (f, ratio) = (runs[0].family.as_ref().expect("family"), f64::from_bits(*ratio));
+        let gaps: Vec<f64> = runs.iter().filter_map(|r| r.gap).collect();
+        let gap = Summary::of(&gaps);
+        let feasible = runs.iter().filter(|r| r.best_feasible).count();
+        let individuals = Summary::of(&runs.iter().filter_map(|r| r.feasibility.map(|f| f.0)).collect::<Vec<_>>());
+        let time = Summary::of(&runs.iter().map(|r| r.total_ms / 1e3).collect::<Vec<_>>());
+        let owned: Vec<Run> = runs.iter().map(|r| (*r).clone()).collect();
+        t.row(vec![
+            kind.clone(),
+            items.to_string(),
+            format!("{ratio}"),
+            format!("{variant} ({})", runs[0].method),
+            format!("{} {:.0} ({})", f.reference_kind, f.reference, f.exact),
+            gap.map_or_else(|| "— (no feasible best)".into(), |g| format!("{:.3} ± {:.3}", 100.0 * g.mean, 100.0 * g.ci95())),
+            format!("{feasible} of {}", runs.len()),
+            individuals.map_or("—".into(), |s| format!("{:.1}%", 100.0 * s.mean)),
+            first_feasible(&owned),
+            time.map_or("—".into(), |s| format!("{:.2}", s.mean)),
+        ]);
+        if feasible == 0 {
+            let reason = match no_feasible_line(runs) {
+                none if !none.is_empty() => none.trim_start_matches('\n').to_owned(),
+                _ => "feasible individuals appeared, but the best by penalised fitness is overweight: the penalty (ratio × \
+                      excess) leaves it fitter than every feasible one.\n"
+                    .to_owned(),
+            };
+            lines += &format!("- {kind}, {items} items, ratio {ratio}, `{variant}` (penalty ratio {:.0}): {reason}", f.penalty_ratio);
+        }
+        // A gap of 0 (the optimum reached) has no place on a log scale.
+        if let Some(g) = gap.filter(|g| g.mean > 0.0) {
+            charts.entry((variant.clone(), *items)).or_default().push((kind.clone(), vec![(ratio, 100.0 * g.mean)]));
+        }
+    }
+    let mut md = t.render();
+    if !lines.is_empty() {
+        md += &format!("\nRows where no run ended with a feasible best solution:\n\n{lines}");
+    }
+    for ((variant, items), rows) in charts {
+        // One series per family, its points in ratio order.
+        let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+        for (kind, p) in rows {
+            series.entry(kind).or_default().extend(p);
+        }
+        let title = format!("Gap against capacity ratio: {variant}, {items} items (log–log; gaps of 0, the optimum, left out)");
+        let chart =
+            LineChart { title: &title, x_label: "capacity / total weight", y_label: "gap (%)", series: series.into_iter().collect() };
+        md += &write_chart(dir, m, &format!("families_{variant}_n{items}"), &chart)?;
+    }
+    Ok(md)
 }
 
 fn fmt_opt(v: Option<f64>, digits: usize) -> String {
@@ -119,14 +214,20 @@ fn fig4(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
         a,
         |size| format!("{size} per island"),
         |islands, size| {
-            let (b, g) = (Summary::of(&a.grid_values(islands, size, |r| r.best))?, Summary::of(&a.grid_values(islands, size, |r| r.gap))?);
-            Some((format!("{:.0} ± {:.0} (gap {:.3}%, n = {})", b.mean, b.ci95(), 100.0 * g.mean, b.n), 100.0 * g.mean))
+            let runs = a.grid.get(&(islands, size))?;
+            let b = Summary::of(&a.grid_values(islands, size, |r| r.best))?;
+            let g = Summary::of(&runs.iter().filter_map(|r| r.gap).collect::<Vec<_>>())?;
+            let infeasible = runs.iter().filter(|r| !r.best_feasible).count();
+            let note = if infeasible > 0 { format!("; best infeasible in {infeasible} of {}", runs.len()) } else { String::new() };
+            Some((format!("{:.0} ± {:.0} (gap {:.3}%, n = {}{note})", b.mean, b.ci95(), 100.0 * g.mean, b.n), 100.0 * g.mean))
         },
     );
     let mut md = format!("Best fitness, mean ± 95% CI over runs, and the gap to the optimum ({}).\n\n", a.grid_method().unwrap_or("—"));
     md += &t.render();
-    let full = |value: fn(&Run) -> f64| Summary::of(&a.full.iter().map(value).collect::<Vec<_>>());
-    if let (Some(first), Some(best), Some(gap), Some(time)) = (a.full.first(), full(|r| r.best), full(|r| r.gap), full(|r| r.total_ms)) {
+    let full = |value: fn(&Run) -> Option<f64>| Summary::of(&a.full.iter().filter_map(value).collect::<Vec<_>>());
+    if let (Some(first), Some(best), Some(gap), Some(time)) =
+        (a.full.first(), full(|r| Some(r.best)), full(|r| r.gap), full(|r| Some(r.total_ms)))
+    {
         let _ = writeln!(
             md,
             "\nAt the paper's full length: {} islands × {} for {} generations ({}): best {:.0} ± {:.0} (95% CI, n = {}), gap {:.4}%, \
@@ -142,8 +243,75 @@ fn fig4(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
             time.mean / 1e3
         );
     }
+    md += &grid_feasibility(a);
     let chart = LineChart { title: "Figure 4: gap to the optimum after the run", x_label: "island size", y_label: "gap (%)", series };
     Ok(md + &write_chart(dir, m, "fig4", &chart)?)
+}
+
+/// The grid's feasibility at the end of each run (rows that record it): feasible individuals and islands holding
+/// one, the first trace generation with a feasible individual, and a line for the runs that found none.
+fn grid_feasibility(a: &Analysis) -> String {
+    if !a.grid.values().flatten().any(|r| r.feasibility.is_some()) {
+        return String::new();
+    }
+    let (t, _) = grid_table(
+        a,
+        |size| format!("{size}: individuals / islands / first feasible"),
+        |islands, size| {
+            let runs = a.grid.get(&(islands, size))?;
+            let individuals = Summary::of(&runs.iter().filter_map(|r| r.feasibility.map(|f| f.0)).collect::<Vec<_>>())?;
+            let islands_with = Summary::of(&runs.iter().filter_map(|r| r.feasibility.map(|f| f.1)).collect::<Vec<_>>())?;
+            Some((format!("{:.1}% / {:.0}% / {}", 100.0 * individuals.mean, 100.0 * islands_with.mean, first_feasible(runs)), 0.0))
+        },
+    );
+    let runs: Vec<&Run> = a.grid.values().flatten().collect();
+    format!(
+        "\nFeasibility at the end of the run (mean over runs): the share of individuals within the capacity, of islands \
+         holding one, and the generation by which the first feasible individual appeared (the trace's resolution).\n\n{}{}",
+        t.render(),
+        no_feasible_line(&runs)
+    )
+}
+
+/// The generation by which each run first held a feasible individual: "0" at the start, "≤ g" (between the trace
+/// points), "none" where a run found none; the latest over `runs`.
+fn first_feasible(runs: &[Run]) -> String {
+    let none = runs.iter().filter(|r| r.feasibility.is_some() && r.first_feasible.is_none()).count();
+    if none > 0 {
+        return format!("none in {none} of {}", runs.len());
+    }
+    match runs.iter().filter_map(|r| r.first_feasible.map(|g| (g, r.first_feasible_after))).max() {
+        Some((0, _)) => "0".into(),
+        Some((g, Some(after))) => format!("{}–{g}", after + 1),
+        Some((g, None)) => format!("≤ {g}"),
+        None => "—".into(),
+    }
+}
+
+/// A line for the runs that ended with no feasible individual, with the reason the penalty gives: every fitness 0
+/// (no selection pressure), or overweight individuals penalised yet fitter than any feasible one found.
+fn no_feasible_line(runs: &[&Run]) -> String {
+    let none: Vec<&&Run> = runs.iter().filter(|r| r.first_feasible.is_none() && r.feasibility.is_some()).collect();
+    if none.is_empty() {
+        return String::new();
+    }
+    let zero = none.iter().filter(|r| r.best == 0.0).count();
+    let mut line = format!("\n**{} of {} runs found no feasible solution.**", none.len(), runs.len());
+    if zero > 0 {
+        line += &format!(
+            " In {zero} of them every individual was penalised to fitness 0 (price − ratio × excess weight ≤ 0): all \
+             tournaments tie and replacement needs a strictly fitter offspring, so there is no selection pressure towards \
+             the capacity; the best reported is 0, not a solution."
+        );
+    }
+    if zero < none.len() {
+        line += &format!(
+            " In {} of them overweight individuals kept a positive penalised fitness, and selection climbed that without \
+             crossing into the feasible region.",
+            none.len() - zero
+        );
+    }
+    line + "\n"
 }
 
 fn fig5(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
@@ -419,6 +587,58 @@ mod tests {
         assert_eq!(ring_section(&Analysis::of(&m).unwrap()), "Not run here (1 GPU on this machine).\n");
         let empty = machine(vec![], None, &[]);
         assert!(ring_section(&Analysis::of(&empty).unwrap()).contains("No ring runs"));
+    }
+
+    #[test]
+    fn grid_runs_without_a_feasible_solution_say_why() {
+        let feasible = grid(CUDA, 1, 128, 2_800_000.0, 0.1)
+            .with("feasible_individuals", 0.25)
+            .with("feasible_islands", 1.0)
+            .with("first_feasible", 0)
+            .with("first_feasible_after", crate::records::Value::Null);
+        let mut starved = grid(CUDA, 1, 128, 0.0, 0.1)
+            .with("feasible", false)
+            .with("feasible_individuals", 0.0)
+            .with("feasible_islands", 0.0)
+            .with("first_feasible", crate::records::Value::Null);
+        starved.set("gap", crate::records::Value::Null);
+        let a = Analysis::of(&machine(vec![feasible, starved], None, &[])).unwrap();
+        let text = grid_feasibility(&a);
+        assert!(text.contains("| 1 | 12.5% / 50% / none in 1 of 2 |"), "{text}");
+        assert!(text.contains("**1 of 2 runs found no feasible solution.**") && text.contains("no selection pressure"), "{text}");
+        // The best is not a silent 100% gap: the cell names the infeasible run and the gap is the feasible run's.
+        let dir = tempfile::tempdir().unwrap();
+        let fig = fig4(&machine(vec![], None, &[]), &a, dir.path()).unwrap();
+        assert!(fig.contains("(gap 1.000%, n = 2; best infeasible in 1 of 2)"), "{fig}");
+    }
+
+    #[test]
+    fn the_families_section_gives_gaps_to_their_reference_and_the_reason_for_none() {
+        let m = machine(
+            vec![
+                family("uncorrelated", 1000, 0.01, "paper", None, 0.0),
+                family("uncorrelated", 1000, 0.01, "repair", Some(0.02), 49_000.0),
+                family("uncorrelated", 1000, 0.5, "repair", Some(0.001), 49_950.0),
+            ],
+            None,
+            &[],
+        );
+        let a = Analysis::of(&m).unwrap();
+        assert_eq!(a.families.len(), 3);
+        let dir = tempfile::tempdir().unwrap();
+        let text = families(&m, &a, dir.path()).unwrap();
+        assert!(
+            text.contains("| uncorrelated | 1000 | 0.01 | paper (cpu-mt) | optimum 50000 (dense dynamic program over capacities) | — (no feasible best) | 0 of 1 | 0.0% | none in 1 of 1 |"),
+            "{text}"
+        );
+        assert!(text.contains("| uncorrelated | 1000 | 0.5 | repair (cpu-mt) | optimum 50000 (dense dynamic program over capacities) | 0.100 ± 0.000 | 1 of 1 | 50.0% | 6–10 |"), "{text}");
+        assert!(
+            text.contains("- uncorrelated, 1000 items, ratio 0.01, `paper` (penalty ratio 7): **1 of 1 runs found no feasible solution.**"),
+            "{text}"
+        );
+        assert!(text.contains("no selection pressure"), "{text}");
+        assert!(dir.path().join("figures/test__families_repair_n1000.png").exists(), "{text}");
+        assert!(!dir.path().join("figures/test__families_paper_n1000.png").exists(), "no gap, no chart");
     }
 
     #[test]

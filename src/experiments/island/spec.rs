@@ -2,6 +2,8 @@
 //! Section VI, the profiles, Table I's speedups and the claims; validated at load.
 
 use crate::error::SpecError;
+use crate::library::island::Variant;
+use crate::library::knapsack::PisingerKind;
 use crate::spec::{ClaimSpec, PaperMeta, SpecFile};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -11,6 +13,9 @@ use toml::Spanned;
 /// Largest island and island count the harness accepts.
 const MAX_SIZE: usize = 1 << 16;
 const MAX_ISLANDS: usize = 1024;
+/// Most items and largest coefficient range of a generated instance (prices and weights stay far below 2³²).
+const MAX_ITEMS: usize = 1_000_000;
+const MAX_RANGE: u32 = 1_000_000;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -55,6 +60,70 @@ pub(super) struct Profile {
     pub ring_sizes: Vec<Spanned<usize>>,
     #[serde(default)]
     pub ring_generations: Option<Spanned<u32>>,
+    /// Beyond the paper: Pisinger's instance families (`families` cases).
+    pub families: Option<Families>,
+}
+
+/// The instance-family sweep (beyond the paper): every kind × item count × capacity ratio, instances generated from
+/// `instance_seed` (`library::knapsack::pisinger_with_ratio`), each GA variant run `runs` times.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Families {
+    /// Pisinger's kinds by name (`PisingerKind::name`).
+    pub kinds: Vec<Spanned<String>>,
+    pub items: Vec<Spanned<usize>>,
+    /// Capacity as a fraction of the total weight.
+    pub ratios: Vec<Spanned<f64>>,
+    /// Coefficient range `R`: weights (or prices) in 1..=R.
+    pub range: Spanned<u32>,
+    pub instance_seed: Spanned<u32>,
+    /// GA variants by name (`library::island::Variant::name`).
+    pub variants: Vec<Spanned<String>>,
+    pub islands: Spanned<usize>,
+    pub size: Spanned<usize>,
+    pub generations: Spanned<u32>,
+    pub runs: Spanned<usize>,
+}
+
+impl Families {
+    fn validate(&self, file: &SpecFile, table: &str) -> Result<(), SpecError> {
+        let key = format!("{table}.families");
+        for k in &self.kinds {
+            if PisingerKind::parse(k.get_ref()).is_none() {
+                let known: Vec<&str> = PisingerKind::ALL.iter().map(|k| k.name()).collect();
+                return Err(file.invalid(k, &key, format!("unknown kind `{}` (known: {})", k.get_ref(), known.join(", "))));
+            }
+        }
+        for v in &self.variants {
+            if Variant::parse(v.get_ref()).is_none() {
+                let known: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+                return Err(file.invalid(v, &key, format!("unknown variant `{}` (known: {})", v.get_ref(), known.join(", "))));
+            }
+        }
+        for n in &self.items {
+            if !(1..=MAX_ITEMS).contains(n.get_ref()) {
+                return Err(file.invalid(n, &key, format!("{} items: must be in 1..={MAX_ITEMS}", n.get_ref())));
+            }
+        }
+        for r in &self.ratios {
+            if !(r.get_ref() > &0.0 && r.get_ref() <= &1.0) {
+                return Err(file.invalid(r, &key, format!("capacity ratio {} must be in (0, 1]", r.get_ref())));
+            }
+        }
+        if !(10..=MAX_RANGE).contains(self.range.get_ref()) {
+            return Err(file.invalid(&self.range, &key, format!("range {} must be in 10..={MAX_RANGE}", self.range.get_ref())));
+        }
+        if !(1..=MAX_ISLANDS).contains(self.islands.get_ref()) {
+            return Err(file.invalid(&self.islands, &key, format!("{} islands: must be in 1..={MAX_ISLANDS}", self.islands.get_ref())));
+        }
+        if !(4..=MAX_SIZE).contains(self.size.get_ref()) || !self.size.get_ref().is_multiple_of(2) {
+            return Err(file.invalid(&self.size, &key, format!("island size {} must be even and in 4..={MAX_SIZE}", self.size.get_ref())));
+        }
+        if *self.generations.get_ref() == 0 {
+            return Err(file.invalid(&self.generations, &key, "generations must be at least 1"));
+        }
+        file.check_repeats(&self.runs, &format!("{key}.runs"))
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -161,6 +230,9 @@ pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecErr
         if let Some(f) = &p.full_length {
             f.validate(file, &format!("profiles.{name}"))?;
         }
+        if let Some(f) = &p.families {
+            f.validate(file, &format!("profiles.{name}"))?;
+        }
     }
     Ok(())
 }
@@ -193,6 +265,25 @@ mod tests {
         let text = include_str!("../../../experiments/island.toml").replacen("ring_islands = [2,", "ring_islands = [0,", 1);
         let e = load(&text).err().unwrap().to_string();
         assert!(e.contains("profiles.gpu-multi") && e.contains("0 islands"), "{e}");
+    }
+
+    #[test]
+    fn the_family_sweep_names_its_bad_values_and_lines() {
+        let shipped = include_str!("../../../experiments/island.toml");
+        for (from, to, says) in [
+            ("\"subset-sum\"]", "\"subset-summ\"]", "unknown kind `subset-summ`"),
+            ("\"feasible-init\"]", "\"greedy\"]", "unknown variant `greedy`"),
+            ("ratios = [0.01,", "ratios = [0.0,", "capacity ratio 0 must be in (0, 1]"),
+            ("range = 1000", "range = 5", "range 5 must be in 10..="),
+            ("items = [1000,", "items = [0,", "0 items"),
+            ("size = 64", "size = 63", "island size 63"),
+        ] {
+            let text = shipped.replacen(from, to, 1);
+            assert_ne!(text, shipped, "{from}");
+            let line = text[..text.find(to).unwrap()].matches('\n').count() + 1;
+            let e = load(&text).err().unwrap().to_string();
+            assert!(e.contains(&format!("island.toml:{line}:")) && e.contains("profiles.families.families") && e.contains(says), "{e}");
+        }
     }
 
     #[test]
