@@ -269,9 +269,10 @@ impl IslandPaper {
             statistics_interval: generations.div_ceil(20),
             ..self.config(islands, size, generations, seed, Threads::Rayon)
         };
-        let (method, r) = match (&env.gpu, variant) {
-            (Some(gpu), Variant::Paper) => (CUDA, crate::gpu::island::run(gpu, &instance, &config, Design::Paper)?),
-            _ => (CPU_MT, island::run(&instance, &config)?),
+        // Every variant on the GPU where there is one (`island_repair`: bit-identical to the CPU in `selfcheck`).
+        let (method, r) = match &env.gpu {
+            Some(gpu) => (CUDA, crate::gpu::island::run(gpu, &instance, &config, Design::Paper)?),
+            None => (CPU_MT, island::run(&instance, &config)?),
         };
         let (reference, reference_kind) = certificate.reference();
         let s = &r.statistics;
