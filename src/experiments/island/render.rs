@@ -81,6 +81,9 @@ const FAMILIES_INTRO: &str = "Not part of any verdict. The paper's GA (as publis
 /// The `families` runs: a row per instance and variant, the reasons where no run was feasible, and a chart of the
 /// gap against the capacity ratio per variant and item count.
 fn families(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+    if a.families.is_empty() {
+        return Ok(String::new());
+    }
     type Key = (String, usize, u64, String);
     let mut points: BTreeMap<Key, Vec<&Run>> = BTreeMap::new();
     for r in &a.families {
