@@ -408,6 +408,9 @@ impl PaperGenerations<'_> {
             "prediction against time".to_owned(),
         ]);
         let mut points: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+        // The chart's x axis: the bounding quantity; for a latency-bound workload, the
+        // device bandwidth (against which its time stays flat).
+        let axis = w.bound.quantity().unwrap_or(Quantity::GpuBandwidth);
         for s in sides {
             let time = self.time(w, s);
             let q = w.bound.quantity().and_then(|q| s.shown_q(q));
@@ -457,7 +460,7 @@ impl PaperGenerations<'_> {
                 pred_cell(&from_ref),
                 check,
             ]);
-            if let Some((qv, _)) = q {
+            if let Some((qv, _)) = s.shown_q(axis) {
                 let y = time.map(|t| t.0).or(from_ref.as_ref().map(|p| p.ms));
                 if let Some(y) = y {
                     let name = if time.is_some() { s.name.replace('`', "") } else { format!("{} (predicted)", s.name) };
@@ -466,17 +469,20 @@ impl PaperGenerations<'_> {
             }
         }
         md += &table.render();
-        if let (Some(q), false) = (w.bound.quantity(), points.is_empty()) {
+        if !points.is_empty() {
+            let q = axis;
             let stem = figures.join(format!("generations-{}", w.id));
+            // time ∝ q^-1, or flat (latency): slope a in a·log10 q + log10 t = c.
+            let (a, model) = if w.bound == Bound::Latency { (0.0, "time independent of q") } else { (1.0, "time ∝ 1/q") };
             let mut lines = Vec::new();
             // time ∝ 1/q: log10 q + log10 t = log10 (q₀ t₀), through the paper's point and the reference's.
             if let (Some(t), Some((qv, _))) = (paper_ms, paper_side.shown_q(q)) {
-                lines.push(("time ∝ 1/q through the paper's point".to_owned(), [1.0, 1.0, (qv * t).log10()]));
+                lines.push((format!("{model} through the paper's point"), [a, 1.0, a * qv.log10() + t.log10()]));
             }
             if let Some((r, t)) = reference
                 && let Some((qv, _)) = r.shown_q(q)
             {
-                lines.push((format!("time ∝ 1/q through {}", r.name.replace('`', "")), [1.0, 1.0, (qv * t).log10()]));
+                lines.push((format!("{model} through {}", r.name.replace('`', "")), [a, 1.0, a * qv.log10() + t.log10()]));
             }
             let xs = points.iter().map(|p| p.1[0].0);
             let ys = points.iter().map(|p| p.1[0].1);
