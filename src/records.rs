@@ -367,6 +367,11 @@ impl RecordStore {
         self.done.contains(case_id)
     }
 
+    /// The Parquet file this store writes.
+    pub fn file(&self) -> PathBuf {
+        self.stem.with_extension("parquet")
+    }
+
     pub fn finished_cases(&self) -> usize {
         self.done.len()
     }
@@ -415,12 +420,13 @@ fn remove_orphan_temporaries(dir: &Path) {
 
 /// `<dir>/.lock` while a run writes records to `dir`, holding its pid; removed
 /// when the run ends. A lock whose process is gone (a killed run) is taken over.
-struct WriterLock {
+pub struct WriterLock {
     path: PathBuf,
 }
 
 impl WriterLock {
-    fn take(dir: &Path) -> Result<WriterLock, RecordError> {
+    /// Takes `<dir>/.lock`, refusing while a live process holds it.
+    pub fn take(dir: &Path) -> Result<WriterLock, RecordError> {
         let path = dir.join(".lock");
         let err = |e: std::io::Error| RecordError::Write { path: path.clone(), message: e.to_string() };
         std::fs::create_dir_all(dir).map_err(err)?;
@@ -462,7 +468,7 @@ fn process_alive(pid: u32) -> bool {
 /// Moves `<stem>.parquet`, its checksum file and its CSV copy to `archive/`,
 /// each named with the time of the move (in seconds; the next free second when
 /// an archive of that second exists, so none is overwritten).
-fn archive(stem: &Path) -> std::io::Result<()> {
+pub fn archive(stem: &Path) -> std::io::Result<()> {
     let dir = stem.parent().unwrap_or(Path::new(".")).join("archive");
     std::fs::create_dir_all(&dir)?;
     let name = stem.file_name().and_then(|n| n.to_str()).unwrap_or("records");
