@@ -166,13 +166,27 @@ pub fn run(cli: Cli) -> Result<()> {
             if spec.is_some() && list.len() > 1 {
                 anyhow::bail!("--spec names one paper's spec; use it with one paper, not `all`");
             }
+            // Over MPI ranks when an MPI launcher started this process with several.
+            #[cfg(feature = "mpi")]
+            let universe = experiments::mpi::init()?;
             for e in list {
                 let opts =
                     RunOptions { profile: profile.clone(), backend, device, out: out.clone(), resume, spec: choice(spec.clone()), shard };
+                #[cfg(feature = "mpi")]
+                if let Some(u) = &universe {
+                    if dry_run {
+                        if experiments::mpi::rank(u) == 0 {
+                            println!("{}", experiments::dry_run(e, &opts)?);
+                        }
+                    } else if let Some(done) = experiments::mpi::reproduce(u, e, &opts)? {
+                        println!("{}", done.summary(e.id()));
+                    }
+                    continue;
+                }
                 if dry_run {
                     println!("{}", experiments::dry_run(e, &opts)?);
                 } else {
-                    println!("{}", reproduce(e, &opts)?.summary(e.id()));
+                    println!("{}", experiments::reproduce(e, &opts)?.summary(e.id()));
                 }
             }
         }
@@ -200,16 +214,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Selfcheck { device, small, seed, paper } => selfcheck(device, small, seed, paper.as_deref(), &root.join("datasets"))?,
     }
     Ok(())
-}
-
-/// `reproduce` in one process, or over MPI ranks when launched by an MPI
-/// launcher with more than one rank (`--features mpi`).
-fn reproduce(e: &'static dyn experiments::Experiment, opts: &RunOptions) -> Result<experiments::Finished> {
-    #[cfg(feature = "mpi")]
-    if let Some(world) = experiments::mpi::world()? {
-        return experiments::mpi::reproduce(world, e, opts);
-    }
-    experiments::reproduce(e, opts)
 }
 
 fn hw(device: usize, record: bool, out: &std::path::Path) -> Result<()> {

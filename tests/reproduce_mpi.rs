@@ -1,0 +1,136 @@
+//! `mpirun -np 3 evorepro reproduce …` (`--features mpi`): rank 0 writes, two
+//! workers run the cases. The quick profiles of two papers store the same cases
+//! and render the same report (numbers masked) as one process; a worker killed
+//! mid-run loses only its case in flight, and `--resume` completes the profile.
+//! Skips with a message where `mpirun` is missing; CI installs OpenMPI.
+#![cfg(feature = "mpi")]
+
+mod common;
+
+use common::{ROOT, describe};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn mpirun(args: &[&str], out: &Path) -> Command {
+    let mut c = Command::new("mpirun");
+    c.args(["--allow-run-as-root", "--oversubscribe", "-np", "3", env!("CARGO_BIN_EXE_evorepro")])
+        .args(args)
+        .args(["--backend", "cpu", "--out"])
+        .arg(out)
+        .current_dir(ROOT);
+    c
+}
+
+fn no_mpirun() -> bool {
+    let missing = Command::new("mpirun").arg("--version").output().is_err();
+    if missing {
+        println!("skipping: no mpirun on this machine");
+    }
+    missing
+}
+
+/// Measurement rows per stored case.
+fn cases(out: &Path, paper: &str) -> BTreeMap<String, usize> {
+    let mut n = BTreeMap::new();
+    for f in evorepro::records::record_files(&out.join(paper).join("records")) {
+        for r in evorepro::records::read_parquet(&f).unwrap() {
+            if r.str("record_kind") == "measurement" {
+                *n.entry(r.str("case_id").to_owned()).or_insert(0) += 1;
+            }
+        }
+    }
+    n
+}
+
+/// REPORT.md with every number masked (times, rates and ratios differ from run to run).
+fn masked_report(out: &Path, paper: &str) -> String {
+    let text = std::fs::read_to_string(out.join(paper).join("REPORT.md")).unwrap();
+    let mut masked = String::with_capacity(text.len());
+    let mut in_number = false;
+    for c in text.chars() {
+        let digit = c.is_ascii_digit() || (in_number && c == '.');
+        if digit && !in_number {
+            masked.push('#');
+        } else if !digit {
+            masked.push(c);
+        }
+        in_number = digit;
+    }
+    masked.replace(out.to_str().unwrap(), "OUT")
+}
+
+fn ok(o: Output, what: &str) -> String {
+    assert!(o.status.success(), "{what}: {}", describe(&o));
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn quick_profiles_over_three_ranks_equal_one_process() {
+    if no_mpirun() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    for paper in ["island", "layout"] {
+        let one = tmp.path().join("one");
+        let t = Instant::now();
+        common::reproduce_quick_cpu(paper, &one);
+        let alone = t.elapsed();
+        let over = tmp.path().join("mpi");
+        let t = Instant::now();
+        let err = ok(mpirun(&["reproduce", paper, "--profile", "quick"], &over).output().unwrap(), paper);
+        eprintln!("{paper}: one process {alone:.1?}, 3 ranks {:.1?}", t.elapsed());
+        let line = err.lines().find(|l| l.contains("workers in")).unwrap_or_else(|| panic!("no distribution line: {err}"));
+        eprintln!("{line}");
+        assert!(line.contains("over 2 workers") && line.contains("of the workers' time"), "{line}");
+        let one_cases = cases(&one, paper);
+        assert!(!one_cases.is_empty());
+        assert_eq!(one_cases, cases(&over, paper), "{paper}: other cases or rows over MPI");
+        assert_eq!(masked_report(&one, paper), masked_report(&over, paper), "{paper}: the reports differ beyond their numbers");
+    }
+}
+
+/// The pid of `mpirun`'s child that is MPI rank `rank`.
+fn rank_pid(mpirun: u32, rank: u32) -> Option<u32> {
+    let children = std::fs::read_to_string(format!("/proc/{mpirun}/task/{mpirun}/children")).ok()?;
+    children.split_whitespace().filter_map(|p| p.parse().ok()).find(|pid: &u32| {
+        let env = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+        env.split(|&b| b == 0).any(|v| v == format!("OMPI_COMM_WORLD_RANK={rank}").as_bytes())
+    })
+}
+
+#[test]
+fn a_killed_worker_loses_only_its_case_and_resume_completes() {
+    if no_mpirun() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let mut job = mpirun(&["reproduce", "layout", "--profile", "quick"], &out).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    // Wait until two cases are stored, then kill worker rank 1.
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while cases(&out, "layout").len() < 2 {
+        assert!(Instant::now() < deadline, "no two cases stored in 300 s");
+        assert!(job.try_wait().unwrap().is_none(), "the job ended before the kill");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let pid = rank_pid(job.id(), 1).expect("rank 1 is a child of mpirun");
+    // SAFETY: sends SIGKILL to a process this test started (through mpirun).
+    assert_eq!(unsafe { libc::kill(pid as i32, libc::SIGKILL) }, 0);
+    let status = job.wait().unwrap();
+    assert!(!status.success(), "the job succeeded though rank 1 was killed");
+    let kept = cases(&out, "layout");
+    assert!(kept.len() >= 2, "cases stored before the kill were lost: {kept:?}");
+    // The rerun resumes: it finds the stored cases and runs only the rest.
+    let err = ok(mpirun(&["reproduce", "layout", "--profile", "quick", "--resume"], &out).output().unwrap(), "--resume");
+    let all = cases(&out, "layout");
+    let resumed = format!("resuming: {} of {} cases already stored", kept.len(), all.len());
+    assert!(err.contains(&resumed), "`{resumed}` not in: {err}");
+    assert!(kept.len() < all.len(), "the kill came after the last case");
+    for (case, rows) in &kept {
+        assert_eq!(all.get(case), Some(rows), "{case}: rows changed by --resume");
+    }
+    let report = std::fs::read_to_string(out.join("layout/REPORT.md")).unwrap();
+    assert!(report.contains(&format!("| {} / {} |", all.len(), all.len())) && !report.contains("incomplete"), "{report}");
+}
