@@ -8,7 +8,6 @@
 mod common;
 
 use common::{ROOT, describe};
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -29,36 +28,6 @@ fn no_mpirun() -> bool {
         println!("skipping: no mpirun on this machine");
     }
     missing
-}
-
-/// Measurement rows per stored case.
-fn cases(out: &Path, paper: &str) -> BTreeMap<String, usize> {
-    let mut n = BTreeMap::new();
-    for f in evorepro::records::record_files(&out.join(paper).join("records")) {
-        for r in evorepro::records::read_parquet(&f).unwrap() {
-            if r.str("record_kind") == "measurement" {
-                *n.entry(r.str("case_id").to_owned()).or_insert(0) += 1;
-            }
-        }
-    }
-    n
-}
-
-/// REPORT.md with every number masked (times, rates and ratios differ from run to run).
-fn masked_report(out: &Path, paper: &str) -> String {
-    let text = std::fs::read_to_string(out.join(paper).join("REPORT.md")).unwrap();
-    let mut masked = String::with_capacity(text.len());
-    let mut in_number = false;
-    for c in text.chars() {
-        let digit = c.is_ascii_digit() || (in_number && c == '.');
-        if digit && !in_number {
-            masked.push('#');
-        } else if !digit {
-            masked.push(c);
-        }
-        in_number = digit;
-    }
-    masked.replace(out.to_str().unwrap(), "OUT")
 }
 
 fn ok(o: Output, what: &str) -> String {
@@ -84,10 +53,14 @@ fn quick_profiles_over_three_ranks_equal_one_process() {
         let line = err.lines().find(|l| l.contains("workers in")).unwrap_or_else(|| panic!("no distribution line: {err}"));
         eprintln!("{line}");
         assert!(line.contains("over 2 workers") && line.contains("of the workers' time"), "{line}");
-        let one_cases = cases(&one, paper);
+        let one_cases = common::stored_cases(&one, paper);
         assert!(!one_cases.is_empty());
-        assert_eq!(one_cases, cases(&over, paper), "{paper}: other cases or rows over MPI");
-        assert_eq!(masked_report(&one, paper), masked_report(&over, paper), "{paper}: the reports differ beyond their numbers");
+        assert_eq!(one_cases, common::stored_cases(&over, paper), "{paper}: other cases or rows over MPI");
+        assert_eq!(
+            common::masked_report(&one, paper),
+            common::masked_report(&over, paper),
+            "{paper}: the reports differ beyond their numbers"
+        );
     }
 }
 
@@ -110,7 +83,7 @@ fn a_killed_worker_loses_only_its_case_and_resume_completes() {
     let mut job = mpirun(&["reproduce", "layout", "--profile", "quick"], &out).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
     // Wait until two cases are stored, then kill worker rank 1.
     let deadline = Instant::now() + Duration::from_secs(300);
-    while cases(&out, "layout").len() < 2 {
+    while common::stored_cases(&out, "layout").len() < 2 {
         assert!(Instant::now() < deadline, "no two cases stored in 300 s");
         assert!(job.try_wait().unwrap().is_none(), "the job ended before the kill");
         std::thread::sleep(Duration::from_millis(100));
@@ -120,11 +93,11 @@ fn a_killed_worker_loses_only_its_case_and_resume_completes() {
     assert_eq!(unsafe { libc::kill(pid as i32, libc::SIGKILL) }, 0);
     let status = job.wait().unwrap();
     assert!(!status.success(), "the job succeeded though rank 1 was killed");
-    let kept = cases(&out, "layout");
+    let kept = common::stored_cases(&out, "layout");
     assert!(kept.len() >= 2, "cases stored before the kill were lost: {kept:?}");
     // The rerun resumes: it finds the stored cases and runs only the rest.
     let err = ok(mpirun(&["reproduce", "layout", "--profile", "quick", "--resume"], &out).output().unwrap(), "--resume");
-    let all = cases(&out, "layout");
+    let all = common::stored_cases(&out, "layout");
     let resumed = format!("resuming: {} of {} cases already stored", kept.len(), all.len());
     assert!(err.contains(&resumed), "`{resumed}` not in: {err}");
     assert!(kept.len() < all.len(), "the kill came after the last case");

@@ -22,7 +22,16 @@ fn run(args: &[&OsStr]) -> std::process::Output {
 
 fn shard(paper: &str, out: &Path, k: usize) {
     let s = format!("{k}/3");
-    run(&["reproduce".as_ref(), paper.as_ref(), "--backend".as_ref(), "cpu".as_ref(), "--out".as_ref(), out.as_os_str(), "--shard".as_ref(), s.as_ref()]);
+    run(&[
+        "reproduce".as_ref(),
+        paper.as_ref(),
+        "--backend".as_ref(),
+        "cpu".as_ref(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        "--shard".as_ref(),
+        s.as_ref(),
+    ]);
 }
 
 fn merge(paper: &str, out: &Path) -> std::process::Output {
@@ -31,36 +40,6 @@ fn merge(paper: &str, out: &Path) -> std::process::Output {
 
 fn parquets(dir: &Path) -> Vec<PathBuf> {
     evorepro::records::record_files(dir)
-}
-
-/// The measurement cases stored in a paper's records folder, with their rows.
-fn cases(out: &Path, paper: &str) -> Vec<(String, usize)> {
-    let mut n = std::collections::BTreeMap::new();
-    for f in parquets(&out.join(paper).join("records")) {
-        for r in evorepro::records::read_parquet(&f).unwrap() {
-            if r.str("record_kind") == "measurement" {
-                *n.entry(r.str("case_id").to_owned()).or_insert(0) += 1;
-            }
-        }
-    }
-    n.into_iter().collect()
-}
-
-/// REPORT.md with every number masked (times, rates and ratios differ from run to run).
-fn masked_report(out: &Path, paper: &str) -> String {
-    let text = std::fs::read_to_string(out.join(paper).join("REPORT.md")).unwrap();
-    let mut masked = String::with_capacity(text.len());
-    let mut in_number = false;
-    for c in text.chars() {
-        let digit = c.is_ascii_digit() || (in_number && c == '.');
-        if digit && !in_number {
-            masked.push('#');
-        } else if !digit {
-            masked.push(c);
-        }
-        in_number = digit;
-    }
-    masked.replace(out.to_str().unwrap(), "OUT")
 }
 
 #[test]
@@ -83,10 +62,14 @@ fn three_shards_merged_equal_one_process() {
         let o = merge(paper, &sharded);
         assert!(o.status.success(), "merge {paper}: {}", describe(&o));
         assert!(String::from_utf8_lossy(&o.stdout).contains("merged 3 shards"), "{}", describe(&o));
-        let (a, b) = (cases(&one, paper), cases(&sharded, paper));
+        let (a, b) = (common::stored_cases(&one, paper), common::stored_cases(&sharded, paper));
         assert!(!a.is_empty());
         assert_eq!(a, b, "{paper}: the merged shards hold other cases or rows than one process");
-        assert_eq!(masked_report(&one, paper), masked_report(&sharded, paper), "{paper}: the reports differ beyond their numbers");
+        assert_eq!(
+            common::masked_report(&one, paper),
+            common::masked_report(&sharded, paper),
+            "{paper}: the reports differ beyond their numbers"
+        );
         // The shard folders are archived only now, the merged file is the only one read.
         assert!(parquets(&shards).is_empty() && std::fs::read_dir(&shards).unwrap().next().is_none());
         assert_eq!(parquets(&sharded.join(paper).join("records")).len(), 1);
@@ -177,14 +160,34 @@ fn merge_refuses_duplicates_other_specs_or_commits_and_missing_shards() {
 #[test]
 fn bad_shard_values_are_refused_by_name() {
     let tmp = tempfile::tempdir().unwrap();
-    for (value, why) in [("0/3", "K = 0 is outside 1..=3"), ("4/3", "K = 4 is outside 1..=3"), ("1/0", "N must be at least 1"), ("2", "no `/`"), ("x/3", "K = `x`")] {
-        let o = evorepro(&["reproduce".as_ref(), "island".as_ref(), "--out".as_ref(), tmp.path().as_os_str(), "--shard".as_ref(), value.as_ref()]);
+    for (value, why) in [
+        ("0/3", "K = 0 is outside 1..=3"),
+        ("4/3", "K = 4 is outside 1..=3"),
+        ("1/0", "N must be at least 1"),
+        ("2", "no `/`"),
+        ("x/3", "K = `x`"),
+    ] {
+        let o = evorepro(&[
+            "reproduce".as_ref(),
+            "island".as_ref(),
+            "--out".as_ref(),
+            tmp.path().as_os_str(),
+            "--shard".as_ref(),
+            value.as_ref(),
+        ]);
         assert!(!o.status.success(), "--shard {value} accepted");
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains(&format!("--shard `{value}`")) && err.contains(why), "--shard {value}: {err}");
     }
     // More shards than cases: the empty shard says so.
-    let o = evorepro(&["reproduce".as_ref(), "island".as_ref(), "--out".as_ref(), tmp.path().as_os_str(), "--shard".as_ref(), "99/99".as_ref()]);
+    let o = evorepro(&[
+        "reproduce".as_ref(),
+        "island".as_ref(),
+        "--out".as_ref(),
+        tmp.path().as_os_str(),
+        "--shard".as_ref(),
+        "99/99".as_ref(),
+    ]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("none for this shard"), "{}", describe(&o));
     let written: BTreeSet<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().map(|e| e.path()).collect();

@@ -328,7 +328,11 @@ fn check_run(exp: &dyn Experiment, opts: &RunOptions) -> Result<Checked> {
             let all = cases.len();
             let mine = s.select(cases);
             if mine.is_empty() {
-                bail!("--shard {s}: profile `{}` of {} has {all} cases, none for this shard; use at most {all} shards", opts.profile, exp.id());
+                bail!(
+                    "--shard {s}: profile `{}` of {} has {all} cases, none for this shard; use at most {all} shards",
+                    opts.profile,
+                    exp.id()
+                );
             }
             mine
         }
@@ -505,7 +509,9 @@ pub struct Progress {
 impl Progress {
     pub fn new(id: &'static str, todo: &[&Case]) -> Progress {
         let bar = ProgressBar::new(todo.iter().map(|c| c.weight).sum());
-        bar.set_style(ProgressStyle::with_template("{msg:28} [{elapsed_precise}] {wide_bar} {percent}% eta {eta}").expect("valid template"));
+        bar.set_style(
+            ProgressStyle::with_template("{msg:28} [{elapsed_precise}] {wide_bar} {percent}% eta {eta}").expect("valid template"),
+        );
         // Without a terminal (batch jobs, nohup) the bar is hidden: a line per
         // finished case instead, at most one every 10 s, and the last.
         let log = plan::BatchLog::new(!std::io::IsTerminal::is_terminal(&std::io::stderr()), todo.len(), bar.length().unwrap_or(0));
@@ -654,11 +660,7 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
     let unmerged = shard::unmerged(out, exp.id());
     if !unmerged.is_empty() {
         let names: Vec<String> = unmerged.iter().map(|f| format!("`{}`", f.display())).collect();
-        let note = format!(
-            "**Unmerged shards, not in this report:** {} (`evorepro merge {}` combines them).",
-            names.join(", "),
-            exp.id()
-        );
+        let note = format!("**Unmerged shards, not in this report:** {} (`evorepro merge {}` combines them).", names.join(", "), exp.id());
         eprintln!("{}: {note}", exp.id());
         md += &format!("\n{note}\n");
     }

@@ -124,8 +124,7 @@ fn dispatch(world: &SimpleCommunicator, exp: &'static dyn Experiment, opts: &Run
     // Rank 0 only writes: its GPU (opened for the fingerprint and ceilings) is left to a worker.
     drop(run.env.gpu.take());
     let todo: Vec<Case> = run.todo().into_iter().cloned().collect();
-    let mut queue: Vec<usize> =
-        todo.iter().map(|c| run.cases.iter().position(|d| d.id == c.id).expect("a planned case")).collect();
+    let mut queue: Vec<usize> = todo.iter().map(|c| run.cases.iter().position(|d| d.id == c.id).expect("a planned case")).collect();
     // Longest first: the queue is popped from its end.
     queue.sort_by_key(|&i| (run.cases[i].weight, std::cmp::Reverse(i)));
     let workers = world.size() - 1;

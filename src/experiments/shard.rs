@@ -244,7 +244,9 @@ mod tests {
     #[test]
     fn shard_values_are_checked_and_named() {
         assert_eq!("2/3".parse::<Shard>(), Ok(Shard { index: 2, count: 3 }));
-        for (bad, why) in [("0/3", "K = 0 is outside 1..=3"), ("4/3", "K = 4"), ("1/0", "N must be at least 1"), ("3", "no `/`"), ("a/2", "K = `a`")] {
+        for (bad, why) in
+            [("0/3", "K = 0 is outside 1..=3"), ("4/3", "K = 4"), ("1/0", "N must be at least 1"), ("3", "no `/`"), ("a/2", "K = `a`")]
+        {
             let e = bad.parse::<Shard>().unwrap_err();
             assert!(e.contains(&format!("--shard `{bad}`")) && e.contains(why), "{e}");
         }
