@@ -204,7 +204,8 @@ fn dispatch(world: &SimpleCommunicator, exp: &'static dyn Experiment, opts: &Run
 fn work(world: &SimpleCommunicator, exp: &dyn Experiment, opts: &RunOptions, device: Option<usize>) -> Result<()> {
     let mine = RunOptions {
         profile: opts.profile.clone(),
-        backend: if device.is_some() { opts.backend } else { super::BackendChoice::Cpu },
+        // A worker beyond its host's GPUs leaves them to the others; without any GPU the choice stands (as its reason).
+        backend: if device.is_none() && crate::gpu::probe().unwrap_or(0) > 0 { super::BackendChoice::Cpu } else { opts.backend },
         device: device.unwrap_or(0),
         out: opts.out.clone(),
         resume: opts.resume,
