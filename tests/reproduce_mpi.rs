@@ -95,6 +95,16 @@ fn a_killed_worker_loses_only_its_case_and_resume_completes() {
     assert!(!status.success(), "the job succeeded though rank 1 was killed");
     let kept = common::stored_cases(&out, "layout");
     assert!(kept.len() >= 2, "cases stored before the kill were lost: {kept:?}");
+    // mpirun may return before it has reaped rank 0, the writer: the rerun waits for its lock to go.
+    let lock = out.join("layout/records/.lock");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while let Ok(pid) = std::fs::read_to_string(&lock) {
+        if !Path::new(&format!("/proc/{}", pid.trim())).exists() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "rank 0 (pid {pid}) still runs 60 s after mpirun ended");
+        std::thread::sleep(Duration::from_millis(100));
+    }
     // The rerun resumes: it finds the stored cases and runs only the rest.
     let err = ok(mpirun(&["reproduce", "layout", "--profile", "quick", "--resume"], &out).output().unwrap(), "--resume");
     let all = common::stored_cases(&out, "layout");

@@ -92,7 +92,7 @@ struct Header {
     case: u64,
     /// Seconds `run_case` took.
     case_s: f64,
-    /// Seconds from asking for this case to receiving it.
+    /// Seconds from sending the previous case's rows to receiving this case (0 for the first).
     wait_s: f64,
     /// Seconds spent encoding the rows.
     encode_s: f64,
@@ -160,8 +160,13 @@ fn dispatch(world: &SimpleCommunicator, exp: &'static dyn Experiment, opts: &Run
         active += i32::from(hand_out(rank, &mut queue, false));
     }
     while active > 0 {
-        let (msg, status) = world.any_process().receive_vec::<u8>();
+        // Polled, not a blocking receive: MPI's blocking receive spins, taking a core from the workers.
+        let Some(status) = world.any_process().immediate_probe() else {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            continue;
+        };
         let rank = status.source_rank();
+        let (msg, status) = world.process_at_rank(rank).receive_vec_with_tag::<u8>(status.tag());
         if status.tag() == FAILED {
             failure.get_or_insert_with(|| format!("MPI rank {rank}: {}", String::from_utf8_lossy(&msg)));
             hand_out(rank, &mut queue, true);
@@ -215,13 +220,14 @@ fn work(world: &SimpleCommunicator, exp: &dyn Experiment, opts: &RunOptions, dev
     let checked = check_run(exp, &mine)?;
     let root = world.process_at_rank(0);
     root.send_with_tag(&[u8::from(checked.env.gpu.is_some())][..], HELLO);
-    let mut asked = Instant::now();
+    // Until a result is sent: the wait for the first case is rank 0's checks and ceilings, as in one process.
+    let mut asked: Option<Instant> = None;
     loop {
         let (msg, status) = root.receive_vec::<u8>();
         if status.tag() == STOP {
             return Ok(());
         }
-        let wait_s = asked.elapsed().as_secs_f64();
+        let wait_s = asked.map_or(0.0, |t| t.elapsed().as_secs_f64());
         let index = u64::from_le_bytes(msg.get(..8).and_then(|b| b.try_into().ok()).context("a malformed case from rank 0")?);
         let case = checked.cases.get(index as usize).with_context(|| format!("rank 0 sent case {index}, the profile has fewer"))?;
         match run_one(checked.paper.as_ref(), case, &checked.env) {
@@ -231,7 +237,7 @@ fn work(world: &SimpleCommunicator, exp: &dyn Experiment, opts: &RunOptions, dev
                 let encode_s = encoding.elapsed().as_secs_f64();
                 let mut msg = Header { case: index, case_s, wait_s, encode_s }.bytes().to_vec();
                 msg.extend(body);
-                asked = Instant::now();
+                asked = Some(Instant::now());
                 root.send_with_tag(&msg[..], RESULT);
             }
             Err(e) => root.send_with_tag(format!("{e:#}").as_bytes(), FAILED),
