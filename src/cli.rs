@@ -55,6 +55,24 @@ pub enum Command {
         /// estimated from stored records; run and write nothing.
         #[arg(long)]
         dry_run: bool,
+        /// Run only shard K of N (1 ≤ K ≤ N): a fixed 1/N of the cases, dealt
+        /// longest first, into OUT/<paper>/records/shards/<profile>__shard-K-of-N/
+        /// (for job arrays; `evorepro merge` combines the shards).
+        #[arg(long, value_name = "K/N")]
+        shard: Option<experiments::shard::Shard>,
+    },
+    /// Combines the shards of a profile (`reproduce --shard K/N`) into its
+    /// ordinary records file, refusing duplicate cases and shards of another
+    /// spec or commit, then renders the report.
+    Merge {
+        paper: String,
+        /// Only this profile's shards (default: every sharded profile).
+        #[arg(long)]
+        profile: Option<String>,
+        #[arg(long, default_value = "reports")]
+        out: PathBuf,
+        #[arg(long)]
+        spec: Option<PathBuf>,
     },
     /// Re-renders a paper's report from its raw records, without rerunning.
     Report {
@@ -152,18 +170,42 @@ pub fn run(cli: Cli) -> Result<()> {
                 }
             }
         }
-        Command::Reproduce { paper, profile, backend, device, out, resume, spec, dry_run } => {
+        Command::Reproduce { paper, profile, backend, device, out, resume, spec, dry_run, shard } => {
             let list = papers(&paper)?;
             if spec.is_some() && list.len() > 1 {
                 anyhow::bail!("--spec names one paper's spec; use it with one paper, not `all`");
             }
+            // Over MPI ranks when an MPI launcher started this process with several.
+            #[cfg(feature = "mpi")]
+            let universe = experiments::mpi::init()?;
             for e in list {
-                let opts = RunOptions { profile: profile.clone(), backend, device, out: out.clone(), resume, spec: choice(spec.clone()) };
+                let opts =
+                    RunOptions { profile: profile.clone(), backend, device, out: out.clone(), resume, spec: choice(spec.clone()), shard };
+                #[cfg(feature = "mpi")]
+                if let Some(u) = &universe {
+                    if dry_run {
+                        if experiments::mpi::rank(u) == 0 {
+                            println!("{}", experiments::dry_run(e, &opts)?);
+                        }
+                    } else if let Some(done) = experiments::mpi::reproduce(u, e, &opts)? {
+                        println!("{}", done.summary(e.id()));
+                    }
+                    continue;
+                }
                 if dry_run {
                     println!("{}", experiments::dry_run(e, &opts)?);
                 } else {
                     println!("{}", experiments::reproduce(e, &opts)?.summary(e.id()));
                 }
+            }
+        }
+        Command::Merge { paper, profile, out, spec } => {
+            for e in papers(&paper)? {
+                for m in experiments::shard::merge(&out, e.id(), profile.as_deref())? {
+                    println!("{}: merged {} shards, {} cases, {} rows into {}", e.id(), m.shards, m.cases, m.rows, m.file.display());
+                }
+                let this = Fingerprint::this_machine(None).hw_id;
+                println!("{}", experiments::render(e, &out, Some(&this), &choice(spec.clone()))?.summary(e.id()));
             }
         }
         Command::Report { paper, out, spec } => {

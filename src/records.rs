@@ -123,6 +123,80 @@ impl Record {
     }
 }
 
+/// Rows as bytes that [`decode_rows`] turns back into exactly the same rows
+/// (cell order, types, NaN and all): how a worker rank sends its rows to the writer.
+pub fn encode_rows(rows: &[Record]) -> Vec<u8> {
+    fn text(b: &mut Vec<u8>, s: &str) {
+        b.extend((s.len() as u64).to_le_bytes());
+        b.extend(s.as_bytes());
+    }
+    let mut b = Vec::new();
+    b.extend((rows.len() as u64).to_le_bytes());
+    for r in rows {
+        b.extend((r.cells.len() as u64).to_le_bytes());
+        for (k, v) in &r.cells {
+            text(&mut b, k);
+            match v {
+                Value::Int(x) => {
+                    b.push(0);
+                    b.extend(x.to_le_bytes());
+                }
+                Value::Float(x) => {
+                    b.push(1);
+                    b.extend(x.to_bits().to_le_bytes());
+                }
+                Value::Str(x) => {
+                    b.push(2);
+                    text(&mut b, x);
+                }
+                Value::Bool(x) => b.extend([3, u8::from(*x)]),
+                Value::Null => b.push(4),
+            }
+        }
+    }
+    b
+}
+
+/// The rows [`encode_rows`] wrote; None for bytes it did not write (cut short, or not rows).
+pub fn decode_rows(bytes: &[u8]) -> Option<Vec<Record>> {
+    struct Reader<'a>(&'a [u8]);
+    impl Reader<'_> {
+        fn take(&mut self, n: usize) -> Option<&[u8]> {
+            let (head, rest) = (self.0.get(..n)?, self.0.get(n..)?);
+            self.0 = rest;
+            Some(head)
+        }
+        fn u64(&mut self) -> Option<u64> {
+            Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+        }
+        fn text(&mut self) -> Option<String> {
+            let n = usize::try_from(self.u64()?).ok()?;
+            String::from_utf8(self.take(n)?.to_vec()).ok()
+        }
+    }
+    let mut r = Reader(bytes);
+    let n = r.u64()?;
+    let mut rows = Vec::new();
+    for _ in 0..n {
+        let cells = r.u64()?;
+        let mut row = Record::new();
+        for _ in 0..cells {
+            let key = r.text()?;
+            let value = match r.take(1)?[0] {
+                0 => Value::Int(r.u64()? as i64),
+                1 => Value::Float(f64::from_bits(r.u64()?)),
+                2 => Value::Str(r.text()?),
+                3 => Value::Bool(r.take(1)?[0] != 0),
+                4 => Value::Null,
+                _ => return None,
+            };
+            row.cells.push((key, value));
+        }
+        rows.push(row);
+    }
+    r.0.is_empty().then_some(rows)
+}
+
 /// Builds a DataFrame with the union of the records' columns (first-seen order).
 /// A column holding integers and floats becomes Float64.
 pub fn to_frame(records: &[Record]) -> PolarsResult<DataFrame> {
@@ -367,6 +441,11 @@ impl RecordStore {
         self.done.contains(case_id)
     }
 
+    /// The Parquet file this store writes.
+    pub fn file(&self) -> PathBuf {
+        self.stem.with_extension("parquet")
+    }
+
     pub fn finished_cases(&self) -> usize {
         self.done.len()
     }
@@ -415,12 +494,13 @@ fn remove_orphan_temporaries(dir: &Path) {
 
 /// `<dir>/.lock` while a run writes records to `dir`, holding its pid; removed
 /// when the run ends. A lock whose process is gone (a killed run) is taken over.
-struct WriterLock {
+pub struct WriterLock {
     path: PathBuf,
 }
 
 impl WriterLock {
-    fn take(dir: &Path) -> Result<WriterLock, RecordError> {
+    /// Takes `<dir>/.lock`, refusing while a live process holds it.
+    pub fn take(dir: &Path) -> Result<WriterLock, RecordError> {
         let path = dir.join(".lock");
         let err = |e: std::io::Error| RecordError::Write { path: path.clone(), message: e.to_string() };
         std::fs::create_dir_all(dir).map_err(err)?;
@@ -472,7 +552,7 @@ pub fn utc_now() -> String {
 /// its rows (`20261126T034207Z`), else — records from before the column — the
 /// file's modification time; the next free second when an archive of that
 /// second exists, so none is overwritten.
-fn archive(stem: &Path) -> std::io::Result<()> {
+pub fn archive(stem: &Path) -> std::io::Result<()> {
     use chrono::{DateTime, Utc};
     let dir = stem.parent().unwrap_or(Path::new(".")).join("archive");
     std::fs::create_dir_all(&dir)?;
@@ -533,6 +613,22 @@ mod tests {
                 .with("record_kind", "measurement")
                 .with("spec_hash", "h"),
         ]
+    }
+
+    #[test]
+    fn encoded_rows_decode_to_the_same_rows() {
+        let mut rows = sample();
+        rows[0].set("nan", f64::NAN);
+        rows[1].set("empty", Value::Null);
+        rows[1].set("neg", -7_i64);
+        let bytes = encode_rows(&rows);
+        let back = decode_rows(&bytes).unwrap();
+        assert_eq!(back.len(), 2);
+        assert!(back[0].float("nan").unwrap().is_nan());
+        assert_eq!(back[1], rows[1]);
+        assert_eq!(back[0].cells().map(|(k, _)| k).collect::<Vec<_>>(), rows[0].cells().map(|(k, _)| k).collect::<Vec<_>>());
+        assert!(decode_rows(&bytes[..bytes.len() - 1]).is_none(), "cut short");
+        assert!(decode_rows(&[bytes.as_slice(), &[0]].concat()).is_none(), "trailing bytes");
     }
 
     #[test]

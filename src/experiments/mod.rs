@@ -18,7 +18,10 @@ pub mod ecga;
 pub mod gboa;
 pub mod island;
 pub mod layout;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod plan;
+pub mod shard;
 
 use crate::claims::{ClaimResult, Outcome, Verdict, counts, counts_line};
 use crate::error::{GpuError, SpecError};
@@ -229,6 +232,8 @@ pub struct RunOptions {
     pub out: PathBuf,
     pub resume: bool,
     pub spec: SpecChoice,
+    /// `--shard K/N`: only this shard's cases, into its own records folder ([`shard`]).
+    pub shard: Option<shard::Shard>,
 }
 
 /// Which spec a command reads, and where its data may lie.
@@ -318,6 +323,21 @@ fn check_run(exp: &dyn Experiment, opts: &RunOptions) -> Result<Checked> {
     if cases.is_empty() {
         bail!("profile `{}` of {} has no cases: its sizes, runs or sweeps are empty", opts.profile, exp.id());
     }
+    let cases = match opts.shard {
+        Some(s) => {
+            let all = cases.len();
+            let mine = s.select(cases);
+            if mine.is_empty() {
+                bail!(
+                    "--shard {s}: profile `{}` of {} has {all} cases, none for this shard; use at most {all} shards",
+                    opts.profile,
+                    exp.id()
+                );
+            }
+            mine
+        }
+        None => cases,
+    };
     load_records(&opts.out, exp.id())?;
     paper.prepare(&cases)?;
     let env = RunEnv::open(opts.backend, opts.device, &opts.profile)?;
@@ -349,27 +369,96 @@ pub fn dry_run(exp: &dyn Experiment, opts: &RunOptions) -> Result<String> {
     Ok(md)
 }
 
-/// Runs one paper: cases not yet stored, then the report. Returns what was written.
-pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<Rendered> {
-    // Nothing is written before every check passes: the report at the end reads every record file.
-    let Checked { file, paper, cases, env } = check_run(exp, opts)?;
-    let dir = opts.out.join(exp.id());
-    let spec_hash = file.hash;
-    let name = format!("{}__{}", env.fingerprint.hw_id, opts.profile);
-    let mut store = RecordStore::open(&dir.join("records"), &name, &spec_hash, opts.resume)?;
-    let run_id = new_run_id();
-    let mut common = Record::new()
-        .with("paper", exp.id())
-        .with("profile", opts.profile.as_str())
-        .with("run_id", run_id)
-        .with("git_commit", GIT_COMMIT)
-        .with("spec_hash", spec_hash.as_str())
-        .with("backend", if env.gpu.is_some() { "cuda" } else { "cpu" });
-    common.extend(&env.fingerprint.record());
-    let with_common = |rows: Vec<Record>, case: Option<&Case>| -> Vec<Record> {
+/// What `reproduce` wrote: a report, or (with `--shard`) a shard's records.
+pub enum Finished {
+    Rendered(Rendered),
+    Shard { shard: shard::Shard, file: PathBuf, stored: usize, planned: usize },
+}
+
+impl Finished {
+    pub fn summary(&self, id: &str) -> String {
+        match self {
+            Finished::Rendered(r) => r.summary(id),
+            Finished::Shard { shard, file, stored, planned } => format!(
+                "{id}: shard {shard}: {stored} of its {planned} cases stored in {} — `evorepro merge {id}` combines the shards once all have run",
+                file.display()
+            ),
+        }
+    }
+}
+
+/// The records folder of a paper under the reports' root.
+pub fn records_dir(out: &Path, id: &str) -> PathBuf {
+    out.join(id).join("records")
+}
+
+/// A run under way: its records store (the one writer), the columns every
+/// row carries, and the cases it plans.
+pub struct Run<'a> {
+    exp: &'a dyn Experiment,
+    opts: &'a RunOptions,
+    pub paper: Box<dyn Paper>,
+    pub cases: Vec<Case>,
+    pub env: RunEnv,
+    store: RecordStore,
+    common: Record,
+}
+
+impl<'a> Run<'a> {
+    /// Checks everything ([`check_run`]), opens the records store (this
+    /// shard's with `--shard`) and stores this machine's ceilings.
+    pub fn start(exp: &'a dyn Experiment, opts: &'a RunOptions) -> Result<Run<'a>> {
+        // Nothing is written before every check passes: the report at the end reads every record file.
+        let Checked { file, paper, cases, env } = check_run(exp, opts)?;
+        let records = records_dir(&opts.out, exp.id());
+        let folder = opts.shard.map_or_else(|| records.clone(), |s| s.folder(&records, &opts.profile));
+        let spec_hash = file.hash;
+        let name = format!("{}__{}", env.fingerprint.hw_id, opts.profile);
+        let store = RecordStore::open(&folder, &name, &spec_hash, opts.resume)?;
+        let mut common = Record::new()
+            .with("paper", exp.id())
+            .with("profile", opts.profile.as_str())
+            .with("run_id", new_run_id())
+            .with("git_commit", GIT_COMMIT)
+            .with("spec_hash", spec_hash.as_str())
+            .with("backend", if env.gpu.is_some() { "cuda" } else { "cpu" });
+        common.extend(&env.fingerprint.record());
+        if let Some(g) = &env.gpu {
+            eprintln!(
+                "{}: GPU {} (CC {}.{}), profile {}",
+                exp.id(),
+                g.info.name,
+                g.info.compute_capability.0,
+                g.info.compute_capability.1,
+                opts.profile
+            );
+        } else {
+            eprintln!("{}: CPU only ({}): GPU parts are recorded as not run here; profile {}", exp.id(), env.gpu_absent, opts.profile);
+        }
+        if let Some(s) = opts.shard {
+            eprintln!("{}: shard {s}, {} cases, records in {}", exp.id(), cases.len(), folder.display());
+        }
+        let ceilings = measure_ceilings(env.gpu.as_ref(), opts.profile == "quick", "ceiling")?;
+        let mut run = Run { exp, opts, paper, cases, env, store, common };
+        let rows = run.with_common(ceilings, None);
+        run.store.append(None, rows)?;
+        Ok(run)
+    }
+
+    /// The cases not yet stored (all of them without `--resume`).
+    pub fn todo(&self) -> Vec<&Case> {
+        let todo: Vec<&Case> = self.cases.iter().filter(|c| !self.store.is_done(&c.id)).collect();
+        if todo.len() < self.cases.len() {
+            eprintln!("resuming: {} of {} cases already stored", self.cases.len() - todo.len(), self.cases.len());
+        }
+        todo
+    }
+
+    /// `rows` with the columns every row carries, and (for a case's rows) its id and parameters.
+    fn with_common(&self, rows: Vec<Record>, case: Option<&Case>) -> Vec<Record> {
         rows.into_iter()
             .map(|r| {
-                let mut row = common.clone();
+                let mut row = self.common.clone();
                 if let Some(c) = case {
                     row.set("case_id", c.id.as_str());
                     row.extend(&c.params);
@@ -381,51 +470,90 @@ pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<Rendered> {
                 row
             })
             .collect()
-    };
-    if let Some(g) = &env.gpu {
-        eprintln!(
-            "{}: GPU {} (CC {}.{}), profile {}",
-            exp.id(),
-            g.info.name,
-            g.info.compute_capability.0,
-            g.info.compute_capability.1,
-            opts.profile
-        );
-    } else {
-        eprintln!("{}: CPU only ({}): GPU parts are recorded as not run here; profile {}", exp.id(), env.gpu_absent, opts.profile);
     }
-    store.append(None, with_common(measure_ceilings(env.gpu.as_ref(), opts.profile == "quick", "ceiling")?, None))?;
-    let todo: Vec<&Case> = cases.iter().filter(|c| !store.is_done(&c.id)).collect();
-    if todo.len() < cases.len() {
-        eprintln!("resuming: {} of {} cases already stored", cases.len() - todo.len(), cases.len());
-    }
-    let bar = ProgressBar::new(todo.iter().map(|c| c.weight).sum());
-    bar.set_style(ProgressStyle::with_template("{msg:28} [{elapsed_precise}] {wide_bar} {percent}% eta {eta}").expect("valid template"));
-    // Without a terminal (batch jobs, nohup) the bar is hidden: a line per
-    // finished case instead, at most one every 10 s, and the last.
-    let mut log = plan::BatchLog::new(!std::io::IsTerminal::is_terminal(&std::io::stderr()), todo.len(), bar.length().unwrap_or(0));
-    for case in todo {
-        bar.set_message(case.id.clone());
-        let started = std::time::Instant::now();
-        let rows = paper.run_case(case, &env).with_context(|| format!("case {}", case.id))?;
-        let case_s = started.elapsed().as_secs_f64();
+
+    /// Stores the rows `run_case` returned for `case` (run in `case_s` seconds), at once.
+    pub fn store_case(&mut self, case: &Case, rows: Vec<Record>, case_s: f64) -> Result<()> {
         // Every row carries how long its whole case took: `--dry-run` estimates from it.
         // …and when it finished (UTC).
         let utc = records::utc_now();
         let rows = rows.into_iter().map(|r| r.with(plan::CASE_SECONDS, case_s).with(records::UTC, utc.as_str())).collect();
-        store.append(Some(&case.id), with_common(rows, Some(case)))?;
-        bar.inc(case.weight);
-        log.finished(exp.id(), &case.id, bar.position());
+        let rows = self.with_common(rows, Some(case));
+        Ok(self.store.append(Some(&case.id), rows)?)
     }
-    bar.finish_and_clear();
-    store.finish()?;
-    render(exp, &opts.out, Some(&env.fingerprint.hw_id), &opts.spec)
+
+    /// Writes the CSV copy and renders the report (a shard only says what it stored).
+    pub fn finish(self) -> Result<Finished> {
+        self.store.finish()?;
+        if let Some(shard) = self.opts.shard {
+            let file = self.store.file();
+            return Ok(Finished::Shard { shard, file, stored: self.store.finished_cases(), planned: self.cases.len() });
+        }
+        Ok(Finished::Rendered(render(self.exp, &self.opts.out, Some(&self.env.fingerprint.hw_id), &self.opts.spec)?))
+    }
+}
+
+/// Runs `case` on `env`: its rows and the seconds it took.
+pub fn run_one(paper: &dyn Paper, case: &Case, env: &RunEnv) -> Result<(Vec<Record>, f64)> {
+    let started = std::time::Instant::now();
+    let rows = paper.run_case(case, env).with_context(|| format!("case {}", case.id))?;
+    Ok((rows, started.elapsed().as_secs_f64()))
+}
+
+/// Progress of a run: a bar on a terminal, else a line per finished case (at
+/// most one every 10 s, and the last), by case weight.
+pub struct Progress {
+    id: &'static str,
+    bar: ProgressBar,
+    log: plan::BatchLog,
+}
+
+impl Progress {
+    pub fn new(id: &'static str, todo: &[&Case]) -> Progress {
+        let bar = ProgressBar::new(todo.iter().map(|c| c.weight).sum());
+        bar.set_style(
+            ProgressStyle::with_template("{msg:28} [{elapsed_precise}] {wide_bar} {percent}% eta {eta}").expect("valid template"),
+        );
+        // Without a terminal (batch jobs, nohup) the bar is hidden: a line per
+        // finished case instead, at most one every 10 s, and the last.
+        let log = plan::BatchLog::new(!std::io::IsTerminal::is_terminal(&std::io::stderr()), todo.len(), bar.length().unwrap_or(0));
+        Progress { id, bar, log }
+    }
+
+    pub fn started(&self, case: &Case) {
+        self.bar.set_message(case.id.clone());
+    }
+
+    pub fn finished(&mut self, case: &Case) {
+        self.bar.inc(case.weight);
+        self.log.finished(self.id, &case.id, self.bar.position());
+    }
+
+    pub fn clear(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// Runs one paper: cases not yet stored, then the report (with `--shard`, this
+/// shard's cases into its own records, no report). Returns what was written.
+pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<Finished> {
+    let mut run = Run::start(exp, opts)?;
+    let todo: Vec<Case> = run.todo().into_iter().cloned().collect();
+    let mut progress = Progress::new(exp.id(), &todo.iter().collect::<Vec<_>>());
+    for case in &todo {
+        progress.started(case);
+        let (rows, case_s) = run_one(run.paper.as_ref(), case, &run.env)?;
+        run.store_case(case, rows, case_s)?;
+        progress.finished(case);
+    }
+    progress.clear();
+    run.finish()
 }
 
 /// Every record of a paper under `out/<id>/records/`.
 pub fn load_records(out: &Path, id: &str) -> Result<Vec<Record>> {
     let mut rows = Vec::new();
-    for f in records::record_files(&out.join(id).join("records")) {
+    for f in records::record_files(&records_dir(out, id)) {
         rows.extend(records::read_parquet(&f)?);
     }
     Ok(rows)
@@ -529,6 +657,13 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
     md +=
         "\n### Runs\n\nEach profile's records: the commits they were measured at and the cases stored against those the profile plans.\n\n";
     md += &report::runs_table(&machines, |profile| paper.cases(profile).ok().map(|c| c.len()));
+    let unmerged = shard::unmerged(out, exp.id());
+    if !unmerged.is_empty() {
+        let names: Vec<String> = unmerged.iter().map(|f| format!("`{}`", f.display())).collect();
+        let note = format!("**Unmerged shards, not in this report:** {} (`evorepro merge {}` combines them).", names.join(", "), exp.id());
+        eprintln!("{}: {note}", exp.id());
+        md += &format!("\n{note}\n");
+    }
     md += "\n## How this was measured\n\n";
     md += body.method.trim_end();
     md += "\n\n";

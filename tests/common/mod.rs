@@ -1,4 +1,6 @@
 //! Helpers shared by the tests that drive the built binary.
+// Each test binary compiles this module and uses a part of it.
+#![allow(dead_code)]
 
 use std::process::{Command, Output};
 
@@ -52,4 +54,35 @@ pub fn assert_spec_edit_rejected(paper: &str, from: &str, to: &str, names: &[&st
         assert!(err.contains(&needle), "stderr does not name `{needle}`:\n{err}");
     }
     assert!(!out.exists(), "files were written for a rejected spec");
+}
+
+/// Measurement rows per case stored in `out/<paper>/records/`.
+pub fn stored_cases(out: &std::path::Path, paper: &str) -> std::collections::BTreeMap<String, usize> {
+    let mut n = std::collections::BTreeMap::new();
+    for f in evorepro::records::record_files(&out.join(paper).join("records")) {
+        for r in evorepro::records::read_parquet(&f).unwrap() {
+            if r.str("record_kind") == "measurement" {
+                *n.entry(r.str("case_id").to_owned()).or_insert(0) += 1;
+            }
+        }
+    }
+    n
+}
+
+/// `out/<paper>/REPORT.md` with every number masked (times, rates and ratios
+/// differ from run to run) and `out` written as `OUT`.
+pub fn masked_report(out: &std::path::Path, paper: &str) -> String {
+    let text = std::fs::read_to_string(out.join(paper).join("REPORT.md")).unwrap();
+    let mut masked = String::with_capacity(text.len());
+    let mut in_number = false;
+    for c in text.chars() {
+        let digit = c.is_ascii_digit() || (in_number && c == '.');
+        if digit && !in_number {
+            masked.push('#');
+        } else if !digit {
+            masked.push(c);
+        }
+        in_number = digit;
+    }
+    masked.replace(out.to_str().unwrap(), "OUT")
 }
