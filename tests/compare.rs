@@ -2,8 +2,6 @@
 //! from the recorded ceilings and times, several record folders at once, and the
 //! cross-paper summary.
 
-// Only the binary runner of the shared helpers is used here.
-#[allow(dead_code)]
 mod common;
 
 use evorepro::records::{Record, read_parquet};

@@ -227,9 +227,9 @@ impl Side<'_> {
     }
 }
 
-/// A workload's time on one machine: the median of the matching rows of the
-/// latest profile (by run) that has them, in ms, and how many rows.
-pub fn measured_ms(w: &Workload, m: &MachineRecords) -> Option<(f64, usize)> {
+/// A workload's rows on one machine: those matching its `rows` with a time, of
+/// the latest profile (by run) that has them.
+fn latest_rows<'m>(w: &Workload, m: &'m MachineRecords) -> Vec<&'m crate::records::Record> {
     let matches = |r: &crate::records::Record| {
         w.rows.iter().all(|(k, v)| {
             let want = match v {
@@ -241,10 +241,27 @@ pub fn measured_ms(w: &Workload, m: &MachineRecords) -> Option<(f64, usize)> {
             && matches!(r.str("status"), "" | "ok")
     };
     let rows: Vec<_> = m.measurements().filter(|r| matches(r)).collect();
-    let latest = rows.iter().max_by_key(|r| r.int("run_id").unwrap_or(0))?.str("profile").to_owned();
+    let Some(latest) = rows.iter().max_by_key(|r| r.int("run_id").unwrap_or(0)).map(|r| r.str("profile").to_owned()) else {
+        return Vec::new();
+    };
+    rows.into_iter().filter(|r| r.str("profile") == latest).collect()
+}
+
+/// A workload's time on one machine: the median of [`latest_rows`], in ms, and how many rows.
+pub fn measured_ms(w: &Workload, m: &MachineRecords) -> Option<(f64, usize)> {
     let scale = if w.time.ends_with("_ms") { 1.0 } else { 1000.0 };
-    let times: Vec<f64> = rows.iter().filter(|r| r.str("profile") == latest).filter_map(|r| r.float(&w.time)).map(|t| t * scale).collect();
-    Some((median(&times), times.len()))
+    let times: Vec<f64> = latest_rows(w, m).iter().filter_map(|r| r.float(&w.time)).map(|t| t * scale).collect();
+    (!times.is_empty()).then(|| (median(&times), times.len()))
+}
+
+/// The commits the measured time comes from (", at abc1234"), so that a table
+/// never hides that its machines ran different code.
+fn commits(w: &Workload, s: &Side) -> String {
+    let Some(m) = s.measured else { return String::new() };
+    let mut c: Vec<&str> = latest_rows(w, m).iter().map(|r| r.str("git_commit")).filter(|c| !c.is_empty()).collect();
+    c.sort_unstable();
+    c.dedup();
+    if c.is_empty() { String::new() } else { format!(", at {}", c.iter().map(|c| &c[..c.len().min(7)]).collect::<Vec<_>>().join(", ")) }
 }
 
 /// A computed prediction from one side to another.
@@ -379,7 +396,8 @@ impl PaperGenerations<'_> {
              a measured machine as `t × q_from / q_to` of the bounding quantity `q` (both \
              measured, or both datasheet values: `experiments/generations.toml` gives the \
              cards' values with their sources). A prediction off by more than 2× names the \
-             quantity whose ratio comes closest to the measured one.\n\n",
+             quantity whose ratio comes closest to the measured one. Each time names the commits \
+             it was measured at: machines measured at different commits ran different code.\n\n",
         );
         for w in &p.workloads {
             md += &self.workload_section(w, &sides, figures)?;
@@ -423,7 +441,7 @@ impl PaperGenerations<'_> {
             }
             let time_cell = match (time, s.kind) {
                 (Some((t, _)), SideKind::Paper) => format!("{} (the paper)", fmt_ms(t)),
-                (Some((t, n)), _) => format!("{} (n = {n})", fmt_ms(t)),
+                (Some((t, n)), _) => format!("{} (n = {n}{})", fmt_ms(t), commits(w, s)),
                 (None, _) => "—".into(),
             };
             let share = match (time, w.bytes, w.bound.quantity(), q) {
@@ -529,7 +547,7 @@ impl PaperGenerations<'_> {
         let mut t = Table::new(&["machine", "time", "× the paper's card", "how"]);
         for s in &sides[1..] {
             let (ms, how) = match self.time(w, s) {
-                Some((ms, n)) => (ms, format!("measured, n = {n}")),
+                Some((ms, n)) => (ms, format!("measured, n = {n}{}", commits(w, s))),
                 None if s.kind == SideKind::Datasheet => match predict(reference, ref_ms, s, w.bound) {
                     Some(p) => (p.ms, format!("predicted from {}{}", reference.name, source_mark(p.source))),
                     None => continue,
