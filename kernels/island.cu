@@ -140,12 +140,55 @@ extern "C" __global__ void island_initialise(unsigned int* __restrict__ populati
     }
 }
 
+// Word w of both children of one pair (Section V.B): uniform crossover by a random
+// mask per word (eq. 1), bit-flip mutation from 32 numbers per word and child (eq. 2),
+// padding masked. Number 4k + j is out[j] of call k: numbers 0..31 flip child 1,
+// 32..63 child 2.
+__device__ __forceinline__ void children_word(const unsigned int* __restrict__ parent1, const unsigned int* __restrict__ parent2,
+                                              unsigned int w, unsigned int item_words, unsigned int last_mask, bool crossover,
+                                              unsigned long long mutation_threshold, unsigned int seed_low, unsigned int seed_high,
+                                              unsigned int island, unsigned int generation, unsigned int pair, unsigned int& gene1,
+                                              unsigned int& gene2) {
+    gene1 = 0u;
+    gene2 = 0u;
+    if (w >= item_words) return;
+    const unsigned int a = parent1[w];
+    const unsigned int b = parent2[w];
+    const unsigned int mask = crossover ? draw(seed_low, seed_high, island, generation, PURPOSE_CROSSOVER_MASK, pair, w).x : 0u;
+    unsigned int flip1 = 0u;
+    unsigned int flip2 = 0u;
+    for (unsigned int k = 0; k < MUTATION_CALLS; ++k) {
+        const Philox4 r = draw(seed_low, seed_high, island, generation, PURPOSE_MUTATION, pair, MUTATION_CALLS * w + k);
+        const unsigned int bits = fires(r.x, mutation_threshold) | (fires(r.y, mutation_threshold) << 1) |
+                                  (fires(r.z, mutation_threshold) << 2) | (fires(r.w, mutation_threshold) << 3);
+        if (k < MUTATION_CALLS / 2u) {
+            flip1 |= bits << (4u * k);
+        } else {
+            flip2 |= bits << (4u * (k - MUTATION_CALLS / 2u));
+        }
+    }
+    const unsigned int valid = word_mask(w, item_words, last_mask);
+    gene1 = ((~mask & a) | (mask & b)) ^ (flip1 & valid);
+    gene2 = ((mask & a) | (~mask & b)) ^ (flip2 & valid);
+}
+
+// The parents of pair `pair` of `island` (binary tournaments, every caller drawing the
+// same numbers) and whether they cross over.
+__device__ __forceinline__ void select_pair(const unsigned long long* __restrict__ parent_fitness, unsigned int island_size,
+                                            unsigned long long crossover_threshold, unsigned int seed_low, unsigned int seed_high,
+                                            unsigned int island, unsigned int generation, unsigned int pair, unsigned int& first,
+                                            unsigned int& second, bool& crossover) {
+    const Philox4 select = draw(seed_low, seed_high, island, generation, PURPOSE_SELECTION, pair, 0u);
+    first = tournament(parent_fitness, island_size, select.x, select.y);
+    second = tournament(parent_fitness, island_size, select.z, select.w);
+    crossover = fires(draw(seed_low, seed_high, island, generation, PURPOSE_SELECTION, pair, 1u).x, crossover_threshold) != 0u;
+}
+
 // Genetic manipulation (Section V.B): `groups` warps per offspring pair (1: the
 // paper's warp per pair). Every lane draws the same selection numbers (no shared
 // memory, no barrier); lane l of group g then builds words 32 g + l, 32 (g + groups)
-// + l, ... of both children: uniform crossover by a random mask per word (eq. 1),
-// bit-flip mutation from 32 numbers per word and child (eq. 2), padding masked.
-// Children of pair p are offspring 2p and 2p + 1 of the island.
+// + l, ... of both children (children_word). Children of pair p are offspring 2p and
+// 2p + 1 of the island.
 extern "C" __global__ void island_genetic_manipulation(const unsigned int* __restrict__ population,
                                                        const unsigned long long* __restrict__ fitness, unsigned int* __restrict__ offspring,
                                                        unsigned int islands, unsigned int island_size, unsigned int pairs,
@@ -160,43 +203,111 @@ extern "C" __global__ void island_genetic_manipulation(const unsigned int* __res
     const unsigned int island = (unsigned int)(pair_index / pairs);
     const unsigned int pair = (unsigned int)(pair_index % pairs);
     const unsigned int* parents = population + (unsigned long long)island * island_size * words;
-    const unsigned long long* parent_fitness = fitness + (unsigned long long)island * island_size;
-
-    const Philox4 select = draw(seed_low, seed_high, island_base + island, generation, PURPOSE_SELECTION, pair, 0u);
-    const unsigned int first = tournament(parent_fitness, island_size, select.x, select.y);
-    const unsigned int second = tournament(parent_fitness, island_size, select.z, select.w);
-    const bool crossover = fires(draw(seed_low, seed_high, island_base + island, generation, PURPOSE_SELECTION, pair, 1u).x, crossover_threshold) != 0u;
+    unsigned int first, second;
+    bool crossover;
+    select_pair(fitness + (unsigned long long)island * island_size, island_size, crossover_threshold, seed_low, seed_high,
+                island_base + island, generation, pair, first, second, crossover);
     const unsigned int* parent1 = parents + (unsigned long long)first * words;
     const unsigned int* parent2 = parents + (unsigned long long)second * words;
     unsigned int* child1 = offspring + pair_index * 2ull * words;
     unsigned int* child2 = child1 + words;
 
     for (unsigned int w = group * WARP_SIZE + lane_index(); w < words; w += groups * WARP_SIZE) {
-        unsigned int gene1 = 0u;
-        unsigned int gene2 = 0u;
-        if (w < item_words) {
-            const unsigned int a = parent1[w];
-            const unsigned int b = parent2[w];
-            const unsigned int mask = crossover ? draw(seed_low, seed_high, island_base + island, generation, PURPOSE_CROSSOVER_MASK, pair, w).x : 0u;
-            // Number 4k + j is out[j] of call k: numbers 0..31 flip child 1, 32..63 child 2.
-            unsigned int flip1 = 0u;
-            unsigned int flip2 = 0u;
-            for (unsigned int k = 0; k < MUTATION_CALLS; ++k) {
-                const Philox4 r = draw(seed_low, seed_high, island_base + island, generation, PURPOSE_MUTATION, pair, MUTATION_CALLS * w + k);
-                const unsigned int bits = fires(r.x, mutation_threshold) | (fires(r.y, mutation_threshold) << 1) |
-                                          (fires(r.z, mutation_threshold) << 2) | (fires(r.w, mutation_threshold) << 3);
-                if (k < MUTATION_CALLS / 2u) {
-                    flip1 |= bits << (4u * k);
-                } else {
-                    flip2 |= bits << (4u * (k - MUTATION_CALLS / 2u));
-                }
-            }
-            const unsigned int valid = word_mask(w, item_words, last_mask);
-            gene1 = ((~mask & a) | (mask & b)) ^ (flip1 & valid);
-            gene2 = ((mask & a) | (~mask & b)) ^ (flip2 & valid);
-        }
+        unsigned int gene1, gene2;
+        children_word(parent1, parent2, w, item_words, last_mask, crossover, mutation_threshold, seed_low, seed_high,
+                      island_base + island, generation, pair, gene1, gene2);
         child1[w] = gene1;
         child2[w] = gene2;
+    }
+}
+
+// Genetic manipulation and evaluation fused (the `fused` design, beyond the paper;
+// issue #25): one block of `blockDim.x / 32` warps (at most FUSED_WARPS) per offspring
+// pair, block b taking pair b of the grid (island-major). Lane l of warp g builds
+// words 32 g + l, 32 (g + groups) + l, ... of both children as
+// island_genetic_manipulation does (the same numbers, the same children) and, while
+// it holds them, the warp adds up the price and weight of its 32 words for both
+// children (each word broadcast by a shuffle, lane b taking item 32 w + b: the
+// coalesced reads of add_chunks). The warps' integer sums meet in shared memory, in
+// a fixed order, and thread 0 writes both penalised prices: the offspring are never
+// read back, and evaluation is no launch of its own. Chromosome words are a multiple
+// of 32 (the layout), so every lane of a warp runs the same iterations.
+#define FUSED_WARPS 32u
+extern "C" __global__ void island_manipulate_evaluate(const unsigned int* __restrict__ population,
+                                                      const unsigned long long* __restrict__ fitness,
+                                                      unsigned int* __restrict__ offspring,
+                                                      unsigned long long* __restrict__ offspring_fitness, unsigned int pairs,
+                                                      unsigned int island_size, unsigned int words, unsigned int item_words,
+                                                      unsigned int last_mask, unsigned long long crossover_threshold,
+                                                      unsigned long long mutation_threshold, unsigned int seed_low,
+                                                      unsigned int seed_high, unsigned int generation, unsigned int island_base,
+                                                      const unsigned int* __restrict__ prices, const unsigned int* __restrict__ weights,
+                                                      unsigned long long capacity, unsigned long long ratio) {
+    __shared__ unsigned long long sums[4][FUSED_WARPS];
+    const unsigned int groups = blockDim.x / WARP_SIZE;
+    const unsigned int group = threadIdx.x / WARP_SIZE;
+    const unsigned int lane = lane_index();
+    const unsigned long long pair_index = blockIdx.x;
+    const unsigned int island = (unsigned int)(pair_index / pairs);
+    const unsigned int pair = (unsigned int)(pair_index % pairs);
+    const unsigned int* parents = population + (unsigned long long)island * island_size * words;
+    unsigned int first, second;
+    bool crossover;
+    select_pair(fitness + (unsigned long long)island * island_size, island_size, crossover_threshold, seed_low, seed_high,
+                island_base + island, generation, pair, first, second, crossover);
+    const unsigned int* parent1 = parents + (unsigned long long)first * words;
+    const unsigned int* parent2 = parents + (unsigned long long)second * words;
+    unsigned int* child1 = offspring + pair_index * 2ull * words;
+    unsigned int* child2 = child1 + words;
+
+    unsigned long long price1 = 0ull, weight1 = 0ull, price2 = 0ull, weight2 = 0ull;
+    for (unsigned int chunk = group * WARP_SIZE; chunk < words; chunk += groups * WARP_SIZE) {
+        unsigned int gene1, gene2;
+        children_word(parent1, parent2, chunk + lane, item_words, last_mask, crossover, mutation_threshold, seed_low, seed_high,
+                      island_base + island, generation, pair, gene1, gene2);
+        child1[chunk + lane] = gene1;
+        child2[chunk + lane] = gene2;
+#pragma unroll
+        for (unsigned int k = 0; k < WARP_SIZE; ++k) {
+            const unsigned int in1 = (__shfl_sync(FULL_MASK, gene1, k) >> lane) & 1u;
+            const unsigned int in2 = (__shfl_sync(FULL_MASK, gene2, k) >> lane) & 1u;
+            if (in1 | in2) {
+                const unsigned long long item = (unsigned long long)(chunk + k) * WARP_SIZE + lane;
+                const unsigned long long price = prices[item];
+                const unsigned long long weight = weights[item];
+                if (in1) {
+                    price1 += price;
+                    weight1 += weight;
+                }
+                if (in2) {
+                    price2 += price;
+                    weight2 += weight;
+                }
+            }
+        }
+    }
+    for (unsigned int offset = WARP_SIZE / 2u; offset > 0u; offset /= 2u) {
+        price1 += __shfl_down_sync(FULL_MASK, price1, offset);
+        weight1 += __shfl_down_sync(FULL_MASK, weight1, offset);
+        price2 += __shfl_down_sync(FULL_MASK, price2, offset);
+        weight2 += __shfl_down_sync(FULL_MASK, weight2, offset);
+    }
+    if (lane == 0u) {
+        sums[0][group] = price1;
+        sums[1][group] = weight1;
+        sums[2][group] = price2;
+        sums[3][group] = weight2;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0u) {
+        for (unsigned int g = 1u; g < groups; ++g) {
+            price1 += sums[0][g];
+            weight1 += sums[1][g];
+            price2 += sums[2][g];
+            weight2 += sums[3][g];
+        }
+        offspring_fitness[2ull * pair_index] = penalised_price(price1, weight1, capacity, ratio);
+        offspring_fitness[2ull * pair_index + 1ull] = penalised_price(price2, weight2, capacity, ratio);
     }
 }
 

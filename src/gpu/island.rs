@@ -64,6 +64,10 @@ pub enum Design {
     Paper,
     /// Warps per pair and per chromosome as its 32-word chunks (up to 8 per chromosome).
     Split,
+    /// Split, with each pair's children evaluated by the block that builds them (`island_manipulate_evaluate`, up to
+    /// [`FUSED_WARPS`] warps per pair): no evaluation launch. Beyond the paper (issue #25). A variant that repairs the
+    /// offspring repairs them between the two phases, so it runs as [`Design::Split`].
+    Fused,
 }
 
 impl Design {
@@ -72,15 +76,17 @@ impl Design {
     fn warps(self, words: u32) -> (u32, u32) {
         match self {
             Design::Paper => (1, 1),
-            Design::Split => {
+            Design::Split | Design::Fused => {
                 let chunks = (words / WARP).max(1);
                 let per_chromosome = (1..=EVALUATE_WARPS.min(chunks)).rev().find(|&w| EVALUATE_WARPS.is_multiple_of(w)).unwrap_or(1);
-                (chunks, per_chromosome)
+                (if self == Design::Fused { chunks.min(FUSED_WARPS) } else { chunks }, per_chromosome)
             }
         }
     }
 }
 
+/// Most warps of a block of `island_manipulate_evaluate` (`FUSED_WARPS` there): one block per offspring pair.
+pub const FUSED_WARPS: u32 = 32;
 /// Warps of a block of `island_evaluate_split` (`EVALUATE_WARPS` there).
 pub const EVALUATE_WARPS: u32 = 8;
 /// Immigrants decided per round of `island_merge_immigrants`, one per thread of its block (`MERGE_CHUNK` there).
@@ -169,6 +175,7 @@ impl Dims {
 struct Kernels {
     initialise: CudaFunction,
     genetic_manipulation: CudaFunction,
+    manipulate_evaluate: CudaFunction,
     evaluate: CudaFunction,
     evaluate_split: CudaFunction,
     replace: CudaFunction,
@@ -183,6 +190,7 @@ impl Kernels {
         Ok(Kernels {
             initialise: function("island_initialise")?,
             genetic_manipulation: function("island_genetic_manipulation")?,
+            manipulate_evaluate: function("island_manipulate_evaluate")?,
             evaluate: function("island_evaluate")?,
             evaluate_split: function("island_evaluate_split")?,
             replace: function("island_replace")?,
@@ -267,6 +275,8 @@ pub struct GpuIslands<'g> {
     /// Warps per offspring pair and per evaluated chromosome ([`Design::warps`]).
     pair_warps: u32,
     chromosome_warps: u32,
+    /// Genetic manipulation evaluates the offspring ([`Design::Fused`] without offspring repair).
+    fused: bool,
     capacity: u64,
     ratio: u64,
     kernels: Kernels,
@@ -309,6 +319,7 @@ impl<'g> GpuIslands<'g> {
         let parameters = Parameters::new(instance, config)?;
         let dims = Dims::new(config, &parameters)?;
         let (pair_warps, chromosome_warps) = design.warps(dims.words);
+        let fused = design == Design::Fused && !parameters.variant.repairs_offspring();
         let kernels = Kernels::load(gpu)?;
         let bytes = device_bytes(instance.item_count(), config.island_size, config.islands, config.emigrants());
         gpu.ensure_fits(
@@ -339,6 +350,7 @@ impl<'g> GpuIslands<'g> {
             island_base: u32::try_from(first).context("island index exceeds 32 bits")?,
             pair_warps,
             chromosome_warps,
+            fused,
             capacity: instance.capacity,
             ratio: evaluator.ratio(),
             kernels,
@@ -496,10 +508,26 @@ impl<'g> GpuIslands<'g> {
         Ok(())
     }
 
-    /// Selection, crossover and mutation of every island into its offspring (Section V.B).
+    /// Selection, crossover and mutation of every island into its offspring (Section V.B); evaluated as well where
+    /// the design is fused.
     fn genetic_manipulation(&mut self, generation: u32) -> Result<()> {
         let d = self.dims;
         let (crossover, mutation) = (self.parameters.crossover_threshold, self.parameters.mutation_threshold);
+        if self.fused {
+            let mut l = self.gpu.stream.launch_builder(&self.kernels.manipulate_evaluate);
+            l.arg(&self.population).arg(&self.fitness).arg(&mut self.offspring).arg(&mut self.offspring_fitness);
+            l.arg(&d.pairs).arg(&d.island_size).arg(&d.words).arg(&d.item_words).arg(&d.last_mask);
+            l.arg(&crossover).arg(&mutation).arg(&self.seed_low).arg(&self.seed_high).arg(&generation).arg(&self.island_base);
+            l.arg(&self.prices).arg(&self.weights).arg(&self.capacity).arg(&self.ratio);
+            // SAFETY: block b = s·M/2 + p < I·M/2 (one per pair) reads fitness s·N + i and parent words (s·N + i)·L + w
+            // for tournament winners i < N and w < L, and price and weight entries 32·w + b < 32·L (the padded tables);
+            // it writes offspring words (2b)·L + w and (2b + 1)·L + w, w < L, each by one lane, and offspring fitness
+            // 2b and 2b + 1 (I·M entries) by thread 0; its shared sums hold FUSED_WARPS ≥ pair_warps slots per array.
+            let blocks = u32::try_from(d.all(d.pairs)).context("too many offspring pairs for one launch")?;
+            let config = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (self.pair_warps * WARP, 1, 1), shared_mem_bytes: 0 };
+            unsafe { l.launch(config) }.map_err(launch_err("island_manipulate_evaluate"))?;
+            return Ok(());
+        }
         let mut l = self.gpu.stream.launch_builder(&self.kernels.genetic_manipulation);
         l.arg(&self.population).arg(&self.fitness).arg(&mut self.offspring);
         l.arg(&d.islands).arg(&d.island_size).arg(&d.pairs).arg(&d.words).arg(&d.item_words).arg(&d.last_mask);
@@ -517,6 +545,9 @@ impl<'g> GpuIslands<'g> {
     /// Fitness of the parents (after initialisation) or of the offspring (Section V.C), repaired first where the
     /// variant repairs that pool.
     fn evaluate(&mut self, pool: Pool) -> Result<()> {
+        if pool == Pool::Offspring && self.fused {
+            return Ok(());
+        }
         let variant = self.parameters.variant;
         if (pool == Pool::Parents && variant.repairs_initial()) || (pool == Pool::Offspring && variant.repairs_offspring()) {
             self.repair(pool)?;
@@ -940,7 +971,7 @@ pub(super) fn check_against_reference(
 ) -> Result<Vec<CheckLine>> {
     let mut lines = Vec::new();
     let cases = cases.into_iter().enumerate();
-    for ((k, case), design) in cases.flat_map(|c| [(c, Design::Paper), (c, Design::Split)]) {
+    for ((k, case), design) in cases.flat_map(|c| [(c, Design::Paper), (c, Design::Split), (c, Design::Fused)]) {
         let instance = case.instance.load(datasets)?;
         let evaluator = Evaluator::new(&instance);
         let config = check_config(&case, seed.wrapping_add(k as u64));
@@ -1052,6 +1083,10 @@ mod tests {
             assert_eq!(EVALUATE_WARPS % Design::Split.warps(words).1, 0);
         }
         assert!(ISLAND_CU.code.contains(&format!("#define EVALUATE_WARPS {EVALUATE_WARPS}u")));
+        // Fused: a block per pair, its chunks capped at FUSED_WARPS warps (the rest taken in turn).
+        assert_eq!(Design::Fused.warps(320), (10, 8));
+        assert_eq!(Design::Fused.warps(32 * 40), (FUSED_WARPS, 8));
+        assert!(ISLAND_CU.code.contains(&format!("#define FUSED_WARPS {FUSED_WARPS}u")));
     }
 
     #[test]
@@ -1067,6 +1102,7 @@ mod tests {
         for name in [
             "island_initialise",
             "island_genetic_manipulation",
+            "island_manipulate_evaluate",
             "island_evaluate",
             "island_evaluate_split",
             "island_replace",

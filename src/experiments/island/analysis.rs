@@ -32,6 +32,10 @@ pub(super) struct Run {
     pub total_ms: f64,
     pub migration_ms: f64,
     pub manipulation_ms: f64,
+    /// Evaluation, replacement and statistics, where the row has them (every row since the phases were recorded).
+    pub evaluation_ms: Option<f64>,
+    pub replacement_ms: Option<f64>,
+    pub statistics_ms: Option<f64>,
     /// CPU threads the run used (CPU rows and grid rows).
     pub threads: Option<usize>,
     /// Ring rows: the GPUs and the islands of each (`split`, "4+3").
@@ -103,6 +107,9 @@ impl Run {
             total_ms,
             migration_ms: float("migration_ms")?,
             manipulation_ms: float("manipulation_ms")?,
+            evaluation_ms: r.float("evaluation_ms"),
+            replacement_ms: r.float("replacement_ms"),
+            statistics_ms: r.float("statistics_ms"),
             threads: r.int("threads").map(|t| t as usize),
             gpus: r.int("gpus").map(|g| g as usize),
             split,

@@ -18,7 +18,7 @@
 //!   the time per generation gives Figure 7 and Table I. The GPU's Philox rate is
 //!   measured there too, the ceiling of genetic manipulation.
 
-use super::{CPU_1T, CPU_MT, CUDA, CUDA_RING, CUDA_SPLIT, IslandPaper};
+use super::{CPU_1T, CPU_MT, CUDA, CUDA_FUSED, CUDA_RING, CUDA_SPLIT, IslandPaper};
 use crate::error::SpecError;
 use crate::experiments::{Case, Footprint, RunEnv};
 use crate::gpu::island::Design;
@@ -221,7 +221,7 @@ impl IslandPaper {
         }
         match &env.gpu {
             Some(gpu) => {
-                for (name, design) in [(CUDA, Design::Paper), (CUDA_SPLIT, Design::Split)] {
+                for (name, design) in [(CUDA, Design::Paper), (CUDA_SPLIT, Design::Split), (CUDA_FUSED, Design::Fused)] {
                     let r = crate::gpu::island::run(gpu, &instance, &self.config(1, size, generations, seed, Threads::Single), design)?;
                     check(name, &r)?;
                     rows.push(run_row(name, &r, Some(optimum)));
@@ -230,7 +230,7 @@ impl IslandPaper {
                 rows.last_mut().context("a GPU row")?.set("philox_calls_per_s", philox);
             }
             None => {
-                for name in [CUDA, CUDA_SPLIT] {
+                for name in [CUDA, CUDA_SPLIT, CUDA_FUSED] {
                     rows.push(not_run(name, &env.gpu_absent));
                 }
             }
@@ -241,8 +241,8 @@ impl IslandPaper {
 
 impl IslandPaper {
     /// A `families` case: the instance generated from the case's kind, size, ratio and seed, certified once
-    /// (`library::knapsack::certify`, cached), and one run of the case's variant: the paper's GA on the GPU where
-    /// there is one, else (and for the variants, until `island_repair` has passed the GPU selfcheck) on all CPU cores.
+    /// (`library::knapsack::certify`, cached), and one run of the case's variant (the paper's GA or a labelled variant) on the
+    /// GPU where there is one, else on all CPU cores.
     fn family_row(&self, case: &Case, islands: usize, size: usize, generations: u32, seed: u64, env: &RunEnv) -> Result<Vec<Record>> {
         let p = &case.params;
         let kind = PisingerKind::parse(p.str("kind")).with_context(|| format!("case {}: kind `{}`", case.id, p.str("kind")))?;

@@ -26,12 +26,14 @@ pub struct Island;
 pub static ISLAND: Island = Island;
 
 /// The methods a row names: one CPU thread, all CPU threads, the GPU with the
-/// paper's kernels, the GPU with split kernels (speed cases only), and the ring
+/// paper's kernels, the GPU with split kernels and with manipulation and
+/// evaluation fused (speed cases only), and the ring
 /// split over every GPU of the machine with NCCL between them (ring cases).
 const CPU_1T: &str = "cpu-1t";
 const CPU_MT: &str = "cpu-mt";
 const CUDA: &str = "cuda";
 const CUDA_SPLIT: &str = "cuda-split";
+const CUDA_FUSED: &str = "cuda-fused";
 const CUDA_RING: &str = "cuda-nccl";
 
 impl Experiment for Island {

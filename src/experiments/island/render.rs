@@ -4,7 +4,7 @@
 
 use super::analysis::{Analysis, Run};
 use super::spec::IslandSpec;
-use super::{CPU_1T, CPU_MT, CUDA, CUDA_RING, CUDA_SPLIT};
+use super::{CPU_1T, CPU_MT, CUDA, CUDA_FUSED, CUDA_RING, CUDA_SPLIT};
 use crate::experiments::Section;
 use crate::report::chart::{self, LineChart};
 use crate::report::{MachineRecords, Table};
@@ -435,6 +435,28 @@ fn performance(m: &MachineRecords, a: &Analysis, items: Option<usize>) -> String
     md + &t.render() + "\n" + &manipulation_against_philox(a, items)
 }
 
+/// Generations per second of one island at the largest speed size, per GPU design, with the phase times of the
+/// fastest (beyond the paper: issue #25 asks for 25,000 per second at 2048 on 10,000 items on an H100).
+fn generations_per_second(a: &Analysis) -> String {
+    let Some(&size) = a.speed_sizes().last() else { return String::new() };
+    let designs: Vec<(&str, &Run)> =
+        [CUDA, CUDA_SPLIT, CUDA_FUSED].into_iter().filter_map(|m| a.speed.get(&(size, m.to_owned())).map(|r| (m, r))).collect();
+    let Some(&(fastest, best)) = designs.iter().min_by(|x, y| x.1.total_ms.total_cmp(&y.1.total_ms)) else { return String::new() };
+    let each: Vec<String> = designs.iter().map(|(m, r)| format!("`{m}` {:.0}", f64::from(r.generations) / (r.total_ms * 1e-3))).collect();
+    let per = |ms: Option<f64>| ms.map_or("—".into(), |ms| format!("{:.1}", ms * 1e3 / f64::from(best.generations)));
+    format!(
+        "\nGenerations per second of one island of {size} (one run of {} generations each): {}. The fastest, `{fastest}`, \
+         spends per generation {} µs in genetic manipulation, {} in evaluation, {} in replacement and {} in statistics \
+         (CUDA events around each phase, the gaps between launches included).\n",
+        best.generations,
+        each.join(", "),
+        per(Some(best.manipulation_ms)),
+        per(best.evaluation_ms),
+        per(best.replacement_ms),
+        per(best.statistics_ms),
+    )
+}
+
 /// Genetic manipulation's Philox calls per second (`gpu::island::manipulation_philox_calls`, a lower bound) against
 /// the Philox rate measured by `island_philox_rate` in the same run (the speed cases): the integer ceiling that
 /// bounds this phase, which draws 16 Philox calls per chromosome word and pair for its mutation masks.
@@ -484,10 +506,12 @@ fn fig7(spec: &IslandSpec, a: &Analysis) -> String {
         "all threads (ms/gen.)",
         "GPU (ms/gen.)",
         "GPU, split kernels (ms/gen.)",
+        "GPU, fused (ms/gen.)",
         "all threads / 1 thread",
         "paper: 12 CPUs",
         "GPU / 1 thread",
         "GPU, split / 1 thread",
+        "GPU, fused / 1 thread",
         "paper: 1 GPU",
     ]);
     for size in a.speed_sizes() {
@@ -499,21 +523,25 @@ fn fig7(spec: &IslandSpec, a: &Analysis) -> String {
             fmt_opt(per(CPU_MT), 3),
             gpu_cell(a, CUDA, per(CUDA)),
             gpu_cell(a, CUDA_SPLIT, per(CUDA_SPLIT)),
+            gpu_cell(a, CUDA_FUSED, per(CUDA_FUSED)),
             ratio(per(CPU_1T), per(CPU_MT)),
             paper("12 CPUs"),
             ratio(per(CPU_1T), per(CUDA)),
             ratio(per(CPU_1T), per(CUDA_SPLIT)),
+            ratio(per(CPU_1T), per(CUDA_FUSED)),
             paper("1 GPU"),
         ]);
     }
     let mut md = format!(
         "One island; all threads = {} threads of this machine. GPU: the paper's warp per offspring pair and per chromosome; \
-         split kernels: a warp per 32 words of a pair and up to {} warps per chromosome (same numbers, same population: \
-         checked in every speed case).\n\n",
+         split kernels: a warp per 32 words of a pair and up to {} warps per chromosome; fused: the split design's \
+         manipulation with each pair's block adding up its children's price and weight as it builds them (no evaluation \
+         launch; beyond the paper). Same numbers, same population: checked in every speed case.\n\n",
         a.threads.map_or("—".into(), |t| t.to_string()),
         crate::gpu::island::EVALUATE_WARPS
     );
     md += &t.render();
+    md += &generations_per_second(a);
     // Table I for the grid: islands on one GPU against one thread evolving
     // every island in turn (the paper's definition of its speedups).
     if a.grid_method() == Some(CUDA) {
@@ -642,6 +670,29 @@ mod tests {
         assert!(text.contains("no selection pressure"), "{text}");
         assert!(dir.path().join("figures/test__families_repair_n1000.png").exists(), "{text}");
         assert!(!dir.path().join("figures/test__families_paper_n1000.png").exists(), "no gap, no chart");
+    }
+
+    #[test]
+    fn generations_per_second_names_each_design_and_the_fastest_phases() {
+        // Speed rows of 100 generations at 0.05, 0.04 and 0.03 ms each (manipulation half of it); the fused row has
+        // evaluation and replacement columns, no statistics.
+        let m = machine(
+            vec![
+                speed(CUDA, 2048, 0.05, 1),
+                speed(CUDA_SPLIT, 2048, 0.04, 1),
+                speed(CUDA_FUSED, 2048, 0.03, 1).with("evaluation_ms", 0.0).with("replacement_ms", 0.1),
+                speed(CUDA_FUSED, 128, 0.01, 1),
+            ],
+            None,
+            &[],
+        );
+        let a = Analysis::of(&m).unwrap();
+        let text = generations_per_second(&a);
+        let per_s = |ms: f64| format!("{:.0}", 1e3 / ms);
+        assert!(text.contains("one island of 2048"), "{text}");
+        assert!(text.contains(&format!("`cuda` {}, `cuda-split` {}, `cuda-fused` {}", per_s(0.05), per_s(0.04), per_s(0.03))), "{text}");
+        assert!(text.contains("The fastest, `cuda-fused`"), "{text}");
+        assert!(text.contains("15.0 µs in genetic manipulation, 0.0 in evaluation, 1.0 in replacement and — in statistics"), "{text}");
     }
 
     #[test]
