@@ -227,11 +227,15 @@ extern "C" __global__ void island_genetic_manipulation(const unsigned int* __res
 // words 32 g + l, 32 (g + groups) + l, ... of both children as
 // island_genetic_manipulation does (the same numbers, the same children) and, while
 // it holds them, the warp adds up the price and weight of its 32 words for both
-// children (each word broadcast by a shuffle, lane b taking item 32 w + b: the
-// coalesced reads of add_chunks). The warps' integer sums meet in shared memory, in
-// a fixed order, and thread 0 writes both penalised prices: the offspring are never
-// read back, and evaluation is no launch of its own. Chromosome words are a multiple
-// of 32 (the layout), so every lane of a warp runs the same iterations.
+// children: for each word k of the chunk, lane b loads item 32 (chunk + k) + b from
+// `items` (price and weight interleaved, one 8-byte load, coalesced) whatever the
+// genes, so that the loads do not wait for the genes (nsight compute: a branch on the
+// bit left the evaluation stalled on L1 most of the time), and adds it to each child
+// whose word k, broadcast by a shuffle, holds bit b. The warps' integer sums meet in
+// shared memory in a fixed order and thread 0 writes both penalised prices: the
+// offspring are never read back, and evaluation is no launch of its own. Chromosome
+// words are a multiple of 32 (the layout), so every lane of a warp runs the same
+// iterations.
 #define FUSED_WARPS 32u
 extern "C" __global__ void island_manipulate_evaluate(const unsigned int* __restrict__ population,
                                                       const unsigned long long* __restrict__ fitness,
@@ -241,8 +245,8 @@ extern "C" __global__ void island_manipulate_evaluate(const unsigned int* __rest
                                                       unsigned int last_mask, unsigned long long crossover_threshold,
                                                       unsigned long long mutation_threshold, unsigned int seed_low,
                                                       unsigned int seed_high, unsigned int generation, unsigned int island_base,
-                                                      const unsigned int* __restrict__ prices, const unsigned int* __restrict__ weights,
-                                                      unsigned long long capacity, unsigned long long ratio) {
+                                                      const uint2* __restrict__ items, unsigned long long capacity,
+                                                      unsigned long long ratio) {
     __shared__ unsigned long long sums[4][FUSED_WARPS];
     const unsigned int groups = blockDim.x / WARP_SIZE;
     const unsigned int group = threadIdx.x / WARP_SIZE;
@@ -269,21 +273,13 @@ extern "C" __global__ void island_manipulate_evaluate(const unsigned int* __rest
         child2[chunk + lane] = gene2;
 #pragma unroll
         for (unsigned int k = 0; k < WARP_SIZE; ++k) {
-            const unsigned int in1 = (__shfl_sync(FULL_MASK, gene1, k) >> lane) & 1u;
-            const unsigned int in2 = (__shfl_sync(FULL_MASK, gene2, k) >> lane) & 1u;
-            if (in1 | in2) {
-                const unsigned long long item = (unsigned long long)(chunk + k) * WARP_SIZE + lane;
-                const unsigned long long price = prices[item];
-                const unsigned long long weight = weights[item];
-                if (in1) {
-                    price1 += price;
-                    weight1 += weight;
-                }
-                if (in2) {
-                    price2 += price;
-                    weight2 += weight;
-                }
-            }
+            const uint2 item = items[(unsigned long long)(chunk + k) * WARP_SIZE + lane];
+            const bool in1 = (__shfl_sync(FULL_MASK, gene1, k) >> lane) & 1u;
+            const bool in2 = (__shfl_sync(FULL_MASK, gene2, k) >> lane) & 1u;
+            price1 += in1 ? item.x : 0u;
+            weight1 += in1 ? item.y : 0u;
+            price2 += in2 ? item.x : 0u;
+            weight2 += in2 ? item.y : 0u;
         }
     }
     for (unsigned int offset = WARP_SIZE / 2u; offset > 0u; offset /= 2u) {

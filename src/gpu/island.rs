@@ -202,9 +202,12 @@ impl Kernels {
 }
 
 /// Phase times from CUDA events: per generation, one before genetic manipulation and one after each phase (after
-/// migration only when it migrated); read and summed every [`CLOCK_WINDOW`] generations.
+/// migration only when it migrated; none after evaluation where manipulation evaluates, whose evaluation time is then
+/// part of manipulation's); read and summed every [`CLOCK_WINDOW`] generations.
 struct PhaseClock {
     events: Vec<[CudaEvent; 5]>,
+    /// Genetic manipulation evaluates the offspring ([`Design::Fused`]): no event after evaluation.
+    fused: bool,
     migrated: [bool; CLOCK_WINDOW],
     /// Generations recorded and not yet read.
     pending: usize,
@@ -212,11 +215,11 @@ struct PhaseClock {
 }
 
 impl PhaseClock {
-    fn new(gpu: &Gpu) -> Result<PhaseClock, GpuError> {
+    fn new(gpu: &Gpu, fused: bool) -> Result<PhaseClock, GpuError> {
         let e = launch_err("island phase events");
         let event = || gpu.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(&e);
         let events = (0..CLOCK_WINDOW).map(|_| Ok([event()?, event()?, event()?, event()?, event()?])).collect::<Result<_, GpuError>>()?;
-        Ok(PhaseClock { events, migrated: [false; CLOCK_WINDOW], pending: 0, times: PhaseTimes::default() })
+        Ok(PhaseClock { events, fused, migrated: [false; CLOCK_WINDOW], pending: 0, times: PhaseTimes::default() })
     }
 
     /// Adds the phase times of the pending generations (waits for them).
@@ -227,8 +230,9 @@ impl PhaseClock {
         };
         for (events, &migrated) in self.events.iter().zip(&self.migrated).take(self.pending) {
             self.times.genetic_manipulation += span(&events[0], &events[1])?;
-            self.times.evaluation += span(&events[1], &events[2])?;
-            self.times.replacement += span(&events[2], &events[3])?;
+            let evaluated = if self.fused { &events[1] } else { &events[2] };
+            self.times.evaluation += span(&events[1], evaluated)?;
+            self.times.replacement += span(evaluated, &events[3])?;
             if migrated {
                 self.times.migration += span(&events[3], &events[4])?;
             }
@@ -283,6 +287,8 @@ pub struct GpuIslands<'g> {
     /// Item prices and weights, zero-padded to `words · 32` entries.
     prices: CudaSlice<u32>,
     weights: CudaSlice<u32>,
+    /// Price and weight of each item interleaved (`island_manipulate_evaluate`'s one load per item), padded alike.
+    items: CudaSlice<u32>,
     /// The variants' repair order (`Repair::order`, then one padding entry so that it is never empty) and its length.
     repair_order: CudaSlice<u32>,
     repair_items: u32,
@@ -329,9 +335,10 @@ impl<'g> GpuIslands<'g> {
         let e = launch_err("island buffers");
         let stream = &gpu.stream;
         let words = parameters.layout.words;
-        let table = |values: &[u32]| {
+        // `per_item` values an item (one, or two interleaved), zero-padded to the chromosome's `words · 32` items.
+        let table = |values: &[u32], per_item: usize| {
             let mut padded = values.to_vec();
-            padded.resize(words * WORD_BITS, 0);
+            padded.resize(words * WORD_BITS * per_item, 0);
             stream.clone_htod(&padded).map_err(&e)
         };
         let (parents, offspring, emigrants) =
@@ -354,8 +361,9 @@ impl<'g> GpuIslands<'g> {
             capacity: instance.capacity,
             ratio: evaluator.ratio(),
             kernels,
-            prices: table(&instance.prices)?,
-            weights: table(&instance.weights)?,
+            prices: table(&instance.prices, 1)?,
+            weights: table(&instance.weights, 1)?,
+            items: table(&instance.prices.iter().zip(&instance.weights).flat_map(|(&p, &w)| [p, w]).collect::<Vec<_>>(), 2)?,
             repair_order: stream.clone_htod(&order).map_err(&e)?,
             repair_items,
             population: stream.alloc_zeros(parents * words).map_err(&e)?,
@@ -364,7 +372,7 @@ impl<'g> GpuIslands<'g> {
             offspring_fitness: stream.alloc_zeros(offspring).map_err(&e)?,
             emigrant_genomes: stream.alloc_zeros(emigrants * words).map_err(&e)?,
             emigrant_fitness: stream.alloc_zeros(emigrants).map_err(&e)?,
-            clock: PhaseClock::new(gpu)?,
+            clock: PhaseClock::new(gpu, fused)?,
         };
         islands.initialise()?;
         islands.evaluate(Pool::Parents)?;
@@ -387,8 +395,10 @@ impl<'g> GpuIslands<'g> {
         self.mark(0)?;
         self.genetic_manipulation(generation)?;
         self.mark(1)?;
-        self.evaluate(Pool::Offspring)?;
-        self.mark(2)?;
+        if !self.fused {
+            self.evaluate(Pool::Offspring)?;
+            self.mark(2)?;
+        }
         self.replace(generation)?;
         self.mark(3)?;
         let migrates = self.ring.migrates_after(generation);
@@ -518,9 +528,9 @@ impl<'g> GpuIslands<'g> {
             l.arg(&self.population).arg(&self.fitness).arg(&mut self.offspring).arg(&mut self.offspring_fitness);
             l.arg(&d.pairs).arg(&d.island_size).arg(&d.words).arg(&d.item_words).arg(&d.last_mask);
             l.arg(&crossover).arg(&mutation).arg(&self.seed_low).arg(&self.seed_high).arg(&generation).arg(&self.island_base);
-            l.arg(&self.prices).arg(&self.weights).arg(&self.capacity).arg(&self.ratio);
+            l.arg(&self.items).arg(&self.capacity).arg(&self.ratio);
             // SAFETY: block b = s·M/2 + p < I·M/2 (one per pair) reads fitness s·N + i and parent words (s·N + i)·L + w
-            // for tournament winners i < N and w < L, and price and weight entries 32·w + b < 32·L (the padded tables);
+            // for tournament winners i < N and w < L, and item pairs 32·w + b < 32·L of `items` (2·32·L entries);
             // it writes offspring words (2b)·L + w and (2b + 1)·L + w, w < L, each by one lane, and offspring fitness
             // 2b and 2b + 1 (I·M entries) by thread 0; its shared sums hold FUSED_WARPS ≥ pair_warps slots per array.
             let blocks = u32::try_from(d.all(d.pairs)).context("too many offspring pairs for one launch")?;
@@ -545,9 +555,6 @@ impl<'g> GpuIslands<'g> {
     /// Fitness of the parents (after initialisation) or of the offspring (Section V.C), repaired first where the
     /// variant repairs that pool.
     fn evaluate(&mut self, pool: Pool) -> Result<()> {
-        if pool == Pool::Offspring && self.fused {
-            return Ok(());
-        }
         let variant = self.parameters.variant;
         if (pool == Pool::Parents && variant.repairs_initial()) || (pool == Pool::Offspring && variant.repairs_offspring()) {
             self.repair(pool)?;
