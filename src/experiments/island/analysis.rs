@@ -13,6 +13,8 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug)]
 pub(super) struct Run {
     pub method: String,
+    /// The profile whose run recorded it (its ceilings are the run's).
+    pub profile: String,
     pub islands: usize,
     pub size: usize,
     pub generations: u32,
@@ -94,6 +96,7 @@ impl Run {
         };
         Ok(Run {
             method: r.str("method").to_owned(),
+            profile: r.str("profile").to_owned(),
             islands: int("islands")? as usize,
             size: int("island_size")? as usize,
             generations,
