@@ -122,16 +122,14 @@ struct Buffers {
     ones: CudaSlice<u64>,
 }
 
+/// What [`run`] shows each generation: the selected population's words
+/// (packed by locus) and the model built from them.
+pub type Observer<'o> = &'o mut dyn FnMut(&[u64], &ModelTrace);
+
 /// Runs ECGA on `trap` wholly on `gpu`: `cfg.randomness` must be
 /// [`Randomness::Counter`]. `observe` sees each generation's selected
 /// population (its words, downloaded only when it is given) and model.
-pub fn run(
-    gpu: &Gpu,
-    trap: &Trap,
-    cfg: &EcgaConfig,
-    seed: u64,
-    mut observe: Option<&mut dyn FnMut(&[u64], &ModelTrace)>,
-) -> Result<DeviceRun> {
+pub fn run(gpu: &Gpu, trap: &Trap, cfg: &EcgaConfig, seed: u64, mut observe: Option<Observer>) -> Result<DeviceRun> {
     let start = Instant::now();
     let (n, ell) = (cfg.n, trap.ell());
     ensure!(
@@ -402,7 +400,7 @@ pub struct CheckLine {
 /// both searches, fresh seeds; the selected population and the model of every
 /// generation and the result must be identical.
 pub fn self_check(gpu: &Gpu, seed: u64, sizes: &[(usize, usize)]) -> Result<Vec<CheckLine>> {
-    use crate::library::ecga::{CpuScorer, Popcount, PrefixFastCount, Search, population_hash};
+    use crate::library::ecga::{ParallelCpuScorer, Popcount, PrefixFastCount, Search, population_hash};
     let mut lines = Vec::new();
     for (c, &(m, n)) in sizes.iter().enumerate() {
         let trap = Trap { k: 5, m };
@@ -410,7 +408,7 @@ pub fn self_check(gpu: &Gpu, seed: u64, sizes: &[(usize, usize)]) -> Result<Vec<
             let run_seed = seed.wrapping_add((2 * c + s) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
             let cfg = EcgaConfig { randomness: Randomness::Counter, ..EcgaConfig::paper(trap.ell(), n, search) };
             let mut cpu_gens: Vec<(u64, ModelTrace)> = Vec::new();
-            let mut scorer = CpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware });
+            let mut scorer = ParallelCpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware });
             let cpu = ecga::run_observed(&trap, &cfg, run_seed, &mut scorer, &mut |pop, t| {
                 cpu_gens.push((population_hash(&pop.packed().words), t.clone()))
             })?;

@@ -1244,7 +1244,7 @@ pub fn run_observed(
     );
     let xlogx = XLogX::new(n);
     let mut draws = match cfg.randomness {
-        Randomness::Paper => Draws::Paper(StdRng::seed_from_u64(seed)),
+        Randomness::Paper => Draws::Paper(Box::new(StdRng::seed_from_u64(seed))),
         Randomness::Counter => Draws::Counter(seed),
     };
     let mut rows = draws.initial(n, ell);
@@ -1294,7 +1294,7 @@ pub fn run_observed(
 
 /// The random steps of [`run`] under either [`Randomness`].
 enum Draws {
-    Paper(StdRng),
+    Paper(Box<StdRng>),
     /// The seed.
     Counter(u64),
 }
