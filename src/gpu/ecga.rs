@@ -203,11 +203,43 @@ impl<'g> GpuScorer<'g> {
     /// in `kernels/ecga.cu`), and the host only launches, reading the done flag
     /// once per batch of steps. Gives the host search's trace exactly.
     pub fn search(&mut self, search: Search, pop: &Population, max_l: usize, xlogx: &XLogX) -> Result<ModelTrace> {
+        self.load(pop, xlogx)?;
+        self.search_loaded(search, pop.ell(), max_l)
+    }
+
+    /// Room on the device for a population of `n` × `ell` packed by locus, and
+    /// the table for `n`, which the whole run on the device (`gpu::ecga_run`)
+    /// fills in place ([`GpuScorer::resident_words`]) before
+    /// [`GpuScorer::search_loaded`]: the selected population never leaves the device.
+    pub fn prepare_resident(&mut self, n: usize, ell: usize, xlogx: &XLogX) -> Result<()> {
+        ensure!(xlogx.n() == n, "x·log2(x) table built for n = {} but the population has n = {n}", xlogx.n());
+        let len = ell * n.div_ceil(64);
+        if self.words.as_ref().is_none_or(|w| w.len() != len) {
+            self.words = None;
+            self.gpu.ensure_fits("population bit-packed by locus", len * 8)?;
+            self.words = Some(self.gpu.stream.alloc_zeros(len).map_err(launch_err("gECGA upload"))?);
+        }
+        self.n = n;
+        self.wpl = n.div_ceil(64);
+        if self.xlogx_n != n {
+            self.load_table(xlogx.table())?;
+            self.xlogx_n = n;
+        }
+        Ok(())
+    }
+
+    /// The device population the next search reads (after
+    /// [`GpuScorer::prepare_resident`] or a load).
+    pub fn resident_words(&mut self) -> Result<&mut CudaSlice<u64>> {
+        self.words.as_mut().ok_or_else(|| anyhow::anyhow!("gECGA scorer has no population on the device"))
+    }
+
+    /// [`GpuScorer::search`] on the population already on the device (ℓ = `ell`).
+    pub fn search_loaded(&mut self, search: Search, ell: usize, max_l: usize) -> Result<ModelTrace> {
         let t0 = std::time::Instant::now();
         let e = launch_err("gECGA search");
-        let ell = pop.ell();
         ensure!(max_l <= KERNEL_MAX_L, "gECGA kernel takes groups of at most {KERNEL_MAX_L} loci, MAX_L is {max_l}");
-        self.load(pop, xlogx)?;
+        ensure!(self.words.as_ref().is_some_and(|w| w.len() == ell * self.wpl), "gECGA search: no population of ℓ = {ell} on the device");
         if self.search_state.as_ref().is_none_or(|st| st.ell != ell) {
             self.search_state = None;
             self.gpu.ensure_fits("gECGA search state (the ΔCCC cache)", search_bytes(ell))?;

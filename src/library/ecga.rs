@@ -1072,13 +1072,83 @@ pub struct EcgaConfig {
     /// Guard on the number of generations; the paper runs until convergence.
     pub max_generations: usize,
     pub search: Search,
+    /// Where the run's random numbers come from.
+    pub randomness: Randomness,
 }
 
 impl EcgaConfig {
     /// The settings of Section 5.2 for a problem of `ell` loci: s = 8, MAX_L = 10,
-    /// and a guard of 4·ℓ generations.
+    /// a guard of 4·ℓ generations, and [`Randomness::Paper`].
     pub fn paper(ell: usize, n: usize, search: Search) -> Self {
-        EcgaConfig { n, tournament: 8, max_l: 10, max_generations: 4 * ell, search }
+        EcgaConfig { n, tournament: 8, max_l: 10, max_generations: 4 * ell, search, randomness: Randomness::Paper }
+    }
+}
+
+/// The random numbers of an ECGA run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Randomness {
+    /// One `StdRng` seeded by the run's seed, drawn in program order: the
+    /// configuration every recorded run of the paper's experiments used.
+    Paper,
+    /// Philox4x32-10 keyed by the seed, one draw per (generation, stream,
+    /// individual, round) ([`counter`]): any number can be drawn on its own, so
+    /// the whole run on the device (`gpu::ecga_run`) draws the same numbers and
+    /// evolves the same populations bit for bit.
+    Counter,
+}
+
+impl Randomness {
+    pub fn name(self) -> &'static str {
+        match self {
+            Randomness::Paper => "paper",
+            Randomness::Counter => "counter",
+        }
+    }
+}
+
+/// The counter-based draws of [`Randomness::Counter`], the specification the
+/// device run (`kernels/ecga_run.cu`) follows bit for bit. Every draw is
+/// Philox4x32-10 at counter (generation, stream, individual, round) under the
+/// key (seed low word, seed high word).
+pub mod counter {
+    use crate::library::philox::philox4x32_10;
+
+    /// Counter word 1: what a draw is for.
+    pub const STREAM_INIT: u32 = 0;
+    pub const STREAM_SELECTION: u32 = 1;
+    pub const STREAM_SAMPLING: u32 = 2;
+
+    /// Philox4x32-10 at (generation, stream, individual, round) under `seed`.
+    pub fn draw(seed: u64, generation: u32, stream: u32, individual: u32, round: u32) -> [u32; 4] {
+        philox4x32_10([generation, stream, individual, round], [seed as u32, (seed >> 32) as u32])
+    }
+
+    /// Word `w` of locus `l` of the initial population, packed by locus
+    /// (individual 64·w + b at bit b): words 0 and 1 of the draw at
+    /// (0, [`STREAM_INIT`], l, w), low then high half. Bits past N are dropped.
+    pub fn initial_word(seed: u64, l: usize, w: usize) -> u64 {
+        let r = draw(seed, 0, STREAM_INIT, l as u32, w as u32);
+        u64::from(r[1]) << 32 | u64::from(r[0])
+    }
+
+    /// The sort key of individual `i` in permutation `round` of `stream` in
+    /// `generation`: word 0 of its draw above, the index below (so no two keys
+    /// are equal and ties go to the lower index).
+    pub fn key(seed: u64, generation: u32, stream: u32, i: usize, round: u32) -> u64 {
+        u64::from(draw(seed, generation, stream, i as u32, round)[0]) << 32 | i as u64
+    }
+
+    /// A permutation of `0..n`: the indices sorted by [`key`].
+    pub fn permutation(n: usize, seed: u64, generation: u32, stream: u32, round: u32) -> Vec<u32> {
+        let mut keys: Vec<u64> = (0..n).map(|i| key(seed, generation, stream, i, round)).collect();
+        keys.sort_unstable();
+        keys.into_iter().map(|k| k as u32).collect()
+    }
+
+    /// Permutations per generation of tournament selection without
+    /// replacement: each gives ⌊N/s⌋ winners, until N are chosen.
+    pub fn selection_rounds(n: usize, s: usize) -> usize {
+        n.div_ceil(n / s)
     }
 }
 
@@ -1144,14 +1214,40 @@ pub fn first_selection(trap: &Trap, n: usize, s: usize, seed: u64) -> Result<Pop
 ///    schemata from its marginal frequencies without replacement, the sampling of
 ///    the C++ ECGA v1.1 of Lobo et al.;
 /// 5. full replacement, until every locus has converged or `cfg.max_generations`.
+///
+/// With [`Randomness::Counter`] the same steps draw their numbers from
+/// [`counter`] instead: the initial population from [`counter::initial_word`];
+/// selection round r of generation g (0-based) shuffles by
+/// [`counter::permutation`] of [`counter::STREAM_SELECTION`] with round r; MPM
+/// group k of generation g by the permutation of [`counter::STREAM_SAMPLING`]
+/// with round k.
 pub fn run(trap: &Trap, cfg: &EcgaConfig, seed: u64, scorer: &mut dyn PairScorer) -> Result<RunResult> {
+    run_observed(trap, cfg, seed, scorer, &mut |_, _| {})
+}
+
+/// [`run`], showing `observe` each generation's selected population and the
+/// model built from it (what the device run is compared with).
+pub fn run_observed(
+    trap: &Trap,
+    cfg: &EcgaConfig,
+    seed: u64,
+    scorer: &mut dyn PairScorer,
+    observe: &mut dyn FnMut(&Population, &ModelTrace),
+) -> Result<RunResult> {
     let start = Instant::now();
     let (n, ell) = (cfg.n, trap.ell());
     ensure!(cfg.tournament >= 1 && cfg.tournament <= n, "tournament size {} needs 1 ≤ s ≤ N = {n}", cfg.tournament);
     ensure!(n > 0 && ell > 0, "empty problem or population");
+    ensure!(
+        cfg.randomness == Randomness::Paper || (n < 1 << 32 && ell < 1 << 32 && cfg.max_generations < 1 << 32),
+        "counter-based randomness takes N, ℓ and the generation guard below 2^32 (N = {n}, ℓ = {ell})"
+    );
     let xlogx = XLogX::new(n);
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut rows = random_rows(n * ell, &mut rng);
+    let mut draws = match cfg.randomness {
+        Randomness::Paper => Draws::Paper(Box::new(StdRng::seed_from_u64(seed))),
+        Randomness::Counter => Draws::Counter(seed),
+    };
+    let mut rows = draws.initial(n, ell);
     let mut fitness = evaluate(trap, &rows);
     let mut history = Vec::new();
     let mut model_building = Duration::ZERO;
@@ -1162,7 +1258,8 @@ pub fn run(trap: &Trap, cfg: &EcgaConfig, seed: u64, scorer: &mut dyn PairScorer
         if history.len() == cfg.max_generations {
             break false;
         }
-        let selected_rows = tournament_selection(&rows, &fitness, ell, cfg.tournament, &mut rng);
+        let generation = history.len() as u32;
+        let selected_rows = draws.select(generation, &rows, &fitness, ell, cfg.tournament);
         let building = Instant::now();
         let selected = Population::from_rows(n, ell, selected_rows)?;
         let trace = cfg.search.build(&selected, scorer, cfg.max_l, &xlogx)?;
@@ -1176,7 +1273,8 @@ pub fn run(trap: &Trap, cfg: &EcgaConfig, seed: u64, scorer: &mut dyn PairScorer
             groups: trace.mpm.groups.len(),
             ccc: trace.ccc,
         });
-        rows = sample_mpm(&selected, &trace.mpm, &mut rng);
+        observe(&selected, &trace);
+        rows = draws.sample(generation, &selected, &trace.mpm);
         fitness = evaluate(trap, &rows);
     };
     let best = (0..n).fold(0, |best, i| if fitness[i] > fitness[best] { i } else { best });
@@ -1192,6 +1290,73 @@ pub fn run(trap: &Trap, cfg: &EcgaConfig, seed: u64, scorer: &mut dyn PairScorer
         total: start.elapsed(),
         history,
     })
+}
+
+/// The random steps of [`run`] under either [`Randomness`].
+enum Draws {
+    Paper(Box<StdRng>),
+    /// The seed.
+    Counter(u64),
+}
+
+impl Draws {
+    /// Step 1: N·ℓ random alleles, row-major.
+    fn initial(&mut self, n: usize, ell: usize) -> Vec<u8> {
+        match self {
+            Draws::Paper(rng) => random_rows(n * ell, rng),
+            Draws::Counter(seed) => {
+                let words: Vec<u64> = (0..ell)
+                    .flat_map(|l| (0..n.div_ceil(64)).map(move |w| (l, w)))
+                    .map(|(l, w)| counter::initial_word(*seed, l, w))
+                    .collect();
+                let wpl = n.div_ceil(64);
+                (0..n).flat_map(|i| (0..ell).map(move |l| (i, l))).map(|(i, l)| (words[l * wpl + i / 64] >> (i % 64)) as u8 & 1).collect()
+            }
+        }
+    }
+
+    /// Step 2 for generation `generation` (0-based).
+    fn select(&mut self, generation: u32, rows: &[u8], fitness: &[u32], ell: usize, s: usize) -> Vec<u8> {
+        match self {
+            Draws::Paper(rng) => tournament_selection(rows, fitness, ell, s, rng),
+            Draws::Counter(seed) => {
+                let n = fitness.len();
+                let q = n / s;
+                let rounds: Vec<Vec<u32>> = (0..counter::selection_rounds(n, s))
+                    .map(|r| counter::permutation(n, *seed, generation, counter::STREAM_SELECTION, r as u32))
+                    .collect();
+                let mut selected = Vec::with_capacity(n * ell);
+                for j in 0..n {
+                    let tournament = &rounds[j / q][(j % q) * s..][..s];
+                    let winner =
+                        tournament[1..].iter().fold(tournament[0], |w, &c| if fitness[c as usize] > fitness[w as usize] { c } else { w });
+                    selected.extend_from_slice(&rows[winner as usize * ell..][..ell]);
+                }
+                selected
+            }
+        }
+    }
+
+    /// Step 4 for generation `generation`.
+    fn sample(&mut self, generation: u32, selected: &Population, mpm: &Mpm) -> Vec<u8> {
+        match self {
+            Draws::Paper(rng) => sample_mpm(selected, mpm, |order| order.shuffle(rng)),
+            Draws::Counter(seed) => {
+                let mut k = 0u32;
+                sample_mpm(selected, mpm, |order| {
+                    let perm = counter::permutation(order.len(), *seed, generation, counter::STREAM_SAMPLING, k);
+                    order.iter_mut().zip(perm).for_each(|(o, p)| *o = p as usize);
+                    k += 1;
+                })
+            }
+        }
+    }
+}
+
+/// FNV-1a over the words of a population packed by locus: what the device
+/// run's check compares generation by generation.
+pub fn population_hash(words: &[u64]) -> u64 {
+    words.iter().flat_map(|w| w.to_le_bytes()).fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 fn evaluate(trap: &Trap, rows: &[u8]) -> Vec<u32> {
@@ -1216,13 +1381,14 @@ fn tournament_selection(rows: &[u8], fitness: &[u32], ell: usize, s: usize, rng:
     selected
 }
 
-/// Step 4 of [`run`].
-fn sample_mpm(selected: &Population, mpm: &Mpm, rng: &mut StdRng) -> Vec<u8> {
+/// Step 4 of [`run`]: `shuffle` orders the parents of each group in turn (it
+/// is handed the previous group's order).
+fn sample_mpm(selected: &Population, mpm: &Mpm, mut shuffle: impl FnMut(&mut [usize])) -> Vec<u8> {
     let ell = selected.ell;
     let mut offspring = vec![0u8; selected.n * ell];
     let mut order: Vec<usize> = (0..selected.n).collect();
     for group in &mpm.groups {
-        order.shuffle(rng);
+        shuffle(&mut order);
         for (child, &parent) in offspring.chunks_exact_mut(ell).zip(&order) {
             let parent = selected.row(parent);
             for &l in group {
@@ -1731,6 +1897,71 @@ mod tests {
     }
 
     #[test]
+    fn counter_randomness_is_reproducible_and_solves_trap_5() {
+        let trap = Trap { k: 5, m: 4 };
+        for search in [Search::Greedy, Search::GreedyMating] {
+            let paper = EcgaConfig::paper(trap.ell(), 1000, search);
+            let cfg = EcgaConfig { randomness: Randomness::Counter, ..paper };
+            let mut hashes = Vec::new();
+            let result =
+                run_observed(&trap, &cfg, 11, &mut scorer(), &mut |pop, _| hashes.push(population_hash(&pop.packed().words))).unwrap();
+            assert!(result.converged, "{search:?}");
+            assert_eq!(result.best_solved, 4, "{search:?}");
+            assert_eq!(result.best_fitness, 20);
+            assert_eq!(hashes.len(), result.generations);
+            // Same seed, same run on another scorer; another seed or the paper's
+            // generator, another run.
+            let again = run(&trap, &cfg, 11, &mut ParallelCpuScorer::new(BaselineCounter)).unwrap();
+            assert_eq!(without_durations(again), without_durations(result.clone()));
+            let other = run(&trap, &cfg, 12, &mut scorer()).unwrap();
+            assert_ne!(without_durations(other).history, without_durations(result.clone()).history);
+            let paper = run(&trap, &paper, 11, &mut scorer()).unwrap();
+            assert_ne!(without_durations(paper).history, without_durations(result).history);
+        }
+    }
+
+    #[test]
+    fn counter_draws_are_permutations_and_initial_alleles_are_balanced() {
+        for (n, round) in [(1, 0), (7, 3), (1000, 5)] {
+            let mut perm = counter::permutation(n, 9, 2, counter::STREAM_SELECTION, round);
+            assert!(n == 1 || perm != counter::permutation(n, 9, 2, counter::STREAM_SAMPLING, round), "streams differ");
+            perm.sort_unstable();
+            assert_eq!(perm, (0..n as u32).collect::<Vec<_>>());
+        }
+        assert_eq!(counter::selection_rounds(100, 8), 9, "12 winners a round");
+        assert_eq!(counter::selection_rounds(64, 8), 8);
+        let n = 20_000;
+        let rows = Draws::Counter(3).initial(n, 3);
+        let ones = rows.iter().filter(|&&a| a == 1).count() as f64 / rows.len() as f64;
+        assert!((ones - 0.5).abs() < 5.0 * (0.25 / rows.len() as f64).sqrt(), "share of ones {ones}");
+        // Packing what was drawn by locus gives the drawn words back, past-N bits cleared.
+        let pop = Population::from_rows(n, 3, rows).unwrap();
+        let last = n.div_ceil(64) - 1;
+        assert_eq!(pop.packed().locus(2)[last], counter::initial_word(3, 2, last) & pop.packed().valid_mask(last));
+    }
+
+    #[test]
+    fn counter_selection_follows_the_permutations() {
+        // N = 10, s = 3: three winners per permutation, four permutations, the
+        // fittest (first on ties) of each consecutive three.
+        let (n, s) = (10, 3);
+        let fitness: Vec<u32> = (0..n as u32).map(|i| i % 4).collect();
+        let rows: Vec<u8> = (0..n as u8).collect();
+        let selected = Draws::Counter(5).select(7, &rows, &fitness, 1, s);
+        let mut want = Vec::new();
+        for r in 0..4 {
+            let perm = counter::permutation(n, 5, 7, counter::STREAM_SELECTION, r);
+            for c in perm.chunks_exact(s) {
+                let best = c.iter().copied().max_by_key(|&i| (fitness[i as usize], std::cmp::Reverse(i))).unwrap();
+                let first_best = c.iter().copied().find(|&i| fitness[i as usize] == fitness[best as usize]).unwrap();
+                want.push(first_best as u8);
+            }
+        }
+        want.truncate(n);
+        assert_eq!(selected, want);
+    }
+
+    #[test]
     fn generation_guard_stops_a_run() {
         let trap = Trap { k: 5, m: 4 };
         let cfg = EcgaConfig { max_generations: 1, ..EcgaConfig::paper(trap.ell(), 200, Search::Greedy) };
@@ -1758,7 +1989,8 @@ mod tests {
     fn sampling_preserves_group_marginals() {
         let pop = Population::random(300, 6, 9).unwrap();
         let mpm = Mpm { groups: vec![vec![4, 0], vec![1], vec![2, 3, 5]] };
-        let offspring = Population::from_rows(300, 6, sample_mpm(&pop, &mpm, &mut StdRng::seed_from_u64(1))).unwrap();
+        let mut rng = StdRng::seed_from_u64(1);
+        let offspring = Population::from_rows(300, 6, sample_mpm(&pop, &mpm, |order| order.shuffle(&mut rng))).unwrap();
         for group in &mpm.groups {
             let (mut before, mut after) = (vec![0; 1 << group.len()], vec![0; 1 << group.len()]);
             BaselineCounter.count(&pop, group, &mut before);

@@ -2,7 +2,7 @@
 //! documentation for the case ids). Every scorer of a case runs the same seed;
 //! each row is one scorer's repetition or its "not run here" row.
 
-use super::{BASELINE, CPU_MT, EcgaPaper, FASTCOUNT, GECGA};
+use super::{BASELINE, CPU_MT, EcgaPaper, FASTCOUNT, GECGA, GECGA_DEVICE};
 use crate::experiments::{Case, Footprint, RunEnv};
 use crate::gpu::ecga::GpuScorer;
 use crate::library::ecga::{
@@ -116,7 +116,12 @@ impl EcgaPaper {
             "scale" => "scale_build",
             _ => "count_sizes",
         };
-        Footprint { host_bytes: n * ell * 3 + n * ell / 8, device_bytes: n * ell / 8 * 2, key }
+        // Figure 5 runs the whole run on the device too (its permutation keys).
+        let device_bytes = match key {
+            "fig5_ells" => (n * ell / 8 * 2).max(crate::gpu::ecga_run::run_bytes(n as usize, ell as usize) as u64),
+            _ => n * ell / 8 * 2,
+        };
+        Footprint { host_bytes: n * ell * 3 + n * ell / 8, device_bytes, key }
     }
 
     /// Runs one case; every returned row is one repetition (or one "not run here").
@@ -164,6 +169,7 @@ impl EcgaPaper {
                     let identical = reference.get_or_insert(d.clone()) == &d;
                     rows.push(row.with("identical", identical));
                 }
+                rows.push(device_run(&trap, &cfg, seed, env)?);
             }
             "build" => {
                 let n = n();
@@ -246,6 +252,27 @@ fn run_row(scorer: &str, r: &RunResult, wall_ms: f64) -> Record {
         .with("converged", r.converged)
         .with("pairs_scored", r.history.iter().map(|g| g.pairs_scored).sum::<u64>())
         .with("digest", digest(r))
+}
+
+/// The whole run on the device with counter-based random numbers from the
+/// case's seed: its row as [`run_row`] gives it, with the device time of each
+/// phase (CUDA events, ms).
+fn device_run(trap: &Trap, cfg: &ecga::EcgaConfig, seed: u64, env: &RunEnv) -> Result<Record> {
+    let Some(gpu) = &env.gpu else {
+        return Ok(not_run(GECGA_DEVICE, &env.gpu_absent));
+    };
+    let cfg = ecga::EcgaConfig { randomness: ecga::Randomness::Counter, ..*cfg };
+    let t0 = Instant::now();
+    let run = crate::gpu::ecga_run::run(gpu, trap, &cfg, seed, None)?;
+    let ph = run.phases;
+    Ok(run_row(GECGA_DEVICE, &run.result, t0.elapsed().as_secs_f64() * 1e3)
+        .with("randomness", cfg.randomness.name())
+        .with("init_ms", ph.init_ms)
+        .with("convergence_ms", ph.convergence_ms)
+        .with("selection_ms", ph.selection_ms)
+        .with("model_device_ms", ph.model_ms)
+        .with("sampling_ms", ph.sampling_ms)
+        .with("evaluation_ms", ph.evaluation_ms))
 }
 
 /// A device scorer's kernel time and the host time of its launching calls.

@@ -3,9 +3,9 @@
 //! rate measured in the same run, the counting kernel alone per group size,
 //! single model builds and the speed goals at ℓ = 500.
 
-use super::analysis::{Analysis, ScorerTimes};
+use super::analysis::{Analysis, PHASES, ScorerTimes};
 use super::cases::{COUNT_CHECKED, COUNT_ELL, COUNT_GROUPS, COUNT_REPS};
-use super::{BASELINE, CPU_MT, GECGA, SCORERS, SPEED_PROFILE};
+use super::{BASELINE, CPU_MT, GECGA, GECGA_DEVICE, SCORERS, SPEED_PROFILE};
 use crate::records::Record;
 use crate::report::{MachineRecords, Table};
 use crate::stats::Summary;
@@ -206,10 +206,45 @@ fn speed_goals(a: &Analysis, source: &str) -> String {
             t.row(vec![what.into(), ell.to_string(), n.to_string(), other.into(), time, format!("{g:.0}"), speedup, goal.into()]);
         }
     }
+    let mut md = if t.is_empty() {
+        String::new()
+    } else {
+        format!("gECGA model building against the speed goals, at the largest ℓ with a gECGA run{source}:\n\n{}\n", t.render())
+    };
+    md += &device_runs(a, source);
+    md
+}
+
+/// The whole run on the device (`gecga-device`) at each ℓ: its time per phase
+/// and its whole-run speedups over the paper configuration's whole runs of the
+/// same ℓ (goals: ≥ 2000× the baseline, ≥ 100× multi-threaded FastCount).
+fn device_runs(a: &Analysis, source: &str) -> String {
+    let mut header = vec!["ℓ", "N", "whole run (ms)"];
+    header.extend(PHASES);
+    header.extend(["over baseline (goal ≥ 2000×)", "over fastcount-mt (goal ≥ 100×)", "over gecga (host selection and sampling)"]);
+    let mut t = Table::new(&header);
+    for (&ell, (n, scorers)) in &a.fig5 {
+        let Some(device) = scorers.get(GECGA_DEVICE).filter(|t| t.runs > 0) else { continue };
+        let Some(whole) = Summary::of(&device.total) else { continue };
+        let mut row = vec![ell.to_string(), n.to_string(), format!("{:.1}", whole.mean)];
+        row.extend(
+            PHASES.iter().map(|p| device.phases.get(p).and_then(|v| Summary::of(v)).map_or("—".into(), |s| format!("{:.1}", s.mean))),
+        );
+        for other in [BASELINE, CPU_MT, GECGA] {
+            row.push(a.mean(ell, other, false).map_or("not measured at this ℓ".into(), |o| format!("{:.1}×", o / whole.mean)));
+        }
+        t.row(row);
+    }
     if t.is_empty() {
         return String::new();
     }
-    format!("gECGA model building against the speed goals, at the largest ℓ with a gECGA run{source}:\n\n{}\n", t.render())
+    format!(
+        "The whole ECGA run on the device (`gecga-device`: population resident on the GPU, counter-based random numbers){source}, \
+         device time per phase (CUDA events, mean ms per run; the model phase includes the search's host round trips), and \
+         its whole-run speedups over the paper configuration's whole runs of the same ℓ (other runs of the same problem \
+         and population size):\n\n{}\n",
+        t.render()
+    )
 }
 
 /// One model build per scorer on the same selected population (`build` cases).

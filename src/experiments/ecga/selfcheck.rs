@@ -3,7 +3,8 @@
 use crate::gpu::{self, Gpu};
 use anyhow::Result;
 
-/// gECGA against the CPU scorer and searches (exact equality); returns the failures.
+/// gECGA against the CPU scorer and searches (exact equality), and whole runs
+/// on the device against the CPU run ([`whole_runs`]); returns the failures.
 pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
     let lines = gpu::ecga::self_check(gpu, seed, &gpu::ecga::self_check_sizes(small))?;
     let mut failed = 0;
@@ -32,5 +33,30 @@ pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
         failed += 1;
     }
     println!("ecga kernels: {} searches checked, {failed} failed", lines.len());
+    Ok(failed + whole_runs(gpu, small, seed)?)
+}
+
+/// Whole ECGA runs on the device (`gpu::ecga_run`) against the CPU run with
+/// counter-based randomness: every generation's selected population and model,
+/// and the result, identical; returns the failures.
+fn whole_runs(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
+    let lines = gpu::ecga_run::self_check(gpu, seed, &gpu::ecga_run::self_check_sizes(small))?;
+    let mut failed = 0;
+    for l in &lines {
+        let ok = l.first_difference.is_none() && l.result_identical && l.generations > 0;
+        failed += usize::from(!ok);
+        println!(
+            "{} ecga whole run n={} ell={} {} seed={}: {} generations, first differing generation {}, result identical {}",
+            if ok { "PASS" } else { "FAIL" },
+            l.n,
+            l.ell,
+            l.search,
+            l.seed,
+            l.generations,
+            l.first_difference.map_or("none".to_string(), |g| g.to_string()),
+            l.result_identical
+        );
+    }
+    println!("ecga whole runs on the device: {} runs checked, {failed} failed", lines.len());
     Ok(failed)
 }

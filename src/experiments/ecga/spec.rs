@@ -4,7 +4,7 @@
 
 use crate::claims::hardware::Quantity;
 use crate::error::SpecError;
-use crate::library::ecga::{EcgaConfig, Search};
+use crate::library::ecga::{EcgaConfig, Randomness, Search};
 use crate::spec::{ClaimSpec, PaperMeta, SpecFile};
 use crate::stats;
 use serde::Deserialize;
@@ -128,7 +128,14 @@ impl EcgaSpec {
 
     pub fn config(&self, n: usize, ell: usize, search: Search) -> EcgaConfig {
         let s = &self.settings;
-        EcgaConfig { n, tournament: *s.tournament.get_ref(), max_l: *s.max_l.get_ref(), max_generations: 4 * ell, search }
+        EcgaConfig {
+            n,
+            tournament: *s.tournament.get_ref(),
+            max_l: *s.max_l.get_ref(),
+            max_generations: 4 * ell,
+            search,
+            randomness: Randomness::Paper,
+        }
     }
 
     pub fn seed(&self, case_id: &str) -> u64 {
