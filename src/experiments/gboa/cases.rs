@@ -15,7 +15,7 @@ use super::spec::Profile;
 use crate::error::SpecError;
 use crate::experiments::{Case, Footprint, RunEnv};
 use crate::gpu::boa::GpuFamilyScorer;
-use crate::library::boa::{self, BoaConfig, BoaResult, Construction, CpuFamilyScorer, FamilyScorer, ParallelFamilyScorer};
+use crate::library::boa::{self, BoaConfig, BoaResult, Construction, CpuFamilyScorer, FamilyScorer, ParallelFamilyScorer, Randomness};
 use crate::library::ecga::{Popcount, PrefixFastCount};
 use crate::library::trap::Trap;
 use crate::records::Record;
@@ -44,6 +44,7 @@ impl GboaPaper {
             max_generations: generations,
             stop_on_convergence: false,
             construction,
+            rng: Randomness::Paper,
         }
     }
 
@@ -173,6 +174,7 @@ fn run_row(method: &str, r: &BoaResult) -> Record {
         .with("selection_ms", ms(t.selection))
         .with("construction_ms", ms(t.construction))
         .with("sampling_ms", ms(t.sampling))
+        .with("evaluation_ms", ms(t.evaluation))
         .with("replacement_ms", ms(t.replacement))
         .with("total_ms", ms(t.total))
         .with("solved_fraction", r.solved_fraction)
