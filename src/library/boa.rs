@@ -1259,12 +1259,7 @@ mod tests {
             r.timings = PhaseTimes::default();
             r
         };
-        let cfg = BoaConfig {
-            n: 1000,
-            max_generations: 30,
-            rng: Randomness::Counter,
-            ..BoaConfig::paper(Construction::Permutation)
-        };
+        let cfg = BoaConfig { n: 1000, max_generations: 30, rng: Randomness::Counter, ..BoaConfig::paper(Construction::Permutation) };
         let (mut ta, mut tb) = (Vec::new(), Vec::new());
         let a = strip(run_traced(&trap, &cfg, 2024, &mut CpuFamilyScorer::new(POPCNT), Some(&mut ta)).unwrap());
         let b = strip(run_traced(&trap, &cfg, 2024, &mut ParallelFamilyScorer::new(BaselineCounter), Some(&mut tb)).unwrap());
