@@ -256,7 +256,7 @@ BOA_NETWORK(32)
 #define BOA_STREAM_PERMUTATION 1u
 #define BOA_STREAM_SAMPLING 2u
 // Entries of the per-generation statistics (see boa_stats).
-#define BOA_STATS 5
+#define BOA_STATS 6
 // Keys per shared-memory tile of boa_rank.
 #define BOA_RANK_TILE 1024
 
@@ -428,8 +428,9 @@ extern "C" __global__ void boa_replace(const unsigned char* __restrict__ offspri
 
 // Per-generation statistics, zeroed before the launch: stats[0] the best fitness,
 // stats[1] the sum of fitness, stats[2] nonzero iff some row differs from row 0,
-// stats[3] the network's edges and stats[4] the candidate families it scored
-// (rows 0 .. nodes of `network`; nodes = 0 for none). A thread per individual.
+// stats[3] the network's edges, stats[4] the candidate families it scored and
+// stats[5] the loci its families read (rows 0 .. nodes of `network`; nodes = 0 for
+// none). A thread per individual and per node.
 extern "C" __global__ void boa_stats(const unsigned char* __restrict__ rows, const unsigned int* __restrict__ fitness, unsigned int n,
                                      unsigned int ell, const int* __restrict__ network, unsigned int nodes,
                                      unsigned long long* __restrict__ stats) {
@@ -445,5 +446,6 @@ extern "C" __global__ void boa_stats(const unsigned char* __restrict__ rows, con
     if (i < nodes) {
         atomicAdd(&stats[3], (unsigned long long)network[(size_t)i * BOA_OUT + BOA_MAX_K]);
         atomicAdd(&stats[4], (unsigned long long)network[(size_t)i * BOA_OUT + BOA_MAX_K + 2]);
+        atomicAdd(&stats[5], (unsigned long long)network[(size_t)i * BOA_OUT + BOA_MAX_K + 3]);
     }
 }

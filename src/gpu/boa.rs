@@ -243,7 +243,7 @@ impl FamilyScorer for GpuFamilyScorer<'_> {
 /// Entries per node of the device's conditional counts (its `BOA_TABLE`).
 const TABLE: usize = 2 << MAX_K;
 /// Entries of one generation's statistics (its `BOA_STATS`).
-const STATS: usize = 5;
+const STATS: usize = 6;
 /// Threads per block of the element-wise kernels of a device run.
 const BLOCK: u32 = 256;
 
@@ -314,7 +314,7 @@ pub fn run_on_device(
     cfg: &BoaConfig,
     seed: u64,
     mut trace: Option<&mut Vec<GenerationTrace>>,
-) -> Result<BoaResult> {
+) -> Result<DeviceRun> {
     let start = Instant::now();
     let (n, ell, s) = (cfg.n, trap.ell(), cfg.selected());
     ensure!(
@@ -547,7 +547,7 @@ pub fn run_on_device(
     let best = (0..n).fold(0, |best, i| if fitness[i] > fitness[best] { i } else { best });
     let best_solved = trap.solved(&rows[best * ell..][..ell]);
     timings.total = start.elapsed();
-    Ok(BoaResult {
+    let result = BoaResult {
         generations: done,
         best_fitness: fitness[best],
         best_solved,
@@ -556,7 +556,16 @@ pub fn run_on_device(
         timings,
         families_scored,
         history,
-    })
+    };
+    Ok(DeviceRun { result, alleles: per_generation[1..].iter().map(|g| g[5] as f64).sum::<f64>() * s as f64 })
+}
+
+/// A run of [`run_on_device`]: the result (phase times from the device's events)
+/// and the alleles the network kernel read (Σ family size × S over the scored
+/// families, the first scores included), for its rate against the int32 ceiling.
+pub struct DeviceRun {
+    pub result: BoaResult,
+    pub alleles: f64,
 }
 
 /// One population checked by [`self_check`].
@@ -665,7 +674,7 @@ pub fn run_check(gpu: &Gpu, seed: u64, runs: &[(usize, usize, usize, bool)]) -> 
             &mut ParallelFamilyScorer::new(PrefixFastCount { popcount: Popcount::Hardware }),
             Some(&mut cpu_trace),
         )?;
-        let dev = run_on_device(gpu, &trap, &cfg, run_seed, Some(&mut dev_trace))?;
+        let dev = run_on_device(gpu, &trap, &cfg, run_seed, Some(&mut dev_trace))?.result;
         let first_difference = (0..cpu_trace.len().max(dev_trace.len())).find(|&g| cpu_trace.get(g) != dev_trace.get(g));
         let same_result = (cpu.generations, cpu.best_fitness, cpu.best_solved, cpu.converged, cpu.families_scored, &cpu.history)
             == (dev.generations, dev.best_fitness, dev.best_solved, dev.converged, dev.families_scored, &dev.history);
@@ -688,7 +697,7 @@ pub fn run_check_sizes(small: bool) -> Vec<(usize, usize, usize, bool)> {
 
 /// Wall time and the device's phase times of one whole BOA run on the device at
 /// `n` × `ell` for `generations` generations (the paper's setting: 4800, 190, 200).
-pub fn time_device_run(gpu: &Gpu, seed: u64, n: usize, ell: usize, generations: usize) -> Result<BoaResult> {
+pub fn time_device_run(gpu: &Gpu, seed: u64, n: usize, ell: usize, generations: usize) -> Result<DeviceRun> {
     let cfg = BoaConfig { n, max_generations: generations, rng: Randomness::Counter, ..BoaConfig::paper(Construction::Permutation) };
     run_on_device(gpu, &Trap { k: 5, m: ell / 5 }, &cfg, seed, None)
 }
@@ -759,7 +768,7 @@ mod tests {
     #[test]
     fn the_memory_precheck_names_n_ell_and_both_sizes() {
         // N = 4800, ℓ = 190, 2400 selected, 200 generations, term by term.
-        let bytes = (4800 + 2400) * 190 + 4 * (2 * 4800 + 2400) + 8 * 190 * 38 + 8 * 2402 + 4 * 190 * (2 + 10 + 32) + 8 * 5 * 201;
+        let bytes = (4800 + 2400) * 190 + 4 * (2 * 4800 + 2400) + 8 * 190 * 38 + 8 * 2402 + 4 * 190 * (2 + 10 + 32) + 8 * 6 * 201;
         assert_eq!(device_run_bytes(4800, 190, 2400, 200), bytes);
         assert!(check_device_run_fits(4800, 190, 2400, 200, bytes as usize).is_ok());
         let err = check_device_run_fits(4800, 190, 2400, 200, bytes as usize - 1).unwrap_err().to_string();

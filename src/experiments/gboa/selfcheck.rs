@@ -60,7 +60,7 @@ pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
             );
         }
         // The whole run on the device at the speed goal's point (issue #23).
-        let r = gpu::boa::time_device_run(gpu, seed, 4800, 190, 200)?;
+        let r = gpu::boa::time_device_run(gpu, seed, 4800, 190, 200)?.result;
         let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
         let t = &r.timings;
         println!(
