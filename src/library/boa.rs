@@ -730,7 +730,7 @@ pub fn population_hash(rows: &[u8]) -> u64 {
 
 /// The random numbers of one run, as [`BoaConfig::rng`] chooses.
 enum Draws {
-    Paper(StdRng),
+    Paper(Box<StdRng>),
     Counter(CounterRng),
 }
 
@@ -866,7 +866,7 @@ pub fn run_traced(
     );
     let table = LnFactorial::new(selected_n);
     let mut draws = match cfg.rng {
-        Randomness::Paper => Draws::Paper(StdRng::seed_from_u64(seed)),
+        Randomness::Paper => Draws::Paper(Box::new(StdRng::seed_from_u64(seed))),
         Randomness::Counter => Draws::Counter(CounterRng::new(seed)),
     };
     let mut rows: Vec<u8> = match &mut draws {

@@ -198,6 +198,9 @@ fn fig7(a: &Analysis) -> String {
     }
 }
 
+/// Picks one phase's time from a run.
+type Pick = fn(&RunTimes) -> f64;
+
 /// `gboa-device`'s whole run against the paper's methods, and each of its phases
 /// against the ceiling that bounds it.
 fn device_run(m: &MachineRecords, a: &Analysis) -> String {
@@ -227,7 +230,7 @@ fn device_run(m: &MachineRecords, a: &Analysis) -> String {
         let (Some(n), Some(s)) = (mean(GBOA_DEVICE, |r| r.n), mean(GBOA_DEVICE, |r| r.selected)) else { continue };
         let (g, ell, off) = (at.generations as f64, at.ell as f64, n - s);
         // The least bytes each phase reads plus writes per generation (kernels/boa.cu).
-        let bytes: [(&str, fn(&RunTimes) -> f64, f64); 4] = [
+        let bytes: [(&str, Pick, f64); 4] = [
             ("selection", |r| r.selection, 8.0 * n + s * ell + s * ell / 8.0),
             ("sampling", |r| r.sampling, off * ell),
             ("evaluation", |r| r.evaluation, off * ell + 4.0 * off),
