@@ -236,3 +236,216 @@ __device__ void pboa_network(const unsigned long long* __restrict__ words, const
     }
 BOA_NETWORK(8)
 BOA_NETWORK(32)
+
+// ---------------------------------------------------------------------------
+// BOA on the device, end to end (issue #23; the paper's Section V.B names it as
+// future work): selection, the network (above), sampling, evaluation and
+// replacement with the population resident on the GPU. The CPU reference is
+// src/library/boa.rs `run_traced` with `Randomness::Counter`: the same Philox
+// numbers at the same counters, integer sampling decisions and the same ranking,
+// so the two runs are bit-identical.
+//
+// Population: row-major bytes, rows[i * ell + l] in {0, 1}. Randomness:
+// Philox4x32-10 keyed by the seed (key words low, high) at the counter
+// (generation, stream, individual, locus), word 0; streams as `Stream` in boa.rs.
+// ---------------------------------------------------------------------------
+
+// Entries per node of the conditional counts: 2^(BOA_MAX_K + 1) schemata.
+#define BOA_TABLE (2 << BOA_MAX_K)
+#define BOA_STREAM_INITIAL 0u
+#define BOA_STREAM_PERMUTATION 1u
+#define BOA_STREAM_SAMPLING 2u
+// Entries of the per-generation statistics (see boa_stats).
+#define BOA_STATS 6
+// Keys per shared-memory tile of boa_rank.
+#define BOA_RANK_TILE 1024
+
+// Philox4x32-10 (Salmon et al., SC '11), word 0 only, as src/library/philox.rs.
+__device__ __forceinline__ unsigned int philox_word0(unsigned int c0, unsigned int c1, unsigned int c2, unsigned int c3,
+                                                     unsigned int k0, unsigned int k1) {
+#pragma unroll
+    for (int round = 0; round < 10; ++round) {
+        if (round > 0) {
+            k0 += 0x9E3779B9u;
+            k1 += 0xBB67AE85u;
+        }
+        const unsigned int hi0 = __umulhi(0xD2511F53u, c0);
+        const unsigned int lo0 = 0xD2511F53u * c0;
+        const unsigned int hi1 = __umulhi(0xCD9E8D57u, c2);
+        const unsigned int lo1 = 0xCD9E8D57u * c2;
+        const unsigned int n0 = hi1 ^ c1 ^ k0;
+        const unsigned int n2 = hi0 ^ c3 ^ k1;
+        c0 = n0;
+        c1 = lo1;
+        c2 = n2;
+        c3 = lo0;
+    }
+    return c0;
+}
+
+// Initial population: allele (i, l) is the top bit of the draw (0, Initial, i, l).
+extern "C" __global__ void boa_initial(unsigned char* __restrict__ rows, unsigned int n, unsigned int ell, unsigned int seed_low,
+                                       unsigned int seed_high) {
+    const unsigned long long a = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (a >= (unsigned long long)n * ell) return;
+    const unsigned int i = (unsigned int)(a / ell), l = (unsigned int)(a % ell);
+    rows[a] = (unsigned char)(philox_word0(0u, BOA_STREAM_INITIAL, i, l, seed_low, seed_high) >> 31);
+}
+
+// Trap-k fitness (src/library/trap.rs) of `count` rows: a thread per row.
+extern "C" __global__ void boa_evaluate(const unsigned char* __restrict__ rows, unsigned int count, unsigned int ell, unsigned int k_trap,
+                                        unsigned int* __restrict__ fitness) {
+    const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    const unsigned char* row = rows + (size_t)i * ell;
+    unsigned int f = 0;
+    for (unsigned int b = 0; b + k_trap <= ell; b += k_trap) {
+        unsigned int u = 0;
+        for (unsigned int j = 0; j < k_trap; ++j) u += row[b + j];
+        f += u == k_trap ? k_trap : k_trap - 1 - u;
+    }
+    fitness[i] = f;
+}
+
+// Truncation selection's ranking: individual i's key is (2^32 - 1 - fitness) << 32 | i
+// (decreasing fitness, ties by increasing index: all keys distinct), and its rank is
+// the number of smaller keys, so ranking[rank] = i is the CPU's sort. A thread per
+// individual; the keys pass through shared memory in tiles. Every thread of a block
+// runs every tile (the __syncthreads() are uniform).
+extern "C" __global__ void boa_rank(const unsigned int* __restrict__ fitness, unsigned int n, unsigned int* __restrict__ ranking) {
+    __shared__ unsigned long long s_keys[BOA_RANK_TILE];
+    const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned long long mine = i < n ? ((unsigned long long)(0xffffffffu - fitness[i]) << 32 | i) : 0ull;
+    unsigned int rank = 0;
+    for (unsigned int base = 0; base < n; base += BOA_RANK_TILE) {
+        __syncthreads();
+        for (unsigned int t = threadIdx.x; t < BOA_RANK_TILE && base + t < n; t += blockDim.x) {
+            const unsigned int j = base + t;
+            s_keys[t] = (unsigned long long)(0xffffffffu - fitness[j]) << 32 | j;
+        }
+        __syncthreads();
+        const unsigned int tile = n - base < BOA_RANK_TILE ? n - base : BOA_RANK_TILE;
+        for (unsigned int t = 0; t < tile; ++t) rank += s_keys[t] < mine;
+    }
+    if (i < n) ranking[rank] = i;
+}
+
+// The selected individuals ranking[0 .. s) packed by locus for the network kernel:
+// words[l * wpl + w] bit b = allele l of ranking[64 w + b] (zero past s). A thread per word.
+extern "C" __global__ void boa_pack_selected(const unsigned char* __restrict__ rows, const unsigned int* __restrict__ ranking,
+                                             unsigned int s, unsigned int ell, unsigned int wpl, unsigned long long* __restrict__ words) {
+    const unsigned int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= ell * wpl) return;
+    const unsigned int l = t / wpl, w = t % wpl;
+    unsigned long long x = 0ull;
+    for (unsigned int b = 0; b < 64 && 64 * w + b < s; ++b) x |= (unsigned long long)rows[(size_t)ranking[64 * w + b] * ell + l] << b;
+    words[t] = x;
+}
+
+// pBOA's permutation of `generation` (boa.rs `CounterRng::permutation`): node i draws
+// r_i = (generation, Permutation, 0, i) and its position perm[i] is the number of
+// nodes j with (r_j, j) < (r_i, i); order[perm[i]] = i. A thread per node.
+extern "C" __global__ void boa_permutation(unsigned int ell, unsigned int generation, unsigned int seed_low, unsigned int seed_high,
+                                           int* __restrict__ perm, int* __restrict__ order) {
+    const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= ell) return;
+    const unsigned int ri = philox_word0(generation, BOA_STREAM_PERMUTATION, 0u, i, seed_low, seed_high);
+    unsigned int position = 0;
+    for (unsigned int j = 0; j < ell; ++j) {
+        const unsigned int rj = philox_word0(generation, BOA_STREAM_PERMUTATION, 0u, j, seed_low, seed_high);
+        position += rj < ri || (rj == ri && j < i);
+    }
+    perm[i] = (int)position;
+    order[position] = (int)i;
+}
+
+// The conditional tables as counts (boa.rs `conditional_counts`): for node i with the
+// parents of its network row, counts[i * BOA_TABLE + v] over the selected population,
+// bit 0 of v node i's allele and bit 1 + b parent b's. A warp per node (grid: ell
+// blocks of 32 threads); entries past 2^(parents + 1) are left as they are.
+extern "C" __global__ void boa_conditional_counts(const unsigned long long* __restrict__ words, unsigned int s, unsigned int wpl,
+                                                  const int* __restrict__ network, unsigned int* __restrict__ counts) {
+    const int node = blockIdx.x;
+    const int* row = network + (size_t)node * BOA_OUT;
+    const int parents = row[BOA_MAX_K];
+    int loci[BOA_MAX_K + 1];
+    loci[0] = node;
+    for (int p = 0; p < parents; ++p) loci[1 + p] = row[p];
+    const int tail = (int)s - ((int)wpl - 1) * 64;
+    const unsigned long long last_valid = tail == 64 ? ~0ull : ((1ull << tail) - 1ull);
+    unsigned int c[BOA_TABLE];
+    switch (parents + 1) {
+        case 1: count_family<1, 32>(words, wpl, last_valid, loci, c); break;
+        case 2: count_family<2, 32>(words, wpl, last_valid, loci, c); break;
+        case 3: count_family<3, 32>(words, wpl, last_valid, loci, c); break;
+        case 4: count_family<4, 32>(words, wpl, last_valid, loci, c); break;
+        default: count_family<5, 32>(words, wpl, last_valid, loci, c); break;
+    }
+    if (threadIdx.x == 0) {
+        for (int v = 0; v < (2 << parents); ++v) counts[(size_t)node * BOA_TABLE + v] = c[v];
+    }
+}
+
+// Ancestral sampling (boa.rs `sample_counter`): a thread per offspring c walks the
+// nodes in permutation order (order[0 .. ell): parents first), and node i is 1 iff
+// r * total < ones * 2^32 for r = (generation, Sampling, c, i) and the counts of its
+// parents' sampled configuration (total = 0: as ones = 1, total = 2).
+extern "C" __global__ void boa_sample(const int* __restrict__ network, const unsigned int* __restrict__ counts,
+                                      const int* __restrict__ order, unsigned int ell, unsigned int count, unsigned int generation,
+                                      unsigned int seed_low, unsigned int seed_high, unsigned char* __restrict__ offspring) {
+    const unsigned int c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= count) return;
+    unsigned char* child = offspring + (size_t)c * ell;
+    for (unsigned int p = 0; p < ell; ++p) {
+        const int i = order[p];
+        const int* row = network + (size_t)i * BOA_OUT;
+        const int parents = row[BOA_MAX_K];
+        unsigned int pi = 0;
+        for (int b = 0; b < parents; ++b) pi |= (unsigned int)child[row[b]] << b;
+        unsigned int ones = counts[(size_t)i * BOA_TABLE + 2 * pi + 1];
+        unsigned int total = ones + counts[(size_t)i * BOA_TABLE + 2 * pi];
+        if (total == 0u) {
+            ones = 1u;
+            total = 2u;
+        }
+        const unsigned int r = philox_word0(generation, BOA_STREAM_SAMPLING, c, (unsigned int)i, seed_low, seed_high);
+        child[i] = (unsigned char)((unsigned long long)r * total < ((unsigned long long)ones << 32));
+    }
+}
+
+// Replacement of the worst: offspring c (row and fitness) overwrites the individual
+// ranked s + c. A thread per allele of the offspring.
+extern "C" __global__ void boa_replace(const unsigned char* __restrict__ offspring, const unsigned int* __restrict__ offspring_fitness,
+                                       const unsigned int* __restrict__ ranking, unsigned int s, unsigned int count, unsigned int ell,
+                                       unsigned char* __restrict__ rows, unsigned int* __restrict__ fitness) {
+    const unsigned long long a = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (a >= (unsigned long long)count * ell) return;
+    const unsigned int c = (unsigned int)(a / ell), l = (unsigned int)(a % ell);
+    const unsigned int slot = ranking[s + c];
+    rows[(size_t)slot * ell + l] = offspring[a];
+    if (l == 0) fitness[slot] = offspring_fitness[c];
+}
+
+// Per-generation statistics, zeroed before the launch: stats[0] the best fitness,
+// stats[1] the sum of fitness, stats[2] nonzero iff some row differs from row 0,
+// stats[3] the network's edges, stats[4] the candidate families it scored and
+// stats[5] the loci its families read (rows 0 .. nodes of `network`; nodes = 0 for
+// none). A thread per individual and per node.
+extern "C" __global__ void boa_stats(const unsigned char* __restrict__ rows, const unsigned int* __restrict__ fitness, unsigned int n,
+                                     unsigned int ell, const int* __restrict__ network, unsigned int nodes,
+                                     unsigned long long* __restrict__ stats) {
+    const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        atomicMax(&stats[0], (unsigned long long)fitness[i]);
+        atomicAdd(&stats[1], (unsigned long long)fitness[i]);
+        const unsigned char* row = rows + (size_t)i * ell;
+        bool differs = false;
+        for (unsigned int l = 0; l < ell && !differs; ++l) differs = row[l] != rows[l];
+        if (differs) atomicOr(&stats[2], 1ull);
+    }
+    if (i < nodes) {
+        atomicAdd(&stats[3], (unsigned long long)network[(size_t)i * BOA_OUT + BOA_MAX_K]);
+        atomicAdd(&stats[4], (unsigned long long)network[(size_t)i * BOA_OUT + BOA_MAX_K + 2]);
+        atomicAdd(&stats[5], (unsigned long long)network[(size_t)i * BOA_OUT + BOA_MAX_K + 3]);
+    }
+}

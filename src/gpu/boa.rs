@@ -18,12 +18,16 @@
 
 use super::ecga::GpuScorer;
 use super::{Gpu, KernelSource, ensure_len, launch_err};
-use crate::library::boa::{Family, FamilyScorer, LnFactorial, Network, build_pboa};
+use crate::library::boa::{
+    BoaConfig, BoaResult, Construction, Family, FamilyScorer, GenerationStats, GenerationTrace, LnFactorial, Network, PhaseTimes,
+    Randomness, build_pboa, population_hash,
+};
 use crate::library::ecga::{DeviceStats, PairScorer, Population};
+use crate::library::trap::Trap;
 use anyhow::{Result, ensure};
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaEvent, CudaSlice, LaunchConfig, PushKernelArg};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// `kernels/boa.cu`.
 pub const BOA_CU: KernelSource = KernelSource { file: "boa.cu", code: include_str!("../../kernels/boa.cu") };
@@ -166,17 +170,22 @@ impl<'g> GpuFamilyScorer<'g> {
         let rows = stream.clone_dtoh(&out.slice(0..ell * OUT)).map_err(&e)?;
         self.stats.kernel_ms += f64::from(self.events[0].elapsed_ms(&self.events[1]).map_err(&e)?);
         self.stats.calls_ms += t0.elapsed().as_secs_f64() * 1e3;
-        // Row of node i: parents, then [parents, rounds, scored, loci read], then the score's bits.
         let rows: Vec<&[i32]> = rows.chunks_exact(OUT).collect();
-        let count = |row: &[i32], c: usize| row[MAX_K + c];
-        self.stats.alleles += rows.iter().map(|r| f64::from(count(r, 3))).sum::<f64>() * n as f64;
-        let score_of = |row: &[i32]| f64::from_bits(u64::from(row[MAX_K + 4] as u32) | (u64::from(row[MAX_K + 5] as u32) << 32));
-        Ok(Network {
-            parents: rows.iter().map(|r| r[..count(r, 0) as usize].iter().map(|&j| j as usize).collect()).collect(),
-            score: rows.iter().fold(0.0, |sum, r| sum + score_of(r)),
-            families_scored: ell as u64 + rows.iter().map(|r| count(r, 2) as u64).sum::<u64>(),
-            steps: rows.iter().map(|r| count(r, 1) as usize).max().unwrap_or(0),
-        })
+        self.stats.alleles += rows.iter().map(|r| f64::from(r[MAX_K + 3])).sum::<f64>() * n as f64;
+        Ok(network_of_rows(&rows))
+    }
+}
+
+/// The [`Network`] of the network kernel's output rows. Row of node i: parents,
+/// then [parents, rounds, scored, loci read], then the score's bits.
+fn network_of_rows(rows: &[&[i32]]) -> Network {
+    let count = |row: &[i32], c: usize| row[MAX_K + c];
+    let score_of = |row: &[i32]| f64::from_bits(u64::from(row[MAX_K + 4] as u32) | (u64::from(row[MAX_K + 5] as u32) << 32));
+    Network {
+        parents: rows.iter().map(|r| r[..count(r, 0) as usize].iter().map(|&j| j as usize).collect()).collect(),
+        score: rows.iter().fold(0.0, |sum, r| sum + score_of(r)),
+        families_scored: rows.len() as u64 + rows.iter().map(|r| count(r, 2) as u64).sum::<u64>(),
+        steps: rows.iter().map(|r| count(r, 1) as usize).max().unwrap_or(0),
     }
 }
 
@@ -225,6 +234,338 @@ impl FamilyScorer for GpuFamilyScorer<'_> {
     fn device_stats(&self) -> Option<DeviceStats> {
         Some(self.stats)
     }
+}
+
+// ---------------------------------------------------------------------------
+// BOA on the device, end to end (issue #23; Section V.B's "future research")
+// ---------------------------------------------------------------------------
+
+/// Entries per node of the device's conditional counts (its `BOA_TABLE`).
+const TABLE: usize = 2 << MAX_K;
+/// Entries of one generation's statistics (its `BOA_STATS`).
+const STATS: usize = 6;
+/// Threads per block of the element-wise kernels of a device run.
+const BLOCK: u32 = 256;
+
+/// Device bytes of a whole BOA run with the population resident on the device:
+/// population and offspring (a byte per allele), fitness, ranking, the selected
+/// half packed by locus, the ln-factorial table, permutation and order, the network
+/// rows, the conditional counts and the statistics of every generation.
+pub fn device_run_bytes(n: usize, ell: usize, selected: usize, generations: usize) -> u128 {
+    let (n, ell, s, g) = (n as u128, ell as u128, selected as u128, generations as u128);
+    let offspring = n - s.min(n);
+    [
+        (n + offspring).saturating_mul(ell),
+        4 * (2 * n + offspring),
+        (8 * ell).saturating_mul(s.div_ceil(64)),
+        8 * (s + 2),
+        4 * ell * (2 + OUT as u128 + TABLE as u128),
+        8 * STATS as u128 * (g + 1),
+    ]
+    .into_iter()
+    .fold(0, u128::saturating_add)
+}
+
+/// The memory pre-check of a device run: an error naming N, ℓ, the bytes needed and
+/// the bytes free, before anything is allocated.
+pub fn check_device_run_fits(n: usize, ell: usize, selected: usize, generations: usize, free: usize) -> Result<()> {
+    let needed = device_run_bytes(n, ell, selected, generations);
+    ensure!(
+        needed <= free as u128,
+        "BOA on the device: N = {n}, ℓ = {ell} needs {needed} bytes ({} MiB) of device memory, but {free} bytes ({} MiB) are free",
+        needed >> 20,
+        free >> 20
+    );
+    Ok(())
+}
+
+/// The device buffers of a whole run (names as in `kernels/boa.cu`).
+struct RunBuffers {
+    rows: CudaSlice<u8>,
+    fitness: CudaSlice<u32>,
+    ranking: CudaSlice<u32>,
+    words: CudaSlice<u64>,
+    table: CudaSlice<f64>,
+    perm: CudaSlice<i32>,
+    order: CudaSlice<i32>,
+    network: CudaSlice<i32>,
+    counts: CudaSlice<u32>,
+    offspring: CudaSlice<u8>,
+    offspring_fitness: CudaSlice<u32>,
+    stats: CudaSlice<u64>,
+}
+
+fn grid(items: usize) -> LaunchConfig {
+    LaunchConfig { grid_dim: ((items as u32).div_ceil(BLOCK).max(1), 1, 1), block_dim: (BLOCK, 1, 1), shared_mem_bytes: 0 }
+}
+
+/// BOA with every phase on the device (`kernels/boa.cu`): truncation selection
+/// (`boa_rank`, `boa_pack_selected`), pBOA's network (`boa_permutation` and the
+/// network kernel of [`GpuFamilyScorer`]), the conditional counts and ancestral
+/// sampling (`boa_conditional_counts`, `boa_sample`), evaluation (`boa_evaluate`) and
+/// replacement of the worst (`boa_replace`); only each generation's statistics come
+/// back (all at the end, or one generation at a time with `cfg.stop_on_convergence`
+/// or a `trace`). Makes [`crate::library::boa::run_traced`]'s run with
+/// [`Randomness::Counter`] and [`Construction::Permutation`] bit for bit; phase
+/// times are the device's (events between the phases).
+pub fn run_on_device(
+    gpu: &Gpu,
+    trap: &Trap,
+    cfg: &BoaConfig,
+    seed: u64,
+    mut trace: Option<&mut Vec<GenerationTrace>>,
+) -> Result<DeviceRun> {
+    let start = Instant::now();
+    let (n, ell, s) = (cfg.n, trap.ell(), cfg.selected());
+    ensure!(
+        cfg.rng == Randomness::Counter && cfg.construction == Construction::Permutation,
+        "BOA on the device runs pBOA with counter-based randomness, not {} with {}",
+        cfg.construction.name(),
+        cfg.rng.name()
+    );
+    ensure!(ell > 0 && trap.k > 0, "empty problem");
+    ensure!(s > 0 && s < n, "selection {} of N = {n} must select between 1 and N − 1 individuals", cfg.selection);
+    ensure!(cfg.k <= MAX_K, "BOA on the device: k = {} parents, at most {MAX_K}", cfg.k);
+    ensure!(ell <= MAX_ELL, "BOA on the device: ℓ = {ell} nodes, at most {MAX_ELL} (the network kernel's candidate list)");
+    ensure!(
+        n.checked_mul(ell).is_some_and(|a| a <= u32::MAX as usize) && cfg.max_generations < u32::MAX as usize,
+        "BOA on the device: N·ℓ = {n}·{ell} alleles and {} generations must fit 32-bit counters",
+        cfg.max_generations
+    );
+    let (free, _) = gpu.ctx.mem_get_info().map_err(launch_err("cuMemGetInfo"))?;
+    check_device_run_fits(n, ell, s, cfg.max_generations, free)?;
+    let e = launch_err("BOA device run");
+    let stream = &gpu.stream;
+    let wpl = s.div_ceil(64);
+    let offspring_n = n - s;
+    let generations = cfg.max_generations;
+    let mut b = RunBuffers {
+        rows: stream.alloc_zeros(n * ell).map_err(&e)?,
+        fitness: stream.alloc_zeros(n).map_err(&e)?,
+        ranking: stream.alloc_zeros(n).map_err(&e)?,
+        words: stream.alloc_zeros(ell * wpl).map_err(&e)?,
+        table: stream.clone_htod(LnFactorial::new(s).table()).map_err(&e)?,
+        perm: stream.alloc_zeros(ell).map_err(&e)?,
+        order: stream.alloc_zeros(ell).map_err(&e)?,
+        network: stream.alloc_zeros(ell * OUT).map_err(&e)?,
+        counts: stream.alloc_zeros(ell * TABLE).map_err(&e)?,
+        offspring: stream.alloc_zeros(offspring_n * ell).map_err(&e)?,
+        offspring_fitness: stream.alloc_zeros(offspring_n).map_err(&e)?,
+        stats: stream.alloc_zeros(STATS * (generations + 1)).map_err(&e)?,
+    };
+    let f = |name: &str| gpu.function(&BOA_CU, name);
+    let (initial, evaluate, rank, pack, permutation) =
+        (f("boa_initial")?, f("boa_evaluate")?, f("boa_rank")?, f("boa_pack_selected")?, f("boa_permutation")?);
+    let (network, conditional, sample, replace, stats_kernel) =
+        (f(network_kernel(SHAPE.group))?, f("boa_conditional_counts")?, f("boa_sample")?, f("boa_replace")?, f("boa_stats")?);
+    let (n32, ell32, s32, wpl32, off32, k_trap) = (n as u32, ell as u32, s as u32, wpl as u32, offspring_n as u32, trap.k as u32);
+    let (seed_low, seed_high) = (seed as u32, (seed >> 32) as u32);
+    let (no_nodes, nodes) = (0u32, ell32);
+
+    // SAFETY (every launch below): each kernel bounds its threads by the counts it is
+    // passed, which are the lengths allocated above: rows n·ell, fitness and ranking
+    // n (ranking holds a permutation of 0..n, so rows[ranking[·]·ell + l] stays in
+    // rows), words ell·wpl, table s + 2 (counts ≤ s), perm and order ell (positions
+    // < ell), network ell·OUT (parents < ell, k ≤ MAX_K), counts ell·TABLE (indices
+    // < 2^(parents + 1) ≤ TABLE), offspring (n − s)·ell and n − s, stats
+    // STATS·(generations + 1) of which launch g writes entries g·STATS..(g + 1)·STATS.
+    unsafe { stream.launch_builder(&initial).arg(&mut b.rows).arg(&n32).arg(&ell32).arg(&seed_low).arg(&seed_high).launch(grid(n * ell)) }
+        .map_err(&e)?;
+    unsafe { stream.launch_builder(&evaluate).arg(&b.rows).arg(&n32).arg(&ell32).arg(&k_trap).arg(&mut b.fitness).launch(grid(n)) }
+        .map_err(&e)?;
+    {
+        let mut st = b.stats.slice_mut(0..STATS);
+        unsafe {
+            stream
+                .launch_builder(&stats_kernel)
+                .arg(&b.rows)
+                .arg(&b.fitness)
+                .arg(&n32)
+                .arg(&ell32)
+                .arg(&b.network)
+                .arg(&no_nodes)
+                .arg(&mut st)
+                .launch(grid(n))
+        }
+        .map_err(&e)?;
+    }
+    let event = || gpu.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(&e);
+    let mut events: Vec<[CudaEvent; 6]> = Vec::new();
+    let mut done = 0;
+    while done < generations {
+        if cfg.stop_on_convergence && stream.clone_dtoh(&b.stats.slice(done * STATS..(done + 1) * STATS)).map_err(&e)?[2] == 0 {
+            break;
+        }
+        let g = done as u32;
+        let ev = [event()?, event()?, event()?, event()?, event()?, event()?];
+        ev[0].record(stream).map_err(&e)?;
+        unsafe {
+            let rank_cfg = LaunchConfig { grid_dim: (n32.div_ceil(128), 1, 1), block_dim: (128, 1, 1), shared_mem_bytes: 0 };
+            stream.launch_builder(&rank).arg(&b.fitness).arg(&n32).arg(&mut b.ranking).launch(rank_cfg).map_err(&e)?;
+            stream
+                .launch_builder(&pack)
+                .arg(&b.rows)
+                .arg(&b.ranking)
+                .arg(&s32)
+                .arg(&ell32)
+                .arg(&wpl32)
+                .arg(&mut b.words)
+                .launch(grid(ell * wpl))
+                .map_err(&e)?;
+        }
+        ev[1].record(stream).map_err(&e)?;
+        let k32 = cfg.k as i32;
+        let (ell_i, s_i, wpl_i) = (ell as i32, s as i32, wpl as i32);
+        unsafe {
+            stream
+                .launch_builder(&permutation)
+                .arg(&ell32)
+                .arg(&g)
+                .arg(&seed_low)
+                .arg(&seed_high)
+                .arg(&mut b.perm)
+                .arg(&mut b.order)
+                .launch(grid(ell))
+                .map_err(&e)?;
+            let net_cfg = LaunchConfig { grid_dim: (ell32, 1, 1), block_dim: (SHAPE.warps * 32, 1, 1), shared_mem_bytes: ell32 * 4 };
+            stream
+                .launch_builder(&network)
+                .arg(&b.words)
+                .arg(&b.table)
+                .arg(&b.perm)
+                .arg(&ell_i)
+                .arg(&s_i)
+                .arg(&wpl_i)
+                .arg(&k32)
+                .arg(&mut b.network)
+                .launch(net_cfg)
+                .map_err(&e)?;
+        }
+        ev[2].record(stream).map_err(&e)?;
+        unsafe {
+            let warp_per_node = LaunchConfig { grid_dim: (ell32, 1, 1), block_dim: (32, 1, 1), shared_mem_bytes: 0 };
+            stream
+                .launch_builder(&conditional)
+                .arg(&b.words)
+                .arg(&s32)
+                .arg(&wpl32)
+                .arg(&b.network)
+                .arg(&mut b.counts)
+                .launch(warp_per_node)
+                .map_err(&e)?;
+            let per_child = LaunchConfig { grid_dim: (off32.div_ceil(128), 1, 1), block_dim: (128, 1, 1), shared_mem_bytes: 0 };
+            stream
+                .launch_builder(&sample)
+                .arg(&b.network)
+                .arg(&b.counts)
+                .arg(&b.order)
+                .arg(&ell32)
+                .arg(&off32)
+                .arg(&g)
+                .arg(&seed_low)
+                .arg(&seed_high)
+                .arg(&mut b.offspring)
+                .launch(per_child)
+                .map_err(&e)?;
+        }
+        ev[3].record(stream).map_err(&e)?;
+        unsafe {
+            stream
+                .launch_builder(&evaluate)
+                .arg(&b.offspring)
+                .arg(&off32)
+                .arg(&ell32)
+                .arg(&k_trap)
+                .arg(&mut b.offspring_fitness)
+                .launch(grid(offspring_n))
+                .map_err(&e)?;
+        }
+        ev[4].record(stream).map_err(&e)?;
+        unsafe {
+            stream
+                .launch_builder(&replace)
+                .arg(&b.offspring)
+                .arg(&b.offspring_fitness)
+                .arg(&b.ranking)
+                .arg(&s32)
+                .arg(&off32)
+                .arg(&ell32)
+                .arg(&mut b.rows)
+                .arg(&mut b.fitness)
+                .launch(grid(offspring_n * ell))
+                .map_err(&e)?;
+        }
+        ev[5].record(stream).map_err(&e)?;
+        done += 1;
+        {
+            let mut st = b.stats.slice_mut(done * STATS..(done + 1) * STATS);
+            unsafe {
+                stream
+                    .launch_builder(&stats_kernel)
+                    .arg(&b.rows)
+                    .arg(&b.fitness)
+                    .arg(&n32)
+                    .arg(&ell32)
+                    .arg(&b.network)
+                    .arg(&nodes)
+                    .arg(&mut st)
+                    .launch(grid(n.max(ell)))
+            }
+            .map_err(&e)?;
+        }
+        events.push(ev);
+        if let Some(trace) = trace.as_deref_mut() {
+            let rows = stream.clone_dtoh(&b.network).map_err(&e)?;
+            let net = network_of_rows(&rows.chunks_exact(OUT).collect::<Vec<_>>());
+            let population = stream.clone_dtoh(&b.rows).map_err(&e)?;
+            trace.push(GenerationTrace {
+                parents: net.parents,
+                score_bits: net.score.to_bits(),
+                population_hash: population_hash(&population),
+            });
+        }
+    }
+    let stats = stream.clone_dtoh(&b.stats.slice(0..(done + 1) * STATS)).map_err(&e)?;
+    let rows = stream.clone_dtoh(&b.rows).map_err(&e)?;
+    let fitness = stream.clone_dtoh(&b.fitness).map_err(&e)?;
+    let span =
+        |from: &CudaEvent, to: &CudaEvent| from.elapsed_ms(to).map(|ms| Duration::from_secs_f64(f64::from(ms.max(0.0)) / 1e3)).map_err(&e);
+    let mut timings = PhaseTimes::default();
+    for ev in &events {
+        timings.selection += span(&ev[0], &ev[1])?;
+        timings.construction += span(&ev[1], &ev[2])?;
+        timings.sampling += span(&ev[2], &ev[3])?;
+        timings.evaluation += span(&ev[3], &ev[4])?;
+        timings.replacement += span(&ev[4], &ev[5])?;
+    }
+    let per_generation: Vec<&[u64]> = stats.chunks_exact(STATS).collect();
+    let history: Vec<GenerationStats> = per_generation[1..]
+        .iter()
+        .map(|g| GenerationStats { best_fitness: g[0] as u32, mean_fitness: g[1] as f64 / n as f64, edges: g[3] as usize })
+        .collect();
+    let families_scored = per_generation[1..].iter().map(|g| ell as u64 + g[4]).sum();
+    let best = (0..n).fold(0, |best, i| if fitness[i] > fitness[best] { i } else { best });
+    let best_solved = trap.solved(&rows[best * ell..][..ell]);
+    timings.total = start.elapsed();
+    let result = BoaResult {
+        generations: done,
+        best_fitness: fitness[best],
+        best_solved,
+        solved_fraction: best_solved as f64 / trap.m as f64,
+        converged: per_generation[done][2] == 0,
+        timings,
+        families_scored,
+        history,
+    };
+    Ok(DeviceRun { result, alleles: per_generation[1..].iter().map(|g| g[5] as f64).sum::<f64>() * s as f64 })
+}
+
+/// A run of [`run_on_device`]: the result (phase times from the device's events)
+/// and the alleles the network kernel read (Σ family size × S over the scored
+/// families, the first scores included), for its rate against the int32 ceiling.
+pub struct DeviceRun {
+    pub result: BoaResult,
+    pub alleles: f64,
 }
 
 /// One population checked by [`self_check`].
@@ -292,6 +633,75 @@ pub fn self_check(gpu: &Gpu, seed: u64, sizes: &[(usize, usize)], k: usize) -> R
     Ok(lines)
 }
 
+/// One whole run checked by [`run_check`].
+#[derive(Clone, Debug)]
+pub struct RunCheckLine {
+    pub n: usize,
+    pub ell: usize,
+    pub generations: usize,
+    pub stop_on_convergence: bool,
+    /// The first generation whose network or population differs (None: none does).
+    pub first_difference: Option<usize>,
+    /// Whether the results (history, best, solved, converged, families scored) agree.
+    pub same_result: bool,
+    /// Most edges of a generation's network (a check that networks were built).
+    pub edges: usize,
+}
+
+/// BOA on the device against the CPU reference run with counter-based randomness
+/// (`library::boa::run_traced`, multi-threaded pBOA), from fresh seeds: every
+/// generation's network (parents and score bits) and population hash, and the
+/// result, must be identical. `(n, ℓ, generations, stop on convergence)` per line.
+pub fn run_check(gpu: &Gpu, seed: u64, runs: &[(usize, usize, usize, bool)]) -> Result<Vec<RunCheckLine>> {
+    use crate::library::boa::{ParallelFamilyScorer, run_traced};
+    use crate::library::ecga::{Popcount, PrefixFastCount};
+    let mut lines = Vec::new();
+    for (i, &(n, ell, generations, stop)) in runs.iter().enumerate() {
+        let run_seed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(i as u64);
+        let trap = Trap { k: 5, m: ell / 5 };
+        let cfg = BoaConfig {
+            n,
+            max_generations: generations,
+            stop_on_convergence: stop,
+            rng: Randomness::Counter,
+            ..BoaConfig::paper(Construction::Permutation)
+        };
+        let (mut cpu_trace, mut dev_trace) = (Vec::new(), Vec::new());
+        let cpu = run_traced(
+            &trap,
+            &cfg,
+            run_seed,
+            &mut ParallelFamilyScorer::new(PrefixFastCount { popcount: Popcount::Hardware }),
+            Some(&mut cpu_trace),
+        )?;
+        let dev = run_on_device(gpu, &trap, &cfg, run_seed, Some(&mut dev_trace))?.result;
+        let first_difference = (0..cpu_trace.len().max(dev_trace.len())).find(|&g| cpu_trace.get(g) != dev_trace.get(g));
+        let same_result = (cpu.generations, cpu.best_fitness, cpu.best_solved, cpu.converged, cpu.families_scored, &cpu.history)
+            == (dev.generations, dev.best_fitness, dev.best_solved, dev.converged, dev.families_scored, &dev.history);
+        let edges = cpu.history.iter().map(|g| g.edges).max().unwrap_or(0);
+        lines.push(RunCheckLine { n, ell, generations, stop_on_convergence: stop, first_difference, same_result, edges });
+    }
+    Ok(lines)
+}
+
+/// Runs for [`run_check`]: `small` for compute-sanitizer. Odd N and N − S not a
+/// multiple of 64 on purpose (padding bits, partial blocks); one run stops on
+/// convergence (the per-generation check on the device).
+pub fn run_check_sizes(small: bool) -> Vec<(usize, usize, usize, bool)> {
+    let mut v = vec![(64, 10, 4, false), (201, 30, 6, false), (130, 20, 60, true)];
+    if !small {
+        v.extend([(1000, 60, 20, false), (2047, 120, 12, false), (4800, 190, 8, false)]);
+    }
+    v
+}
+
+/// Wall time and the device's phase times of one whole BOA run on the device at
+/// `n` × `ell` for `generations` generations (the paper's setting: 4800, 190, 200).
+pub fn time_device_run(gpu: &Gpu, seed: u64, n: usize, ell: usize, generations: usize) -> Result<DeviceRun> {
+    let cfg = BoaConfig { n, max_generations: generations, rng: Randomness::Counter, ..BoaConfig::paper(Construction::Permutation) };
+    run_on_device(gpu, &Trap { k: 5, m: ell / 5 }, &cfg, seed, None)
+}
+
 /// Block shapes the self-check builds every network with, and [`time_shapes`] times.
 pub fn shape_choices() -> Vec<Shape> {
     GROUPS.into_iter().flat_map(|group| [8, 16, 32].map(|warps| Shape { warps, group })).collect()
@@ -351,5 +761,22 @@ mod tests {
             assert!((1..=MAX_WARPS).contains(&shape.warps) && GROUPS.contains(&shape.group), "{shape:?}");
             assert!(BOA_CU.code.contains(&format!("BOA_NETWORK({})", shape.group)));
         }
+        assert!(BOA_CU.code.contains(&format!("#define BOA_STATS {STATS}\n")));
+        assert!(BOA_CU.code.contains("#define BOA_TABLE (2 << BOA_MAX_K)\n") && TABLE == 2 << MAX_K);
+    }
+
+    #[test]
+    fn the_memory_precheck_names_n_ell_and_both_sizes() {
+        // N = 4800, ℓ = 190, 2400 selected, 200 generations, term by term.
+        let bytes = (4800 + 2400) * 190 + 4 * (2 * 4800 + 2400) + 8 * 190 * 38 + 8 * 2402 + 4 * 190 * (2 + 10 + 32) + 8 * 6 * 201;
+        assert_eq!(device_run_bytes(4800, 190, 2400, 200), bytes);
+        assert!(check_device_run_fits(4800, 190, 2400, 200, bytes as usize).is_ok());
+        let err = check_device_run_fits(4800, 190, 2400, 200, bytes as usize - 1).unwrap_err().to_string();
+        assert!(err.contains("N = 4800") && err.contains("ℓ = 190"), "{err}");
+        assert!(err.contains(&format!("{bytes} bytes")) && err.contains(&format!("{} bytes", bytes - 1)), "{err}");
+        // Sizes far past any device do not overflow the arithmetic.
+        let huge = device_run_bytes(usize::MAX, usize::MAX, usize::MAX / 2, usize::MAX);
+        assert!(huge > u64::MAX as u128);
+        assert!(check_device_run_fits(usize::MAX, 4096, 1, 1, usize::MAX).is_err());
     }
 }

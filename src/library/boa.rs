@@ -14,9 +14,14 @@
 //!   parallelizes: every node chooses its parents among the nodes before it in a
 //!   permutation, independently of the other nodes.
 //! - [`conditional_probabilities`] and [`sample`]: ancestral sampling (Section III).
-//! - [`run`]: BOA with the settings of Section V.
+//! - [`run`]: BOA with the settings of Section V; [`Randomness`] chooses the paper
+//!   configuration's `StdRng` or [`CounterRng`] (Philox keyed by seed, generation,
+//!   stream, individual and locus), with [`conditional_counts`], [`sampled_one`] and
+//!   [`sample_counter`] deciding in integers, so that a run with every phase on the
+//!   GPU makes the same run bit for bit (issue #23).
 
 use crate::library::ecga::{DeviceStats, Popcount, Population, PrefixFastCount, SchemaCounter};
+use crate::library::philox::philox4x32_10;
 use crate::library::trap::Trap;
 use anyhow::{Result, bail, ensure};
 use rand::rngs::StdRng;
@@ -583,7 +588,8 @@ pub fn sample(net: &Network, p_one: &[Vec<f64>], count: usize, rng: &mut StdRng)
 pub enum Construction {
     /// sBOA: [`build_sboa`].
     Simple,
-    /// pBOA / gBOA: [`build_pboa`] with a fresh [`random_permutation`] each generation.
+    /// pBOA / gBOA: [`build_pboa`] with a fresh random permutation each generation
+    /// ([`random_permutation`] or [`CounterRng::permutation`]).
     Permutation,
 }
 
@@ -594,22 +600,138 @@ impl Construction {
             Construction::Permutation => "pboa",
         }
     }
+}
 
-    /// Builds the network of `pop`; [`Construction::Permutation`] draws its
-    /// permutation from `rng` first.
-    pub fn build(
-        self,
-        pop: &Population,
-        scorer: &mut dyn FamilyScorer,
-        k: usize,
-        table: &LnFactorial,
-        rng: &mut StdRng,
-    ) -> Result<Network> {
+// ---------------------------------------------------------------------------
+// Counter-based randomness (issue #23: BOA on the device, end to end)
+// ---------------------------------------------------------------------------
+
+/// Where a run's random numbers come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Randomness {
+    /// One `StdRng` seeded with the run's seed, drawn in program order: the
+    /// configuration every recorded sBOA/pBOA/gBOA result used.
+    Paper,
+    /// Philox4x32-10 ([`CounterRng`]) keyed by the seed, one number per (generation,
+    /// stream, individual, locus): any thread can draw any number, so a run with
+    /// every phase on the GPU (`gpu::boa::DeviceRun`) makes this run bit for bit.
+    Counter,
+}
+
+impl Randomness {
+    pub fn name(self) -> &'static str {
         match self {
-            Construction::Simple => build_sboa(pop, scorer, k, table),
-            Construction::Permutation => build_pboa(pop, scorer, k, table, &random_permutation(pop.ell(), rng)),
+            Randomness::Paper => "paper",
+            Randomness::Counter => "counter",
         }
     }
+}
+
+/// What a counter-based draw is for: counter word 1 of [`CounterRng::draw`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Stream {
+    /// The initial population: one allele per (individual, locus), generation 0.
+    Initial = 0,
+    /// pBOA's permutation: one key per node (individual 0, locus = node).
+    Permutation = 1,
+    /// Ancestral sampling: one number per (offspring, locus).
+    Sampling = 2,
+}
+
+/// Philox4x32-10 keyed by a run's seed (`kernels/boa_run.cu` draws the same).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CounterRng {
+    key: [u32; 2],
+}
+
+impl CounterRng {
+    /// Key words: the seed's low and high halves.
+    pub fn new(seed: u64) -> Self {
+        CounterRng { key: [seed as u32, (seed >> 32) as u32] }
+    }
+
+    /// Word 0 of Philox4x32-10 at counter (generation, stream, individual, locus).
+    pub fn draw(&self, generation: u32, stream: Stream, individual: u32, locus: u32) -> u32 {
+        philox4x32_10([generation, stream as u32, individual, locus], self.key)[0]
+    }
+
+    /// The allele of `individual` at `locus` in the initial population: the top bit.
+    pub fn initial_allele(&self, individual: u32, locus: u32) -> u8 {
+        (self.draw(0, Stream::Initial, individual, locus) >> 31) as u8
+    }
+
+    /// pBOA's permutation of generation `generation` over `ell` nodes (`perm[i]` =
+    /// node `i`'s position): node `i` draws key `r_i`, and its position is the number
+    /// of nodes `j` with `(r_j, j) < (r_i, i)` — a rank with no ties, so a device
+    /// computing the same count gets the same permutation.
+    pub fn permutation(&self, generation: u32, ell: usize) -> Vec<usize> {
+        let keys: Vec<(u32, usize)> = (0..ell).map(|j| (self.draw(generation, Stream::Permutation, 0, j as u32), j)).collect();
+        keys.iter().map(|ki| keys.iter().filter(|kj| *kj < ki).count()).collect()
+    }
+}
+
+/// Whether a sampled allele is 1, in integers only (the device decides the same):
+/// `r · total < ones · 2³²`, i.e. `r / 2³² < ones / total` exactly. A parent
+/// configuration absent from the selected population (`total = 0`) samples 1 with
+/// probability 1/2 (as `ones = 1, total = 2`), the paper configuration's 0.5.
+pub fn sampled_one(r: u32, ones: u32, total: u32) -> bool {
+    let (ones, total) = if total == 0 { (1, 2) } else { (ones, total) };
+    u64::from(r) * u64::from(total) < u64::from(ones) << 32
+}
+
+/// The network's conditional tables as counts from the selected population:
+/// `tables[i][π] = (N_{π,1}, N_π)` (bit `b` of `π` is the allele of
+/// `parents[i][b]`), what [`sample_counter`] decides from.
+pub fn conditional_counts(net: &Network, selected: &Population) -> Result<Vec<Vec<(u32, u32)>>> {
+    ensure!(net.parents.len() == selected.ell(), "network of {} nodes for {} loci", net.parents.len(), selected.ell());
+    let counter = PrefixFastCount { popcount: Popcount::Hardware };
+    let (mut loci, mut counts) = (Vec::new(), Vec::new());
+    Ok(net
+        .parents
+        .iter()
+        .enumerate()
+        .map(|(i, parents)| {
+            loci.clear();
+            loci.push(i);
+            loci.extend_from_slice(parents);
+            counts.resize(1 << loci.len(), 0);
+            counter.count(selected, &loci, &mut counts);
+            counts.chunks_exact(2).map(|n| (n[1], n[0] + n[1])).collect()
+        })
+        .collect())
+}
+
+/// `count` offspring (row-major) by ancestral sampling with counter-based numbers:
+/// offspring `c`, node `i` (in [`Network::topological_order`]) is 1 when
+/// [`sampled_one`] holds for `r = rng.draw(generation, Sampling, c, i)` and the
+/// counts of its parents' sampled configuration. Every number is fixed by its
+/// counter, so any topological order (the device walks pBOA's permutation order)
+/// samples the same offspring.
+pub fn sample_counter(net: &Network, tables: &[Vec<(u32, u32)>], count: usize, rng: &CounterRng, generation: u32) -> Vec<u8> {
+    let ell = net.parents.len();
+    let order = net.topological_order();
+    let mut rows = vec![0u8; count * ell];
+    for (c, child) in rows.chunks_exact_mut(ell).enumerate() {
+        for &i in &order {
+            let pi = net.parents[i].iter().enumerate().fold(0, |pi, (b, &p)| pi | usize::from(child[p]) << b);
+            let (ones, total) = tables[i][pi];
+            child[i] = u8::from(sampled_one(rng.draw(generation, Stream::Sampling, c as u32, i as u32), ones, total));
+        }
+    }
+    rows
+}
+
+/// FNV-1a (64-bit) of a population's rows: what the device self-check compares per
+/// generation.
+pub fn population_hash(rows: &[u8]) -> u64 {
+    rows.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+/// The random numbers of one run, as [`BoaConfig::rng`] chooses.
+enum Draws {
+    Paper(Box<StdRng>),
+    Counter(CounterRng),
 }
 
 /// Parameters of one BOA run.
@@ -627,13 +749,16 @@ pub struct BoaConfig {
     /// always runs `max_generations`).
     pub stop_on_convergence: bool,
     pub construction: Construction,
+    /// Where the random numbers come from ([`Randomness::Paper`] in Section V's
+    /// configuration).
+    pub rng: Randomness,
 }
 
 impl BoaConfig {
     /// Section V: N = 4800, k = 3, the best 50% selected, 200 generations, no early
     /// stop.
     pub fn paper(construction: Construction) -> Self {
-        BoaConfig { n: 4800, k: 3, selection: 0.5, max_generations: 200, stop_on_convergence: false, construction }
+        BoaConfig { n: 4800, k: 3, selection: 0.5, max_generations: 200, stop_on_convergence: false, construction, rng: Randomness::Paper }
     }
 
     /// Number of selected individuals, `round(N · selection)`.
@@ -659,9 +784,11 @@ pub struct PhaseTimes {
     /// Packing the selected population by locus, loading the scorer and building
     /// the network (the part gBOA moves to the GPU, Fig. 7).
     pub construction: Duration,
-    /// Conditional probabilities and ancestral sampling.
+    /// Conditional probabilities (or counts) and ancestral sampling.
     pub sampling: Duration,
-    /// Writing the offspring over the worst individuals and evaluating them.
+    /// Evaluating the offspring (trap-k).
+    pub evaluation: Duration,
+    /// Writing the offspring and their fitness over the worst individuals.
     pub replacement: Duration,
     /// The whole run, initialization included.
     pub total: Duration,
@@ -685,30 +812,67 @@ pub struct BoaResult {
     pub history: Vec<GenerationStats>,
 }
 
-/// Runs BOA on `trap` with all randomness from one `StdRng` seeded with `seed`:
+/// What [`run_traced`] keeps of one generation: the network built and the
+/// population after replacement, for comparing whole runs across backends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenerationTrace {
+    pub parents: Vec<Vec<usize>>,
+    /// Bits of [`Network::score`].
+    pub score_bits: u64,
+    /// [`population_hash`] of the rows after replacement.
+    pub population_hash: u64,
+}
+
+/// Runs BOA on `trap` with the random numbers `cfg.rng` chooses: one `StdRng`
+/// seeded with `seed` ([`Randomness::Paper`]), or [`CounterRng`] keyed by `seed`
+/// ([`Randomness::Counter`]):
 ///
-/// 1. N uniformly random individuals (alleles drawn row by row), evaluated;
+/// 1. N uniformly random individuals (alleles drawn row by row, or
+///    [`CounterRng::initial_allele`]), evaluated;
 /// 2. truncation selection: the population ranked by decreasing fitness, ties by
 ///    increasing index, and the first `S = round(N · selection)` selected;
 /// 3. the network of the selected individuals by `cfg.construction` (pBOA draws its
-///    permutation here), at most `cfg.k` parents per node;
-/// 4. `N − S` offspring by ancestral sampling ([`conditional_probabilities`],
-///    [`sample`]);
+///    permutation here: [`random_permutation`] or [`CounterRng::permutation`] of the
+///    generation), at most `cfg.k` parents per node;
+/// 4. `N − S` offspring by ancestral sampling ([`conditional_probabilities`] and
+///    [`sample`], or [`conditional_counts`] and [`sample_counter`]), evaluated;
 /// 5. replacement of the worst: offspring `c` overwrites the individual ranked
 ///    `S + c` in step 2, so the selected individuals survive and the offspring take
 ///    the places of the `N − S` worst (Pelikan's BOA: new solutions replace the worst
-///    part of the population); the offspring are evaluated.
+///    part of the population).
 ///
 /// Steps 2–5 repeat for `cfg.max_generations` generations, or until the population
 /// has converged to one string when `cfg.stop_on_convergence`.
 pub fn run(trap: &Trap, cfg: &BoaConfig, seed: u64, scorer: &mut dyn FamilyScorer) -> Result<BoaResult> {
+    run_traced(trap, cfg, seed, scorer, None)
+}
+
+/// [`run`], pushing every generation's [`GenerationTrace`] onto `trace` when given.
+pub fn run_traced(
+    trap: &Trap,
+    cfg: &BoaConfig,
+    seed: u64,
+    scorer: &mut dyn FamilyScorer,
+    mut trace: Option<&mut Vec<GenerationTrace>>,
+) -> Result<BoaResult> {
     let start = Instant::now();
     let (n, ell, selected_n) = (cfg.n, trap.ell(), cfg.selected());
     ensure!(ell > 0, "empty problem");
     ensure!(selected_n > 0 && selected_n < n, "selection {} of N = {n} must select between 1 and N − 1 individuals", cfg.selection);
+    ensure!(
+        cfg.rng == Randomness::Paper || (n <= u32::MAX as usize && cfg.max_generations <= u32::MAX as usize),
+        "counter-based randomness numbers individuals and generations in 32 bits: N = {n}, {} generations",
+        cfg.max_generations
+    );
     let table = LnFactorial::new(selected_n);
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut rows: Vec<u8> = (0..n * ell).map(|_| u8::from(rng.random::<bool>())).collect();
+    let mut draws = match cfg.rng {
+        Randomness::Paper => Draws::Paper(Box::new(StdRng::seed_from_u64(seed))),
+        Randomness::Counter => Draws::Counter(CounterRng::new(seed)),
+    };
+    let mut rows: Vec<u8> = match &mut draws {
+        Draws::Paper(rng) => (0..n * ell).map(|_| u8::from(rng.random::<bool>())).collect(),
+        Draws::Counter(rng) => (0..n * ell).map(|a| rng.initial_allele((a / ell) as u32, (a % ell) as u32)).collect(),
+    };
     let mut fitness: Vec<u32> = rows.chunks_exact(ell).map(|row| trap.fitness(row)).collect();
     let mut timings = PhaseTimes::default();
     let mut families_scored = 0;
@@ -719,6 +883,7 @@ pub fn run(trap: &Trap, cfg: &BoaConfig, seed: u64, scorer: &mut dyn FamilyScore
         if (cfg.stop_on_convergence && converged) || history.len() == cfg.max_generations {
             break converged;
         }
+        let generation = history.len() as u32;
         let phase = Instant::now();
         ranking.sort_unstable_by_key(|&i| (Reverse(fitness[i]), i));
         let selected_rows: Vec<u8> = ranking[..selected_n].iter().flat_map(|&i| &rows[i * ell..][..ell]).copied().collect();
@@ -726,22 +891,41 @@ pub fn run(trap: &Trap, cfg: &BoaConfig, seed: u64, scorer: &mut dyn FamilyScore
 
         let phase = Instant::now();
         let selected = Population::from_rows(selected_n, ell, selected_rows)?;
-        let network = cfg.construction.build(&selected, scorer, cfg.k, &table, &mut rng)?;
+        let network = match (cfg.construction, &mut draws) {
+            (Construction::Simple, _) => build_sboa(&selected, scorer, cfg.k, &table)?,
+            (Construction::Permutation, Draws::Paper(rng)) => build_pboa(&selected, scorer, cfg.k, &table, &random_permutation(ell, rng))?,
+            (Construction::Permutation, Draws::Counter(rng)) => {
+                build_pboa(&selected, scorer, cfg.k, &table, &rng.permutation(generation, ell))?
+            }
+        };
         families_scored += network.families_scored;
         timings.construction += phase.elapsed();
 
         let phase = Instant::now();
-        let p_one = conditional_probabilities(&network, &selected)?;
-        let offspring = sample(&network, &p_one, n - selected_n, &mut rng);
+        let offspring = match &mut draws {
+            Draws::Paper(rng) => sample(&network, &conditional_probabilities(&network, &selected)?, n - selected_n, rng),
+            Draws::Counter(rng) => sample_counter(&network, &conditional_counts(&network, &selected)?, n - selected_n, rng, generation),
+        };
         timings.sampling += phase.elapsed();
 
         let phase = Instant::now();
-        for (child, &slot) in offspring.chunks_exact(ell).zip(&ranking[selected_n..]) {
+        let offspring_fitness: Vec<u32> = offspring.chunks_exact(ell).map(|child| trap.fitness(child)).collect();
+        timings.evaluation += phase.elapsed();
+
+        let phase = Instant::now();
+        for ((child, &f), &slot) in offspring.chunks_exact(ell).zip(&offspring_fitness).zip(&ranking[selected_n..]) {
             rows[slot * ell..][..ell].copy_from_slice(child);
-            fitness[slot] = trap.fitness(child);
+            fitness[slot] = f;
         }
         timings.replacement += phase.elapsed();
 
+        if let Some(trace) = trace.as_deref_mut() {
+            trace.push(GenerationTrace {
+                parents: network.parents.clone(),
+                score_bits: network.score.to_bits(),
+                population_hash: population_hash(&rows),
+            });
+        }
         history.push(GenerationStats {
             best_fitness: fitness.iter().copied().max().unwrap_or(0),
             mean_fitness: fitness.iter().map(|&f| f64::from(f)).sum::<f64>() / n as f64,
@@ -1008,5 +1192,88 @@ mod tests {
         assert_eq!(a.generations, 8);
         let bad = BoaConfig { selection: 1.0, ..cfg };
         assert!(run(&trap, &bad, 7, &mut CpuFamilyScorer::new(POPCNT)).is_err());
+    }
+
+    #[test]
+    fn counter_draws_are_philox_at_the_documented_counter() {
+        let rng = CounterRng::new(0x1234_5678_9abc_def0);
+        assert_eq!(rng.draw(7, Stream::Sampling, 11, 13), philox4x32_10([7, 2, 11, 13], [0x9abc_def0, 0x1234_5678])[0]);
+        assert_eq!(rng.initial_allele(3, 4), (philox4x32_10([0, 0, 3, 4], [0x9abc_def0, 0x1234_5678])[0] >> 31) as u8);
+        for ell in [1, 2, 30, 191] {
+            let perm = rng.permutation(5, ell);
+            let mut sorted = perm.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, (0..ell).collect::<Vec<_>>(), "ℓ = {ell}");
+            if ell > 2 {
+                assert_ne!(perm, rng.permutation(6, ell), "a fresh permutation each generation");
+            }
+        }
+    }
+
+    #[test]
+    fn sampled_one_decides_in_integers() {
+        for r in [0, 1, 1 << 31, u32::MAX] {
+            assert!(!sampled_one(r, 0, 7), "p = 0 never samples 1");
+            assert!(sampled_one(r, 7, 7), "p = 1 always samples 1");
+        }
+        // Unseen configuration: exactly half of all r.
+        assert!(sampled_one((1 << 31) - 1, 0, 0) && !sampled_one(1 << 31, 0, 0));
+        // p = 1/3: r / 2³² < 1/3 ⇔ 3r < 2³².
+        let third = (1u64 << 32).div_ceil(3) as u32;
+        assert!(sampled_one(third - 1, 1, 3) && !sampled_one(third, 1, 3));
+    }
+
+    #[test]
+    fn counter_sampling_is_independent_of_the_topological_order() {
+        let pop = majority_blocks(4, 600, 3);
+        let table = LnFactorial::new(pop.n());
+        let rng = CounterRng::new(99);
+        let perm = rng.permutation(0, pop.ell());
+        let net = build_pboa(&pop, &mut CpuFamilyScorer::new(POPCNT), 3, &table, &perm).unwrap();
+        assert!(net.edges() > 0);
+        let tables = conditional_counts(&net, &pop).unwrap();
+        assert!(tables.iter().zip(&net.parents).all(|(t, p)| t.len() == 1 << p.len() && t.iter().map(|c| c.1).sum::<u32>() == 600));
+        let rows = sample_counter(&net, &tables, 50, &rng, 4);
+        // The device's order: nodes by their position in the permutation.
+        let mut by_position = vec![0; pop.ell()];
+        for (i, &p) in perm.iter().enumerate() {
+            by_position[p] = i;
+        }
+        assert_ne!(by_position, net.topological_order());
+        let mut again = vec![0u8; rows.len()];
+        for (c, child) in again.chunks_exact_mut(pop.ell()).enumerate() {
+            for &i in &by_position {
+                let pi = net.parents[i].iter().enumerate().fold(0, |pi, (b, &p)| pi | usize::from(child[p]) << b);
+                let (ones, total) = tables[i][pi];
+                child[i] = u8::from(sampled_one(rng.draw(4, Stream::Sampling, c as u32, i as u32), ones, total));
+            }
+        }
+        assert_eq!(rows, again);
+        assert_ne!(rows, sample_counter(&net, &tables, 50, &rng, 5), "each generation draws afresh");
+    }
+
+    #[test]
+    fn counter_runs_are_deterministic_solve_trap5_and_differ_from_the_paper_configuration() {
+        let trap = Trap { k: 5, m: 4 };
+        let strip = |mut r: BoaResult| {
+            r.timings = PhaseTimes::default();
+            r
+        };
+        let cfg = BoaConfig { n: 1000, max_generations: 30, rng: Randomness::Counter, ..BoaConfig::paper(Construction::Permutation) };
+        let (mut ta, mut tb) = (Vec::new(), Vec::new());
+        let a = strip(run_traced(&trap, &cfg, 2024, &mut CpuFamilyScorer::new(POPCNT), Some(&mut ta)).unwrap());
+        let b = strip(run_traced(&trap, &cfg, 2024, &mut ParallelFamilyScorer::new(BaselineCounter), Some(&mut tb)).unwrap());
+        assert_eq!(a, b);
+        assert_eq!(ta, tb);
+        assert_eq!(ta.len(), 30);
+        assert!(a.best_solved == trap.m, "{a:?}");
+        let paper = strip(run(&trap, &BoaConfig { rng: Randomness::Paper, ..cfg }, 2024, &mut CpuFamilyScorer::new(POPCNT)).unwrap());
+        assert_ne!(paper.history, a.history);
+        let other = strip(run(&trap, &cfg, 2025, &mut CpuFamilyScorer::new(POPCNT)).unwrap());
+        assert_ne!(other.history, a.history);
+        // sBOA takes its offspring from the counter too.
+        let simple = BoaConfig { construction: Construction::Simple, max_generations: 3, ..cfg };
+        let s1 = strip(run(&trap, &simple, 1, &mut CpuFamilyScorer::new(POPCNT)).unwrap());
+        assert_eq!(s1, strip(run(&trap, &simple, 1, &mut CpuFamilyScorer::new(POPCNT)).unwrap()));
     }
 }

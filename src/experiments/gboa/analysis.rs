@@ -25,11 +25,17 @@ pub struct RunTimes {
     pub selection: f64,
     pub construction: f64,
     pub sampling: f64,
+    /// Offspring evaluation; 0 in rows recorded before it was timed apart, whose
+    /// replacement time includes it.
+    pub evaluation: f64,
     pub replacement: f64,
     pub total: f64,
     pub solved: f64,
+    /// N and the selected S of the run (`gboa-device` rows; NaN otherwise).
+    pub n: f64,
+    pub selected: f64,
     /// gBOA only (NaN otherwise): kernel time, the device calls' wall time (packing
-    /// excluded) and alleles read by the network kernel.
+    /// excluded) and alleles read by the network kernel (`gboa-device`: alleles only).
     pub kernel: f64,
     pub device_calls: f64,
     pub alleles: f64,
@@ -80,6 +86,9 @@ impl Analysis {
                         selection: f("selection_ms"),
                         construction: f("construction_ms"),
                         sampling: f("sampling_ms"),
+                        evaluation: r.float("evaluation_ms").unwrap_or(0.0),
+                        n: r.int("n").map_or(f64::NAN, |v| v as f64),
+                        selected: r.int("selected").map_or(f64::NAN, |v| v as f64),
                         replacement: f("replacement_ms"),
                         total: f("total_ms"),
                         solved: f("solved_fraction"),

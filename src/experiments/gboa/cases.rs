@@ -9,13 +9,18 @@
 //!
 //! gBOA (Section IV) must reproduce CPU pBOA's run exactly (same permutations,
 //! networks and offspring), or the case fails.
+//!
+//! Beside the paper's columns, Table I runs `gboa-device` (not a paper method;
+//! issue #23, the "future research" of Section V.B): every phase on the GPU with
+//! counter-based randomness (`gpu::boa::run_on_device`), which `selfcheck` checks
+//! against the CPU's counter-based run generation by generation.
 
 use super::GboaPaper;
 use super::spec::Profile;
 use crate::error::SpecError;
 use crate::experiments::{Case, Footprint, RunEnv};
-use crate::gpu::boa::GpuFamilyScorer;
-use crate::library::boa::{self, BoaConfig, BoaResult, Construction, CpuFamilyScorer, FamilyScorer, ParallelFamilyScorer};
+use crate::gpu::boa::{GpuFamilyScorer, device_run_bytes, run_on_device};
+use crate::library::boa::{self, BoaConfig, BoaResult, Construction, CpuFamilyScorer, FamilyScorer, ParallelFamilyScorer, Randomness};
 use crate::library::ecga::{Popcount, PrefixFastCount};
 use crate::library::trap::Trap;
 use crate::records::Record;
@@ -26,7 +31,9 @@ pub const SBOA: &str = "sboa";
 pub const PBOA: &str = "pboa";
 pub const PBOA_MT: &str = "pboa-mt";
 pub const GBOA: &str = "gboa";
-pub const METHODS: [&str; 4] = [SBOA, PBOA, PBOA_MT, GBOA];
+/// BOA with every phase on the device (beyond the paper).
+pub const GBOA_DEVICE: &str = "gboa-device";
+pub const METHODS: [&str; 5] = [SBOA, PBOA, PBOA_MT, GBOA, GBOA_DEVICE];
 /// Repetitions of each complexity case.
 const COMPLEXITY_REPEATS: usize = 3;
 
@@ -44,6 +51,7 @@ impl GboaPaper {
             max_generations: generations,
             stop_on_convergence: false,
             construction,
+            rng: Randomness::Paper,
         }
     }
 
@@ -89,16 +97,26 @@ impl GboaPaper {
     }
 
     /// The population, the selected half and the offspring (a byte per allele)
-    /// with the network's ℓ × ℓ table of score gains on the host; the selected
-    /// half packed by locus and the gains on the device.
-    pub(super) fn footprint(case: &Case) -> Footprint {
+    /// with the network's ℓ × ℓ table of score gains on the host; on the device the
+    /// selected half packed by locus and the gains, or for Table I the whole
+    /// `gboa-device` run ([`device_run_bytes`]) where that is more.
+    pub(super) fn footprint(&self, case: &Case) -> Footprint {
         let (ell, n) = (case.params.int("ell").unwrap_or(0).max(0) as u64, case.params.int("n").unwrap_or(0).max(0) as u64);
         let key = match (case.params.str("figure"), case.params.str("axis")) {
             ("table1", _) => "table1_ells",
             (_, "ell") => "complexity_ells",
             _ => "complexity_pops",
         };
-        Footprint { host_bytes: 3 * n * ell + 8 * ell * ell, device_bytes: n * ell / 8 + 8 * ell * ell, key }
+        let network = n * ell / 8 + 8 * ell * ell;
+        let device_bytes = if key == "table1_ells" {
+            let (generations, n) = (case.params.int("generations").unwrap_or(0).max(0) as usize, n as usize);
+            let selected = self.config(n, generations, Construction::Permutation).selected();
+            let whole = device_run_bytes(n, ell as usize, selected, generations);
+            network.max(u64::try_from(whole).unwrap_or(u64::MAX))
+        } else {
+            network
+        };
+        Footprint { host_bytes: 3 * n * ell + 8 * ell * ell, device_bytes, key }
     }
 
     pub(super) fn run(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
@@ -116,6 +134,19 @@ impl GboaPaper {
         match &env.gpu {
             Some(gpu) => methods.push((GBOA, Construction::Permutation, Box::new(GpuFamilyScorer::new(gpu)?))),
             None => rows.push(Record::new().with("method", GBOA).with("status", "not_run").with("reason", env.gpu_absent.as_str())),
+        }
+        if p.str("figure") == "table1" {
+            match &env.gpu {
+                Some(gpu) => {
+                    let cfg = BoaConfig { rng: Randomness::Counter, ..self.config(n, generations, Construction::Permutation) };
+                    let d = run_on_device(gpu, &trap, &cfg, seed, None)?;
+                    let row = run_row(GBOA_DEVICE, &d.result).with("repeat", 0).with("rng", Randomness::Counter.name());
+                    rows.push(row.with("alleles_counted", d.alleles).with("selected", cfg.selected()));
+                }
+                None => {
+                    rows.push(Record::new().with("method", GBOA_DEVICE).with("status", "not_run").with("reason", env.gpu_absent.as_str()))
+                }
+            }
         }
         let mut pboa: Option<BoaResult> = None;
         for (name, construction, mut scorer) in methods {
@@ -173,6 +204,7 @@ fn run_row(method: &str, r: &BoaResult) -> Record {
         .with("selection_ms", ms(t.selection))
         .with("construction_ms", ms(t.construction))
         .with("sampling_ms", ms(t.sampling))
+        .with("evaluation_ms", ms(t.evaluation))
         .with("replacement_ms", ms(t.replacement))
         .with("total_ms", ms(t.total))
         .with("solved_fraction", r.solved_fraction)

@@ -67,7 +67,7 @@ impl Paper for GboaPaper {
         self.list_cases(profile)
     }
     fn footprint(&self, case: &Case) -> Footprint {
-        GboaPaper::footprint(case)
+        GboaPaper::footprint(self, case)
     }
 
     fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {

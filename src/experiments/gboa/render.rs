@@ -3,7 +3,7 @@
 
 use super::GboaPaper;
 use super::analysis::{Analysis, RunTimes};
-use super::cases::{GBOA, METHODS, PBOA, PBOA_MT, SBOA};
+use super::cases::{GBOA, GBOA_DEVICE, METHODS, PBOA, PBOA_MT, SBOA};
 use crate::claims::Ctx;
 use crate::experiments::{PaperReport, Section};
 use crate::report::chart::{self, LineChart};
@@ -47,6 +47,19 @@ impl GboaPaper {
                 |m| Ok(construction_speed(m, of(m))),
             )?,
             Section::per_machine(
+                "Beyond the paper — BOA on the device, end to end",
+                "`gboa-device` (not a paper method): selection, network construction, sampling, evaluation and replacement all \
+                 on the GPU with the population resident there (the \"future research\" of Section V.B), counter-based \
+                 randomness (Philox keyed by seed, generation, stream, individual and locus), bit-identical to the CPU \
+                 reference's counter-based run (checked by `evorepro selfcheck --paper gboa`). It draws other random numbers \
+                 than the paper's configuration, so its runs are not pBOA's; the claims judge `gboa`. Phase times are CUDA \
+                 events; each phase's rate is set against the ceiling that bounds it, measured in the same run: the device \
+                 copy bandwidth (bytes read plus written, the least each phase must move) or, for network construction, the \
+                 int32 instruction rate (alleles read per second, as for `gboa` above).",
+                machines,
+                |m| Ok(device_run(m, of(m))),
+            )?,
+            Section::per_machine(
                 "Complexity — Section V.A",
                 "Network construction of the first generation (one network on the selected half of a random population).",
                 machines,
@@ -72,7 +85,9 @@ impl GboaPaper {
              cores (the paper's pBOA ran on one core of a Core i7 920); `gboa` is pboa with the whole network built on the GPU \
              in one launch, one thread block per node as the paper decomposes it (Section IV-A), the rest on the CPU as in the \
              paper, and must reproduce pboa's run exactly (the *identical* column). Phase times are host wall-clock; network \
-             construction includes packing the selected population by locus.",
+             construction includes packing the selected population by locus. Beside them, not a paper method, \
+             `gboa-device` runs every phase on the GPU with counter-based randomness (Philox), the same settings and \
+             seed, bit-identical to the CPU reference run with that randomness.",
             s.k_trap.get_ref(),
             s.population.get_ref(),
             100.0 * s.selection.get_ref(),
@@ -121,7 +136,12 @@ fn table1(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
     }
     let mut header = vec!["ℓ".to_owned()];
     header.extend(METHODS.iter().map(|method| format!("{method}: total (ms) / solved")));
-    header.extend(["sBOA / pBOA".into(), "pBOA / pBOA all cores".into()]);
+    header.extend([
+        "sBOA / pBOA".into(),
+        "pBOA / pBOA all cores".into(),
+        "sBOA / gboa-device (goal ≥ 100×)".into(),
+        "pBOA all cores / gboa-device (goal ≥ 10×)".into(),
+    ]);
     let mut t = Table::new(&header);
     let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
     for &at in a.table1.keys() {
@@ -138,6 +158,8 @@ fn table1(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
         let total = |method: &str| a.mean(at, method, |r| r.total);
         cells.push(ratio(total(SBOA), total(PBOA)));
         cells.push(ratio(total(PBOA), total(PBOA_MT)));
+        cells.push(ratio(total(SBOA), total(GBOA_DEVICE)));
+        cells.push(ratio(total(PBOA_MT), total(GBOA_DEVICE)));
         t.row(cells);
     }
     let stem = dir.join("figures").join(format!("{}__table1", m.hw_id));
@@ -152,7 +174,7 @@ fn table1(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
 }
 
 fn fig7(a: &Analysis) -> String {
-    let mut t = Table::new(&["ℓ", "method", "network construction", "selection", "sampling", "evaluation + replacement"]);
+    let mut t = Table::new(&["ℓ", "method", "network construction", "selection", "sampling", "evaluation", "replacement"]);
     for &at in a.table1.keys() {
         for method in METHODS {
             let Some(total) = a.mean(at, method, |r| r.total) else { continue };
@@ -164,11 +186,96 @@ fn fig7(a: &Analysis) -> String {
                 share(|r| r.construction),
                 share(|r| r.selection),
                 share(|r| r.sampling),
+                share(|r| r.evaluation),
                 share(|r| r.replacement),
             ]);
         }
     }
-    if t.is_empty() { "No Table I runs in this machine's profiles.".into() } else { t.render() }
+    if t.is_empty() {
+        "No Table I runs in this machine's profiles.".into()
+    } else {
+        t.render() + "\nRows recorded before evaluation was timed apart show 0% evaluation: their replacement includes it.\n"
+    }
+}
+
+/// Picks one phase's time from a run.
+type Pick = fn(&RunTimes) -> f64;
+
+/// `gboa-device`'s whole run against the paper's methods, and each of its phases
+/// against the ceiling that bounds it.
+fn device_run(m: &MachineRecords, a: &Analysis) -> String {
+    let mut t = Table::new(&[
+        "ℓ",
+        "gboa-device (ms)",
+        "sBOA / gboa-device (goal ≥ 100×)",
+        "pBOA all cores / gboa-device (goal ≥ 10×)",
+        "gboa (paper's split) / gboa-device",
+        "solved",
+    ]);
+    let mut phases = Table::new(&["ℓ", "phase", "time (ms)", "share", "least work", "rate", "of the ceiling"]);
+    for &at in a.table1.keys() {
+        let mean = |method: &str, pick: fn(&RunTimes) -> f64| a.mean(at, method, pick).filter(|v| v.is_finite());
+        let Some(total) = mean(GBOA_DEVICE, |r| r.total) else { continue };
+        let total_of = |method: &str| mean(method, |r| r.total);
+        t.row(vec![
+            at.to_string(),
+            format!("{total:.1}"),
+            ratio(total_of(SBOA), Some(total)),
+            ratio(total_of(PBOA_MT), Some(total)),
+            ratio(total_of(GBOA), Some(total)),
+            mean(GBOA_DEVICE, |r| r.solved).map_or("—".into(), |q| format!("{:.0}%", 100.0 * q)),
+        ]);
+        let profile = a.profiles.get(&at);
+        let ceiling = |name: &str| profile.and_then(|p| m.ceiling_of_profile(name, p));
+        let (Some(n), Some(s)) = (mean(GBOA_DEVICE, |r| r.n), mean(GBOA_DEVICE, |r| r.selected)) else { continue };
+        let (g, ell, off) = (at.generations as f64, at.ell as f64, n - s);
+        // The least bytes each phase reads plus writes per generation (kernels/boa.cu).
+        let bytes: [(&str, Pick, f64); 4] = [
+            ("selection", |r| r.selection, 8.0 * n + s * ell + s * ell / 8.0),
+            ("sampling", |r| r.sampling, off * ell),
+            ("evaluation", |r| r.evaluation, off * ell + 4.0 * off),
+            ("replacement", |r| r.replacement, 2.0 * (off * ell + 4.0 * off)),
+        ];
+        let share = |ms: f64| format!("{:.0}%", 100.0 * ms / total);
+        for (phase, pick, per_generation) in bytes {
+            let Some(ms) = mean(GBOA_DEVICE, pick) else { continue };
+            let gbs = g * per_generation / (ms * 1e-3) / 1e9;
+            phases.row(vec![
+                at.to_string(),
+                phase.into(),
+                format!("{ms:.2}"),
+                share(ms),
+                format!("{:.2e} B", g * per_generation),
+                format!("{gbs:.2} GB/s"),
+                ceiling("gpu_d2d")
+                    .map_or("— (no ceiling recorded)".into(), |c| format!("{:.2}% of {c:.0} GB/s device copy", 100.0 * gbs / c)),
+            ]);
+        }
+        if let (Some(ms), Some(alleles)) = (mean(GBOA_DEVICE, |r| r.construction), mean(GBOA_DEVICE, |r| r.alleles)) {
+            let rate = alleles / (ms * 1e-3);
+            phases.row(vec![
+                at.to_string(),
+                "network construction".into(),
+                format!("{ms:.2}"),
+                share(ms),
+                format!("{alleles:.2e} alleles"),
+                format!("{rate:.2e} alleles/s"),
+                ceiling("gpu_int32")
+                    .map_or("— (no ceiling recorded)".into(), |c| format!("{:.1}% of {c:.0}·10⁹ int32/s", 100.0 * rate / (c * 1e9))),
+            ]);
+        }
+    }
+    if t.is_empty() {
+        return format!("No gboa-device runs on this machine ({}).", a.reason(GBOA_DEVICE));
+    }
+    let mut md = t.render();
+    if !phases.is_empty() {
+        md += "\nPer phase, summed over the run's generations (mean over runs): the least work the phase does and its rate \
+               against the ceiling measured in the same profile's runs. Phases far below the copy bandwidth move too few \
+               bytes per launch to be bandwidth-bound: a generation's launches and their latency set their time.\n\n";
+        md += &phases.render();
+    }
+    md
 }
 
 /// gBOA's network construction (mean per run) against single-threaded sBOA and

@@ -3,7 +3,9 @@
 use crate::gpu::{self, Gpu};
 use anyhow::Result;
 
-/// gBOA against the CPU K2 scores and pBOA networks (exact equality); returns the failures.
+/// gBOA against the CPU K2 scores and pBOA networks (exact equality), and whole BOA
+/// runs on the device against the CPU's counter-based runs (identical networks and
+/// populations every generation); returns the failures.
 pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
     let lines = gpu::boa::self_check(gpu, seed, &gpu::boa::self_check_sizes(small), 3)?;
     let mut failed = 0;
@@ -26,6 +28,27 @@ pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
         failed += 1;
     }
     println!("gboa kernels: {} populations checked, {failed} failed", lines.len());
+    let runs = gpu::boa::run_check(gpu, seed, &gpu::boa::run_check_sizes(small))?;
+    let mut run_failed = 0;
+    for l in &runs {
+        let ok = l.first_difference.is_none() && l.same_result && l.edges > 0;
+        run_failed += usize::from(!ok);
+        println!(
+            "{} gboa-device run n={} ell={} generations={} stop_on_convergence={}: identical to the CPU counter-based run={} \
+             (first differing generation {}), same result={}, largest network {} edges",
+            if ok { "PASS" } else { "FAIL" },
+            l.n,
+            l.ell,
+            l.generations,
+            l.stop_on_convergence,
+            l.first_difference.is_none(),
+            l.first_difference.map_or("none".into(), |g| g.to_string()),
+            l.same_result,
+            l.edges
+        );
+    }
+    println!("gboa-device runs: {} runs checked, {run_failed} failed", runs.len());
+    failed += run_failed;
     if !small {
         // The block size of the network kernel, measured (docs/gpu-notes.md): one
         // network at the paper's 192 bits (ℓ = 190) and N = 4800 (2400 selected).
@@ -36,6 +59,21 @@ pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
                 shape.warps, shape.group, d.kernel_ms, d.calls_ms, d.alleles
             );
         }
+        // The whole run on the device at the speed goal's point (issue #23).
+        let r = gpu::boa::time_device_run(gpu, seed, 4800, 190, 200)?.result;
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+        let t = &r.timings;
+        println!(
+            "time gboa-device run n=4800 ell=190 generations=200: total {:.1} ms; device phases: selection {:.1}, construction {:.1}, \
+             sampling {:.1}, evaluation {:.1}, replacement {:.1} ms; solved {:.3}",
+            ms(t.total),
+            ms(t.selection),
+            ms(t.construction),
+            ms(t.sampling),
+            ms(t.evaluation),
+            ms(t.replacement),
+            r.solved_fraction
+        );
     }
     Ok(failed)
 }
