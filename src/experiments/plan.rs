@@ -105,6 +105,8 @@ pub struct CaseTimes {
     per_weight: BTreeMap<String, f64>,
     /// …and over all its timed cases.
     per_weight_all: Option<f64>,
+    /// The commits of the basis machine's timed cases.
+    pub commits: std::collections::BTreeSet<String>,
 }
 
 fn median(mut v: Vec<f64>) -> Option<f64> {
@@ -122,6 +124,7 @@ impl CaseTimes {
             ids.entry(c.id.as_str()).or_default().push(c);
         }
         let mut rates: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
+        let mut commits = std::collections::BTreeSet::new();
         for m in machines {
             for r in m.measurements() {
                 let Some(s) = r.float(CASE_SECONDS) else { continue };
@@ -137,13 +140,14 @@ impl CaseTimes {
                     if let Some(c) = list.iter().find(|c| same_case(r, c)) {
                         // One rate per case (its rows all carry the same case_s).
                         rates.entry(group(c).to_owned()).or_default().insert(format!("{}@{run}", c.id), s / c.weight.max(1) as f64);
+                        commits.insert(r.str("git_commit").to_owned());
                     }
                 }
             }
         }
         let per_weight_all = median(rates.values().flat_map(|r| r.values().copied()).collect());
         let per_weight = rates.into_iter().filter_map(|(g, r)| Some((g, median(r.into_values().collect())?))).collect();
-        CaseTimes { by_case, basis: basis.to_owned(), per_weight, per_weight_all }
+        CaseTimes { by_case, basis: basis.to_owned(), per_weight, per_weight_all, commits }
     }
 
     pub fn estimate(&self, case: &Case) -> Estimate {
@@ -161,33 +165,31 @@ impl CaseTimes {
     }
 }
 
-/// The machine whose records estimate: `wanted` (an `hw_id`, or a part of one
-/// that names one machine) when given, else this machine when it has timed
-/// records, else the machine with the most timed rows; with a line saying which
-/// when it is not this machine. Err names the machines when `wanted` matches none or several.
+/// The machine whose records estimate, and a line saying which when it is not
+/// this machine: among the machines `wanted` names (an `hw_id` or a part of
+/// one; this machine when None), the one with the most timed rows; when none of
+/// them has any, the machine with the most (the nearest with records).
+/// Err names the machines when `wanted` matches none.
 pub fn basis(machines: &[MachineRecords], this_hw: &str, wanted: Option<&str>) -> Result<(String, Option<String>), String> {
     let timed = |m: &MachineRecords| m.measurements().filter(|r| r.float(CASE_SECONDS).is_some()).count();
-    let names = || machines.iter().map(|m| format!("`{}`", m.hw_id)).collect::<Vec<_>>().join(", ");
-    if let Some(w) = wanted {
-        let hits: Vec<&MachineRecords> = machines.iter().filter(|m| m.hw_id == w || m.hw_id.contains(w)).collect();
-        let hit = match hits.iter().find(|m| m.hw_id == w) {
-            Some(m) => *m,
-            None if hits.len() == 1 => hits[0],
-            None => return Err(format!("--estimate-from `{w}` names {} machines with records (they are: {})", hits.len(), names())),
-        };
-        return Ok((
-            hit.hw_id.clone(),
-            (hit.hw_id != this_hw).then(|| format!("Estimated from the records of `{}` (--estimate-from).", hit.hw_id)),
-        ));
-    }
-    if machines.iter().any(|m| m.hw_id == this_hw && timed(m) > 0) {
-        return Ok((this_hw.to_owned(), None));
-    }
-    Ok(match machines.iter().filter(|m| timed(m) > 0).max_by_key(|m| timed(m)) {
-        Some(m) => {
-            (m.hw_id.clone(), Some(format!("No timed records of this machine: estimated from `{}`, the machine with the most.", m.hw_id)))
+    let most = |it: &mut dyn Iterator<Item = &MachineRecords>| it.filter(|m| timed(m) > 0).max_by_key(|m| timed(m)).map(|m| m.hw_id.clone());
+    let named = match wanted {
+        Some(w) => {
+            let hits: Vec<&MachineRecords> = machines.iter().filter(|m| m.hw_id.contains(w)).collect();
+            if hits.is_empty() {
+                let names: Vec<String> = machines.iter().map(|m| format!("`{}`", m.hw_id)).collect();
+                return Err(format!("--estimate-from `{w}` names no machine with records (they are: {})", names.join(", ")));
+            }
+            most(&mut hits.into_iter())
         }
-        None => (this_hw.to_owned(), None),
+        None => most(&mut machines.iter().filter(|m| m.hw_id == this_hw)),
+    };
+    let which = wanted.map_or_else(|| "this machine".to_owned(), |w| format!("`{w}`"));
+    Ok(match (named, most(&mut machines.iter())) {
+        (Some(hw), _) if hw == this_hw => (hw, None),
+        (Some(hw), _) => (hw.clone(), Some(format!("Estimated from the records of `{hw}` (--estimate-from)."))),
+        (None, Some(hw)) => (hw.clone(), Some(format!("No timed records of {which}: estimated from `{hw}`, the machine with the most."))),
+        (None, None) => (this_hw.to_owned(), None),
     })
 }
 
@@ -406,6 +408,10 @@ impl DryRun<'_> {
              seconds per unit of case weight over its timed cases of the same figure, else of all figures (model), else \
              the same case on the machine named; records from before `case_s` was recorded have no times.\n"
         );
+        if !times.commits.is_empty() {
+            let commits: Vec<String> = times.commits.iter().map(|c| format!("`{c}`")).collect();
+            md += &format!("The timed records of {basis} are of commit {}.\n", commits.join(", "));
+        }
         md
     }
 }
@@ -482,15 +488,26 @@ mod tests {
 
     #[test]
     fn the_basis_is_this_machine_the_named_one_or_the_one_with_most_times() {
-        let rows = vec![timed("gpu-a", "grid/a", 1, 1.0), timed("gpu-a", "grid/b", 1, 1.0), timed("gpu-b", "grid/a", 1, 1.0)];
+        let rows = vec![
+            timed("gpu-a", "grid/a", 1, 1.0),
+            timed("gpu-a", "grid/b", 1, 1.0),
+            timed("gpu-b", "grid/a", 1, 1.0),
+            Record::new().with("hw_id", "gpu-c").with("record_kind", "measurement").with("case_id", "grid/a"),
+        ];
         let machines = crate::report::by_machine(rows, Some("cpu"));
         let (b, said) = basis(&machines, "cpu", None).unwrap();
         assert_eq!(b, "gpu-a");
         assert!(said.unwrap().contains("No timed records of this machine"));
         assert_eq!(basis(&machines, "gpu-b", None).unwrap(), ("gpu-b".to_owned(), None));
         assert_eq!(basis(&machines, "cpu", Some("-b")).unwrap().0, "gpu-b");
-        let e = basis(&machines, "cpu", Some("gpu")).unwrap_err();
-        assert!(e.contains("names 2 machines") && e.contains("`gpu-a`"), "{e}");
+        // Of the machines named, the one with the most times.
+        assert_eq!(basis(&machines, "cpu", Some("gpu")).unwrap().0, "gpu-a");
+        // Named, but without times: the nearest with records, said so.
+        let (b, said) = basis(&machines, "cpu", Some("gpu-c")).unwrap();
+        assert_eq!(b, "gpu-a");
+        assert!(said.unwrap().contains("No timed records of `gpu-c`"));
+        let e = basis(&machines, "cpu", Some("tpu")).unwrap_err();
+        assert!(e.contains("names no machine") && e.contains("`gpu-a`"), "{e}");
     }
 
     #[test]
