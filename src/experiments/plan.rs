@@ -136,12 +136,12 @@ impl CaseTimes {
                         *e = (run, s);
                     }
                 }
-                if m.hw_id == basis {
-                    if let Some(c) = list.iter().find(|c| same_case(r, c)) {
-                        // One rate per case (its rows all carry the same case_s).
-                        rates.entry(group(c).to_owned()).or_default().insert(format!("{}@{run}", c.id), s / c.weight.max(1) as f64);
-                        commits.insert(r.str("git_commit").to_owned());
-                    }
+                if m.hw_id == basis
+                    && let Some(c) = list.iter().find(|c| same_case(r, c))
+                {
+                    // One rate per case (its rows all carry the same case_s).
+                    rates.entry(group(c).to_owned()).or_default().insert(format!("{}@{run}", c.id), s / c.weight.max(1) as f64);
+                    commits.insert(r.str("git_commit").to_owned());
                 }
             }
         }
@@ -172,7 +172,8 @@ impl CaseTimes {
 /// Err names the machines when `wanted` matches none.
 pub fn basis(machines: &[MachineRecords], this_hw: &str, wanted: Option<&str>) -> Result<(String, Option<String>), String> {
     let timed = |m: &MachineRecords| m.measurements().filter(|r| r.float(CASE_SECONDS).is_some()).count();
-    let most = |it: &mut dyn Iterator<Item = &MachineRecords>| it.filter(|m| timed(m) > 0).max_by_key(|m| timed(m)).map(|m| m.hw_id.clone());
+    let most =
+        |it: &mut dyn Iterator<Item = &MachineRecords>| it.filter(|m| timed(m) > 0).max_by_key(|m| timed(m)).map(|m| m.hw_id.clone());
     let named = match wanted {
         Some(w) => {
             let hits: Vec<&MachineRecords> = machines.iter().filter(|m| m.hw_id.contains(w)).collect();
