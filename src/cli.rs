@@ -60,6 +60,18 @@ pub enum Command {
         /// (for job arrays; `evorepro merge` combines the shards).
         #[arg(long, value_name = "K/N")]
         shard: Option<experiments::shard::Shard>,
+        /// With --shard: shards 1..=G take the cases that need a GPU, the others
+        /// the cases that need none (K processes on one node: GPU cases on its GPU,
+        /// the rest on its other cores).
+        #[arg(long, value_name = "G", requires = "shard")]
+        gpu_shards: Option<usize>,
+        /// With --dry-run: the time on this many GPUs (one rank each) as well.
+        #[arg(long, default_value_t = 1, requires = "dry_run")]
+        gpus: usize,
+        /// With --dry-run: estimate from this machine's records (an hw_id, or a
+        /// part of one naming one machine) instead of this one's.
+        #[arg(long, value_name = "HW_ID", requires = "dry_run")]
+        estimate_from: Option<String>,
     },
     /// Combines the shards of a profile (`reproduce --shard K/N`) into its
     /// ordinary records file, refusing duplicate cases and shards of another
@@ -161,16 +173,25 @@ pub fn run(cli: Cli) -> Result<()> {
                     }
                 }
                 let machines = crate::report::by_machine(rows, Some(&this));
+                let mut known = Vec::new();
+                for profile in paper.profiles() {
+                    known.extend(paper.cases(&profile)?);
+                }
                 for profile in paper.profiles() {
                     let cases = paper.cases(&profile)?;
-                    println!("         profile {profile:14} {}", experiments::plan::profile_line(&cases, &machines, &this));
+                    println!("         profile {profile:14} {}", experiments::plan::profile_line(&cases, &known, &machines, &this));
                 }
                 for m in &machines {
                     println!("         records: {} ({} rows)", m.hw_id, m.rows.len());
                 }
             }
         }
-        Command::Reproduce { paper, profile, backend, device, out, resume, spec, dry_run, shard } => {
+        Command::Reproduce { paper, profile, backend, device, out, resume, spec, dry_run, shard, gpu_shards, gpus, estimate_from } => {
+            let shard = match (shard, gpu_shards) {
+                (Some(s), Some(g)) => Some(s.with_gpu_shards(g).map_err(anyhow::Error::msg)?),
+                (s, _) => s,
+            };
+            let dry = experiments::DryRunOptions { gpus, estimate_from };
             let list = papers(&paper)?;
             if spec.is_some() && list.len() > 1 {
                 anyhow::bail!("--spec names one paper's spec; use it with one paper, not `all`");
@@ -185,7 +206,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 if let Some(u) = &universe {
                     if dry_run {
                         if experiments::mpi::rank(u) == 0 {
-                            println!("{}", experiments::dry_run(e, &opts)?);
+                            println!("{}", experiments::dry_run(e, &opts, &dry)?);
                         }
                     } else if let Some(done) = experiments::mpi::reproduce(u, e, &opts)? {
                         println!("{}", done.summary(e.id()));
@@ -193,7 +214,7 @@ pub fn run(cli: Cli) -> Result<()> {
                     continue;
                 }
                 if dry_run {
-                    println!("{}", experiments::dry_run(e, &opts)?);
+                    println!("{}", experiments::dry_run(e, &opts, &dry)?);
                 } else {
                     println!("{}", experiments::reproduce(e, &opts)?.summary(e.id()));
                 }

@@ -78,6 +78,14 @@ pub trait Paper {
     fn not_run_column(&self) -> &'static str {
         "method"
     }
+    /// What one case occupies while it runs ([`plan::Resource`]). One GPU by
+    /// default: every case of the shipped papers runs its GPU method(s) where
+    /// there is a GPU, beside the CPU baselines it times (a case run without one
+    /// records its GPU methods as not run, so only a rank with a GPU may take it).
+    /// A paper whose case needs no GPU says so here.
+    fn resource(&self, _case: &Case) -> plan::Resource {
+        plan::Resource::Gpu
+    }
 }
 
 /// What a paper's report says; [`render`] lays it out.
@@ -326,13 +334,21 @@ fn check_run(exp: &dyn Experiment, opts: &RunOptions) -> Result<Checked> {
     let cases = match opts.shard {
         Some(s) => {
             let all = cases.len();
-            let mine = s.select(cases);
+            let gpu_cases = cases.iter().filter(|c| paper.resource(c) == plan::Resource::Gpu).count();
+            let mine = s.select(cases, |c| paper.resource(c));
             if mine.is_empty() {
-                bail!(
-                    "--shard {s}: profile `{}` of {} has {all} cases, none for this shard; use at most {all} shards",
-                    opts.profile,
-                    exp.id()
-                );
+                let most = match s.gpu_shards {
+                    Some(g) if g < s.count => format!(
+                        "{gpu_cases} of them need a GPU (shards 1..={g}), {} need none (shards {}..={}): use at most {} GPU shards and {} others",
+                        all - gpu_cases,
+                        g + 1,
+                        s.count,
+                        gpu_cases,
+                        all - gpu_cases
+                    ),
+                    _ => format!("use at most {all} shards"),
+                };
+                bail!("--shard {s}: profile `{}` of {} has {all} cases, none for this shard; {most}", opts.profile, exp.id());
             }
             mine
         }
@@ -346,10 +362,18 @@ fn check_run(exp: &dyn Experiment, opts: &RunOptions) -> Result<Checked> {
     Ok(Checked { file, paper, cases, env })
 }
 
-/// `reproduce --dry-run`: the profile's cases by figure with the memory and the
-/// time each needs ([`plan`]) after the checks `reproduce` makes; runs and
-/// writes nothing.
-pub fn dry_run(exp: &dyn Experiment, opts: &RunOptions) -> Result<String> {
+/// What `reproduce --dry-run` estimates beyond the run's options.
+pub struct DryRunOptions {
+    /// `--gpus`: the time on this many GPUs as well as on one.
+    pub gpus: usize,
+    /// `--estimate-from`: the machine (an `hw_id` or a part naming one) whose records estimate.
+    pub estimate_from: Option<String>,
+}
+
+/// `reproduce --dry-run`: the profile's cases by figure with the memory, the
+/// resource and the time each needs ([`plan`]) after the checks `reproduce`
+/// makes; runs and writes nothing.
+pub fn dry_run(exp: &dyn Experiment, opts: &RunOptions, dry: &DryRunOptions) -> Result<String> {
     let Checked { paper, cases, env, .. } = check_run(exp, opts)?;
     let hw = env.fingerprint.hw_id.as_str();
     let machines = report::by_machine(load_records(&opts.out, exp.id())?, Some(hw));
@@ -364,8 +388,18 @@ pub fn dry_run(exp: &dyn Experiment, opts: &RunOptions) -> Result<String> {
         Some(g) => format!("GPU {}", g.info.name),
         None => format!("CPU only ({}): GPU parts would be recorded as not run here", env.gpu_absent),
     };
+    let (basis, said) = plan::basis(&machines, hw, dry.estimate_from.as_deref()).map_err(anyhow::Error::msg)?;
+    let mut known = Vec::new();
+    for p in paper.profiles() {
+        known.extend(paper.cases(&p)?);
+    }
+    let times = plan::CaseTimes::new(&machines, &basis, &cases, &known);
     let mut md = format!("# {} — profile `{}` on `{hw}`, {on}; nothing is run or written\n\n", exp.id(), opts.profile);
-    md += &plan::render(paper.as_ref(), &cases, &machines, hw, |c| stored.contains(c.id.as_str()));
+    if let Some(line) = said {
+        md += &format!("{line}\n\n");
+    }
+    let plan = plan::DryRun { paper: paper.as_ref(), cases: &cases, times: &times, this_hw: hw, gpus: dry.gpus };
+    md += &plan.render(|c| stored.contains(c.id.as_str()));
     Ok(md)
 }
 
@@ -392,14 +426,19 @@ pub fn records_dir(out: &Path, id: &str) -> PathBuf {
     out.join(id).join("records")
 }
 
-/// A run under way: its records store (the one writer), the columns every
-/// row carries, and the cases it plans.
+/// A run under way: its writer and the cases it plans.
 pub struct Run<'a> {
     exp: &'a dyn Experiment,
     opts: &'a RunOptions,
     pub paper: Box<dyn Paper>,
     pub cases: Vec<Case>,
     pub env: RunEnv,
+    /// Apart from the rest, so that another thread may store while the cases are handed out ([`mpi`]).
+    pub writer: Writer,
+}
+
+/// The one writer of a run: its records store and the columns every row carries.
+pub struct Writer {
     store: RecordStore,
     common: Record,
 }
@@ -439,21 +478,38 @@ impl<'a> Run<'a> {
             eprintln!("{}: shard {s}, {} cases, records in {}", exp.id(), cases.len(), folder.display());
         }
         let ceilings = measure_ceilings(env.gpu.as_ref(), opts.profile == "quick", "ceiling")?;
-        let mut run = Run { exp, opts, paper, cases, env, store, common };
-        let rows = run.with_common(ceilings, None);
-        run.store.append(None, rows)?;
-        Ok(run)
+        let mut writer = Writer { store, common };
+        let rows = writer.with_common(ceilings, None);
+        writer.store.append(None, rows)?;
+        Ok(Run { exp, opts, paper, cases, env, writer })
     }
 
     /// The cases not yet stored (all of them without `--resume`).
     pub fn todo(&self) -> Vec<&Case> {
-        let todo: Vec<&Case> = self.cases.iter().filter(|c| !self.store.is_done(&c.id)).collect();
+        let todo: Vec<&Case> = self.cases.iter().filter(|c| !self.writer.store.is_done(&c.id)).collect();
         if todo.len() < self.cases.len() {
             eprintln!("resuming: {} of {} cases already stored", self.cases.len() - todo.len(), self.cases.len());
         }
         todo
     }
 
+    /// Stores the rows `run_case` returned for `case` (run in `case_s` seconds), at once.
+    pub fn store_case(&mut self, case: &Case, rows: Vec<Record>, case_s: f64) -> Result<()> {
+        self.writer.store_case(case, rows, case_s)
+    }
+
+    /// Writes the CSV copy and renders the report (a shard only says what it stored).
+    pub fn finish(self) -> Result<Finished> {
+        let store = &self.writer.store;
+        store.finish()?;
+        if let Some(shard) = self.opts.shard {
+            return Ok(Finished::Shard { shard, file: store.file(), stored: store.finished_cases(), planned: self.cases.len() });
+        }
+        Ok(Finished::Rendered(render(self.exp, &self.opts.out, Some(&self.env.fingerprint.hw_id), &self.opts.spec)?))
+    }
+}
+
+impl Writer {
     /// `rows` with the columns every row carries, and (for a case's rows) its id and parameters.
     fn with_common(&self, rows: Vec<Record>, case: Option<&Case>) -> Vec<Record> {
         rows.into_iter()
@@ -480,16 +536,6 @@ impl<'a> Run<'a> {
         let rows = rows.into_iter().map(|r| r.with(plan::CASE_SECONDS, case_s).with(records::UTC, utc.as_str())).collect();
         let rows = self.with_common(rows, Some(case));
         Ok(self.store.append(Some(&case.id), rows)?)
-    }
-
-    /// Writes the CSV copy and renders the report (a shard only says what it stored).
-    pub fn finish(self) -> Result<Finished> {
-        self.store.finish()?;
-        if let Some(shard) = self.opts.shard {
-            let file = self.store.file();
-            return Ok(Finished::Shard { shard, file, stored: self.store.finished_cases(), planned: self.cases.len() });
-        }
-        Ok(Finished::Rendered(render(self.exp, &self.opts.out, Some(&self.env.fingerprint.hw_id), &self.opts.spec)?))
     }
 }
 

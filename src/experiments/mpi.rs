@@ -14,14 +14,17 @@
 //!
 //! Devices: the workers of one host (counted by the node-local communicator,
 //! rank 0 not counted) take GPUs 0, 1, … in turn; a worker beyond the host's
-//! GPUs is CPU-only. When any worker has a GPU, CPU-only workers get no case
-//! (a case may need the GPU and the harness does not yet say which do); when
-//! none has, every worker runs cases on the CPU, as `--backend cpu` would.
+//! GPUs is CPU-only. Each case says what it needs ([`super::Paper::resource`]):
+//! a worker with a GPU takes the longest GPU case left, else the longest other;
+//! a CPU-only worker only cases that need no GPU ([`plan::next_case`]). When no
+//! worker has a GPU, every worker runs any case on the CPU, as `--backend cpu`
+//! would.
 //!
 //! A rank that dies ends the job (`mpirun` stops the others); every case
 //! stored before stays stored, so the next `--resume` reruns only the cases
 //! that were in flight.
 
+use super::plan::{self, Resource};
 use super::{Case, Experiment, Finished, Progress, Run, RunOptions, check_run, run_one};
 use crate::records;
 use anyhow::{Context, Result, bail};
@@ -118,14 +121,19 @@ impl Header {
 }
 
 /// Rank 0: open the run, hand out the cases longest first, store what comes back.
+///
+/// The main thread only hands out: it reads a result's header, sends that worker
+/// its next case at once, and passes the rows to a storing thread (decoding, the
+/// common columns, the Parquet rewrite), so no worker waits while a case is stored.
 fn dispatch(world: &SimpleCommunicator, exp: &'static dyn Experiment, opts: &RunOptions) -> Result<Finished> {
     let started = Instant::now();
     let mut run = Run::start(exp, opts)?;
     // Rank 0 only writes: its GPU (opened for the fingerprint and ceilings) is left to a worker.
     drop(run.env.gpu.take());
     let todo: Vec<Case> = run.todo().into_iter().cloned().collect();
+    let resources: Vec<Resource> = run.cases.iter().map(|c| run.paper.resource(c)).collect();
     let mut queue: Vec<usize> = todo.iter().map(|c| run.cases.iter().position(|d| d.id == c.id).expect("a planned case")).collect();
-    // Longest first: the queue is popped from its end.
+    // Longest first: the queue is taken from its end.
     queue.sort_by_key(|&i| (run.cases[i].weight, std::cmp::Reverse(i)));
     let workers = world.size() - 1;
     let mut has_gpu = vec![false; world.size() as usize];
@@ -135,16 +143,21 @@ fn dispatch(world: &SimpleCommunicator, exp: &'static dyn Experiment, opts: &Run
     }
     let gpu_workers = has_gpu.iter().filter(|&&g| g).count();
     if gpu_workers > 0 && (gpu_workers as i32) < workers {
-        eprintln!("{}: {gpu_workers} of {workers} workers have a GPU; the CPU-only ones run no case", exp.id());
+        let cpu_cases = queue.iter().filter(|&&i| resources[i] != Resource::Gpu).count();
+        eprintln!(
+            "{}: {gpu_workers} of {workers} workers have a GPU; the others take only the {cpu_cases} of {} cases that need none",
+            exp.id(),
+            queue.len()
+        );
     }
-    let mut progress = Progress::new(exp.id(), &todo.iter().collect::<Vec<_>>());
     let mut failure: Option<String> = None;
-    let (mut handout_s, mut transfer_s, mut busy_s) = (0.0, 0.0, 0.0);
-    // Hands `rank` its next case, or stops it; whether it got a case.
+    let (mut handout_s, mut encode_s, mut busy_s) = (0.0, 0.0, 0.0);
+    // Hands `rank` its next case (a rank without a GPU none that needs one; any when no worker has a GPU),
+    // or stops it; whether it got a case.
     let hand_out = |rank: i32, queue: &mut Vec<usize>, failed: bool| -> bool {
         let to = world.process_at_rank(rank);
-        let eligible = gpu_workers == 0 || has_gpu[rank as usize];
-        match queue.pop().filter(|_| eligible && !failed) {
+        let next = if failed { None } else { plan::next_case(queue, &resources, gpu_workers == 0 || has_gpu[rank as usize]) };
+        match next {
             Some(i) => {
                 to.send_with_tag(&(i as u64).to_le_bytes()[..], CASE);
                 true
@@ -155,44 +168,66 @@ fn dispatch(world: &SimpleCommunicator, exp: &'static dyn Experiment, opts: &Run
             }
         }
     };
-    let mut active = 0;
-    for rank in 1..world.size() {
-        active += i32::from(hand_out(rank, &mut queue, false));
-    }
-    while active > 0 {
-        // Polled, not a blocking receive: MPI's blocking receive spins, taking a core from the workers.
-        let Some(status) = world.any_process().immediate_probe() else {
-            std::thread::sleep(std::time::Duration::from_millis(1));
-            continue;
-        };
-        let rank = status.source_rank();
-        let (msg, status) = world.process_at_rank(rank).receive_vec_with_tag::<u8>(status.tag());
-        if status.tag() == FAILED {
-            failure.get_or_insert_with(|| format!("MPI rank {rank}: {}", String::from_utf8_lossy(&msg)));
-            hand_out(rank, &mut queue, true);
-            active -= 1;
-            continue;
+    let n_cases = run.cases.len();
+    let todo_refs: Vec<&Case> = todo.iter().collect();
+    let (cases, writer) = (&run.cases, &mut run.writer);
+    let store_s = std::thread::scope(|scope| -> Result<f64> {
+        let (results, arrived) = std::sync::mpsc::channel::<(i32, Vec<u8>)>();
+        let storing = scope.spawn(move || -> Result<f64> {
+            let mut progress = Progress::new(exp.id(), &todo_refs);
+            let mut spent = 0.0;
+            for (rank, msg) in arrived {
+                let t = Instant::now();
+                let header = Header::read(&msg).with_context(|| format!("a malformed result from MPI rank {rank}"))?;
+                let rows = records::decode_rows(&msg[HEADER_BYTES..]).with_context(|| format!("malformed rows from MPI rank {rank}"))?;
+                let case = &cases[header.case as usize];
+                writer.store_case(case, rows, header.case_s)?;
+                spent += t.elapsed().as_secs_f64();
+                progress.finished(case);
+            }
+            progress.clear();
+            Ok(spent)
+        });
+        let mut active = 0;
+        for rank in 1..world.size() {
+            active += i32::from(hand_out(rank, &mut queue, false));
         }
-        let decoding = Instant::now();
-        let header = Header::read(&msg).with_context(|| format!("a malformed result from MPI rank {rank}"))?;
-        let rows = records::decode_rows(&msg[HEADER_BYTES..]).with_context(|| format!("malformed rows from MPI rank {rank}"))?;
-        let case = run.cases.get(header.case as usize).with_context(|| format!("MPI rank {rank} sent case {}", header.case))?.clone();
-        transfer_s += decoding.elapsed().as_secs_f64() + header.encode_s;
-        handout_s += header.wait_s;
-        busy_s += header.case_s;
-        // The next case first, so the worker runs while this one is stored.
-        if !hand_out(rank, &mut queue, failure.is_some()) {
-            active -= 1;
+        while active > 0 && !storing.is_finished() {
+            // Polled, not a blocking receive: MPI's blocking receive spins, taking a core from the workers.
+            let Some(status) = world.any_process().immediate_probe() else {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+                continue;
+            };
+            let rank = status.source_rank();
+            let (msg, status) = world.process_at_rank(rank).receive_vec_with_tag::<u8>(status.tag());
+            if status.tag() == FAILED {
+                failure.get_or_insert_with(|| format!("MPI rank {rank}: {}", String::from_utf8_lossy(&msg)));
+                hand_out(rank, &mut queue, true);
+                active -= 1;
+                continue;
+            }
+            let header = Header::read(&msg).with_context(|| format!("a malformed result from MPI rank {rank}"))?;
+            anyhow::ensure!((header.case as usize) < n_cases, "MPI rank {rank} sent case {}, the profile has {n_cases}", header.case);
+            handout_s += header.wait_s;
+            encode_s += header.encode_s;
+            busy_s += header.case_s;
+            // The next case first, so the worker runs while this one is stored.
+            if !hand_out(rank, &mut queue, failure.is_some()) {
+                active -= 1;
+            }
+            if results.send((rank, msg)).is_err() {
+                break;
+            }
         }
-        run.store_case(&case, rows, header.case_s)?;
-        progress.finished(&case);
-    }
-    progress.clear();
+        drop(results);
+        storing.join().map_err(|_| anyhow::anyhow!("the storing thread panicked"))?
+    })?;
     let wall = started.elapsed().as_secs_f64();
-    let overhead = handout_s + transfer_s;
+    let overhead = handout_s + encode_s;
     eprintln!(
         "{}: {} cases over {workers} workers in {wall:.1} s (the cases' own times add up to {busy_s:.1} s: {:.2}× faster than one after another); \
-         case hand-out waits {handout_s:.3} s, record transfer {transfer_s:.3} s: {:.2}% of the workers' time",
+         case hand-out waits {handout_s:.3} s, row encoding {encode_s:.3} s: {:.2}% of the workers' time; rank 0 decoded and stored \
+         the rows in {store_s:.3} s beside them",
         exp.id(),
         todo.len(),
         busy_s / wall.max(1e-9),

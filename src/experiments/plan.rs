@@ -1,31 +1,73 @@
 //! `evorepro reproduce --dry-run`: the cases a profile would run, grouped by
-//! figure, with the memory each needs ([`Footprint`]) and a time estimated from
-//! stored records, without running or writing anything.
+//! figure, with the memory and the resource each needs ([`Footprint`],
+//! [`Resource`]) and a time estimated from stored records, without running or
+//! writing anything.
 //!
-//! A case's time comes from its own earlier run on this machine, else from the
-//! same case on another machine (named), else from this machine's seconds per
-//! unit of case weight (the median over its timed cases: a stated rough model),
-//! else it is unknown.
+//! Estimates come from one machine's records, the *basis*: this machine when it
+//! has timed records of the paper, else the one named by `--estimate-from`, else
+//! the machine with the most timed cases (said so). A case's time is its own
+//! earlier run on the basis (the same id and parameters, from any profile), else
+//! the basis's median seconds per unit of case weight over its timed cases of the
+//! same figure, else over all its timed cases (a stated rough model), else the
+//! same case on another machine (named), else unknown.
 
 use super::{Case, Footprint, Paper};
+use crate::records::Record;
 use crate::report::{MachineRecords, Table};
 use std::collections::BTreeMap;
 
 /// Record column: seconds the whole case took (every row of the case carries it).
 pub const CASE_SECONDS: &str = "case_s";
 
+/// What one case occupies while it runs, so that cases can share a node: the
+/// issue's three resources. A case that uses the GPU where there is one records
+/// other rows with a GPU than without (its GPU methods' results instead of "not
+/// run here"), so only a rank with a GPU may run it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Resource {
+    /// One CPU thread: any rank may run it beside others.
+    CpuThread,
+    /// Every CPU core (rayon): needs no GPU.
+    CpuCores,
+    /// One GPU (and the host threads that drive it and time its CPU baselines).
+    Gpu,
+}
+
+impl Resource {
+    pub fn label(self) -> &'static str {
+        match self {
+            Resource::CpuThread => "one CPU thread",
+            Resource::CpuCores => "all CPU cores",
+            Resource::Gpu => "one GPU",
+        }
+    }
+}
+
+/// The next case for a worker, removed from `queue` (case indices, longest last):
+/// a worker with a GPU takes the longest GPU case left, else the longest other
+/// case; a worker without takes the longest case that needs no GPU. None when
+/// nothing left suits the worker.
+pub fn next_case(queue: &mut Vec<usize>, resources: &[Resource], has_gpu: bool) -> Option<usize> {
+    let at = if has_gpu {
+        queue.iter().rposition(|&i| resources[i] == Resource::Gpu).or_else(|| queue.len().checked_sub(1))
+    } else {
+        queue.iter().rposition(|&i| resources[i] != Resource::Gpu)
+    }?;
+    Some(queue.remove(at))
+}
+
 /// Where a case's estimated time comes from.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Estimate {
-    /// Its own earlier run on this machine.
+    /// Its own earlier run on the basis machine.
     Measured(f64),
+    /// The basis machine's seconds per unit of case weight × the case's weight.
+    Model(f64),
     /// The same case on another machine.
     Elsewhere {
         seconds: f64,
         hw_id: String,
     },
-    /// This machine's seconds per unit of case weight × the case's weight.
-    Model(f64),
     Unknown,
 }
 
@@ -38,50 +80,126 @@ impl Estimate {
     }
 }
 
+/// Whether `row` is a run of `case`: the same id and the same parameters (a case
+/// of another profile may share the id with other generations or sizes).
+fn same_case(row: &Record, case: &Case) -> bool {
+    use crate::records::Value;
+    let number = |v: &Value| match *v {
+        Value::Int(x) => Some(x as f64),
+        Value::Float(x) => Some(x),
+        _ => None,
+    };
+    row.str("case_id") == case.id
+        && case.params.cells().all(|(k, want)| match want {
+            Value::Int(_) | Value::Float(_) => number(want) == row.float(k),
+            _ => want == row.get(k),
+        })
+}
+
 /// Stored case times: per case id, per machine, the latest run's seconds.
-struct CaseTimes {
+pub struct CaseTimes {
     by_case: BTreeMap<String, BTreeMap<String, (i64, f64)>>,
-    /// This machine's median seconds per unit of weight, from its timed cases of the plan.
-    per_weight: Option<f64>,
+    /// The machine whose records estimate.
+    pub basis: String,
+    /// The basis machine's median seconds per unit of weight, per figure.
+    per_weight: BTreeMap<String, f64>,
+    /// …and over all its timed cases.
+    per_weight_all: Option<f64>,
+    /// The commits of the basis machine's timed cases.
+    pub commits: std::collections::BTreeSet<String>,
+}
+
+fn median(mut v: Vec<f64>) -> Option<f64> {
+    v.sort_by(f64::total_cmp);
+    (!v.is_empty()).then(|| v[v.len() / 2])
 }
 
 impl CaseTimes {
-    fn new(machines: &[MachineRecords], this_hw: &str, cases: &[Case]) -> CaseTimes {
+    /// Times of `cases` from `machines`, estimated from `basis`'s records; `known`
+    /// are the cases of every profile (their weights give the model its rates).
+    pub fn new(machines: &[MachineRecords], basis: &str, cases: &[Case], known: &[Case]) -> CaseTimes {
         let mut by_case: BTreeMap<String, BTreeMap<String, (i64, f64)>> = BTreeMap::new();
+        let mut ids: BTreeMap<&str, Vec<&Case>> = BTreeMap::new();
+        for c in cases.iter().chain(known) {
+            ids.entry(c.id.as_str()).or_default().push(c);
+        }
+        let mut rates: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
+        let mut commits = std::collections::BTreeSet::new();
         for m in machines {
             for r in m.measurements() {
                 let Some(s) = r.float(CASE_SECONDS) else { continue };
+                let Some(list) = ids.get(r.str("case_id")) else { continue };
                 let run = r.int("run_id").unwrap_or(0);
-                let e = by_case.entry(r.str("case_id").to_owned()).or_default().entry(m.hw_id.clone()).or_insert((run, s));
-                if run > e.0 {
-                    *e = (run, s);
+                if let Some(c) = cases.iter().find(|c| c.id == r.str("case_id") && same_case(r, c)) {
+                    let e = by_case.entry(c.id.clone()).or_default().entry(m.hw_id.clone()).or_insert((run, s));
+                    if run > e.0 {
+                        *e = (run, s);
+                    }
+                }
+                if m.hw_id == basis
+                    && let Some(c) = list.iter().find(|c| same_case(r, c))
+                {
+                    // One rate per case (its rows all carry the same case_s).
+                    rates.entry(group(c).to_owned()).or_default().insert(format!("{}@{run}", c.id), s / c.weight.max(1) as f64);
+                    commits.insert(r.str("git_commit").to_owned());
                 }
             }
         }
-        let mut rates: Vec<f64> =
-            cases.iter().filter_map(|c| by_case.get(&c.id)?.get(this_hw).map(|&(_, s)| s / c.weight.max(1) as f64)).collect();
-        rates.sort_by(f64::total_cmp);
-        let per_weight = (!rates.is_empty()).then(|| rates[rates.len() / 2]);
-        CaseTimes { by_case, per_weight }
+        let per_weight_all = median(rates.values().flat_map(|r| r.values().copied()).collect());
+        let per_weight = rates.into_iter().filter_map(|(g, r)| Some((g, median(r.into_values().collect())?))).collect();
+        CaseTimes { by_case, basis: basis.to_owned(), per_weight, per_weight_all, commits }
     }
 
-    fn estimate(&self, case: &Case, this_hw: &str) -> Estimate {
+    pub fn estimate(&self, case: &Case) -> Estimate {
         let runs = self.by_case.get(&case.id);
-        if let Some(&(_, s)) = runs.and_then(|r| r.get(this_hw)) {
+        if let Some(&(_, s)) = runs.and_then(|r| r.get(&self.basis)) {
             return Estimate::Measured(s);
         }
-        if let Some((hw, &(_, s))) = runs.and_then(|r| r.iter().next()) {
-            return Estimate::Elsewhere { seconds: s, hw_id: hw.clone() };
+        if let Some(k) = self.per_weight.get(group(case)).copied().or(self.per_weight_all) {
+            return Estimate::Model(k * case.weight.max(1) as f64);
         }
-        self.per_weight.map_or(Estimate::Unknown, |k| Estimate::Model(k * case.weight.max(1) as f64))
+        match runs.and_then(|r| r.iter().next()) {
+            Some((hw, &(_, s))) => Estimate::Elsewhere { seconds: s, hw_id: hw.clone() },
+            None => Estimate::Unknown,
+        }
     }
 }
 
+/// The machine whose records estimate, and a line saying which when it is not
+/// this machine: among the machines `wanted` names (an `hw_id` or a part of
+/// one; this machine when None), the one with the most timed rows; when none of
+/// them has any, the machine with the most (the nearest with records).
+/// Err names the machines when `wanted` matches none.
+pub fn basis(machines: &[MachineRecords], this_hw: &str, wanted: Option<&str>) -> Result<(String, Option<String>), String> {
+    let timed = |m: &MachineRecords| m.measurements().filter(|r| r.float(CASE_SECONDS).is_some()).count();
+    let most =
+        |it: &mut dyn Iterator<Item = &MachineRecords>| it.filter(|m| timed(m) > 0).max_by_key(|m| timed(m)).map(|m| m.hw_id.clone());
+    let named = match wanted {
+        Some(w) => {
+            let hits: Vec<&MachineRecords> = machines.iter().filter(|m| m.hw_id.contains(w)).collect();
+            if hits.is_empty() {
+                let names: Vec<String> = machines.iter().map(|m| format!("`{}`", m.hw_id)).collect();
+                return Err(format!("--estimate-from `{w}` names no machine with records (they are: {})", names.join(", ")));
+            }
+            most(&mut hits.into_iter())
+        }
+        None => most(&mut machines.iter().filter(|m| m.hw_id == this_hw)),
+    };
+    let which = wanted.map_or_else(|| "this machine".to_owned(), |w| format!("`{w}`"));
+    Ok(match (named, most(&mut machines.iter())) {
+        (Some(hw), _) if hw == this_hw => (hw, None),
+        (Some(hw), _) => (hw.clone(), Some(format!("Estimated from the records of `{hw}` (--estimate-from)."))),
+        (None, Some(hw)) => (hw.clone(), Some(format!("No timed records of {which}: estimated from `{hw}`, the machine with the most."))),
+        (None, None) => (this_hw.to_owned(), None),
+    })
+}
+
 /// A profile in one line for `evorepro list`: its cases and the time they
-/// would take, estimated as `--dry-run` does (cases with no estimate counted).
-pub fn profile_line(cases: &[Case], machines: &[MachineRecords], this_hw: &str) -> String {
-    let times = CaseTimes::new(machines, this_hw, cases);
-    let known: Vec<f64> = cases.iter().filter_map(|c| times.estimate(c, this_hw).seconds()).collect();
+/// would take, estimated as `--dry-run` does from this machine's records (cases
+/// with no estimate counted).
+pub fn profile_line(cases: &[Case], known: &[Case], machines: &[MachineRecords], this_hw: &str) -> String {
+    let times = CaseTimes::new(machines, this_hw, cases, known);
+    let known: Vec<f64> = cases.iter().filter_map(|c| times.estimate(c).seconds()).collect();
     let n = cases.len();
     format!("{n} case{}, {}", if n == 1 { "" } else { "s" }, fmt_partial(known.iter().sum(), n - known.len(), n))
 }
@@ -148,77 +266,155 @@ fn fmt_partial(secs: f64, unknown: usize, of: usize) -> String {
     }
 }
 
-/// The dry run's Markdown: one row per figure (cases, already stored here, the
-/// largest case's memory, estimated time and where it comes from), then totals.
-/// `stored` tells whether a case's rows are already in this machine's records
-/// (skipped by `--resume`).
-pub fn render(paper: &dyn Paper, cases: &[Case], machines: &[MachineRecords], this_hw: &str, stored: impl Fn(&Case) -> bool) -> String {
-    let times = CaseTimes::new(machines, this_hw, cases);
-    let mut groups: Vec<(&str, Vec<&Case>)> = Vec::new();
-    for c in cases {
-        match groups.iter_mut().find(|(g, _)| *g == group(c)) {
-            Some((_, list)) => list.push(c),
-            None => groups.push((group(c), vec![c])),
-        }
+/// The time `times` take on `lanes` ranks run side by side, each case (longest
+/// first) going to the rank with the least time so far (LPT scheduling, as the
+/// MPI dispatcher hands out cases): the largest rank's time.
+pub fn makespan(times: &[f64], lanes: usize) -> f64 {
+    let mut sorted = times.to_vec();
+    sorted.sort_by(|a, b| b.total_cmp(a));
+    let mut load = vec![0.0f64; lanes.max(1)];
+    for t in sorted {
+        let least = (0..load.len()).min_by(|&a, &b| load[a].total_cmp(&load[b])).expect("at least one lane");
+        load[least] += t;
     }
-    let mut t = Table::new(&["figure", "cases", "stored here", "largest host memory", "largest device memory", "estimated time", "from"]);
-    let (mut total, mut unknown, mut total_todo) = (0.0, 0, 0.0);
-    for (name, list) in &groups {
-        let mut largest = Footprint::default();
-        let (mut secs, mut sources) = (0.0, BTreeMap::<String, usize>::new());
-        let (mut done, mut missing) = (0, 0);
-        for c in list {
-            let f = paper.footprint(c);
-            largest.host_bytes = largest.host_bytes.max(f.host_bytes);
-            largest.device_bytes = largest.device_bytes.max(f.device_bytes);
-            let e = times.estimate(c, this_hw);
-            let source = match &e {
-                Estimate::Measured(_) => "this machine".to_owned(),
-                Estimate::Elsewhere { hw_id, .. } => format!("`{hw_id}`"),
-                Estimate::Model(_) => "model".to_owned(),
-                Estimate::Unknown => "unknown".to_owned(),
-            };
-            *sources.entry(source).or_default() += 1;
-            match e.seconds() {
-                Some(s) => {
-                    secs += s;
-                    if !stored(c) {
-                        total_todo += s;
+    load.into_iter().fold(0.0, f64::max)
+}
+
+/// What the dry run shows.
+pub struct DryRun<'a> {
+    pub paper: &'a dyn Paper,
+    pub cases: &'a [Case],
+    pub times: &'a CaseTimes,
+    pub this_hw: &'a str,
+    /// `--gpus`: the time on this many GPUs (one rank each) too.
+    pub gpus: usize,
+}
+
+impl DryRun<'_> {
+    /// The Markdown: one row per figure (cases, already stored here, the resource
+    /// they need, the largest case's memory, estimated time and where it comes
+    /// from), the totals per resource, then the time on one GPU and on `gpus`.
+    /// `stored` tells whether a case's rows are already in this machine's records
+    /// (skipped by `--resume`).
+    pub fn render(&self, stored: impl Fn(&Case) -> bool) -> String {
+        let (paper, cases, times) = (self.paper, self.cases, self.times);
+        let mut groups: Vec<(&str, Vec<&Case>)> = Vec::new();
+        for c in cases {
+            match groups.iter_mut().find(|(g, _)| *g == group(c)) {
+                Some((_, list)) => list.push(c),
+                None => groups.push((group(c), vec![c])),
+            }
+        }
+        let basis = if times.basis == self.this_hw { "this machine".to_owned() } else { format!("`{}`", times.basis) };
+        let mut t = Table::new(&[
+            "figure",
+            "cases",
+            "stored here",
+            "needs",
+            "largest host memory",
+            "largest device memory",
+            "estimated time",
+            "from",
+        ]);
+        let (mut total, mut unknown, mut total_todo) = (0.0, 0, 0.0);
+        // Per resource: cases, cases to run, their estimated seconds, cases to run without an estimate.
+        let mut per_resource: BTreeMap<Resource, (usize, usize, f64, usize)> = BTreeMap::new();
+        let mut todo_times = Vec::new();
+        for (name, list) in &groups {
+            let mut largest = Footprint::default();
+            let (mut secs, mut sources) = (0.0, BTreeMap::<String, usize>::new());
+            let mut needs = BTreeMap::<Resource, usize>::new();
+            let (mut done, mut missing) = (0, 0);
+            for c in list {
+                let f = paper.footprint(c);
+                largest.host_bytes = largest.host_bytes.max(f.host_bytes);
+                largest.device_bytes = largest.device_bytes.max(f.device_bytes);
+                let resource = paper.resource(c);
+                *needs.entry(resource).or_default() += 1;
+                let e = times.estimate(c);
+                let source = match &e {
+                    Estimate::Measured(_) => basis.clone(),
+                    Estimate::Model(_) => "model".to_owned(),
+                    Estimate::Elsewhere { hw_id, .. } => format!("`{hw_id}`"),
+                    Estimate::Unknown => "unknown".to_owned(),
+                };
+                *sources.entry(source).or_default() += 1;
+                let r = per_resource.entry(resource).or_default();
+                r.0 += 1;
+                match e.seconds() {
+                    Some(s) => {
+                        secs += s;
+                        if !stored(c) {
+                            total_todo += s;
+                            r.2 += s;
+                            todo_times.push(s);
+                        }
+                    }
+                    None => {
+                        missing += 1;
+                        r.3 += usize::from(!stored(c));
                     }
                 }
-                None => missing += 1,
+                r.1 += usize::from(!stored(c));
+                done += usize::from(stored(c));
             }
-            done += usize::from(stored(c));
+            total += secs;
+            unknown += missing;
+            let from: Vec<String> = sources.into_iter().map(|(s, n)| format!("{s} ({n})")).collect();
+            let needs: Vec<String> = match needs.len() {
+                1 => needs.keys().map(|r| r.label().to_owned()).collect(),
+                _ => needs.into_iter().map(|(r, n)| format!("{} ({n})", r.label())).collect(),
+            };
+            t.row(vec![
+                (*name).to_owned(),
+                list.len().to_string(),
+                done.to_string(),
+                needs.join(", "),
+                fmt_bytes(largest.host_bytes),
+                fmt_bytes(largest.device_bytes),
+                fmt_partial(secs, missing, list.len()),
+                from.join(", "),
+            ]);
         }
-        total += secs;
-        unknown += missing;
-        let from: Vec<String> = sources.into_iter().map(|(s, n)| format!("{s} ({n})")).collect();
-        t.row(vec![
-            (*name).to_owned(),
-            list.len().to_string(),
-            done.to_string(),
-            fmt_bytes(largest.host_bytes),
-            fmt_bytes(largest.device_bytes),
-            fmt_partial(secs, missing, list.len()),
-            from.join(", "),
-        ]);
+        let stored_n = cases.iter().filter(|c| stored(c)).count();
+        let todo_n = cases.len() - stored_n;
+        let unknown_todo = cases.iter().filter(|c| !stored(c) && times.estimate(c) == Estimate::Unknown).count();
+        let mut md = t.render();
+        md += &format!(
+            "\n{} cases, {stored_n} already stored here; estimated time {} in all, {} for the cases not yet stored (`--resume`).\n\n",
+            cases.len(),
+            fmt_partial(total, unknown, cases.len()),
+            fmt_partial(total_todo, unknown_todo, todo_n),
+        );
+        let mut r = Table::new(&["needs", "cases", "not yet stored", "their estimated time"]);
+        for (resource, (n, todo, secs, missing)) in per_resource {
+            r.row(vec![resource.label().to_owned(), n.to_string(), todo.to_string(), fmt_partial(secs, missing, todo)]);
+        }
+        md += &r.render();
+        let lanes: Vec<usize> = if self.gpus > 1 { vec![1, self.gpus] } else { vec![1] };
+        let spans: Vec<String> = lanes
+            .iter()
+            .map(|&g| {
+                format!("{} on {g} GPU{}", fmt_partial(makespan(&todo_times, g), unknown_todo, todo_n), if g == 1 { "" } else { "s" })
+            })
+            .collect();
+        md += &format!(
+            "\nThe cases not yet stored take {}: one rank per GPU, each case (longest first) to the GPU with the least \
+             estimated time so far (the MPI hand-out); the longest case alone takes {}.\n",
+            spans.join(", "),
+            fmt_duration(todo_times.iter().copied().fold(0.0, f64::max)),
+        );
+        md += &format!(
+            "Estimates: a case's own earlier run (same id and parameters, any profile) on {basis}, else {basis}'s median \
+             seconds per unit of case weight over its timed cases of the same figure, else of all figures (model), else \
+             the same case on the machine named; records from before `case_s` was recorded have no times.\n"
+        );
+        if !times.commits.is_empty() {
+            let commits: Vec<String> = times.commits.iter().map(|c| format!("`{c}`")).collect();
+            md += &format!("The timed records of {basis} are of commit {}.\n", commits.join(", "));
+        }
+        md
     }
-    let stored_n = cases.iter().filter(|c| stored(c)).count();
-    let mut md = t.render();
-    md += &format!(
-        "\n{} cases, {stored_n} already stored here; estimated time {} in all, {} for the cases not yet stored (`--resume`).\n",
-        cases.len(),
-        fmt_partial(total, unknown, cases.len()),
-        fmt_partial(
-            total_todo,
-            cases.iter().filter(|c| !stored(c) && times.estimate(c, this_hw) == Estimate::Unknown).count(),
-            cases.len() - stored_n
-        ),
-    );
-    md += "Estimates: a case's own earlier run on this machine, else the same case on the machine named, else \
-           this machine's median seconds per unit of case weight (model); times of records from before `case_s` \
-           was recorded are unknown.\n";
-    md
 }
 
 #[cfg(test)]
@@ -249,22 +445,98 @@ mod tests {
     }
 
     #[test]
-    fn estimates_prefer_this_machine_then_another_then_the_weight_model() {
+    fn estimates_prefer_the_basis_then_its_figure_rate_then_another_machine() {
         let rows = vec![
             timed("here", "grid/a", 1, 10.0),
             timed("here", "grid/a", 2, 12.0),
             timed("there", "grid/a", 1, 99.0),
             timed("there", "grid/b", 1, 30.0),
+            timed("there", "speed/c", 1, 5.0),
         ];
         let machines = crate::report::by_machine(rows, Some("here"));
-        let cases = [case("grid/a", 4), case("grid/b", 4), case("speed/c", 8)];
-        let t = CaseTimes::new(&machines, "here", &cases);
-        // The latest run of this machine, not another machine's.
-        assert_eq!(t.estimate(&cases[0], "here"), Estimate::Measured(12.0));
-        assert_eq!(t.estimate(&cases[1], "here"), Estimate::Elsewhere { seconds: 30.0, hw_id: "there".into() });
-        // 12 s for weight 4 here: 3 s per unit, × 8.
-        assert_eq!(t.estimate(&cases[2], "here"), Estimate::Model(24.0));
-        let none = CaseTimes::new(&[], "here", &cases);
-        assert_eq!(none.estimate(&cases[2], "here"), Estimate::Unknown);
+        let cases = [case("grid/a", 4), case("grid/b", 2), case("speed/c", 8), case("ring/d", 1)];
+        let t = CaseTimes::new(&machines, "here", &cases, &[]);
+        // The latest run of the basis, not another machine's.
+        assert_eq!(t.estimate(&cases[0]), Estimate::Measured(12.0));
+        // 12 s for weight 4 here: 3 s per unit of grid weight, × 2 (before `there`'s 30 s).
+        assert_eq!(t.estimate(&cases[1]), Estimate::Model(6.0));
+        // No speed case here: the rate of every figure, × 8.
+        assert_eq!(t.estimate(&cases[2]), Estimate::Model(24.0));
+        let there = CaseTimes::new(&machines, "there", &cases, &[]);
+        assert_eq!(there.estimate(&cases[2]), Estimate::Measured(5.0));
+        let none = CaseTimes::new(&[], "here", &cases, &[]);
+        assert_eq!(none.estimate(&cases[2]), Estimate::Unknown);
+        // A basis without rates: another machine's run of the same case, named.
+        let lone = CaseTimes::new(&machines, "elsewhere", &cases, &[]);
+        assert_eq!(lone.estimate(&cases[1]), Estimate::Elsewhere { seconds: 30.0, hw_id: "there".into() });
+    }
+
+    #[test]
+    fn a_case_of_another_profile_with_other_parameters_is_not_a_measurement() {
+        let mut row = timed("here", "grid/a", 1, 10.0).with("generations", 100);
+        let mut c = case("grid/a", 5);
+        c.params = Record::new().with("generations", 500);
+        let machines = crate::report::by_machine(vec![row.clone()], Some("here"));
+        // The same id, 500 generations planned, 100 stored: not this case; the model scales by weight.
+        let other = Case { params: Record::new().with("generations", 100), ..case("grid/a", 1) };
+        let t = CaseTimes::new(&machines, "here", std::slice::from_ref(&c), std::slice::from_ref(&other));
+        assert_eq!(t.estimate(&c), Estimate::Model(50.0));
+        row.set("generations", 500.0);
+        let machines = crate::report::by_machine(vec![row], Some("here"));
+        let t = CaseTimes::new(&machines, "here", std::slice::from_ref(&c), &[]);
+        assert_eq!(t.estimate(&c), Estimate::Measured(10.0));
+    }
+
+    #[test]
+    fn the_basis_is_this_machine_the_named_one_or_the_one_with_most_times() {
+        let rows = vec![
+            timed("gpu-a", "grid/a", 1, 1.0),
+            timed("gpu-a", "grid/b", 1, 1.0),
+            timed("gpu-b", "grid/a", 1, 1.0),
+            Record::new().with("hw_id", "gpu-c").with("record_kind", "measurement").with("case_id", "grid/a"),
+        ];
+        let machines = crate::report::by_machine(rows, Some("cpu"));
+        let (b, said) = basis(&machines, "cpu", None).unwrap();
+        assert_eq!(b, "gpu-a");
+        assert!(said.unwrap().contains("No timed records of this machine"));
+        assert_eq!(basis(&machines, "gpu-b", None).unwrap(), ("gpu-b".to_owned(), None));
+        assert_eq!(basis(&machines, "cpu", Some("-b")).unwrap().0, "gpu-b");
+        // Of the machines named, the one with the most times.
+        assert_eq!(basis(&machines, "cpu", Some("gpu")).unwrap().0, "gpu-a");
+        // Named, but without times: the nearest with records, said so.
+        let (b, said) = basis(&machines, "cpu", Some("gpu-c")).unwrap();
+        assert_eq!(b, "gpu-a");
+        assert!(said.unwrap().contains("No timed records of `gpu-c`"));
+        let e = basis(&machines, "cpu", Some("tpu")).unwrap_err();
+        assert!(e.contains("names no machine") && e.contains("`gpu-a`"), "{e}");
+    }
+
+    #[test]
+    fn makespan_deals_longest_first_to_the_least_loaded() {
+        // 7, 5, 4, 3, 3 on 2, each to the least loaded: 7 | 5, then 4 → 9, 3 → 7 + 3 = 10, 3 → 9 + 3 = 12.
+        assert_eq!(makespan(&[3.0, 7.0, 4.0, 5.0, 3.0], 2), 12.0);
+        assert_eq!(makespan(&[3.0, 7.0, 4.0, 5.0, 3.0], 1), 22.0);
+        assert_eq!(makespan(&[3.0, 7.0], 8), 7.0);
+        assert_eq!(makespan(&[], 8), 0.0);
+    }
+
+    #[test]
+    fn the_hand_out_never_gives_a_gpu_case_to_a_rank_without_one() {
+        use Resource::*;
+        let resources = [Gpu, CpuThread, Gpu, CpuCores, CpuThread];
+        // Longest last: case 2, then 3, 0, 4, 1.
+        let mut queue = vec![1, 4, 0, 3, 2];
+        // A CPU-only rank: the longest case that needs no GPU, never 2 or 0.
+        assert_eq!(next_case(&mut queue, &resources, false), Some(3));
+        // A GPU rank: the longest GPU case first, leaving the CPU cases to CPU ranks.
+        assert_eq!(next_case(&mut queue, &resources, true), Some(2));
+        assert_eq!(next_case(&mut queue, &resources, true), Some(0));
+        // No GPU case left: a GPU rank takes CPU cases too.
+        assert_eq!(next_case(&mut queue, &resources, true), Some(4));
+        let mut gpu_only = vec![0, 2];
+        assert_eq!(next_case(&mut gpu_only, &resources, false), None);
+        assert_eq!(gpu_only, vec![0, 2]);
+        assert_eq!(next_case(&mut queue, &resources, false), Some(1));
+        assert_eq!(next_case(&mut queue, &resources, false), None);
     }
 }

@@ -10,6 +10,7 @@
 //! first, each to the shard with the least weight so far (ties to the lowest
 //! K): the same case list gives every task the same assignment.
 
+use super::plan::Resource;
 use super::{Case, records_dir};
 use crate::records::{self, Record};
 use anyhow::{Context, Result, bail};
@@ -23,6 +24,9 @@ pub struct Shard {
     pub index: usize,
     /// N.
     pub count: usize,
+    /// `--gpu-shards G`: shards 1..=G take the cases that need a GPU, the others
+    /// those that need none (all N take both kinds when G = N).
+    pub gpu_shards: Option<usize>,
 }
 
 impl std::str::FromStr for Shard {
@@ -39,27 +43,46 @@ impl std::str::FromStr for Shard {
         if index == 0 || index > count {
             return Err(bad(&format!("K = {index} is outside 1..={count}")));
         }
-        Ok(Shard { index, count })
+        Ok(Shard { index, count, gpu_shards: None })
     }
 }
 
 impl std::fmt::Display for Shard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
+        write!(f, "{}/{}", self.index, self.count)?;
+        match self.gpu_shards {
+            Some(g) => write!(f, " (GPU cases on shards 1..={g})"),
+            None => Ok(()),
+        }
     }
 }
 
 impl Shard {
+    /// This shard of a split whose first `g` shards take the cases that need a GPU.
+    pub fn with_gpu_shards(self, g: usize) -> Result<Shard, String> {
+        if g == 0 || g > self.count {
+            return Err(format!("--gpu-shards {g}: must be in 1..={} (the N of --shard {self})", self.count));
+        }
+        Ok(Shard { gpu_shards: Some(g), ..self })
+    }
+
     /// The cases of this shard, in the profile's order: the cases are dealt
     /// longest first (by weight, ties in the profile's order), each to the shard
-    /// with the least weight so far (ties to the lowest K).
-    pub fn select(&self, cases: Vec<Case>) -> Vec<Case> {
+    /// with the least weight so far (ties to the lowest K). With `--gpu-shards G`
+    /// the cases that `needs` says need a GPU are dealt so over shards 1..=G, the
+    /// others over G+1..=N (over all N when G = N).
+    pub fn select(&self, cases: Vec<Case>, needs: impl Fn(&Case) -> Resource) -> Vec<Case> {
         let mut order: Vec<usize> = (0..cases.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(cases[i].weight));
         let mut load = vec![0u64; self.count];
         let mut mine = vec![false; cases.len()];
         for i in order {
-            let k = (0..self.count).min_by_key(|&k| (load[k], k)).expect("at least one shard");
+            let lanes = match self.gpu_shards {
+                Some(g) if g < self.count && needs(&cases[i]) != Resource::Gpu => g..self.count,
+                Some(g) => 0..g,
+                None => 0..self.count,
+            };
+            let k = lanes.min_by_key(|&k| (load[k], k)).expect("at least one shard");
             load[k] += cases[i].weight.max(1);
             mine[i] = k + 1 == self.index;
         }
@@ -68,18 +91,31 @@ impl Shard {
 
     /// The folder of this shard's records for `profile`, under a paper's records folder.
     pub fn folder(&self, records: &Path, profile: &str) -> PathBuf {
-        records.join(SHARDS).join(format!("{profile}__shard-{}-of-{}", self.index, self.count))
+        let gpu = self.gpu_shards.map_or(String::new(), |g| format!("-gpu-{g}"));
+        records.join(SHARDS).join(format!("{profile}__shard-{}-of-{}{gpu}", self.index, self.count))
     }
 }
 
 /// The folder of shard records, under a paper's records folder.
 pub const SHARDS: &str = "shards";
 
-/// A shard folder's profile and shard, from its name (`P__shard-K-of-N`).
+/// A shard folder's profile and shard, from its name (`P__shard-K-of-N`, or
+/// `P__shard-K-of-N-gpu-G` with `--gpu-shards G`).
 fn parse_folder(name: &str) -> Option<(String, Shard)> {
     let (profile, rest) = name.rsplit_once("__shard-")?;
     let (k, n) = rest.split_once("-of-")?;
-    Some((profile.to_owned(), format!("{k}/{n}").parse().ok()?))
+    let (n, gpu) = match n.split_once("-gpu-") {
+        Some((n, g)) => (n, Some(g.parse().ok()?)),
+        None => (n, None),
+    };
+    let shard: Shard = format!("{k}/{n}").parse().ok()?;
+    Some((
+        profile.to_owned(),
+        match gpu {
+            Some(g) => shard.with_gpu_shards(g).ok()?,
+            None => shard,
+        },
+    ))
 }
 
 /// The shard folders under `records/shards/`: profile, shard and folder, sorted.
@@ -144,13 +180,13 @@ struct Seen {
 }
 
 fn merge_profile(records: &Path, profile: &str, shards: &[(Shard, PathBuf)]) -> Result<Vec<Merged>> {
-    let n = shards[0].0.count;
-    if let Some((other, dir)) = shards.iter().find(|(s, _)| s.count != n) {
+    let (n, g) = (shards[0].0.count, shards[0].0.gpu_shards);
+    if let Some((other, dir)) = shards.iter().find(|(s, _)| (s.count, s.gpu_shards) != (n, g)) {
         bail!(
-            "shards of profile `{profile}` split it differently: {} is of {n}, {} of {} — merge shards of one split (remove the other)",
+            "shards of profile `{profile}` split it differently: {} is {}, {} is {other} — merge shards of one split (remove the other)",
             shards[0].1.display(),
+            shards[0].0,
             dir.display(),
-            other.count
         );
     }
     // No shard may be running: each folder's writer lock is held until the folders move.
@@ -243,7 +279,7 @@ mod tests {
 
     #[test]
     fn shard_values_are_checked_and_named() {
-        assert_eq!("2/3".parse::<Shard>(), Ok(Shard { index: 2, count: 3 }));
+        assert_eq!("2/3".parse::<Shard>(), Ok(Shard { index: 2, count: 3, gpu_shards: None }));
         for (bad, why) in
             [("0/3", "K = 0 is outside 1..=3"), ("4/3", "K = 4"), ("1/0", "N must be at least 1"), ("3", "no `/`"), ("a/2", "K = `a`")]
         {
@@ -258,7 +294,7 @@ mod tests {
         let mut seen = Vec::new();
         let mut loads = Vec::new();
         for k in 1..=3 {
-            let part = Shard { index: k, count: 3 }.select(cases.clone());
+            let part = Shard { index: k, count: 3, gpu_shards: None }.select(cases.clone(), |_| Resource::Gpu);
             // In the profile's order.
             let at: Vec<usize> = part.iter().map(|c| cases.iter().position(|d| d.id == c.id).unwrap()).collect();
             assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
@@ -272,15 +308,50 @@ mod tests {
         // 35 in all, dealt 9, 8, 5, 5, 3, 2, 2, 1 each to the least-loaded shard (ties
         // to the lowest): 9+2+1, 8+3, 5+5+2 → 12, 11, 12.
         assert_eq!(loads, vec![12, 11, 12]);
-        assert_eq!(Shard { index: 1, count: 1 }.select(cases.clone()).len(), cases.len());
+        assert_eq!(Shard { index: 1, count: 1, gpu_shards: None }.select(cases.clone(), |_| Resource::Gpu).len(), cases.len());
     }
 
     #[test]
     fn shard_folders_name_profile_and_shard() {
-        let dir = Shard { index: 2, count: 8 }.folder(Path::new("r"), "paper");
+        let shard = Shard { index: 2, count: 8, gpu_shards: None };
+        let dir = shard.folder(Path::new("r"), "paper");
         assert_eq!(dir, Path::new("r/shards/paper__shard-2-of-8"));
         let name = dir.file_name().unwrap().to_str().unwrap();
-        assert_eq!(parse_folder(name), Some(("paper".into(), Shard { index: 2, count: 8 })));
+        assert_eq!(parse_folder(name), Some(("paper".into(), shard)));
         assert_eq!(parse_folder("paper__shard-9-of-8"), None);
+        let split = shard.with_gpu_shards(1).unwrap();
+        let dir = split.folder(Path::new("r"), "paper");
+        assert_eq!(dir, Path::new("r/shards/paper__shard-2-of-8-gpu-1"));
+        assert_eq!(parse_folder(dir.file_name().unwrap().to_str().unwrap()), Some(("paper".into(), split)));
+        assert_eq!(parse_folder("paper__shard-2-of-8-gpu-9"), None);
+    }
+
+    #[test]
+    fn gpu_shards_take_the_gpu_cases_and_the_others_the_rest() {
+        // Cases 0, 2, 4 need a GPU (weights 9, 5, 3), 1, 3, 5 need none (weights 1, 5, 8).
+        let cases: Vec<Case> = [9, 1, 5, 5, 3, 8].iter().enumerate().map(|(i, &w)| case(&format!("c{i}"), w)).collect();
+        let needs =
+            |c: &Case| if c.id.trim_start_matches('c').parse::<usize>().unwrap() % 2 == 0 { Resource::Gpu } else { Resource::CpuThread };
+        let split = |k: usize, n: usize, g: usize| -> Vec<String> {
+            Shard { index: k, count: n, gpu_shards: None }
+                .with_gpu_shards(g)
+                .unwrap()
+                .select(cases.clone(), needs)
+                .into_iter()
+                .map(|c| c.id)
+                .collect()
+        };
+        // One GPU shard takes every GPU case; the two others share the rest longest first: 8 | 5, 1.
+        assert_eq!(split(1, 3, 1), ["c0", "c2", "c4"]);
+        assert_eq!(split(2, 3, 1), ["c5"]);
+        assert_eq!(split(3, 3, 1), ["c1", "c3"]);
+        // G = N: every shard takes both kinds, each kind dealt on its own.
+        let mut all: Vec<String> = (1..=2).flat_map(|k| split(k, 2, 2)).collect();
+        all.sort();
+        assert_eq!(all, ["c0", "c1", "c2", "c3", "c4", "c5"]);
+        for bad in [0, 4] {
+            let e = Shard { index: 1, count: 3, gpu_shards: None }.with_gpu_shards(bad).unwrap_err();
+            assert!(e.contains(&format!("--gpu-shards {bad}")) && e.contains("1..=3"), "{e}");
+        }
     }
 }
