@@ -8,7 +8,7 @@ use super::spec::{ALL_CLASSES, PAPER_CLASSES, Size, Table1Row};
 use crate::claims::Ctx;
 use crate::experiments::{PaperReport, Section};
 use crate::library::nonseparable::{self as ns, Function};
-use crate::report::chart::{self, LineChart, RegionChart};
+use crate::report::chart::{self, LineChart, PaperPoints, RegionChart};
 use crate::report::{MachineRecords, Table};
 use crate::stats;
 use anyhow::Result;
@@ -149,8 +149,24 @@ impl LayoutPaper {
             .collect();
         if !series.is_empty() {
             let name = format!("{}__table1", m.hw_id);
-            let title = format!("Rosenbrock, Table 1 sizes — {}", m.label());
-            let c = LineChart { title: &title, x_label: "population × dimension", y_label: "time (ms)", series };
+            let mut paper = PaperPoints::new(chart::card(&self.spec.paper.hardware.gpu));
+            for r in &self.spec.table1 {
+                for c in PAPER_CLASSES {
+                    if let Some([mean, _]) = r.paper(c) {
+                        paper.push(c, ((r.size[0] * r.size[1]) as f64, mean));
+                    }
+                }
+            }
+            let y_label = format!("time ({})", self.spec.settings.table1_unit);
+            let c = LineChart {
+                title: "Table 1: Rosenbrock, end to end",
+                x_label: "population × dimension",
+                y_label: &y_label,
+                series,
+                machine: m.label(),
+                paper,
+                ..LineChart::default()
+            };
             chart::write_lines(&dir.join("figures").join(&name), &c).map_err(anyhow::Error::msg)?;
             md += &format!("\n![Table 1 sizes, time per strategy](figures/{name}.png)\n");
         }
@@ -306,7 +322,8 @@ fn region_figure(stem: &Path, fig: &Figure, m: &MachineRecords) -> Result<(), St
     chart::write_regions(
         stem,
         &RegionChart {
-            title: &format!("{} ({}) — {}", fig.name, fig.function.name(), m.label()),
+            title: &format!("{} ({})", fig.name, fig.function.name()),
+            machine: m.label(),
             x_label: "population",
             y_label: "dimension",
             x_range: span(fig.points.iter().map(|p| p.pop).collect()),
