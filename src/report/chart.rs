@@ -363,6 +363,65 @@ pub fn write_lines(stem: &Path, c: &LineChart) -> Result<(), String> {
     write_figure(stem, |a| draw_lines(a, c), |a| draw_lines(a, c))
 }
 
+/// The tick labels of a chart's SVG: x labels (centred under the axis) and y
+/// labels (right-aligned beside it), each (x, y, text), and their font size.
+#[allow(clippy::type_complexity)]
+fn tick_labels(svg: &str) -> (Vec<(f64, f64, String)>, Vec<(f64, f64, String)>, f64) {
+    let attr = |tag: &str, name: &str| -> Option<String> {
+        let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+        Some(tag[at..].split('"').next()?.to_owned())
+    };
+    let (mut xs, mut ys, mut size) = (Vec::new(), Vec::new(), f64::MAX);
+    for t in svg.split("<text").skip(1) {
+        let Some((tag, rest)) = t.split_once('>') else { continue };
+        let text = rest.split("</text>").next().unwrap_or("").trim().to_owned();
+        let num = |n: &str| attr(tag, n).and_then(|v| v.parse::<f64>().ok()).unwrap_or(f64::NAN);
+        let label = (num("x"), num("y"), text);
+        match (attr(tag, "text-anchor").as_deref(), attr(tag, "dy").as_deref(), tag.contains("transform")) {
+            (Some("end"), _, false) => {
+                size = size.min(num("font-size"));
+                ys.push(label);
+            }
+            (Some("middle"), Some("0.76em"), false) if label.1 > f64::from(SIZE.1) / 2.0 => xs.push(label),
+            _ => {}
+        }
+    }
+    (xs, ys, size)
+}
+
+/// What is wrong with the tick labels of a chart's SVG (as drawn here): an axis
+/// with fewer than two labels, or two labels whose text extents (in the embedded
+/// font) overlap. Empty when the labels read well.
+pub fn tick_label_problems(svg: &str) -> Vec<String> {
+    register_font();
+    let (mut xs, ys, size) = tick_labels(svg);
+    let mut problems = Vec::new();
+    if xs.len() < 2 {
+        problems.push(format!("{} x tick labels {:?}", xs.len(), xs.iter().map(|l| &l.2).collect::<Vec<_>>()));
+    }
+    if ys.len() < 2 {
+        problems.push(format!("{} y tick labels {:?}", ys.len(), ys.iter().map(|l| &l.2).collect::<Vec<_>>()));
+    }
+    let font = ("sans-serif", if size.is_finite() { size } else { 13.0 }).into_font();
+    let width = |t: &str| font.box_size(t).map_or(0.0, |b| b.0 as f64);
+    xs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for w in xs.windows(2) {
+        // Centred labels overlap when their centres are closer than half of each width.
+        let room = (width(&w[0].2) + width(&w[1].2)) / 2.0 + 2.0;
+        if w[1].0 - w[0].0 < room {
+            problems.push(format!("x labels `{}` and `{}` overlap", w[0].2, w[1].2));
+        }
+    }
+    let mut ys: Vec<&(f64, f64, String)> = ys.iter().collect();
+    ys.sort_by(|a, b| a.1.total_cmp(&b.1));
+    for w in ys.windows(2) {
+        if w[1].1 - w[0].1 < size {
+            problems.push(format!("y labels `{}` and `{}` are {} px apart", w[0].2, w[1].2, w[1].1 - w[0].1));
+        }
+    }
+    problems
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -375,32 +434,6 @@ mod tests {
         let mut v: Vec<String> = std::fs::read_dir(dir).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
         v.sort();
         v
-    }
-
-    /// The tick labels of a rendered SVG: x labels (centred under the axis) and y
-    /// labels (right-aligned beside it), each (x, y, text), and their font size.
-    #[allow(clippy::type_complexity)]
-    fn tick_labels(svg: &str) -> (Vec<(f64, f64, String)>, Vec<(f64, f64, String)>, f64) {
-        let attr = |tag: &str, name: &str| -> Option<String> {
-            let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
-            Some(tag[at..].split('"').next()?.to_owned())
-        };
-        let (mut xs, mut ys, mut size) = (Vec::new(), Vec::new(), f64::MAX);
-        for t in svg.split("<text").skip(1) {
-            let Some((tag, rest)) = t.split_once('>') else { continue };
-            let text = rest.split("</text>").next().unwrap_or("").trim().to_owned();
-            let num = |n: &str| attr(tag, n).and_then(|v| v.parse::<f64>().ok()).unwrap_or(f64::NAN);
-            let label = (num("x"), num("y"), text);
-            match (attr(tag, "text-anchor").as_deref(), attr(tag, "dy").as_deref(), tag.contains("transform")) {
-                (Some("end"), _, false) => {
-                    size = size.min(num("font-size"));
-                    ys.push(label);
-                }
-                (Some("middle"), Some("0.76em"), false) if label.1 > 300.0 => xs.push(label),
-                _ => {}
-            }
-        }
-        (xs, ys, size)
     }
 
     #[test]
@@ -421,22 +454,8 @@ mod tests {
                 };
                 let mut svg = String::new();
                 draw_lines(SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(), &c).unwrap();
-                let (mut xs, ys, size) = tick_labels(&svg);
-                let font = ("sans-serif", size).into_font();
-                assert!(xs.len() >= 2, "x {lo}–{hi}: {} labels {xs:?}", xs.len());
-                assert!(ys.len() >= 2, "y {ylo}–{yhi}: {} labels {ys:?}", ys.len());
-                xs.sort_by(|a, b| a.0.total_cmp(&b.0));
-                for w in xs.windows(2) {
-                    let width = |t: &str| font.box_size(t).unwrap().0 as f64;
-                    // Centred labels overlap when their centres are closer than half of each width.
-                    let room = (width(&w[0].2) + width(&w[1].2)) / 2.0 + 2.0;
-                    assert!(w[1].0 - w[0].0 >= room, "x {lo}–{hi}: `{}` and `{}` overlap", w[0].2, w[1].2);
-                }
-                let mut ys: Vec<f64> = ys.iter().map(|l| l.1).collect();
-                ys.sort_by(f64::total_cmp);
-                for w in ys.windows(2) {
-                    assert!(w[1] - w[0] >= size, "y {ylo}–{yhi}: labels {} px apart", w[1] - w[0]);
-                }
+                let problems = tick_label_problems(&svg);
+                assert!(problems.is_empty(), "x {lo}–{hi}, y {ylo}–{yhi}: {problems:?}");
             }
         }
     }
