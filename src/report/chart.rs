@@ -40,8 +40,7 @@ pub fn palette(i: usize) -> RGBColor {
 /// counterpart: darker than [`palette`]'s, so a boundary never takes the colour of
 /// a class it separates.
 fn boundary_color(i: usize) -> RGBColor {
-    const C: [RGBColor; 5] =
-        [RGBColor(0, 0, 0), RGBColor(120, 0, 120), RGBColor(0, 100, 100), RGBColor(150, 80, 0), RGBColor(90, 90, 90)];
+    const C: [RGBColor; 5] = [RGBColor(0, 0, 0), RGBColor(120, 0, 120), RGBColor(0, 100, 100), RGBColor(150, 80, 0), RGBColor(90, 90, 90)];
     C[i % C.len()]
 }
 
@@ -184,13 +183,7 @@ pub fn titled<DB: DrawingBackend>(root: &Area<DB>, title: &str, machine: &str) -
     if machine.is_empty() { Ok(area) } else { area.titled(machine, ("sans-serif", 14).into_font().color(&BLACK.mix(0.7))).map_err(e) }
 }
 
-fn frame<'b, DB: DrawingBackend>(
-    area: &'b Area<DB>,
-    xl: &str,
-    yl: &str,
-    x: (f64, f64),
-    y: (f64, f64),
-) -> Result<Chart<'b, DB>, String> {
+fn frame<'b, DB: DrawingBackend>(area: &'b Area<DB>, xl: &str, yl: &str, x: (f64, f64), y: (f64, f64)) -> Result<Chart<'b, DB>, String> {
     let mut chart = ChartBuilder::on(area)
         .margin(12)
         .x_label_area_size(40)
@@ -298,14 +291,17 @@ fn draw_lines<DB: DrawingBackend>(root: Area<DB>, c: &LineChart) -> Result<(), S
             },
             palette,
         );
-        let drawn = chart
-            .draw_series(pts.iter().map(|&p| EmptyElement::at(p) + PathElement::new(diamond(7), color.stroke_width(2))))
-            .map_err(e)?;
+        let drawn =
+            chart.draw_series(pts.iter().map(|&p| EmptyElement::at(p) + PathElement::new(diamond(7), color.stroke_width(2)))).map_err(e)?;
         if own.is_none() {
-            drawn.label(format!("{name} (paper)")).legend(move |(x, y)| EmptyElement::at((x + 8, y)) + PathElement::new(diamond(6), color.stroke_width(2)));
+            drawn
+                .label(format!("{name} (paper)"))
+                .legend(move |(x, y)| EmptyElement::at((x + 8, y)) + PathElement::new(diamond(6), color.stroke_width(2)));
         } else if c.paper.series[..k].iter().all(|s| !c.series.iter().any(|m| m.0 == s.0)) {
             // One entry for every paper point drawn in a measured series' colour.
-            drawn.label(format!("paper ({})", c.paper.card)).legend(|(x, y)| EmptyElement::at((x + 8, y)) + PathElement::new(diamond(6), BLACK.stroke_width(2)));
+            drawn
+                .label(format!("paper ({})", c.paper.card))
+                .legend(|(x, y)| EmptyElement::at((x + 8, y)) + PathElement::new(diamond(6), BLACK.stroke_width(2)));
         }
     }
     chart
@@ -427,7 +423,13 @@ mod tests {
     use super::*;
 
     fn chart() -> LineChart<'static> {
-        LineChart { title: "t", x_label: "x", y_label: "y", series: vec![("s".into(), vec![(1.0, 2.0), (10.0, 20.0)])], ..LineChart::default() }
+        LineChart {
+            title: "t",
+            x_label: "x",
+            y_label: "y",
+            series: vec![("s".into(), vec![(1.0, 2.0), (10.0, 20.0)])],
+            ..LineChart::default()
+        }
     }
 
     fn names(dir: &Path) -> Vec<String> {

@@ -104,7 +104,12 @@ fn draw_speedups<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, f: &Speedups)
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     let (series, band) = (f.series, f.band);
     let area = chart::titled(&root, f.title, &f.machine)?;
-    let pts = || series.iter().flat_map(|(c, _)| c.points.iter().map(|p| (p.per_stratum, p.speedup))).chain(f.paper.iter().flat_map(|p| p.1.iter().copied()));
+    let pts = || {
+        series
+            .iter()
+            .flat_map(|(c, _)| c.points.iter().map(|p| (p.per_stratum, p.speedup)))
+            .chain(f.paper.iter().flat_map(|p| p.1.iter().copied()))
+    };
     let (x_lo, x_hi) = pts().fold((f64::INFINITY, 0.0f64), |(lo, hi), p| (lo.min(p.0), hi.max(p.0)));
     let (x0, x1) = (x_lo / 2.0, x_hi * 2.0);
     let y1 = pts().fold(1.0f64, |m, p| m.max(p.1)) * 1.15;

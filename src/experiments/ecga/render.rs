@@ -9,7 +9,7 @@ use crate::claims::Ctx;
 use crate::experiments::{PaperReport, Section};
 use crate::library::ecga::Search;
 use crate::report::chart::{self, LineChart, PaperPoints};
-use crate::report::{MachineRecords, Table};
+use crate::report::{MachineRecords, PaperValue, Table, write_paper_values};
 use crate::stats::Summary;
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -58,6 +58,7 @@ impl EcgaPaper {
             })?,
             Section::per_machine("Performance", "", machines, |m| Ok(performance::section(m, of(m))))?,
         ];
+        write_paper_values(dir, "ecga", "experiments/ecga.toml [[table5]], [fig5_paper], [scale_paper]", &self.paper_values())?;
         let claims =
             machines.iter().flat_map(|m| self.claims.judge(of(m), &Ctx { machine: m, paper: &self.spec.paper.hardware })).collect();
         Ok(PaperReport { method: self.method(), sections, claims })
@@ -258,6 +259,27 @@ fn fig7(a: &Analysis) -> String {
 }
 
 impl EcgaPaper {
+    /// Table 5's populations, the speedups of Sections 5.3 and 5.5 and the scalability point of Section 5.4.
+    fn paper_values(&self) -> Vec<PaperValue> {
+        let mut values = Vec::new();
+        for r in &self.spec.table5 {
+            values.push(PaperValue::new("Table 5", "greedy", "ℓ", r.ell, r.greedy as f64, "individuals"));
+            values.push(PaperValue::new("Table 5", "GM", "ℓ", r.ell, r.gm as f64, "individuals"));
+        }
+        let p = &self.spec.fig5_paper;
+        for (figure, name, v) in [
+            ("Figure 5", "spg(m)", p.spg_m),
+            ("Figure 5", "spg(w)", p.spg_w),
+            ("Figure 5", "spcg(m)", p.spcg),
+            ("Figure 7", "spgm(w)", p.spgm_w),
+        ] {
+            values.push(PaperValue::new(figure, name, "ℓ", p.ell, v, "×"));
+        }
+        let s = &self.spec.scale_paper;
+        values.push(PaperValue::new("Section 5.4", "population on one C2050", "ℓ", s.ell, s.n as f64, "individuals"));
+        values
+    }
+
     /// Figure 5's speedups as the paper states them (Sections 5.3 and 5.5), for the chart.
     fn fig5_overlay(&self) -> PaperPoints {
         let p = &self.spec.fig5_paper;

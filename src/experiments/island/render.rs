@@ -7,7 +7,7 @@ use super::spec::IslandSpec;
 use super::{CPU_1T, CPU_MT, CUDA, CUDA_RING, CUDA_SPLIT};
 use crate::experiments::Section;
 use crate::report::chart::{self, LineChart, PaperPoints};
-use crate::report::{MachineRecords, Table};
+use crate::report::{MachineRecords, PaperValue, Table, write_paper_values};
 use crate::stats::Summary;
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -51,6 +51,9 @@ pub(super) fn sections(
     dir: &Path,
 ) -> Result<Vec<Section>> {
     let of = |m: &MachineRecords| &analyses[&m.hw_id];
+    let values: Vec<PaperValue> =
+        spec.table1.values().map(|(config, size, v)| PaperValue::new("Table I", config, "island size", size, v, "×")).collect();
+    write_paper_values(dir, "island", "experiments/island.toml [table1]", &values)?;
     let mut sections = vec![
         Section::per_machine("Figure 4 — best fitness after the run", "", machines, |m| fig4(m, of(m), dir))?,
         Section::per_machine("Figure 5 — total time, and Figure 6 — migration overhead", "", machines, |m| {
@@ -60,7 +63,9 @@ pub(super) fn sections(
         Section::per_machine("Performance — memory traffic against the measured ceiling", "", machines, |m| {
             Ok(performance(m, of(m), items))
         })?,
-        Section::per_machine("Figure 7 and Table I — speedups over one CPU thread", "", machines, |m| Ok(fig7(spec, of(m)) + &table1_chart(spec, m, of(m), dir)?))?,
+        Section::per_machine("Figure 7 and Table I — speedups over one CPU thread", "", machines, |m| {
+            Ok(fig7(spec, of(m)) + &table1_chart(spec, m, of(m), dir)?)
+        })?,
     ];
     if analyses.values().any(|a| !a.families.is_empty()) {
         sections.push(Section::per_machine("Beyond the paper — Pisinger's instance families", FAMILIES_INTRO, machines, |m| {
@@ -351,8 +356,14 @@ fn fig5(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
         a.grid_method().unwrap_or("—")
     );
     md += &t.render();
-    let chart =
-        LineChart { title: "Figure 5: total time of a run", x_label: "island size", y_label: "time (s)", series, machine: m.label(), ..LineChart::default() };
+    let chart = LineChart {
+        title: "Figure 5: total time of a run",
+        x_label: "island size",
+        y_label: "time (s)",
+        series,
+        machine: m.label(),
+        ..LineChart::default()
+    };
     Ok(md + &write_chart(dir, m, "fig5", &chart)?)
 }
 

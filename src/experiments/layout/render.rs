@@ -9,7 +9,7 @@ use crate::claims::Ctx;
 use crate::experiments::{PaperReport, Section};
 use crate::library::nonseparable::{self as ns, Function};
 use crate::report::chart::{self, LineChart, PaperPoints, RegionChart};
-use crate::report::{MachineRecords, Table};
+use crate::report::{MachineRecords, PaperValue, Table, write_paper_values};
 use crate::stats;
 use anyhow::Result;
 use std::fmt::Write;
@@ -72,11 +72,26 @@ impl LayoutPaper {
                 |m| Ok(performance(m, &[of(m), &Analysis::of_profile(m, &self.spec, "speed")])),
             )?,
         ];
+        write_paper_values(dir, "layout", "experiments/layout.toml [[table1]]", &self.paper_values())?;
         let mut claims = Vec::new();
         for (m, a) in machines.iter().zip(&analyses) {
             claims.extend(self.claims.judge(a, &Ctx { machine: m, paper: &self.spec.paper.hardware }));
         }
         Ok(PaperReport { method: self.method(), sections, claims })
+    }
+
+    /// Table 1's C2075 times, mean and sd over the paper's tries.
+    fn paper_values(&self) -> Vec<PaperValue> {
+        let unit = &self.spec.settings.table1_unit;
+        let mut values = Vec::new();
+        for r in &self.spec.table1 {
+            for c in PAPER_CLASSES {
+                if let Some([mean, sd]) = r.paper(c) {
+                    values.push(PaperValue::new("Table 1", c, "population×dimension", fmt_size(r.size()), mean, unit).with_sd(sd));
+                }
+            }
+        }
+        values
     }
 
     fn method(&self) -> String {
