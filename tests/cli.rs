@@ -301,7 +301,7 @@ fn quick_profile_on_cpu_end_to_end() {
     ]);
     assert_ok(&o, "reproduce --quiet (second fresh run)");
     assert!(!stderr(&o).lines().any(|l| l.contains(" cases, ")), "--quiet printed progress:\n{}", stderr(&o));
-    for needle in ["layout: ", " reproduced", "REPORT.md", "verdicts.json"] {
+    for needle in ["layout: ", " not run here — ", "REPORT.md", "verdicts.json"] {
         assert!(stdout(&o).contains(needle), "the summary lacks `{needle}`:\n{}", stdout(&o));
     }
     let archive = records.join("archive");
