@@ -21,20 +21,28 @@ pub struct Cli {
     /// outside the root, outside the spec's folder).
     #[arg(long, global = true)]
     pub allow_outside: bool,
+    /// No progress bar and no progress lines (errors are still shown).
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
 }
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// The papers, their profiles and stored records.
     List {
+        /// Root of the reports whose stored records are listed (OUT/<paper>/records/).
         #[arg(long, default_value = "reports")]
         out: PathBuf,
     },
     /// Runs a paper's experiments (or `all`) and renders its report.
     Reproduce {
+        /// The paper's id (see the list below), or `all`.
         paper: String,
+        /// Which of the spec's profiles to run (its cases and repeats).
         #[arg(long, default_value = "quick")]
         profile: String,
+        /// Where the GPU parts run: `auto` (the GPU where one is present), `cpu`
+        /// (GPU parts recorded as not run here) or `cuda` (fail without a GPU).
         #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
         backend: BackendChoice,
         /// CUDA device ordinal.
@@ -77,25 +85,34 @@ pub enum Command {
     /// ordinary records file, refusing duplicate cases and shards of another
     /// spec or commit, then renders the report.
     Merge {
+        /// The paper's id, or `all`.
         paper: String,
         /// Only this profile's shards (default: every sharded profile).
         #[arg(long)]
         profile: Option<String>,
+        /// Root of the reports (shards under OUT/<paper>/records/shards/).
         #[arg(long, default_value = "reports")]
         out: PathBuf,
+        /// A spec file instead of ROOT/experiments/<paper>.toml, for the report.
         #[arg(long)]
         spec: Option<PathBuf>,
     },
     /// Re-renders a paper's report from its raw records, without rerunning.
     Report {
+        /// The paper's id, or `all`.
         paper: String,
+        /// Root of the reports: records read from OUT/<paper>/records/, the report
+        /// and figures written to OUT/<paper>/.
         #[arg(long, default_value = "reports")]
         out: PathBuf,
+        /// A spec file instead of ROOT/experiments/<paper>.toml (the claims and
+        /// the paper's values the report sets the records against).
         #[arg(long)]
         spec: Option<PathBuf>,
     },
     /// Side by side: every machine with records for a paper, and the paper's own hardware.
     Compare {
+        /// The paper's id, or `all`.
         paper: String,
         /// Root of the reports whose records are compared (and where COMPARE.md files are written)
         #[arg(long, default_value = "reports")]
@@ -106,6 +123,7 @@ pub enum Command {
     },
     /// Checks every GPU kernel against the CPU reference on fresh random inputs.
     Selfcheck {
+        /// CUDA device ordinal.
         #[arg(long, default_value_t = 0)]
         device: usize,
         /// Few, small sizes (for compute-sanitizer).
@@ -120,12 +138,14 @@ pub enum Command {
     },
     /// This machine's fingerprint and measured ceilings.
     Hw {
+        /// CUDA device ordinal.
         #[arg(long, default_value_t = 0)]
         device: usize,
         /// Also store the ceilings under OUT/hardware/records/ (reports use them
         /// to explain differences where a run's own records lack one).
         #[arg(long)]
         record: bool,
+        /// Root of the reports (with --record: OUT/hardware/records/).
         #[arg(long, default_value = "reports")]
         out: PathBuf,
     },
@@ -157,6 +177,7 @@ pub fn parse() -> Cli {
 
 pub fn run(cli: Cli) -> Result<()> {
     let root = crate::spec::find_root(cli.root.as_deref())?;
+    experiments::set_quiet(cli.quiet);
     let choice = |file: Option<PathBuf>| SpecChoice { file, root: root.clone(), allow_outside: cli.allow_outside };
     match cli.command {
         Command::List { out } => {
@@ -295,4 +316,24 @@ fn selfcheck(device: usize, small: bool, seed: Option<u64>, paper: Option<&str>,
         anyhow::bail!("{failed} GPU configurations disagree with the CPU reference");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn every_argument_has_help() {
+        let cli = Cli::command();
+        let mut missing = Vec::new();
+        for command in std::iter::once(&cli).chain(cli.get_subcommands()) {
+            for arg in command.get_arguments().filter(|a| !matches!(a.get_id().as_str(), "help" | "version")) {
+                if arg.get_help().is_none_or(|h| h.to_string().trim().is_empty()) {
+                    missing.push(format!("{} {}", command.get_name(), arg.get_id()));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "arguments without help: {missing:?}");
+    }
 }

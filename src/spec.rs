@@ -248,7 +248,13 @@ impl SpecFile {
 pub struct PaperMeta {
     pub id: String,
     pub title: String,
+    /// The full citation: authors, title, venue, pages where known.
     pub citation: String,
+    /// The year of publication.
+    pub year: u16,
+    /// The DOI, where the paper's text or a cited bibliographic record gives one.
+    #[serde(default)]
+    pub doi: Option<String>,
     /// The hardware the paper measured on.
     pub hardware: PaperHardware,
 }

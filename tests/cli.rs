@@ -288,9 +288,22 @@ fn quick_profile_on_cpu_end_to_end() {
     assert_eq!(files_with(&records, "parquet"), parquets);
     assert_eq!(measurements(&parquets[0]), rows, "--resume changed the measurement rows");
 
-    // 4. Without --resume the earlier files are archived, not deleted.
-    let (o, _) = reproduce(false);
-    assert_ok(&o, "reproduce (second fresh run)");
+    // 4. Without --resume the earlier files are archived, not deleted. With --quiet
+    // no progress line comes; the run still ends with its verdicts and the paths.
+    let o = evorepro(&[
+        "reproduce".as_ref(),
+        "layout".as_ref(),
+        "--backend".as_ref(),
+        "cpu".as_ref(),
+        "--quiet".as_ref(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_ok(&o, "reproduce --quiet (second fresh run)");
+    assert!(!stderr(&o).lines().any(|l| l.contains(" cases, ")), "--quiet printed progress:\n{}", stderr(&o));
+    for needle in ["layout: ", " not run here — ", "REPORT.md", "verdicts.json"] {
+        assert!(stdout(&o).contains(needle), "the summary lacks `{needle}`:\n{}", stdout(&o));
+    }
     let archive = records.join("archive");
     let old_parquet = files_with(&archive, "parquet");
     let old_csv = files_with(&archive, "csv");

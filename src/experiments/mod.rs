@@ -546,8 +546,16 @@ pub fn run_one(paper: &dyn Paper, case: &Case, env: &RunEnv) -> Result<(Vec<Reco
     Ok((rows, started.elapsed().as_secs_f64()))
 }
 
+static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `--quiet`: no progress bar and no progress lines from here on.
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Progress of a run: a bar on a terminal, else a line per finished case (at
 /// most one every 10 s, and the last), by case weight.
+/// Neither with `--quiet` ([`set_quiet`]).
 pub struct Progress {
     id: &'static str,
     bar: ProgressBar,
@@ -562,7 +570,12 @@ impl Progress {
         );
         // Without a terminal (batch jobs, nohup) the bar is hidden: a line per
         // finished case instead, at most one every 10 s, and the last.
-        let log = plan::BatchLog::new(!std::io::IsTerminal::is_terminal(&std::io::stderr()), todo.len(), bar.length().unwrap_or(0));
+        let quiet = QUIET.load(std::sync::atomic::Ordering::Relaxed);
+        if quiet {
+            bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+        }
+        let lines = !quiet && !std::io::IsTerminal::is_terminal(&std::io::stderr());
+        let log = plan::BatchLog::new(lines, todo.len(), bar.length().unwrap_or(0));
         Progress { id, bar, log }
     }
 

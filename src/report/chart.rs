@@ -36,10 +36,63 @@ pub fn palette(i: usize) -> RGBColor {
     C[i % C.len()]
 }
 
+/// The colours of decision boundaries and of a paper's series without a measured
+/// counterpart: darker than [`palette`]'s, so a boundary never takes the colour of
+/// a class it separates.
+fn boundary_color(i: usize) -> RGBColor {
+    const C: [RGBColor; 5] = [RGBColor(0, 0, 0), RGBColor(120, 0, 120), RGBColor(0, 100, 100), RGBColor(150, 80, 0), RGBColor(90, 90, 90)];
+    C[i % C.len()]
+}
+
+/// The short name of a paper's card, for legends: "Tesla C2075" from the spec's
+/// "Tesla C2075 (Fermi, 14 SMs, …)".
+pub fn card(gpu: &str) -> &str {
+    gpu.split(" (").next().unwrap_or(gpu).trim()
+}
+
+/// The paper's own values on a chart: hollow diamonds ([`diamond`]) in the colour of the
+/// measured series of the same name (a series of their own otherwise), under one
+/// legend entry "paper (<card>)".
+#[derive(Clone, Debug, Default)]
+pub struct PaperPoints {
+    /// The paper's machine, short ([`card`]).
+    pub card: String,
+    /// (series name, points).
+    pub series: Vec<(String, Vec<(f64, f64)>)>,
+}
+
+impl PaperPoints {
+    pub fn new(card: &str) -> PaperPoints {
+        PaperPoints { card: card.to_owned(), series: Vec::new() }
+    }
+
+    /// Adds a point to the series `name`.
+    pub fn push(&mut self, name: &str, point: (f64, f64)) {
+        match self.series.iter_mut().find(|s| s.0 == name) {
+            Some(s) => s.1.push(point),
+            None => self.series.push((name.to_owned(), vec![point])),
+        }
+    }
+
+    fn points(&self) -> impl Iterator<Item = &(f64, f64)> {
+        self.series.iter().flat_map(|s| s.1.iter())
+    }
+}
+
+/// The outline of a paper's marker, a hollow diamond of half-width `size` pixels
+/// (unlike the filled circles of measured points), drawn as
+/// `EmptyElement::at(p) + PathElement::new(diamond(size), style)`.
+pub fn diamond(size: i32) -> Vec<(i32, i32)> {
+    vec![(0, -size), (size, 0), (0, size), (-size, 0), (0, -size)]
+}
+
 /// A log–log scatter of labelled points, with straight lines in log space and
 /// ringed highlighted points (the SVM figures of the layout paper).
+#[derive(Default)]
 pub struct RegionChart<'a> {
     pub title: &'a str,
+    /// The machine the points were measured on, named under the title.
+    pub machine: String,
     pub x_label: &'a str,
     pub y_label: &'a str,
     pub x_range: (f64, f64),
@@ -53,11 +106,18 @@ pub struct RegionChart<'a> {
 }
 
 /// A log–log line chart, one series per name.
+#[derive(Default)]
 pub struct LineChart<'a> {
     pub title: &'a str,
     pub x_label: &'a str,
     pub y_label: &'a str,
     pub series: Vec<(String, Vec<(f64, f64)>)>,
+    /// The machine the series were measured on, named under the title.
+    pub machine: String,
+    /// The paper's values, where it has them.
+    pub paper: PaperPoints,
+    /// Horizontal reference lines (label, y), dashed grey.
+    pub hlines: Vec<(String, f64)>,
 }
 
 fn span(values: impl Iterator<Item = f64>) -> (f64, f64) {
@@ -114,17 +174,17 @@ fn log_axis(lo: f64, hi: f64) -> LogAxis {
     (lo..hi).log_scale().with_key_points(bold).with_light_points(light)
 }
 
-fn frame<'b, DB: DrawingBackend>(
-    root: &'b DrawingArea<DB, plotters::coord::Shift>,
-    title: &str,
-    xl: &str,
-    yl: &str,
-    x: (f64, f64),
-    y: (f64, f64),
-) -> Result<Chart<'b, DB>, String> {
-    root.fill(&WHITE).map_err(|e| e.to_string())?;
-    let mut chart = ChartBuilder::on(root)
-        .caption(title, ("sans-serif", 20))
+/// Fills the figure white and writes its title, and under it the machine (where
+/// named); returns the area left for the chart.
+pub fn titled<DB: DrawingBackend>(root: &Area<DB>, title: &str, machine: &str) -> Result<Area<DB>, String> {
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(e)?;
+    let area = root.margin(8, 0, 0, 0).titled(title, ("sans-serif", 20)).map_err(e)?;
+    if machine.is_empty() { Ok(area) } else { area.titled(machine, ("sans-serif", 14).into_font().color(&BLACK.mix(0.7))).map_err(e) }
+}
+
+fn frame<'b, DB: DrawingBackend>(area: &'b Area<DB>, xl: &str, yl: &str, x: (f64, f64), y: (f64, f64)) -> Result<Chart<'b, DB>, String> {
+    let mut chart = ChartBuilder::on(area)
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(60)
@@ -143,7 +203,8 @@ fn frame<'b, DB: DrawingBackend>(
 }
 
 fn draw_regions<DB: DrawingBackend>(root: Area<DB>, c: &RegionChart) -> Result<(), String> {
-    let mut chart = frame(&root, c.title, c.x_label, c.y_label, c.x_range, c.y_range)?;
+    let area = titled(&root, c.title, &c.machine)?;
+    let mut chart = frame(&area, c.x_label, c.y_label, c.x_range, c.y_range)?;
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     for (k, (label, [a, b, rhs])) in c.lines.iter().enumerate() {
         // Sample the line across the x range in log space.
@@ -154,12 +215,12 @@ fn draw_regions<DB: DrawingBackend>(root: Area<DB>, c: &RegionChart) -> Result<(
             .map(|lx| (10f64.powf(lx), 10f64.powf((rhs - a * lx) / b)))
             .filter(|&(_, y)| y >= c.y_range.0 && y <= c.y_range.1)
             .collect();
-        let style = ShapeStyle::from(&BLACK.mix(0.8)).stroke_width(2);
-        let dashed = k % 2 == 1;
-        let series = chart.draw_series(LineSeries::new(pts, style)).map_err(e)?;
-        series
+        let style = boundary_color(k).stroke_width(3);
+        chart
+            .draw_series(LineSeries::new(pts, style))
+            .map_err(e)?
             .label(label.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], if dashed { BLACK.mix(0.5) } else { BLACK.mix(0.8) }));
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style));
     }
     for (i, (name, pts)) in c.classes.iter().enumerate() {
         let color = palette(i);
@@ -169,7 +230,13 @@ fn draw_regions<DB: DrawingBackend>(root: Area<DB>, c: &RegionChart) -> Result<(
             .label(name.clone())
             .legend(move |(x, y)| Circle::new((x + 8, y), 5, color.filled()));
     }
-    chart.draw_series(c.rings.iter().map(|&p| Circle::new(p, 9, BLACK.stroke_width(2)))).map_err(e)?;
+    if !c.rings.is_empty() {
+        chart
+            .draw_series(c.rings.iter().map(|&p| Circle::new(p, 9, BLACK.stroke_width(2))))
+            .map_err(e)?
+            .label("support vectors (ringed)")
+            .legend(|(x, y)| Circle::new((x + 8, y), 7, BLACK.stroke_width(2)));
+    }
     chart
         .configure_series_labels()
         .background_style(WHITE.mix(0.85))
@@ -182,10 +249,24 @@ fn draw_regions<DB: DrawingBackend>(root: Area<DB>, c: &RegionChart) -> Result<(
 }
 
 fn draw_lines<DB: DrawingBackend>(root: Area<DB>, c: &LineChart) -> Result<(), String> {
-    let x = span(c.series.iter().flat_map(|s| s.1.iter().map(|p| p.0)));
-    let y = span(c.series.iter().flat_map(|s| s.1.iter().map(|p| p.1)));
-    let mut chart = frame(&root, c.title, c.x_label, c.y_label, x, y)?;
+    let measured = || c.series.iter().flat_map(|s| s.1.iter());
+    let x = span(measured().chain(c.paper.points()).map(|p| p.0));
+    let y = span(measured().chain(c.paper.points()).map(|p| p.1).chain(c.hlines.iter().map(|h| h.1)));
+    let area = titled(&root, c.title, &c.machine)?;
+    let mut chart = frame(&area, c.x_label, c.y_label, x, y)?;
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    for (label, v) in &c.hlines {
+        let grey = RGBColor(110, 110, 110);
+        let dashes = (0..40).map(|i| {
+            let at = |k: f64| x.0 * (x.1 / x.0).powf(k / 40.0);
+            PathElement::new(vec![(at(i as f64), *v), (at(i as f64 + 0.6), *v)], grey.stroke_width(2))
+        });
+        chart
+            .draw_series(dashes)
+            .map_err(e)?
+            .label(label.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 6, y), (x + 10, y), (x + 16, y)], grey.stroke_width(2)));
+    }
     for (i, (name, pts)) in c.series.iter().enumerate() {
         let color = palette(i);
         let mut pts = pts.clone();
@@ -196,6 +277,32 @@ fn draw_lines<DB: DrawingBackend>(root: Area<DB>, c: &LineChart) -> Result<(), S
             .label(name.clone())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)));
         chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled()))).map_err(e)?;
+    }
+    // The paper's points: the colour of the measured series of the same name, else
+    // a darker colour of their own (named in the legend beside the card).
+    let mut extra = 0;
+    for (k, (name, pts)) in c.paper.series.iter().enumerate() {
+        // Black is the legend's mark of the paper's points in measured colours.
+        let own = c.series.iter().position(|s| &s.0 == name);
+        let color = own.map_or_else(
+            || {
+                extra += 1;
+                boundary_color(extra)
+            },
+            palette,
+        );
+        let drawn =
+            chart.draw_series(pts.iter().map(|&p| EmptyElement::at(p) + PathElement::new(diamond(7), color.stroke_width(2)))).map_err(e)?;
+        if own.is_none() {
+            drawn
+                .label(format!("{name} (paper)"))
+                .legend(move |(x, y)| EmptyElement::at((x + 8, y)) + PathElement::new(diamond(6), color.stroke_width(2)));
+        } else if c.paper.series[..k].iter().all(|s| !c.series.iter().any(|m| m.0 == s.0)) {
+            // One entry for every paper point drawn in a measured series' colour.
+            drawn
+                .label(format!("paper ({})", c.paper.card))
+                .legend(|(x, y)| EmptyElement::at((x + 8, y)) + PathElement::new(diamond(6), BLACK.stroke_width(2)));
+        }
     }
     chart
         .configure_series_labels()
@@ -252,44 +359,83 @@ pub fn write_lines(stem: &Path, c: &LineChart) -> Result<(), String> {
     write_figure(stem, |a| draw_lines(a, c), |a| draw_lines(a, c))
 }
 
+/// The tick labels of a chart's SVG: x labels (centred under the axis) and y
+/// labels (right-aligned beside it), each (x, y, text), and their font size.
+#[allow(clippy::type_complexity)]
+fn tick_labels(svg: &str) -> (Vec<(f64, f64, String)>, Vec<(f64, f64, String)>, f64) {
+    let attr = |tag: &str, name: &str| -> Option<String> {
+        let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+        Some(tag[at..].split('"').next()?.to_owned())
+    };
+    let (mut xs, mut ys, mut size) = (Vec::new(), Vec::new(), f64::MAX);
+    for t in svg.split("<text").skip(1) {
+        let Some((tag, rest)) = t.split_once('>') else { continue };
+        let text = rest.split("</text>").next().unwrap_or("").trim().to_owned();
+        let num = |n: &str| attr(tag, n).and_then(|v| v.parse::<f64>().ok()).unwrap_or(f64::NAN);
+        let label = (num("x"), num("y"), text);
+        match (attr(tag, "text-anchor").as_deref(), attr(tag, "dy").as_deref(), tag.contains("transform")) {
+            (Some("end"), _, false) => {
+                size = size.min(num("font-size"));
+                ys.push(label);
+            }
+            (Some("middle"), Some("0.76em"), false) if label.1 > f64::from(SIZE.1) / 2.0 => xs.push(label),
+            _ => {}
+        }
+    }
+    (xs, ys, size)
+}
+
+/// What is wrong with the tick labels of a chart's SVG (as drawn here): an axis
+/// with fewer than two labels, or two labels whose text extents (in the embedded
+/// font) overlap. Empty when the labels read well.
+pub fn tick_label_problems(svg: &str) -> Vec<String> {
+    register_font();
+    let (mut xs, ys, size) = tick_labels(svg);
+    let mut problems = Vec::new();
+    if xs.len() < 2 {
+        problems.push(format!("{} x tick labels {:?}", xs.len(), xs.iter().map(|l| &l.2).collect::<Vec<_>>()));
+    }
+    if ys.len() < 2 {
+        problems.push(format!("{} y tick labels {:?}", ys.len(), ys.iter().map(|l| &l.2).collect::<Vec<_>>()));
+    }
+    let font = ("sans-serif", if size.is_finite() { size } else { 13.0 }).into_font();
+    let width = |t: &str| font.box_size(t).map_or(0.0, |b| b.0 as f64);
+    xs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for w in xs.windows(2) {
+        // Centred labels overlap when their centres are closer than half of each width.
+        let room = (width(&w[0].2) + width(&w[1].2)) / 2.0 + 2.0;
+        if w[1].0 - w[0].0 < room {
+            problems.push(format!("x labels `{}` and `{}` overlap", w[0].2, w[1].2));
+        }
+    }
+    let mut ys: Vec<&(f64, f64, String)> = ys.iter().collect();
+    ys.sort_by(|a, b| a.1.total_cmp(&b.1));
+    for w in ys.windows(2) {
+        if w[1].1 - w[0].1 < size {
+            problems.push(format!("y labels `{}` and `{}` are {} px apart", w[0].2, w[1].2, w[1].1 - w[0].1));
+        }
+    }
+    problems
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn chart() -> LineChart<'static> {
-        LineChart { title: "t", x_label: "x", y_label: "y", series: vec![("s".into(), vec![(1.0, 2.0), (10.0, 20.0)])] }
+        LineChart {
+            title: "t",
+            x_label: "x",
+            y_label: "y",
+            series: vec![("s".into(), vec![(1.0, 2.0), (10.0, 20.0)])],
+            ..LineChart::default()
+        }
     }
 
     fn names(dir: &Path) -> Vec<String> {
         let mut v: Vec<String> = std::fs::read_dir(dir).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
         v.sort();
         v
-    }
-
-    /// The tick labels of a rendered SVG: x labels (centred under the axis) and y
-    /// labels (right-aligned beside it), each (x, y, text), and their font size.
-    #[allow(clippy::type_complexity)]
-    fn tick_labels(svg: &str) -> (Vec<(f64, f64, String)>, Vec<(f64, f64, String)>, f64) {
-        let attr = |tag: &str, name: &str| -> Option<String> {
-            let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
-            Some(tag[at..].split('"').next()?.to_owned())
-        };
-        let (mut xs, mut ys, mut size) = (Vec::new(), Vec::new(), f64::MAX);
-        for t in svg.split("<text").skip(1) {
-            let Some((tag, rest)) = t.split_once('>') else { continue };
-            let text = rest.split("</text>").next().unwrap_or("").trim().to_owned();
-            let num = |n: &str| attr(tag, n).and_then(|v| v.parse::<f64>().ok()).unwrap_or(f64::NAN);
-            let label = (num("x"), num("y"), text);
-            match (attr(tag, "text-anchor").as_deref(), attr(tag, "dy").as_deref(), tag.contains("transform")) {
-                (Some("end"), _, false) => {
-                    size = size.min(num("font-size"));
-                    ys.push(label);
-                }
-                (Some("middle"), Some("0.76em"), false) if label.1 > 300.0 => xs.push(label),
-                _ => {}
-            }
-        }
-        (xs, ys, size)
     }
 
     #[test]
@@ -305,25 +451,13 @@ mod tests {
                     x_label: "x",
                     y_label: "y",
                     series: vec![("s".into(), vec![(lo, ylo), ((lo * hi).sqrt(), (ylo * yhi).sqrt()), (hi, yhi)])],
+                    machine: "machine".into(),
+                    ..LineChart::default()
                 };
                 let mut svg = String::new();
                 draw_lines(SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(), &c).unwrap();
-                let (mut xs, ys, size) = tick_labels(&svg);
-                let font = ("sans-serif", size).into_font();
-                assert!(xs.len() >= 2, "x {lo}–{hi}: {} labels {xs:?}", xs.len());
-                assert!(ys.len() >= 2, "y {ylo}–{yhi}: {} labels {ys:?}", ys.len());
-                xs.sort_by(|a, b| a.0.total_cmp(&b.0));
-                for w in xs.windows(2) {
-                    let width = |t: &str| font.box_size(t).unwrap().0 as f64;
-                    // Centred labels overlap when their centres are closer than half of each width.
-                    let room = (width(&w[0].2) + width(&w[1].2)) / 2.0 + 2.0;
-                    assert!(w[1].0 - w[0].0 >= room, "x {lo}–{hi}: `{}` and `{}` overlap", w[0].2, w[1].2);
-                }
-                let mut ys: Vec<f64> = ys.iter().map(|l| l.1).collect();
-                ys.sort_by(f64::total_cmp);
-                for w in ys.windows(2) {
-                    assert!(w[1] - w[0] >= size, "y {ylo}–{yhi}: labels {} px apart", w[1] - w[0]);
-                }
+                let problems = tick_label_problems(&svg);
+                assert!(problems.is_empty(), "x {lo}–{hi}, y {ylo}–{yhi}: {problems:?}");
             }
         }
     }

@@ -521,6 +521,7 @@ impl PaperGenerations<'_> {
                     classes: points,
                     lines,
                     rings: Vec::new(),
+                    ..RegionChart::default()
                 },
             )
             .map_err(|e| anyhow::anyhow!(e))?;

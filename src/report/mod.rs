@@ -323,16 +323,76 @@ pub fn not_run_table(machines: &[MachineRecords], column: &str) -> Option<String
     (!t.is_empty()).then(|| t.render())
 }
 
+/// One value the paper states, as `paper_values.csv` lists it.
+pub struct PaperValue {
+    /// The paper's table or figure ("Table 1", "Figure 5").
+    pub figure: String,
+    /// The row or curve (strategy, method, set, configuration).
+    pub series: String,
+    /// What the value is at: its name ("ℓ", "windows") and value ("500", "100×100").
+    pub key_name: String,
+    pub key: String,
+    pub value: f64,
+    /// The paper's spread, where it gives one.
+    pub sd: Option<f64>,
+    pub unit: String,
+}
+
+impl PaperValue {
+    pub fn new(figure: &str, series: &str, key_name: &str, key: impl ToString, value: f64, unit: &str) -> PaperValue {
+        PaperValue {
+            figure: figure.into(),
+            series: series.into(),
+            key_name: key_name.into(),
+            key: key.to_string(),
+            value,
+            sd: None,
+            unit: unit.into(),
+        }
+    }
+
+    pub fn with_sd(mut self, sd: f64) -> PaperValue {
+        self.sd = Some(sd);
+        self
+    }
+}
+
+/// Writes `dir/paper_values.csv` beside the records: every value of `values`
+/// with the paper's id and `source` (the spec they were read from), so the
+/// paper's numbers can be plotted beside the records without reading TOML.
+pub fn write_paper_values(dir: &std::path::Path, paper: &str, source: &str, values: &[PaperValue]) -> anyhow::Result<()> {
+    let quote = |s: &str| if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_owned() };
+    let mut csv = String::from("paper,table_figure,series,key_name,key,value,sd,unit,source\n");
+    for v in values {
+        let _ = writeln!(
+            csv,
+            "{},{},{},{},{},{},{},{},{}",
+            quote(paper),
+            quote(&v.figure),
+            quote(&v.series),
+            quote(&v.key_name),
+            quote(&v.key),
+            v.value,
+            v.sd.map_or(String::new(), |s| s.to_string()),
+            quote(&v.unit),
+            quote(source)
+        );
+    }
+    Ok(crate::records::write_atomic(&dir.join("paper_values.csv"), csv.as_bytes())?)
+}
+
 /// The report's opening: title, citation, how it was made.
 pub fn header(meta: &PaperMeta, paper_id: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# {} — reproduction report\n", meta.title);
-    let _ = writeln!(s, "{}\n", meta.citation);
+    let doi = meta.doi.as_ref().map_or(String::new(), |d| format!(" DOI [{d}](https://doi.org/{d})."));
+    let _ = writeln!(s, "{} Published {}.{doi}\n", meta.citation, meta.year);
     let _ = writeln!(
         s,
         "Rendered by `evorepro report {paper_id}` from the raw records in `records/` (Parquet, with CSV copies) — \
          every number below was measured on the machine named beside it; the paper's values are quoted from the \
-         paper only in columns marked *paper*. Regenerate the measurements with `evorepro reproduce {paper_id}`.\n"
+         paper only in columns marked *paper* and as hollow diamonds in the charts (all of them, read from the spec, in \
+         [`paper_values.csv`](paper_values.csv)). Regenerate the measurements with `evorepro reproduce {paper_id}`.\n"
     );
     s
 }
@@ -369,6 +429,23 @@ mod tests {
         assert!(t.contains("| `m` | quick | c1 | 2 / 2 |"), "{t}");
         assert!(t.contains("| `m` | paper | c2 | 1 / 5 (**incomplete**) |"), "{t}");
         assert!(t.contains("| `m` | old | c0 | 1 (profile no longer in the spec) |"), "{t}");
+    }
+
+    #[test]
+    fn paper_values_quote_commas_and_leave_a_missing_sd_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        let values = [
+            PaperValue::new("Table 2", "sat: evaluation, serial", "windows", 1, 3.6, "s").with_sd(0.2),
+            PaperValue::new("Table I", "1 GPU", "island size", 128, 10.7, "×"),
+        ];
+        write_paper_values(dir.path(), "p", "a.toml [t]", &values).unwrap();
+        let csv = std::fs::read_to_string(dir.path().join("paper_values.csv")).unwrap();
+        assert_eq!(
+            csv,
+            "paper,table_figure,series,key_name,key,value,sd,unit,source\n\
+             p,Table 2,\"sat: evaluation, serial\",windows,1,3.6,0.2,s,a.toml [t]\n\
+             p,Table I,1 GPU,island size,128,10.7,,×,a.toml [t]\n"
+        );
     }
 
     #[test]

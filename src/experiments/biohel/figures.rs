@@ -47,8 +47,26 @@ impl BiohelPaper {
             }
             let stem = dir.join("figures").join(format!("{}__{file}", m.hw_id));
             let title = format!("{figure}: {label} speedup against training-set size per stratum");
-            write_speedup_figure(&stem, &title, &series, self.peak_bands.get(&stage_name).copied())
-                .with_context(|| format!("figure {}", stem.display()))?;
+            // The paper's net speedups (Table 3 for the evaluation, Table 4 for the
+            // learning system) at this machine's T/x of the same set and windows.
+            let table = if stage_name == StageName::Evaluation { &self.spec.table3 } else { &self.spec.table4 };
+            let paper: Vec<(AttributeType, Vec<(f64, f64)>)> = series
+                .iter()
+                .filter_map(|(c, kind)| {
+                    let t = *a.instances.get(c.set)? as f64;
+                    let pts = table.windows.get_ref().iter().filter_map(|&w| Some((t / w as f64, table.at(c.set, w)?.0))).collect();
+                    Some((*kind, pts))
+                })
+                .collect();
+            let figure_data = Speedups {
+                title: &title,
+                machine: m.label(),
+                series: &series,
+                paper: &paper,
+                card: chart::card(&self.spec.paper.hardware.gpu),
+                band: self.peak_bands.get(&stage_name).copied(),
+            };
+            write_speedup_figure(&stem, &figure_data).with_context(|| format!("figure {}", stem.display()))?;
             let _ = writeln!(md, "![{figure}](figures/{}__{file}.png)\n", m.hw_id);
             let peaks: Vec<String> = curves
                 .iter()
@@ -63,28 +81,39 @@ impl BiohelPaper {
     }
 }
 
+/// What Figures 4–5 draw: the measured curves, the paper's points in the colour
+/// of their set's attribute type, and the claimed peak band.
+struct Speedups<'a> {
+    title: &'a str,
+    machine: String,
+    series: &'a [(&'a Curve, AttributeType)],
+    paper: &'a [(AttributeType, Vec<(f64, f64)>)],
+    card: &'a str,
+    band: Option<Band>,
+}
+
 /// Figures 4–5 as the paper draws them: speedup against T/x on a log axis, one
 /// line per set coloured by its attribute type (`report::chart::LineChart` colours
-/// by series index, so this figure draws itself), the claimed peak band shaded.
+/// by series index, so this figure draws itself), the claimed peak band shaded,
+/// the paper's values as hollow diamonds ([`chart::diamond`]).
 /// Writes `<stem>.png` and `<stem>.svg` ([`chart::write_figure`]).
-fn write_speedup_figure(stem: &Path, title: &str, series: &[(&Curve, AttributeType)], band: Option<Band>) -> Result<()> {
-    chart::write_figure(stem, |a| draw_speedups(a, title, series, band), |a| draw_speedups(a, title, series, band))
-        .map_err(anyhow::Error::msg)
+fn write_speedup_figure(stem: &Path, f: &Speedups) -> Result<()> {
+    chart::write_figure(stem, |a| draw_speedups(a, f), |a| draw_speedups(a, f)).map_err(anyhow::Error::msg)
 }
-fn draw_speedups<DB: DrawingBackend>(
-    root: DrawingArea<DB, Shift>,
-    title: &str,
-    series: &[(&Curve, AttributeType)],
-    band: Option<Band>,
-) -> Result<(), String> {
+fn draw_speedups<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, f: &Speedups) -> Result<(), String> {
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    root.fill(&WHITE).map_err(e)?;
-    let pts = || series.iter().flat_map(|(c, _)| c.points.iter());
-    let (x_lo, x_hi) = pts().fold((f64::INFINITY, 0.0f64), |(lo, hi), p| (lo.min(p.per_stratum), hi.max(p.per_stratum)));
+    let (series, band) = (f.series, f.band);
+    let area = chart::titled(&root, f.title, &f.machine)?;
+    let pts = || {
+        series
+            .iter()
+            .flat_map(|(c, _)| c.points.iter().map(|p| (p.per_stratum, p.speedup)))
+            .chain(f.paper.iter().flat_map(|p| p.1.iter().copied()))
+    };
+    let (x_lo, x_hi) = pts().fold((f64::INFINITY, 0.0f64), |(lo, hi), p| (lo.min(p.0), hi.max(p.0)));
     let (x0, x1) = (x_lo / 2.0, x_hi * 2.0);
-    let y1 = pts().fold(1.0f64, |m, p| m.max(p.speedup)) * 1.15;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 20))
+    let y1 = pts().fold(1.0f64, |m, p| m.max(p.1)) * 1.15;
+    let mut chart = ChartBuilder::on(&area)
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(60)
@@ -156,6 +185,17 @@ fn draw_speedups<DB: DrawingBackend>(
             }
         }
         *k += 1;
+    }
+    for (i, (kind, pts)) in f.paper.iter().enumerate() {
+        let color = color(*kind);
+        let drawn = chart
+            .draw_series(pts.iter().map(|&p| EmptyElement::at(p) + PathElement::new(chart::diamond(6), color.stroke_width(2))))
+            .map_err(e)?;
+        if i == 0 {
+            drawn
+                .label(format!("paper ({}), at this machine's T/x", f.card))
+                .legend(|(x, y)| EmptyElement::at((x + 8, y)) + PathElement::new(chart::diamond(6), BLACK.stroke_width(2)));
+        }
     }
     chart
         .configure_series_labels()

@@ -9,7 +9,7 @@ use super::spec::SETS;
 use super::{BALLOT, BiohelPaper, CUDA, METHODS, PARALLEL, SERIAL, SPEED_PROFILE, scale};
 use crate::claims::Ctx;
 use crate::experiments::{PaperReport, Section};
-use crate::report::{MachineRecords, Table};
+use crate::report::{MachineRecords, PaperValue, Table, write_paper_values};
 use crate::stats::Summary;
 use anyhow::Result;
 use std::collections::{BTreeMap, BTreeSet};
@@ -42,10 +42,35 @@ fn x(num: Option<f64>, den: Option<f64>) -> String {
 }
 
 impl BiohelPaper {
+    /// Table 2's times (mean and sd over the folds) and Tables 3–4's speedups.
+    fn paper_values(&self) -> Vec<PaperValue> {
+        let mut values = Vec::new();
+        for r in &self.spec.table2 {
+            for (series, [mean, sd]) in [
+                ("evaluation, serial", *r.evaluation_serial),
+                ("evaluation, CUDA", *r.evaluation_cuda),
+                ("integration, serial", *r.integration_serial),
+                ("integration, CUDA", *r.integration_cuda),
+            ] {
+                values.push(PaperValue::new("Table 2", &format!("{}: {series}", r.set), "windows", 1, mean, "s").with_sd(sd));
+            }
+        }
+        for (figure, table) in [("Table 3", &self.spec.table3), ("Table 4", &self.spec.table4)] {
+            for row in &table.sets {
+                for (&w, (net, total)) in table.windows.get_ref().iter().zip(row.net.iter().zip(&row.total)) {
+                    values.push(PaperValue::new(figure, &format!("{}: net", row.set), "windows", w, *net, "×"));
+                    values.push(PaperValue::new(figure, &format!("{}: total", row.set), "windows", w, *total, "×"));
+                }
+            }
+        }
+        values
+    }
+
     pub(super) fn paper_report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
         let analyses: BTreeMap<&str, Analysis> = machines.iter().map(|m| (m.hw_id.as_str(), Analysis::of(m, &self.tables))).collect();
         let a = |m: &MachineRecords| &analyses[m.hw_id.as_str()];
         let types = self.attribute_types(machines)?;
+        write_paper_values(dir, "biohel", "experiments/biohel.toml [[table2]], [table3], [table4]", &self.paper_values())?;
         let mut sections = vec![
             Section::per_machine("Table 2 — evaluation time with 1 window", "", machines, |m| Ok(self.table2(a(m))))?,
             Section::per_machine("Table 2 — integration: whole learning time with 1 window", "", machines, |m| {

@@ -262,7 +262,8 @@ fn regions(m: &MachineRecords, s: &Sweep, dir: &Path) -> Result<String> {
     chart::write_regions(
         &dir.join("figures").join(&name),
         &RegionChart {
-            title: &format!("Fastest evaluator — {}", m.label()),
+            title: "Fastest evaluator",
+            machine: m.label(),
             x_label: "training instances",
             y_label: "attributes",
             x_range: span(points.iter().map(|p| p.pop).collect()),

@@ -8,8 +8,8 @@ use super::{CPU_MT, EcgaPaper, GECGA, GECGA_DEVICE, SCORERS, performance, scale,
 use crate::claims::Ctx;
 use crate::experiments::{PaperReport, Section};
 use crate::library::ecga::Search;
-use crate::report::chart::{self, LineChart};
-use crate::report::{MachineRecords, Table};
+use crate::report::chart::{self, LineChart, PaperPoints};
+use crate::report::{MachineRecords, PaperValue, Table, write_paper_values};
 use crate::stats::Summary;
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -40,7 +40,7 @@ impl EcgaPaper {
                     p.ell, p.spg_m, p.spg_w, p.spcg
                 ),
                 machines,
-                |m| fig5(m, of(m), dir),
+                |m| fig5(m, of(m), &self.fig5_overlay(), dir),
             )?,
             Section::per_machine(
                 "Figure 6 — model-building quality and ratio of ones, (10,5)-trap",
@@ -48,19 +48,20 @@ impl EcgaPaper {
                  after selection, per generation (a run that converged earlier no longer contributes; runs per cell in \
                  parentheses).",
                 machines,
-                |m| Ok(fig6(of(m))),
+                |m| Ok(fig6(of(m)) + &fig6_chart(m, of(m), dir)?),
             )?,
             Section::per_machine(
                 "Figure 7 — greedy vs GM search, each at its own population",
                 format!("Whole runs (mean ± sd). Paper: spgm(w) = {:.1}× at ℓ = {} (C2050).", p.spgm_w, p.ell),
                 machines,
-                |m| Ok(fig7(of(m))),
+                |m| Ok(fig7(of(m)) + &fig7_chart(m, of(m), dir)?),
             )?,
             Section::per_machine("Scalability — Section 5.4, Table 4", scale::intro(&self.spec), machines, |m| {
                 Ok(scale::section(&self.spec, m))
             })?,
             Section::per_machine("Performance", "", machines, |m| Ok(performance::section(m, of(m))))?,
         ];
+        write_paper_values(dir, "ecga", "experiments/ecga.toml [[table5]], [fig5_paper], [scale_paper]", &self.paper_values())?;
         let claims =
             machines.iter().flat_map(|m| self.claims.judge(of(m), &Ctx { machine: m, paper: &self.spec.paper.hardware })).collect();
         Ok(PaperReport { method: self.method(), sections, claims })
@@ -130,6 +131,8 @@ impl EcgaPaper {
             x_label: "problem size ℓ",
             y_label: "population size",
             series: series.into_iter().collect(),
+            machine: m.label(),
+            ..LineChart::default()
         };
         Ok(md + &figure(dir, &m.hw_id, "table5", "Table 5", &chart)?)
     }
@@ -150,7 +153,7 @@ fn fmt_ms(s: Option<Summary>) -> String {
     s.map_or("—".into(), |s| if s.n > 1 { format!("{:.1} ± {:.1}", s.mean, s.sd) } else { format!("{:.1}", s.mean) })
 }
 
-fn fig5(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+fn fig5(m: &MachineRecords, a: &Analysis, paper: &PaperPoints, dir: &Path) -> Result<String> {
     if a.fig5.is_empty() {
         return Ok(String::new());
     }
@@ -206,6 +209,9 @@ fn fig5(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
             x_label: "problem size ℓ",
             y_label: "speedup",
             series: series.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+            machine: m.label(),
+            paper: paper.clone(),
+            ..LineChart::default()
         };
         md += &figure(dir, &m.hw_id, "fig5", "Figure 5", &chart)?;
     }
@@ -265,6 +271,95 @@ fn fig7(a: &Analysis) -> String {
         ]);
     }
     if t.is_empty() { String::new() } else { t.render() }
+}
+
+impl EcgaPaper {
+    /// Table 5's populations, the speedups of Sections 5.3 and 5.5 and the scalability point of Section 5.4.
+    fn paper_values(&self) -> Vec<PaperValue> {
+        let mut values = Vec::new();
+        for r in &self.spec.table5 {
+            values.push(PaperValue::new("Table 5", "greedy", "ℓ", r.ell, r.greedy as f64, "individuals"));
+            values.push(PaperValue::new("Table 5", "GM", "ℓ", r.ell, r.gm as f64, "individuals"));
+        }
+        let p = &self.spec.fig5_paper;
+        for (figure, name, v) in [
+            ("Figure 5", "spg(m)", p.spg_m),
+            ("Figure 5", "spg(w)", p.spg_w),
+            ("Figure 5", "spcg(m)", p.spcg),
+            ("Figure 7", "spgm(w)", p.spgm_w),
+        ] {
+            values.push(PaperValue::new(figure, name, "ℓ", p.ell, v, "×"));
+        }
+        let s = &self.spec.scale_paper;
+        values.push(PaperValue::new("Section 5.4", "population on one C2050", "ℓ", s.ell, s.n as f64, "individuals"));
+        values
+    }
+
+    /// Figure 5's speedups as the paper states them (Sections 5.3 and 5.5), for the chart.
+    fn fig5_overlay(&self) -> PaperPoints {
+        let p = &self.spec.fig5_paper;
+        let mut o = PaperPoints::new(chart::card(&self.spec.paper.hardware.gpu));
+        for (name, v) in [("spg(m)", p.spg_m), ("spg(w)", p.spg_w), ("spcg(m)", p.spcg)] {
+            o.push(name, (p.ell as f64, v));
+        }
+        o
+    }
+}
+
+/// Figure 6 as curves: the ratio of ones after selection per generation, one
+/// curve per search and population (the mean over the runs still going).
+fn fig6_chart(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+    let series: Vec<(String, Vec<(f64, f64)>)> = a
+        .fig6
+        .iter()
+        .map(|((search, n), per)| {
+            let pts = per.iter().filter_map(|(&g, (_, ones))| Some((g as f64, Summary::of(ones)?.mean))).collect();
+            (format!("{search}, N = {n}"), pts)
+        })
+        .filter(|s: &(String, Vec<(f64, f64)>)| !s.1.is_empty())
+        .collect();
+    if series.is_empty() {
+        return Ok(String::new());
+    }
+    let chart = LineChart {
+        title: "Figure 6: ratio of ones after selection, (10,5)-trap",
+        x_label: "generation",
+        y_label: "ratio of ones",
+        series,
+        machine: m.label(),
+        ..LineChart::default()
+    };
+    Ok(format!("\n{}", figure(dir, &m.hw_id, "fig6", "Figure 6", &chart)?))
+}
+
+/// Figure 7 as curves: greedy search's model building and whole run at every ℓ
+/// of Figure 5, and GM's whole run where it ran (each with the scorer of its row).
+fn fig7_chart(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+    let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+    for (&ell, (_, scorer, gm)) in &a.fig7 {
+        if let Some(t) = a.times(ell, scorer) {
+            for (what, v) in [("model building", &t.model), ("whole run", &t.total)] {
+                if let Some(s) = Summary::of(v) {
+                    series.entry(format!("greedy, {what} ({scorer})")).or_default().push((ell as f64, s.mean));
+                }
+            }
+        }
+        if let Some(s) = Summary::of(gm) {
+            series.entry(format!("GM, whole run ({scorer})")).or_default().push((ell as f64, s.mean));
+        }
+    }
+    if series.is_empty() {
+        return Ok(String::new());
+    }
+    let chart = LineChart {
+        title: "Figure 7: greedy and GM search, each at its own population",
+        x_label: "problem size ℓ",
+        y_label: "time (ms)",
+        series: series.into_iter().collect(),
+        machine: m.label(),
+        ..LineChart::default()
+    };
+    Ok(format!("\n{}", figure(dir, &m.hw_id, "fig7", "Figure 7", &chart)?))
 }
 
 impl EcgaPaper {

@@ -7,7 +7,7 @@ use super::cases::{GBOA, GBOA_DEVICE, METHODS, PBOA, PBOA_MT, SBOA};
 use crate::claims::Ctx;
 use crate::experiments::{PaperReport, Section};
 use crate::report::chart::{self, LineChart};
-use crate::report::{MachineRecords, Table};
+use crate::report::{MachineRecords, PaperValue, Table, write_paper_values};
 use crate::stats;
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -36,7 +36,7 @@ impl GboaPaper {
                 "Share of the whole run's time per phase (mean times). The paper's Figure 7 splits gBOA into GPU (construction) \
                  and CPU (the rest); the CPU constructions are shown for the same split.",
                 machines,
-                |m| Ok(fig7(of(m))),
+                |m| Ok(fig7(of(m)) + &self.fig7_chart(m, of(m), dir)?),
             )?,
             Section::per_machine(
                 "Speed — network construction against the goals",
@@ -66,6 +66,7 @@ impl GboaPaper {
                 |m| complexity(m, of(m), dir),
             )?,
         ];
+        write_paper_values(dir, "gboa", "experiments/gboa.toml [table1_paper] and the claims' stated values", &self.paper_values())?;
         let claims = machines
             .iter()
             .zip(&analyses)
@@ -122,6 +123,64 @@ impl GboaPaper {
     }
 }
 
+impl GboaPaper {
+    /// What the text states (Table I's numbers did not survive in it): the largest
+    /// ℓ of Table I, the speedups and the construction share its claims quote.
+    fn paper_values(&self) -> Vec<PaperValue> {
+        let largest = self.spec.table1_paper.largest_ell;
+        let mut values = vec![PaperValue::new("Table I", "largest problem", "", "", largest as f64, "bits")];
+        for c in &self.spec.claims {
+            let params = c.params.as_ref().map(|p| p.get_ref());
+            let get = |k: &str| params.and_then(|p| p.get(k)).and_then(|v| v.as_float());
+            match (c.check.get_ref().as_str(), get("paper"), get("min_share")) {
+                ("speedup", Some(v), _) => {
+                    let over = params.and_then(|p| p.get("baseline")?.as_str()).unwrap_or("—");
+                    values.push(PaperValue::new(&c.source, &format!("gBOA over {over}, up to"), "ℓ", format!("≤ {largest}"), v, "×"));
+                }
+                ("construction_dominates", _, Some(s)) => {
+                    values.push(PaperValue::new(&c.source, "network construction share of gBOA's run, at least", "", "", 100.0 * s, "%"))
+                }
+                _ => {}
+            }
+        }
+        values
+    }
+
+    /// Figure 7 as curves: network construction's share of the whole run against
+    /// ℓ, per method and generation count, with the share the paper states
+    /// (the `min_share` of its `construction_dominates` claim) as a dashed line.
+    fn fig7_chart(&self, m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+        let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+        for &at in a.table1.keys() {
+            for method in METHODS {
+                let share = a.mean(at, method, |r| r.construction).zip(a.mean(at, method, |r| r.total)).map(|(c, t)| 100.0 * c / t);
+                if let Some(v) = share.filter(|v| *v > 0.0) {
+                    series.entry(format!("{method}, {} gen.", at.generations)).or_default().push((at.ell as f64, v));
+                }
+            }
+        }
+        if series.is_empty() {
+            return Ok(String::new());
+        }
+        let claim = self.spec.claims.iter().find(|c| c.id == "construction_dominates");
+        let min_share = claim.and_then(|c| c.params.as_ref()?.get_ref().get("min_share")?.as_float());
+        let hlines = min_share
+            .map(|s| vec![(format!("paper: construction ≥ {:.0}% of gBOA's run (Figure 7)", 100.0 * s), 100.0 * s)])
+            .unwrap_or_default();
+        let chart = LineChart {
+            title: "Figure 7: network construction's share of the run",
+            x_label: "problem size ℓ",
+            y_label: "network construction (% of the run)",
+            series: series.into_iter().collect(),
+            machine: m.label(),
+            hlines,
+            ..LineChart::default()
+        };
+        chart::write_lines(&dir.join("figures").join(format!("{}__fig7", m.hw_id)), &chart).map_err(anyhow::Error::msg)?;
+        Ok(format!("\n![Figure 7](figures/{}__fig7.png)\n", m.hw_id))
+    }
+}
+
 fn fmt_ms(v: Option<f64>) -> String {
     v.map_or("—".into(), |v| format!("{v:.1}"))
 }
@@ -168,6 +227,8 @@ fn table1(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
         x_label: "problem size ℓ",
         y_label: "time (ms)",
         series: series.into_iter().collect(),
+        machine: m.label(),
+        ..LineChart::default()
     };
     chart::write_lines(&stem, &chart).map_err(anyhow::Error::msg)?;
     Ok(format!("{}\n![Table I](figures/{}__table1.png)", t.render(), m.hw_id))
@@ -376,6 +437,8 @@ fn complexity(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
             x_label: if axis == "ell" { "problem size ℓ" } else { "population N" },
             y_label: "time (ms)",
             series: series.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+            machine: m.label(),
+            ..LineChart::default()
         };
         chart::write_lines(&stem, &chart).map_err(anyhow::Error::msg)?;
         let _ = writeln!(md, "![complexity against {axis}](figures/{}__complexity_{axis}.png)\n", m.hw_id);

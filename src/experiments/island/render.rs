@@ -6,8 +6,8 @@ use super::analysis::{Analysis, Run};
 use super::spec::IslandSpec;
 use super::{CPU_1T, CPU_MT, CUDA, CUDA_FUSED, CUDA_RING, CUDA_SPLIT};
 use crate::experiments::Section;
-use crate::report::chart::{self, LineChart};
-use crate::report::{MachineRecords, Table};
+use crate::report::chart::{self, LineChart, PaperPoints};
+use crate::report::{MachineRecords, PaperValue, Table, write_paper_values};
 use crate::stats::Summary;
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -51,14 +51,21 @@ pub(super) fn sections(
     dir: &Path,
 ) -> Result<Vec<Section>> {
     let of = |m: &MachineRecords| &analyses[&m.hw_id];
+    let values: Vec<PaperValue> =
+        spec.table1.values().map(|(config, size, v)| PaperValue::new("Table I", config, "island size", size, v, "×")).collect();
+    write_paper_values(dir, "island", "experiments/island.toml [table1]", &values)?;
     let mut sections = vec![
         Section::per_machine("Figure 4 — best fitness after the run", "", machines, |m| fig4(m, of(m), dir))?,
-        Section::per_machine("Figure 5 — total time, and Figure 6 — migration overhead", "", machines, |m| fig5(m, of(m), dir))?,
+        Section::per_machine("Figure 5 — total time, and Figure 6 — migration overhead", "", machines, |m| {
+            Ok(fig5(m, of(m), dir)? + &fig6(m, of(m), dir)?)
+        })?,
         Section::per_machine("Several GPUs — the ring over NCCL (Section IV)", RING_INTRO, machines, |m| Ok(ring_section(of(m))))?,
         Section::per_machine("Performance — memory traffic against the measured ceiling", "", machines, |m| {
             Ok(performance(m, of(m), items))
         })?,
-        Section::per_machine("Figure 7 and Table I — speedups over one CPU thread", "", machines, |m| Ok(fig7(spec, m, of(m), items)))?,
+        Section::per_machine("Figure 7 and Table I — speedups over one CPU thread", "", machines, |m| {
+            Ok(fig7(spec, m, of(m), items) + &table1_chart(spec, m, of(m), dir)?)
+        })?,
     ];
     if analyses.values().any(|a| !a.families.is_empty()) {
         sections.push(Section::per_machine("Beyond the paper — Pisinger's instance families", FAMILIES_INTRO, machines, |m| {
@@ -149,8 +156,14 @@ fn families(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
             series.entry(kind).or_default().extend(p);
         }
         let title = format!("Gap against capacity ratio: {variant}, {items} items (log–log; gaps of 0, the optimum, left out)");
-        let chart =
-            LineChart { title: &title, x_label: "capacity / total weight", y_label: "gap (%)", series: series.into_iter().collect() };
+        let chart = LineChart {
+            title: &title,
+            x_label: "capacity / total weight",
+            y_label: "gap (%)",
+            series: series.into_iter().collect(),
+            machine: m.label(),
+            ..LineChart::default()
+        };
         md += &write_chart(dir, m, &format!("families_{variant}_n{items}"), &chart)?;
     }
     Ok(md)
@@ -247,7 +260,14 @@ fn fig4(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
         );
     }
     md += &grid_feasibility(a);
-    let chart = LineChart { title: "Figure 4: gap to the optimum after the run", x_label: "island size", y_label: "gap (%)", series };
+    let chart = LineChart {
+        title: "Figure 4: gap to the optimum after the run",
+        x_label: "island size",
+        y_label: "gap (%)",
+        series,
+        machine: m.label(),
+        ..LineChart::default()
+    };
     Ok(md + &write_chart(dir, m, "fig4", &chart)?)
 }
 
@@ -336,8 +356,88 @@ fn fig5(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
         a.grid_method().unwrap_or("—")
     );
     md += &t.render();
-    let chart = LineChart { title: "Figure 5: total time of a run", x_label: "island size", y_label: "time (s)", series };
+    let chart = LineChart {
+        title: "Figure 5: total time of a run",
+        x_label: "island size",
+        y_label: "time (s)",
+        series,
+        machine: m.label(),
+        ..LineChart::default()
+    };
     Ok(md + &write_chart(dir, m, "fig5", &chart)?)
+}
+
+/// Figure 6: the migration phase's share of a run against the island size, a
+/// curve per island count (one island has no migration).
+fn fig6(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+    let (_, series) = grid_table(
+        a,
+        |size| size.to_string(),
+        |islands, size| {
+            let share = Summary::of(&a.grid_values(islands, size, Run::migration_share))?;
+            (islands > 1 && share.mean > 0.0).then(|| (String::new(), 100.0 * share.mean))
+        },
+    );
+    let series: Series = series.into_iter().filter(|s| !s.1.is_empty()).collect();
+    if series.is_empty() {
+        return Ok(String::new());
+    }
+    let chart = LineChart {
+        title: "Figure 6: migration overhead",
+        x_label: "island size",
+        y_label: "migration (% of the run)",
+        series,
+        machine: m.label(),
+        ..LineChart::default()
+    };
+    write_chart(dir, m, "fig6", &chart)
+}
+
+/// Figure 7 and Table I as a chart: the speedups over one CPU thread measured here
+/// (one island: all threads and the GPU; the grid: I islands on this one GPU
+/// against one thread evolving them in turn), with every row of the paper's Table I.
+fn table1_chart(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+    let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+    for size in a.speed_sizes() {
+        let one = a.per_generation(size, CPU_1T);
+        for (name, method) in [("all threads, 1 island", CPU_MT), ("1 GPU", CUDA)] {
+            if let Some(v) = one.zip(a.per_generation(size, method)).map(|(c, t)| c / t) {
+                series.entry(name.to_owned()).or_default().push((size as f64, v));
+            }
+        }
+    }
+    if a.grid_method() == Some(CUDA) {
+        for islands in a.grid_islands().into_iter().filter(|&i| i > 1) {
+            for size in a.grid_sizes() {
+                let cpu = a.per_generation(size, CPU_1T).map(|t| t * islands as f64);
+                if let Some(v) = cpu.zip(a.grid_per_generation(islands, size)).map(|(c, g)| c / g) {
+                    series.entry(format!("{islands} islands (here on 1 GPU)")).or_default().push((size as f64, v));
+                }
+            }
+        }
+    }
+    if series.is_empty() {
+        return Ok(String::new());
+    }
+    // The paper's "I GPUs" ran I islands, one per GPU: drawn in the colour of the I islands here.
+    let mut paper = PaperPoints::new(&format!("{}, one per island", chart::card(&spec.paper.hardware.gpu)));
+    for (config, size, v) in spec.table1.values() {
+        let name = match config.strip_suffix(" GPUs") {
+            Some(i) if series.contains_key(&format!("{i} islands (here on 1 GPU)")) => format!("{i} islands (here on 1 GPU)"),
+            _ => config.to_owned(),
+        };
+        paper.push(&name, (size as f64, v));
+    }
+    let chart = LineChart {
+        title: "Table I: speedup over one CPU thread",
+        x_label: "island size",
+        y_label: "speedup",
+        series: series.into_iter().collect(),
+        machine: m.label(),
+        paper,
+        ..LineChart::default()
+    };
+    write_chart(dir, m, "table1", &chart)
 }
 
 const RING_INTRO: &str = "The paper's multi-GPU version: each GPU evolves its part of the ring (its islands batched in the same \

@@ -173,6 +173,11 @@ impl Table1Paper {
         let i = self.sizes.iter().position(|&s| s == size)?;
         self.rows.iter().find(|r| r.config == config)?.speedup.get_ref().get(i).copied()
     }
+
+    /// Every value of the table: (configuration, island size, speedup), row by row.
+    pub fn values(&self) -> impl Iterator<Item = (&str, usize, f64)> {
+        self.rows.iter().flat_map(|r| self.sizes.iter().zip(r.speedup.get_ref()).map(|(&s, &v)| (r.config.as_str(), s, v)))
+    }
 }
 
 /// Range checks the types cannot express.

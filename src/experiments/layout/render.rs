@@ -8,8 +8,8 @@ use super::spec::{ALL_CLASSES, PAPER_CLASSES, Size, Table1Row};
 use crate::claims::Ctx;
 use crate::experiments::{PaperReport, Section};
 use crate::library::nonseparable::{self as ns, Function};
-use crate::report::chart::{self, LineChart, RegionChart};
-use crate::report::{MachineRecords, Table};
+use crate::report::chart::{self, LineChart, PaperPoints, RegionChart};
+use crate::report::{MachineRecords, PaperValue, Table, write_paper_values};
 use crate::stats;
 use anyhow::Result;
 use std::fmt::Write;
@@ -72,11 +72,26 @@ impl LayoutPaper {
                 |m| Ok(performance(m, &[of(m), &Analysis::of_profile(m, &self.spec, "speed")])),
             )?,
         ];
+        write_paper_values(dir, "layout", "experiments/layout.toml [[table1]]", &self.paper_values())?;
         let mut claims = Vec::new();
         for (m, a) in machines.iter().zip(&analyses) {
             claims.extend(self.claims.judge(a, &Ctx { machine: m, paper: &self.spec.paper.hardware }));
         }
         Ok(PaperReport { method: self.method(), sections, claims })
+    }
+
+    /// Table 1's C2075 times, mean and sd over the paper's tries.
+    fn paper_values(&self) -> Vec<PaperValue> {
+        let unit = &self.spec.settings.table1_unit;
+        let mut values = Vec::new();
+        for r in &self.spec.table1 {
+            for c in PAPER_CLASSES {
+                if let Some([mean, sd]) = r.paper(c) {
+                    values.push(PaperValue::new("Table 1", c, "population×dimension", fmt_size(r.size()), mean, unit).with_sd(sd));
+                }
+            }
+        }
+        values
     }
 
     fn method(&self) -> String {
@@ -149,8 +164,24 @@ impl LayoutPaper {
             .collect();
         if !series.is_empty() {
             let name = format!("{}__table1", m.hw_id);
-            let title = format!("Rosenbrock, Table 1 sizes — {}", m.label());
-            let c = LineChart { title: &title, x_label: "population × dimension", y_label: "time (ms)", series };
+            let mut paper = PaperPoints::new(chart::card(&self.spec.paper.hardware.gpu));
+            for r in &self.spec.table1 {
+                for c in PAPER_CLASSES {
+                    if let Some([mean, _]) = r.paper(c) {
+                        paper.push(c, ((r.size[0] * r.size[1]) as f64, mean));
+                    }
+                }
+            }
+            let y_label = format!("time ({})", self.spec.settings.table1_unit);
+            let c = LineChart {
+                title: "Table 1: Rosenbrock, end to end",
+                x_label: "population × dimension",
+                y_label: &y_label,
+                series,
+                machine: m.label(),
+                paper,
+                ..LineChart::default()
+            };
             chart::write_lines(&dir.join("figures").join(&name), &c).map_err(anyhow::Error::msg)?;
             md += &format!("\n![Table 1 sizes, time per strategy](figures/{name}.png)\n");
         }
@@ -306,7 +337,8 @@ fn region_figure(stem: &Path, fig: &Figure, m: &MachineRecords) -> Result<(), St
     chart::write_regions(
         stem,
         &RegionChart {
-            title: &format!("{} ({}) — {}", fig.name, fig.function.name(), m.label()),
+            title: &format!("{} ({})", fig.name, fig.function.name()),
+            machine: m.label(),
             x_label: "population",
             y_label: "dimension",
             x_range: span(fig.points.iter().map(|p| p.pop).collect()),

@@ -404,6 +404,6 @@ pub(crate) mod tests {
         let e = error_of(|t| t.replacen("\ntries = 20", "\ntries = 1000000000000", 1));
         assert!(e.contains("profiles.paper.tries") && e.contains("1000000000000 tries"), "{e}");
         let e = error_of(|t| t.replacen("paper_tries = 20", "paper_tries = 1", 1));
-        assert!(e.contains("l.toml:45:") && e.contains("settings.paper_tries"), "{e}");
+        assert!(e.contains("l.toml:48:") && e.contains("settings.paper_tries"), "{e}");
     }
 }
