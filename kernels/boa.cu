@@ -257,8 +257,6 @@ BOA_NETWORK(32)
 #define BOA_STREAM_SAMPLING 2u
 // Entries of the per-generation statistics (see boa_stats).
 #define BOA_STATS 6
-// Keys per shared-memory tile of boa_rank.
-#define BOA_RANK_TILE 1024
 
 // Philox4x32-10 (Salmon et al., SC '11), word 0 only, as src/library/philox.rs.
 __device__ __forceinline__ unsigned int philox_word0(unsigned int c0, unsigned int c1, unsigned int c2, unsigned int c3,
@@ -309,25 +307,23 @@ extern "C" __global__ void boa_evaluate(const unsigned char* __restrict__ rows, 
 
 // Truncation selection's ranking: individual i's key is (2^32 - 1 - fitness) << 32 | i
 // (decreasing fitness, ties by increasing index: all keys distinct), and its rank is
-// the number of smaller keys, so ranking[rank] = i is the CPU's sort. A thread per
-// individual; the keys pass through shared memory in tiles. Every thread of a block
-// runs every tile (the __syncthreads() are uniform).
+// the number of smaller keys — those with a higher fitness, or the same and a lower
+// index — so ranking[rank] = i is the CPU's sort. A warp per individual (its lanes
+// stride over the others, coalesced; the counts meet by shuffles): a thread per
+// individual left most SMs idle at N = 4,800.
 extern "C" __global__ void boa_rank(const unsigned int* __restrict__ fitness, unsigned int n, unsigned int* __restrict__ ranking) {
-    __shared__ unsigned long long s_keys[BOA_RANK_TILE];
-    const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned long long mine = i < n ? ((unsigned long long)(0xffffffffu - fitness[i]) << 32 | i) : 0ull;
+    const unsigned long long warp = ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) / 32u;
+    const unsigned int lane = threadIdx.x % 32u;
+    if (warp >= n) return;
+    const unsigned int i = (unsigned int)warp;
+    const unsigned int mine = fitness[i];
     unsigned int rank = 0;
-    for (unsigned int base = 0; base < n; base += BOA_RANK_TILE) {
-        __syncthreads();
-        for (unsigned int t = threadIdx.x; t < BOA_RANK_TILE && base + t < n; t += blockDim.x) {
-            const unsigned int j = base + t;
-            s_keys[t] = (unsigned long long)(0xffffffffu - fitness[j]) << 32 | j;
-        }
-        __syncthreads();
-        const unsigned int tile = n - base < BOA_RANK_TILE ? n - base : BOA_RANK_TILE;
-        for (unsigned int t = 0; t < tile; ++t) rank += s_keys[t] < mine;
+    for (unsigned int j = lane; j < n; j += 32u) {
+        const unsigned int other = fitness[j];
+        rank += other > mine || (other == mine && j < i);
     }
-    if (i < n) ranking[rank] = i;
+    for (unsigned int offset = 16u; offset > 0u; offset /= 2u) rank += __shfl_down_sync(0xffffffffu, rank, offset);
+    if (lane == 0u) ranking[rank] = i;
 }
 
 // The selected individuals ranking[0 .. s) packed by locus for the network kernel:
@@ -386,31 +382,49 @@ extern "C" __global__ void boa_conditional_counts(const unsigned long long* __re
     }
 }
 
-// Ancestral sampling (boa.rs `sample_counter`): a thread per offspring c walks the
-// nodes in permutation order (order[0 .. ell): parents first), and node i is 1 iff
+// Ancestral sampling (boa.rs `sample_counter`): a warp per offspring c walks the nodes
+// in permutation order (order[0 .. ell): parents first), and node i is 1 iff
 // r * total < ones * 2^32 for r = (generation, Sampling, c, i) and the counts of its
-// parents' sampled configuration (total = 0: as ones = 1, total = 2).
+// parents' sampled configuration (total = 0: as ones = 1, total = 2). The numbers do
+// not depend on the sampled values: the lanes draw those of 32 positions at once, and
+// lane 0 walks the positions in order, the child in shared memory (ell bytes per warp,
+// dynamic); the warp copies it out at the end. A thread per offspring was bound by
+// one thread's chain of Philox rounds and loads.
 extern "C" __global__ void boa_sample(const int* __restrict__ network, const unsigned int* __restrict__ counts,
                                       const int* __restrict__ order, unsigned int ell, unsigned int count, unsigned int generation,
                                       unsigned int seed_low, unsigned int seed_high, unsigned char* __restrict__ offspring) {
-    const unsigned int c = blockIdx.x * blockDim.x + threadIdx.x;
+    extern __shared__ unsigned char s_children[];
+    const unsigned int warp_in_block = threadIdx.x / 32u;
+    const unsigned int lane = threadIdx.x % 32u;
+    const unsigned int c = blockIdx.x * (blockDim.x / 32u) + warp_in_block;
     if (c >= count) return;
-    unsigned char* child = offspring + (size_t)c * ell;
-    for (unsigned int p = 0; p < ell; ++p) {
-        const int i = order[p];
-        const int* row = network + (size_t)i * BOA_OUT;
-        const int parents = row[BOA_MAX_K];
-        unsigned int pi = 0;
-        for (int b = 0; b < parents; ++b) pi |= (unsigned int)child[row[b]] << b;
-        unsigned int ones = counts[(size_t)i * BOA_TABLE + 2 * pi + 1];
-        unsigned int total = ones + counts[(size_t)i * BOA_TABLE + 2 * pi];
-        if (total == 0u) {
-            ones = 1u;
-            total = 2u;
+    unsigned char* child = s_children + (size_t)warp_in_block * ell;
+    for (unsigned int base = 0; base < ell; base += 32u) {
+        const unsigned int position = base + lane;
+        const int node = position < ell ? order[position] : 0;
+        const unsigned int r =
+            position < ell ? philox_word0(generation, BOA_STREAM_SAMPLING, c, (unsigned int)node, seed_low, seed_high) : 0u;
+        const unsigned int steps = ell - base < 32u ? ell - base : 32u;
+        for (unsigned int q = 0; q < steps; ++q) {
+            const int i = __shfl_sync(0xffffffffu, node, q);
+            const unsigned int draw = __shfl_sync(0xffffffffu, r, q);
+            if (lane == 0u) {
+                const int* row = network + (size_t)i * BOA_OUT;
+                const int parents = row[BOA_MAX_K];
+                unsigned int pi = 0;
+                for (int b = 0; b < parents; ++b) pi |= (unsigned int)child[row[b]] << b;
+                unsigned int ones = counts[(size_t)i * BOA_TABLE + 2 * pi + 1];
+                unsigned int total = ones + counts[(size_t)i * BOA_TABLE + 2 * pi];
+                if (total == 0u) {
+                    ones = 1u;
+                    total = 2u;
+                }
+                child[i] = (unsigned char)((unsigned long long)draw * total < ((unsigned long long)ones << 32));
+            }
         }
-        const unsigned int r = philox_word0(generation, BOA_STREAM_SAMPLING, c, (unsigned int)i, seed_low, seed_high);
-        child[i] = (unsigned char)((unsigned long long)r * total < ((unsigned long long)ones << 32));
     }
+    __syncwarp();
+    for (unsigned int l = lane; l < ell; l += 32u) offspring[(size_t)c * ell + l] = child[l];
 }
 
 // Replacement of the worst: offspring c (row and fitness) overwrites the individual

@@ -24,7 +24,7 @@ use crate::library::boa::{
 };
 use crate::library::ecga::{DeviceStats, PairScorer, Population};
 use crate::library::trap::Trap;
-use anyhow::{Result, ensure};
+use anyhow::{Context, Result, ensure};
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaEvent, CudaSlice, LaunchConfig, PushKernelArg};
 use std::time::{Duration, Instant};
@@ -299,6 +299,21 @@ fn grid(items: usize) -> LaunchConfig {
     LaunchConfig { grid_dim: ((items as u32).div_ceil(BLOCK).max(1), 1, 1), block_dim: (BLOCK, 1, 1), shared_mem_bytes: 0 }
 }
 
+/// Shared memory a block of `boa_sample` may use (the default static limit).
+const SAMPLE_SHARED_BYTES: usize = 48 * 1024;
+
+/// `boa_sample`'s launch: a warp per offspring, up to four to a block as their children (`ell` bytes each) fit in
+/// [`SAMPLE_SHARED_BYTES`] of shared memory.
+fn sample_launch(ell: usize, offspring: usize) -> Result<LaunchConfig> {
+    ensure!(
+        ell <= SAMPLE_SHARED_BYTES,
+        "ℓ = {ell}: a child of {ell} bytes does not fit boa_sample's {SAMPLE_SHARED_BYTES} bytes of shared memory"
+    );
+    let warps = (SAMPLE_SHARED_BYTES / ell.max(1)).clamp(1, 4);
+    let blocks = u32::try_from(offspring.div_ceil(warps)).context("too many offspring for one launch")?;
+    Ok(LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (32 * warps as u32, 1, 1), shared_mem_bytes: (warps * ell) as u32 })
+}
+
 /// BOA with every phase on the device (`kernels/boa.cu`): truncation selection
 /// (`boa_rank`, `boa_pack_selected`), pBOA's network (`boa_permutation` and the
 /// network kernel of [`GpuFamilyScorer`]), the conditional counts and ancestral
@@ -338,6 +353,7 @@ pub fn run_on_device(
     let stream = &gpu.stream;
     let wpl = s.div_ceil(64);
     let offspring_n = n - s;
+    let per_child = sample_launch(ell, offspring_n)?;
     let generations = cfg.max_generations;
     let mut b = RunBuffers {
         rows: stream.alloc_zeros(n * ell).map_err(&e)?,
@@ -400,7 +416,8 @@ pub fn run_on_device(
         let ev = [event()?, event()?, event()?, event()?, event()?, event()?];
         ev[0].record(stream).map_err(&e)?;
         unsafe {
-            let rank_cfg = LaunchConfig { grid_dim: (n32.div_ceil(128), 1, 1), block_dim: (128, 1, 1), shared_mem_bytes: 0 };
+            // A warp per individual, eight to a block.
+            let rank_cfg = LaunchConfig { grid_dim: (n32.div_ceil(8), 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
             stream.launch_builder(&rank).arg(&b.fitness).arg(&n32).arg(&mut b.ranking).launch(rank_cfg).map_err(&e)?;
             stream
                 .launch_builder(&pack)
@@ -453,7 +470,6 @@ pub fn run_on_device(
                 .arg(&mut b.counts)
                 .launch(warp_per_node)
                 .map_err(&e)?;
-            let per_child = LaunchConfig { grid_dim: (off32.div_ceil(128), 1, 1), block_dim: (128, 1, 1), shared_mem_bytes: 0 };
             stream
                 .launch_builder(&sample)
                 .arg(&b.network)
@@ -750,6 +766,18 @@ pub fn self_check_sizes(small: bool) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sampling_fits_four_children_a_block_in_shared_memory_and_refuses_a_child_that_does_not_fit() {
+        // ℓ = 190, 2,400 offspring: four warps a block, 600 blocks, 760 bytes.
+        let c = sample_launch(190, 2400).unwrap();
+        assert_eq!((c.grid_dim.0, c.block_dim.0, c.shared_mem_bytes), (600, 128, 760));
+        // ℓ = 20,000: two children fit 48 KiB; ℓ = 49,152: one.
+        assert_eq!(sample_launch(20_000, 5).unwrap().block_dim.0, 64);
+        assert_eq!(sample_launch(49_152, 5).unwrap().shared_mem_bytes, 49_152);
+        let err = sample_launch(49_153, 5).unwrap_err().to_string();
+        assert!(err.contains("ℓ = 49153") && err.contains("shared memory"), "{err}");
+    }
 
     #[test]
     fn constants_match_the_kernel() {
