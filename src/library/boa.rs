@@ -539,24 +539,14 @@ pub fn build_pboa(pop: &Population, scorer: &mut dyn FamilyScorer, k: usize, tab
 /// sampling can reach it only through a parent configuration that was itself sampled
 /// at 0.5 somewhere upstream.
 pub fn conditional_probabilities(net: &Network, selected: &Population) -> Result<Vec<Vec<f64>>> {
-    ensure!(net.parents.len() == selected.ell(), "network of {} nodes for {} loci", net.parents.len(), selected.ell());
-    let counter = PrefixFastCount { popcount: Popcount::Hardware };
-    let (mut loci, mut counts) = (Vec::new(), Vec::new());
-    Ok(net
-        .parents
-        .iter()
-        .enumerate()
-        .map(|(i, parents)| {
-            loci.clear();
-            loci.push(i);
-            loci.extend_from_slice(parents);
-            counts.resize(1 << loci.len(), 0);
-            counter.count(selected, &loci, &mut counts);
-            counts
-                .chunks_exact(2)
-                .map(|n| match n[0] + n[1] {
+    Ok(conditional_counts(net, selected)?
+        .into_iter()
+        .map(|table| {
+            table
+                .into_iter()
+                .map(|(ones, total)| match total {
                     0 => 0.5,
-                    total => f64::from(n[1]) / f64::from(total),
+                    total => f64::from(ones) / f64::from(total),
                 })
                 .collect()
         })
