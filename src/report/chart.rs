@@ -38,10 +38,24 @@ pub fn palette(i: usize) -> RGBColor {
 
 /// The colours of decision boundaries and of a paper's series without a measured
 /// counterpart: darker than [`palette`]'s, so a boundary never takes the colour of
-/// a class it separates.
+/// a class it separates. Index 0 is black (the legend's mark of the paper's points
+/// drawn in measured colours); the others are distinct for up to ten series.
 fn boundary_color(i: usize) -> RGBColor {
-    const C: [RGBColor; 5] = [RGBColor(0, 0, 0), RGBColor(120, 0, 120), RGBColor(0, 100, 100), RGBColor(150, 80, 0), RGBColor(90, 90, 90)];
-    C[i % C.len()]
+    const C: [RGBColor; 11] = [
+        RGBColor(0, 0, 0),
+        RGBColor(120, 0, 120),
+        RGBColor(0, 100, 100),
+        RGBColor(150, 80, 0),
+        RGBColor(90, 90, 90),
+        RGBColor(160, 0, 30),
+        RGBColor(0, 40, 140),
+        RGBColor(110, 110, 0),
+        RGBColor(0, 110, 40),
+        RGBColor(190, 60, 130),
+        RGBColor(100, 60, 30),
+    ];
+    // Past the first round, skip black: it means "paper, measured colours".
+    C[if i < C.len() { i } else { 1 + (i - 1) % (C.len() - 1) }]
 }
 
 /// The short name of a paper's card, for legends: "Tesla C2075" from the spec's
@@ -420,6 +434,17 @@ pub fn tick_label_problems(svg: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn paper_only_series_get_ten_distinct_colours_and_never_the_legends_black() {
+        let colours: Vec<RGBColor> = (1..=10).map(boundary_color).collect();
+        for (a, x) in colours.iter().enumerate() {
+            assert_ne!(*x, RGBColor(0, 0, 0), "series {}", a + 1);
+            assert!(colours[..a].iter().all(|y| y != x), "series {} repeats a colour", a + 1);
+        }
+        assert_ne!(boundary_color(11), RGBColor(0, 0, 0));
+        assert_eq!(boundary_color(11), boundary_color(1));
+    }
     use super::*;
 
     fn chart() -> LineChart<'static> {
