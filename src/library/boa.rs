@@ -596,26 +596,9 @@ impl Construction {
 // Counter-based randomness (issue #23: BOA on the device, end to end)
 // ---------------------------------------------------------------------------
 
-/// Where a run's random numbers come from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Randomness {
-    /// One `StdRng` seeded with the run's seed, drawn in program order: the
-    /// configuration every recorded sBOA/pBOA/gBOA result used.
-    Paper,
-    /// Philox4x32-10 ([`CounterRng`]) keyed by the seed, one number per (generation,
-    /// stream, individual, locus): any thread can draw any number, so a run with
-    /// every phase on the GPU (`gpu::boa::DeviceRun`) makes this run bit for bit.
-    Counter,
-}
-
-impl Randomness {
-    pub fn name(self) -> &'static str {
-        match self {
-            Randomness::Paper => "paper",
-            Randomness::Counter => "counter",
-        }
-    }
-}
+/// Where a run's random numbers come from: [`Randomness::Counter`] draws one per (generation, stream, individual,
+/// locus) ([`CounterRng`]), so a run with every phase on the GPU (`gpu::boa::run_on_device`) makes it bit for bit.
+pub use super::philox::Randomness;
 
 /// What a counter-based draw is for: counter word 1 of [`CounterRng::draw`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

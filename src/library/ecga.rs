@@ -1084,27 +1084,9 @@ impl EcgaConfig {
     }
 }
 
-/// The random numbers of an ECGA run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Randomness {
-    /// One `StdRng` seeded by the run's seed, drawn in program order: the
-    /// configuration every recorded run of the paper's experiments used.
-    Paper,
-    /// Philox4x32-10 keyed by the seed, one draw per (generation, stream,
-    /// individual, round) ([`counter`]): any number can be drawn on its own, so
-    /// the whole run on the device (`gpu::ecga_run`) draws the same numbers and
-    /// evolves the same populations bit for bit.
-    Counter,
-}
-
-impl Randomness {
-    pub fn name(self) -> &'static str {
-        match self {
-            Randomness::Paper => "paper",
-            Randomness::Counter => "counter",
-        }
-    }
-}
+/// The random numbers of an ECGA run: [`Randomness::Counter`] draws one per (generation, stream, individual, round)
+/// ([`counter`]), so the whole run on the device (`gpu::ecga_run`) evolves the same populations bit for bit.
+pub use super::philox::Randomness;
 
 /// The counter-based draws of [`Randomness::Counter`], the specification the
 /// device run (`kernels/ecga_run.cu`) follows bit for bit. Every draw is

@@ -6,6 +6,26 @@
 //! [`philox4x32_10_lanes`] is the same function over `L` independent counters in structure-of-arrays form, which the
 //! compiler vectorises on the CPU.
 
+/// Where a run's random numbers come from (ECGA and BOA; the island GA always draws from Philox).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Randomness {
+    /// One `StdRng` seeded with the run's seed, drawn in program order: the configuration every recorded run of
+    /// the papers' experiments used.
+    Paper,
+    /// Philox4x32-10 keyed by the seed, one number per counter (generation, stream, individual, locus or round):
+    /// any thread can draw any number on its own, so a run on the device draws the same numbers.
+    Counter,
+}
+
+impl Randomness {
+    pub fn name(self) -> &'static str {
+        match self {
+            Randomness::Paper => "paper",
+            Randomness::Counter => "counter",
+        }
+    }
+}
+
 /// Multiplier of counter word 0.
 pub const M0: u32 = 0xD251_1F53;
 /// Multiplier of counter word 2.
