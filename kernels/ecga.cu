@@ -134,7 +134,7 @@ __device__ void count_histogram(const unsigned long long* __restrict__ words, co
 // (shared) must be written before the call; the result is valid in thread 0.
 // `counts` holds 2^ECGA_MAX_L shared counters and `terms` ECGA_THREADS doubles.
 __device__ double block_entropy(const unsigned long long* __restrict__ words, const int* group, int L, int n, int wpl,
-                                const double* __restrict__ xlogx, unsigned int* counts, double* terms) {
+                                const double* __restrict__ xlogx, unsigned int* counts, double* terms, int* nonzero) {
     const int V = 1 << L;
     for (int v = threadIdx.x; v < V; v += blockDim.x) counts[v] = 0u;
     __syncthreads();
@@ -156,15 +156,27 @@ __device__ double block_entropy(const unsigned long long* __restrict__ words, co
     }
     __syncthreads();
     // The table lookups of ECGA_THREADS schemata at a time in parallel, the
-    // additions by thread 0.
+    // additions by thread 0. A zero term (a count of 0 or 1) leaves the sum as it
+    // is (every term is ≥ +0, so the sum is too): the nonzero terms are packed in
+    // index order (a ballot per warp, warps in order) and only they are added,
+    // so the sum is bit-identical to the CPU's over all 2^L (v7).
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     double acc = 0.0;
     for (int v0 = 0; v0 < V; v0 += ECGA_THREADS) {
         const int v = v0 + threadIdx.x;
-        if (v < V) terms[threadIdx.x] = xlogx[counts[v]];
+        const double t = v < V ? xlogx[counts[v]] : 0.0;
+        const unsigned int nz = __ballot_sync(0xffffffffu, t != 0.0);
+        if (lane == 0) nonzero[warp] = __popc(nz);
+        __syncthreads();
+        int before = 0, total = 0;
+        for (int w = 0; w < ECGA_THREADS / 32; ++w) {
+            before += w < warp ? nonzero[w] : 0;
+            total += nonzero[w];
+        }
+        if (t != 0.0) terms[before + __popc(nz & ((1u << lane) - 1u))] = t;
         __syncthreads();
         if (threadIdx.x == 0) {
-            const int m = min(ECGA_THREADS, V - v0);
-            for (int k = 0; k < m; ++k) acc += terms[k];
+            for (int k = 0; k < total; ++k) acc += terms[k];
         }
         __syncthreads();
     }
@@ -176,6 +188,7 @@ __device__ double block_entropy(const unsigned long long* __restrict__ words, co
 struct Scratch {
     unsigned int counts[1 << ECGA_MAX_L];
     double terms[ECGA_THREADS];
+    int nonzero[ECGA_THREADS / 32];
     int group[ECGA_MAX_L];
 };
 
@@ -195,7 +208,7 @@ extern "C" __global__ void __launch_bounds__(ECGA_THREADS, ECGA_MIN_BLOCKS)
     const int p = blockIdx.x;
     const int L = len[p];
     if (threadIdx.x < L) sh.group[threadIdx.x] = loci[p * ECGA_MAX_L + threadIdx.x];
-    const double acc = block_entropy(words, sh.group, L, n, wpl, xlogx, sh.counts, sh.terms);
+    const double acc = block_entropy(words, sh.group, L, n, wpl, xlogx, sh.counts, sh.terms, sh.nonzero);
     if (threadIdx.x == 0) s[p] = acc;
 }
 
@@ -293,7 +306,7 @@ extern "C" __global__ void __launch_bounds__(ECGA_THREADS, ECGA_MIN_BLOCKS)
     const int l = blockIdx.x;
     const int L = st.slot_size[l];
     if (threadIdx.x < L) sh.group[threadIdx.x] = st.slot_loci[l * ECGA_MAX_L + threadIdx.x];
-    const double s = block_entropy(words, sh.group, L, n, wpl, xlogx, sh.counts, sh.terms);
+    const double s = block_entropy(words, sh.group, L, n, wpl, xlogx, sh.counts, sh.terms, sh.nonzero);
     if (threadIdx.x == 0) st.cost[l] = group_cost(st, s, L);
 }
 
@@ -324,7 +337,7 @@ extern "C" __global__ void __launch_bounds__(ECGA_THREADS, ECGA_MIN_BLOCKS)
         }
         if (threadIdx.x < La) sh.group[threadIdx.x] = st.slot_loci[a * ECGA_MAX_L + threadIdx.x];
         else if (threadIdx.x < La + Lb) sh.group[threadIdx.x] = st.slot_loci[b * ECGA_MAX_L + threadIdx.x - La];
-        const double s = block_entropy(words, sh.group, La + Lb, n, wpl, xlogx, sh.counts, sh.terms);
+        const double s = block_entropy(words, sh.group, La + Lb, n, wpl, xlogx, sh.counts, sh.terms, sh.nonzero);
         if (threadIdx.x == 0) {
             st.pair_s[at] = s;
             st.delta[at] = __dsub_rn(__dsub_rn(group_cost(st, s, La + Lb), st.cost[a]), st.cost[b]);
@@ -347,12 +360,27 @@ __device__ __forceinline__ void keep_min(double& d, int& j, double e, int k) {
 
 // Warp `a` finds row a's best: over live partners j > a (greedy) or every live
 // j != a (GM), the smallest ΔCCC, ties to the smallest j.
+// keep_min is a total order on (ΔCCC, partner), so the order of the updates
+// does not matter: each lane loads ROW_UNROLL partners' sizes and ΔCCC at once
+// (independent loads in flight, v7) before comparing them.
+#define ROW_UNROLL 8
 __device__ void row_best(const Search& st, int a, int lo, int lane, double& d, int& j) {
     d = __longlong_as_double(0x7ff0000000000000ll);
     j = 0x7fffffff;
-    for (int k = lo + lane; k < st.ell; k += 32) {
-        if (k == a || st.slot_size[k] == 0) continue;
-        keep_min(d, j, st.delta[pair_at(min(a, k), max(a, k))], k);
+    for (int k0 = lo + lane; k0 < st.ell; k0 += 32 * ROW_UNROLL) {
+        int size[ROW_UNROLL];
+        double e[ROW_UNROLL];
+#pragma unroll
+        for (int u = 0; u < ROW_UNROLL; ++u) {
+            const int k = k0 + 32 * u;
+            const bool in = k < st.ell && k != a;
+            size[u] = in ? st.slot_size[k] : 0;
+            e[u] = in ? st.delta[pair_at(min(a, k), max(a, k))] : 0.0;
+        }
+#pragma unroll
+        for (int u = 0; u < ROW_UNROLL; ++u) {
+            if (size[u] != 0) keep_min(d, j, e[u], k0 + 32 * u);
+        }
     }
     for (int o = 16; o > 0; o >>= 1) {
         const double e = __shfl_down_sync(0xffffffffu, d, o);

@@ -4,7 +4,7 @@
 //! rows at the scalability point of Section 5.4.
 
 use super::spec::Published;
-use super::{BASELINE, FASTCOUNT, GECGA};
+use super::{BASELINE, FASTCOUNT, GECGA, GECGA_DEVICE};
 use crate::records::{Record, Value};
 use crate::report::MachineRecords;
 use crate::stats::Summary;
@@ -53,6 +53,96 @@ pub struct Speedups {
     pub spg_w: Option<f64>,
     pub spcg_m: Option<f64>,
     pub spcg_w: Option<f64>,
+}
+
+/// One whole run of Section 5.3 timed by saved generations (`whole` cases of
+/// one seed): gECGA's runs, the device run, and each generation's model built
+/// by the single-threaded scorers, several builds at once.
+#[derive(Default)]
+pub struct WholeRun {
+    /// Generations of the greedy run (every case of the seed reruns it).
+    pub generations: Option<usize>,
+    /// gECGA's greedy whole runs: (model building, whole run) ms, one per case.
+    pub gecga: Vec<(f64, f64)>,
+    /// gECGA's whole runs with GM search (ms).
+    pub gecga_gm: Vec<f64>,
+    /// The whole run on the device (ms).
+    pub device: Vec<f64>,
+    /// Scorer → generation → its model build (ms).
+    pub builds: BTreeMap<String, BTreeMap<usize, f64>>,
+    /// Builds whose model equals the run's: (equal, compared).
+    pub identical: (usize, usize),
+    /// Scorer → the `build` case's selection built among the others (ms).
+    pub calibration: BTreeMap<String, Vec<f64>>,
+    /// Builds at once.
+    pub concurrent: usize,
+}
+
+impl WholeRun {
+    /// `scorer`'s whole run: (Σ of its builds over every generation, that plus
+    /// the run's time outside model building, the same code whichever scorer
+    /// counts, taken from gECGA's runs); None until every generation is built.
+    pub fn whole(&self, scorer: &str) -> Option<(f64, f64)> {
+        let g = self.generations?;
+        let builds = self.builds.get(scorer)?;
+        if g == 0 || (1..=g).any(|i| !builds.contains_key(&i)) {
+            return None;
+        }
+        let model: f64 = builds.values().sum();
+        let rest = self.gecga.iter().map(|(m, t)| t - m).sum::<f64>() / self.gecga.len() as f64;
+        Some((model, model + rest))
+    }
+
+    /// gECGA's mean (model building, whole run) over this seed's runs (ms).
+    pub fn gecga_mean(&self) -> Option<(f64, f64)> {
+        let n = self.gecga.len() as f64;
+        (n > 0.0).then(|| (self.gecga.iter().map(|g| g.0).sum::<f64>() / n, self.gecga.iter().map(|g| g.1).sum::<f64>() / n))
+    }
+}
+
+/// The whole runs at one ℓ, by run.
+pub type WholeRuns = BTreeMap<usize, WholeRun>;
+
+/// Section 5.3's speedups from whole runs timed by saved generations: ratios
+/// of mean times over the runs whose every generation the slower scorer built.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WholeSpeedups {
+    /// Runs with every generation built by the baseline.
+    pub n: usize,
+    pub spg_m: Option<f64>,
+    pub spg_w: Option<f64>,
+    pub spc_m: Option<f64>,
+    pub spcg_m: Option<f64>,
+    pub spcg_w: Option<f64>,
+    /// The baseline's greedy whole run over gECGA's with GM search.
+    pub spgm_w: Option<f64>,
+    /// The baseline's whole run over the whole run on the device.
+    pub device_w: Option<f64>,
+}
+
+/// The speedups of [`WholeSpeedups`] over `runs`.
+pub fn whole_speedups(runs: &WholeRuns) -> WholeSpeedups {
+    let mean = |v: Vec<f64>| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
+    // Means over the runs where `scorer` built every generation, of its time and of `other(run)`.
+    let over = |scorer: &str, own: fn((f64, f64)) -> f64, other: &dyn Fn(&WholeRun) -> Option<f64>| {
+        let pairs: Vec<(f64, f64)> = runs.values().filter_map(|r| Some((own(r.whole(scorer)?), other(r)?))).collect();
+        Some(mean(pairs.iter().map(|p| p.0).collect())? / mean(pairs.iter().map(|p| p.1).collect())?)
+    };
+    let gecga_m = |r: &WholeRun| r.gecga_mean().map(|g| g.0);
+    let gecga_w = |r: &WholeRun| r.gecga_mean().map(|g| g.1);
+    let gm_w = |r: &WholeRun| mean(r.gecga_gm.clone());
+    let device_w = |r: &WholeRun| mean(r.device.clone());
+    let (m, w): (fn((f64, f64)) -> f64, fn((f64, f64)) -> f64) = (|t| t.0, |t| t.1);
+    WholeSpeedups {
+        n: runs.values().filter(|r| r.whole(BASELINE).is_some()).count(),
+        spg_m: over(BASELINE, m, &gecga_m),
+        spg_w: over(BASELINE, w, &gecga_w),
+        spc_m: over(BASELINE, m, &|r| r.whole(FASTCOUNT).map(|t| t.0)),
+        spcg_m: over(FASTCOUNT, m, &gecga_m),
+        spcg_w: over(FASTCOUNT, w, &gecga_w),
+        spgm_w: over(BASELINE, w, &gm_w),
+        device_w: over(BASELINE, w, &device_w),
+    }
 }
 
 /// Generation → (model quality, ratio of ones) over runs (Figure 6).
@@ -109,6 +199,8 @@ pub struct Analysis {
     pub gecga_identical: BTreeMap<usize, (usize, usize)>,
     /// Counting-kernel calls checked bit for bit against the CPU: (identical, all).
     pub count_identical: (usize, usize),
+    /// ℓ → (N, Section 5.3's whole runs timed by saved generations).
+    pub whole: BTreeMap<usize, (usize, WholeRuns)>,
     /// Model builds at the scalability point that ran.
     pub scale: Vec<ScaleBuild>,
     /// Why gECGA did not run here, where a record says so.
@@ -156,6 +248,7 @@ impl Analysis {
             fig6_runs: BTreeMap::new(),
             fig7: BTreeMap::new(),
             build: BTreeMap::new(),
+            whole: BTreeMap::new(),
             fig5_profile: BTreeMap::new(),
             gecga_identical: BTreeMap::new(),
             count_identical: (0, 0),
@@ -216,6 +309,30 @@ impl Analysis {
                     let e = a.fig7.entry(ell).or_insert_with(|| (n, r.str("scorer").to_owned(), Vec::new()));
                     e.2.extend(r.float("total_ms"));
                 }
+                "whole" if ok => {
+                    let run =
+                        a.whole.entry(ell).or_insert_with(|| (n, BTreeMap::new())).1.entry(r.int("run").unwrap_or(0) as usize).or_default();
+                    let ms = |key: &str| r.float(key).unwrap_or(f64::NAN);
+                    match (r.str("scorer"), r.str("search")) {
+                        (GECGA, "greedy") => {
+                            run.generations = r.int("generations").map(|g| g as usize);
+                            run.gecga.push((ms("model_ms"), ms("total_ms")));
+                        }
+                        (GECGA, _) => run.gecga_gm.push(ms("total_ms")),
+                        (GECGA_DEVICE, _) => run.device.push(ms("total_ms")),
+                        (scorer, _) if r.get("calibration") == &Value::Bool(true) => {
+                            run.calibration.entry(scorer.to_owned()).or_default().push(ms("model_ms"));
+                            run.concurrent = r.int("concurrent").unwrap_or(0) as usize;
+                        }
+                        (scorer, _) => {
+                            if let Some(g) = r.int("generation") {
+                                run.builds.entry(scorer.to_owned()).or_default().insert(g as usize, ms("model_ms"));
+                            }
+                            run.identical.0 += usize::from(r.get("identical") == &Value::Bool(true));
+                            run.identical.1 += 1;
+                        }
+                    }
+                }
                 "scale" if ok => a.scale.push(ScaleBuild {
                     search,
                     ell,
@@ -253,6 +370,16 @@ impl Analysis {
         let (Some(a), Some(b)) = (self.times(ell, over), self.times(ell, under)) else { return vec![] };
         let time = |t: &RunTimes| if phase == Phase::Model { Some(t.0) } else { t.1 };
         a.by_case.iter().filter_map(|(case, ta)| Some(time(ta)? / time(b.by_case.get(case)?)?)).filter(|s| s.is_finite()).collect()
+    }
+
+    /// The lone build time (ms) of `scorer` on the `build` case's selection at
+    /// `ell`, and the mean of its concurrent builds in the whole runs' cases:
+    /// what sharing the cores cost a build (the method allows 5%).
+    pub fn concurrency_cost(&self, ell: usize, scorer: &str) -> Option<(f64, f64)> {
+        let lone = Summary::of(&self.build.get(&ell)?.1.get(scorer)?.model)?.mean;
+        let shared: Vec<f64> =
+            self.whole.get(&ell)?.1.values().flat_map(|r| r.calibration.get(scorer).into_iter().flatten().copied()).collect();
+        Some((lone, Summary::of(&shared)?.mean))
     }
 
     /// Speedups as the paper defines them (ratios of mean times).

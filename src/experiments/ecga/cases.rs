@@ -79,6 +79,25 @@ impl EcgaPaper {
             let params = Record::new().with("figure", "build").with("search", Search::Greedy.name()).with("ell", ell).with("n", n);
             add(format!("build/l{ell}"), params, (ell * ell * n / 1_000) as u64 + 1);
         }
+        for ell in p.whole_ells.iter().map(|e| *e.get_ref()) {
+            let n = self.spec.population(ell, Search::Greedy);
+            for r in 0..p.whole_runs {
+                for c in 0..p.whole_chunks {
+                    let params = Record::new()
+                        .with("figure", "whole")
+                        .with("search", Search::Greedy.name())
+                        .with("ell", ell)
+                        .with("n", n)
+                        .with("run", r)
+                        .with("chunk", c)
+                        .with("chunks", p.whole_chunks)
+                        .with("threads", p.whole_threads)
+                        .with("run_seed", self.spec.seed(&format!("whole/l{ell}/r{r}")))
+                        .with("calibration_seed", self.spec.seed(&format!("build/l{ell}")));
+                    add(format!("whole/l{ell}/r{r}/c{c}"), params, (ell * ell * n / 1_000) as u64 + 1);
+                }
+            }
+        }
         if p.scale_build {
             // Section 5.4: "both of our implementations scale up to 9,800-bit".
             let (ell, n) = (self.spec.scale_paper.ell, self.spec.scale_paper.n);
@@ -113,12 +132,13 @@ impl EcgaPaper {
             "fig6" => "fig6_pops",
             "fig7" => "fig7_ells",
             "build" => "build_ells",
+            "whole" => "whole_ells",
             "scale" => "scale_build",
             _ => "count_sizes",
         };
         // Figure 5 runs the whole run on the device too (its permutation keys).
         let device_bytes = match key {
-            "fig5_ells" => (n * ell / 8 * 2).max(crate::gpu::ecga_run::run_bytes(n as usize, ell as usize) as u64),
+            "fig5_ells" | "whole_ells" => (n * ell / 8 * 2).max(crate::gpu::ecga_run::run_bytes(n as usize, ell as usize) as u64),
             _ => n * ell / 8 * 2,
         };
         Footprint { host_bytes: n * ell * 3 + n * ell / 8, device_bytes, key }
@@ -191,6 +211,20 @@ impl EcgaPaper {
                         .with("identical", identical);
                     rows.push(device_times(row, scorer.as_ref()));
                 }
+            }
+            "whole" => {
+                let int = |key: &str| p.int(key).unwrap_or_else(|| panic!("{key}")) as u64;
+                let calibration = ecga::first_selection(&trap, n(), *self.spec.settings.tournament.get_ref(), int("calibration_seed"))?;
+                let configs = [Search::Greedy, Search::GreedyMating].map(|s| ecga::EcgaConfig {
+                    randomness: ecga::Randomness::Counter,
+                    ..self.spec.config(self.spec.population(ell, s), ell, s)
+                });
+                let chunk = (int("chunk") as usize, int("chunks") as usize);
+                let threads = match int("threads") as usize {
+                    0 => env.fingerprint.cpu_physical_cores.max(1),
+                    t => t,
+                };
+                rows.extend(whole_run(&trap, &configs, int("run_seed"), &calibration, chunk, threads, env)?);
             }
             "scale" => rows.push(scale_build(&trap, search, n(), seed, max_l, env)?),
             "count" => {
@@ -273,6 +307,88 @@ fn device_run(trap: &Trap, cfg: &ecga::EcgaConfig, seed: u64, env: &RunEnv) -> R
         .with("model_device_ms", ph.model_ms)
         .with("sampling_ms", ph.sampling_ms)
         .with("evaluation_ms", ph.evaluation_ms))
+}
+
+/// One `whole` case (Section 5.3's whole runs where the baseline's outlast a
+/// command): gECGA's whole runs with counter-based randomness under `seed`
+/// (greedy and GM, timed alone), the same greedy run on the device, then the
+/// greedy run again keeping the selected population and model of each
+/// generation g with g mod chunks = chunk. The baseline and FastCount then
+/// build each kept generation's model on one core each, `threads` builds at
+/// once (baseline first), with the `build` case's selection (`calibration`)
+/// among them: its lone time, in the `build` rows, says what sharing the
+/// cores cost. Each build is checked against the run's model.
+fn whole_run(
+    trap: &Trap,
+    configs: &[ecga::EcgaConfig; 2],
+    seed: u64,
+    calibration: &Population,
+    (chunk, chunks): (usize, usize),
+    threads: usize,
+    env: &RunEnv,
+) -> Result<Vec<Record>> {
+    let Some(gpu) = &env.gpu else {
+        return Ok(vec![not_run(GECGA, &env.gpu_absent)]);
+    };
+    let mut rows = Vec::new();
+    let mut scorer = GpuScorer::new(gpu)?;
+    for cfg in configs {
+        let t0 = Instant::now();
+        let r = ecga::run(trap, cfg, seed, &mut scorer)?;
+        let row = run_row(GECGA, &r, t0.elapsed().as_secs_f64() * 1e3);
+        rows.push(row.with("search", cfg.search.name()).with("n", cfg.n).with("randomness", cfg.randomness.name()));
+    }
+    let greedy = &configs[0];
+    rows.push(device_run(trap, greedy, seed, env)?.with("search", greedy.search.name()));
+    let mut kept = Vec::new();
+    let mut g = 0;
+    ecga::run_observed(trap, greedy, seed, &mut scorer, &mut |pop, trace| {
+        if g % chunks == chunk {
+            kept.push((Some(g + 1), pop.clone(), Some(trace.clone())));
+        }
+        g += 1;
+    })?;
+    kept.insert(0, (None, calibration.clone(), None));
+    let jobs: Vec<(&str, &(Option<usize>, Population, Option<ecga::ModelTrace>))> =
+        [BASELINE, FASTCOUNT].into_iter().flat_map(|name| kept.iter().map(move |k| (name, k))).collect();
+    let xlogx = XLogX::new(greedy.n);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = threads.min(jobs.len()).max(1);
+    let built: Vec<Result<Vec<Record>>> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| -> Result<Vec<Record>> {
+                    let mut out = Vec::new();
+                    while let Some(&(name, (generation, pop, expected))) = jobs.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                    {
+                        let mut scorer: Box<dyn PairScorer> = match name {
+                            BASELINE => Box::new(CpuScorer::new(BaselineCounter)),
+                            _ => Box::new(CpuScorer::new(FastCount { popcount: Popcount::UnityTable16 })),
+                        };
+                        let t0 = Instant::now();
+                        let trace = greedy.search.build(pop, scorer.as_mut(), greedy.max_l, &xlogx)?;
+                        let row = Record::new()
+                            .with("scorer", name)
+                            .with("status", "ok")
+                            .with("model_ms", t0.elapsed().as_secs_f64() * 1e3)
+                            .with("pairs_scored", trace.pairs_scored)
+                            .with("concurrent", threads)
+                            .with("calibration", generation.is_none());
+                        out.push(match (generation, expected) {
+                            (Some(g), Some(t)) => row.with("generation", *g).with("identical", *t == trace),
+                            _ => row,
+                        });
+                    }
+                    Ok(out)
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().expect("a build thread panicked")).collect()
+    });
+    for b in built {
+        rows.extend(b?);
+    }
+    Ok(rows)
 }
 
 /// A device scorer's kernel time and the host time of its launching calls.

@@ -40,7 +40,7 @@ impl EcgaPaper {
                     p.ell, p.spg_m, p.spg_w, p.spcg
                 ),
                 machines,
-                |m| fig5(m, of(m), &self.fig5_overlay(), dir),
+                |m| Ok(fig5(m, of(m), &self.fig5_overlay(), dir)? + &whole_runs(of(m))),
             )?,
             Section::per_machine(
                 "Figure 6 — model-building quality and ratio of ones, (10,5)-trap",
@@ -216,6 +216,86 @@ fn fig5(m: &MachineRecords, a: &Analysis, paper: &PaperPoints, dir: &Path) -> Re
         md += &figure(dir, &m.hw_id, "fig5", "Figure 5", &chart)?;
     }
     Ok(md)
+}
+
+/// Section 5.3 at the ℓ where a whole baseline run outlasts a command (the
+/// `whole` cases): each run's times, the paper's speedups from them beside the
+/// paper's values, and what sharing the host's cores cost a build.
+fn whole_runs(a: &Analysis) -> String {
+    let mut md = String::new();
+    let p = &a.published.fig5;
+    for (&ell, (n, runs)) in &a.whole {
+        let secs =
+            |t: Option<(f64, f64)>| t.map_or("not every generation built".into(), |(m, w)| format!("{:.0} / {:.0}", m / 1e3, w / 1e3));
+        let ms = |v: &[f64]| Summary::of(v).map_or("—".into(), |s| format!("{:.0}", s.mean));
+        let mut t = Table::new(&[
+            "run",
+            "generations",
+            "builds at once",
+            "baseline: Σ model / whole (s)",
+            "fastcount: Σ model / whole (s)",
+            "gecga: model / whole (ms)",
+            "gecga, GM: whole (ms)",
+            "gecga-device: whole (ms)",
+            "builds with the run's model",
+        ]);
+        for (r, run) in runs {
+            t.row(vec![
+                r.to_string(),
+                run.generations.map_or("—".into(), |g| g.to_string()),
+                run.concurrent.to_string(),
+                secs(run.whole(super::BASELINE)),
+                secs(run.whole(super::FASTCOUNT)),
+                run.gecga_mean().map_or("—".into(), |(m, w)| format!("{m:.0} / {w:.0}")),
+                ms(&run.gecga_gm),
+                ms(&run.device),
+                format!("{} of {}", run.identical.0, run.identical.1),
+            ]);
+        }
+        let sp = super::analysis::whole_speedups(runs);
+        let mut s = Table::new(&["speedup", "here", "paper (C2050)", "here / paper"]);
+        let paper_at = |v: f64| if ell == p.ell { Some(v) } else { None };
+        for (name, here, paper) in [
+            ("spg(m): baseline / gECGA, model building", sp.spg_m, paper_at(p.spg_m)),
+            ("spg(w): baseline / gECGA, whole run", sp.spg_w, paper_at(p.spg_w)),
+            ("spc(m): baseline / FastCount, model building", sp.spc_m, None),
+            ("spcg(m): FastCount / gECGA, model building (the paper's spcg)", sp.spcg_m, paper_at(p.spcg)),
+            ("spcg(w): FastCount / gECGA, whole run", sp.spcg_w, None),
+            ("spgm(w): baseline (greedy) / gECGA with GM, whole run", sp.spgm_w, paper_at(p.spgm_w)),
+            ("baseline / gecga-device, whole run (beyond the paper; goal ≥ 2000×)", sp.device_w, None),
+        ] {
+            let r = here.zip(paper).map_or("—".into(), |(h, q)| format!("{:.2}", h / q));
+            s.row(vec![name.into(), fmt_x(here), paper.map_or("—".into(), |q| format!("{q:.2}×")), r]);
+        }
+        let cost = |scorer: &str| {
+            a.concurrency_cost(ell, scorer).map_or(format!("{scorer}: no lone build to compare"), |(lone, shared)| {
+                format!(
+                    "{scorer} {:.1} s alone, {:.1} s among the others ({:+.1}%{})",
+                    lone / 1e3,
+                    shared / 1e3,
+                    100.0 * (shared / lone - 1.0),
+                    if shared / lone - 1.0 > 0.05 { ", over the 5% the method allows" } else { "" }
+                )
+            })
+        };
+        let _ = write!(
+            md,
+            "\n**Whole runs at ℓ = {ell}, N = {n}, as Section 5.3 times them** (`whole` cases). A whole baseline run at this ℓ \
+             outlasts a GPU-machine command, so a greedy gECGA run with counter-based random numbers keeps each generation's \
+             selected population, and the single-threaded baseline and FastCount build each generation's model, one build \
+             per timing, several at once on the host's cores, each build checked against the run's model. A scorer's whole \
+             run is the sum of its builds plus the run's time outside model building (selection, sampling, evaluation: the \
+             same code whichever scorer counts, taken from gECGA's runs). The `build` case's first selection is built \
+             among the others and alone: {}; {}. Speedups are ratios of mean times over the n = {} run(s) whose every \
+             generation the baseline built.\n\n{}\n{}\n",
+            cost(super::BASELINE),
+            cost(super::FASTCOUNT),
+            sp.n,
+            t.render(),
+            s.render()
+        );
+    }
+    md
 }
 
 fn fig6(a: &Analysis) -> String {

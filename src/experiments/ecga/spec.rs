@@ -72,6 +72,24 @@ pub struct Profile {
     /// scalability point's N (`[scale_paper]`).
     #[serde(default)]
     pub count_sizes: Vec<Spanned<usize>>,
+    /// ℓ of whole runs timed against the single-threaded scorers as Section 5.3
+    /// times them, where a whole baseline run outlasts a GPU-machine command: a
+    /// run with counter-based randomness keeps each generation's selected
+    /// population, and the baseline and FastCount build each generation's model,
+    /// one build per timing, `whole_threads` builds at once, beside the `build`
+    /// case's selection, whose lone time checks that sharing the host's cores
+    /// costs a build under 5%.
+    #[serde(default)]
+    pub whole_ells: Vec<Spanned<usize>>,
+    /// Whole runs (seeds) per ℓ of `whole_ells`.
+    #[serde(default)]
+    pub whole_runs: usize,
+    /// Cases each whole run's builds are dealt into (generation g to case g mod this).
+    #[serde(default)]
+    pub whole_chunks: usize,
+    /// Builds at once (0: the host's physical cores).
+    #[serde(default)]
+    pub whole_threads: usize,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -172,9 +190,13 @@ pub fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
         return Err(file.invalid(&s.bisection_precision, "settings.bisection_precision", "must be in (0, 1)"));
     }
     for (name, p) in &spec.profiles {
-        for (key, ells) in
-            [("table5_ells", &p.table5_ells), ("fig5_ells", &p.fig5_ells), ("fig7_ells", &p.fig7_ells), ("build_ells", &p.build_ells)]
-        {
+        for (key, ells) in [
+            ("table5_ells", &p.table5_ells),
+            ("fig5_ells", &p.fig5_ells),
+            ("fig7_ells", &p.fig7_ells),
+            ("build_ells", &p.build_ells),
+            ("whole_ells", &p.whole_ells),
+        ] {
             for ell in ells {
                 let v = *ell.get_ref();
                 if v == 0 || v % k != 0 || v > MAX_ELL {
@@ -194,6 +216,16 @@ pub fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
                     format!("group size {} must be in 1..={}", size.get_ref(), crate::gpu::ecga::KERNEL_MAX_L),
                 ));
             }
+        }
+        for ell in &p.whole_ells {
+            let why = if p.whole_runs == 0 || p.whole_chunks == 0 {
+                "needs whole_runs ≥ 1 and whole_chunks ≥ 1 in the same profile"
+            } else if !p.build_ells.iter().any(|b| b.get_ref() == ell.get_ref()) {
+                "needs the same ℓ in build_ells (its lone builds check the concurrent ones)"
+            } else {
+                continue;
+            };
+            return Err(file.invalid(ell, &format!("profiles.{name}.whole_ells"), format!("ℓ = {} {why}", ell.get_ref())));
         }
         for n in &p.fig6_pops {
             if n.get_ref() < s.tournament.get_ref() || *n.get_ref() > 1 << 24 {
