@@ -236,7 +236,15 @@ fn device_runs(a: &Analysis, source: &str) -> String {
         for other in [BASELINE, CPU_MT, GECGA] {
             row.push(match (a.mean(ell, other, false), by_generations.and_then(|w| w.device_w.map(|d| (d, w.n)))) {
                 (Some(o), _) => format!("{:.1}×", o / whole.mean),
-                (None, Some((d, n))) if other == BASELINE => format!("{d:.0}× (whole runs by saved generations, n = {n})"),
+                (None, Some((d, n))) if other == BASELINE => match a.concurrency_cost(ell, BASELINE) {
+                    // The builds ran slower sharing the cores: the ratio with that cost taken off is the lower figure.
+                    Some((lone, shared)) if shared > lone => format!(
+                        "{d:.0}× (whole runs by saved generations, n = {n}; {:.0}× with the {:+.1}% the baseline's builds lost sharing the cores taken off)",
+                        d * lone / shared,
+                        100.0 * (shared / lone - 1.0)
+                    ),
+                    _ => format!("{d:.0}× (whole runs by saved generations, n = {n})"),
+                },
                 _ => "not measured at this ℓ".into(),
             });
         }
