@@ -3,11 +3,12 @@
 //! size is a class; classes are ordered by problem size, and each pair of
 //! consecutive classes gets its own binary linear SVM (the paper's footnote 7:
 //! "two simple and consecutive binary classifications"). Features are
-//! log10(population) and log10(dimension), the figures' log axes.
+//! population and dimension as they are, or their log10 ([`Features`]).
 
 use linfa::prelude::*;
 use linfa_svm::Svm;
 use ndarray::{Array1, Array2};
+use serde::Deserialize;
 
 /// One labelled size.
 #[derive(Clone, Debug, PartialEq)]
@@ -17,15 +18,43 @@ pub struct Point {
     pub class: String,
 }
 
+/// The plane the SVMs separate sizes in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Features {
+    /// Population and dimension as they are (a straight boundary on linear axes).
+    Linear,
+    /// log10(population) and log10(dimension) (a straight boundary on log axes).
+    Log10,
+}
+
+impl Features {
+    pub fn of(self, v: f64) -> f64 {
+        match self {
+            Features::Linear => v,
+            Features::Log10 => v.log10(),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Features::Linear => "population and dimension",
+            Features::Log10 => "log₁₀ population and log₁₀ dimension",
+        }
+    }
+}
+
 /// A fitted boundary between two consecutive classes:
-/// `w0·log10(pop) + w1·log10(dim) − rho = 0`, positive side = `upper`.
+/// `w0·φ(pop) + w1·φ(dim) − rho = 0` with φ the [`Features`], positive side = `upper`.
 #[derive(Clone, Debug)]
 pub struct Boundary {
     pub lower: String,
     pub upper: String,
+    pub features: Features,
     pub w: [f64; 2],
     pub rho: f64,
-    /// Support vectors of each side, as (pop, dim).
+    /// Support vectors of each side, as (pop, dim): the points on or inside the
+    /// margin (see [`MARGIN_TOLERANCE`]).
     pub support_lower: Vec<(f64, f64)>,
     pub support_upper: Vec<(f64, f64)>,
     /// Training points of the pair on the wrong side.
@@ -34,9 +63,15 @@ pub struct Boundary {
 
 impl Boundary {
     pub fn decision(&self, pop: f64, dim: f64) -> f64 {
-        self.w[0] * pop.log10() + self.w[1] * dim.log10() - self.rho
+        self.w[0] * self.features.of(pop) + self.w[1] * self.features.of(dim) - self.rho
     }
 }
+
+/// A point whose functional margin y·f is within this of 1 lies on the margin
+/// and is a support vector, whatever the solver's multiplier: where several
+/// points lie on the margin (a regular grid, Table 1's sizes) the multipliers
+/// are one choice among equally valid ones, and the margin is not.
+pub const MARGIN_TOLERANCE: f64 = 1e-3;
 
 /// Classes in order of the geometric-mean problem size (pop·dim) of their points.
 pub fn class_order(points: &[Point]) -> Vec<String> {
@@ -51,8 +86,13 @@ pub fn class_order(points: &[Point]) -> Vec<String> {
     classes.into_iter().map(|(c, _)| c).collect()
 }
 
-/// Fits one linear SVM per consecutive pair of classes, with cost `c`.
+/// Fits one linear SVM per consecutive pair of classes on log10 features, with cost `c`.
 pub fn fit_regions(points: &[Point], c: f64) -> Result<Vec<Boundary>, String> {
+    fit_regions_in(points, c, Features::Log10)
+}
+
+/// Fits one linear SVM per consecutive pair of classes in `features`, with cost `c`.
+pub fn fit_regions_in(points: &[Point], c: f64, features: Features) -> Result<Vec<Boundary>, String> {
     let order = class_order(points);
     let mut out = Vec::new();
     for pair in order.windows(2) {
@@ -61,8 +101,8 @@ pub fn fit_regions(points: &[Point], c: f64) -> Result<Vec<Boundary>, String> {
         let mut x = Array2::<f64>::zeros((members.len(), 2));
         let mut y = Array1::<bool>::from_elem(members.len(), false);
         for (i, p) in members.iter().enumerate() {
-            x[[i, 0]] = p.pop.log10();
-            x[[i, 1]] = p.dim.log10();
+            x[[i, 0]] = features.of(p.pop);
+            x[[i, 1]] = features.of(p.dim);
             y[i] = &p.class == hi;
         }
         let data = Dataset::new(x.clone(), y.clone());
@@ -72,6 +112,7 @@ pub fn fit_regions(points: &[Point], c: f64) -> Result<Vec<Boundary>, String> {
         let mut b = Boundary {
             lower: lo.clone(),
             upper: hi.clone(),
+            features,
             w,
             rho: model.rho,
             support_lower: vec![],
@@ -79,11 +120,12 @@ pub fn fit_regions(points: &[Point], c: f64) -> Result<Vec<Boundary>, String> {
             misclassified: 0,
         };
         for (i, p) in members.iter().enumerate() {
-            if model.alpha[i].abs() > 1e-8 {
+            let d = b.decision(p.pop, p.dim);
+            if model.alpha[i].abs() > 1e-8 || (if y[i] { d } else { -d }) <= 1.0 + MARGIN_TOLERANCE {
                 let side = if y[i] { &mut b.support_upper } else { &mut b.support_lower };
                 side.push((p.pop, p.dim));
             }
-            if (b.decision(p.pop, p.dim) >= 0.0) != y[i] {
+            if (d >= 0.0) != y[i] {
                 b.misclassified += 1;
             }
         }

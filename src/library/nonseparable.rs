@@ -349,8 +349,15 @@ pub fn check(got: &[f32], refs: &[Reference]) -> Check {
 /// Dimension-major copy (`t[j * pop + ind]`) of an individual-major population:
 /// the layout of strategy S4 (Section 3.2.4).
 pub fn transpose(x: &[f32], pop: usize, dim: usize) -> Vec<f32> {
-    assert_eq!(x.len(), pop * dim);
     let mut t = vec![0.0f32; x.len()];
+    transpose_into(x, pop, dim, &mut t);
+    t
+}
+
+/// [`transpose`] into `t` (pop·dim floats), one thread, in tiles of 32 × 32.
+pub fn transpose_into(x: &[f32], pop: usize, dim: usize, t: &mut [f32]) {
+    assert_eq!(x.len(), pop * dim);
+    assert_eq!(t.len(), x.len());
     const TILE: usize = 32;
     for i0 in (0..pop).step_by(TILE) {
         for j0 in (0..dim).step_by(TILE) {
@@ -361,7 +368,6 @@ pub fn transpose(x: &[f32], pop: usize, dim: usize) -> Vec<f32> {
             }
         }
     }
-    t
 }
 
 /// Inputs uniform in the open interval (0, 1), as the paper draws them

@@ -113,10 +113,14 @@ pub struct RegionChart<'a> {
     pub y_range: (f64, f64),
     /// (class name, points) per class; colour by position.
     pub classes: Vec<(String, Vec<(f64, f64)>)>,
-    /// Lines a·log10 x + b·log10 y = c, with a label.
+    /// Lines a·log10 x + b·log10 y = c, with a label (a·x + b·y = c when `linear`).
     pub lines: Vec<(String, [f64; 3])>,
+    pub linear: bool,
     /// Points to ring (support vectors).
     pub rings: Vec<(f64, f64)>,
+    /// The paper's own points (its support vectors), as hollow diamonds in the
+    /// colour of the class of the same name.
+    pub paper: PaperPoints,
 }
 
 /// A log–log line chart, one series per name.
@@ -226,7 +230,10 @@ fn draw_regions<DB: DrawingBackend>(root: Area<DB>, c: &RegionChart) -> Result<(
         let pts: Vec<(f64, f64)> = (0..=200)
             .map(|i| lx0 + (lx1 - lx0) * i as f64 / 200.0)
             .filter(|_| b.abs() > 1e-12)
-            .map(|lx| (10f64.powf(lx), 10f64.powf((rhs - a * lx) / b)))
+            .map(|lx| {
+                let x = 10f64.powf(lx);
+                if c.linear { (x, (rhs - a * x) / b) } else { (x, 10f64.powf((rhs - a * lx) / b)) }
+            })
             .filter(|&(_, y)| y >= c.y_range.0 && y <= c.y_range.1)
             .collect();
         let style = boundary_color(k).stroke_width(3);
@@ -250,6 +257,16 @@ fn draw_regions<DB: DrawingBackend>(root: Area<DB>, c: &RegionChart) -> Result<(
             .map_err(e)?
             .label("support vectors (ringed)")
             .legend(|(x, y)| Circle::new((x + 8, y), 7, BLACK.stroke_width(2)));
+    }
+    for (k, (name, pts)) in c.paper.series.iter().enumerate() {
+        let color = c.classes.iter().position(|s| &s.0 == name).map_or_else(|| boundary_color(c.lines.len() + k + 1), palette);
+        let drawn =
+            chart.draw_series(pts.iter().map(|&p| EmptyElement::at(p) + PathElement::new(diamond(9), color.stroke_width(2)))).map_err(e)?;
+        if k == 0 {
+            drawn
+                .label(format!("support vectors in the paper ({})", c.paper.card))
+                .legend(|(x, y)| EmptyElement::at((x + 8, y)) + PathElement::new(diamond(7), BLACK.stroke_width(2)));
+        }
     }
     chart
         .configure_series_labels()

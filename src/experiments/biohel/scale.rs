@@ -271,6 +271,7 @@ fn regions(m: &MachineRecords, s: &Sweep, dir: &Path) -> Result<String> {
             classes: order.iter().map(|c| (c.clone(), points.iter().filter(|p| &p.class == c).map(|p| (p.pop, p.dim)).collect())).collect(),
             lines: bounds.iter().map(|b| (format!("SVM {} | {}", b.lower, b.upper), [b.w[0], b.w[1], b.rho])).collect(),
             rings: bounds.iter().flat_map(|b| b.support_lower.iter().chain(&b.support_upper).copied()).collect(),
+            ..RegionChart::default()
         },
     )
     .map_err(anyhow::Error::msg)?;
@@ -376,6 +377,7 @@ mod tests {
         Boundary {
             lower: lower.into(),
             upper: upper.into(),
+            features: crate::svm::Features::Log10,
             w: [1.0, 0.0],
             rho,
             support_lower: vec![],

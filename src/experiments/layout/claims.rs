@@ -25,6 +25,8 @@ pub const CHECKS: &[Check<Analysis>] = &[
     check!("s3_middle_band", s3_middle_band),
     check!("coalesced_beats_strided", coalesced_beats_strided),
     check!("s4_near_best_gpu", s4_near_best_gpu),
+    check!("registers_more_robust", super::likeness::registers_more_robust),
+    check!("behaves_like", super::likeness::behaves_like),
 ];
 
 pub(super) fn size(s: Size) -> String {
@@ -57,7 +59,7 @@ fn stopped<'a>(a: &Analysis, standings: impl IntoIterator<Item = &'a (Size, Stan
 }
 
 /// As [`stopped`], and also when no size of `standings` has records.
-fn undecidable(a: &Analysis, standings: &[(Size, Standing)]) -> Option<Outcome> {
+pub(super) fn undecidable(a: &Analysis, standings: &[(Size, Standing)]) -> Option<Outcome> {
     stopped(a, standings)
         .or_else(|| standings.iter().all(|(_, st)| *st == Standing::Missing).then(|| Outcome::not_run("no records at the paper's sizes")))
 }

@@ -3,10 +3,12 @@
 //! claim does not, too few tries and no GPU decide nothing.
 
 use super::super::analysis::Analysis;
+use super::super::likeness::{Robustness, more_robust, rank_correlation};
 use super::super::spec::tests::{SHIPPED, shipped};
-use super::super::spec::{LayoutSpec, Size, Sweep};
+use super::super::spec::{Func, LayoutSpec, Size, Sweep};
 use super::super::testing::Fake;
 use super::CHECKS;
+use crate::claims::judge::Comparison;
 use crate::claims::testing::every_claim_reaches;
 use crate::claims::{Claims, Ctx, Outcome, VerdictKind};
 use crate::library::nonseparable::Function;
@@ -32,6 +34,8 @@ struct World {
     large: &'static str,
     /// S4's time over the winner's where it does not win.
     s4_over: f64,
+    /// S1's and S2's times over the winner's.
+    strided: [f64; 2],
     /// The device's threads per block (S3 cannot run above).
     threads: usize,
     tries: usize,
@@ -41,7 +45,8 @@ struct World {
 
 /// As the paper says: sequential for small sizes (Rosenbrock up to 10⁶
 /// coordinates, fewer for heavier functions), S3 in the middle for the heavy
-/// functions and Rana, S4 above; S1 and S2 slowest, S4 within 1.2× of the best.
+/// functions and Rana, S4 above; S1 and S2 slowest (S2 slower than S1), S4
+/// within 1.2× of the best; Rana as f4_heavy.
 fn paper_world() -> World {
     World {
         seq_until: |f| match f {
@@ -49,12 +54,12 @@ fn paper_world() -> World {
             Function::F2Light => 4e6,
             Function::F4Light => 2e6,
             Function::F2Heavy => 256.0,
-            Function::F4Heavy => 100.0,
-            Function::Rana => 400.0,
+            Function::F4Heavy | Function::Rana => 100.0,
         },
         s3_until: |f| if f.is_heavy() { 4e4 } else { 0.0 },
         large: "S4",
         s4_over: 1.2,
+        strided: [3.0, 3.2],
         threads: 1024,
         tries: 20,
         overrides: vec![],
@@ -86,8 +91,8 @@ impl World {
                     _ if c == w => base,
                     "S4" => self.s4_over * base,
                     "sequential" => 2.0 * base,
-                    "S1" => 3.0 * base,
-                    "S2" => 3.2 * base,
+                    "S1" => self.strided[0] * base,
+                    "S2" => self.strided[1] * base,
                     _ => 2.5 * base,
                 };
                 let time = |c: &str| set(c).unwrap_or_else(|| rule(c));
@@ -123,6 +128,8 @@ fn a_machine_that_behaves_as_the_paper_says_reproduces_its_claims() {
         "s3-middle-band",
         "coalesced-wins",
         "s4-recommended",
+        "registers-robust",
+        "rana-like-f4-heavy",
     ] {
         let o = judge(&claims, &hw, id, &fake);
         assert_eq!(o.verdict.kind(), VerdictKind::Reproduced, "{id}: {} — {}", o.verdict.label(), o.evidence);
@@ -177,6 +184,13 @@ fn every_claim_can_be_not_reproduced() {
         ("s3-middle-band", no_shrink),
         ("coalesced-wins", gpu_early),
         ("s4-recommended", slow_s4),
+        // S2 faster than S1 everywhere: shared memory falls less far behind.
+        ("registers-robust", World { strided: [3.2, 3.0], ..paper.clone() }),
+        // Rana keeps sequential up to 16×16, as f2_heavy does.
+        (
+            "rana-like-f4-heavy",
+            World { seq_until: |f| if f == Function::Rana { 256.0 } else { (paper_world().seq_until)(f) }, ..paper.clone() },
+        ),
     ];
     let cases: Vec<(&str, Analysis, _)> = cases
         .into_iter()
@@ -295,4 +309,56 @@ fn s3_middle_band_needs_a_class_on_each_side() {
     let s3_top = World { s3_until: |f| if f.is_heavy() { 1e9 } else { 0.0 }, threads: 100_000, ..paper_world() }.fake();
     let o = judge(&claims, &hw, "s3-middle-band", &s3_top);
     assert_eq!(o.verdict.kind(), VerdictKind::NotReproduced, "{}", o.evidence);
+}
+
+#[test]
+fn registers_are_more_robust_by_where_they_run_then_by_their_worst_relative_time() {
+    let (claims, hw, _) = bound(SHIPPED);
+    let o = judge(&claims, &hw, "registers-robust", &paper_world().fake());
+    assert_eq!(o.verdict.kind(), VerdictKind::Reproduced, "{}", o.evidence);
+    // S4 against S3: S3 cannot run above 1024 coordinates per individual.
+    assert!(o.evidence.contains("S3 (shared memory): worst") && o.evidence.contains("cannot run at 47 of 117"), "{}", o.evidence);
+    assert!(o.evidence.contains("S1 (registers): worst 3") && o.evidence.contains("→ S1 more robust"), "{}", o.evidence);
+    // S1 and S2 as slow as each other: Welch's interval overlaps, so neither is more robust.
+    let o = judge(&claims, &hw, "registers-robust", &World { strided: [3.0, 3.0], ..paper_world() }.fake());
+    assert_eq!(o.verdict.kind(), VerdictKind::NotReproduced, "{}", o.evidence);
+    assert!(o.evidence.contains("→ neither (Welch's interval overlaps)"), "{}", o.evidence);
+    // A shared-memory strategy that runs where the register one cannot wins on that alone.
+    let means = [("sequential", 3.0), ("S2", 2.0), ("S4", 1.0)];
+    let fake = Fake::new().size("rosenbrock", (8000, 2000), &means).cannot_run("rosenbrock", (8000, 2000), "S1", "test: out of registers");
+    let a = fake.analysis();
+    let funcs: Vec<Func> = Function::ALL.into_iter().map(Func).collect();
+    let (s1, s2) = (Robustness::of(&a, "S1", &funcs, false).unwrap(), Robustness::of(&a, "S2", &funcs, false).unwrap());
+    assert_eq!(s1.blocked, vec!["rosenbrock 8000×2000".to_owned()]);
+    assert_eq!(more_robust(&s1, &s2), Comparison::Greater);
+    assert_eq!(more_robust(&s2, &s1), Comparison::Less);
+}
+
+#[test]
+fn rana_behaves_like_f4_heavy_by_winners_and_rank_correlation() {
+    let (claims, hw, _) = bound(SHIPPED);
+    let fake = paper_world().fake();
+    let o = judge(&claims, &hw, "rana-like-f4-heavy", &fake);
+    assert_eq!(o.verdict.kind(), VerdictKind::Reproduced, "{}", o.evidence);
+    assert!(o.evidence.contains("with f2_heavy at 20 (differs at 16×16)"), "{}", o.evidence);
+    // The same order of the five columns: correlation 1; sequential and S3 swapped at 16×16: less.
+    let a = fake.analysis();
+    assert_eq!(rank_correlation(&a, Function::Rana, Function::F4Heavy, (16, 16)), Some(1.0));
+    let rho = rank_correlation(&a, Function::Rana, Function::F2Heavy, (16, 16)).unwrap();
+    assert!(rho < 1.0 && rho > 0.0, "{rho}");
+    // As many shared winners with both: not closer to either.
+    let same = World { seq_until: |f| if f == Function::F2Heavy { 100.0 } else { (paper_world().seq_until)(f) }, ..paper_world() };
+    let o = judge(&claims, &hw, "rana-like-f4-heavy", &same.fake());
+    assert_eq!(o.verdict.kind(), VerdictKind::NotReproduced, "{}", o.evidence);
+    let e = err_of(&SHIPPED.replace("like = \"f4_heavy\"", "like = \"rana\""));
+    assert!(e.contains("claims.rana-like-f4-heavy.params.function") && e.contains("three different functions"), "{e}");
+    let e = err_of(&SHIPPED.replace("[\"S4\", \"S3\"]", "[\"S4\", \"sequential\"]"));
+    assert!(e.contains("claims.registers-robust.params.pairs") && e.contains("`sequential` is no GPU strategy"), "{e}");
+}
+
+/// The spec error of binding the claims of `text`.
+fn err_of(text: &str) -> String {
+    let file = SpecFile::from_text(Path::new("l.toml"), text.into());
+    let spec: LayoutSpec = file.parse().unwrap();
+    Claims::bind(&file, &spec.claims, &spec.paper.hardware, CHECKS).err().expect("a spec error").to_string()
 }

@@ -6,6 +6,7 @@ use crate::error::SpecError;
 use crate::gpu::layout::Strategy;
 use crate::library::nonseparable::Function;
 use crate::spec::{ClaimSpec, MAX_REPEATS, Pair, PaperMeta, SpecFile};
+use crate::svm::Features;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use toml::Spanned;
@@ -43,6 +44,8 @@ pub struct Settings {
     pub block_sizes: Spanned<Vec<Spanned<u32>>>,
     pub block_search_tries: Spanned<usize>,
     pub svm_cost: Spanned<f64>,
+    /// The plane the SVMs separate sizes in.
+    pub svm_features: Features,
     pub table1_unit: String,
     /// Tries each strategy needs before its times decide a winner.
     pub min_n: Spanned<usize>,
@@ -404,6 +407,6 @@ pub(crate) mod tests {
         let e = error_of(|t| t.replacen("\ntries = 20", "\ntries = 1000000000000", 1));
         assert!(e.contains("profiles.paper.tries") && e.contains("1000000000000 tries"), "{e}");
         let e = error_of(|t| t.replacen("paper_tries = 20", "paper_tries = 1", 1));
-        assert!(e.contains("l.toml:48:") && e.contains("settings.paper_tries"), "{e}");
+        assert!(e.contains("l.toml:50:") && e.contains("settings.paper_tries"), "{e}");
     }
 }

@@ -64,7 +64,16 @@ impl Fake {
     }
 
     /// Kernel times of a GPU strategy at one size set to `ms` per try (±0.2%).
-    pub fn kernel(mut self, function: &str, (pop, dim): Size, strategy: &str, ms: f64) -> Fake {
+    pub fn kernel(self, function: &str, size: Size, strategy: &str, ms: f64) -> Fake {
+        self.set(function, size, strategy, "kernel_ms", ms)
+    }
+
+    /// S4's host-side transposition before each try at one size, `ms` (±0.2%).
+    pub fn transposition(self, function: &str, size: Size, ms: f64) -> Fake {
+        self.set(function, size, "S4", "transpose_ms", ms)
+    }
+
+    fn set(mut self, function: &str, (pop, dim): Size, strategy: &str, column: &str, ms: f64) -> Fake {
         let mine = |r: &Record| {
             r.str("function") == function
                 && r.int("pop") == Some(pop as i64)
@@ -73,7 +82,7 @@ impl Fake {
         };
         for r in self.rows.iter_mut().filter(|r| mine(r)) {
             let t = r.int("try").unwrap_or(0) as f64;
-            r.set("kernel_ms", ms * (1.0 + 0.001 * (t % 5.0 - 2.0)));
+            r.set(column, ms * (1.0 + 0.001 * (t % 5.0 - 2.0)));
         }
         self
     }
