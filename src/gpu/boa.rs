@@ -57,7 +57,7 @@ pub const PAPER_THREADS: u32 = 480;
 /// 48 KiB.
 const PAPER_MAX_ELL: usize = 4096;
 // The kernel's ballots take whole warps.
-const _: () = assert!(PAPER_THREADS % 32 == 0);
+const _: () = assert!(PAPER_THREADS.is_multiple_of(32));
 
 /// How the network kernel is built (both give [`build_pboa`]'s network bit for bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,7 +173,10 @@ impl<'g> GpuFamilyScorer<'g> {
         ensure!(table.n() == n, "ln-factorial table built for n = {} but the population has n = {n}", table.n());
         ensure!(perm.len() == ell, "perm has {} entries for {ell} nodes", perm.len());
         ensure!(ell <= PAPER_MAX_ELL, "gboa-paper network kernel: ℓ = {ell} nodes, at most {PAPER_MAX_ELL} (its List_DS in shared memory)");
-        ensure!(n.checked_mul(ell).is_some_and(|a| a <= i32::MAX as usize), "gboa-paper network kernel: N·ℓ = {n}·{ell} alleles exceed 2^31");
+        ensure!(
+            n.checked_mul(ell).is_some_and(|a| a <= i32::MAX as usize),
+            "gboa-paper network kernel: N·ℓ = {n}·{ell} alleles exceed 2^31"
+        );
         let e = launch_err("boa_pboa_network_paper");
         let t0 = Instant::now();
         let bytes = locus_major(pop);

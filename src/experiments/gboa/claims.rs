@@ -122,7 +122,8 @@ fn speedup(p: &Speedup, a: &Analysis, ctx: &Ctx) -> Outcome {
     let mut o = judge::ratio(&format!("largest speedup of gBOA over {base} (whole run), at ℓ = {at}"), best, p.paper, &p.band, None, ctx);
     o.evidence += &format!("; every ℓ, whole run: {}", list(&inside, fmt_ratio));
     let construction = |r: &RunTimes| r.construction;
-    let in_range = |pts: Vec<(Point, f64, usize)>| -> Vec<_> { pts.into_iter().filter(|x| in_setting(&x.0, &p.ells, p.generations)).collect() };
+    let in_range =
+        |pts: Vec<(Point, f64, usize)>| -> Vec<_> { pts.into_iter().filter(|x| in_setting(&x.0, &p.ells, p.generations)).collect() };
     let built = in_range(ratios(a, base, GBOA, construction));
     if !built.is_empty() {
         o.evidence += &format!("; network construction only (not judged): {}", list(&built, fmt_ratio));
@@ -376,8 +377,7 @@ impl Params for GboaComplexity {
 /// without kernel times here are named, not judged; none at all is "not run".
 fn complexity_gboa(p: &GboaComplexity, a: &Analysis, _: &Ctx) -> Outcome {
     let Some(sms) = a.gpu_sms else { return Outcome::not_run(a.reason(GBOA)) };
-    let present: Vec<&String> =
-        p.methods.iter().filter(|m| ["ell", "n"].iter().any(|axis| a.kernel_exponent(axis, m).is_some())).collect();
+    let present: Vec<&String> = p.methods.iter().filter(|m| ["ell", "n"].iter().any(|axis| a.kernel_exponent(axis, m).is_some())).collect();
     if present.is_empty() {
         return Outcome::not_run(format!("no network kernel times of {} in the complexity sweep", p.methods.join(" or ")));
     }
@@ -394,7 +394,10 @@ fn complexity_gboa(p: &GboaComplexity, a: &Analysis, _: &Ctx) -> Outcome {
             };
             let fit = (measured - expected).abs() <= p.tolerance;
             ok &= fit;
-            fits.push(format!("{m} kernel ∝ {name}^{measured:.2} against the formula's {name}^{expected:.2}{}", if fit { "" } else { " (outside)" }));
+            fits.push(format!(
+                "{m} kernel ∝ {name}^{measured:.2} against the formula's {name}^{expected:.2}{}",
+                if fit { "" } else { " (outside)" }
+            ));
         }
     }
     let absent: Vec<&str> = p.methods.iter().filter(|m| !present.contains(m)).map(String::as_str).collect();

@@ -116,7 +116,11 @@ fn speedup_evidence_shows_construction_only_beside_the_whole_run() {
     let (m, hw) = (testing::machine(&[]), testing::paper_hardware());
     let o = claims.judge_one("speedup_over_sboa", &paper_like(), &Ctx { machine: &m, paper: &hw }).unwrap();
     // Construction: sBOA's 0.5·13·ℓ against gBOA's 0.85·ℓ (5 runs' mean, jitter cancels).
-    assert!(o.evidence.contains("ℓ=190 (200 gen.): 7.65× (n = 5)") && o.evidence.contains("network construction only (not judged)"), "{}", o.evidence);
+    assert!(
+        o.evidence.contains("ℓ=190 (200 gen.): 7.65× (n = 5)") && o.evidence.contains("network construction only (not judged)"),
+        "{}",
+        o.evidence
+    );
 }
 
 #[test]

@@ -193,9 +193,23 @@ impl GboaPaper {
                     values.push(PaperValue::new(&c.source, &format!("gBOA over {over}, up to"), "", "", v, "×"));
                 }
                 ("construction_dominates", _, Some(s)) => {
-                    values.push(PaperValue::new(&c.source, "network construction share of gBOA's run, smaller problems, at least", "", "", 100.0 * s, "%"));
+                    values.push(PaperValue::new(
+                        &c.source,
+                        "network construction share of gBOA's run, smaller problems, at least",
+                        "",
+                        "",
+                        100.0 * s,
+                        "%",
+                    ));
                     if let Some(l) = get("min_share_largest") {
-                        values.push(PaperValue::new(&c.source, "network construction share of gBOA's run, at least", "", "", 100.0 * l, "%"));
+                        values.push(PaperValue::new(
+                            &c.source,
+                            "network construction share of gBOA's run, at least",
+                            "",
+                            "",
+                            100.0 * l,
+                            "%",
+                        ));
                     }
                 }
                 _ => {}
@@ -266,7 +280,9 @@ impl Range {
     }
 
     fn describe(&self) -> String {
-        let ells = self.ells.map_or("any ℓ".into(), |(lo, hi)| format!("trap-5, ℓ = {lo}–{hi}"));
+        let ells = self
+            .ells
+            .map_or("any ℓ".into(), |(lo, hi)| if lo <= 1.0 { format!("trap-5, ℓ ≤ {hi}") } else { format!("trap-5, ℓ = {lo}–{hi}") });
         let generations = self.generations.map_or("any run length".into(), |g| format!("{g} generations"));
         format!("{ells}, {generations}")
     }
@@ -513,15 +529,8 @@ fn complexity(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
     if a.complexity.is_empty() {
         return Ok("No complexity cases in this machine's profiles.".into());
     }
-    let mut t = Table::new(&[
-        "axis",
-        "value",
-        "sBOA (ms)",
-        "pBOA (ms)",
-        "pBOA all cores (ms)",
-        "gBOA kernel (ms)",
-        "gboa-paper kernel (ms)",
-    ]);
+    let mut t =
+        Table::new(&["axis", "value", "sBOA (ms)", "pBOA (ms)", "pBOA all cores (ms)", "gBOA kernel (ms)", "gboa-paper kernel (ms)"]);
     let mut charts: BTreeMap<String, Series> = BTreeMap::new();
     for ((axis, v), methods) in &a.complexity {
         let med = |method: &str| methods.get(method).map(|x| stats::median(x));
