@@ -195,7 +195,7 @@ impl GboaPaper {
                 ("construction_dominates", _, Some(s)) => {
                     values.push(PaperValue::new(
                         &c.source,
-                        "network construction share of gBOA's run, smaller problems, at least",
+                        "network construction share of gBOA's run, smaller problems, more than",
                         "",
                         "",
                         100.0 * s,
@@ -204,7 +204,7 @@ impl GboaPaper {
                     if let Some(l) = get("min_share_largest") {
                         values.push(PaperValue::new(
                             &c.source,
-                            "network construction share of gBOA's run, at least",
+                            "network construction share of gBOA's run, larger problems, more than",
                             "",
                             "",
                             100.0 * l,
