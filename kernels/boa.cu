@@ -238,6 +238,174 @@ BOA_NETWORK(8)
 BOA_NETWORK(32)
 
 // ---------------------------------------------------------------------------
+// gboa-paper: the BD kernel as the paper's Section IV-A and Section V describe it,
+// beside the harness's own design above (`gboa`), so that a report can tell how
+// much of a difference is the design and how much the hardware. One block of
+// BOA_PAPER_THREADS = 480 threads (Section V: "Number of threads/block is kept
+// constant at 480") per node:
+//   1) the node's own score; the node first in the permutation (perm = 0) has no
+//      probable parent and its block ends;
+//   2) List_DS: the probable parents (perm[j] < perm[node], not yet a parent), each
+//      thread checking its share of the variables, kept in shared memory;
+//   3) Count_DS: the parent configurations of every probable parent (2^(Pe + 2) of
+//      them, Pe existing parents) counted in shared memory, BOA_PAPER_COUNTS
+//      counters (16 KiB, the C1060's shared memory per block), the threads splitting
+//      the population (individual i to thread i mod 480: the ⌈N/t⌉ of Section V.A)
+//      and adding with shared-memory atomics; the population is a byte per allele in
+//      global memory, locus-major, so the reads of one locus coalesce; probable
+//      parents beyond what Count_DS holds are counted in further passes;
+//   4) Gain_DS: the threads split the probable parents, each keeping its best gain
+//      (its LocalMaxGain entry);
+//   5) thread 0 scans the LocalMaxGain array (thread_num entries) for the MaxGain;
+//      the block repeats until no gain is positive or the node has k parents.
+// The counts, the K2 sums (k2_score), the gains and the tie rule (beats) are those
+// of the kernel above and of CPU pBOA, so the networks are identical bit for bit.
+//
+// Arguments: alleles [ell * n] (alleles[l * n + i] in {0, 1}), t [n + 2], perm [ell],
+// out [ell * BOA_OUT] as boa_pboa_network_g*. Block: BOA_PAPER_THREADS threads (whole
+// warps); grid: ell blocks; dynamic shared memory: ell ints (List_DS); k <= BOA_MAX_K.
+// ---------------------------------------------------------------------------
+#define BOA_PAPER_THREADS 480
+#define BOA_PAPER_COUNTS 4096
+
+// k2_score for a family of L = 1 .. BOA_MAX_K + 1 loci.
+__device__ double k2_score_any(const unsigned int* c, int L, const double* __restrict__ t) {
+    switch (L) {
+        case 1: return k2_score<1>(c, t);
+        case 2: return k2_score<2>(c, t);
+        case 3: return k2_score<3>(c, t);
+        case 4: return k2_score<4>(c, t);
+        default: return k2_score<5>(c, t);
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(BOA_PAPER_THREADS)
+    boa_pboa_network_paper(const unsigned char* __restrict__ alleles, const double* __restrict__ t, const int* __restrict__ perm,
+                           int ell, int n, int k, int* __restrict__ out) {
+    extern __shared__ int s_list[];                       // List_DS
+    __shared__ unsigned int s_count[BOA_PAPER_COUNTS];    // Count_DS
+    __shared__ double s_local_gain[BOA_PAPER_THREADS];    // Gain_DS: each thread's LocalMaxGain,
+    __shared__ double s_local_score[BOA_PAPER_THREADS];   // the K2 score that gives it
+    __shared__ int s_local_j[BOA_PAPER_THREADS];          // and its probable parent
+    __shared__ int s_parents[BOA_MAX_K];
+    __shared__ int s_warp_count[BOA_PAPER_THREADS / 32];
+    __shared__ double s_node_score;
+    __shared__ int s_m, s_winner;
+    const int node = blockIdx.x, tid = threadIdx.x, threads = blockDim.x;
+    const int lane = tid & 31, warp = tid >> 5, warps = threads >> 5;
+    const unsigned char* own = alleles + (size_t)node * n;
+
+    // 1) The node's score: its ones counted by every thread, summed in Count_DS.
+    if (tid == 0) s_count[0] = 0u;
+    __syncthreads();
+    unsigned int ones = 0u;
+    for (int i = tid; i < n; i += threads) ones += own[i] & 1u;
+    atomicAdd(&s_count[0], ones);
+    __syncthreads();
+    if (tid == 0) {
+        const unsigned int c[2] = {(unsigned int)n - s_count[0], s_count[0]};
+        s_node_score = k2_score<1>(c, t);
+    }
+    __syncthreads();
+
+    int count = 0, rounds = 0, scored = 0, loci_read = 1;
+    // perm[node] == 0: no probable parent (the same value in every thread).
+    const bool first_in_order = perm[node] == 0;
+    while (!first_in_order && count < k) {
+        // 2) List_DS in increasing j: a ballot per warp, warps in order.
+        if (tid == 0) s_m = 0;
+        for (int base = 0; base < ell; base += threads) {
+            const int j = base + tid;
+            bool ok = j < ell && j != node && perm[j] < perm[node];
+            for (int p = 0; p < count; ++p) ok &= s_parents[p] != j;
+            const unsigned int ballot = __ballot_sync(BOA_FULL, ok);
+            if (lane == 0) s_warp_count[warp] = __popc(ballot);
+            __syncthreads();
+            int offset = s_m;
+            for (int w = 0; w < warp; ++w) offset += s_warp_count[w];
+            if (ok) s_list[offset + __popc(ballot & ((1u << lane) - 1u))] = j;
+            __syncthreads();
+            if (tid == 0) {
+                for (int w = 0; w < warps; ++w) s_m += s_warp_count[w];
+            }
+            __syncthreads();
+        }
+        const int m = s_m;
+        if (m == 0) break;
+        ++rounds;
+        scored += m;
+        loci_read += m * (count + 2);
+        // Index of a configuration: bit 0 the node's allele, bits 1 .. count its
+        // parents' in the order added, bit count + 1 the probable parent's.
+        const int L = count + 2, configs = 1 << L, per_pass = BOA_PAPER_COUNTS / configs;
+        double best_gain = 0.0, best_score = 0.0;
+        int best_j = -1;
+        for (int first = 0; first < m; first += per_pass) {
+            const int chunk = min(per_pass, m - first);
+            for (int q = tid; q < chunk * configs; q += threads) s_count[q] = 0u;
+            __syncthreads();
+            // 3) Count_DS: individual i counted by thread i mod threads.
+            for (int i = tid; i < n; i += threads) {
+                unsigned int base = own[i] & 1u;
+                for (int p = 0; p < count; ++p) base |= (alleles[(size_t)s_parents[p] * n + i] & 1u) << (1 + p);
+                for (int c = 0; c < chunk; ++c) {
+                    const unsigned int a = alleles[(size_t)s_list[first + c] * n + i] & 1u;
+                    atomicAdd(&s_count[c * configs + (base | (a << (count + 1)))], 1u);
+                }
+            }
+            __syncthreads();
+            // 4) Gains: probable parent c by thread c mod threads, each keeping its best.
+            for (int c = tid; c < chunk; c += threads) {
+                const double s = k2_score_any(&s_count[c * configs], L, t);
+                const double gain = s - s_node_score;
+                const int j = s_list[first + c];
+                if (gain > 0.0 && beats(gain, j, best_gain, best_j)) {
+                    best_gain = gain;
+                    best_score = s;
+                    best_j = j;
+                }
+            }
+            __syncthreads();
+        }
+        s_local_gain[tid] = best_gain;
+        s_local_score[tid] = best_score;
+        s_local_j[tid] = best_j;
+        __syncthreads();
+        // 5) MaxGain: thread 0 scans the LocalMaxGain array.
+        if (tid == 0) {
+            double g = 0.0, score = 0.0;
+            int j = -1;
+            for (int q = 0; q < threads; ++q) {
+                if (beats(s_local_gain[q], s_local_j[q], g, j)) {
+                    g = s_local_gain[q];
+                    score = s_local_score[q];
+                    j = s_local_j[q];
+                }
+            }
+            s_winner = j;
+            if (j >= 0) {
+                s_parents[count] = j;
+                s_node_score = score;
+            }
+        }
+        __syncthreads();
+        if (s_winner < 0) break;
+        ++count;
+    }
+    if (tid == 0) {
+        int* row = out + (size_t)node * BOA_OUT;
+        for (int p = 0; p < BOA_MAX_K; ++p) row[p] = p < count ? s_parents[p] : -1;
+        row[BOA_MAX_K + 0] = count;
+        row[BOA_MAX_K + 1] = rounds;
+        row[BOA_MAX_K + 2] = scored;
+        row[BOA_MAX_K + 3] = loci_read;
+        const long long bits = __double_as_longlong(s_node_score);
+        row[BOA_MAX_K + 4] = (int)(bits & 0xffffffffll);
+        row[BOA_MAX_K + 5] = (int)(bits >> 32);
+    }
+}
+
+// ---------------------------------------------------------------------------
 // BOA on the device, end to end (issue #23; the paper's Section V.B names it as
 // future work): selection, the network (above), sampling, evaluation and
 // replacement with the population resident on the GPU. The CPU reference is

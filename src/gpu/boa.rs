@@ -3,9 +3,12 @@
 //! - the whole pBOA network in one launch (`kernels/boa.cu`, the paper's
 //!   decomposition of Section IV-A: one thread block per node finds its candidate
 //!   parents, counts their configurations, reduces the gains to the best edge and
-//!   repeats until no gain or k parents; groups of 8 lanes score one candidate
-//!   family each, see [`Shape`]) — what [`build_pboa`] uses, through
-//!   [`FamilyScorer::pboa_network`];
+//!   repeats until no gain or k parents) — what [`build_pboa`] uses, through
+//!   [`FamilyScorer::pboa_network`], in one of two [`Design`]s: this harness's
+//!   (`gboa`: the population bit-packed by locus, groups of 8 lanes score one
+//!   candidate family each by popcounts, see [`Shape`]) or the paper's
+//!   (`gboa-paper`: 480 threads a block split the population, a byte per allele,
+//!   and count the patterns in shared memory, Section IV-A and V);
 //! - batches of candidate families scored with gECGA's schema kernel
 //!   (`kernels/ecga.cu`, one block per family), which sums a table over the
 //!   schemata of a group of loci: once over `[node, parents…]` with ln c! and once
@@ -46,6 +49,36 @@ pub const SHAPE: Shape = Shape { warps: 16, group: 8 };
 /// Most nodes of the network kernel: its candidate list is `ell` ints of dynamic
 /// shared memory (at most 48 KiB without opting in).
 const MAX_ELL: usize = 48 * 1024 / 4;
+/// Threads per block of the paper's network kernel (its `BOA_PAPER_THREADS`;
+/// Section V: "Number of threads/block is kept constant at 480").
+pub const PAPER_THREADS: u32 = 480;
+/// Most nodes of the paper's network kernel: its List_DS (`ell` ints of dynamic
+/// shared memory) beside 26 KiB of static shared memory (Count_DS, Gain_DS) within
+/// 48 KiB.
+const PAPER_MAX_ELL: usize = 4096;
+// The kernel's ballots take whole warps.
+const _: () = assert!(PAPER_THREADS.is_multiple_of(32));
+
+/// How the network kernel is built (both give [`build_pboa`]'s network bit for bit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Design {
+    /// This harness's design (`gboa`): the population bit-packed by locus, groups of
+    /// lanes counting a candidate family's schemata by popcounts, in this block shape.
+    Packed(Shape),
+    /// The paper's (`gboa-paper`, Section IV-A, V): [`PAPER_THREADS`] threads a block
+    /// split the population (a byte per allele, locus-major) and count the parent
+    /// configurations in shared memory with atomics.
+    Paper,
+}
+
+impl std::fmt::Display for Design {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Design::Packed(s) => write!(f, "gboa warps={:2} lanes/family={:2}", s.warps, s.group),
+            Design::Paper => write!(f, "gboa-paper threads={PAPER_THREADS}"),
+        }
+    }
+}
 
 /// A block shape of the network kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +102,8 @@ struct NetworkBuffers {
     /// n the uploaded table was built for.
     table_n: Option<usize>,
     perm: Option<CudaSlice<i32>>,
+    /// The paper's design: the population a byte per allele, locus-major.
+    alleles: Option<CudaSlice<u8>>,
     /// The kernel's output rows, `OUT` ints per node.
     out: Option<CudaSlice<i32>>,
 }
@@ -85,8 +120,8 @@ pub struct GpuFamilyScorer<'g> {
     parent_out: Vec<f64>,
     gpu: &'g Gpu,
     network: NetworkBuffers,
-    /// Block shape of the network kernel.
-    shape: Shape,
+    /// The network kernel's design (and block shape).
+    design: Design,
     /// Events around each network launch, and the times and work summed so far.
     events: [CudaEvent; 2],
     stats: DeviceStats,
@@ -97,9 +132,10 @@ impl<'g> GpuFamilyScorer<'g> {
         for group in GROUPS {
             gpu.function(&BOA_CU, network_kernel(group))?;
         }
+        gpu.function(&BOA_CU, "boa_pboa_network_paper")?;
         let event = || gpu.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(launch_err("gBOA events"));
         Ok(GpuFamilyScorer {
-            shape: SHAPE,
+            design: Design::Packed(SHAPE),
             events: [event()?, event()?],
             stats: DeviceStats::default(),
             joint: GpuScorer::new(gpu)?,
@@ -120,12 +156,75 @@ impl<'g> GpuFamilyScorer<'g> {
             (1..=MAX_WARPS).contains(&shape.warps) && GROUPS.contains(&shape.group),
             "gBOA network kernel: {shape:?} (warps 1 ..= {MAX_WARPS}, lanes per family one of {GROUPS:?})"
         );
-        self.shape = shape;
+        self.design = Design::Packed(shape);
         Ok(self)
+    }
+
+    /// The same scorer with the paper's network kernel (`gboa-paper`).
+    pub fn paper_design(mut self) -> Self {
+        self.design = Design::Paper;
+        self
+    }
+
+    /// [`build_pboa`]'s network from one launch of the paper's network kernel: the
+    /// population uploaded a byte per allele, locus-major ([`locus_major`]).
+    fn paper_network(&mut self, pop: &Population, table: &LnFactorial, k: usize, perm: &[usize]) -> Result<Network> {
+        let (n, ell) = (pop.n(), pop.ell());
+        ensure!(table.n() == n, "ln-factorial table built for n = {} but the population has n = {n}", table.n());
+        ensure!(perm.len() == ell, "perm has {} entries for {ell} nodes", perm.len());
+        ensure!(ell <= PAPER_MAX_ELL, "gboa-paper network kernel: ℓ = {ell} nodes, at most {PAPER_MAX_ELL} (its List_DS in shared memory)");
+        ensure!(
+            n.checked_mul(ell).is_some_and(|a| a <= i32::MAX as usize),
+            "gboa-paper network kernel: N·ℓ = {n}·{ell} alleles exceed 2^31"
+        );
+        let e = launch_err("boa_pboa_network_paper");
+        let t0 = Instant::now();
+        let bytes = locus_major(pop);
+        let (gpu, b) = (self.gpu, &mut self.network);
+        if b.alleles.as_ref().is_none_or(|a| a.len() < bytes.len()) {
+            gpu.ensure_fits("population, a byte per allele", bytes.len())?;
+        }
+        let stream = &gpu.stream;
+        ensure_len(gpu, &mut b.alleles, bytes.len()).map_err(&e)?;
+        ensure_len(gpu, &mut b.perm, ell).map_err(&e)?;
+        ensure_len(gpu, &mut b.out, ell * OUT).map_err(&e)?;
+        if b.table_n != Some(n) {
+            b.table = Some(stream.clone_htod(&table.table()[..n + 2]).map_err(&e)?);
+            b.table_n = Some(n);
+        }
+        let (Some(alleles), Some(t), Some(d_perm), Some(out)) = (&mut b.alleles, &b.table, &mut b.perm, &mut b.out) else {
+            unreachable!("allocated above")
+        };
+        stream.memcpy_htod(&bytes, &mut alleles.slice_mut(0..bytes.len())).map_err(&e)?;
+        let perm32: Vec<i32> = perm.iter().map(|&p| p as i32).collect();
+        stream.memcpy_htod(&perm32, &mut d_perm.slice_mut(0..ell)).map_err(&e)?;
+        let func = gpu.function(&BOA_CU, "boa_pboa_network_paper")?;
+        let (ell32, n32, k32) = (ell as i32, n as i32, k as i32);
+        let mut launch = stream.launch_builder(&func);
+        launch.arg(&*alleles).arg(t).arg(&*d_perm).arg(&ell32).arg(&n32).arg(&k32).arg(&mut *out);
+        let cfg = LaunchConfig { grid_dim: (ell as u32, 1, 1), block_dim: (PAPER_THREADS, 1, 1), shared_mem_bytes: ell as u32 * 4 };
+        self.events[0].record(stream).map_err(&e)?;
+        // SAFETY: block i < ell reads alleles[l·n + i'] for loci l < ell (node i, its
+        // parents, perm-allowed j < ell) and individuals i' < n, inside the ell·n bytes
+        // uploaded (N·ℓ < 2^31 checked above); every allele is masked to one bit, so a
+        // configuration index stays below 2^(k + 1) ≤ 32 and a pass's counters below
+        // BOA_PAPER_COUNTS; counts ≤ n, so t[c] and t[c_0 + c_1 + 1] index the n + 2
+        // entries of t; perm has ell entries; block i writes out[i·OUT..][..OUT] only;
+        // k ≤ MAX_K (checked by the caller); blockDim = BOA_PAPER_THREADS, whole warps;
+        // List_DS s_list[0..m), m < ell, lies in the ell·4 bytes of dynamic shared memory.
+        unsafe { launch.launch(cfg) }.map_err(&e)?;
+        self.events[1].record(stream).map_err(&e)?;
+        let rows = stream.clone_dtoh(&out.slice(0..ell * OUT)).map_err(&e)?;
+        self.stats.kernel_ms += f64::from(self.events[0].elapsed_ms(&self.events[1]).map_err(&e)?);
+        self.stats.calls_ms += t0.elapsed().as_secs_f64() * 1e3;
+        let rows: Vec<&[i32]> = rows.chunks_exact(OUT).collect();
+        self.stats.alleles += rows.iter().map(|r| f64::from(r[MAX_K + 3])).sum::<f64>() * n as f64;
+        Ok(network_of_rows(&rows))
     }
 
     /// [`build_pboa`]'s network from one launch of the network kernel.
     fn network(&mut self, pop: &Population, table: &LnFactorial, k: usize, perm: &[usize]) -> Result<Network> {
+        let Design::Packed(shape) = self.design else { return self.paper_network(pop, table, k, perm) };
         let (n, ell) = (pop.n(), pop.ell());
         ensure!(table.n() == n, "ln-factorial table built for n = {} but the population has n = {n}", table.n());
         ensure!(perm.len() == ell, "perm has {} entries for {ell} nodes", perm.len());
@@ -152,11 +251,11 @@ impl<'g> GpuFamilyScorer<'g> {
         stream.memcpy_htod(&packed.words, &mut words.slice_mut(0..packed.words.len())).map_err(&e)?;
         let perm32: Vec<i32> = perm.iter().map(|&p| p as i32).collect();
         stream.memcpy_htod(&perm32, &mut d_perm.slice_mut(0..ell)).map_err(&e)?;
-        let func = gpu.function(&BOA_CU, network_kernel(self.shape.group))?;
+        let func = gpu.function(&BOA_CU, network_kernel(shape.group))?;
         let (ell32, n32, wpl, k32) = (ell as i32, n as i32, packed.words_per_locus as i32, k as i32);
         let mut launch = stream.launch_builder(&func);
         launch.arg(&*words).arg(t).arg(&*d_perm).arg(&ell32).arg(&n32).arg(&wpl).arg(&k32).arg(&mut *out);
-        let cfg = LaunchConfig { grid_dim: (ell as u32, 1, 1), block_dim: (self.shape.warps * 32, 1, 1), shared_mem_bytes: ell as u32 * 4 };
+        let cfg = LaunchConfig { grid_dim: (ell as u32, 1, 1), block_dim: (shape.warps * 32, 1, 1), shared_mem_bytes: ell as u32 * 4 };
         self.events[0].record(stream).map_err(&e)?;
         // SAFETY: block i < ell reads loci < ell (node i, perm-allowed j < ell and its
         // parents), so words[locus·wpl + w] for w < wpl stays inside ell·wpl words;
@@ -176,6 +275,20 @@ impl<'g> GpuFamilyScorer<'g> {
     }
 }
 
+/// The population a byte per allele, locus-major: `out[l·n + i]` = allele of
+/// individual `i` at locus `l` (the paper's kernel reads one locus of consecutive
+/// individuals in consecutive threads).
+pub fn locus_major(pop: &Population) -> Vec<u8> {
+    let (n, ell) = (pop.n(), pop.ell());
+    let mut out = vec![0u8; n * ell];
+    for (i, row) in pop.rows().chunks_exact(ell.max(1)).enumerate() {
+        for (l, &a) in row.iter().enumerate() {
+            out[l * n + i] = a;
+        }
+    }
+    out
+}
+
 /// The [`Network`] of the network kernel's output rows. Row of node i: parents,
 /// then [parents, rounds, scored, loci read], then the score's bits.
 fn network_of_rows(rows: &[&[i32]]) -> Network {
@@ -191,7 +304,8 @@ fn network_of_rows(rows: &[&[i32]]) -> Network {
 
 impl FamilyScorer for GpuFamilyScorer<'_> {
     fn name(&self) -> String {
-        format!("gboa ({})", self.joint.device_name())
+        let design = if self.design == Design::Paper { "gboa-paper" } else { "gboa" };
+        format!("{design} ({})", self.joint.device_name())
     }
 
     fn load(&mut self, pop: &Population, table: &LnFactorial) -> Result<()> {
@@ -596,6 +710,8 @@ pub struct CheckLine {
     /// score bits, families scored and rounds), on planted linkage and on the
     /// uniformly random population (many near-equal gains: the tie rule).
     pub identical_network: bool,
+    /// The same for the paper's network kernel (`gboa-paper`, [`Design::Paper`]).
+    pub identical_paper: bool,
     pub edges: usize,
 }
 
@@ -644,7 +760,18 @@ pub fn self_check(gpu: &Gpu, seed: u64, sizes: &[(usize, usize)], k: usize) -> R
             let d = build_pboa(&pop, &mut dev, k, &table, &random_perm)?;
             identical &= same(&a, &b) && same(&c, &d);
         }
-        lines.push(CheckLine { n, ell, families: families.len(), differing, identical_network: identical, edges: a.edges() });
+        let mut paper = GpuFamilyScorer::new(gpu)?.paper_design();
+        let identical_paper = same(&a, &build_pboa(&planted, &mut paper, k, &table, &perm)?)
+            && same(&c, &build_pboa(&pop, &mut paper, k, &table, &random_perm)?);
+        lines.push(CheckLine {
+            n,
+            ell,
+            families: families.len(),
+            differing,
+            identical_network: identical,
+            identical_paper,
+            edges: a.edges(),
+        });
     }
     Ok(lines)
 }
@@ -718,15 +845,16 @@ pub fn time_device_run(gpu: &Gpu, seed: u64, n: usize, ell: usize, generations: 
     run_on_device(gpu, &Trap { k: 5, m: ell / 5 }, &cfg, seed, None)
 }
 
-/// Block shapes the self-check builds every network with, and [`time_shapes`] times.
+/// Block shapes the self-check builds every network with, and [`time_designs`] times.
 pub fn shape_choices() -> Vec<Shape> {
     GROUPS.into_iter().flat_map(|group| [8, 16, 32].map(|warps| Shape { warps, group })).collect()
 }
 
 /// Mean wall time (ms) of one pBOA network on the device per block shape of
-/// [`shape_choices`], with the device's share: `repeats` networks of a random
-/// population of `n` × `ell` with planted trap-5 linkage, after one untimed warm-up each.
-pub fn time_shapes(gpu: &Gpu, seed: u64, n: usize, ell: usize, k: usize, repeats: usize) -> Result<Vec<(Shape, f64, DeviceStats)>> {
+/// [`shape_choices`] and for the paper's design, with the device's share: `repeats`
+/// networks of a random population of `n` × `ell` with planted trap-5 linkage, after
+/// one untimed warm-up each.
+pub fn time_designs(gpu: &Gpu, seed: u64, n: usize, ell: usize, k: usize, repeats: usize) -> Result<Vec<(Design, f64, DeviceStats)>> {
     use crate::library::boa::random_permutation;
     use rand::{RngExt, SeedableRng, rngs::StdRng};
     let mut rng = StdRng::seed_from_u64(seed);
@@ -734,8 +862,11 @@ pub fn time_shapes(gpu: &Gpu, seed: u64, n: usize, ell: usize, k: usize, repeats
     let pop = Population::planted(n, ell, 5, rng.random())?;
     let perm = random_permutation(ell, &mut rng);
     let mut out = Vec::new();
-    for shape in shape_choices() {
-        let mut dev = GpuFamilyScorer::new(gpu)?.with_shape(shape)?;
+    for design in shape_choices().into_iter().map(Design::Packed).chain([Design::Paper]) {
+        let mut dev = match design {
+            Design::Packed(shape) => GpuFamilyScorer::new(gpu)?.with_shape(shape)?,
+            Design::Paper => GpuFamilyScorer::new(gpu)?.paper_design(),
+        };
         build_pboa(&pop, &mut dev, k, &table, &perm)?;
         let before = dev.stats;
         let t0 = Instant::now();
@@ -749,16 +880,18 @@ pub fn time_shapes(gpu: &Gpu, seed: u64, n: usize, ell: usize, k: usize, repeats
             calls_ms: per(dev.stats.calls_ms, before.calls_ms),
             alleles: per(dev.stats.alleles, before.alleles),
         };
-        out.push((shape, ms, stats));
+        out.push((design, ms, stats));
     }
     Ok(out)
 }
 
-/// Sizes for [`self_check`]: `small` for compute-sanitizer.
+/// Sizes for [`self_check`]: `small` for compute-sanitizer. ℓ = 300 and 700 give
+/// the paper's kernel more probable parents than one pass of its Count_DS holds
+/// (256 at three parents' families), so it counts them in several passes.
 pub fn self_check_sizes(small: bool) -> Vec<(usize, usize)> {
-    let mut v = vec![(1, 5), (63, 10), (65, 20), (2400, 30)];
+    let mut v = vec![(1, 5), (63, 10), (65, 20), (2400, 30), (40, 300)];
     if !small {
-        v.extend([(2400, 90), (4097, 60), (9600, 120)]);
+        v.extend([(2400, 90), (4097, 60), (9600, 120), (481, 700)]);
     }
     v
 }
@@ -780,6 +913,13 @@ mod tests {
     }
 
     #[test]
+    fn locus_major_puts_one_locus_of_consecutive_individuals_together() {
+        // 3 individuals × 2 loci, rows 10, 01, 11.
+        let pop = Population::from_rows(3, 2, vec![1, 0, 0, 1, 1, 1]).unwrap();
+        assert_eq!(locus_major(&pop), vec![1, 0, 1, 0, 1, 1]);
+    }
+
+    #[test]
     fn constants_match_the_kernel() {
         assert!(BOA_CU.code.contains(&format!("#define BOA_MAX_K {MAX_K}\n")));
         assert!(BOA_CU.code.contains(&format!("#define BOA_MAX_WARPS {MAX_WARPS}\n")));
@@ -790,6 +930,8 @@ mod tests {
             assert!(BOA_CU.code.contains(&format!("BOA_NETWORK({})", shape.group)));
         }
         assert!(BOA_CU.code.contains(&format!("#define BOA_STATS {STATS}\n")));
+        assert!(BOA_CU.code.contains(&format!("#define BOA_PAPER_THREADS {PAPER_THREADS}\n")));
+        assert!(BOA_CU.code.contains("boa_pboa_network_paper("));
         assert!(BOA_CU.code.contains("#define BOA_TABLE (2 << BOA_MAX_K)\n") && TABLE == 2 << MAX_K);
     }
 

@@ -1,6 +1,6 @@
 //! One machine's gBOA records, indexed by Table I point and complexity axis.
 
-use super::cases::GBOA;
+use super::cases::{GBOA, GBOA_PAPER};
 use crate::records::{Record, Value};
 use crate::report::MachineRecords;
 use crate::stats::{self, Summary};
@@ -48,9 +48,19 @@ pub struct Analysis {
     pub table1: BTreeMap<Point, BTreeMap<String, Vec<RunTimes>>>,
     /// (axis, value) → method → first-generation construction times (ms).
     pub complexity: BTreeMap<(String, usize), BTreeMap<String, Vec<f64>>>,
+    /// The same for the device's network kernel alone (CUDA events; gBOA's methods).
+    pub complexity_kernel: BTreeMap<(String, usize), BTreeMap<String, Vec<f64>>>,
+    /// (axis, value) → (ℓ, population) of each complexity point.
+    pub complexity_fixed: BTreeMap<(String, usize), (usize, usize)>,
+    /// The GPU's multiprocessors (the m of gBOA's formula, Section V.A), from the records.
+    pub gpu_sms: Option<usize>,
+    /// Most parents per node and the selected share (the spec's settings: the k and,
+    /// times the population, the N of Section V.A's formulas).
+    pub max_parents: usize,
+    pub selection: f64,
     /// Why methods were not run (method → reason).
     pub not_run: BTreeMap<String, String>,
-    /// gBOA runs identical to CPU pBOA, of all gBOA runs.
+    /// gBOA runs (both network kernels) identical to CPU pBOA, of all gBOA runs.
     pub identical: (usize, usize),
     /// The profile that timed each Table I point (its runs' ceilings apply).
     pub profiles: BTreeMap<Point, String>,
@@ -64,9 +74,9 @@ impl Analysis {
             let value = if r.str("axis") == "n" { r.int("n") } else { r.int("ell") };
             Some((r.str("figure").to_owned(), r.str("axis").to_owned(), value, r.int("generations")))
         };
-        let mut a = Analysis::default();
+        let mut a = Analysis { gpu_sms: m.rows.iter().find_map(|r| r.int("gpu_sms")).map(|v| v as usize), ..Analysis::default() };
         // Identity is evidence whichever profile ran it: every gBOA run counts.
-        for r in m.measurements().filter(|r| r.str("method") == GBOA && r.str("status") == "ok") {
+        for r in m.measurements().filter(|r| [GBOA, GBOA_PAPER].contains(&r.str("method")) && r.str("status") == "ok") {
             a.identical.0 += usize::from(r.get("identical") == &Value::Bool(true));
             a.identical.1 += 1;
         }
@@ -100,6 +110,10 @@ impl Analysis {
                 "complexity" => {
                     let axis = r.str("axis").to_owned();
                     let value = if axis == "ell" { ell } else { r.int("n").unwrap_or(0) as usize };
+                    a.complexity_fixed.insert((axis.clone(), value), (ell, r.int("n").unwrap_or(0) as usize));
+                    if let Some(kernel) = r.float("kernel_ms") {
+                        a.complexity_kernel.entry((axis.clone(), value)).or_default().entry(method.clone()).or_default().push(kernel);
+                    }
                     a.complexity.entry((axis, value)).or_default().entry(method).or_default().push(f("construction_ms"));
                 }
                 _ => {}
@@ -121,17 +135,43 @@ impl Analysis {
         self.summary(at, method, pick).map(|s| s.mean)
     }
 
+    /// The spec's settings the formulas of Section V.A need.
+    pub fn with_settings(mut self, max_parents: usize, selection: f64) -> Self {
+        (self.max_parents, self.selection) = (max_parents, selection);
+        self
+    }
+
     /// Fitted exponent of construction time against the axis, per method, and the points fitted.
     pub fn exponent(&self, axis: &str, method: &str) -> Option<(f64, usize)> {
-        let pts: Vec<(f64, f64)> = self
-            .complexity
+        fit(&self.complexity, axis, method)
+    }
+
+    /// Fitted exponent of the network kernel's time against the axis (gBOA's methods).
+    pub fn kernel_exponent(&self, axis: &str, method: &str) -> Option<(f64, usize)> {
+        fit(&self.complexity_kernel, axis, method)
+    }
+
+    /// gBOA's formula of Section V.A, `⌈n/m⌉(k·2^k·n·⌈N/t⌉ + ⌈k/t⌉·n²)`, with unit
+    /// constants, at each complexity point of `axis` where `method` has kernel times:
+    /// n = ℓ, N = the selected parents (population × selection), m = `sms`, t = `threads`.
+    pub fn gboa_formula(&self, axis: &str, method: &str, sms: usize, threads: usize) -> Vec<(usize, f64)> {
+        let (k, m, t) = (self.max_parents, sms.max(1), threads.max(1));
+        self.complexity_kernel
             .iter()
-            .filter(|((ax, _), _)| ax == axis)
-            .filter_map(|((_, v), m)| Some(((*v as f64).ln(), stats::median(m.get(method)?).ln())))
-            .filter(|p| p.1.is_finite())
-            .collect();
-        let (x, y): (Vec<f64>, Vec<f64>) = pts.iter().copied().unzip();
-        stats::linear_fit(&x, &y).map(|(b, _)| (b, pts.len()))
+            .filter(|((ax, _), times)| ax == axis && times.contains_key(method))
+            .filter_map(|((_, v), _)| {
+                let (ell, pop) = self.complexity_point(axis, *v)?;
+                let selected = (pop as f64 * self.selection).round() as usize;
+                let (n, k2k) = (ell as f64, (k << k) as f64);
+                let cost = ell.div_ceil(m) as f64 * (k2k * n * selected.div_ceil(t) as f64 + k.div_ceil(t) as f64 * n * n);
+                Some((*v, cost))
+            })
+            .collect()
+    }
+
+    /// (ℓ, population) of a complexity point, as its records state them.
+    pub fn complexity_point(&self, axis: &str, value: usize) -> Option<(usize, usize)> {
+        self.complexity_fixed.get(&(axis.to_owned(), value)).copied()
     }
 
     /// Points of the complexity sweep along `axis` with a time of `method`.
@@ -143,4 +183,22 @@ impl Analysis {
     pub fn reason(&self, method: &str) -> String {
         self.not_run.get(method).cloned().unwrap_or_else(|| "not in this machine's profiles".into())
     }
+}
+
+/// Least-squares exponent of the median time against an axis's values, in log–log.
+fn fit(times: &BTreeMap<(String, usize), BTreeMap<String, Vec<f64>>>, axis: &str, method: &str) -> Option<(f64, usize)> {
+    let pts: Vec<(f64, f64)> = times
+        .iter()
+        .filter(|((ax, _), _)| ax == axis)
+        .filter_map(|((_, v), m)| Some(((*v as f64).ln(), stats::median(m.get(method)?).ln())))
+        .filter(|p| p.1.is_finite())
+        .collect();
+    let (x, y): (Vec<f64>, Vec<f64>) = pts.iter().copied().unzip();
+    stats::linear_fit(&x, &y).map(|(b, _)| (b, pts.len()))
+}
+
+/// Least-squares exponent of `(value, cost)` points in log–log.
+pub fn exponent_of(points: &[(usize, f64)]) -> Option<f64> {
+    let (x, y): (Vec<f64>, Vec<f64>) = points.iter().map(|&(v, c)| ((v as f64).ln(), c.ln())).unzip();
+    stats::linear_fit(&x, &y).map(|(b, _)| b)
 }

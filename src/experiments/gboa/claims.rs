@@ -1,11 +1,12 @@
 //! The gBOA paper's claims, one small check each (Section V and Table I).
 //!
-//! The paper's own setting for Table I and Figure 7 is trap-5 up to ℓ = 192 and
-//! 200 generations (20 runs); each check takes that range from the spec and
-//! reports what the records hold beyond it separately.
+//! Table I's problem sizes did not survive in the text, so the range judged is
+//! chosen here (trap-5 up to ℓ = 190) at the paper's 200 generations; each check
+//! takes that range from the spec and reports what the records hold beyond it
+//! separately. `quality_kept` is the harness's own check, not the paper's.
 
-use super::analysis::{Analysis, Point, RunTimes};
-use super::cases::{GBOA, PBOA, PBOA_MT, SBOA};
+use super::analysis::{Analysis, Point, RunTimes, exponent_of};
+use super::cases::{GBOA, GBOA_PAPER, PBOA, PBOA_MT, SBOA};
 use crate::check;
 use crate::claims::judge::{self, Band, Comparison, fmt_ratio};
 use crate::claims::{Check, Ctx, NoParams, Outcome, Params, Verdict};
@@ -19,6 +20,7 @@ pub const CHECKS: &[Check<Analysis>] = &[
     check!("gboa_identical", gboa_identical),
     check!("pboa_faster_than_sboa", pboa_faster_than_sboa),
     check!("complexity", complexity),
+    check!("complexity_gboa", complexity_gboa),
     check!("quality_kept", quality_kept),
 ];
 
@@ -118,15 +120,29 @@ fn speedup(p: &Speedup, a: &Analysis, ctx: &Ctx) -> Outcome {
         return o.with_beyond(beyond);
     }
     let mut o = judge::ratio(&format!("largest speedup of gBOA over {base} (whole run), at ℓ = {at}"), best, p.paper, &p.band, None, ctx);
-    o.evidence += &format!("; every ℓ: {}", list(&inside, fmt_ratio));
+    o.evidence += &format!("; every ℓ, whole run: {}", list(&inside, fmt_ratio));
+    let construction = |r: &RunTimes| r.construction;
+    let in_range =
+        |pts: Vec<(Point, f64, usize)>| -> Vec<_> { pts.into_iter().filter(|x| in_setting(&x.0, &p.ells, p.generations)).collect() };
+    let built = in_range(ratios(a, base, GBOA, construction));
+    if !built.is_empty() {
+        o.evidence += &format!("; network construction only (not judged): {}", list(&built, fmt_ratio));
+    }
+    let paper_kernel = in_range(ratios(a, base, GBOA_PAPER, total));
+    if !paper_kernel.is_empty() {
+        o.evidence += &format!("; with the paper's kernel (gboa-paper, not judged), whole run: {}", list(&paper_kernel, fmt_ratio));
+    }
     o.with_beyond(beyond)
 }
 
-/// Figure 7: network construction stays ≥ 70–80% of gBOA's run.
+/// Figure 7: network construction stays more than 80% of gBOA's run, 70% for
+/// smaller problems: at least `min_share` at every ℓ and `min_share_largest` at the
+/// largest ℓ judged.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Share {
     min_share: f64,
+    min_share_largest: f64,
     ells: Band,
     generations: usize,
     min_n: usize,
@@ -134,8 +150,16 @@ pub struct Share {
 
 impl Params for Share {
     fn validate(&self) -> Result<(), (String, String)> {
-        if !(0.0..=1.0).contains(&self.min_share) {
-            return Err(("min_share".into(), format!("a share lies in 0..=1, not {}", self.min_share)));
+        for (key, v) in [("min_share", self.min_share), ("min_share_largest", self.min_share_largest)] {
+            if !(0.0..=1.0).contains(&v) {
+                return Err((key.into(), format!("a share lies in 0..=1, not {v}")));
+            }
+        }
+        if self.min_share_largest < self.min_share {
+            return Err((
+                "min_share_largest".into(),
+                format!("the largest problems' share {} lies below the smaller ones' {}", self.min_share_largest, self.min_share),
+            ));
         }
         check_setting(&self.ells, self.generations, self.min_n)
     }
@@ -163,9 +187,16 @@ fn construction_dominates(p: &Share, a: &Analysis, _: &Ctx) -> Outcome {
     if let Err(o) = judge::enough(n, p.min_n, "gBOA runs per ℓ") {
         return o.with_beyond(beyond);
     }
-    let low: Vec<String> = inside.iter().filter(|x| x.1 < p.min_share).map(|(at, s, _)| format!("ℓ={at}: {}", pct(*s))).collect();
-    let evidence = format!("gBOA's network construction, share of the run (want ≥ {}): {}", pct(p.min_share), list(&inside, pct));
-    Outcome::new(Verdict::of(low.is_empty()), evidence).with_beyond(beyond)
+    let low = inside.iter().filter(|x| x.1 < p.min_share).count();
+    let largest = inside.iter().max_by_key(|x| x.0.ell).expect("not empty");
+    let evidence = format!(
+        "gBOA's network construction, share of the run (want ≥ {} at every ℓ and ≥ {} at the largest, ℓ = {}): {}",
+        pct(p.min_share),
+        pct(p.min_share_largest),
+        largest.0,
+        list(&inside, pct)
+    );
+    Outcome::new(Verdict::of(low == 0 && largest.1 >= p.min_share_largest), evidence).with_beyond(beyond)
 }
 
 /// Section IV: gBOA parallelizes pBOA's construction, so its runs must equal pBOA's.
@@ -176,7 +207,7 @@ fn gboa_identical(_: &NoParams, a: &Analysis, _: &Ctx) -> Outcome {
     }
     Outcome::new(
         Verdict::of(same == runs),
-        format!("{same} of {runs} gBOA runs identical to single-threaded pBOA (networks, offspring, result)"),
+        format!("{same} of {runs} gBOA runs (gboa and gboa-paper) identical to single-threaded pBOA (networks, offspring, result)"),
     )
 }
 
@@ -240,10 +271,13 @@ fn pboa_faster_than_sboa(p: &Setting, a: &Analysis, _: &Ctx) -> Outcome {
     .with_beyond(beyond)
 }
 
-/// Section V.A: construction ∝ n² (n = ℓ) and ∝ N, fitted in log–log.
+/// Section V.A: the serial constructions (sBOA, pBOA) cost O(k·2^k·n²·N + k·n³),
+/// so construction ∝ n² (n = ℓ) and ∝ N, fitted in log–log for each method.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Complexity {
+    /// The constructions judged (each must fit).
+    methods: Vec<String>,
     /// Range of the fitted exponent of construction time in ℓ.
     n_exponent: Band,
     /// Range of the fitted exponent in the population N.
@@ -257,38 +291,133 @@ impl Params for Complexity {
         if self.min_points < 3 {
             return Err(("min_points".into(), format!("a fit that can fail needs at least 3 points, not {}", self.min_points)));
         }
+        if let Some(m) = self.methods.iter().find(|m| ![SBOA, PBOA, PBOA_MT].contains(&m.as_str())) {
+            return Err(("methods".into(), format!("`{m}` is no CPU construction (sboa, pboa, pboa-mt)")));
+        }
+        if self.methods.is_empty() {
+            return Err(("methods".into(), "name at least one construction".into()));
+        }
         Ok(())
     }
 }
 
 fn complexity(p: &Complexity, a: &Analysis, _: &Ctx) -> Outcome {
-    let points = a.complexity_points("ell", PBOA).min(a.complexity_points("n", PBOA));
+    let points = p.methods.iter().map(|m| a.complexity_points("ell", m).min(a.complexity_points("n", m))).min().unwrap_or(0);
     if points == 0 {
-        return Outcome::not_run("no complexity sweep in this machine's records");
+        return Outcome::not_run("no complexity sweep of every construction judged in this machine's records");
     }
     if let Err(o) = judge::enough(points, p.min_points, "sizes on each axis") {
         return o;
     }
-    let (Some((bn, _)), Some((bp, _))) = (a.exponent("ell", PBOA), a.exponent("n", PBOA)) else {
-        return Outcome::new(Verdict::NotReproduced, "the construction times could not be fitted");
-    };
-    let ok = p.n_exponent.contains(bn) && p.pop_exponent.contains(bp);
-    let others: Vec<String> = [SBOA, PBOA_MT]
+    let mut ok = true;
+    let mut fits = Vec::new();
+    for m in &p.methods {
+        let (Some((bn, _)), Some((bp, _))) = (a.exponent("ell", m), a.exponent("n", m)) else {
+            return Outcome::new(Verdict::NotReproduced, format!("{m}'s construction times could not be fitted"));
+        };
+        let fit = p.n_exponent.contains(bn) && p.pop_exponent.contains(bp);
+        ok &= fit;
+        fits.push(format!("{m} ∝ ℓ^{bn:.2}, N^{bp:.2}{}", if fit { "" } else { " (outside)" }));
+    }
+    let others: Vec<String> = [SBOA, PBOA, PBOA_MT]
         .iter()
+        .filter(|m| !p.methods.iter().any(|x| x == *m))
         .filter_map(|m| Some(format!("{m} ℓ^{:.2}, N^{:.2}", a.exponent("ell", m)?.0, a.exponent("n", m)?.0)))
         .collect();
+    let also = if others.is_empty() { String::new() } else { format!("; not judged: {}", others.join("; ")) };
     Outcome::new(
         Verdict::of(ok),
         format!(
-            "pBOA construction ∝ ℓ^{bn:.2} (expected {}) and N^{bp:.2} (expected {}), {points}+ sizes per axis; also {}",
+            "construction time, expected ∝ ℓ^e with e in {} and N^e with e in {}, {points}+ sizes per axis: {}{also}",
             p.n_exponent,
             p.pop_exponent,
-            others.join("; ")
+            fits.join("; ")
         ),
     )
 }
 
-/// Section III: pBOA solves as many subproblems as sBOA (an equivalence within `max_drop`).
+/// Section V.A: gBOA's network construction costs O(⌈n/m⌉(k·2^k·n·⌈N/t⌉ + ⌈k/t⌉·n²)).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GboaComplexity {
+    /// The device methods judged (each with kernel times in the records).
+    methods: Vec<String>,
+    /// t of the formula: the paper's threads per block (Section V).
+    threads_per_block: usize,
+    /// Largest distance of a fitted exponent from the formula's over the same sizes.
+    tolerance: f64,
+    /// Sizes each fit needs.
+    min_points: usize,
+}
+
+impl Params for GboaComplexity {
+    fn validate(&self) -> Result<(), (String, String)> {
+        if self.min_points < 3 {
+            return Err(("min_points".into(), format!("a fit that can fail needs at least 3 points, not {}", self.min_points)));
+        }
+        if let Some(m) = self.methods.iter().find(|m| ![GBOA, GBOA_PAPER].contains(&m.as_str())) {
+            return Err(("methods".into(), format!("`{m}` has no network kernel (gboa, gboa-paper)")));
+        }
+        if self.methods.is_empty() {
+            return Err(("methods".into(), "name at least one gBOA method".into()));
+        }
+        if self.threads_per_block == 0 {
+            return Err(("threads_per_block".into(), "must be at least 1".into()));
+        }
+        if self.tolerance.is_nan() || self.tolerance <= 0.0 {
+            return Err(("tolerance".into(), format!("must be positive, not {}", self.tolerance)));
+        }
+        Ok(())
+    }
+}
+
+/// The network kernel's time (CUDA events) against ℓ and N, fitted in log–log, must
+/// lie within `tolerance` of the exponent the formula itself gives over the same
+/// sizes (m = this GPU's multiprocessors, k and N from the spec's settings). Methods
+/// without kernel times here are named, not judged; none at all is "not run".
+fn complexity_gboa(p: &GboaComplexity, a: &Analysis, _: &Ctx) -> Outcome {
+    let Some(sms) = a.gpu_sms else { return Outcome::not_run(a.reason(GBOA)) };
+    let present: Vec<&String> = p.methods.iter().filter(|m| ["ell", "n"].iter().any(|axis| a.kernel_exponent(axis, m).is_some())).collect();
+    if present.is_empty() {
+        return Outcome::not_run(format!("no network kernel times of {} in the complexity sweep", p.methods.join(" or ")));
+    }
+    let mut ok = true;
+    let mut fits = Vec::new();
+    for m in &present {
+        for (axis, name) in [("ell", "ℓ"), ("n", "N")] {
+            let formula = a.gboa_formula(axis, m, sms, p.threads_per_block);
+            if let Err(o) = judge::enough(formula.len(), p.min_points, &format!("{m}'s sizes along {name}")) {
+                return o;
+            }
+            let (Some((measured, _)), Some(expected)) = (a.kernel_exponent(axis, m), exponent_of(&formula)) else {
+                return Outcome::new(Verdict::NotReproduced, format!("{m}'s kernel times along {name} could not be fitted"));
+            };
+            let fit = (measured - expected).abs() <= p.tolerance;
+            ok &= fit;
+            fits.push(format!(
+                "{m} kernel ∝ {name}^{measured:.2} against the formula's {name}^{expected:.2}{}",
+                if fit { "" } else { " (outside)" }
+            ));
+        }
+    }
+    let absent: Vec<&str> = p.methods.iter().filter(|m| !present.contains(m)).map(String::as_str).collect();
+    let absent = if absent.is_empty() { String::new() } else { format!("; not in these records: {}", absent.join(", ")) };
+    Outcome::new(
+        Verdict::of(ok),
+        format!(
+            "the formula with unit constants, m = {sms} multiprocessors, t = {} threads, k = {}, N = the selected parents; \
+             fitted exponents within ±{}: {}{absent}",
+            p.threads_per_block,
+            a.max_parents,
+            p.tolerance,
+            fits.join("; ")
+        ),
+    )
+}
+
+/// The harness's own check (the paper states no solution quality; Section III
+/// motivates it): pBOA solves as many subproblems as sBOA (an equivalence within
+/// `max_drop`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Quality {
@@ -347,7 +476,7 @@ fn quality_kept(p: &Quality, a: &Analysis, _: &Ctx) -> Outcome {
         }
     }
     let mut evidence = format!(
-        "solved fraction, n ≥ {n}: {}; the drop's 95% interval must lie below {} points",
+        "the harness's own check, not the paper's; solved fraction, n ≥ {n}: {}; the drop's 95% interval must lie below {} points",
         inside.iter().map(|x| x.1.as_str()).collect::<Vec<_>>().join(", "),
         pts(p.max_drop)
     );

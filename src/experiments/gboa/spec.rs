@@ -13,7 +13,6 @@ pub struct GboaSpec {
     pub paper: PaperMeta,
     pub settings: Settings,
     pub profiles: BTreeMap<String, Profile>,
-    pub table1_paper: Table1Paper,
     pub claims: Vec<ClaimSpec>,
 }
 
@@ -37,14 +36,6 @@ pub struct Profile {
     pub complexity_ells: Vec<Spanned<usize>>,
     pub complexity_pops: Vec<Spanned<usize>>,
     pub complexity_ell: Spanned<usize>,
-}
-
-/// What the text keeps of Table I (its numbers did not survive).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Table1Paper {
-    /// The largest problem of Table I (192 bits).
-    pub largest_ell: usize,
 }
 
 /// Largest problem and population the harness accepts.
