@@ -967,6 +967,57 @@ mod tests {
         assert!(text.contains("no int32 ceiling recorded"), "{text}");
     }
 
+    fn spec() -> IslandSpec {
+        let file = crate::spec::SpecFile::from_text(Path::new("island.toml"), include_str!("../../../experiments/island.toml").into());
+        file.parse().unwrap()
+    }
+
+    #[test]
+    fn tables_one_and_two_come_from_the_same_table_runs() {
+        // 1 island of 128: one thread 10 ms, all threads 1 ms, the GPU 2 ms; 14 islands of 128: 140, 10 and 0.5 ms.
+        let rows = vec![
+            table(CPU_1T, 1, 128, 10.0, 0.0),
+            table(CPU_MT, 1, 128, 1.0, 0.0),
+            table(CUDA, 1, 128, 2.0, 1e9),
+            table(CPU_1T, 14, 128, 140.0, 0.0),
+            table(CPU_MT, 14, 128, 10.0, 0.0),
+            table(CUDA, 14, 128, 0.5, 1.4e10),
+        ];
+        let m = machine(rows, Some(132), &[("gpu_int32", 29_415.0)]);
+        let a = Analysis::of(&m).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let text = tables(&spec(), &m, &a, dir.path()).unwrap();
+        assert!(text.contains("| 1 | 100 | 10.000 / 1.000 / 2.000 |"), "{text}");
+        assert!(text.contains("| 1 island, all 16 threads (24 CPUs) | 10.0× / 22.18× |"), "{text}");
+        assert!(text.contains("| 1 island, 1 GPU (1 GPU) | 5.0× / 10.70× |"), "{text}");
+        assert!(text.contains("| 14 islands, 1 GPU (14 GPUs) | 280.0× / 150.21× |"), "{text}");
+        assert!(text.contains("| 1 island (1 GPU) | 0.5× / 0.48× |"), "{text}");
+        assert!(text.contains("| 14 islands (14 GPUs) | 20.0× / 6.77× |"), "{text}");
+        for figure in ["table1", "table2"] {
+            assert!(dir.path().join(format!("figures/test__{figure}.png")).exists(), "{figure}");
+        }
+        // The sustained rate of the GPU rows: 10⁹ operations in 2 ms = 500 G/s, 1.7% of 29,415 G/s.
+        let rate = sustained_rate(&m, &a);
+        assert!(rate.contains("| table | 1 × 128 | 1.000 | 2000.0 | 500 | 1.7% |"), "{rate}");
+        assert!(rate.contains("| table | 14 × 128 | 14.000 | 500.0 | 28000 | 95.2% |"), "{rate}");
+        let none = machine(vec![], None, &[]);
+        assert!(tables(&spec(), &none, &Analysis::of(&none).unwrap(), dir.path()).unwrap().contains("profile `tables`"));
+    }
+
+    #[test]
+    fn figure_four_lists_each_step_with_its_welch_interval() {
+        let mut rows = Vec::new();
+        for (islands, base) in [(6, 2_700_000.0), (7, 2_701_000.0)] {
+            for r in 0..3 {
+                rows.push(grid(CUDA, islands, 128, base + r as f64, 0.06).with("run", r));
+            }
+        }
+        let a = Analysis::of(&machine(rows, None, &[])).unwrap();
+        let text = fig4_steps(&a);
+        assert!(text.contains("| 6 → 7 | 128 | +1000 ± 2 | 3 / 3 | better |"), "{text}");
+        assert!(!text.contains("| 12 → 14 |"), "{text}");
+    }
+
     #[test]
     fn gpu_cells_give_the_reason_a_gpu_did_not_run() {
         let m = machine(vec![speed(CPU_1T, 128, 2.0, 1), not_run("speed", CUDA, "libcuda not found")], None, &[]);
