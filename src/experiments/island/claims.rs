@@ -665,21 +665,24 @@ pub(super) fn rate_share(run: &Run, m: &crate::report::MachineRecords) -> Option
     Some((rate, rate / ceiling))
 }
 
+/// A GPU run with its counted operations per second and their share of the int32 ceiling.
+type Rated<'r> = (&'r Run, f64, f64);
+
 /// The peak share over one island of the paper's sizes on one GPU (table runs, else the speed runs of the paper's
 /// kernels); runs of several islands sharing the GPU go beyond the paper. The evidence names how full one island
 /// leaves this GPU against the GTX 580: a warp per offspring pair, half the island bred each generation.
 fn sustained_rate(p: &SustainedRate, a: &Analysis, ctx: &Ctx) -> Outcome {
     let gpu_runs = a.table.values().chain(a.speed.values()).chain(a.grid.values().flatten()).filter(|r| r.method == CUDA);
-    let (mut one, mut shared): (Vec<(&Run, f64, f64)>, Vec<(&Run, f64, f64)>) = (Vec::new(), Vec::new());
+    let (mut one, mut shared): (Vec<Rated>, Vec<Rated>) = (Vec::new(), Vec::new());
     for r in gpu_runs {
         if let Some((rate, share)) = rate_share(r, ctx.machine) {
             if r.islands == 1 && inside(&p.sizes, r.size) { one.push((r, rate, share)) } else { shared.push((r, rate, share)) }
         }
     }
-    fn best<'r>(xs: &[(&'r Run, f64, f64)]) -> Option<(&'r Run, f64, f64)> {
+    fn best<'r>(xs: &[Rated<'r>]) -> Option<Rated<'r>> {
         xs.iter().copied().max_by(|x, y| x.2.total_cmp(&y.2))
     }
-    let describe = |(r, rate, share): (&Run, f64, f64)| {
+    let describe = |(r, rate, share): Rated| {
         format!("{} × {}: {} G operations/s, {} of the int32 ceiling", r.islands, r.size, fmt_sig(rate / 1e9), pct(share))
     };
     let beyond = best(&shared).map_or(String::new(), |x| format!("islands sharing one GPU, peak: {}", describe(x)));

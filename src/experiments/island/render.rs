@@ -450,10 +450,10 @@ fn fig7_chart(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, dir: &Path) -
     if series.is_empty() {
         return Ok(String::new());
     }
-    let mut paper = PaperPoints::new(&chart::card(&spec.paper.hardware.gpu));
+    let mut paper = PaperPoints::new(chart::card(&spec.paper.hardware.gpu));
     for (config, name) in [("12 CPUs", "all threads"), ("1 GPU", "1 GPU")] {
-        for (c, size, v) in spec.table1.values().filter(|v| v.0 == config) {
-            paper.push(if c == config { name } else { c }, (size as f64, v));
+        for (_, size, v) in spec.table1.values().filter(|v| v.0 == config) {
+            paper.push(name, (size as f64, v));
         }
     }
     let chart = LineChart {
@@ -496,7 +496,7 @@ fn tables(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, dir: &Path) -> Re
     });
     let mut t1 = Table::new(&header("configuration (here; the paper's row)"));
     let mut t2 = Table::new(&header("islands on one GPU over all threads (the paper's row)"));
-    let (mut s1, mut s2): (BTreeMap<String, Vec<(f64, f64)>>, BTreeMap<String, Vec<(f64, f64)>>) = Default::default();
+    let (mut s1, mut s2) = (BTreeMap::<String, Vec<(f64, f64)>>::new(), BTreeMap::<String, Vec<(f64, f64)>>::new());
     for &i in &islands {
         let name = format!("{} (here on 1 GPU)", plural_islands(i));
         let mut time_row = vec![i.to_string(), a.table.values().find(|r| r.islands == i).map_or("—".into(), |r| r.generations.to_string())];
