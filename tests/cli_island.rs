@@ -10,7 +10,7 @@ fn island_quick_profile_on_cpu_end_to_end() {
     common::reproduce_quick_cpu("island", tmp.path());
     let dir = tmp.path().join("island");
     let report = std::fs::read_to_string(dir.join("REPORT.md")).expect("REPORT.md written");
-    for s in ["## Figure 4", "## Figure 5", "## Figure 7 and Table I", "## Claims", "not run here (--backend cpu)"] {
+    for s in ["## Figure 4", "## Figure 5", "## Figure 7", "## Tables I and II", "## Claims", "not run here (--backend cpu)"] {
         assert!(report.contains(s), "REPORT.md lacks `{s}`");
     }
     let parquet =
@@ -40,6 +40,16 @@ fn island_quick_profile_on_cpu_end_to_end() {
     let speed = |method: &str| rows.iter().filter(|r| r.str("figure") == "speed" && r.str("method") == method).count();
     assert_eq!(speed("cpu-1t"), 3);
     assert_eq!(speed("cpu-mt"), 3);
+    // Table cases: the same islands and generations on one thread and on all threads (identical results, or the
+    // case fails), the GPU's row not run with --backend cpu.
+    for islands in [1, 2] {
+        let table: Vec<_> = rows.iter().filter(|r| r.str("case_id") == format!("table/i{islands}/n128")).collect();
+        let methods: Vec<(&str, &str)> = table.iter().map(|r| (r.str("method"), r.str("status"))).collect();
+        assert_eq!(methods, [("cpu-1t", "ok"), ("cpu-mt", "ok"), ("cuda", "not_run")], "table/i{islands}/n128");
+        assert_eq!(table[0].get("best"), table[1].get("best"), "table/i{islands}/n128");
+        assert_eq!((table[0].int("generations"), table[1].int("generations")), (Some(20), Some(20)));
+    }
+    assert!(report.contains("Table II — speedup of the GPU over all "), "REPORT.md lacks Table II");
     // Each row carries its case's time, from which a dry run estimates: every
     // case is stored and timed on this machine, and the dry run writes nothing.
     assert!(grid.iter().all(|r| r.float("case_s").is_some_and(|s| s > 0.0)));
@@ -52,7 +62,8 @@ fn island_quick_profile_on_cpu_end_to_end() {
     let o = common::evorepro(&["reproduce".as_ref(), "island".as_ref(), "--dry-run".as_ref(), "--out".as_ref(), tmp.path().as_os_str()]);
     assert!(o.status.success(), "{}", common::describe(&o));
     let plan = String::from_utf8_lossy(&o.stdout);
-    for needle in ["| grid | 12 | 12 |", "this machine (12)", "| speed | 3 | 3 |", "15 cases, 15 already stored here"] {
+    for needle in ["| grid | 12 | 12 |", "this machine (12)", "| speed | 3 | 3 |", "| table | 2 | 2 |", "17 cases, 17 already stored here"]
+    {
         assert!(plan.contains(needle), "the dry run lacks `{needle}`:\n{plan}");
     }
     assert_eq!(listing(tmp.path()), before, "the dry run wrote something");

@@ -32,6 +32,8 @@ pub enum Quantity {
     HostLink,
     /// One core's clock, GHz: here a chain of dependent integer adds (one per cycle), turbo included.
     CpuClock,
+    /// Physical CPU cores of the machine (all sockets): here the fingerprint's count.
+    CpuCores,
     /// Device memory, GiB.
     GpuMemory,
     /// Threads a block may have.
@@ -46,6 +48,7 @@ impl Quantity {
             Quantity::GpuSms => "GPU SMs",
             Quantity::HostLink => "host→device bandwidth",
             Quantity::CpuClock => "one core's clock",
+            Quantity::CpuCores => "CPU cores",
             Quantity::GpuMemory => "GPU memory",
             Quantity::GpuThreadsPerBlock => "threads per block",
         }
@@ -57,7 +60,7 @@ impl Quantity {
             Quantity::GpuInt32 => "G/s",
             Quantity::CpuClock => "GHz",
             Quantity::GpuMemory => "GiB",
-            Quantity::GpuSms | Quantity::GpuThreadsPerBlock => "",
+            Quantity::GpuSms | Quantity::GpuThreadsPerBlock | Quantity::CpuCores => "",
         }
     }
 
@@ -71,6 +74,7 @@ impl Quantity {
             Quantity::HostLink => m.ceiling_or_hw("gpu_h2d_pinned"),
             Quantity::CpuClock => m.ceiling_or_hw("cpu_clock"),
             Quantity::GpuSms => first("gpu_sms"),
+            Quantity::CpuCores => first("cpu_physical_cores"),
             Quantity::GpuMemory => first("gpu_mem_gib"),
             Quantity::GpuThreadsPerBlock => first("gpu_max_threads_per_block"),
         }

@@ -688,6 +688,30 @@ pub fn manipulation_philox_calls(items: usize, island_size: usize, islands: usiz
     pairs * (2 + u64::from(MUTATION_CALLS) * item_words)
 }
 
+/// 32-bit integer operations of one Philox4x32-10 call (`philox4x32_10` in `kernels/island.cu`): per round two 32×32-bit
+/// multiplies, each counted as its low and its high word (4), and two three-way XORs (4). The key schedule's additions
+/// are the same for every call of an island (the compiler keeps them out of the loops) and are not counted.
+pub const PHILOX_OPERATIONS: u64 = 80;
+
+/// The 32-bit integer operations one generation's genetic manipulation and evaluation perform, counted from the
+/// kernels' work as the paper counted its operations per run (Section VI: PAPI counters, "405 GFLOPS"): per offspring
+/// pair of each island,
+/// - Philox calls ([`PHILOX_OPERATIONS`] each): 2 for the tournaments and the crossover decision, `crossover_p` × the
+///   item words for the crossover masks (expected: only pairs that cross draw them) and [`MUTATION_CALLS`] per item
+///   word for the mutation masks;
+/// - per mutation number a 64-bit threshold compare, a shift and an OR into the flip mask (3 × 64 per item word);
+/// - per item word and child, uniform crossover and mutation: NOT, two ANDs, OR, the padding AND and the flip XOR (6);
+///
+/// and per offspring, evaluation: per item a bit test and the price and weight additions (3). Not counted: addressing,
+/// loop control, reductions, replacement, migration and statistics (the count is a lower bound of the instructions).
+pub fn operations_per_generation(items: usize, island_size: usize, islands: usize, crossover_p: f64) -> f64 {
+    let item_words = items.div_ceil(WORD_BITS) as f64;
+    let offspring = (islands * offspring_size(island_size)) as f64;
+    let calls = 2.0 + crossover_p * item_words + f64::from(MUTATION_CALLS) * item_words;
+    let per_pair = PHILOX_OPERATIONS as f64 * calls + 3.0 * 64.0 * item_words + 2.0 * 6.0 * item_words;
+    offspring / 2.0 * per_pair + offspring * 3.0 * items as f64
+}
+
 /// The islands of a run on the device: all on one GPU ([`GpuIslands`]) or split over several
 /// ([`super::island_ring::Ring`]); both evolve exactly as the reference [`Islands`].
 pub trait DeviceIslands {
@@ -1102,6 +1126,19 @@ mod tests {
         assert_eq!(manipulation_philox_calls(10_000, 2048, 1), 512 * (2 + 16 * 313));
         assert_eq!(manipulation_philox_calls(10_000, 2048, 14), 14 * 512 * (2 + 16 * 313));
         assert_eq!(manipulation_philox_calls(40, 7, 1), 2 * (2 + 16 * 2));
+    }
+
+    #[test]
+    fn operations_per_generation_of_the_papers_instance() {
+        // N = 2,048, p = 0.7: 512 pairs of 80 × (2 + 0.7 × 313 + 16 × 313) Philox operations, 3 × 64 + 12 per item word;
+        // 1,024 offspring of 3 per item.
+        let per_pair = 80.0 * (2.0 + 0.7 * 313.0 + 16.0 * 313.0) + (192.0 + 12.0) * 313.0;
+        let one = 512.0 * per_pair + 1024.0 * 3.0 * 10_000.0;
+        assert!((operations_per_generation(10_000, 2048, 1, 0.7) - one).abs() < 1e-6 * one);
+        assert!((operations_per_generation(10_000, 2048, 14, 0.7) - 14.0 * one).abs() < 1e-6 * one);
+        // The Philox part is the count of `manipulation_philox_calls` plus the crossover masks.
+        let philox = manipulation_philox_calls(10_000, 2048, 1) as f64 + 512.0 * 0.7 * 313.0;
+        assert!((operations_per_generation(10_000, 2048, 1, 0.7) - 80.0 * philox - 512.0 * 204.0 * 313.0 - 3.072e7).abs() < 1e-3);
     }
 
     #[test]

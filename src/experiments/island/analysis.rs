@@ -9,7 +9,7 @@ use crate::stats::Summary;
 use anyhow::{Context, Result};
 use std::collections::BTreeMap;
 
-/// One run of the GA (a grid, full-length, ring or speed row with status `ok`).
+/// One run of the GA (a grid, full-length, ring, table or speed row with status `ok`).
 #[derive(Clone, Debug)]
 pub(super) struct Run {
     pub method: String,
@@ -48,6 +48,8 @@ pub(super) struct Run {
     /// Newer ring rows: NCCL's version, the NVLink multicast
     /// setting (`NCCL_NVLS_ENABLE`) and the link's measured bandwidth, GB/s.
     pub nccl: Option<(String, String, f64)>,
+    /// GPU rows: the integer operations of a generation (`gpu::island::operations_per_generation`).
+    pub operations_per_generation: Option<f64>,
 }
 
 /// What a `families` row ran on.
@@ -118,6 +120,7 @@ impl Run {
             split,
             identical: r.get("identical") == &Value::Bool(true),
             nccl: r.float("link_gbs").map(|gbs| (r.str("nccl_version").to_owned(), r.str("nccl_nvls_enable").to_owned(), gbs)),
+            operations_per_generation: r.float("operations_per_generation"),
         })
     }
 
@@ -135,6 +138,11 @@ impl Run {
         self.islands as f64 * f64::from(self.generations) / (self.total_ms * 1e-3)
     }
 
+    /// Counted integer operations per second (Section VI's sustained rate), for GPU rows that record their count.
+    pub fn operations_per_s(&self) -> Option<f64> {
+        Some(self.operations_per_generation? / (self.ms_per_generation() * 1e-3))
+    }
+
     /// Islands on each GPU when the ring is split evenly, else None.
     pub fn islands_per_gpu(&self) -> Option<usize> {
         let first = *self.split.first()?;
@@ -142,8 +150,9 @@ impl Run {
     }
 }
 
-/// A machine's runs: grid runs by (islands, size), full-length runs, ring runs
-/// and speed runs by (size, method), with the reasons of what did not run.
+/// A machine's runs: grid runs by (islands, size), full-length runs, ring runs,
+/// table runs by (islands, size, method) and speed runs by (size, method), with
+/// the reasons of what did not run.
 #[derive(Default)]
 pub(super) struct Analysis {
     pub grid: BTreeMap<(usize, usize), Vec<Run>>,
@@ -153,6 +162,8 @@ pub(super) struct Analysis {
     /// Beyond the paper: the instance-family sweep.
     pub families: Vec<Run>,
     pub speed: BTreeMap<(usize, String), Run>,
+    /// Tables I and II: one run per method of the same islands and generations.
+    pub table: BTreeMap<(usize, usize, String), Run>,
     /// Method → why it did not run here.
     pub not_run: BTreeMap<String, String>,
     /// Threads of the all-threads CPU runs.
@@ -189,6 +200,9 @@ impl Analysis {
                 "full" => a.full.push(run),
                 "ring" => a.ring.push(run),
                 "families" => a.families.push(run),
+                "table" => {
+                    a.table.insert((run.islands, run.size, run.method.clone()), run);
+                }
                 _ => {
                     a.speed.insert((run.size, run.method.clone()), run);
                 }
@@ -246,6 +260,27 @@ impl Analysis {
         self.speed.get(&(size, method.to_owned())).map(Run::ms_per_generation)
     }
 
+    /// Island counts and sizes of the table runs.
+    pub fn table_points(&self) -> (Vec<usize>, Vec<usize>) {
+        let mut islands: Vec<usize> = self.table.keys().map(|k| k.0).collect();
+        let mut sizes: Vec<usize> = self.table.keys().map(|k| k.1).collect();
+        for v in [&mut islands, &mut sizes] {
+            v.sort_unstable();
+            v.dedup();
+        }
+        (islands, sizes)
+    }
+
+    /// A table run of `method`.
+    pub fn table_run(&self, islands: usize, size: usize, method: &str) -> Option<&Run> {
+        self.table.get(&(islands, size, method.to_owned()))
+    }
+
+    /// Milliseconds per generation of a table run.
+    pub fn table_per_generation(&self, islands: usize, size: usize, method: &str) -> Option<f64> {
+        self.table_run(islands, size, method).map(Run::ms_per_generation)
+    }
+
     /// The ring split over several GPUs.
     pub fn rings(&self) -> impl Iterator<Item = &Run> {
         self.ring.iter().filter(|r| r.method == CUDA_RING)
@@ -300,6 +335,16 @@ pub(super) mod fixtures {
     /// A grid run of 1000 generations at `ms` per generation with this best fitness.
     pub fn grid(method: &str, islands: usize, size: usize, best: f64, ms: f64) -> Record {
         run("grid", method, islands, size, 1000, ms * 1000.0).with("best", best).with("threads", 2)
+    }
+
+    /// A table run (100 generations) at `ms` per generation; GPU rows on one GPU with `operations` per generation.
+    pub fn table(method: &str, islands: usize, size: usize, ms: f64, operations: f64) -> Record {
+        let r = run("table", method, islands, size, 100, ms * 100.0);
+        match method {
+            super::CUDA => r.with("gpus", 1).with("operations_per_generation", operations),
+            super::super::CPU_1T => r.with("threads", 1),
+            _ => r.with("threads", 16),
+        }
     }
 
     /// A speed run (one island, 100 generations) at `ms` per generation.

@@ -17,6 +17,13 @@
 //!   (`gpu::island::Design`); every backend must end with the same statistics, and
 //!   the time per generation gives Figure 7 and Table I. The GPU's Philox rate is
 //!   measured there too, the ceiling of genetic manipulation.
+//! - `table/i<islands>/n<size>`: Tables I and II from the same run: the islands for
+//!   the same generations on one CPU thread, on all CPU threads (islands and their
+//!   offspring spread over rayon's threads) and on the GPU with the paper's kernels;
+//!   all must end with the same statistics.
+//!
+//! GPU rows carry `operations_per_generation` (`gpu::island::operations_per_generation`),
+//! the integer work the paper's sustained rate counts (Section VI).
 
 use super::{CPU_1T, CPU_MT, CUDA, CUDA_FUSED, CUDA_RING, CUDA_SPLIT, IslandPaper};
 use crate::error::SpecError;
@@ -143,6 +150,23 @@ impl IslandPaper {
                 }
             }
         }
+        if let Some(gens) = p.table_generations.as_ref().map(|g| *g.get_ref()) {
+            for islands in p.table_islands.iter().map(|i| *i.get_ref()) {
+                for size in p.table_sizes.iter().map(|n| *n.get_ref()) {
+                    cases.push(Case {
+                        id: format!("table/i{islands}/n{size}"),
+                        params: Record::new()
+                            .with("figure", "table")
+                            .with("islands", islands)
+                            .with("island_size", size)
+                            .with("generations", gens)
+                            .with("seed", seed ^ 0x7AB1E ^ ((islands as u64) << 32) ^ ((size as u64) << 16)),
+                        // One CPU thread evolves every island: its time dominates.
+                        weight: (islands * size) as u64 * u64::from(gens) / 100 + 1,
+                    });
+                }
+            }
+        }
         let gens = *p.speed_generations.get_ref();
         for size in p.speed_sizes.iter().map(|n| *n.get_ref()) {
             cases.push(Case {
@@ -172,6 +196,7 @@ impl IslandPaper {
             "families" => "families",
             "ring" => "ring_sizes",
             "speed" => "speed_sizes",
+            "table" => "table_sizes",
             _ => "grid_sizes",
         };
         Footprint { host_bytes: bytes, device_bytes: bytes, key }
@@ -192,13 +217,18 @@ impl IslandPaper {
         if p.str("figure") == "ring" {
             return ring_rows(&instance, &self.config(islands, size, generations, seed, Threads::Rayon), optimum, env);
         }
+        let operations = self.operations(&instance, islands, size);
+        if p.str("figure") == "table" {
+            return self.table_rows(case, &instance, islands, size, generations, seed, env);
+        }
         if p.str("figure") != "speed" {
             let cfg = self.config(islands, size, generations, seed, Threads::Rayon);
-            let (method, r) = match &env.gpu {
-                Some(gpu) => (CUDA, crate::gpu::island::run(gpu, &instance, &cfg, Design::Paper)?),
-                None => (CPU_MT, island::run(&instance, &cfg)?),
+            let row = match &env.gpu {
+                Some(gpu) => run_row(CUDA, &crate::gpu::island::run(gpu, &instance, &cfg, Design::Paper)?, Some(optimum))
+                    .with("operations_per_generation", operations),
+                None => run_row(CPU_MT, &island::run(&instance, &cfg)?, Some(optimum)),
             };
-            rows.push(run_row(method, &r, Some(optimum)).with("threads", rayon::current_num_threads()));
+            rows.push(row.with("threads", rayon::current_num_threads()));
             return Ok(rows);
         }
         let mut reference: Option<RunResult> = None;
@@ -224,7 +254,7 @@ impl IslandPaper {
                 for (name, design) in [(CUDA, Design::Paper), (CUDA_SPLIT, Design::Split), (CUDA_FUSED, Design::Fused)] {
                     let r = crate::gpu::island::run(gpu, &instance, &self.config(1, size, generations, seed, Threads::Single), design)?;
                     check(name, &r)?;
-                    rows.push(run_row(name, &r, Some(optimum)));
+                    rows.push(run_row(name, &r, Some(optimum)).with("operations_per_generation", operations));
                 }
                 let philox = crate::gpu::island::philox_rate(gpu, 5)?;
                 rows.last_mut().context("a GPU row")?.set("philox_calls_per_s", philox);
@@ -240,6 +270,55 @@ impl IslandPaper {
 }
 
 impl IslandPaper {
+    /// [`crate::gpu::island::operations_per_generation`] of `islands` × `size` on `instance` with the spec's crossover.
+    fn operations(&self, instance: &Instance, islands: usize, size: usize) -> f64 {
+        crate::gpu::island::operations_per_generation(instance.item_count(), size, islands, *self.spec.settings.crossover.get_ref())
+    }
+
+    /// A `table` case: the same islands and generations on one CPU thread, on all CPU threads and on the GPU (the
+    /// paper's kernels), which must end with the same statistics; the GPU's row says why where it did not run.
+    #[allow(clippy::too_many_arguments)]
+    fn table_rows(
+        &self,
+        case: &Case,
+        instance: &Instance,
+        islands: usize,
+        size: usize,
+        generations: u32,
+        seed: u64,
+        env: &RunEnv,
+    ) -> Result<Vec<Record>> {
+        let optimum = *self.spec.settings.optimum.get_ref();
+        let single = island::run(instance, &self.config(islands, size, generations, seed, Threads::Single))?;
+        let mut rows = vec![run_row(CPU_1T, &single, Some(optimum)).with("threads", 1)];
+        let same = |name: &str, r: &RunResult| -> Result<()> {
+            let (a, b) = (&single.statistics, &r.statistics);
+            anyhow::ensure!(
+                a.best == b.best && a.best_chromosome == b.best_chromosome && a.mean.to_bits() == b.mean.to_bits(),
+                "{name} evolved a different population than {CPU_1T} in case {} (seed {seed})",
+                case.id
+            );
+            Ok(())
+        };
+        let all = island::run(instance, &self.config(islands, size, generations, seed, Threads::Rayon))?;
+        same(CPU_MT, &all)?;
+        rows.push(run_row(CPU_MT, &all, Some(optimum)).with("threads", rayon::current_num_threads()));
+        match &env.gpu {
+            Some(gpu) => {
+                let config = self.config(islands, size, generations, seed, Threads::Single);
+                let r = crate::gpu::island::run(gpu, instance, &config, Design::Paper)?;
+                same(CUDA, &r)?;
+                rows.push(
+                    run_row(CUDA, &r, Some(optimum))
+                        .with("gpus", 1)
+                        .with("operations_per_generation", self.operations(instance, islands, size)),
+                );
+            }
+            None => rows.push(not_run(CUDA, &env.gpu_absent)),
+        }
+        Ok(rows)
+    }
+
     /// A `families` case: the instance generated from the case's kind, size, ratio and seed, certified once
     /// (`library::knapsack::certify`, cached), and one run of the case's variant (the paper's GA or a labelled variant) on the
     /// GPU where there is one, else on all CPU cores.

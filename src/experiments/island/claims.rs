@@ -18,6 +18,9 @@ pub(super) const CHECKS: &[Check<Analysis>] = &[
     check!("migration_negligible", migration_negligible),
     check!("threads_scale", threads_scale),
     check!("gpu_speedup", gpu_speedup),
+    check!("island_steps_significant", island_steps_significant),
+    check!("gpu_over_all_cores", gpu_over_all_cores),
+    check!("sustained_rate", sustained_rate),
 ];
 
 type Invalid = Result<(), (String, String)>;
@@ -472,6 +475,241 @@ fn gpu_speedup(p: &GpuSpeedup, a: &Analysis, ctx: &Ctx) -> Outcome {
     let each: Vec<String> = ours.iter().map(|(n, s)| format!("{n}: {}", fmt_ratio(*s))).collect();
     o.evidence += &format!("; {}", each.join(", "));
     o.with_beyond(beyond.join("; "))
+}
+
+/// Figure 4: the steps between island counts the paper calls significant.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct IslandStepsSignificant {
+    /// (fewer, more) island counts.
+    steps: Vec<crate::spec::Pair<usize>>,
+    sizes: Band,
+    min_n: usize,
+}
+
+impl Params for IslandStepsSignificant {
+    fn validate(&self) -> Invalid {
+        if let Some(s) = self.steps.iter().find(|s| s.0[0] >= s.0[1]) {
+            return Err(("steps".into(), format!("a step goes from fewer islands to more, not {} → {}", s.0[0], s.0[1])));
+        }
+        if self.steps.is_empty() {
+            return Err(("steps".into(), "at least one step".into()));
+        }
+        at_least("min_n", self.min_n, 2, "a comparison needs the spread of repeated runs")
+    }
+}
+
+/// One step of Figure 4 at one island size: the Welch 95% interval of more − fewer islands' best fitness, with n.
+pub(super) struct Step {
+    pub fewer: usize,
+    pub more: usize,
+    pub size: usize,
+    pub n: (usize, usize),
+    /// Difference of the means and the half-width of its 95% interval (None: fewer than two runs on a side).
+    pub welch: Option<(f64, f64)>,
+}
+
+impl Step {
+    pub fn of(a: &Analysis, fewer: usize, more: usize, size: usize) -> Option<Step> {
+        let (lo, hi) = (a.grid_values(fewer, size, |r| r.best), a.grid_values(more, size, |r| r.best));
+        if lo.is_empty() || hi.is_empty() {
+            return None;
+        }
+        Some(Step { fewer, more, size, n: (lo.len(), hi.len()), welch: crate::stats::welch(&hi, &lo) })
+    }
+
+    /// "better", "tie", "worse" or "spread unknown".
+    pub fn word(&self) -> &'static str {
+        match self.welch {
+            Some((d, h)) if d - h > 0.0 => "better",
+            Some((d, h)) if d + h < 0.0 => "worse",
+            Some(_) => "tie",
+            None => "spread unknown",
+        }
+    }
+
+    /// "6 → 7 islands of 128: +1234 ± 567 (Welch 95%, n = 3 / 3, better)".
+    pub fn describe(&self) -> String {
+        let diff = self.welch.map_or("—".into(), |(d, h)| format!("{d:+.0} ± {h:.0}"));
+        format!(
+            "{} → {} islands of {}: {diff} (Welch 95%, n = {} / {}, {})",
+            self.fewer,
+            self.more,
+            self.size,
+            self.n.0,
+            self.n.1,
+            self.word()
+        )
+    }
+}
+
+/// Every step at every island size of the paper's range in the grid must be a gain by the Welch interval.
+fn island_steps_significant(p: &IslandStepsSignificant, a: &Analysis, _: &Ctx) -> Outcome {
+    if a.grid.is_empty() {
+        return Outcome::not_run("no grid runs in these records");
+    }
+    let sizes: Vec<usize> = a.grid_sizes().into_iter().filter(|&n| inside(&p.sizes, n)).collect();
+    let (mut steps, mut missing) = (Vec::new(), Vec::new());
+    for s in &p.steps {
+        let [fewer, more] = s.0;
+        for &size in &sizes {
+            match Step::of(a, fewer, more, size) {
+                Some(step) => steps.push(step),
+                None => missing.push(format!("{fewer} → {more} of {size}")),
+            }
+        }
+    }
+    if steps.is_empty() {
+        return Outcome::not_run(format!("none of the steps in the grid's island counts ({})", missing.join(", ")));
+    }
+    let lines: Vec<String> = steps.iter().map(Step::describe).collect();
+    let mut evidence = format!("best fitness, more − fewer islands: {}", lines.join("; "));
+    if !missing.is_empty() {
+        evidence += &format!("; not in the grid: {}", missing.join(", "));
+    }
+    let n = steps.iter().map(|s| s.n.0.min(s.n.1)).min().unwrap_or(0);
+    if n < p.min_n {
+        return Outcome::too_few(n, p.min_n, evidence);
+    }
+    Outcome::new(Verdict::of(missing.is_empty() && steps.iter().all(|s| s.word() == "better")), evidence)
+}
+
+/// Table II: the GPUs against all CPU cores evolving the same islands.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GpuOverAllCores {
+    /// The paper's configuration: `islands` GPUs, one island each, of `size`.
+    islands: usize,
+    size: usize,
+    paper: f64,
+    band: Band,
+    #[serde(default)]
+    model: Option<Model>,
+}
+
+impl Params for GpuOverAllCores {
+    fn model(&self) -> Option<&Model> {
+        self.model.as_ref()
+    }
+
+    fn validate(&self) -> Invalid {
+        at_least("islands", self.islands, 1, "islands")?;
+        if self.paper <= 0.0 {
+            return Err(("paper".into(), format!("a speedup must be positive, not {}", self.paper)));
+        }
+        ratio_band(&self.band)
+    }
+}
+
+/// All CPU threads' time per generation over the GPU's, from the same table run, where the GPUs held one island
+/// each (the paper's setting); islands sharing fewer GPUs go beyond the paper.
+fn gpu_over_all_cores(p: &GpuOverAllCores, a: &Analysis, ctx: &Ctx) -> Outcome {
+    let (cpu, gpu) = (a.table_run(p.islands, p.size, CPU_MT), a.table_run(p.islands, p.size, CUDA));
+    let Some((cpu, gpu)) = cpu.zip(gpu) else {
+        let why = match cpu {
+            Some(_) => a.gpu_reason("no GPU run of this table case"),
+            None => format!("no table run of {} × {} (profile tables)", plural(p.islands, "island"), p.size),
+        };
+        return Outcome::not_run(why);
+    };
+    let speedup = cpu.ms_per_generation() / gpu.ms_per_generation();
+    let threads = cpu.threads.map_or("—".into(), |t| t.to_string());
+    let gpus = gpu.gpus.unwrap_or(1);
+    let what = format!(
+        "{} on {} over all {threads} CPU threads, {} per island, {} generations (ms per generation: {} / {})",
+        plural(p.islands, "island"),
+        plural(gpus, "GPU"),
+        p.size,
+        gpu.generations,
+        fmt_sig(cpu.ms_per_generation()),
+        fmt_sig(gpu.ms_per_generation())
+    );
+    if gpus < p.islands {
+        let beyond = format!("{what}: {}", fmt_ratio(speedup));
+        return Outcome::not_run(format!(
+            "the paper's {} GPUs held one island each; here the {} islands shared {}",
+            p.islands,
+            p.islands,
+            plural(gpus, "GPU")
+        ))
+        .with_beyond(beyond);
+    }
+    let mut o = judge::ratio(&format!("speedup of {what}"), speedup, p.paper, &p.band, p.model.as_ref(), ctx);
+    o.evidence += " (n = 1 run each)";
+    o
+}
+
+/// Section VI: the sustained rate of counted operations against the measured peak.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SustainedRate {
+    /// The paper's rate over SHOC's peak (405 GFLOPS: 26%).
+    paper_share: f64,
+    sizes: Band,
+    band: Band,
+}
+
+impl Params for SustainedRate {
+    fn validate(&self) -> Invalid {
+        if !(self.paper_share > 0.0 && self.paper_share <= 1.0) {
+            return Err(("paper_share".into(), format!("a share must be in (0, 1], not {}", self.paper_share)));
+        }
+        ratio_band(&self.band)
+    }
+}
+
+/// A GPU run's counted operations per second and their share of the int32 ceiling its profile measured.
+pub(super) fn rate_share(run: &Run, m: &crate::report::MachineRecords) -> Option<(f64, f64)> {
+    let rate = run.operations_per_s()?;
+    let ceiling = m.ceiling_of_profile("gpu_int32", &run.profile)? * 1e9;
+    Some((rate, rate / ceiling))
+}
+
+/// A GPU run with its counted operations per second and their share of the int32 ceiling.
+type Rated<'r> = (&'r Run, f64, f64);
+
+/// The peak share over one island of the paper's sizes on one GPU (table runs, else the speed runs of the paper's
+/// kernels); runs of several islands sharing the GPU go beyond the paper. The evidence names how full one island
+/// leaves this GPU against the GTX 580: a warp per offspring pair, half the island bred each generation.
+fn sustained_rate(p: &SustainedRate, a: &Analysis, ctx: &Ctx) -> Outcome {
+    let gpu_runs = a.table.values().chain(a.speed.values()).chain(a.grid.values().flatten()).filter(|r| r.method == CUDA);
+    let (mut one, mut shared): (Vec<Rated>, Vec<Rated>) = (Vec::new(), Vec::new());
+    for r in gpu_runs {
+        if let Some((rate, share)) = rate_share(r, ctx.machine) {
+            if r.islands == 1 && inside(&p.sizes, r.size) { one.push((r, rate, share)) } else { shared.push((r, rate, share)) }
+        }
+    }
+    fn best<'r>(xs: &[Rated<'r>]) -> Option<Rated<'r>> {
+        xs.iter().copied().max_by(|x, y| x.2.total_cmp(&y.2))
+    }
+    let describe = |(r, rate, share): Rated| {
+        format!("{} × {}: {} G operations/s, {} of the int32 ceiling", r.islands, r.size, fmt_sig(rate / 1e9), pct(share))
+    };
+    let beyond = best(&shared).map_or(String::new(), |x| format!("islands sharing one GPU, peak: {}", describe(x)));
+    let Some(peak) = best(&one) else {
+        let why = if a.table.values().chain(a.speed.values()).any(|r| r.method == CUDA) {
+            "no GPU run of one island records its counted operations with an int32 ceiling (rows before operations_per_generation)"
+                .to_owned()
+        } else {
+            a.gpu_reason("no GPU runs of one island in these records")
+        };
+        return Outcome::not_run(why).with_beyond(beyond);
+    };
+    let (run, _, share) = peak;
+    let sms = crate::claims::hardware::Quantity::GpuSms.here(ctx.machine);
+    let paper_sms = ctx.paper.datasheet.get(&crate::claims::hardware::Quantity::GpuSms).map(|d| d.value);
+    let fill = sms.zip(paper_sms).map_or(String::new(), |(sms, paper)| {
+        let warps = (run.size / 2).div_ceil(2) as f64;
+        format!(
+            "; one island of {} breeds {warps:.0} pairs, a warp each: {} warps per SM on this GPU's {sms:.0} SMs, {} on the paper's {paper:.0}",
+            run.size,
+            fmt_sig(warps / sms),
+            fmt_sig(warps / paper)
+        )
+    });
+    let mut o = judge::ratio("share of the int32 ceiling, peak over one island on one GPU", share, p.paper_share, &p.band, None, ctx);
+    o.evidence += &format!("; {} (n = 1 run){fill}", describe(peak));
+    o.with_beyond(beyond)
 }
 
 #[cfg(test)]

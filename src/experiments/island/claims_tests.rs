@@ -92,6 +92,44 @@ fn cpu_only() -> MachineRecords {
     machine(rows, None, &[])
 }
 
+/// A GPU grid of the paper's island counts of 128 and 2048, `runs` runs each: each count adds `gain` to the best
+/// fitness of the one before (1, 6, 7, 12, 14); runs spread by 0..runs.
+fn steps_grid(runs: usize, gain: f64) -> MachineRecords {
+    let mut rows = Vec::new();
+    for (k, islands) in [1, 6, 7, 12, 14].into_iter().enumerate() {
+        for size in [128, 2048] {
+            for r in 0..runs {
+                rows.push(grid(CUDA, islands, size, 2_700_000.0 + gain * k as f64 + r as f64, 0.06).with("run", r));
+            }
+        }
+    }
+    machine(rows, Some(132), &[])
+}
+
+/// Table runs of `islands` × `size`: one thread at 10 ms per generation, all 16 threads at 1 ms, the GPU at `gpu_ms`
+/// (on `gpus` GPUs), on a machine of 24 cores with these ceilings.
+fn table_machine(islands: usize, size: usize, gpu_ms: f64, gpus: usize, ceilings: &[(&str, f64)]) -> MachineRecords {
+    let rows = vec![
+        table(CPU_1T, islands, size, 10.0, 0.0),
+        table(CPU_MT, islands, size, 1.0, 0.0),
+        table(CUDA, islands, size, gpu_ms, 1e9).with("gpus", gpus),
+    ];
+    let mut m = machine(rows, Some(132), ceilings);
+    for r in &mut m.rows {
+        r.set("cpu_physical_cores", 24);
+    }
+    m
+}
+
+/// GPU table runs of one island of 2048 and of 14 islands of 2048 with the paper's instance's counted operations
+/// (2.776·10⁸ per island and generation), one island at `one_ms` per generation, on a GPU of this int32 ceiling.
+fn rate_machine(one_ms: f64, int32: Option<f64>) -> MachineRecords {
+    let ops = crate::gpu::island::operations_per_generation(10_000, 2048, 1, 0.7);
+    let rows = vec![table(CUDA, 1, 2048, one_ms, ops), table(CUDA, 14, 2048, 0.24, 14.0 * ops)];
+    let ceilings: Vec<(&str, f64)> = int32.map(|g| ("gpu_int32", g)).into_iter().collect();
+    machine(rows, Some(132), &ceilings)
+}
+
 #[test]
 fn every_claim_of_the_shipped_spec_can_be_not_reproduced() {
     let (claims, hw) = shipped();
@@ -102,6 +140,10 @@ fn every_claim_of_the_shipped_spec_can_be_not_reproduced() {
         ("migration_negligible", ring_machine(0.12, 0.03)),
         ("threads_scale", speed_machine(12, 0.5, 50.0, &[])),
         ("gpu_speedup", speed_machine(12, 0.9, 660.0, &[])),
+        ("island_steps_significant", steps_grid(10, 0.0)),
+        ("cores_beat_one_gpu", table_machine(1, 128, 0.2, 1, &[])),
+        ("fourteen_gpus_over_cores", table_machine(14, 1024, 0.5, 14, &[])),
+        ("sustained_rate", rate_machine(0.5, Some(29_415.0))),
     ];
     let cases: Vec<(&str, Analysis, MachineRecords)> = cases.into_iter().map(|(id, m)| (id, Analysis::of(&m).unwrap(), m)).collect();
     every_claim_reaches(&claims, VerdictKind::NotReproduced, &cases, &hw);
@@ -217,6 +259,78 @@ fn a_gpu_speedup_far_above_the_paper_differs_only_where_the_hardware_predicts_it
 }
 
 #[test]
+fn every_step_of_figure_4_must_be_a_gain_by_its_welch_interval() {
+    let (claims, hw) = shipped();
+    let id = "island_steps_significant";
+    let o = judge(&claims, &hw, id, &steps_grid(10, 1000.0));
+    assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
+    // 10 runs spread 0..9 on each side: difference 1000, half-width t(18) · sqrt(2 · 9.17 / 10) = 2.84.
+    assert!(o.evidence.contains("6 → 7 islands of 128: +1000 ± 3 (Welch 95%, n = 10 / 10, better)"), "{}", o.evidence);
+    assert!(o.evidence.contains("12 → 14 islands of 2048: +1000 ± 3"), "{}", o.evidence);
+    // 1 → 7 spans two steps of the fixture.
+    assert!(o.evidence.contains("1 → 7 islands of 128: +2000 ± 3"), "{}", o.evidence);
+    let tie = judge(&claims, &hw, id, &steps_grid(10, 0.0));
+    assert_eq!(tie.verdict, Verdict::NotReproduced);
+    assert!(tie.evidence.contains("(Welch 95%, n = 10 / 10, tie)"), "{}", tie.evidence);
+    assert_eq!(judge(&claims, &hw, id, &steps_grid(10, -1000.0)).verdict, Verdict::NotReproduced);
+    assert_eq!(judge(&claims, &hw, id, &steps_grid(3, 1000.0)).verdict, Verdict::TooFewRuns { n: 3, needs: 10 });
+    // A grid without 6 and 12 islands: the steps it lacks are named and the claim is not reproduced on the rest.
+    let o = judge(&claims, &hw, id, &fitness(10, 1000.0));
+    assert!(matches!(&o.verdict, Verdict::NotRun(why) if why.contains("6 → 7 of 128")), "{:?}", o.verdict);
+    assert_eq!(kind(&claims, &hw, id, &machine(vec![], None, &[])), VerdictKind::NotRun);
+}
+
+#[test]
+fn table_two_is_judged_where_the_gpus_held_one_island_each() {
+    let (claims, hw) = shipped();
+    let id = "cores_beat_one_gpu";
+    // All threads 1 ms, the GPU 2 ms: 0.5× against the paper's 0.48×.
+    let o = judge(&claims, &hw, id, &table_machine(1, 128, 2.0, 1, &[]));
+    assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
+    assert!(o.evidence.contains("1 island on 1 GPU over all 16 CPU threads, 128 per island, 100 generations"), "{}", o.evidence);
+    // The GPU 5× faster than the cores: 10.4× the paper's; without ceilings no prediction.
+    let o = judge(&claims, &hw, id, &table_machine(1, 128, 0.2, 1, &[]));
+    assert_eq!(o.verdict, Verdict::NotReproduced);
+    assert!(o.evidence.contains("10.4× the paper's"), "{}", o.evidence);
+    // 10 × the GTX 580's int32 rate, the same clock and 24 cores: 10× predicted, 10.4× measured.
+    let o = judge(&claims, &hw, id, &table_machine(1, 128, 0.2, 1, &[("gpu_int32", 7905.0), ("cpu_clock", 3.06)]));
+    assert!(matches!(&o.verdict, Verdict::Differs(e) if e.to_string().contains("predicts 10.0×")), "{:?}", o.verdict);
+    assert_eq!(kind(&claims, &hw, id, &machine(vec![], None, &[])), VerdictKind::NotRun);
+    let cpu = machine(vec![table(CPU_1T, 1, 128, 10.0, 0.0), table(CPU_MT, 1, 128, 1.0, 0.0), not_run("table", CUDA, "no GPU")], None, &[]);
+    assert_eq!(judge(&claims, &hw, id, &cpu).verdict, Verdict::NotRun("no GPU".into()));
+    // 14 islands sharing one GPU: beyond the paper.
+    let id = "fourteen_gpus_over_cores";
+    let o = judge(&claims, &hw, id, &table_machine(14, 1024, 0.05, 1, &[]));
+    assert!(matches!(&o.verdict, Verdict::NotRun(why) if why.contains("shared 1 GPU")), "{:?}", o.verdict);
+    assert!(o.beyond.as_deref().is_some_and(|b| b.ends_with(": 20.0×")), "{:?}", o.beyond);
+    assert_eq!(judge(&claims, &hw, id, &table_machine(14, 1024, 1.0 / 35.0, 14, &[])).verdict, Verdict::Reproduced);
+}
+
+#[test]
+fn the_sustained_rate_is_the_peak_share_of_one_island_and_shared_gpus_go_beyond() {
+    let (claims, hw) = shipped();
+    let id = "sustained_rate";
+    let ops = crate::gpu::island::operations_per_generation(10_000, 2048, 1, 0.7);
+    // 0.058 ms per generation on a 29,415 G/s ceiling.
+    let share = ops / 0.058e-3 / 29_415e9;
+    let o = judge(&claims, &hw, id, &rate_machine(0.058, Some(29_415.0)));
+    assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
+    assert!((o.ratio.unwrap() - share / 0.26).abs() < 1e-9, "{:?}", o.ratio);
+    assert!(
+        o.evidence.contains("512 pairs, a warp each: 3.88 warps per SM on this GPU's 132 SMs, 32.0 on the paper's 16"),
+        "{}",
+        o.evidence
+    );
+    assert!(o.beyond.as_deref().is_some_and(|b| b.starts_with("islands sharing one GPU, peak: 14 × 2048")), "{:?}", o.beyond);
+    let o = judge(&claims, &hw, id, &rate_machine(0.5, Some(29_415.0)));
+    assert_eq!(o.verdict, Verdict::NotReproduced, "{}", o.evidence);
+    // No int32 ceiling in the records: no share.
+    let o = judge(&claims, &hw, id, &rate_machine(0.058, None));
+    assert!(matches!(&o.verdict, Verdict::NotRun(why) if why.contains("int32 ceiling")), "{:?}", o.verdict);
+    assert_eq!(judge(&claims, &hw, id, &cpu_only()).verdict, Verdict::NotRun("libcuda not found".into()));
+}
+
+#[test]
 fn bad_parameters_are_spec_errors_with_line_and_key() {
     let e = bind(&SHIPPED.replace("band = [0.67, 1.5]", "band = [1.5, 0.67]")).err().unwrap().to_string();
     assert!(e.contains("claims.islands_add_no_time.params") && e.contains("not an interval"), "{e}");
@@ -228,6 +342,10 @@ fn bad_parameters_are_spec_errors_with_line_and_key() {
     assert!(e.contains("claims.more_islands_better.params.min_n") && e.contains("at least 2"), "{e}");
     let e = bind(&SHIPPED.replace("flat = 1.1", "flat = 0.9")).err().unwrap().to_string();
     assert!(e.contains("claims.saturation_knee.params.flat"), "{e}");
+    let e = bind(&SHIPPED.replace("steps = [[6, 7],", "steps = [[7, 6],")).err().unwrap().to_string();
+    assert!(e.contains("claims.island_steps_significant.params.steps") && e.contains("not 7 → 6"), "{e}");
+    let e = bind(&SHIPPED.replace("paper_share = 0.26", "paper_share = 26.0")).err().unwrap().to_string();
+    assert!(e.contains("claims.sustained_rate.params.paper_share"), "{e}");
     let e = bind(&SHIPPED.replace("max_share = 0.02", "max_share = \"2%\"")).err().unwrap().to_string();
     assert!(e.contains("experiments/island.toml:") && e.contains("invalid type"), "{e}");
 }

@@ -1,8 +1,10 @@
 //! The island paper's report: how it was measured, one section per figure
-//! (Figures 4–7, Table I, the ring over several GPUs, memory traffic and the
-//! Philox ceiling), each with one part per machine, and the side-by-side page.
+//! (Figures 4–7, Tables I–II, the ring over several GPUs, memory traffic, the
+//! Philox ceiling and the sustained rate of counted operations), each with one
+//! part per machine, and the side-by-side page.
 
 use super::analysis::{Analysis, Run};
+use super::claims::{Step, rate_share};
 use super::spec::IslandSpec;
 use super::{CPU_1T, CPU_MT, CUDA, CUDA_FUSED, CUDA_RING, CUDA_SPLIT};
 use crate::experiments::Section;
@@ -51,9 +53,13 @@ pub(super) fn sections(
     dir: &Path,
 ) -> Result<Vec<Section>> {
     let of = |m: &MachineRecords| &analyses[&m.hw_id];
-    let values: Vec<PaperValue> =
-        spec.table1.values().map(|(config, size, v)| PaperValue::new("Table I", config, "island size", size, v, "×")).collect();
-    write_paper_values(dir, "island", "experiments/island.toml [table1]", &values)?;
+    let values: Vec<PaperValue> = spec
+        .table1
+        .values()
+        .map(|(config, size, v)| PaperValue::new("Table I", config, "island size", size, v, "×"))
+        .chain(spec.table2.values().map(|(config, size, v)| PaperValue::new("Table II", config, "island size", size, v, "×")))
+        .collect();
+    write_paper_values(dir, "island", "experiments/island.toml [table1], [table2]", &values)?;
     let mut sections = vec![
         Section::per_machine("Figure 4 — best fitness after the run", "", machines, |m| fig4(m, of(m), dir))?,
         Section::per_machine("Figure 5 — total time, and Figure 6 — migration overhead", "", machines, |m| {
@@ -63,8 +69,14 @@ pub(super) fn sections(
         Section::per_machine("Performance — memory traffic against the measured ceiling", "", machines, |m| {
             Ok(performance(m, of(m), items))
         })?,
-        Section::per_machine("Figure 7 and Table I — speedups over one CPU thread", "", machines, |m| {
-            Ok(fig7(spec, m, of(m), items) + &table1_chart(spec, m, of(m), dir)?)
+        Section::per_machine("Sustained rate — counted operations against the int32 ceiling (Section VI)", RATE_INTRO, machines, |m| {
+            Ok(sustained_rate(m, of(m)))
+        })?,
+        Section::per_machine("Figure 7 — speedups of one island over one CPU thread", "", machines, |m| {
+            Ok(fig7(spec, m, of(m), items) + &fig7_chart(spec, m, of(m), dir)?)
+        })?,
+        Section::per_machine("Tables I and II — speedups over one CPU thread and over all cores", TABLES_INTRO, machines, |m| {
+            tables(spec, m, of(m), dir)
         })?,
     ];
     if analyses.values().any(|a| !a.families.is_empty()) {
@@ -259,6 +271,7 @@ fn fig4(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
             time.mean / 1e3
         );
     }
+    md += &fig4_steps(a);
     md += &grid_feasibility(a);
     let chart = LineChart {
         title: "Figure 4: gap to the optimum after the run",
@@ -269,6 +282,35 @@ fn fig4(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
         ..LineChart::default()
     };
     Ok(md + &write_chart(dir, m, "fig4", &chart)?)
+}
+
+/// Figure 4's steps between island counts the paper names (1 → 7 → 14, 6 → 7, 12 → 14) at every size of the grid:
+/// the difference of the best fitness with its Welch 95% interval and n, and whether it is a gain.
+fn fig4_steps(a: &Analysis) -> String {
+    let sizes = a.grid_sizes();
+    let mut t = Table::new(&["step", "island size", "Δ best fitness ± 95% (Welch)", "n (fewer / more)", "verdict"]);
+    let mut any = false;
+    for (fewer, more) in [(1, 7), (7, 14), (6, 7), (12, 14), (1, 14)] {
+        for &size in &sizes {
+            let Some(step) = Step::of(a, fewer, more, size) else { continue };
+            any = true;
+            t.row(vec![
+                format!("{fewer} → {more}"),
+                size.to_string(),
+                step.welch.map_or("—".into(), |(d, h)| format!("{d:+.0} ± {h:.0}")),
+                format!("{} / {}", step.n.0, step.n.1),
+                step.word().into(),
+            ]);
+        }
+    }
+    if !any {
+        return String::new();
+    }
+    format!(
+        "\nThe steps the paper calls significant (Section VI: 1 → 7 and 7 → 14 \"considerable\", 6 → 7 and 12 → 14 \
+         \"statistically significant\"): more − fewer islands, a gain only where the interval excludes 0.\n\n{}",
+        t.render()
+    )
 }
 
 /// The grid's feasibility at the end of each run (rows that record it): feasible individuals and islands holding
@@ -393,43 +435,29 @@ fn fig6(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
     write_chart(dir, m, "fig6", &chart)
 }
 
-/// Figure 7 and Table I as a chart: the speedups over one CPU thread measured here
-/// (one island: all threads and the GPU; the grid: I islands on this one GPU
-/// against one thread evolving them in turn), with every row of the paper's Table I.
-fn table1_chart(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+/// Figure 7 as a chart: one island's speedups over one CPU thread (all threads and the GPU's paper kernels), with
+/// the paper's 12 CPUs and 1 GPU.
+fn fig7_chart(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
     let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
     for size in a.speed_sizes() {
         let one = a.per_generation(size, CPU_1T);
-        for (name, method) in [("all threads, 1 island", CPU_MT), ("1 GPU", CUDA)] {
+        for (name, method) in [("all threads", CPU_MT), ("1 GPU", CUDA)] {
             if let Some(v) = one.zip(a.per_generation(size, method)).map(|(c, t)| c / t) {
                 series.entry(name.to_owned()).or_default().push((size as f64, v));
-            }
-        }
-    }
-    if a.grid_method() == Some(CUDA) {
-        for islands in a.grid_islands().into_iter().filter(|&i| i > 1) {
-            for size in a.grid_sizes() {
-                let cpu = a.per_generation(size, CPU_1T).map(|t| t * islands as f64);
-                if let Some(v) = cpu.zip(a.grid_per_generation(islands, size)).map(|(c, g)| c / g) {
-                    series.entry(format!("{islands} islands (here on 1 GPU)")).or_default().push((size as f64, v));
-                }
             }
         }
     }
     if series.is_empty() {
         return Ok(String::new());
     }
-    // The paper's "I GPUs" ran I islands, one per GPU: drawn in the colour of the I islands here.
-    let mut paper = PaperPoints::new(&format!("{}, one per island", chart::card(&spec.paper.hardware.gpu)));
-    for (config, size, v) in spec.table1.values() {
-        let name = match config.strip_suffix(" GPUs") {
-            Some(i) if series.contains_key(&format!("{i} islands (here on 1 GPU)")) => format!("{i} islands (here on 1 GPU)"),
-            _ => config.to_owned(),
-        };
-        paper.push(&name, (size as f64, v));
+    let mut paper = PaperPoints::new(chart::card(&spec.paper.hardware.gpu));
+    for (config, name) in [("12 CPUs", "all threads"), ("1 GPU", "1 GPU")] {
+        for (_, size, v) in spec.table1.values().filter(|v| v.0 == config) {
+            paper.push(name, (size as f64, v));
+        }
     }
     let chart = LineChart {
-        title: "Table I: speedup over one CPU thread",
+        title: "Figure 7: one island, speedup over one CPU thread",
         x_label: "island size",
         y_label: "speedup",
         series: series.into_iter().collect(),
@@ -437,7 +465,151 @@ fn table1_chart(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, dir: &Path)
         paper,
         ..LineChart::default()
     };
-    write_chart(dir, m, "table1", &chart)
+    write_chart(dir, m, "fig7", &chart)
+}
+
+const TABLES_INTRO: &str = "Table I: one CPU thread's time per generation over all threads' and over one GPU's (the paper's \
+    kernels); Table II: all threads' over the GPU's (the paper: the 24 cores of its two servers). All three times come from \
+    the same run of each case (`table` cases, profile `tables`): the same islands for the same generations, with \
+    bit-identical populations (the case fails otherwise; each island is its own random stream). The paper's I GPUs held one \
+    island each; here all I islands share one GPU, so only its 1-GPU rows are the paper's setting.";
+
+/// Tables I and II from the table runs, each cell measured here against the paper's, and a chart of each.
+fn tables(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+    if a.table.is_empty() {
+        return Ok("No table runs in this machine's records (profile `tables`).\n".into());
+    }
+    let (islands, sizes) = a.table_points();
+    let threads = a.table.values().filter(|r| r.method == CPU_MT).find_map(|r| r.threads).map_or("—".into(), |t| t.to_string());
+    let per = |i: usize, n: usize, method: &str| a.table_per_generation(i, n, method);
+    let paper = |t: &super::spec::SpeedupTable, config: &str, n: usize| t.at(config, n).map_or("—".into(), |v| format!("{v:.2}×"));
+    let gpus = |i: usize| if i == 1 { "1 GPU".to_owned() } else { format!("{i} GPUs") };
+    let header = |first: &str| {
+        let mut h = vec![first.to_owned()];
+        h.extend(sizes.iter().map(|n| format!("{n}: here / paper")));
+        h
+    };
+    let mut times = Table::new(&{
+        let mut h = vec!["islands".to_owned(), "generations".to_owned()];
+        h.extend(sizes.iter().map(|n| format!("{n}: 1 thread / all threads / GPU (ms/gen.)")));
+        h
+    });
+    let mut t1 = Table::new(&header("configuration (here; the paper's row)"));
+    let mut t2 = Table::new(&header("islands on one GPU over all threads (the paper's row)"));
+    let (mut s1, mut s2) = (BTreeMap::<String, Vec<(f64, f64)>>::new(), BTreeMap::<String, Vec<(f64, f64)>>::new());
+    for &i in &islands {
+        let name = format!("{} (here on 1 GPU)", plural_islands(i));
+        let mut time_row = vec![i.to_string(), a.table.values().find(|r| r.islands == i).map_or("—".into(), |r| r.generations.to_string())];
+        let mut cpu_row = vec![format!("{}, all {threads} threads (24 CPUs)", plural_islands(i))];
+        let mut gpu_row = vec![format!("{}, 1 GPU ({})", plural_islands(i), gpus(i))];
+        let mut t2_row = vec![format!("{} ({})", plural_islands(i), gpus(i))];
+        for &n in &sizes {
+            let (one, all, gpu) = (per(i, n, CPU_1T), per(i, n, CPU_MT), per(i, n, CUDA));
+            time_row.push(format!("{} / {} / {}", fmt_opt(one, 3), fmt_opt(all, 3), gpu_cell(a, CUDA, gpu)));
+            cpu_row.push(format!("{} / {}", ratio(one, all), paper(&spec.table1, "24 CPUs", n)));
+            gpu_row.push(format!("{} / {}", ratio(one, gpu), paper(&spec.table1, &gpus(i), n)));
+            t2_row.push(format!("{} / {}", ratio(all, gpu), paper(&spec.table2, &gpus(i), n)));
+            if let Some((one, gpu)) = one.zip(gpu) {
+                s1.entry(name.clone()).or_default().push((n as f64, one / gpu));
+            }
+            if let Some((all, gpu)) = all.zip(gpu) {
+                s2.entry(name.clone()).or_default().push((n as f64, all / gpu));
+            }
+        }
+        times.row(time_row);
+        t1.row(cpu_row);
+        t1.row(gpu_row);
+        t2.row(t2_row);
+    }
+    let mut md = format!("Times per generation of each table case:\n\n{}", times.render());
+    md += &format!("\nTable I — speedup over one CPU thread evolving the same islands:\n\n{}", t1.render());
+    md += &format!("\nTable II — speedup of the GPU over all {threads} CPU threads evolving the same islands:\n\n{}", t2.render());
+    let card = chart::card(&spec.paper.hardware.gpu).to_owned();
+    for (figure, title, y_label, series, table) in [
+        ("table1", "Table I: speedup over one CPU thread", "speedup", s1, &spec.table1),
+        ("table2", "Table II: speedup over all CPU cores", "speedup over all cores", s2, &spec.table2),
+    ] {
+        if series.is_empty() {
+            continue;
+        }
+        // The paper's "I GPUs" ran I islands, one per GPU: drawn in the colour of the I islands here.
+        let mut paper = PaperPoints::new(&format!("{card}, one per island"));
+        for (config, size, v) in table.values().filter(|v| v.0.ends_with("GPU") || v.0.ends_with("GPUs")) {
+            let i: usize = config.split(' ').next().and_then(|i| i.parse().ok()).unwrap_or(0);
+            let name = format!("{} (here on 1 GPU)", plural_islands(i));
+            paper.push(if series.contains_key(&name) { &name } else { config }, (size as f64, v));
+        }
+        let chart = LineChart {
+            title,
+            x_label: "island size",
+            y_label,
+            series: series.into_iter().collect(),
+            machine: m.label(),
+            paper,
+            hlines: if figure == "table2" { vec![("all CPU cores".into(), 1.0)] } else { vec![] },
+        };
+        md += &write_chart(dir, m, figure, &chart)?;
+    }
+    Ok(md)
+}
+
+/// "1 island", "14 islands".
+fn plural_islands(i: usize) -> String {
+    if i == 1 { "1 island".into() } else { format!("{i} islands") }
+}
+
+const RATE_INTRO: &str = "The paper counted its operations with PAPI and reported 405 GFLOPS per GPU, 26% of the peak the SHOC \
+    benchmark measured. Here each GPU row records the 32-bit integer operations of a generation, counted from the kernels' \
+    work (`gpu::island::operations_per_generation`: the Philox rounds of every random number, the mutation masks' compares, \
+    crossover and mutation per word, and evaluation's bit tests and additions; a lower bound of the instructions), divided \
+    by the measured time per generation (all phases) and set against the int32 instruction rate measured in the same run. \
+    The paper's setting is one island per GPU; islands sharing one GPU go beyond it.";
+
+/// Counted operations per second of every GPU run that records them, against its profile's int32 ceiling.
+fn sustained_rate(m: &MachineRecords, a: &Analysis) -> String {
+    let mut t = Table::new(&[
+        "case",
+        "islands × size",
+        "G operations per generation",
+        "µs per generation",
+        "G operations/s",
+        "of the int32 ceiling",
+    ]);
+    let runs = a
+        .table
+        .values()
+        .map(|r| ("table", r))
+        .chain(a.speed.values().map(|r| ("speed", r)))
+        .chain(a.grid.values().flatten().map(|r| ("grid", r)));
+    let mut rows: Vec<(String, usize, usize, Vec<String>)> = Vec::new();
+    for (figure, r) in runs.filter(|(_, r)| r.method == CUDA) {
+        let Some(ops) = r.operations_per_generation else { continue };
+        let share = rate_share(r, m);
+        rows.push((
+            figure.to_owned(),
+            r.islands,
+            r.size,
+            vec![
+                figure.to_owned(),
+                format!("{} × {}", r.islands, r.size),
+                format!("{:.3}", ops / 1e9),
+                format!("{:.1}", r.ms_per_generation() * 1e3),
+                r.operations_per_s().map_or("—".into(), |x| format!("{:.0}", x / 1e9)),
+                share.map_or("no int32 ceiling recorded".into(), |(_, s)| format!("{:.1}%", 100.0 * s)),
+            ],
+        ));
+    }
+    if rows.is_empty() {
+        return a.reason(CUDA).map_or_else(
+            || "No GPU runs recording their counted operations in this machine's records (column `operations_per_generation`).\n".into(),
+            |why| format!("not run here ({why})\n"),
+        );
+    }
+    rows.sort_by(|x, y| (&x.0, x.1, x.2).cmp(&(&y.0, y.1, y.2)));
+    for (_, _, _, cells) in rows {
+        t.row(cells);
+    }
+    t.render()
 }
 
 const RING_INTRO: &str = "The paper's multi-GPU version: each GPU evolves its part of the ring (its islands batched in the same \
@@ -662,30 +834,6 @@ fn fig7(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, items: Option<usize
     );
     md += &t.render();
     md += &generations_per_second(m, a, items);
-    // Table I for the grid: islands on one GPU against one thread evolving
-    // every island in turn (the paper's definition of its speedups).
-    if a.grid_method() == Some(CUDA) {
-        let sizes = a.grid_sizes();
-        let mut header = vec!["islands on one GPU".to_owned()];
-        header.extend(sizes.iter().map(|s| format!("{s}: here / paper")));
-        let mut t = Table::new(&header);
-        for islands in a.grid_islands() {
-            let mut cells = vec![islands.to_string()];
-            for &size in &sizes {
-                let cpu = a.per_generation(size, CPU_1T).map(|t| t * islands as f64);
-                let paper = spec.table1.at(&format!("{islands} GPU{}", if islands == 1 { "" } else { "s" }), size);
-                cells.push(format!(
-                    "{} / {}",
-                    ratio(cpu, a.grid_per_generation(islands, size)),
-                    paper.map_or("—".into(), |v| format!("{v:.1}×"))
-                ));
-            }
-            t.row(cells);
-        }
-        md += "\nTable I: speedup of I islands on this one GPU over one CPU thread evolving the I islands in turn (time per \
-               generation); the paper's I islands ran on I GTX 580s.\n\n";
-        md += &t.render();
-    }
     md
 }
 
@@ -817,6 +965,57 @@ mod tests {
         let rate = 512.0 * (2.0 + 16.0 * 313.0) / 15e-6 / 1e9;
         assert!(text.contains(&format!("2.57 M Philox calls a generation: {rate:.0} G calls/s, no Philox ceiling recorded")), "{text}");
         assert!(text.contains("no int32 ceiling recorded"), "{text}");
+    }
+
+    fn spec() -> IslandSpec {
+        let file = crate::spec::SpecFile::from_text(Path::new("island.toml"), include_str!("../../../experiments/island.toml").into());
+        file.parse().unwrap()
+    }
+
+    #[test]
+    fn tables_one_and_two_come_from_the_same_table_runs() {
+        // 1 island of 128: one thread 10 ms, all threads 1 ms, the GPU 2 ms; 14 islands of 128: 140, 10 and 0.5 ms.
+        let rows = vec![
+            table(CPU_1T, 1, 128, 10.0, 0.0),
+            table(CPU_MT, 1, 128, 1.0, 0.0),
+            table(CUDA, 1, 128, 2.0, 1e9),
+            table(CPU_1T, 14, 128, 140.0, 0.0),
+            table(CPU_MT, 14, 128, 10.0, 0.0),
+            table(CUDA, 14, 128, 0.5, 1.4e10),
+        ];
+        let m = machine(rows, Some(132), &[("gpu_int32", 29_415.0)]);
+        let a = Analysis::of(&m).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let text = tables(&spec(), &m, &a, dir.path()).unwrap();
+        assert!(text.contains("| 1 | 100 | 10.000 / 1.000 / 2.000 |"), "{text}");
+        assert!(text.contains("| 1 island, all 16 threads (24 CPUs) | 10.0× / 22.18× |"), "{text}");
+        assert!(text.contains("| 1 island, 1 GPU (1 GPU) | 5.0× / 10.70× |"), "{text}");
+        assert!(text.contains("| 14 islands, 1 GPU (14 GPUs) | 280.0× / 150.21× |"), "{text}");
+        assert!(text.contains("| 1 island (1 GPU) | 0.5× / 0.48× |"), "{text}");
+        assert!(text.contains("| 14 islands (14 GPUs) | 20.0× / 6.77× |"), "{text}");
+        for figure in ["table1", "table2"] {
+            assert!(dir.path().join(format!("figures/test__{figure}.png")).exists(), "{figure}");
+        }
+        // The sustained rate of the GPU rows: 10⁹ operations in 2 ms = 500 G/s, 1.7% of 29,415 G/s.
+        let rate = sustained_rate(&m, &a);
+        assert!(rate.contains("| table | 1 × 128 | 1.000 | 2000.0 | 500 | 1.7% |"), "{rate}");
+        assert!(rate.contains("| table | 14 × 128 | 14.000 | 500.0 | 28000 | 95.2% |"), "{rate}");
+        let none = machine(vec![], None, &[]);
+        assert!(tables(&spec(), &none, &Analysis::of(&none).unwrap(), dir.path()).unwrap().contains("profile `tables`"));
+    }
+
+    #[test]
+    fn figure_four_lists_each_step_with_its_welch_interval() {
+        let mut rows = Vec::new();
+        for (islands, base) in [(6, 2_700_000.0), (7, 2_701_000.0)] {
+            for r in 0..3 {
+                rows.push(grid(CUDA, islands, 128, base + r as f64, 0.06).with("run", r));
+            }
+        }
+        let a = Analysis::of(&machine(rows, None, &[])).unwrap();
+        let text = fig4_steps(&a);
+        assert!(text.contains("| 6 → 7 | 128 | +1000 ± 2 | 3 / 3 | better |"), "{text}");
+        assert!(!text.contains("| 12 → 14 |"), "{text}");
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The island paper's spec (`experiments/island.toml`): the GA settings of
-//! Section VI, the profiles, Table I's speedups and the claims; validated at load.
+//! Section VI, the profiles, Tables I and II's speedups and the claims; validated at load.
 
 use crate::error::SpecError;
 use crate::library::island::Variant;
@@ -23,7 +23,8 @@ pub(super) struct IslandSpec {
     pub paper: PaperMeta,
     pub settings: Settings,
     pub profiles: BTreeMap<String, Profile>,
-    pub table1: Table1Paper,
+    pub table1: SpeedupTable,
+    pub table2: SpeedupTable,
     pub claims: Vec<ClaimSpec>,
 }
 
@@ -60,6 +61,14 @@ pub(super) struct Profile {
     pub ring_sizes: Vec<Spanned<usize>>,
     #[serde(default)]
     pub ring_generations: Option<Spanned<u32>>,
+    /// Tables I and II (`table` cases): island counts × sizes, each run for `table_generations` on one CPU thread,
+    /// all CPU threads and the GPU.
+    #[serde(default)]
+    pub table_islands: Vec<Spanned<usize>>,
+    #[serde(default)]
+    pub table_sizes: Vec<Spanned<usize>>,
+    #[serde(default)]
+    pub table_generations: Option<Spanned<u32>>,
     /// Beyond the paper: Pisinger's instance families (`families` cases).
     pub families: Option<Families>,
 }
@@ -152,22 +161,22 @@ impl FullLength {
     }
 }
 
-/// Table I: the paper's speedups over one CPU thread, per island size.
+/// Table I (speedups over one CPU thread) or Table II (over the 24 cores of both servers), per island size.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct Table1Paper {
+pub(super) struct SpeedupTable {
     sizes: Vec<usize>,
-    rows: Vec<Table1Row>,
+    rows: Vec<SpeedupRow>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Table1Row {
+struct SpeedupRow {
     config: String,
     speedup: Spanned<Vec<f64>>,
 }
 
-impl Table1Paper {
+impl SpeedupTable {
     /// The paper's speedup of `config` ("1 GPU", "12 CPUs", …) at an island size.
     pub fn at(&self, config: &str, size: usize) -> Option<f64> {
         let i = self.sizes.iter().position(|&s| s == size)?;
@@ -200,16 +209,17 @@ pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecErr
     if *s.migration_interval.get_ref() == 0 {
         return Err(file.invalid(&s.migration_interval, "settings.migration_interval", "must be at least 1"));
     }
-    let t1 = &spec.table1;
-    if let Some(r) = t1.rows.iter().find(|r| r.speedup.get_ref().len() != t1.sizes.len()) {
-        return Err(file.invalid(
-            &r.speedup,
-            "table1.rows",
-            format!("`{}` has {} speedups for {} island sizes", r.config, r.speedup.get_ref().len(), t1.sizes.len()),
-        ));
+    for (key, t) in [("table1.rows", &spec.table1), ("table2.rows", &spec.table2)] {
+        if let Some(r) = t.rows.iter().find(|r| r.speedup.get_ref().len() != t.sizes.len()) {
+            return Err(file.invalid(
+                &r.speedup,
+                key,
+                format!("`{}` has {} speedups for {} island sizes", r.config, r.speedup.get_ref().len(), t.sizes.len()),
+            ));
+        }
     }
     for (name, p) in &spec.profiles {
-        for n in p.grid_sizes.iter().chain(&p.speed_sizes).chain(&p.ring_sizes) {
+        for n in p.grid_sizes.iter().chain(&p.speed_sizes).chain(&p.ring_sizes).chain(&p.table_sizes) {
             if !(4..=MAX_SIZE).contains(n.get_ref()) || n.get_ref() % 2 != 0 {
                 return Err(file.invalid(
                     n,
@@ -218,7 +228,7 @@ pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecErr
                 ));
             }
         }
-        for i in p.grid_islands.iter().chain(&p.ring_islands) {
+        for i in p.grid_islands.iter().chain(&p.ring_islands).chain(&p.table_islands) {
             if !(1..=MAX_ISLANDS).contains(i.get_ref()) {
                 return Err(file.invalid(i, &format!("profiles.{name}"), format!("{} islands: must be in 1..={MAX_ISLANDS}", i.get_ref())));
             }
@@ -227,7 +237,7 @@ pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecErr
         if let Some(f) = &p.full_length {
             file.check_repeats(&f.runs, &format!("profiles.{name}.full_length.runs"))?;
         }
-        for g in [&p.generations, &p.speed_generations].into_iter().chain(&p.ring_generations) {
+        for g in [&p.generations, &p.speed_generations].into_iter().chain(&p.ring_generations).chain(&p.table_generations) {
             if *g.get_ref() == 0 {
                 return Err(file.invalid(g, &format!("profiles.{name}"), "generations must be at least 1"));
             }
@@ -260,6 +270,8 @@ mod tests {
         assert_eq!(spec.table1.at("1 GPU", 1024), Some(55.78));
         assert_eq!(spec.table1.at("12 CPUs", 2048), Some(11.32));
         assert_eq!(spec.table1.at("1 GPU", 4096), None);
+        assert_eq!(spec.table2.at("1 GPU", 128), Some(0.48));
+        assert_eq!(spec.table2.at("14 GPUs", 1024), Some(35.11));
     }
 
     #[test]
