@@ -243,7 +243,7 @@ fn every_claim_can_be_reproduced() {
         "cuda_speedup_ilas_peak_set",
         Rows::default()
             .eval("kdd", 400_000, 1, &[(100.0, 1.0), (101.0, 1.0)])
-            .eval("sa", 490_000, 1, &[(50.0, 1.0), (150.0, 1.0)])
+            .eval("sa", 490_000, 1, &[(100.0, 0.8), (100.0, 1.6)])
             .machine(),
     );
     assert!(o.evidence.contains("a tie (Welch 95% on the runs)"), "{}", o.evidence);
