@@ -442,7 +442,8 @@ impl BiohelPaper {
     /// machine measured (Table 4: at the budget of its table here), with the
     /// profiles of the spec that plan them and the `left_out` of those run here.
     fn not_measured(&self, m: &MachineRecords, a: &Analysis) -> String {
-        let profiles = &self.spec.profiles;
+        // The `speed` profile's runs stay out of Tables 2–3: it plans none of their points.
+        let profiles: BTreeMap<&String, &super::spec::Profile> = self.spec.profiles.iter().filter(|(n, _)| *n != SPEED_PROFILE).collect();
         let mut run: Vec<&str> = m
             .measurements()
             .filter(|r| [super::EVAL_FIGURE, super::LEARN_FIGURE].contains(&r.str("figure")) && r.str("profile") != SPEED_PROFILE)
@@ -451,13 +452,16 @@ impl BiohelPaper {
         run.sort_unstable();
         run.dedup();
         let list = |xs: Vec<String>| xs.join(", ");
-        let quoted = |ps: Vec<&String>| if ps.is_empty() { "none".into() } else { list(ps.iter().map(|p| format!("`{p}`")).collect()) };
+        let quoted = |ps: Vec<String>| if ps.is_empty() { "none".into() } else { list(ps.iter().map(|p| format!("`{p}`")).collect()) };
         let mut t = Table::new(&["table", "not measured here", "planned by"]);
         let table3_sets: Vec<&str> = SETS.iter().copied().filter(|s| self.spec.table3.at(s, 1).is_some()).collect();
         let eval_windows: BTreeSet<usize> = a.eval.sets().iter().flat_map(|s| a.eval.windows(s)).collect();
         let missing_sets: Vec<&str> = table3_sets.iter().copied().filter(|s| !a.eval.sets().contains(s)).collect();
         if !missing_sets.is_empty() {
-            let by = profiles.iter().filter(|(_, p)| p.sets.iter().any(|s| missing_sets.contains(&s.get_ref().as_str()))).map(|(n, _)| n);
+            let by = profiles
+                .iter()
+                .filter(|(_, p)| p.sets.iter().any(|s| missing_sets.contains(&s.get_ref().as_str())))
+                .map(|(n, _)| n.to_string());
             t.row(vec![
                 "Table 3".into(),
                 format!("sets {}", list(missing_sets.iter().map(|s| set_label(s)).collect())),
@@ -470,7 +474,7 @@ impl BiohelPaper {
             t.row(vec![
                 "Table 3".into(),
                 format!("window counts {}", list(missing.iter().map(|w| w.to_string()).collect())),
-                quoted(by.map(|(n, _)| n).collect()),
+                quoted(by.map(|(n, _)| n.to_string()).collect()),
             ]);
         }
         let (sets4, windows4, budget) = match a.main_learning() {
@@ -485,7 +489,7 @@ impl BiohelPaper {
             t.row(vec![
                 "Table 4".into(),
                 format!("sets {}", list(missing_sets.iter().map(|s| set_label(s)).collect())),
-                quoted(by.map(|(n, _)| n).collect()),
+                quoted(by.map(|(n, _)| n.to_string()).collect()),
             ]);
         }
         let missing: Vec<usize> = self.spec.table4.windows.get_ref().iter().copied().filter(|w| !windows4.contains(w)).collect();
@@ -495,7 +499,7 @@ impl BiohelPaper {
             t.row(vec![
                 "Table 4".into(),
                 format!("window counts {}", list(missing.iter().map(|w| w.to_string()).collect())),
-                quoted(by.map(|(n, _)| n).collect()),
+                quoted(by.map(|(n, _)| n.to_string()).collect()),
             ]);
         }
         if let Some(b) = budget.filter(|b| !b.is_paper()) {
@@ -507,7 +511,7 @@ impl BiohelPaper {
             t.row(vec![
                 "Table 4".into(),
                 format!("every point at the paper's budget (its table here: {})", b.describe().replace("**", "")),
-                quoted(by.map(|(n, _)| n).collect()),
+                quoted(by.map(|(n, _)| n.to_string()).collect()),
             ]);
         }
         if t.is_empty() {
@@ -515,7 +519,7 @@ impl BiohelPaper {
         }
         let why: Vec<String> = run
             .iter()
-            .map(|p| match profiles.get(*p).and_then(|q| q.left_out.as_deref()) {
+            .map(|p| match self.spec.profiles.get(*p).and_then(|q| q.left_out.as_deref()) {
                 Some(why) => format!("`{p}`: {why}"),
                 None => format!("`{p}`"),
             })
