@@ -118,6 +118,12 @@ impl Stage {
         self.runs(set, windows, SERIAL).iter().filter_map(|s| other.iter().find(|o| o.run == s.run).map(|o| s.secs / o.secs)).collect()
     }
 
+    /// serial with 1 window (its mean) / `method` with `windows`, one value per run of `method`.
+    pub fn run_total_speedups(&self, set: &str, windows: usize, method: &str) -> Vec<f64> {
+        let Some(base) = self.mean(set, 1, SERIAL) else { return Vec::new() };
+        self.runs(set, windows, method).iter().map(|r| base / r.secs).collect()
+    }
+
     /// Table 1's sets with runs, in its order.
     pub fn sets(&self) -> Vec<&'static str> {
         SETS.iter().copied().filter(|s| self.times.keys().any(|k| k.0 == *s)).collect()
@@ -193,7 +199,7 @@ pub fn peak<'p>(points: impl Iterator<Item = &'p StratumPoint>) -> Option<&'p St
 /// The GA budget of learning cases: population, iterations, rule limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Budget {
-    population: i64,
+    pub population: i64,
     iterations: i64,
     max_rules: Option<i64>,
 }
@@ -233,7 +239,35 @@ pub struct Models {
     pub rules: Vec<f64>,
     pub train: Vec<f64>,
     pub test: Vec<f64>,
+    /// Instances of the test fold (the same in every run of a set).
+    pub test_instances: Option<i64>,
     pub methods: BTreeSet<String>,
+}
+
+/// What a learning run's test accuracy says against chance: the share of the
+/// test fold in the training set's majority class (the rule list without rules).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Chance {
+    /// The majority-class rate on the test fold.
+    pub majority: f64,
+    /// Mean test accuracy of the runs.
+    pub test: f64,
+    /// 1.96 standard errors of a proportion at the majority rate over the test fold.
+    pub margin: f64,
+}
+
+impl Chance {
+    /// The runs' mean test accuracy against the majority-class rate, when both are known.
+    pub fn of(models: &Models, majority: Option<f64>) -> Option<Chance> {
+        let (p, n) = (majority?, models.test_instances? as f64);
+        let test = Summary::of(&models.test)?.mean;
+        Some(Chance { majority: p, test, margin: 1.96 * (p * (1.0 - p) / n).sqrt() })
+    }
+
+    /// Within the margin of the majority-class rate: the rules learn nothing the default class does not.
+    pub fn at_chance(&self) -> bool {
+        (self.test - self.majority).abs() <= self.margin
+    }
 }
 
 /// The learning runs of one budget.
@@ -256,12 +290,18 @@ impl Learning {
 pub struct Analysis {
     /// Evaluation-stage times (`eval_s` of the `eval/…` cases).
     pub eval: Stage,
+    /// The lengths (GA iterations) of the evaluation stage's simulated GAs.
+    pub eval_iterations: BTreeSet<i64>,
     /// The `speed` profile's evaluation times, and their upload part (`load_s`).
     pub speed: Stage,
     pub speed_load: Stage,
     pub learning: BTreeMap<Budget, Learning>,
     /// Training-set size per set (both stages use fold 0's training set).
     pub instances: BTreeMap<String, i64>,
+    /// Per set, the test fold's majority-class rate (`majority_accuracy`; rows
+    /// written before that column: the test accuracy of a run that learned no
+    /// rule, whose rule list is the majority class alone).
+    pub majority: BTreeMap<String, f64>,
     pub paper: Arc<PaperTables>,
 }
 
@@ -269,12 +309,15 @@ impl Analysis {
     pub fn of(m: &MachineRecords, paper: &Arc<PaperTables>) -> Analysis {
         let mut a = Analysis {
             eval: Stage::default(),
+            eval_iterations: BTreeSet::new(),
             speed: Stage::default(),
             speed_load: Stage::default(),
             learning: BTreeMap::new(),
             instances: BTreeMap::new(),
+            majority: BTreeMap::new(),
             paper: Arc::clone(paper),
         };
+        let mut no_rule = BTreeMap::new();
         for r in m.measurements().filter(|r| r.str("figure") != scale::SCALE_FIGURE) {
             if let Some(n) = r.int("instances") {
                 a.instances.insert(r.str("set").to_owned(), n);
@@ -286,6 +329,7 @@ impl Analysis {
             }
             if r.str("figure") != LEARN_FIGURE {
                 a.eval.add(r, "eval_s");
+                a.eval_iterations.extend(r.int("iterations").filter(|_| r.str("status") == "ok"));
                 continue;
             }
             let l = a.learning.entry(Budget::of(r)).or_default();
@@ -298,15 +342,40 @@ impl Analysis {
                     models.rules.extend(r.float("rules"));
                     models.train.extend(r.float("train_accuracy"));
                     models.test.extend(r.float("test_accuracy"));
+                    models.test_instances = models.test_instances.or(r.int("test_instances"));
+                    let set = r.str("set").to_owned();
+                    match (r.float("majority_accuracy"), r.float("test_accuracy")) {
+                        (Some(m), _) => {
+                            a.majority.insert(set, m);
+                        }
+                        (None, Some(t)) if r.float("rules") == Some(0.0) => {
+                            no_rule.insert(set, t);
+                        }
+                        _ => {}
+                    }
                 }
             }
+        }
+        for (set, t) in no_rule {
+            a.majority.entry(set).or_insert(t);
         }
         a
     }
 
-    /// The learning runs the claims use: the budget with the most work.
+    /// The learning runs of Table 4, Figure 5 and their claims: the paper's
+    /// budget if the records hold it, else the budget with the most points
+    /// (sets × window counts), then the most work.
     pub fn main_learning(&self) -> Option<(&Budget, &Learning)> {
-        self.learning.iter().max_by_key(|(b, _)| b.work())
+        let points = |l: &Learning| l.total.sets().iter().map(|s| l.total.windows(s).len()).sum::<usize>();
+        self.learning.iter().max_by_key(|(b, l)| (b.is_paper(), points(l), b.work()))
+    }
+
+    /// The learning runs on equal terms with the evaluation stage (Section 5.2):
+    /// a population of the evaluation's rules per GA iteration, so that every
+    /// evaluator call evaluates as many rules in both stages; the most work among them.
+    pub fn like_for_like_learning(&self) -> Option<(&Budget, &Learning)> {
+        let rules = self.paper.rules_per_iteration as i64;
+        self.learning.iter().filter(|(b, _)| b.population == rules).max_by_key(|(b, _)| b.work())
     }
 }
 

@@ -5,6 +5,7 @@
 //! counts exactly and learn the serial rule list exactly; a case fails otherwise.
 
 use super::analysis::AttributeType;
+use super::spec::stand_in;
 use super::{BALLOT, BiohelPaper, CUDA, EVAL_FIGURE, LEARN_FIGURE, PARALLEL, SERIAL, scale};
 use crate::error::SpecError;
 use crate::experiments::{Case, Footprint, RunEnv};
@@ -50,11 +51,9 @@ impl BiohelPaper {
     pub(super) fn data_set(&self, set: &str) -> Result<Dataset> {
         let standin = |kind: dataset::StandIn| dataset::synthetic_standin(kind, kind.paper_shape().instances, self.spec.settings.seed);
         let dir = &self.data_dir.path;
-        Ok(match set {
-            "par" => dataset::parmx(),
-            "cn" => standin(dataset::StandIn::Cn),
-            "ss" => standin(dataset::StandIn::Ss),
-            "sa" => standin(dataset::StandIn::Sa),
+        Ok(match (set, stand_in(set)) {
+            ("par", _) => dataset::parmx(),
+            (_, Some(kind)) => standin(kind),
             _ => dataset::load_named(dir, set).with_context(|| format!("data set `{set}` under {}", dir.display()))?,
         })
     }
@@ -149,15 +148,9 @@ impl BiohelPaper {
     /// shape, nothing for the vendored files (small, and loaded before any work).
     pub(super) fn footprint(case: &Case) -> Footprint {
         let p = &case.params;
-        let standin = |set: &str| match set {
-            "cn" => Some(dataset::StandIn::Cn),
-            "ss" => Some(dataset::StandIn::Ss),
-            "sa" => Some(dataset::StandIn::Sa),
-            _ => None,
-        };
         let values = match p.str("figure") {
             scale::SCALE_FIGURE => p.int("instances").unwrap_or(0).max(0) as u64 * p.int("attributes").unwrap_or(0).max(0) as u64,
-            _ => standin(p.str("set")).map_or(0, |k| {
+            _ => stand_in(p.str("set")).map_or(0, |k| {
                 let s = k.paper_shape();
                 (s.instances * (s.continuous + s.nominal)) as u64
             }),
@@ -257,10 +250,14 @@ impl BiohelPaper {
         // Equal rule lists classify alike: the accuracies are the reference's.
         let model = reference.expect("the serial evaluator runs first");
         let (train_accuracy, test_accuracy) = (model.accuracy(&train), model.accuracy(&test));
+        // The rule list without rules: the training set's majority class on the test fold (chance).
+        let majority = LearnedModel { rules: Vec::new(), default_class: model.default_class, stats: Default::default() };
+        let majority_accuracy = majority.accuracy(&test);
         for row in &mut timed {
             row.set("rules", model.rules.len());
             row.set("train_accuracy", train_accuracy);
             row.set("test_accuracy", test_accuracy);
+            row.set("majority_accuracy", majority_accuracy);
             row.set("instances", train.instances());
             row.set("test_instances", test.instances());
             row.set("attributes", train.attribute_count());

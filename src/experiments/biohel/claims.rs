@@ -4,8 +4,8 @@
 //! at the window counts of its Tables 3–4; the warp-vote design, the `speed`
 //! profile and other window counts are reported beyond the paper.
 
-use super::analysis::{Analysis, Stage, StratumPoint, compare_variances, peak};
-use super::spec::{PaperSpeedups, SETS};
+use super::analysis::{Analysis, Budget, Learning, Stage, StratumPoint, compare_variances, peak};
+use super::spec::{PaperSpeedups, SETS, set_label};
 use super::{BALLOT, CUDA, SERIAL};
 use crate::check;
 use crate::claims::judge::{self, Band, fmt_mean, fmt_num, fmt_sig};
@@ -19,6 +19,8 @@ pub const CHECKS: &[Check<Analysis>] = &[
     check!("windows_cut_serial_time", windows_cut_serial_time),
     check!("learning_vs_evaluation", learning_vs_evaluation),
     check!("speedup_peak_band", speedup_peak_band),
+    check!("speedup_peak_set", speedup_peak_set),
+    check!("small_sets_gain_little", small_sets_gain_little),
 ];
 
 /// Which of the paper's two stages a claim is about (Section 4).
@@ -74,7 +76,7 @@ fn has_cuda(stage: &Stage) -> bool {
 }
 
 fn at(set: &str, windows: usize) -> String {
-    format!("{set}, {windows} window{}", if windows == 1 { "" } else { "s" })
+    format!("{}, {windows} window{}", set_label(set), if windows == 1 { "" } else { "s" })
 }
 
 /// As the paper prints its speedups: one decimal.
@@ -109,6 +111,14 @@ impl Measure {
 
     fn paper(self, table: &PaperSpeedups, set: &str, windows: usize) -> Option<f64> {
         table.at(set, windows).map(|(net, total)| if self == Measure::SameWindow { net } else { total })
+    }
+
+    /// One value per run of `method` (the same-window speedup per case; the total against serial's 1-window mean).
+    fn runs(self, stage: &Stage, set: &str, windows: usize, method: &str) -> Vec<f64> {
+        match self {
+            Measure::SameWindow => stage.run_speedups(set, windows, method),
+            Measure::Total => stage.run_total_speedups(set, windows, method),
+        }
     }
 }
 
@@ -250,7 +260,7 @@ fn cuda_variance_smaller(p: &MinRuns, a: &Analysis, _: &Ctx) -> Outcome {
                     "tie (no spread in either)".into()
                 }
             };
-            format!("{set}: sd {} s against {} s (n = {}, {}), {found}", fmt_sig(sd(c)), fmt_sig(sd(s)), c.len(), s.len())
+            format!("{}: sd {} s against {} s (n = {}, {}), {found}", set_label(set), fmt_sig(sd(c)), fmt_sig(sd(s)), c.len(), s.len())
         })
         .collect();
     let evidence = format!(
@@ -294,7 +304,10 @@ fn windows_cut_serial_time(p: &BandParams, a: &Analysis, ctx: &Ctx) -> Outcome {
         }
     }
     let list = |ps: &[&(&str, usize, f64)]| -> String {
-        ps.iter().map(|(set, w, s)| format!("{set} w={w}: {s:.1}× ({} w)", fmt_sig(s / *w as f64))).collect::<Vec<_>>().join(", ")
+        ps.iter()
+            .map(|(set, w, s)| format!("{} w={w}: {s:.1}× ({} w)", set_label(set), fmt_sig(s / *w as f64)))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     let beyond = if beyond.is_empty() {
         String::new()
@@ -343,13 +356,28 @@ impl Params for BandRuns {
 
 /// Section 5.2: at 1 window the whole system's speedup is larger than the
 /// evaluation's alone but less than twice it, in every set; each bound by
-/// Welch's 95% interval on the runs' speedups (a tie decides nothing).
+/// Welch's 95% interval on the runs' speedups (a tie decides nothing). Judged on
+/// the learning runs on equal terms with the evaluation stage
+/// (`Analysis::like_for_like_learning`: as many rules per evaluator call in
+/// both); runs of another population are shown beyond the paper.
 fn learning_vs_evaluation(p: &BandRuns, a: &Analysis, ctx: &Ctx) -> Outcome {
-    at_paper_budget(a, learning_vs_evaluation_any_budget(p, a, ctx))
+    if let Some((budget, l)) = a.like_for_like_learning() {
+        return learning_against_evaluation(p, a, budget, l, ctx);
+    }
+    let Some((budget, l)) = a.main_learning() else { return Outcome::not_run("no learning runs in this machine's records") };
+    let o = learning_against_evaluation(p, a, budget, l, ctx);
+    if matches!(o.verdict, Verdict::NotRun(_)) {
+        return o;
+    }
+    let why = format!(
+        "no learning runs with population {}, the evaluation stage's rules per GA iteration (learning here: {})",
+        a.paper.rules_per_iteration,
+        budget.describe().replace("**", "")
+    );
+    Outcome::not_run(why).with_beyond([Some(o.evidence), o.beyond].into_iter().flatten().collect::<Vec<_>>().join("; "))
 }
 
-fn learning_vs_evaluation_any_budget(p: &BandRuns, a: &Analysis, _: &Ctx) -> Outcome {
-    let Some((budget, l)) = a.main_learning() else { return Outcome::not_run("no learning runs in this machine's records") };
+fn learning_against_evaluation(p: &BandRuns, a: &Analysis, budget: &Budget, l: &Learning, _: &Ctx) -> Outcome {
     let sets: Vec<(&str, Vec<f64>, Vec<f64>)> = SETS
         .iter()
         .filter(|set| a.paper.table3.at(set, 1).is_some() && a.paper.table4.at(set, 1).is_some())
@@ -377,15 +405,17 @@ fn learning_vs_evaluation_any_budget(p: &BandRuns, a: &Analysis, _: &Ctx) -> Out
                 (None, _) | (_, None) => "no interval".to_owned(),
                 _ => "tie with a bound".to_owned(),
             };
-            format!("{set}: learning {} / evaluation {} = {}, {found}", fmt_mean(lr), fmt_mean(e), fmt_sig(ratio))
+            format!("{}: learning {} / evaluation {} = {}, {found}", set_label(set), fmt_mean(lr), fmt_mean(e), fmt_sig(ratio))
         })
         .collect();
+    let lengths = a.eval_iterations.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
     let evidence = format!(
-        "cuda-paper at 1 window, the whole system's speedup over the evaluation's (wanted inside {}×, Welch 95% on the runs): {inside} of {} sets inside — {}; budget: {}",
+        "cuda-paper at 1 window, the whole system's speedup over the evaluation's (wanted inside {}×, Welch 95% on the runs): {inside} of {} sets inside — {}; learning budget: {}; evaluation: simulated GAs of {lengths} iterations × {} rules",
         p.band,
         sets.len(),
         lines.join("; "),
-        budget.describe()
+        budget.describe(),
+        a.paper.rules_per_iteration
     );
     if n < p.min_n {
         return Outcome::too_few(n, p.min_n, evidence);
@@ -441,7 +471,7 @@ fn speedup_peak_band_any_budget(p: &PeakParams, a: &Analysis, _: &Ctx) -> Outcom
         .stage
         .speedups_per_stratum(&a.instances, CUDA, |w| !j.table.has_windows(w))
         .iter()
-        .filter_map(|c| Some(format!("{} peaks {}", c.set, show(c.peak()?))))
+        .filter_map(|c| Some(format!("{} peaks {}", set_label(c.set), show(c.peak()?))))
         .collect();
     let beyond = if outside.is_empty() { String::new() } else { format!("at window counts {} lacks: {}", j.name, outside.join("; ")) };
     let curves = j.stage.speedups_per_stratum(&a.instances, CUDA, |w| j.table.has_windows(w));
@@ -476,7 +506,14 @@ fn speedup_peak_band_any_budget(p: &PeakParams, a: &Analysis, _: &Ctx) -> Outcom
                 (false, Some(Comparison::Less)) => "peaks outside",
                 (false, None) => "no interval",
             };
-            format!("{set}: best {}, in the band {} (n = {}, {}), {found}", show(best), show(inside), best.runs.len(), inside.runs.len())
+            format!(
+                "{}: best {}, in the band {} (n = {}, {}), {found}",
+                set_label(set),
+                show(best),
+                show(inside),
+                best.runs.len(),
+                inside.runs.len()
+            )
         })
         .collect();
     let evidence = format!(
@@ -493,6 +530,191 @@ fn speedup_peak_band_any_budget(p: &PeakParams, a: &Analysis, _: &Ctx) -> Outcom
         return Outcome::too_few(n, p.min_n, evidence).with_beyond(beyond);
     }
     Outcome::new(Verdict::of(2 * peaks_inside > eligible.len()), evidence).with_beyond(beyond)
+}
+
+/// `speedup_peak_set`: the set where the paper's largest speedup lies.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PeakSetParams {
+    stage: StageName,
+    measure: Measure,
+    /// The set the paper names.
+    set: String,
+    min_n: usize,
+}
+
+impl Params for PeakSetParams {
+    fn validate(&self) -> Result<(), (String, String)> {
+        if !SETS.contains(&self.set.as_str()) {
+            return Err(("set".into(), format!("unknown set `{}` (known: {})", self.set, SETS.join(", "))));
+        }
+        check_min_n(self.min_n)
+    }
+}
+
+/// Section 5.1: the largest speedup of a stage (of the means, as the paper's
+/// tables) over the paper's sets and window counts lies in the set the paper
+/// names; another set's larger point is set against the named set's best by
+/// Welch's 95% interval on the runs (a tie decides nothing: not reproduced).
+fn speedup_peak_set(p: &PeakSetParams, a: &Analysis, ctx: &Ctx) -> Outcome {
+    let o = speedup_peak_set_any_budget(p, a, ctx);
+    if matches!(p.stage, StageName::Learning) { at_paper_budget(a, o) } else { o }
+}
+
+fn speedup_peak_set_any_budget(p: &PeakSetParams, a: &Analysis, _: &Ctx) -> Outcome {
+    let j = match judged(a, p.stage) {
+        Ok(j) => j,
+        Err(o) => return o,
+    };
+    let in_range = |set: &str, w: usize| j.table.at(set, w).is_some();
+    let Some((best_x, best_set, best_w)) = largest(j.stage, p.measure, CUDA, in_range) else { return Outcome::not_run(no_cuda(j.stage)) };
+    let Some((named_x, named_set, named_w)) = largest(j.stage, p.measure, CUDA, |s, w| s == p.set && in_range(s, w)) else {
+        return Outcome::not_run(format!("no cuda-paper runs of {} at {}'s window counts", set_label(&p.set), j.name));
+    };
+    let paper = SETS
+        .iter()
+        .flat_map(|&s| j.table.windows.get_ref().iter().map(move |&w| (s, w)))
+        .filter_map(|(s, w)| Some((p.measure.paper(j.table, s, w)?, s, w)))
+        .max_by(|x, y| x.0.total_cmp(&y.0));
+    let (best, named) = (p.measure.runs(j.stage, best_set, best_w, CUDA), p.measure.runs(j.stage, named_set, named_w, CUDA));
+    let show = |set: &str, w: usize, x: f64, runs: &[f64]| format!("{} at {x:.1}× (n = {})", at(set, w), runs.len());
+    let found = if best_set == named_set { None } else { judge::compare(&named, &best) };
+    let paper = paper.map_or(String::new(), |(x, s, w)| format!("; {}'s largest: {} at {x:.1}×", j.name, at(s, w)));
+    let evidence = format!(
+        "largest {} speedup of cuda-paper over serial at {}'s sets and window counts: {}; {}'s best: {} — {}{paper}{}",
+        p.measure.label(),
+        j.name,
+        show(best_set, best_w, best_x, &best),
+        set_label(&p.set),
+        show(named_set, named_w, named_x, &named),
+        match (best_set == named_set, found) {
+            (true, _) => "the same set".to_owned(),
+            (false, Some(Comparison::Tie)) => "a tie (Welch 95% on the runs): the runs do not show where it peaks".to_owned(),
+            (false, Some(_)) => "below it (Welch 95% on the runs)".to_owned(),
+            (false, None) => "no interval".to_owned(),
+        },
+        j.budget
+    );
+    let n = best.len().min(named.len());
+    if best_set != named_set && n < p.min_n {
+        return Outcome::too_few(n, p.min_n, evidence);
+    }
+    Outcome::new(Verdict::of(best_set == named_set), evidence)
+}
+
+/// `small_sets_gain_little`: the sets the paper calls very small against those
+/// above `large_above` training instances.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SmallSetsParams {
+    /// The small sets (Section 5.1: pen, sat, wav).
+    sets: Vec<String>,
+    /// Training instances above which a set is large ("more than 40000 instances").
+    large_above: f64,
+    /// A small set gains little when its largest net speedup is below this share
+    /// of the least 1-window net speedup of the large sets.
+    little: f64,
+    min_n: usize,
+}
+
+impl Params for SmallSetsParams {
+    fn validate(&self) -> Result<(), (String, String)> {
+        if let Some(set) = self.sets.iter().find(|s| !SETS.contains(&s.as_str())) {
+            return Err(("sets".into(), format!("unknown set `{set}` (known: {})", SETS.join(", "))));
+        }
+        if self.sets.is_empty() {
+            return Err(("sets".into(), "at least one set".into()));
+        }
+        if self.large_above <= 0.0 {
+            return Err(("large_above".into(), format!("training instances must be above 0, not {}", self.large_above)));
+        }
+        if !(self.little > 0.0 && self.little <= 1.0) {
+            return Err(("little".into(), format!("a share of a speedup must be in (0, 1], not {}", self.little)));
+        }
+        check_min_n(self.min_n)
+    }
+}
+
+/// Section 5.1: each small set's largest net speedup (cuda-paper, Table 3's window
+/// counts) against `little` × the least 1-window net speedup among the sets above
+/// `large_above` training instances, by Welch's 95% interval on the runs; the
+/// window counts where a small set loses (net speedup below 1) are named.
+fn small_sets_gain_little(p: &SmallSetsParams, a: &Analysis, _: &Ctx) -> Outcome {
+    let stage = &a.eval;
+    let in_range = |set: &str, w: usize| a.paper.table3.at(set, w).is_some();
+    let large: Vec<&str> = stage
+        .sets()
+        .into_iter()
+        .filter(|s| !p.sets.iter().any(|x| x == s) && a.instances.get(*s).is_some_and(|&n| n as f64 > p.large_above))
+        .filter(|s| in_range(s, 1) && stage.speedup(s, 1, CUDA).is_some())
+        .collect();
+    let small: Vec<(&str, usize)> = p
+        .sets
+        .iter()
+        .filter_map(|s| largest(stage, Measure::SameWindow, CUDA, |x, w| x == s && in_range(x, w)).map(|(_, set, w)| (set, w)))
+        .collect();
+    let Some(&least) =
+        large.iter().min_by(|x, y| stage.speedup(x, 1, CUDA).unwrap_or(0.0).total_cmp(&stage.speedup(y, 1, CUDA).unwrap_or(0.0)))
+    else {
+        let why = format!("no cuda-paper runs at 1 window of a set above {} training instances", fmt_num(p.large_above));
+        return Outcome::not_run(if has_cuda(stage) { why } else { no_cuda(stage) });
+    };
+    if small.is_empty() {
+        return Outcome::not_run(format!("no cuda-paper runs of {} at Table 3's window counts", p.sets.join(", ")));
+    }
+    let bar: Vec<f64> = stage.run_speedups(least, 1, CUDA).iter().map(|x| x * p.little).collect();
+    let mut little = 0;
+    let lines: Vec<String> = small
+        .iter()
+        .map(|&(set, w)| {
+            let runs = stage.run_speedups(set, w, CUDA);
+            let found = match judge::compare(&runs, &bar) {
+                Some(Comparison::Less) => {
+                    little += 1;
+                    "gains little"
+                }
+                Some(Comparison::Tie) => "tie",
+                Some(Comparison::Greater) => "gains more",
+                None => "no interval",
+            };
+            let loses: Vec<String> = stage
+                .windows(set)
+                .into_iter()
+                .filter(|&x| in_range(set, x) && stage.speedup(set, x, CUDA).is_some_and(|s| s < 1.0))
+                .map(|x| x.to_string())
+                .collect();
+            let loses = if loses.is_empty() { String::new() } else { format!(", loses at {} windows", loses.join(", ")) };
+            let plural = if w == 1 { "" } else { "s" };
+            let x = stage.speedup(set, w, CUDA).unwrap_or(f64::NAN);
+            format!("{}: at most {x:.1}× ({w} window{plural}, n = {}), {found}{loses}", set_label(set), runs.len())
+        })
+        .collect();
+    let paper_small = p
+        .sets
+        .iter()
+        .flat_map(|s| a.paper.table3.windows.get_ref().iter().filter_map(move |&w| Some((a.paper.table3.at(s, w)?.0, s.as_str(), w))))
+        .max_by(|x, y| x.0.total_cmp(&y.0));
+    let paper_large = large.iter().filter_map(|s| Some((a.paper.table3.at(s, 1)?.0, *s))).min_by(|x, y| x.0.total_cmp(&y.0));
+    let paper = match (paper_small, paper_large) {
+        (Some((x, s, w)), Some((y, l))) => format!("; the paper: {x:.1}× ({}) against {y:.1}× ({}), {:.2}", at(s, w), at(l, 1), x / y),
+        _ => String::new(),
+    };
+    let least_runs = stage.run_speedups(least, 1, CUDA);
+    let evidence = format!(
+        "each small set's largest net speedup of cuda-paper at Table 3's window counts against {} × the least 1-window net speedup above {} training instances ({}: {:.1}×, n = {}; Welch 95% on the runs): {little} of {} gain little — {}{paper}",
+        fmt_num(p.little),
+        fmt_num(p.large_above),
+        at(least, 1),
+        stage.speedup(least, 1, CUDA).unwrap_or(f64::NAN),
+        least_runs.len(),
+        small.len(),
+        lines.join("; ")
+    );
+    let n = small.iter().map(|&(s, w)| stage.run_speedups(s, w, CUDA).len()).chain([least_runs.len()]).min().unwrap_or(0);
+    if n < p.min_n {
+        return Outcome::too_few(n, p.min_n, evidence);
+    }
+    Outcome::new(Verdict::of(little == small.len()), evidence)
 }
 
 #[cfg(test)]

@@ -24,7 +24,9 @@ fn shipped() -> Shipped {
     let file = SpecFile::from_text(Path::new("experiments/biohel.toml"), BIOHEL.embedded_spec().into());
     let spec: BiohelSpec = file.parse().unwrap();
     let claims = Claims::bind(&file, &spec.claims, &spec.paper.hardware, CHECKS).unwrap();
-    Shipped { claims, tables: Arc::new(PaperTables { table3: spec.table3, table4: spec.table4 }), hardware: spec.paper.hardware }
+    let rules_per_iteration = *spec.settings.rules_per_iteration.get_ref();
+    let tables = Arc::new(PaperTables { table3: spec.table3, table4: spec.table4, rules_per_iteration });
+    Shipped { claims, tables, hardware: spec.paper.hardware }
 }
 
 /// The paper's GA budget is BioHEL's default: population 500, 50 iterations, no
@@ -168,6 +170,29 @@ fn every_claim_can_be_not_reproduced() {
                 .learn(PAPER_POPULATION, "sat", 5790, 1, &spread.map(|(a, b)| (15.0 * a, b)))
                 .machine(),
         ),
+        // kdd 100× is the largest; ss's 50× is below it.
+        s.case(
+            "cuda_speedup_peak_set",
+            Rows::default()
+                .eval("kdd", 400_000, 1, &[(100.0, 1.0), (101.0, 1.0)])
+                .eval("ss", 75_000, 1, &[(50.0, 1.0), (50.5, 1.0)])
+                .machine(),
+        ),
+        s.case(
+            "cuda_speedup_ilas_peak_set",
+            Rows::default()
+                .eval("kdd", 400_000, 1, &[(100.0, 1.0), (101.0, 1.0)])
+                .eval("sa", 490_000, 1, &[(10.0, 1.0), (10.1, 1.0)])
+                .machine(),
+        ),
+        // sat gains as much as adu, not less than half of it.
+        s.case(
+            "small_sets_gain_little",
+            Rows::default()
+                .eval("sat", 5790, 1, &[(100.0, 1.0), (101.0, 1.0)])
+                .eval("adu", 44_000, 1, &[(100.0, 1.0), (101.0, 1.0)])
+                .machine(),
+        ),
         // 10× in the band against 100× at 400,000 per stratum.
         s.case("fig4_peak", peaking(Rows::default(), false, 10.0, 3).machine()),
         s.case("fig5_peak", peaking(Rows::default(), true, 10.0, 3).machine()),
@@ -207,6 +232,28 @@ fn every_claim_can_be_reproduced() {
     assert!(o.evidence.contains("1 of 1 sets inside") && o.evidence.contains("= 1.50, inside"), "{}", o.evidence);
     kind("fig4_peak", peaking(Rows::default(), false, 200.0, 2).machine());
     kind("fig5_peak", peaking(Rows::default(), true, 200.0, 2).machine());
+    let o = kind(
+        "cuda_speedup_peak_set",
+        Rows::default().eval("kdd", 400_000, 1, &[(50.0, 1.0), (50.5, 1.0)]).eval("ss", 75_000, 1, &[(100.0, 1.0), (101.0, 1.0)]).machine(),
+    );
+    assert!(o.evidence.contains("ss (stand-in), 1 window at 100.5× (n = 2)") && o.evidence.contains("the same set"), "{}", o.evidence);
+    assert!(o.evidence.contains("Table 3's largest: ss (stand-in), 2 windows at 52.5×"), "{}", o.evidence);
+    kind(
+        "cuda_speedup_ilas_peak_set",
+        Rows::default().eval("kdd", 400_000, 1, &[(10.0, 1.0)]).eval("sa", 490_000, 1, &[(100.0, 1.0)]).machine(),
+    );
+    let o = kind(
+        "small_sets_gain_little",
+        Rows::default()
+            .eval("sat", 5790, 1, &[(2.0, 1.0), (2.02, 1.0)])
+            .eval("sat", 5790, 4, &[(0.8, 1.0), (0.81, 1.0)])
+            .eval("adu", 44_000, 1, &[(14.0, 1.0), (14.2, 1.0)])
+            .eval("kdd", 400_000, 1, &[(18.0, 1.0), (18.1, 1.0)])
+            .machine(),
+    );
+    assert!(o.evidence.contains("(adu, 1 window: 14.1×, n = 2;") && o.evidence.contains("1 of 1 gain little"), "{}", o.evidence);
+    assert!(o.evidence.contains("sat: at most 2.0× (1 window, n = 2), gains little, loses at 4 windows"), "{}", o.evidence);
+    assert!(o.evidence.ends_with("the paper: 2.2× (pen, 1 window) against 14.2× (adu, 1 window), 0.15"), "{}", o.evidence);
 }
 
 #[test]
@@ -248,7 +295,27 @@ fn repeated_runs_decide_or_the_verdict_says_too_few() {
         1,
     );
     too_few("fig4_peak", peaking(Rows::default(), false, 10.0, 1).machine(), 1);
+    too_few(
+        "cuda_speedup_peak_set",
+        Rows::default().eval("kdd", 400_000, 1, &[(100.0, 1.0)]).eval("ss", 75_000, 1, &[(50.0, 1.0)]).machine(),
+        1,
+    );
+    too_few(
+        "small_sets_gain_little",
+        Rows::default().eval("sat", 5790, 1, &[(2.0, 1.0)]).eval("adu", 44_000, 1, &[(14.0, 1.0)]).machine(),
+        1,
+    );
     too_few("fig5_peak", peaking(Rows::default(), true, 10.0, 1).machine(), 1);
+    // A tie with a larger set decides nothing: the paper's set is not shown to peak.
+    let o = s.judge(
+        "cuda_speedup_ilas_peak_set",
+        &Rows::default()
+            .eval("kdd", 400_000, 1, &[(100.0, 1.0), (101.0, 1.0)])
+            .eval("sa", 490_000, 1, &[(100.0, 0.8), (100.0, 1.6)])
+            .machine(),
+    );
+    assert_eq!(o.verdict, Verdict::NotReproduced, "{}", o.evidence);
+    assert!(o.evidence.contains("a tie (Welch 95% on the runs): the runs do not show where it peaks"), "{}", o.evidence);
     // Inside the runs' spread the comparisons tie and decide nothing.
     let wide = [(2.0, 1.0), (4.0, 1.0)];
     let o = s.judge(
@@ -293,9 +360,18 @@ fn nothing_to_judge_is_not_run_with_the_records_reason() {
         "learning_vs_evaluation",
         "fig4_peak",
         "fig5_peak",
+        "cuda_speedup_peak_set",
+        "cuda_speedup_ilas_peak_set",
+        "small_sets_gain_little",
     ] {
         assert_eq!(s.judge(id, &m).verdict, Verdict::NotRun("--backend cpu".into()), "{id}");
     }
+    // The small sets need a large set to be set against, and the paper's set its own runs.
+    let small_only = Rows::default().eval("sat", 5790, 1, &[(2.0, 1.0), (2.0, 1.0)]).machine();
+    let o = s.judge("small_sets_gain_little", &small_only);
+    assert!(matches!(&o.verdict, Verdict::NotRun(why) if why.contains("above 40000 training instances")), "{:?}", o.verdict);
+    let o = s.judge("cuda_speedup_peak_set", &small_only);
+    assert!(matches!(&o.verdict, Verdict::NotRun(why) if why.contains("no cuda-paper runs of ss (stand-in)")), "{:?}", o.verdict);
     assert_eq!(s.judge("windows_cut_serial_time", &m).verdict.kind(), VerdictKind::NotRun);
     let none = Rows::default().eval("sat", 5790, 1, &[(1.0, 0.5)]).machine();
     for id in ["learning_speedup", "learning_speedup_ilas", "learning_vs_evaluation", "fig5_peak"] {
@@ -322,8 +398,8 @@ fn what_lies_beyond_the_paper_never_decides_the_verdict() {
     assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
     let beyond = o.beyond.unwrap();
     for part in [
-        "cuda-ballot (not the paper's design): up to 1200.0× (ss, 1 window)",
-        "Table 3 lacks: up to 10000.0× (ss, 3 windows)",
+        "cuda-ballot (not the paper's design): up to 1200.0× (ss (stand-in), 1 window)",
+        "Table 3 lacks: up to 10000.0× (ss (stand-in), 3 windows)",
         "`speed` profile, cuda-ballot: up to 3000.0×",
     ] {
         assert!(beyond.contains(part), "`{part}` not in: {beyond}");
@@ -389,6 +465,45 @@ fn parameters_are_typed_and_checked_when_the_spec_loads() {
     assert!(e.contains("claims.windows_cut_serial_time.params") && e.contains("missing field `band`"), "{e}");
     let e = err("measure = \"same_window\", band = [0.5, 2.0], model", "measure = \"same_window\", band = [2.0, 0.5], model");
     assert!(e.contains("claims.cuda_speedup.params") && e.contains("not an interval"), "{e}");
+    let e = err("measure = \"same_window\", set = \"ss\"", "measure = \"same_window\", set = \"sss\"");
+    assert!(e.contains("claims.cuda_speedup_peak_set.params.set") && e.contains("unknown set `sss`"), "{e}");
+    let e = err("large_above = 40000.0, little = 0.5", "large_above = 40000.0, little = 1.5");
+    assert!(e.contains("claims.small_sets_gain_little.params.little"), "{e}");
+    let e = err("sets = [\"sat\", \"wav\", \"pen\"], large_above", "sets = [\"sat\", \"wave\"], large_above");
+    assert!(e.contains("claims.small_sets_gain_little.params.sets") && e.contains("`wave`"), "{e}");
     let e = err("model = { gpu_bandwidth = 1.0, cpu_clock = -1.0 } }", "model = { gpu_int32 = 1.0, cpu_clock = -1.0 } }");
     assert!(e.contains("claims.cuda_speedup.params.model") && e.contains("GPU int32 rate"), "{e}");
+}
+
+#[test]
+fn learning_is_set_against_the_evaluation_only_at_the_evaluations_rules_per_iteration() {
+    let s = shipped();
+    let e = [(2.0, 1.0), (2.02, 1.0), (1.98, 1.0)];
+    // Population 50 is 1.5× (inside), population 500 is 15× (above): the verdict is population 500's.
+    let m = Rows::default()
+        .eval("adu", 44_000, 1, &e)
+        .learn(50, "adu", 44_000, 1, &e.map(|(a, b)| (1.5 * a, b)))
+        .learn(PAPER_POPULATION, "adu", 44_000, 1, &e.map(|(a, b)| (15.0 * a, b)))
+        .machine();
+    let o = s.judge("learning_vs_evaluation", &m);
+    assert_eq!(o.verdict, Verdict::NotReproduced, "{}", o.evidence);
+    assert!(o.evidence.contains("= 15.0, above 2×") && o.evidence.contains("learning budget: population 500"), "{}", o.evidence);
+    assert!(o.evidence.ends_with("evaluation: simulated GAs of 20 iterations × 500 rules"), "{}", o.evidence);
+    // Population 50 alone: not run on equal terms; what it shows goes beyond the paper.
+    let m = Rows::default().eval("adu", 44_000, 1, &e).learn(50, "adu", 44_000, 1, &e.map(|(a, b)| (1.5 * a, b))).machine();
+    let o = s.judge("learning_vs_evaluation", &m);
+    assert!(
+        matches!(&o.verdict, Verdict::NotRun(why) if why.contains("no learning runs with population 500") && why.contains("population 50,")),
+        "{:?}",
+        o.verdict
+    );
+    assert!(o.beyond.as_deref().is_some_and(|b| b.contains("1 of 1 sets inside")), "{:?}", o.beyond);
+    // Table 4 and its claims keep the budget with the most points, not the larger population of one set.
+    let m = Rows::default()
+        .learn(50, "adu", 44_000, 1, &[(10.0, 1.0)])
+        .learn(50, "adu", 44_000, 5, &[(10.0, 1.0)])
+        .learn(PAPER_POPULATION + 1, "adu", 44_000, 1, &[(10.0, 1.0)])
+        .machine();
+    let a = Analysis::of(&m, &s.tables);
+    assert_eq!(a.main_learning().unwrap().0.population, 50);
 }

@@ -4,6 +4,7 @@
 
 use super::analysis::{Analysis, AttributeType, Curve};
 use super::claims::StageName;
+use super::spec::set_label;
 use super::{BiohelPaper, CUDA};
 use crate::claims::Band;
 use crate::report::MachineRecords;
@@ -72,7 +73,7 @@ impl BiohelPaper {
                 .iter()
                 .filter_map(|c| {
                     let p = c.peak()?;
-                    Some(format!("{} {:.1}× at {:.0} (x = {})", c.set, p.speedup, p.per_stratum, p.windows))
+                    Some(format!("{} {:.1}× at {:.0} (x = {})", set_label(c.set), p.speedup, p.per_stratum, p.windows))
                 })
                 .collect();
             let _ = writeln!(md, "{figure} peaks (speedup at T/x): {}.{budget}\n", peaks.join("; "));
@@ -145,7 +146,7 @@ fn draw_speedups<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, f: &Speedups)
         chart.draw_series(LineSeries::new(line.clone(), color.stroke_width(2))).map_err(e)?;
         // Sets of one type share a colour and differ by marker (legend: the marker).
         let k = per_type.entry(*kind).or_default();
-        let label = format!("{} ({})", curve.set, kind.label());
+        let label = format!("{} ({})", set_label(curve.set), kind.label());
         match *k % 5 {
             0 => {
                 chart

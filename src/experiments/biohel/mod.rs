@@ -92,7 +92,11 @@ impl Experiment for Biohel {
             let p: PeakParams = crate::claims::parse_params(file, c)?;
             peak_bands.insert(p.stage, p.per_stratum);
         }
-        let tables = Arc::new(PaperTables { table3: spec.table3.clone(), table4: spec.table4.clone() });
+        let tables = Arc::new(PaperTables {
+            table3: spec.table3.clone(),
+            table4: spec.table4.clone(),
+            rules_per_iteration: *spec.settings.rules_per_iteration.get_ref(),
+        });
         let data_dir = file.data_path(&spec.settings.data_dir, "settings.data_dir")?;
         Ok(Box::new(BiohelPaper { spec, file: file.clone(), claims, tables, peak_bands, data_dir }))
     }

@@ -4,8 +4,8 @@
 //! (the sweep of [`super::scale`], the `speed` profile), the claims of every
 //! machine, and the side-by-side of `evorepro compare`.
 
-use super::analysis::{Analysis, AttributeType, Models, fmt_s};
-use super::spec::SETS;
+use super::analysis::{Analysis, AttributeType, Budget, Chance, Learning, Models, Stage, fmt_s};
+use super::spec::{Column, SETS, set_label, stand_in};
 use super::{BALLOT, BiohelPaper, CUDA, METHODS, PARALLEL, SERIAL, SPEED_PROFILE, scale};
 use crate::claims::Ctx;
 use crate::experiments::{PaperReport, Section};
@@ -113,6 +113,13 @@ impl BiohelPaper {
                 |m| Ok(accuracy_table(a(m))),
             )?,
         ];
+        sections.push(Section::per_machine(
+            "Not run here — the points of Tables 3–4 this machine lacks",
+            "The sets and window counts of the paper's Tables 3 and 4 that no profile run on a machine measured, the \
+             profiles that plan them, and why the profiles run there leave them out.",
+            machines,
+            |m| Ok(self.not_measured(m, a(m))),
+        )?);
         if let Some(s) = scale::section(machines, dir, *self.spec.settings.rules_per_iteration.get_ref())? {
             sections.push(s);
         }
@@ -164,13 +171,17 @@ impl BiohelPaper {
              table; a budget below BioHEL's default (population 500, 50 iterations, no rule limit) is a *reduced budget*: \
              its times are what was measured, not extrapolated.\n\n\
              *Claims* judge `cuda-paper` against `serial` on the paper's sets at the window counts of its Tables 3–4 (the \
-             learning claims on the largest budget of a machine's records, and only if that is the paper's: learning at a reduced \
-             budget is listed beyond the paper), with the band, minimum runs and hardware \
-             model of each claim in `experiments/biohel.toml`; `cuda-ballot`, the `speed` profile and the synthetic sweep \
-             are beyond the paper.",
+             learning claims on the runs of Table 4 — the paper's budget where a machine has it, else the budget with the \
+             most points — and only at the paper's budget: learning at a reduced budget is listed beyond the paper; the \
+             whole system against the evaluation only on learning runs whose population equals the evaluation's {} rules \
+             per GA iteration, so that every evaluator call evaluates as many rules in both stages), with the band, \
+             minimum runs and hardware model of each claim in `experiments/biohel.toml`; `windows_cut_serial_time` is the \
+             harness's own check of ILAS, not a claim of the paper; `cuda-ballot`, the `speed` profile and the synthetic \
+             sweep are beyond the paper. CN, SS and SA are marked *(stand-in)* in every row.",
             s.folds.get_ref(),
             s.rules_per_iteration.get_ref(),
-            s.expressed_probability.get_ref()
+            s.expressed_probability.get_ref(),
+            s.rules_per_iteration.get_ref()
         )
     }
 
@@ -217,7 +228,7 @@ impl BiohelPaper {
         for set in sets {
             let paper = self.spec.table2.iter().find(|r| r.set == set);
             t.row(vec![
-                set.into(),
+                set_label(set),
                 a.instances.get(set).map_or("—".into(), |n| n.to_string()),
                 paper.map_or("—".into(), |r| fmt_paper(*r.evaluation_serial)),
                 fmt_s(a.eval.summary(set, 1, SERIAL)),
@@ -253,7 +264,7 @@ impl BiohelPaper {
                 let paper = self.spec.table2.iter().find(|r| r.set == set);
                 let rules = l.models.get(&(set.to_owned(), 1)).and_then(|m| Summary::of(&m.rules));
                 t.row(vec![
-                    set.into(),
+                    set_label(set),
                     a.instances.get(set).map_or("—".into(), |n| n.to_string()),
                     paper.map_or("—".into(), |r| fmt_paper(*r.integration_serial)),
                     fmt_s(l.total.summary(set, 1, SERIAL)),
@@ -267,8 +278,17 @@ impl BiohelPaper {
             }
             md += &t.render();
             md += "\n";
+            md += &stand_in_note(a, l);
         }
         md
+    }
+
+    /// A speedup of the paper's Tables 3–4, with the note of its text where the two disagree.
+    fn paper_cell(&self, table: &str, set: &str, windows: usize, column: Column, value: Option<f64>) -> String {
+        match self.spec.text_note(table, set, windows, column) {
+            Some(note) if value.is_some() => format!("{} ({note})", fmt_x(value)),
+            _ => fmt_x(value),
+        }
     }
 
     fn table3(&self, a: &Analysis) -> String {
@@ -294,7 +314,7 @@ impl BiohelPaper {
                 let serial = a.eval.mean(set, w, SERIAL);
                 let paper = self.spec.table3.at(set, w);
                 t.row(vec![
-                    set.into(),
+                    set_label(set),
                     w.to_string(),
                     fmt_s(a.eval.summary(set, w, SERIAL)),
                     fmt_s(a.eval.summary(set, w, PARALLEL)),
@@ -302,13 +322,13 @@ impl BiohelPaper {
                     a.eval.cell(set, w, BALLOT),
                     format!(
                         "{} / {} / {}",
-                        fmt_x(paper.map(|p| p.0)),
+                        self.paper_cell("table3", set, w, Column::Net, paper.map(|p| p.0)),
                         x(serial, a.eval.mean(set, w, CUDA)),
                         x(serial, a.eval.mean(set, w, BALLOT))
                     ),
                     format!(
                         "{} / {} / {}",
-                        fmt_x(paper.map(|p| p.1)),
+                        self.paper_cell("table3", set, w, Column::Total, paper.map(|p| p.1)),
                         x(base, a.eval.mean(set, w, CUDA)),
                         x(base, a.eval.mean(set, w, BALLOT))
                     ),
@@ -349,7 +369,7 @@ impl BiohelPaper {
                     let paper = self.spec.table4.at(set, w);
                     let rules = l.models.get(&(set.to_owned(), w)).and_then(|m| Summary::of(&m.rules));
                     t.row(vec![
-                        set.into(),
+                        set_label(set),
                         w.to_string(),
                         a.instances.get(set).map_or("—".into(), |n| format!("{:.0}", *n as f64 / w as f64)),
                         fmt_s(st.summary(set, w, SERIAL)),
@@ -358,13 +378,13 @@ impl BiohelPaper {
                         st.cell(set, w, BALLOT),
                         format!(
                             "{} / {} / {}",
-                            fmt_x(paper.map(|p| p.0)),
+                            self.paper_cell("table4", set, w, Column::Net, paper.map(|p| p.0)),
                             x(serial, st.mean(set, w, CUDA)),
                             x(serial, st.mean(set, w, BALLOT))
                         ),
                         format!(
                             "{} / {} / {}",
-                            fmt_x(paper.map(|p| p.1)),
+                            self.paper_cell("table4", set, w, Column::Total, paper.map(|p| p.1)),
                             x(base, st.mean(set, w, CUDA)),
                             x(base, st.mean(set, w, BALLOT))
                         ),
@@ -376,6 +396,7 @@ impl BiohelPaper {
             }
             md += &t.render();
             md += "\n";
+            md += &stand_in_note(a, l);
         }
         md
     }
@@ -387,24 +408,123 @@ impl BiohelPaper {
             "With 1 window, the whole system's speedup against the evaluation's alone, as *evaluation / learning / \
              ratio* (Section 5.2: larger, since the instances are copied once per GA and rule check rather than once per \
              simulated GA, \"but less than twice\"): the paper's from Tables 3 and 4, each machine's of `cuda-paper` from \
-             its two stages (means of its runs).\n\n",
+             its two stages (means of its runs), its learning runs on equal terms with the evaluation (a population of \
+             the evaluation's rules per GA iteration) where it has them, else those of its Table 4; the header names \
+             the learning budget.\n\n",
         );
         let with_learning: Vec<(&MachineRecords, &Analysis)> =
-            machines.iter().map(|m| (m, &analyses[m.hw_id.as_str()])).filter(|(_, a)| a.main_learning().is_some()).collect();
+            machines.iter().map(|m| (m, &analyses[m.hw_id.as_str()])).filter(|(_, a)| learning_of(a).is_some()).collect();
         let mut header = vec!["set".to_owned(), "paper".to_owned()];
-        header.extend(with_learning.iter().map(|(m, _)| format!("`{}`", m.hw_id)));
+        header.extend(with_learning.iter().filter_map(|(m, a)| {
+            let (b, _) = learning_of(a)?;
+            Some(format!("`{}` (learning: {})", m.hw_id, b.describe().replace("**", "")))
+        }));
         let mut t = Table::new(&header);
         let fmt = |p: Option<(f64, f64)>| p.map_or("—".into(), |(e, l)| format!("{e:.1}× / {l:.1}× / {:.2}", l / e));
+        // The paper's own ratio at twice or more contradicts its "in all datasets less than twice".
+        let paper_fmt = |p: Option<(f64, f64)>| match p {
+            Some((e, l)) if l / e >= 2.0 => format!("{} (against the text's \"in all datasets less than twice\")", fmt(p)),
+            _ => fmt(p),
+        };
         for set in SETS {
             let paper = self.spec.table3.at(set, 1).zip(self.spec.table4.at(set, 1)).map(|(e, l)| (e.0, l.0));
-            let mut row = vec![set.to_owned(), fmt(paper)];
+            let mut row = vec![set_label(set), paper_fmt(paper)];
             for (_, a) in &with_learning {
-                let learning = a.main_learning().and_then(|(_, l)| l.total.speedup(set, 1, CUDA));
+                let learning = learning_of(a).and_then(|(_, st)| st.speedup(set, 1, CUDA));
                 row.push(fmt(a.eval.speedup(set, 1, CUDA).zip(learning)));
             }
             t.row(row);
         }
         md + &t.render()
+    }
+
+    /// The sets and window counts of Tables 3–4 that no profile run on this
+    /// machine measured (Table 4: at the budget of its table here), with the
+    /// profiles of the spec that plan them and the `left_out` of those run here.
+    fn not_measured(&self, m: &MachineRecords, a: &Analysis) -> String {
+        // The `speed` profile's runs stay out of Tables 2–3: it plans none of their points.
+        let profiles: BTreeMap<&String, &super::spec::Profile> = self.spec.profiles.iter().filter(|(n, _)| *n != SPEED_PROFILE).collect();
+        let mut run: Vec<&str> = m
+            .measurements()
+            .filter(|r| [super::EVAL_FIGURE, super::LEARN_FIGURE].contains(&r.str("figure")) && r.str("profile") != SPEED_PROFILE)
+            .map(|r| r.str("profile"))
+            .collect();
+        run.sort_unstable();
+        run.dedup();
+        let list = |xs: Vec<String>| xs.join(", ");
+        let quoted = |ps: Vec<String>| if ps.is_empty() { "none".into() } else { list(ps.iter().map(|p| format!("`{p}`")).collect()) };
+        let mut t = Table::new(&["table", "not measured here", "planned by"]);
+        let table3_sets: Vec<&str> = SETS.iter().copied().filter(|s| self.spec.table3.at(s, 1).is_some()).collect();
+        let eval_windows: BTreeSet<usize> = a.eval.sets().iter().flat_map(|s| a.eval.windows(s)).collect();
+        let missing_sets: Vec<&str> = table3_sets.iter().copied().filter(|s| !a.eval.sets().contains(s)).collect();
+        if !missing_sets.is_empty() {
+            let by = profiles
+                .iter()
+                .filter(|(_, p)| p.sets.iter().any(|s| missing_sets.contains(&s.get_ref().as_str())))
+                .map(|(n, _)| n.to_string());
+            t.row(vec![
+                "Table 3".into(),
+                format!("sets {}", list(missing_sets.iter().map(|s| set_label(s)).collect())),
+                quoted(by.collect()),
+            ]);
+        }
+        let missing: Vec<usize> = self.spec.table3.windows.get_ref().iter().copied().filter(|w| !eval_windows.contains(w)).collect();
+        if !missing.is_empty() {
+            let by = profiles.iter().filter(|(_, p)| !p.sets.is_empty() && p.windows.iter().any(|w| missing.contains(w.get_ref())));
+            t.row(vec![
+                "Table 3".into(),
+                format!("window counts {}", list(missing.iter().map(|w| w.to_string()).collect())),
+                quoted(by.map(|(n, _)| n.to_string()).collect()),
+            ]);
+        }
+        let (sets4, windows4, budget) = match a.main_learning() {
+            Some((b, l)) => (l.total.sets(), l.total.sets().iter().flat_map(|s| l.total.windows(s)).collect::<BTreeSet<usize>>(), Some(b)),
+            None => (Vec::new(), BTreeSet::new(), None),
+        };
+        let missing_sets: Vec<&str> = SETS.iter().copied().filter(|s| self.spec.table4.at(s, 1).is_some() && !sets4.contains(s)).collect();
+        if !missing_sets.is_empty() {
+            let by = profiles
+                .iter()
+                .filter(|(_, p)| p.learn.as_ref().is_some_and(|l| l.sets.iter().any(|s| missing_sets.contains(&s.get_ref().as_str()))));
+            t.row(vec![
+                "Table 4".into(),
+                format!("sets {}", list(missing_sets.iter().map(|s| set_label(s)).collect())),
+                quoted(by.map(|(n, _)| n.to_string()).collect()),
+            ]);
+        }
+        let missing: Vec<usize> = self.spec.table4.windows.get_ref().iter().copied().filter(|w| !windows4.contains(w)).collect();
+        if !missing.is_empty() {
+            let by =
+                profiles.iter().filter(|(_, p)| p.learn.as_ref().is_some_and(|l| l.windows.iter().any(|w| missing.contains(w.get_ref()))));
+            t.row(vec![
+                "Table 4".into(),
+                format!("window counts {}", list(missing.iter().map(|w| w.to_string()).collect())),
+                quoted(by.map(|(n, _)| n.to_string()).collect()),
+            ]);
+        }
+        if let Some(b) = budget.filter(|b| !b.is_paper()) {
+            let d = crate::library::biohel_learning::LearningConfig::default();
+            let paper = |l: &super::spec::LearnProfile| {
+                *l.population.get_ref() == d.population && *l.iterations.get_ref() == d.iterations && l.max_rules.is_none()
+            };
+            let by = profiles.iter().filter(|(_, p)| p.learn.as_ref().is_some_and(paper));
+            t.row(vec![
+                "Table 4".into(),
+                format!("every point at the paper's budget (its table here: {})", b.describe().replace("**", "")),
+                quoted(by.map(|(n, _)| n.to_string()).collect()),
+            ]);
+        }
+        if t.is_empty() {
+            return String::new();
+        }
+        let why: Vec<String> = run
+            .iter()
+            .map(|p| match self.spec.profiles.get(*p).and_then(|q| q.left_out.as_deref()) {
+                Some(why) => format!("`{p}`: {why}"),
+                None => format!("`{p}`"),
+            })
+            .collect();
+        format!("Profiles run here: {}.\n\n{}", if why.is_empty() { "none".into() } else { why.join("; ") }, t.render())
     }
 
     /// `evorepro compare`: every machine's 1-window times beside the paper's Table 2.
@@ -431,7 +551,7 @@ impl BiohelPaper {
                 let paper = self.spec.table2.iter().find(|r| r.set == set);
                 t.row(vec![
                     format!("`{}`", m.hw_id),
-                    set.into(),
+                    set_label(set),
                     fmt_secs(eval(SERIAL)),
                     fmt_secs(eval(PARALLEL)),
                     format!("{} / {}", fmt_secs(eval(CUDA)), fmt_secs(eval(BALLOT))),
@@ -445,6 +565,79 @@ impl BiohelPaper {
     }
 }
 
+/// The learning runs Section 5.2 sets against the evaluation: on equal terms where
+/// a machine has them, else those of its Table 4.
+fn learning_of(a: &Analysis) -> Option<(Budget, &Stage)> {
+    a.like_for_like_learning().or_else(|| a.main_learning()).map(|(b, l)| (*b, &l.total))
+}
+
+/// A test accuracy against the majority-class rate of its set.
+fn fmt_chance(c: Option<Chance>) -> String {
+    match c {
+        None => "—".into(),
+        Some(c) if c.at_chance() => format!("at chance (majority class {:.1} %)", 100.0 * c.majority),
+        Some(c) => format!("{:+.1} points over the majority class ({:.1} %)", 100.0 * (c.test - c.majority), 100.0 * c.majority),
+    }
+}
+
+/// The learning runs of one budget, sorted in Table 1's order and by window count.
+fn sorted_models(l: &Learning) -> Vec<(&(String, usize), &Models)> {
+    let mut runs: Vec<(&(String, usize), &Models)> = l.models.iter().collect();
+    runs.sort_by_key(|((set, w), _)| (SETS.iter().position(|s| s == set), *w));
+    runs
+}
+
+/// Under a learning table with stand-in rows: what a stand-in can and cannot show,
+/// and what its runs learned (from the records: rules learned, test accuracy
+/// against the majority-class rate). Empty without stand-in rows.
+fn stand_in_note(a: &Analysis, l: &Learning) -> String {
+    let mut found = Vec::new();
+    let mut sets: Vec<&str> = Vec::new();
+    for ((set, _), _) in sorted_models(l).into_iter().filter(|((set, _), _)| stand_in(set).is_some()) {
+        if !sets.contains(&set.as_str()) {
+            sets.push(set);
+        }
+    }
+    if sets.is_empty() {
+        return String::new();
+    }
+    for set in &sets {
+        let runs: Vec<(usize, &Models)> = sorted_models(l).into_iter().filter(|((s, _), _)| s == set).map(|((_, w), m)| (*w, m)).collect();
+        let windows = |ws: Vec<usize>| ws.iter().map(|w| w.to_string()).collect::<Vec<_>>().join(", ");
+        let none: Vec<usize> = runs.iter().filter(|(_, m)| Summary::of(&m.rules).is_some_and(|s| s.mean == 0.0)).map(|(w, _)| *w).collect();
+        let chances: Vec<(usize, Chance)> =
+            runs.iter().filter_map(|(w, m)| Some((*w, Chance::of(m, a.majority.get(*set).copied())?))).collect();
+        let at: Vec<usize> = chances.iter().filter(|(_, c)| c.at_chance()).map(|(w, _)| *w).collect();
+        let mut parts = Vec::new();
+        if !none.is_empty() {
+            parts.push(format!("learned no rule at {} window(s)", windows(none)));
+        }
+        match (chances.first(), at.len()) {
+            (None, _) => parts.push("its majority-class rate is not in the records (accuracy against chance unknown)".into()),
+            (Some((_, c)), n) => {
+                let (lo, hi) = chances.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), (_, c)| (lo.min(c.test), hi.max(c.test)));
+                let where_ = if n == chances.len() { "at every window count".to_owned() } else { format!("at {} window(s)", windows(at)) };
+                parts.push(format!(
+                    "test accuracy {:.1}–{:.1} % against the majority-class rate {:.1} %: at chance {where_} (within 1.96 standard errors over {} test instances)",
+                    100.0 * lo,
+                    100.0 * hi,
+                    100.0 * c.majority,
+                    runs.iter().find_map(|(_, m)| m.test_instances).unwrap_or(0)
+                ));
+            }
+        }
+        found.push(format!("{set} {}", parts.join("; ")));
+    }
+    format!(
+        "Stand-ins ({}): synthetic sets with Table 1's instances, attributes and classes. They can show what evaluating and \
+         learning on a set of that shape costs; they cannot show the real set's rules, rule count or accuracy, nor therefore \
+         its learning time, which depends on how many rules are learned and how many instances each removes (their class is \
+         the sum of two attributes' bins modulo the classes, which no single attribute's interval separates). Here: {}.\n\n",
+        sets.join(", "),
+        found.join("; ")
+    )
+}
+
 fn accuracy_table(a: &Analysis) -> String {
     if a.learning.is_empty() {
         return "No learning runs in this machine's records.\n".into();
@@ -452,22 +645,31 @@ fn accuracy_table(a: &Analysis) -> String {
     let mut md = String::new();
     for (budget, l) in &a.learning {
         let _ = writeln!(md, "Budget: {}.\n", budget.describe());
-        let mut t = Table::new(&["set", "windows", "runs", "rules learned", "training accuracy", "test accuracy", "same rule list from"]);
-        let mut runs: Vec<(&(String, usize), &Models)> = l.models.iter().collect();
-        runs.sort_by_key(|((set, w), _)| (SETS.iter().position(|s| s == set), *w));
-        for ((set, w), models) in runs {
+        let mut t = Table::new(&[
+            "set",
+            "windows",
+            "runs",
+            "rules learned",
+            "training accuracy",
+            "test accuracy",
+            "test accuracy against chance",
+            "same rule list from",
+        ]);
+        for ((set, w), models) in sorted_models(l) {
             t.row(vec![
-                set.clone(),
+                set_label(set),
                 w.to_string(),
                 models.train.len().to_string(),
                 Summary::of(&models.rules).map_or("—".into(), |s| format!("{:.1} ± {:.1}", s.mean, s.sd)),
                 fmt_pct(Summary::of(&models.train)),
                 fmt_pct(Summary::of(&models.test)),
+                fmt_chance(Chance::of(models, a.majority.get(set).copied())),
                 METHODS.iter().filter(|m| models.methods.contains(**m)).copied().collect::<Vec<_>>().join(", "),
             ]);
         }
         md += &t.render();
         md += "\n";
+        md += &stand_in_note(a, l);
     }
     md
 }
@@ -505,7 +707,7 @@ fn speed(m: &MachineRecords, a: &Analysis) -> String {
         let (paper, ballot) = (a.speed.speedup(set, 1, CUDA), a.speed.speedup(set, 1, BALLOT));
         let best = paper.into_iter().chain(ballot).reduce(f64::max);
         t.row(vec![
-            set.into(),
+            set_label(set),
             a.instances.get(set).map_or("—".into(), |n| n.to_string()),
             fmt_s(a.speed.summary(set, 1, SERIAL)),
             fmt_s(a.speed.summary(set, 1, PARALLEL)),
@@ -522,4 +724,77 @@ fn speed(m: &MachineRecords, a: &Analysis) -> String {
         ]);
     }
     md + &t.render()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiments::Experiment;
+    use crate::experiments::biohel::spec::{BiohelSpec, PaperTables};
+    use crate::experiments::biohel::{BIOHEL, LEARN_FIGURE};
+    use crate::records::Record;
+    use crate::spec::SpecFile;
+    use std::sync::Arc;
+
+    fn tables() -> Arc<PaperTables> {
+        let spec: BiohelSpec = SpecFile::from_text(Path::new("experiments/biohel.toml"), BIOHEL.embedded_spec().into()).parse().unwrap();
+        let rules_per_iteration = *spec.settings.rules_per_iteration.get_ref();
+        Arc::new(PaperTables { table3: spec.table3, table4: spec.table4, rules_per_iteration })
+    }
+
+    /// A serial learning run of `set` at `windows`: rules learned, test accuracy and (newer rows) the majority-class rate.
+    fn learned(set: &str, windows: usize, rules: u64, test: f64, majority: Option<f64>) -> Record {
+        let r = Record::new()
+            .with("record_kind", "measurement")
+            .with("figure", LEARN_FIGURE)
+            .with("profile", "gpu")
+            .with("set", set)
+            .with("windows", windows)
+            .with("population", 50u64)
+            .with("iterations", 20u64)
+            .with("method", SERIAL)
+            .with("status", "ok")
+            .with("learn_s", 1.0)
+            .with("rules", rules)
+            .with("train_accuracy", test)
+            .with("test_accuracy", test)
+            .with("test_instances", 8400u64);
+        match majority {
+            Some(m) => r.with("majority_accuracy", m),
+            None => r,
+        }
+    }
+
+    fn analysis(rows: Vec<Record>) -> Analysis {
+        let mut m = crate::claims::testing::machine(&[]);
+        m.rows.extend(rows);
+        Analysis::of(&m, &tables())
+    }
+
+    #[test]
+    fn stand_in_learning_rows_say_what_they_show_and_where_they_are_at_chance() {
+        // Older rows: the majority rate comes from the run that learned no rule (5 windows).
+        let a = analysis(vec![learned("ss", 1, 2, 0.335, None), learned("ss", 5, 0, 0.334, None), learned("adu", 1, 2, 0.78, None)]);
+        let (_, l) = a.main_learning().unwrap();
+        let note = stand_in_note(&a, l);
+        assert!(note.starts_with("Stand-ins (ss):") && note.contains("cannot show the real set's rules"), "{note}");
+        assert!(note.contains("ss learned no rule at 5 window(s)"), "{note}");
+        assert!(
+            note.contains("test accuracy 33.4–33.5 % against the majority-class rate 33.4 %: at chance at every window count"),
+            "{note}"
+        );
+        let table = accuracy_table(&a);
+        assert!(table.contains("| ss (stand-in) | 1 |") && table.contains("at chance (majority class 33.4 %)"), "{table}");
+        assert!(
+            table.contains("| adu | 1 |") && table.contains("| adu | 1 | 1 | 2.0 ± 0.0 | 78.0 ± 0.0 % | 78.0 ± 0.0 % | — |"),
+            "{table}"
+        );
+        // A stand-in above chance is said to be (newer rows carry the rate); no stand-in, no note.
+        let a = analysis(vec![learned("sa", 1, 3, 0.70, Some(0.5)), learned("sa", 10, 1, 0.505, Some(0.5))]);
+        let note = stand_in_note(&a, a.main_learning().unwrap().1);
+        assert!(note.contains("test accuracy 50.5–70.0 % against the majority-class rate 50.0 %: at chance at 10 window(s)"), "{note}");
+        assert!(accuracy_table(&a).contains("+20.0 points over the majority class (50.0 %)"));
+        let a = analysis(vec![learned("adu", 1, 2, 0.78, Some(0.76))]);
+        assert_eq!(stand_in_note(&a, a.main_learning().unwrap().1), "");
+    }
 }

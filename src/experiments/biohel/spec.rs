@@ -4,6 +4,7 @@
 
 use super::scale;
 use crate::error::SpecError;
+use crate::library::dataset::StandIn;
 use crate::spec::{ClaimSpec, Pair, PaperMeta, SpecFile};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -12,6 +13,22 @@ use toml::Spanned;
 
 /// Table 1's sets by their short names, in its order.
 pub const SETS: [&str; 11] = ["sat", "wav", "pen", "cn", "ss", "adu", "par", "kdd", "far", "c-4", "sa"];
+
+/// The sets of Table 1 that are not public (CN, SS, SA): the harness runs
+/// synthetic stand-ins of their shape (`dataset::synthetic_standin`).
+pub fn stand_in(set: &str) -> Option<StandIn> {
+    match set {
+        "cn" => Some(StandIn::Cn),
+        "ss" => Some(StandIn::Ss),
+        "sa" => Some(StandIn::Sa),
+        _ => None,
+    }
+}
+
+/// A set's name as every table row shows it: a stand-in marked as one.
+pub fn set_label(set: &str) -> String {
+    if stand_in(set).is_some() { format!("{set} (stand-in)") } else { set.to_owned() }
+}
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -22,7 +39,38 @@ pub struct BiohelSpec {
     pub table2: Vec<Table2Row>,
     pub table3: PaperSpeedups,
     pub table4: PaperSpeedups,
+    #[serde(default)]
+    pub paper_text: Vec<PaperText>,
     pub claims: Vec<ClaimSpec>,
+}
+
+/// A value of Tables 3–4 that the paper's text contradicts, and the note shown beside it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaperText {
+    pub table: Spanned<String>,
+    pub set: String,
+    pub windows: usize,
+    pub measure: Column,
+    pub note: String,
+}
+
+/// A row of Tables 3–4: the net speedup (same window count) or the total one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Column {
+    Net,
+    Total,
+}
+
+impl BiohelSpec {
+    /// The note of the paper's text beside Table `table`'s `measure` of `set` at `windows`, if any.
+    pub fn text_note(&self, table: &str, set: &str, windows: usize, measure: Column) -> Option<&str> {
+        self.paper_text
+            .iter()
+            .find(|t| t.table.get_ref() == table && t.set == set && t.windows == windows && t.measure == measure)
+            .map(|t| t.note.as_str())
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -49,6 +97,9 @@ pub struct Profile {
     pub seeds: Option<Spanned<usize>>,
     pub learn: Option<LearnProfile>,
     pub scale: Option<scale::ScaleProfile>,
+    /// Why this profile leaves out points of the paper's Tables 3–4 (shown where
+    /// the report lists them as not run).
+    pub left_out: Option<String>,
 }
 
 /// The learning-stage sweep (Section 4, second stage; Table 4): BioHEL on each
@@ -112,11 +163,14 @@ impl PaperSpeedups {
     }
 }
 
-/// The paper's Tables 3 and 4, which the speedup claims are judged against.
+/// The paper's Tables 3 and 4, which the speedup claims are judged against, and
+/// the rules the evaluation stage evaluates per GA iteration (the population the
+/// learning stage needs to be judged against it on equal terms).
 #[derive(Clone, Debug)]
 pub struct PaperTables {
     pub table3: PaperSpeedups,
     pub table4: PaperSpeedups,
+    pub rules_per_iteration: usize,
 }
 
 fn validate_sets(file: &SpecFile, sets: &[Spanned<String>], key: &str) -> Result<(), SpecError> {
@@ -175,6 +229,20 @@ pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
                     return Err(file.invalid(v, &format!("profiles.{name}.learn.{key}"), "must be at least 1"));
                 }
             }
+        }
+    }
+    for t in &spec.paper_text {
+        let table = match t.table.get_ref().as_str() {
+            "table3" => &spec.table3,
+            "table4" => &spec.table4,
+            other => return Err(file.invalid(&t.table, "paper_text.table", format!("`{other}`: must be table3 or table4"))),
+        };
+        if table.at(&t.set, t.windows).is_none() {
+            return Err(file.invalid(
+                &t.table,
+                "paper_text",
+                format!("{} has no value for `{}` at {} windows", t.table.get_ref(), t.set, t.windows),
+            ));
         }
     }
     for (key, t) in [("table3", &spec.table3), ("table4", &spec.table4)] {
@@ -241,6 +309,8 @@ mod tests {
         assert_eq!(spec.table2.len(), SETS.len());
         assert_eq!(spec.table4.at("ss", 50), Some((6.6, 765.3)));
         assert!(spec.table3.has_windows(45) && !spec.table4.has_windows(45 + 1));
+        assert_eq!(spec.text_note("table3", "sa", 50, Column::Total), Some("the text: 637× (Section 5.1)"));
+        assert_eq!(spec.text_note("table3", "sa", 50, Column::Net), None);
     }
 
     #[test]
@@ -250,6 +320,8 @@ mod tests {
         assert!(e.contains("table4.sets") && e.contains("`sat` has 10 net"), "{e}");
         let e = err("{ set = \"sat\", net = [3.7,", "{ set = \"sta\", net = [3.7,");
         assert!(e.contains("table4.sets") && e.contains("unknown set `sta`"), "{e}");
+        let e = err("set = \"sa\"\nwindows = 50\nmeasure", "set = \"sa\"\nwindows = 51\nmeasure");
+        assert!(e.contains("paper_text") && e.contains("no value for `sa` at 51 windows"), "{e}");
         let e = err("population = ", "population = 0 # ");
         assert!(e.contains("learn.population") && e.contains("at least 1"), "{e}");
     }
