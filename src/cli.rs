@@ -136,6 +136,11 @@ pub enum Command {
         #[arg(long)]
         paper: Option<String>,
     },
+    /// Record files kept by an older evorepro.
+    Records {
+        #[command(subcommand)]
+        action: RecordsAction,
+    },
     /// This machine's fingerprint and measured ceilings.
     Hw {
         /// CUDA device ordinal.
@@ -146,6 +151,24 @@ pub enum Command {
         #[arg(long)]
         record: bool,
         /// Root of the reports (with --record: OUT/hardware/records/).
+        #[arg(long, default_value = "reports")]
+        out: PathBuf,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum RecordsAction {
+    /// Rewrites older record files in today's layout.
+    ///
+    /// Every record file under OUT/<paper>/records/ (shards included,
+    /// `archive/` left as it was taken): column names from
+    /// before units were named (`gbs` → `gb_per_s`, `gops` → `gop_per_s`, `ghz`
+    /// → `cpu_clock_ghz`, `link_gbs` → `link_gb_per_s`) renamed, columns without
+    /// a value left out, the CSV copies split into measurements and ceilings.
+    /// Parquet, checksum and CSV atomically, every value as it was. Reports read
+    /// old files either way; this is for tools that read the files themselves.
+    Upgrade {
+        /// Root of the reports whose record folders are upgraded.
         #[arg(long, default_value = "reports")]
         out: PathBuf,
     },
@@ -261,9 +284,27 @@ pub fn run(cli: Cli) -> Result<()> {
                 println!("{}", experiments::compare(e, &out, &choice(None), &with)?);
             }
         }
+        Command::Records { action: RecordsAction::Upgrade { out } } => upgrade_records(&out)?,
         Command::Hw { device, record, out } => hw(device, record, &out)?,
         Command::Selfcheck { device, small, seed, paper } => selfcheck(device, small, seed, paper.as_deref(), &root.join("datasets"))?,
     }
+    Ok(())
+}
+
+fn upgrade_records(out: &std::path::Path) -> Result<()> {
+    let folders = crate::records::record_folders(out);
+    if folders.is_empty() {
+        anyhow::bail!("no record folders under {} (OUT/<paper>/records/)", out.display());
+    }
+    let (mut files, mut upgraded) = (0, 0);
+    for dir in folders {
+        files += crate::records::record_files(&dir).len();
+        for (f, what) in crate::records::upgrade_folder(&dir)? {
+            println!("upgraded {}: {what}", f.display());
+            upgraded += 1;
+        }
+    }
+    println!("{upgraded} of {files} record files upgraded; the others were already in today's layout");
     Ok(())
 }
 
@@ -281,10 +322,8 @@ fn hw(device: usize, record: bool, out: &std::path::Path) -> Result<()> {
     }
     let ceilings = experiments::measure_ceilings(gpu.as_ref(), false, "hw_ceiling")?;
     for r in &ceilings {
-        let (value, unit) = [("gbs", "GB/s"), ("gops", "10⁹ int32 instructions/s"), ("ghz", "GHz (one core, dependent adds)")]
-            .iter()
-            .find_map(|(k, unit)| r.float(k).map(|v| (v, *unit)))
-            .unwrap_or((f64::NAN, ""));
+        let (value, unit) =
+            crate::records::CEILING_VALUES.iter().find_map(|(k, unit)| r.float(k).map(|v| (v, *unit))).unwrap_or((f64::NAN, ""));
         println!("{:20} {value:.2} {unit}", r.str("ceiling"));
     }
     if !ceilings.iter().any(|r| r.str("ceiling") == "cpu_clock") {
@@ -327,7 +366,8 @@ mod tests {
     fn every_argument_has_help() {
         let cli = Cli::command();
         let mut missing = Vec::new();
-        for command in std::iter::once(&cli).chain(cli.get_subcommands()) {
+        let nested = cli.get_subcommands().flat_map(|c| c.get_subcommands());
+        for command in std::iter::once(&cli).chain(cli.get_subcommands()).chain(nested) {
             for arg in command.get_arguments().filter(|a| !matches!(a.get_id().as_str(), "help" | "version")) {
                 if arg.get_help().is_none_or(|h| h.to_string().trim().is_empty()) {
                     missing.push(format!("{} {}", command.get_name(), arg.get_id()));

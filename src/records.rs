@@ -197,7 +197,8 @@ pub fn decode_rows(bytes: &[u8]) -> Option<Vec<Record>> {
     r.0.is_empty().then_some(rows)
 }
 
-/// Builds a DataFrame with the union of the records' columns (first-seen order).
+/// Builds a DataFrame with the union of the records' columns (first-seen order),
+/// leaving out a column no record gives a value (every cell null).
 /// A column holding integers and floats becomes Float64.
 pub fn to_frame(records: &[Record]) -> PolarsResult<DataFrame> {
     let mut names: Vec<&str> = Vec::new();
@@ -212,6 +213,9 @@ pub fn to_frame(records: &[Record]) -> PolarsResult<DataFrame> {
     let mut columns = Vec::with_capacity(names.len());
     for name in names {
         let cells: Vec<&Value> = records.iter().map(|r| r.get(name)).collect();
+        if cells.iter().all(|v| matches!(v, Value::Null)) {
+            continue;
+        }
         let kinds = |pred: fn(&Value) -> bool| cells.iter().any(|v| pred(v));
         let series = if kinds(|v| matches!(v, Value::Str(_))) {
             let v: Vec<Option<String>> = cells.iter().map(|c| (!matches!(c, Value::Null)).then(|| c.to_string())).collect();
@@ -298,18 +302,56 @@ fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn parquet_bytes(records: &[Record]) -> PolarsResult<Vec<u8>> {
-    let mut df = to_frame(records)?;
+fn parquet_bytes(df: &mut DataFrame) -> PolarsResult<Vec<u8>> {
     let mut buf = Vec::new();
-    ParquetWriter::new(&mut buf).with_compression(ParquetCompression::Zstd(None)).finish(&mut df)?;
+    ParquetWriter::new(&mut buf).with_compression(ParquetCompression::Zstd(None)).finish(df)?;
     Ok(buf)
 }
 
-fn csv_bytes(records: &[Record]) -> PolarsResult<Vec<u8>> {
-    let mut df = to_frame(records)?;
+fn csv_bytes(df: &mut DataFrame) -> PolarsResult<Vec<u8>> {
     let mut buf = Vec::new();
-    CsvWriter::new(&mut buf).include_header(true).finish(&mut df)?;
+    CsvWriter::new(&mut buf).include_header(true).finish(df)?;
     Ok(buf)
+}
+
+/// The column of a ceiling row (`record_kind` `ceiling`, `hw_ceiling`) holding
+/// a bandwidth, in GB/s (10⁹ bytes per second).
+pub const GB_PER_S: &str = "gb_per_s";
+/// The column of the `gpu_int32` ceiling: 10⁹ int32 instructions per second.
+pub const GOP_PER_S: &str = "gop_per_s";
+/// The column of the `cpu_clock` ceiling: one core's clock in GHz, measured by dependent adds.
+pub const CPU_CLOCK_GHZ: &str = "cpu_clock_ghz";
+
+/// A ceiling row's value columns, each with its unit as reports and `evorepro hw` print it.
+pub const CEILING_VALUES: [(&str, &str); 3] =
+    [(GB_PER_S, "GB/s"), (GOP_PER_S, "10⁹ int32 instructions/s"), (CPU_CLOCK_GHZ, "GHz (one core, dependent adds)")];
+
+/// A ceiling row's value, whichever of [`CEILING_VALUES`] holds it.
+pub fn ceiling_value(r: &Record) -> Option<f64> {
+    CEILING_VALUES.iter().find_map(|(column, _)| r.float(column))
+}
+
+/// Columns renamed so that each name says its unit, `(old, new)`. Every record
+/// file is read with the new names ([`read_parquet`]), so folders written before
+/// the rename still render; `evorepro records upgrade` ([`upgrade`]) rewrites them.
+pub const RENAMED_COLUMNS: [(&str, &str); 4] =
+    [("gbs", GB_PER_S), ("gops", GOP_PER_S), ("ghz", CPU_CLOCK_GHZ), ("link_gbs", "link_gb_per_s")];
+
+/// Gives the columns of [`RENAMED_COLUMNS`] their new names; returns the old
+/// names found. A frame holding both a column's old and new name is refused.
+fn rename_legacy_columns(df: &mut DataFrame) -> Result<Vec<&'static str>, String> {
+    let mut renamed = Vec::new();
+    for (old, new) in RENAMED_COLUMNS {
+        if df.column(old).is_err() {
+            continue;
+        }
+        if df.column(new).is_ok() {
+            return Err(format!("holds both the column `{old}` and its new name `{new}`"));
+        }
+        df.rename(old, new.into()).map_err(|e| e.to_string())?;
+        renamed.push(old);
+    }
+    Ok(renamed)
 }
 
 /// Reads one Parquet record file, checking its bytes against its checksum file
@@ -346,8 +388,15 @@ fn read_verified(path: &Path) -> Result<Vec<u8>, RecordError> {
     Ok(bytes)
 }
 
+/// The frame of a Parquet record file, with the columns' current names ([`RENAMED_COLUMNS`]) and the old names it held.
+fn parse_frame(path: &Path, bytes: &[u8]) -> Result<(DataFrame, Vec<&'static str>), RecordError> {
+    let mut df = ParquetReader::new(std::io::Cursor::new(bytes)).finish().map_err(|e| read_err(path, &e))?;
+    let renamed = rename_legacy_columns(&mut df).map_err(|e| read_err(path, &e))?;
+    Ok((df, renamed))
+}
+
 fn parse_parquet(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, RecordError> {
-    let df = ParquetReader::new(std::io::Cursor::new(bytes)).finish().map_err(|e| read_err(path, &e))?;
+    let (df, _) = parse_frame(path, bytes)?;
     from_frame(&df).map_err(|e| read_err(path, &e))
 }
 
@@ -374,27 +423,169 @@ fn write_err(p: &Path, e: &dyn fmt::Display) -> RecordError {
 /// checksum is stale.
 pub fn write_parquet(stem: &Path, records: &[Record]) -> Result<(), RecordError> {
     let parquet = stem.with_extension("parquet");
-    let sum = checksum_path(&parquet);
-    let bytes = parquet_bytes(records).map_err(|e| write_err(&parquet, &e))?;
+    let mut df = to_frame(records).map_err(|e| write_err(&parquet, &e))?;
+    write_parquet_frame(&parquet, &mut df)
+}
+
+/// [`write_parquet`] of a frame as it stands (its columns' order and types kept).
+fn write_parquet_frame(parquet: &Path, df: &mut DataFrame) -> Result<(), RecordError> {
+    let sum = checksum_path(parquet);
+    let bytes = parquet_bytes(df).map_err(|e| write_err(parquet, &e))?;
     match std::fs::remove_file(&sum) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(write_err(&sum, &e)),
         _ => {}
     }
-    replace(&parquet, &bytes).map_err(|e| write_err(&parquet, &e))?;
+    replace(parquet, &bytes).map_err(|e| write_err(parquet, &e))?;
     replace(&sum, format!("{}\n", sha256_hex(&bytes)).as_bytes()).map_err(|e| write_err(&sum, &e))
 }
 
-/// Writes `records` as `<stem>.csv` (the human-readable copy), atomically.
-pub fn write_csv(stem: &Path, records: &[Record]) -> Result<(), RecordError> {
+/// The CSV copy of a run's ceilings beside `<stem>.csv`: `<stem>.ceilings.csv`.
+pub fn ceilings_csv_path(stem: &Path) -> PathBuf {
+    let mut name = stem.as_os_str().to_owned();
+    name.push(".ceilings.csv");
+    PathBuf::from(name)
+}
+
+/// Writes the human-readable copies of `records`, each atomically:
+/// `<stem>.csv` with every row but the ceilings the run measured (record kind
+/// `ceiling`), and `<stem>.ceilings.csv` with those; each copy without the
+/// columns that are empty in it, so a spreadsheet of measurements has no
+/// ceiling columns and the ceilings no case columns. Returns whether a file changed.
+pub fn write_csv(stem: &Path, records: &[Record]) -> Result<bool, RecordError> {
     let csv = stem.with_extension("csv");
-    let bytes = csv_bytes(records).map_err(|e| write_err(&csv, &e))?;
-    replace(&csv, &bytes).map_err(|e| write_err(&csv, &e))
+    let df = to_frame(records).map_err(|e| write_err(&csv, &e))?;
+    write_csv_frames(stem, &df)
+}
+
+fn write_csv_frames(stem: &Path, df: &DataFrame) -> Result<bool, RecordError> {
+    let csv = stem.with_extension("csv");
+    let ceilings_csv = ceilings_csv_path(stem);
+    let split = |path: &Path, ceiling: bool| -> Result<Option<Vec<u8>>, RecordError> {
+        let err = |e: PolarsError| write_err(path, &e);
+        let is_ceiling = |v: AnyValue| match v {
+            AnyValue::String(k) => k == "ceiling",
+            AnyValue::StringOwned(k) => k == "ceiling",
+            _ => false,
+        };
+        let kinds: Vec<bool> = match df.column("record_kind") {
+            Ok(c) => (0..df.height()).map(|i| Ok(is_ceiling(c.get(i)?) == ceiling)).collect::<PolarsResult<_>>().map_err(err)?,
+            Err(_) => vec![!ceiling; df.height()],
+        };
+        if ceiling && !kinds.contains(&true) {
+            return Ok(None);
+        }
+        let part = df.filter(&BooleanChunked::from_slice("rows".into(), &kinds)).map_err(err)?;
+        let kept: Vec<PlSmallStr> = part.columns().iter().filter(|c| c.null_count() < part.height()).map(|c| c.name().clone()).collect();
+        let mut part = if part.height() == 0 { part } else { part.select(kept).map_err(err)? };
+        csv_bytes(&mut part).map(Some).map_err(err)
+    };
+    let mut changed = false;
+    for (path, bytes) in [(&csv, split(&csv, false)?), (&ceilings_csv, split(&ceilings_csv, true)?)] {
+        match bytes {
+            Some(b) if std::fs::read(path).ok().as_deref() != Some(b.as_slice()) => {
+                replace(path, &b).map_err(|e| write_err(path, &e))?;
+                changed = true;
+            }
+            Some(_) => {}
+            None => match std::fs::remove_file(path) {
+                Ok(()) => changed = true,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(write_err(path, &e)),
+            },
+        }
+    }
+    Ok(changed)
+}
+
+/// What [`upgrade`] changed in one record file.
+#[derive(Debug, Default, PartialEq)]
+pub struct Upgrade {
+    /// Old column names given their new ones ([`RENAMED_COLUMNS`]).
+    pub renamed: Vec<&'static str>,
+    /// Columns without a single value, left out.
+    pub dropped: Vec<String>,
+    /// Whether a CSV copy was rewritten (or, a stale `.ceilings.csv`, removed).
+    pub csv: bool,
+}
+
+impl Upgrade {
+    pub fn changed(&self) -> bool {
+        !self.renamed.is_empty() || !self.dropped.is_empty() || self.csv
+    }
+}
+
+impl fmt::Display for Upgrade {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts: Vec<String> = self.renamed.iter().map(|old| format!("`{old}` renamed")).collect();
+        parts.extend(self.dropped.iter().map(|c| format!("empty `{c}` left out")));
+        if self.csv {
+            parts.push("CSV copies rewritten".into());
+        }
+        f.write_str(&parts.join(", "))
+    }
+}
+
+/// Brings one Parquet record file (checked against its checksum first) to
+/// today's layout: the current column names ([`RENAMED_COLUMNS`]), no column
+/// without a value, and CSV copies as [`write_csv`] writes them. The Parquet
+/// file and its checksum are rewritten only when a column changed, every other
+/// column (order, type, values) as it was; each file atomically.
+pub fn upgrade(parquet: &Path) -> Result<Upgrade, RecordError> {
+    let bytes = read_verified(parquet)?;
+    let (mut df, renamed) = parse_frame(parquet, &bytes)?;
+    let dropped: Vec<String> = df.columns().iter().filter(|c| c.null_count() == df.height()).map(|c| c.name().to_string()).collect();
+    if df.height() > 0 {
+        for c in &dropped {
+            df.drop_in_place(c).map_err(|e| write_err(parquet, &e))?;
+        }
+    }
+    let dropped = if df.height() > 0 { dropped } else { Vec::new() };
+    if !renamed.is_empty() || !dropped.is_empty() {
+        write_parquet_frame(parquet, &mut df)?;
+    }
+    let csv = write_csv_frames(&parquet.with_extension(""), &df)?;
+    Ok(Upgrade { renamed, dropped, csv })
+}
+
+/// [`upgrade`]s every record file directly in `dir` (not its `archive/`, kept
+/// as it was taken), holding the folder's writer lock; returns each file
+/// changed with what changed.
+pub fn upgrade_folder(dir: &Path) -> Result<Vec<(PathBuf, Upgrade)>, RecordError> {
+    let _lock = WriterLock::take(dir)?;
+    let mut upgraded = Vec::new();
+    for f in record_files(dir) {
+        let u = upgrade(&f)?;
+        if u.changed() {
+            upgraded.push((f, u));
+        }
+    }
+    Ok(upgraded)
+}
+
+/// Every records folder under a reports root: `out/<paper or hardware>/records/`
+/// and each shard's folder under its `shards/`, sorted.
+pub fn record_folders(out: &Path) -> Vec<PathBuf> {
+    let subfolders = |dir: &Path| -> Vec<PathBuf> {
+        let mut dirs: Vec<PathBuf> =
+            std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+        dirs.sort();
+        dirs
+    };
+    let mut folders = Vec::new();
+    for paper in subfolders(out) {
+        let records = paper.join("records");
+        if records.is_dir() {
+            folders.push(records.clone());
+            folders.extend(subfolders(&records.join("shards")));
+        }
+    }
+    folders
 }
 
 /// Writes `records` as `<stem>.parquet` and `<stem>.csv`, each atomically.
 pub fn write_records(stem: &Path, records: &[Record]) -> Result<(), RecordError> {
     write_parquet(stem, records)?;
-    write_csv(stem, records)
+    write_csv(stem, records).map(|_| ())
 }
 
 /// The append-only record file of one paper on one machine and profile.
@@ -417,10 +608,12 @@ pub struct RecordStore {
 
 impl RecordStore {
     /// Opens `<dir>/<name>.parquet`. With `resume`, keeps its rows and the set of
-    /// finished cases (refusing records of another spec); without, an existing
-    /// file is moved to `<dir>/archive/` when the first case is stored, so
-    /// nothing is lost. Fails while another run writes to `dir`.
-    pub fn open(dir: &Path, name: &str, spec_hash: &str, resume: bool) -> Result<RecordStore, RecordError> {
+    /// finished cases, refusing records of another spec: rows whose `spec_hash`
+    /// is none of `spec_hashes` (the spec's hash, then those it had under earlier
+    /// definitions); without, an existing file is moved to `<dir>/archive/` when
+    /// the first case is stored, so nothing is lost. Fails while another run
+    /// writes to `dir`.
+    pub fn open(dir: &Path, name: &str, spec_hashes: &[&str], resume: bool) -> Result<RecordStore, RecordError> {
         let lock = WriterLock::take(dir)?;
         remove_orphan_temporaries(dir);
         let stem = dir.join(name);
@@ -429,8 +622,9 @@ impl RecordStore {
         let exists = parquet.exists();
         if exists && resume {
             rows = read_parquet(&parquet)?;
-            if let Some(found) = rows.iter().map(|r| r.str("spec_hash")).find(|h| *h != spec_hash) {
-                return Err(RecordError::SpecChanged { path: parquet, found: found.to_owned(), expected: spec_hash.to_owned() });
+            if let Some(found) = rows.iter().map(|r| r.str("spec_hash")).find(|h| !spec_hashes.contains(h)) {
+                let expected = spec_hashes.first().copied().unwrap_or_default().to_owned();
+                return Err(RecordError::SpecChanged { path: parquet, found: found.to_owned(), expected });
             }
         }
         let done = rows.iter().filter(|r| r.str("record_kind") == "measurement").map(|r| r.str("case_id").to_owned()).collect();
@@ -478,7 +672,7 @@ impl RecordStore {
             return Ok(());
         }
         write_parquet(&self.stem, &self.rows)?;
-        write_csv(&self.stem, &self.rows)
+        write_csv(&self.stem, &self.rows).map(|_| ())
     }
 }
 
@@ -547,7 +741,10 @@ pub fn utc_now() -> String {
     chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
-/// Moves `<stem>.parquet`, its checksum file and its CSV copy to `archive/`,
+/// The files of one record file that [`archive`] moves together.
+const ARCHIVED: [&str; 4] = ["parquet", "parquet.sha256", "csv", "ceilings.csv"];
+
+/// Moves `<stem>.parquet`, its checksum file and its CSV copies to `archive/`,
 /// each named by when the archived records were taken: the latest [`UTC`] of
 /// its rows (`20261126T034207Z`), else — records from before the column — the
 /// file's modification time; the next free second when an archive of that
@@ -566,10 +763,10 @@ pub fn archive(stem: &Path) -> std::io::Result<()> {
         .or_else(|| std::fs::metadata(&parquet).and_then(|m| m.modified()).ok().map(DateTime::<Utc>::from))
         .unwrap_or_else(Utc::now);
     let stamp = |t: &DateTime<Utc>| t.format("%Y%m%dT%H%M%SZ").to_string();
-    while ["parquet", "parquet.sha256", "csv"].iter().any(|ext| dir.join(format!("{name}.{}.{ext}", stamp(&when))).exists()) {
+    while ARCHIVED.iter().any(|ext| dir.join(format!("{name}.{}.{ext}", stamp(&when))).exists()) {
         when += chrono::Duration::seconds(1);
     }
-    for ext in ["parquet", "parquet.sha256", "csv"] {
+    for ext in ARCHIVED {
         let from = stem.with_extension(ext);
         if from.exists() {
             std::fs::rename(&from, dir.join(format!("{name}.{}.{ext}", stamp(&when))))?;
@@ -646,7 +843,7 @@ mod tests {
     #[test]
     fn store_appends_resumes_and_archives() {
         let dir = tempfile::tempdir().unwrap();
-        let mut s = RecordStore::open(dir.path(), "hw-quick", "h", false).unwrap();
+        let mut s = RecordStore::open(dir.path(), "hw-quick", &["h"], false).unwrap();
         let rows = sample();
         s.append(Some("a"), vec![rows[0].clone()]).unwrap();
         assert!(dir.path().join("hw-quick.parquet").exists());
@@ -654,16 +851,20 @@ mod tests {
         s.finish().unwrap();
         assert!(dir.path().join("hw-quick.csv").exists());
         drop(s);
-        let s2 = RecordStore::open(dir.path(), "hw-quick", "h", true).unwrap();
+        let s2 = RecordStore::open(dir.path(), "hw-quick", &["h"], true).unwrap();
         assert!(s2.is_done("a") && !s2.is_done("b"));
         assert_eq!(s2.rows().len(), 1);
         drop(s2);
         // Another spec refuses to resume, and leaves the file alone.
-        let e = RecordStore::open(dir.path(), "hw-quick", "other", true).err().unwrap();
+        let e = RecordStore::open(dir.path(), "hw-quick", &["other"], true).err().unwrap();
         assert!(e.to_string().contains("different spec"), "{e}");
+        // The same spec under a newer hash definition resumes rows carrying its earlier hash.
+        let again = RecordStore::open(dir.path(), "hw-quick", &["content", "h"], true).unwrap();
+        assert!(again.is_done("a"));
+        drop(again);
         assert_eq!(read_parquet(&dir.path().join("hw-quick.parquet")).unwrap().len(), 1);
         // A fresh run archives the old files instead of overwriting them, once its first case is stored.
-        let mut s3 = RecordStore::open(dir.path(), "hw-quick", "h", false).unwrap();
+        let mut s3 = RecordStore::open(dir.path(), "hw-quick", &["h"], false).unwrap();
         assert_eq!(s3.rows().len(), 0);
         s3.append(None, vec![rows[1].clone()]).unwrap();
         assert_eq!(read_parquet(&dir.path().join("hw-quick.parquet")).unwrap().len(), 1, "ceilings alone change nothing");
@@ -677,11 +878,11 @@ mod tests {
     #[test]
     fn a_run_that_stores_no_case_leaves_the_earlier_records_alone() {
         let dir = tempfile::tempdir().unwrap();
-        let mut s = RecordStore::open(dir.path(), "m", "h", false).unwrap();
+        let mut s = RecordStore::open(dir.path(), "m", &["h"], false).unwrap();
         s.append(Some("a"), sample()).unwrap();
         s.finish().unwrap();
         drop(s);
-        let mut failed = RecordStore::open(dir.path(), "m", "h", false).unwrap();
+        let mut failed = RecordStore::open(dir.path(), "m", &["h"], false).unwrap();
         failed.append(None, vec![sample()[0].clone()]).unwrap();
         failed.finish().unwrap();
         drop(failed);
@@ -694,7 +895,7 @@ mod tests {
     fn a_killed_writers_temporary_files_are_removed_at_the_next_start() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(".tmpAbC123"), "half a parquet").unwrap();
-        let _s = RecordStore::open(dir.path(), "m", "h", false).unwrap();
+        let _s = RecordStore::open(dir.path(), "m", &["h"], false).unwrap();
         assert!(!dir.path().join(".tmpAbC123").exists());
     }
 
@@ -727,6 +928,170 @@ mod tests {
         std::fs::remove_file(checksum_path(&parquet)).unwrap();
         let wall_ms = read_parquet(&parquet).unwrap()[1].float("wall_ms").unwrap();
         assert!(wall_ms > 1e100, "{wall_ms}");
+    }
+
+    /// Rows as an older evorepro wrote them: a ceiling under each old name, and
+    /// measurements with nulls, NaN and every type around them.
+    fn legacy_rows() -> Vec<Record> {
+        let ceiling = |name: &str, column: &str, v: f64| Record::new().with("record_kind", "ceiling").with("ceiling", name).with(column, v);
+        vec![
+            ceiling("gpu_d2d", "gbs", 2915.25),
+            ceiling("gpu_int32", "gops", 28_000.5),
+            ceiling("cpu_clock", "ghz", 2.1),
+            Record::new().with("record_kind", "measurement").with("case_id", "a").with("n", 3).with("t", f64::NAN).with("ok", true),
+            Record::new().with("record_kind", "measurement").with("case_id", "b").with("link_gbs", 351.75).with("t", 0.1),
+        ]
+    }
+
+    fn raw_frame(parquet: &Path) -> DataFrame {
+        ParquetReader::new(std::fs::File::open(parquet).unwrap()).finish().unwrap()
+    }
+
+    #[test]
+    fn old_column_names_are_read_as_the_new_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let stem = dir.path().join("old");
+        write_records(&stem, &legacy_rows()).unwrap();
+        let rows = read_parquet(&stem.with_extension("parquet")).unwrap();
+        let values: Vec<Option<f64>> = rows[..3].iter().map(ceiling_value).collect();
+        assert_eq!(values, vec![Some(2915.25), Some(28_000.5), Some(2.1)]);
+        assert_eq!(
+            (rows[0].float(GB_PER_S), rows[1].float(GOP_PER_S), rows[2].float(CPU_CLOCK_GHZ)),
+            (Some(2915.25), Some(28_000.5), Some(2.1))
+        );
+        assert_eq!(rows[4].float("link_gb_per_s"), Some(351.75));
+        assert!(rows.iter().all(|r| r.cells().all(|(k, _)| !RENAMED_COLUMNS.iter().any(|(old, _)| *old == k))), "no old name is left");
+        assert!(rows[3].float("t").unwrap().is_nan() && rows[3].int("n") == Some(3));
+    }
+
+    #[test]
+    fn upgrade_renames_the_columns_and_keeps_everything_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let stem = dir.path().join("old");
+        write_records(&stem, &legacy_rows()).unwrap();
+        let parquet = stem.with_extension("parquet");
+        let before = raw_frame(&parquet);
+        assert_eq!(upgrade(&parquet).unwrap().renamed, vec!["gbs", "gops", "ghz", "link_gbs"]);
+        let after = raw_frame(&parquet);
+        // Names: each old one replaced in place, the rest as they were.
+        let renamed = |name: &str| RENAMED_COLUMNS.iter().find(|(old, _)| *old == name).map_or(name, |(_, new)| *new).to_owned();
+        let names = |df: &DataFrame| df.get_column_names().iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        assert_eq!(names(&after), names(&before).iter().map(|n| renamed(n)).collect::<Vec<_>>());
+        // Types, and every value as CSV prints it (floats to the last digit, NaN, nulls).
+        assert_eq!(before.dtypes(), after.dtypes());
+        let body = |mut df: DataFrame| String::from_utf8(csv_bytes(&mut df).unwrap()).unwrap().split_once('\n').unwrap().1.to_owned();
+        assert_eq!(body(before), body(after));
+        // The checksum was rewritten (the file reads), and so were the CSV copies.
+        assert_eq!(read_parquet(&parquet).unwrap().len(), 5);
+        let header = |path: PathBuf| std::fs::read_to_string(path).unwrap().lines().next().unwrap().to_owned();
+        assert!(header(stem.with_extension("csv")).split(',').any(|c| c == "link_gb_per_s"));
+        assert!(header(ceilings_csv_path(&stem)).contains("gb_per_s,gop_per_s,cpu_clock_ghz"));
+        // A second upgrade finds nothing to do and leaves the bytes alone.
+        let bytes = std::fs::read(&parquet).unwrap();
+        assert_eq!(upgrade(&parquet).unwrap(), Upgrade::default());
+        assert_eq!(std::fs::read(&parquet).unwrap(), bytes);
+    }
+
+    #[test]
+    fn upgrade_refuses_a_changed_file_and_one_with_both_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let stem = dir.path().join("both");
+        write_records(&stem, &[Record::new().with("gbs", 1.0).with(GB_PER_S, 2.0)]).unwrap();
+        let parquet = stem.with_extension("parquet");
+        let e = read_parquet(&parquet).unwrap_err().to_string();
+        assert!(e.contains("both.parquet") && e.contains("`gbs`") && e.contains("`gb_per_s`"), "{e}");
+        assert!(upgrade(&parquet).is_err());
+        let stem = dir.path().join("changed");
+        write_records(&stem, &legacy_rows()).unwrap();
+        let parquet = stem.with_extension("parquet");
+        std::fs::write(checksum_path(&parquet), format!("{}\n", "0".repeat(64))).unwrap();
+        let before = std::fs::read(&parquet).unwrap();
+        assert!(upgrade(&parquet).unwrap_err().to_string().contains("changed after they were written"));
+        assert_eq!(std::fs::read(&parquet).unwrap(), before, "left as it was");
+    }
+
+    /// `(header, rows)` of a CSV file.
+    fn csv_table(path: &Path) -> (Vec<String>, usize) {
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut lines = text.lines();
+        (lines.next().unwrap().split(',').map(str::to_owned).collect(), lines.count())
+    }
+
+    #[test]
+    fn no_written_column_is_empty_and_ceilings_have_their_own_csv() {
+        let dir = tempfile::tempdir().unwrap();
+        let stem = dir.path().join("m");
+        let mut rows = legacy_rows();
+        for r in &mut rows {
+            r.set("gap", Value::Null);
+        }
+        write_records(&stem, &rows).unwrap();
+        let df = raw_frame(&stem.with_extension("parquet"));
+        assert!(df.column("gap").is_err(), "a column of nulls only was written");
+        assert!(df.columns().iter().all(|c| c.null_count() < df.height()));
+        // The measurements' copy has no ceiling column, the ceilings' copy no case column.
+        let (measured, n) = csv_table(&stem.with_extension("csv"));
+        assert_eq!(n, 2);
+        assert_eq!(measured, ["record_kind", "case_id", "n", "t", "ok", "link_gbs"]);
+        let (ceilings, n) = csv_table(&ceilings_csv_path(&stem));
+        assert_eq!(n, 3);
+        assert_eq!(ceilings, ["record_kind", "ceiling", "gbs", "gops", "ghz"]);
+        // Records without ceilings (a hardware record's are `hw_ceiling`) keep one copy; a stale ceilings copy goes.
+        write_records(&stem, &rows[3..]).unwrap();
+        assert!(!ceilings_csv_path(&stem).exists());
+        // An older file's column of nulls is left out by upgrade, and nothing else.
+        let mut old = to_frame(&rows).unwrap();
+        old.with_column(Series::new("gap".into(), vec![None::<f64>; rows.len()]).into()).unwrap();
+        write_parquet_frame(&stem.with_extension("parquet"), &mut old).unwrap();
+        let u = upgrade(&stem.with_extension("parquet")).unwrap();
+        assert_eq!((u.dropped, u.csv), (vec!["gap".to_owned()], true));
+        let names = |df: &DataFrame| df.get_column_names().iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        let after = raw_frame(&stem.with_extension("parquet"));
+        assert_eq!(
+            names(&after),
+            names(&old)
+                .into_iter()
+                .filter(|n| n != "gap")
+                .map(|n| RENAMED_COLUMNS.iter().find(|(o, _)| *o == n).map_or(n.clone(), |(_, new)| new.to_string()))
+                .collect::<Vec<_>>()
+        );
+        assert!(ceilings_csv_path(&stem).exists());
+    }
+
+    #[test]
+    fn archiving_moves_the_ceilings_copy_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = RecordStore::open(dir.path(), "m", &["h"], false).unwrap();
+        s.append(None, legacy_rows()[..1].to_vec()).unwrap();
+        s.append(Some("a"), vec![sample()[0].clone()]).unwrap();
+        s.finish().unwrap();
+        drop(s);
+        assert!(dir.path().join("m.ceilings.csv").exists());
+        let mut s = RecordStore::open(dir.path(), "m", &["h"], false).unwrap();
+        s.append(Some("b"), vec![sample()[1].clone()]).unwrap();
+        s.finish().unwrap();
+        assert!(!dir.path().join("m.ceilings.csv").exists(), "this run measured no ceiling");
+        let archived = record_files(&dir.path().join("archive"));
+        assert!(PathBuf::from(archived[0].to_string_lossy().replace(".parquet", ".ceilings.csv")).exists());
+    }
+
+    #[test]
+    fn record_folders_are_every_papers_and_shards() {
+        let dir = tempfile::tempdir().unwrap();
+        for d in ["ecga/records/shards/quick__shard-1-of-2", "hardware/records", "layout/figures", "ecga/records/archive"] {
+            std::fs::create_dir_all(dir.path().join(d)).unwrap();
+        }
+        let found: Vec<PathBuf> = record_folders(dir.path()).iter().map(|p| p.strip_prefix(dir.path()).unwrap().to_owned()).collect();
+        let expected: Vec<PathBuf> =
+            ["ecga/records", "ecga/records/shards/quick__shard-1-of-2", "hardware/records"].iter().map(PathBuf::from).collect();
+        assert_eq!(found, expected);
+        write_records(&dir.path().join("ecga/records/m"), &legacy_rows()).unwrap();
+        write_records(&dir.path().join("ecga/records/archive/m"), &legacy_rows()).unwrap();
+        let upgraded = upgrade_folder(&dir.path().join("ecga/records")).unwrap();
+        assert_eq!(upgraded.len(), 1);
+        let archived = raw_frame(&dir.path().join("ecga/records/archive/m.parquet"));
+        assert!(archived.column("gbs").is_ok(), "archives are kept as they were taken");
+        assert!(!dir.path().join("ecga/records/.lock").exists(), "the lock goes with the upgrade");
     }
 
     #[test]
@@ -770,7 +1135,7 @@ mod tests {
     fn archives_made_within_one_second_keep_each_file() {
         let dir = tempfile::tempdir().unwrap();
         for (i, case) in ["a", "b", "c"].into_iter().enumerate() {
-            let mut s = RecordStore::open(dir.path(), "m", "h", false).unwrap();
+            let mut s = RecordStore::open(dir.path(), "m", &["h"], false).unwrap();
             s.append(Some(case), vec![sample()[0].clone(); i + 1]).unwrap();
         }
         let mut kept: Vec<usize> = record_files(&dir.path().join("archive")).iter().map(|f| read_parquet(f).unwrap().len()).collect();
@@ -782,10 +1147,10 @@ mod tests {
     fn archives_are_named_by_when_their_records_were_taken() {
         let dir = tempfile::tempdir().unwrap();
         let taken = |t: &str| vec![sample()[0].clone().with(UTC, t)];
-        let mut s = RecordStore::open(dir.path(), "m", "h", false).unwrap();
+        let mut s = RecordStore::open(dir.path(), "m", &["h"], false).unwrap();
         s.append(Some("a"), [taken("2025-01-02T03:04:05Z"), taken("2025-01-02T03:09:00Z")].concat()).unwrap();
         drop(s);
-        let mut s = RecordStore::open(dir.path(), "m", "h", false).unwrap();
+        let mut s = RecordStore::open(dir.path(), "m", &["h"], false).unwrap();
         s.append(Some("b"), taken(&utc_now())).unwrap();
         let names: Vec<String> =
             record_files(&dir.path().join("archive")).iter().map(|f| f.file_name().unwrap().to_string_lossy().into_owned()).collect();
@@ -796,10 +1161,10 @@ mod tests {
     #[test]
     fn archiving_moves_the_checksum_with_its_file() {
         let dir = tempfile::tempdir().unwrap();
-        let mut s = RecordStore::open(dir.path(), "m", "h", false).unwrap();
+        let mut s = RecordStore::open(dir.path(), "m", &["h"], false).unwrap();
         s.append(Some("a"), sample()).unwrap();
         drop(s);
-        let mut s = RecordStore::open(dir.path(), "m", "h", false).unwrap();
+        let mut s = RecordStore::open(dir.path(), "m", &["h"], false).unwrap();
         s.append(Some("b"), vec![sample()[1].clone()]).unwrap();
         let archived = record_files(&dir.path().join("archive"));
         assert_eq!(archived.len(), 1);
@@ -839,13 +1204,13 @@ mod tests {
     #[test]
     fn one_writer_per_records_folder() {
         let dir = tempfile::tempdir().unwrap();
-        let first = RecordStore::open(dir.path(), "a", "h", false).unwrap();
-        let e = RecordStore::open(dir.path(), "b", "h", false).err().unwrap().to_string();
+        let first = RecordStore::open(dir.path(), "a", &["h"], false).unwrap();
+        let e = RecordStore::open(dir.path(), "b", &["h"], false).err().unwrap().to_string();
         assert!(e.contains(".lock") && e.contains(&std::process::id().to_string()), "{e}");
         drop(first);
-        assert!(RecordStore::open(dir.path(), "b", "h", false).is_ok(), "the lock goes with its store");
+        assert!(RecordStore::open(dir.path(), "b", &["h"], false).is_ok(), "the lock goes with its store");
         // A lock left by a process that is gone is taken over.
         std::fs::write(dir.path().join(".lock"), "4294967290").unwrap();
-        assert!(RecordStore::open(dir.path(), "b", "h", false).is_ok());
+        assert!(RecordStore::open(dir.path(), "b", &["h"], false).is_ok());
     }
 }

@@ -101,8 +101,14 @@ pub struct DataPath {
 pub struct SpecFile {
     pub path: PathBuf,
     pub text: String,
-    /// First 16 hex digits of the SHA-256 of the text.
+    /// First 16 hex digits of the SHA-256 of the spec's content: its TOML read
+    /// and written back in one form, so that comments and layout do not count
+    /// (a text that does not read as TOML: of the text itself). Every row records it.
     pub hash: String,
+    /// First 16 hex digits of the SHA-256 of the text, comments included: the
+    /// hash of records written before [`SpecFile::hash`] was of the content,
+    /// still recognised as this spec's by `--resume`.
+    pub text_hash: String,
     pub context: SpecContext,
 }
 
@@ -115,10 +121,12 @@ impl SpecFile {
     /// A spec of this text at `path`; its data paths resolve in the folder of
     /// `path` and stay under it (see [`SpecFile::with_context`]).
     pub fn from_text(path: &Path, text: String) -> SpecFile {
-        let digest = Sha256::digest(text.as_bytes());
-        let hash = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
+        let hex = |bytes: &[u8]| Sha256::digest(bytes).iter().take(8).map(|b| format!("{b:02x}")).collect::<String>();
+        let text_hash = hex(text.as_bytes());
+        let content = toml::from_str::<toml::Table>(&text).ok().and_then(|t| toml::to_string(&t).ok());
+        let hash = content.map_or_else(|| text_hash.clone(), |c| hex(c.as_bytes()));
         let dir = path.parent().unwrap_or(Path::new(""));
-        SpecFile { path: path.to_owned(), text, hash, context: SpecContext::new(dir, dir, false) }
+        SpecFile { path: path.to_owned(), text, hash, text_hash, context: SpecContext::new(dir, dir, false) }
     }
 
     pub fn with_context(self, context: SpecContext) -> SpecFile {
@@ -343,11 +351,24 @@ mod tests {
     }
 
     #[test]
-    fn hash_depends_on_text() {
-        let a = SpecFile::from_text(Path::new("a"), "x = 1".into());
-        let b = SpecFile::from_text(Path::new("a"), "x = 2".into());
+    fn hash_depends_on_content_not_comments() {
+        let spec = |text: &str| SpecFile::from_text(Path::new("a"), text.into());
+        let a = spec("# about 3 minutes\nx = 1\n[t]\ny = [1, 2]\n");
+        let commented = spec("# 20 s on 2 cores\nx   = 1 # one\n\n[t]\ny = [ 1,\n  2 ]\n");
         assert_eq!(a.hash.len(), 16);
-        assert_ne!(a.hash, b.hash);
+        assert_eq!(a.hash, commented.hash, "comments and layout changed the hash");
+        assert_ne!(a.hash, spec("x = 2\n[t]\ny = [1, 2]\n").hash);
+        assert_ne!(a.hash, spec("x = 1\n[t]\ny = [1, 3]\n").hash);
+        // The hash of records written before: the text's, comments included.
+        assert_eq!(a.text_hash, sha_prefix("# about 3 minutes\nx = 1\n[t]\ny = [1, 2]\n"));
+        assert_ne!(a.text_hash, commented.text_hash);
+        // Text that is not TOML hashes as text (the spec is refused later, by line).
+        let broken = spec("x = = 1");
+        assert_eq!(broken.hash, broken.text_hash);
+    }
+
+    fn sha_prefix(text: &str) -> String {
+        Sha256::digest(text.as_bytes()).iter().take(8).map(|b| format!("{b:02x}")).collect()
     }
 
     /// `root/experiments/`, `root/datasets/d.txt` and `outside/o.txt` in a fresh folder.

@@ -1,7 +1,8 @@
 //! Every chart the reports draw reads well: each paper's report is rendered from
 //! the committed records under `reports/` into a temporary folder, and every SVG
 //! it writes (per-machine figures and the generations charts) must keep two tick
-//! labels per axis with no two overlapping by their text extents (#22).
+//! labels per axis with no two overlapping by their text extents, and no legend
+//! over a plotted point (#22).
 
 mod common;
 
@@ -19,7 +20,7 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 #[test]
-fn every_chart_of_every_report_has_readable_tick_labels() {
+fn every_chart_of_every_report_has_readable_tick_labels_and_legends_clear_of_the_points() {
     let out = tempfile::tempdir().unwrap();
     let committed = Path::new(ROOT).join("reports");
     copy_dir(&committed.join("hardware").join("records"), &out.path().join("hardware").join("records"));
@@ -33,7 +34,8 @@ fn every_chart_of_every_report_has_readable_tick_labels() {
         for e in std::fs::read_dir(&figures).unwrap().flatten().filter(|e| e.path().extension().is_some_and(|x| x == "svg")) {
             charts += 1;
             let svg = std::fs::read_to_string(e.path()).unwrap();
-            problems.extend(evorepro::report::chart::tick_label_problems(&svg).into_iter().map(|p| format!("{}: {p}", e.path().display())));
+            let found = [evorepro::report::chart::tick_label_problems(&svg), evorepro::report::chart::legend_problems(&svg)].concat();
+            problems.extend(found.into_iter().map(|p| format!("{}: {p}", e.path().display())));
         }
     }
     assert!(charts >= 30, "only {charts} charts rendered");

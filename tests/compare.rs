@@ -36,7 +36,7 @@ fn int32(rows: &[Record], hw: &str) -> f64 {
     rows.iter()
         .filter(|r| r.str("hw_id") == hw && r.str("record_kind") == "ceiling" && r.str("ceiling") == "gpu_int32")
         .max_by_key(|r| r.int("run_id").unwrap_or(0))
-        .and_then(|r| r.float("gops"))
+        .and_then(|r| r.float("gop_per_s"))
         .expect("the run measured its int32 ceiling")
 }
 

@@ -76,7 +76,7 @@ fn synthetic_records() -> Vec<Record> {
     let mut rows = Vec::new();
     for (name, gbs) in [("gpu_d2d", 3000.0), ("gpu_h2d_pinned", 50.0), ("cpu_read_1t", 10.0)] {
         let mut r = base.clone();
-        r.extend(&Record::new().with("record_kind", "ceiling").with("ceiling", name).with("gbs", gbs));
+        r.extend(&Record::new().with("record_kind", "ceiling").with("ceiling", name).with("gb_per_s", gbs));
         rows.push(r);
     }
     for function in FUNCTIONS {

@@ -13,9 +13,9 @@ pub fn machine(ceilings: &[(&str, f64)]) -> MachineRecords {
         .iter()
         .map(|&(name, v)| {
             let unit = match name {
-                "gpu_int32" => "gops",
-                "cpu_clock" => "ghz",
-                _ => "gbs",
+                "gpu_int32" => crate::records::GOP_PER_S,
+                "cpu_clock" => crate::records::CPU_CLOCK_GHZ,
+                _ => crate::records::GB_PER_S,
             };
             Record::new().with("hw_id", "test").with("record_kind", "ceiling").with("ceiling", name).with("run_id", 1u64).with(unit, v)
         })

@@ -284,16 +284,17 @@ pub const GIT_COMMIT: &str = env!("EVOREPRO_GIT_COMMIT");
 /// `quick`, else 512 MiB.
 pub fn measure_ceilings(gpu: Option<&Gpu>, quick: bool, kind: &str) -> Result<Vec<Record>> {
     let mib = if quick { 128 } else { 512 };
-    let row = |name: &str, unit: &str, v: f64| Record::new().with("record_kind", kind).with("ceiling", name).with(unit, v);
+    let row = |name: &str, column: &str, v: f64| Record::new().with("record_kind", kind).with("ceiling", name).with(column, v);
     let cpu = hardware::measure_cpu(mib << 20, 5);
-    let mut rows = vec![row("cpu_read_1t", "gbs", cpu.read_1t_gbs), row("cpu_read_all", "gbs", cpu.read_all_gbs)];
-    rows.extend(hardware::measure_cpu_clock(5).map(|ghz| row("cpu_clock", "ghz", ghz)));
+    let (gb_per_s, gop_per_s, clock_ghz) = (records::GB_PER_S, records::GOP_PER_S, records::CPU_CLOCK_GHZ);
+    let mut rows = vec![row("cpu_read_1t", gb_per_s, cpu.read_1t_gbs), row("cpu_read_all", gb_per_s, cpu.read_all_gbs)];
+    rows.extend(hardware::measure_cpu_clock(5).map(|ghz| row("cpu_clock", clock_ghz, ghz)));
     if let Some(g) = gpu {
         let c = gpu::ceilings::measure(g, 512 << 20, 10)?;
-        rows.push(row("gpu_d2d", "gbs", c.d2d_gbs));
-        rows.push(row("gpu_h2d_pinned", "gbs", c.h2d_pinned_gbs));
-        rows.push(row("gpu_d2h_pinned", "gbs", c.d2h_pinned_gbs));
-        rows.push(row("gpu_int32", "gops", c.int32_gops));
+        rows.push(row("gpu_d2d", gb_per_s, c.d2d_gbs));
+        rows.push(row("gpu_h2d_pinned", gb_per_s, c.h2d_pinned_gbs));
+        rows.push(row("gpu_d2h_pinned", gb_per_s, c.d2h_pinned_gbs));
+        rows.push(row("gpu_int32", gop_per_s, c.int32_gops));
     }
     Ok(rows)
 }
@@ -453,7 +454,8 @@ impl<'a> Run<'a> {
         let folder = opts.shard.map_or_else(|| records.clone(), |s| s.folder(&records, &opts.profile));
         let spec_hash = file.hash;
         let name = format!("{}__{}", env.fingerprint.hw_id, opts.profile);
-        let store = RecordStore::open(&folder, &name, &spec_hash, opts.resume)?;
+        // Records written before the hash was of the spec's content carry the text's.
+        let store = RecordStore::open(&folder, &name, &[&spec_hash, &file.text_hash], opts.resume)?;
         let mut common = Record::new()
             .with("paper", exp.id())
             .with("profile", opts.profile.as_str())

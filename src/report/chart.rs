@@ -100,6 +100,96 @@ pub fn diamond(size: i32) -> Vec<(i32, i32)> {
     vec![(0, -size), (size, 0), (0, size), (-size, 0), (0, -size)]
 }
 
+/// How a legend entry marks its series.
+#[derive(Clone, Copy, Debug)]
+pub enum Mark {
+    /// A solid line.
+    Line(RGBColor, u32),
+    /// A dashed grey line (reference values).
+    Dashed(RGBColor),
+    /// A filled circle of this radius.
+    Dot(RGBColor, i32),
+    /// A black ring (support vectors).
+    Ring,
+    /// A hollow diamond ([`diamond`]: the paper's values).
+    Diamond(RGBColor),
+}
+
+/// A chart's legend, drawn under the plot (never over its points): entries in
+/// as many columns as the figure's width takes, a box around them.
+#[derive(Default)]
+pub struct Legend {
+    entries: Vec<(String, Mark)>,
+}
+
+/// Height of one legend row, and the legend's padding, in pixels.
+const LEGEND_ROW: u32 = 18;
+const LEGEND_PAD: u32 = 6;
+
+impl Legend {
+    pub fn push(&mut self, label: impl Into<String>, mark: Mark) {
+        self.entries.push((label.into(), mark));
+    }
+
+    /// (columns, column width, rows) in an area `width` pixels wide.
+    fn layout(&self, width: u32) -> (usize, u32, usize) {
+        register_font();
+        let font = ("sans-serif", 13).into_font();
+        let widest = self.entries.iter().map(|(l, _)| font.box_size(l).map_or(0, |b| b.0)).max().unwrap_or(0);
+        let column = widest + 24 + 18;
+        let fit = ((width.saturating_sub(2 * LEGEND_PAD) / column.max(1)) as usize).clamp(1, self.entries.len().max(1));
+        let rows = self.entries.len().div_ceil(fit);
+        // As few columns as those rows need, so that the box is no wider than its entries.
+        (self.entries.len().div_ceil(rows.max(1)).max(1), column, rows)
+    }
+
+    /// Splits `area` into the plot's area and, under it, the legend's (nothing
+    /// for a legend without entries).
+    pub fn split<DB: DrawingBackend>(&self, area: &Area<DB>) -> (Area<DB>, Option<Area<DB>>) {
+        if self.entries.is_empty() {
+            return (area.clone(), None);
+        }
+        let (w, h) = area.dim_in_pixel();
+        let (_, _, rows) = self.layout(w);
+        let height = rows as u32 * LEGEND_ROW + 2 * LEGEND_PAD + 8;
+        let (plot, legend) = area.split_vertically(h.saturating_sub(height));
+        (plot, Some(legend))
+    }
+
+    /// Draws the legend, centred in `area` (from [`Legend::split`]).
+    pub fn draw<DB: DrawingBackend>(&self, area: &Area<DB>) -> Result<(), String> {
+        let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+        let (w, _) = area.dim_in_pixel();
+        let (columns, column, rows) = self.layout(w);
+        let width = columns as u32 * column + 2 * LEGEND_PAD;
+        let height = rows as u32 * LEGEND_ROW + 2 * LEGEND_PAD;
+        let x0 = (w.saturating_sub(width) / 2) as i32;
+        let y0 = 4;
+        let corner = [(x0, y0), (x0 + width as i32, y0 + height as i32)];
+        area.draw(&Rectangle::new(corner, WHITE.filled())).map_err(e)?;
+        area.draw(&Rectangle::new(corner, BLACK)).map_err(e)?;
+        use plotters::style::text_anchor::{HPos, Pos, VPos};
+        let font = TextStyle::from(("sans-serif", 13).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+        for (i, (label, mark)) in self.entries.iter().enumerate() {
+            let (row, col) = (i % rows, i / rows);
+            let x = x0 + LEGEND_PAD as i32 + (col as u32 * column) as i32;
+            let y = y0 + LEGEND_PAD as i32 + (row as u32 * LEGEND_ROW + LEGEND_ROW / 2) as i32;
+            match *mark {
+                Mark::Line(c, width) => area.draw(&PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(width))),
+                Mark::Dashed(c) => area
+                    .draw(&PathElement::new(vec![(x, y), (x + 6, y)], c.stroke_width(2)))
+                    .and_then(|_| area.draw(&PathElement::new(vec![(x + 10, y), (x + 16, y)], c.stroke_width(2)))),
+                Mark::Dot(c, r) => area.draw(&Circle::new((x + 8, y), r, c.filled())),
+                Mark::Ring => area.draw(&Circle::new((x + 8, y), 7, BLACK.stroke_width(2))),
+                Mark::Diamond(c) => area.draw(&(EmptyElement::at((x + 8, y)) + PathElement::new(diamond(6), c.stroke_width(2)))),
+            }
+            .map_err(e)?;
+            area.draw(&Text::new(label.clone(), (x + 24, y), font.clone())).map_err(e)?;
+        }
+        Ok(())
+    }
+}
+
 /// A log–log scatter of labelled points, with straight lines in log space and
 /// ringed highlighted points (the SVM figures of the layout paper).
 #[derive(Default)]
@@ -222,9 +312,23 @@ fn frame<'b, DB: DrawingBackend>(area: &'b Area<DB>, xl: &str, yl: &str, x: (f64
 
 fn draw_regions<DB: DrawingBackend>(root: Area<DB>, c: &RegionChart) -> Result<(), String> {
     let area = titled(&root, c.title, &c.machine)?;
-    let mut chart = frame(&area, c.x_label, c.y_label, c.x_range, c.y_range)?;
+    let mut legend = Legend::default();
+    for (k, (label, _)) in c.lines.iter().enumerate() {
+        legend.push(label.clone(), Mark::Line(boundary_color(k), 3));
+    }
+    for (i, (name, _)) in c.classes.iter().enumerate() {
+        legend.push(name.clone(), Mark::Dot(palette(i), 5));
+    }
+    if !c.rings.is_empty() {
+        legend.push("support vectors (ringed)", Mark::Ring);
+    }
+    if !c.paper.series.is_empty() {
+        legend.push(format!("support vectors in the paper ({})", c.paper.card), Mark::Diamond(BLACK));
+    }
+    let (plot, below) = legend.split(&area);
+    let mut chart = frame(&plot, c.x_label, c.y_label, c.x_range, c.y_range)?;
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    for (k, (label, [a, b, rhs])) in c.lines.iter().enumerate() {
+    for (k, (_, [a, b, rhs])) in c.lines.iter().enumerate() {
         // Sample the line across the x range in log space.
         let (lx0, lx1) = (c.x_range.0.log10(), c.x_range.1.log10());
         let pts: Vec<(f64, f64)> = (0..=200)
@@ -236,46 +340,20 @@ fn draw_regions<DB: DrawingBackend>(root: Area<DB>, c: &RegionChart) -> Result<(
             })
             .filter(|&(_, y)| y >= c.y_range.0 && y <= c.y_range.1)
             .collect();
-        let style = boundary_color(k).stroke_width(3);
-        chart
-            .draw_series(LineSeries::new(pts, style))
-            .map_err(e)?
-            .label(label.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style));
+        chart.draw_series(LineSeries::new(pts, boundary_color(k).stroke_width(3))).map_err(e)?;
     }
-    for (i, (name, pts)) in c.classes.iter().enumerate() {
+    for (i, (_, pts)) in c.classes.iter().enumerate() {
         let color = palette(i);
-        chart
-            .draw_series(pts.iter().map(|&p| Circle::new(p, 5, color.filled())))
-            .map_err(e)?
-            .label(name.clone())
-            .legend(move |(x, y)| Circle::new((x + 8, y), 5, color.filled()));
+        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 5, color.filled()))).map_err(e)?;
     }
-    if !c.rings.is_empty() {
-        chart
-            .draw_series(c.rings.iter().map(|&p| Circle::new(p, 9, BLACK.stroke_width(2))))
-            .map_err(e)?
-            .label("support vectors (ringed)")
-            .legend(|(x, y)| Circle::new((x + 8, y), 7, BLACK.stroke_width(2)));
-    }
+    chart.draw_series(c.rings.iter().map(|&p| Circle::new(p, 9, BLACK.stroke_width(2)))).map_err(e)?;
     for (k, (name, pts)) in c.paper.series.iter().enumerate() {
         let color = c.classes.iter().position(|s| &s.0 == name).map_or_else(|| boundary_color(c.lines.len() + k + 1), palette);
-        let drawn =
-            chart.draw_series(pts.iter().map(|&p| EmptyElement::at(p) + PathElement::new(diamond(9), color.stroke_width(2)))).map_err(e)?;
-        if k == 0 {
-            drawn
-                .label(format!("support vectors in the paper ({})", c.paper.card))
-                .legend(|(x, y)| EmptyElement::at((x + 8, y)) + PathElement::new(diamond(7), BLACK.stroke_width(2)));
-        }
+        chart.draw_series(pts.iter().map(|&p| EmptyElement::at(p) + PathElement::new(diamond(9), color.stroke_width(2)))).map_err(e)?;
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 13))
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()
-        .map_err(e)?;
+    if let Some(below) = below {
+        legend.draw(&below)?;
+    }
     root.present().map_err(e)
 }
 
@@ -284,65 +362,61 @@ fn draw_lines<DB: DrawingBackend>(root: Area<DB>, c: &LineChart) -> Result<(), S
     let x = span(measured().chain(c.paper.points()).map(|p| p.0));
     let y = span(measured().chain(c.paper.points()).map(|p| p.1).chain(c.hlines.iter().map(|h| h.1)));
     let area = titled(&root, c.title, &c.machine)?;
-    let mut chart = frame(&area, c.x_label, c.y_label, x, y)?;
+    let grey = RGBColor(110, 110, 110);
+    // The paper's points: the colour of the measured series of the same name, else
+    // a darker colour of their own (named in the legend beside the card).
+    let mut extra = 0;
+    let paper: Vec<(RGBColor, bool)> = c
+        .paper
+        .series
+        .iter()
+        .map(|(name, _)| match c.series.iter().position(|s| &s.0 == name) {
+            Some(i) => (palette(i), true),
+            None => {
+                extra += 1;
+                (boundary_color(extra), false)
+            }
+        })
+        .collect();
+    let mut legend = Legend::default();
+    for (label, _) in &c.hlines {
+        legend.push(label.clone(), Mark::Dashed(grey));
+    }
+    for (i, (name, _)) in c.series.iter().enumerate() {
+        legend.push(name.clone(), Mark::Line(palette(i), 2));
+    }
+    for ((name, _), &(color, measured)) in c.paper.series.iter().zip(&paper) {
+        if !measured {
+            legend.push(format!("{name} (paper)"), Mark::Diamond(color));
+        }
+    }
+    // One entry, in black, for every paper point drawn in a measured series' colour.
+    if paper.iter().any(|&(_, measured)| measured) {
+        legend.push(format!("paper ({})", c.paper.card), Mark::Diamond(BLACK));
+    }
+    let (plot, below) = legend.split(&area);
+    let mut chart = frame(&plot, c.x_label, c.y_label, x, y)?;
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    for (label, v) in &c.hlines {
-        let grey = RGBColor(110, 110, 110);
+    for (_, v) in &c.hlines {
         let dashes = (0..40).map(|i| {
             let at = |k: f64| x.0 * (x.1 / x.0).powf(k / 40.0);
             PathElement::new(vec![(at(i as f64), *v), (at(i as f64 + 0.6), *v)], grey.stroke_width(2))
         });
-        chart
-            .draw_series(dashes)
-            .map_err(e)?
-            .label(label.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 6, y), (x + 10, y), (x + 16, y)], grey.stroke_width(2)));
+        chart.draw_series(dashes).map_err(e)?;
     }
-    for (i, (name, pts)) in c.series.iter().enumerate() {
+    for (i, (_, pts)) in c.series.iter().enumerate() {
         let color = palette(i);
         let mut pts = pts.clone();
         pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-        chart
-            .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
-            .map_err(e)?
-            .label(name.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)));
+        chart.draw_series(LineSeries::new(pts.clone(), color.stroke_width(2))).map_err(e)?;
         chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled()))).map_err(e)?;
     }
-    // The paper's points: the colour of the measured series of the same name, else
-    // a darker colour of their own (named in the legend beside the card).
-    let mut extra = 0;
-    for (k, (name, pts)) in c.paper.series.iter().enumerate() {
-        // Black is the legend's mark of the paper's points in measured colours.
-        let own = c.series.iter().position(|s| &s.0 == name);
-        let color = own.map_or_else(
-            || {
-                extra += 1;
-                boundary_color(extra)
-            },
-            palette,
-        );
-        let drawn =
-            chart.draw_series(pts.iter().map(|&p| EmptyElement::at(p) + PathElement::new(diamond(7), color.stroke_width(2)))).map_err(e)?;
-        if own.is_none() {
-            drawn
-                .label(format!("{name} (paper)"))
-                .legend(move |(x, y)| EmptyElement::at((x + 8, y)) + PathElement::new(diamond(6), color.stroke_width(2)));
-        } else if c.paper.series[..k].iter().all(|s| !c.series.iter().any(|m| m.0 == s.0)) {
-            // One entry for every paper point drawn in a measured series' colour.
-            drawn
-                .label(format!("paper ({})", c.paper.card))
-                .legend(|(x, y)| EmptyElement::at((x + 8, y)) + PathElement::new(diamond(6), BLACK.stroke_width(2)));
-        }
+    for ((_, pts), &(color, _)) in c.paper.series.iter().zip(&paper) {
+        chart.draw_series(pts.iter().map(|&p| EmptyElement::at(p) + PathElement::new(diamond(7), color.stroke_width(2)))).map_err(e)?;
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 13))
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()
-        .map_err(e)?;
+    if let Some(below) = below {
+        legend.draw(&below)?;
+    }
     root.present().map_err(e)
 }
 
@@ -449,6 +523,55 @@ pub fn tick_label_problems(svg: &str) -> Vec<String> {
     problems
 }
 
+/// The plotted points of a chart's SVG (as drawn here) that a legend covers:
+/// circles and diamonds drawn before a legend box (a white box with a black
+/// border, as [`Legend::draw`] and plotters' own series labels draw it) whose
+/// marker reaches into that box. Empty when every point is clear of the legend.
+pub fn legend_problems(svg: &str) -> Vec<String> {
+    let attr = |tag: &str, name: &str| -> Option<String> {
+        let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+        Some(tag[at..].split('"').next()?.to_owned())
+    };
+    let num = |tag: &str, name: &str| attr(tag, name).and_then(|v| v.parse::<f64>().ok());
+    // (centre x, centre y, radius) of every marker so far.
+    let mut points: Vec<(f64, f64, f64)> = Vec::new();
+    let mut last_white: Option<[f64; 4]> = None;
+    let mut problems = Vec::new();
+    for tag in svg.split('<').skip(1) {
+        let tag = tag.split('>').next().unwrap_or("");
+        if tag.starts_with("circle") {
+            if let (Some(x), Some(y), Some(r)) = (num(tag, "cx"), num(tag, "cy"), num(tag, "r")) {
+                points.push((x, y, r));
+            }
+        } else if tag.starts_with("polyline") {
+            let xy: Vec<(f64, f64)> = attr(tag, "points")
+                .unwrap_or_default()
+                .split_whitespace()
+                .filter_map(|p| p.split_once(',').and_then(|(x, y)| Some((x.parse().ok()?, y.parse().ok()?))))
+                .collect();
+            // A diamond: four corners and back to the first.
+            if xy.len() == 5 && xy[0] == xy[4] {
+                let (cx, cy) = ((xy[1].0 + xy[3].0) / 2.0, (xy[0].1 + xy[2].1) / 2.0);
+                points.push((cx, cy, (xy[1].0 - cx).abs()));
+            }
+        } else if tag.starts_with("rect") {
+            let geometry = ["x", "y", "width", "height"].map(|n| num(tag, n).unwrap_or(f64::NAN));
+            let fill = attr(tag, "fill").unwrap_or_default();
+            if fill.eq_ignore_ascii_case("#FFFFFF") {
+                last_white = Some(geometry);
+            } else if fill == "none" && attr(tag, "stroke").is_some_and(|s| s != "none") && last_white == Some(geometry) {
+                let [x, y, w, h] = geometry;
+                for &(px, py, r) in &points {
+                    if px + r > x && px - r < x + w && py + r > y && py - r < y + h {
+                        problems.push(format!("the point at ({px}, {py}) lies under the legend box at ({x}, {y}), {w}×{h}"));
+                    }
+                }
+            }
+        }
+    }
+    problems
+}
+
 #[cfg(test)]
 mod tests {
 
@@ -502,6 +625,46 @@ mod tests {
                 assert!(problems.is_empty(), "x {lo}–{hi}, y {ylo}–{yhi}: {problems:?}");
             }
         }
+    }
+
+    #[test]
+    fn the_legend_sits_under_the_plot_clear_of_every_point() {
+        register_font();
+        // Island Table I's shape: points in every corner, a dozen legend entries.
+        let mut c = LineChart { title: "t", x_label: "x", y_label: "y", machine: "m".into(), ..LineChart::default() };
+        c.paper = PaperPoints::new("GeForce GTX 580");
+        for i in 0..6 {
+            let k = (i + 1) as f64;
+            c.series.push((format!("{i} islands (here on 1 GPU)"), vec![(100.0, 2000.0 / k), (1000.0, 100.0 * k), (2000.0, 2000.0)]));
+            c.paper.push(&format!("{i} islands (here on 1 GPU)"), (120.0, 1900.0 / k));
+            c.paper.push(&format!("{} CPUs", 6 * (i + 1)), (110.0 + 10.0 * k, 1800.0));
+        }
+        let mut svg = String::new();
+        draw_lines(SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(), &c).unwrap();
+        assert_eq!(legend_problems(&svg), Vec::<String>::new());
+        assert!(svg.contains("paper (GeForce GTX 580)") && svg.contains("30 CPUs (paper)"), "every entry is drawn");
+        assert!(tick_label_problems(&svg).is_empty());
+        // The check finds a legend drawn over the points (plotters' own, in the plot's upper left).
+        let mut over = String::new();
+        {
+            let root = SVGBackend::with_string(&mut over, SIZE).into_drawing_area();
+            let mut chart = frame(&root, "x", "y", (1.0, 10.0), (1.0, 10.0)).unwrap();
+            // One point under the legend's box (the upper left corner), one clear of it.
+            chart
+                .draw_series([(1.1, 9.2), (5.0, 5.0)].map(|p| Circle::new(p, 3, BLACK.filled())))
+                .unwrap()
+                .label("s")
+                .legend(|(x, y)| Circle::new((x, y), 3, BLACK));
+            chart
+                .configure_series_labels()
+                .background_style(WHITE)
+                .border_style(BLACK)
+                .position(SeriesLabelPosition::UpperLeft)
+                .draw()
+                .unwrap();
+        }
+        let problems = legend_problems(&over);
+        assert_eq!(problems.len(), 1, "{problems:?}");
     }
 
     #[test]

@@ -572,7 +572,10 @@ mod tests {
         let mut all: Vec<Record> = ceilings
             .iter()
             .map(|&(name, v)| {
-                base.clone().with("record_kind", "ceiling").with("ceiling", name).with(if name == "cpu_clock" { "ghz" } else { "gbs" }, v)
+                base.clone()
+                    .with("record_kind", "ceiling")
+                    .with("ceiling", name)
+                    .with(if name == "cpu_clock" { crate::records::CPU_CLOCK_GHZ } else { crate::records::GB_PER_S }, v)
             })
             .collect();
         all.extend(

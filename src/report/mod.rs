@@ -78,8 +78,8 @@ impl MachineRecords {
     }
 
     /// The latest measured value of a ceiling, if any: GB/s for bandwidths
-    /// (column `gbs`), 10⁹ instructions per second for rates (column `gops`),
-    /// GHz for a core's clock (column `ghz`).
+    /// (column `gb_per_s`), 10⁹ instructions per second for rates (column
+    /// `gop_per_s`), GHz for a core's clock (column `cpu_clock_ghz`).
     pub fn ceiling(&self, name: &str) -> Option<f64> {
         self.ceiling_where(name, |_| true)
     }
@@ -107,7 +107,7 @@ impl MachineRecords {
         self.rows
             .iter()
             .filter(|r| r.str("record_kind") == kind && r.str("ceiling") == name && keep(r))
-            .filter_map(|r| Some((r.int("run_id").unwrap_or(0), r.float("gbs").or_else(|| r.float("gops")).or_else(|| r.float("ghz"))?)))
+            .filter_map(|r| Some((r.int("run_id").unwrap_or(0), crate::records::ceiling_value(r)?)))
             .max_by_key(|&(run, _)| run)
             .map(|(_, v)| v)
     }
@@ -399,13 +399,13 @@ pub fn header(meta: &PaperMeta, paper_id: &str) -> String {
 
 /// A `gpu_int32` ceiling record of a run of `profile`, for tests.
 #[cfg(test)]
-pub(crate) fn int32_ceiling(profile: &str, run_id: u64, gops: f64) -> Record {
+pub(crate) fn int32_ceiling(profile: &str, run_id: u64, gop_per_s: f64) -> Record {
     Record::new()
         .with("record_kind", "ceiling")
         .with("ceiling", "gpu_int32")
         .with("profile", profile)
         .with("run_id", run_id)
-        .with("gops", gops)
+        .with(crate::records::GOP_PER_S, gop_per_s)
 }
 
 #[cfg(test)]

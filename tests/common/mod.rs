@@ -16,6 +16,51 @@ pub fn describe(o: &Output) -> String {
     format!("exit {:?}\nstdout:\n{}\nstderr:\n{}", o.status.code(), String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }
 
+/// What is wrong with the record files under a reports root (#22): a column
+/// under a name from before units were named, or empty in every row, in a
+/// Parquet file or its CSV copies; a run's file without its CSV copy (where
+/// `with_csv`: the large layout copies are not committed).
+pub fn record_layout_problems(out: &std::path::Path, with_csv: bool) -> Vec<String> {
+    use evorepro::records::{RENAMED_COLUMNS, ceilings_csv_path, record_files, record_folders};
+    use polars::prelude::*;
+    fn check(file: &std::path::Path, df: &DataFrame) -> Vec<String> {
+        let mut problems = Vec::new();
+        for c in df.columns() {
+            if RENAMED_COLUMNS.iter().any(|(old, _)| c.name() == old) {
+                problems.push(format!("{}: column `{}` (an old name)", file.display(), c.name()));
+            }
+            if c.null_count() == df.height() {
+                problems.push(format!("{}: column `{}` is empty in all {} rows", file.display(), c.name(), df.height()));
+            }
+        }
+        problems
+    }
+    let mut problems = Vec::new();
+    let mut files = 0;
+    for dir in record_folders(out) {
+        for parquet in record_files(&dir) {
+            files += 1;
+            let df = ParquetReader::new(std::fs::File::open(&parquet).unwrap()).finish().unwrap();
+            problems.extend(check(&parquet, &df));
+            let stem = parquet.with_extension("");
+            if with_csv && !stem.with_extension("csv").exists() {
+                problems.push(format!("{}: no CSV copy", parquet.display()));
+            }
+            for csv in [stem.with_extension("csv"), ceilings_csv_path(&stem)].into_iter().filter(|c| c.exists()) {
+                let df = CsvReadOptions::default()
+                    .with_has_header(true)
+                    .try_into_reader_with_file_path(Some(csv.clone()))
+                    .unwrap()
+                    .finish()
+                    .unwrap();
+                problems.extend(check(&csv, &df));
+            }
+        }
+    }
+    assert!(files > 0, "no record files under {}", out.display());
+    problems
+}
+
 /// Runs `reproduce <paper> --profile quick --backend cpu --out <out>` and asserts success.
 pub fn reproduce_quick_cpu(paper: &str, out: &std::path::Path) {
     let o = evorepro(&[
@@ -33,6 +78,8 @@ pub fn reproduce_quick_cpu(paper: &str, out: &std::path::Path) {
     let err = String::from_utf8_lossy(&o.stderr);
     let last = err.lines().rfind(|l| l.starts_with(&format!("{paper}: ")) && l.contains(" cases, "));
     assert!(last.is_some_and(|l| l.contains("about 0 s left")), "no progress line for the last case: {}", describe(&o));
+    let problems = record_layout_problems(out, true);
+    assert!(problems.is_empty(), "reproduce {paper}'s records:\n{}", problems.join("\n"));
 }
 
 /// Writes `spec` (a paper's shipped spec with `from` replaced by `to` once) to a

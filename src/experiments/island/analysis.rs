@@ -119,7 +119,7 @@ impl Run {
             gpus: r.int("gpus").map(|g| g as usize),
             split,
             identical: r.get("identical") == &Value::Bool(true),
-            nccl: r.float("link_gbs").map(|gbs| (r.str("nccl_version").to_owned(), r.str("nccl_nvls_enable").to_owned(), gbs)),
+            nccl: r.float("link_gb_per_s").map(|gbs| (r.str("nccl_version").to_owned(), r.str("nccl_nvls_enable").to_owned(), gbs)),
             operations_per_generation: r.float("operations_per_generation"),
         })
     }

@@ -408,7 +408,7 @@ fn not_run(method: &str, reason: &str) -> Record {
     Record::new().with("method", method).with("status", "not_run").with("reason", reason)
 }
 
-/// Bytes each GPU sends to the next when the ring's link is measured (`link_gbs` of a ring row).
+/// Bytes each GPU sends to the next when the ring's link is measured (`link_gb_per_s` of a ring row).
 const LINK_BYTES: usize = 64 << 20;
 
 /// A `ring` case: the ring on this run's GPU, then split over every GPU of the machine (NCCL between them), which
@@ -444,7 +444,7 @@ fn ring_rows(instance: &Instance, config: &Config, optimum: u64, env: &RunEnv) -
             .with("identical", true)
             .with("nccl_version", format!("{}.{}.{}", v / 10000, v / 100 % 100, v % 100))
             .with("nccl_nvls_enable", std::env::var("NCCL_NVLS_ENABLE").unwrap_or_else(|_| "unset".into()))
-            .with("link_gbs", island_ring::link_bandwidth(&gpus, LINK_BYTES, 10)?),
+            .with("link_gb_per_s", island_ring::link_bandwidth(&gpus, LINK_BYTES, 10)?),
     );
     Ok(rows)
 }
