@@ -124,15 +124,17 @@ pub struct WholeSpeedups {
 pub fn whole_speedups(runs: &WholeRuns) -> WholeSpeedups {
     let mean = |v: Vec<f64>| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
     // Means over the runs where `scorer` built every generation, of its time and of `other(run)`.
-    let over = |scorer: &str, own: fn((f64, f64)) -> f64, other: &dyn Fn(&WholeRun) -> Option<f64>| {
-        let pairs: Vec<(f64, f64)> = runs.values().filter_map(|r| Some((own(r.whole(scorer)?), other(r)?))).collect();
+    // `whole`: the scorer's whole run, else its model building.
+    let over = |scorer: &str, whole: bool, other: &dyn Fn(&WholeRun) -> Option<f64>| {
+        let own = |r: &WholeRun| r.whole(scorer).map(|t| if whole { t.1 } else { t.0 });
+        let pairs: Vec<(f64, f64)> = runs.values().filter_map(|r| Some((own(r)?, other(r)?))).collect();
         Some(mean(pairs.iter().map(|p| p.0).collect())? / mean(pairs.iter().map(|p| p.1).collect())?)
     };
     let gecga_m = |r: &WholeRun| r.gecga_mean().map(|g| g.0);
     let gecga_w = |r: &WholeRun| r.gecga_mean().map(|g| g.1);
     let gm_w = |r: &WholeRun| mean(r.gecga_gm.clone());
     let device_w = |r: &WholeRun| mean(r.device.clone());
-    let (m, w): (fn((f64, f64)) -> f64, fn((f64, f64)) -> f64) = (|t| t.0, |t| t.1);
+    let (m, w) = (false, true);
     WholeSpeedups {
         n: runs.values().filter(|r| r.whole(BASELINE).is_some()).count(),
         spg_m: over(BASELINE, m, &gecga_m),

@@ -309,6 +309,10 @@ fn device_run(trap: &Trap, cfg: &ecga::EcgaConfig, seed: u64, env: &RunEnv) -> R
         .with("evaluation_ms", ph.evaluation_ms))
 }
 
+/// A generation kept for the single-threaded builds: its number (None for the
+/// `build` case's selection), selected population and the run's model of it.
+type Kept = (Option<usize>, Population, Option<ecga::ModelTrace>);
+
 /// One `whole` case (Section 5.3's whole runs where the baseline's outlast a
 /// command): gECGA's whole runs with counter-based randomness under `seed`
 /// (greedy and GM, timed alone), the same greedy run on the device, then the
@@ -349,8 +353,7 @@ fn whole_run(
         g += 1;
     })?;
     kept.insert(0, (None, calibration.clone(), None));
-    let jobs: Vec<(&str, &(Option<usize>, Population, Option<ecga::ModelTrace>))> =
-        [BASELINE, FASTCOUNT].into_iter().flat_map(|name| kept.iter().map(move |k| (name, k))).collect();
+    let jobs: Vec<(&str, &Kept)> = [BASELINE, FASTCOUNT].into_iter().flat_map(|name| kept.iter().map(move |k| (name, k))).collect();
     let xlogx = XLogX::new(greedy.n);
     let next = std::sync::atomic::AtomicUsize::new(0);
     let threads = threads.min(jobs.len()).max(1);
