@@ -20,7 +20,7 @@
 //! same parents as CPU pBOA, bit for bit.
 
 use super::ecga::GpuScorer;
-use super::{Gpu, KernelSource, ensure_len, launch_err};
+use super::{Gpu, GpuError, KernelSource, ensure_len, launch_err};
 use crate::library::boa::{
     BoaConfig, BoaResult, Construction, Family, FamilyScorer, GenerationStats, GenerationTrace, LnFactorial, Network, PhaseTimes,
     Randomness, build_pboa, population_hash,
@@ -29,7 +29,7 @@ use crate::library::ecga::{DeviceStats, PairScorer, Population};
 use crate::library::trap::Trap;
 use anyhow::{Context, Result, ensure};
 use cudarc::driver::sys::CUevent_flags;
-use cudarc::driver::{CudaEvent, CudaSlice, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaEvent, CudaSlice, DriverError, LaunchConfig, PushKernelArg};
 use std::time::{Duration, Instant};
 
 /// `kernels/boa.cu`.
@@ -166,12 +166,52 @@ impl<'g> GpuFamilyScorer<'g> {
         self
     }
 
+    /// What both designs' launches share before the population's upload: the
+    /// checks, the permutation, the ln-factorial table (uploaded when N changed)
+    /// and room for the output rows.
+    fn prepare_network(
+        &mut self,
+        n: usize,
+        ell: usize,
+        table: &LnFactorial,
+        perm: &[usize],
+        e: &impl Fn(DriverError) -> GpuError,
+    ) -> Result<()> {
+        ensure!(table.n() == n, "ln-factorial table built for n = {} but the population has n = {n}", table.n());
+        ensure!(perm.len() == ell, "perm has {} entries for {ell} nodes", perm.len());
+        let (gpu, b) = (self.gpu, &mut self.network);
+        let stream = &gpu.stream;
+        ensure_len(gpu, &mut b.perm, ell).map_err(e)?;
+        ensure_len(gpu, &mut b.out, ell * OUT).map_err(e)?;
+        if b.table_n != Some(n) {
+            b.table = Some(stream.clone_htod(&table.table()[..n + 2]).map_err(e)?);
+            b.table_n = Some(n);
+        }
+        let perm32: Vec<i32> = perm.iter().map(|&p| p as i32).collect();
+        let d_perm = b.perm.as_mut().expect("allocated above");
+        stream.memcpy_htod(&perm32, &mut d_perm.slice_mut(0..ell)).map_err(e)?;
+        Ok(())
+    }
+
+    /// What both designs' launches share after the launch: the rows back, the
+    /// kernel's time (events) and the host time since `t0` and the alleles read
+    /// in the stats, and the network the rows give.
+    fn finish_network(&mut self, n: usize, ell: usize, t0: Instant, e: &impl Fn(DriverError) -> GpuError) -> Result<Network> {
+        let stream = &self.gpu.stream;
+        self.events[1].record(stream).map_err(e)?;
+        let out = self.network.out.as_ref().expect("allocated by prepare_network");
+        let rows = stream.clone_dtoh(&out.slice(0..ell * OUT)).map_err(e)?;
+        self.stats.kernel_ms += f64::from(self.events[0].elapsed_ms(&self.events[1]).map_err(e)?);
+        self.stats.calls_ms += t0.elapsed().as_secs_f64() * 1e3;
+        let rows: Vec<&[i32]> = rows.chunks_exact(OUT).collect();
+        self.stats.alleles += rows.iter().map(|r| f64::from(r[MAX_K + 3])).sum::<f64>() * n as f64;
+        Ok(network_of_rows(&rows))
+    }
+
     /// [`build_pboa`]'s network from one launch of the paper's network kernel: the
     /// population uploaded a byte per allele, locus-major ([`locus_major`]).
     fn paper_network(&mut self, pop: &Population, table: &LnFactorial, k: usize, perm: &[usize]) -> Result<Network> {
         let (n, ell) = (pop.n(), pop.ell());
-        ensure!(table.n() == n, "ln-factorial table built for n = {} but the population has n = {n}", table.n());
-        ensure!(perm.len() == ell, "perm has {} entries for {ell} nodes", perm.len());
         ensure!(ell <= PAPER_MAX_ELL, "gboa-paper network kernel: ℓ = {ell} nodes, at most {PAPER_MAX_ELL} (its List_DS in shared memory)");
         ensure!(
             n.checked_mul(ell).is_some_and(|a| a <= i32::MAX as usize),
@@ -179,6 +219,7 @@ impl<'g> GpuFamilyScorer<'g> {
         );
         let e = launch_err("boa_pboa_network_paper");
         let t0 = Instant::now();
+        self.prepare_network(n, ell, table, perm, &e)?;
         let bytes = locus_major(pop);
         let (gpu, b) = (self.gpu, &mut self.network);
         if b.alleles.as_ref().is_none_or(|a| a.len() < bytes.len()) {
@@ -186,22 +227,14 @@ impl<'g> GpuFamilyScorer<'g> {
         }
         let stream = &gpu.stream;
         ensure_len(gpu, &mut b.alleles, bytes.len()).map_err(&e)?;
-        ensure_len(gpu, &mut b.perm, ell).map_err(&e)?;
-        ensure_len(gpu, &mut b.out, ell * OUT).map_err(&e)?;
-        if b.table_n != Some(n) {
-            b.table = Some(stream.clone_htod(&table.table()[..n + 2]).map_err(&e)?);
-            b.table_n = Some(n);
-        }
-        let (Some(alleles), Some(t), Some(d_perm), Some(out)) = (&mut b.alleles, &b.table, &mut b.perm, &mut b.out) else {
+        let (Some(alleles), Some(t), Some(d_perm), Some(out)) = (&mut b.alleles, &b.table, &b.perm, &mut b.out) else {
             unreachable!("allocated above")
         };
         stream.memcpy_htod(&bytes, &mut alleles.slice_mut(0..bytes.len())).map_err(&e)?;
-        let perm32: Vec<i32> = perm.iter().map(|&p| p as i32).collect();
-        stream.memcpy_htod(&perm32, &mut d_perm.slice_mut(0..ell)).map_err(&e)?;
         let func = gpu.function(&BOA_CU, "boa_pboa_network_paper")?;
         let (ell32, n32, k32) = (ell as i32, n as i32, k as i32);
         let mut launch = stream.launch_builder(&func);
-        launch.arg(&*alleles).arg(t).arg(&*d_perm).arg(&ell32).arg(&n32).arg(&k32).arg(&mut *out);
+        launch.arg(&*alleles).arg(t).arg(d_perm).arg(&ell32).arg(&n32).arg(&k32).arg(&mut *out);
         let cfg = LaunchConfig { grid_dim: (ell as u32, 1, 1), block_dim: (PAPER_THREADS, 1, 1), shared_mem_bytes: ell as u32 * 4 };
         self.events[0].record(stream).map_err(&e)?;
         // SAFETY: block i < ell reads alleles[l·n + i'] for loci l < ell (node i, its
@@ -213,24 +246,17 @@ impl<'g> GpuFamilyScorer<'g> {
         // k ≤ MAX_K (checked by the caller); blockDim = BOA_PAPER_THREADS, whole warps;
         // List_DS s_list[0..m), m < ell, lies in the ell·4 bytes of dynamic shared memory.
         unsafe { launch.launch(cfg) }.map_err(&e)?;
-        self.events[1].record(stream).map_err(&e)?;
-        let rows = stream.clone_dtoh(&out.slice(0..ell * OUT)).map_err(&e)?;
-        self.stats.kernel_ms += f64::from(self.events[0].elapsed_ms(&self.events[1]).map_err(&e)?);
-        self.stats.calls_ms += t0.elapsed().as_secs_f64() * 1e3;
-        let rows: Vec<&[i32]> = rows.chunks_exact(OUT).collect();
-        self.stats.alleles += rows.iter().map(|r| f64::from(r[MAX_K + 3])).sum::<f64>() * n as f64;
-        Ok(network_of_rows(&rows))
+        self.finish_network(n, ell, t0, &e)
     }
 
     /// [`build_pboa`]'s network from one launch of the network kernel.
     fn network(&mut self, pop: &Population, table: &LnFactorial, k: usize, perm: &[usize]) -> Result<Network> {
         let Design::Packed(shape) = self.design else { return self.paper_network(pop, table, k, perm) };
         let (n, ell) = (pop.n(), pop.ell());
-        ensure!(table.n() == n, "ln-factorial table built for n = {} but the population has n = {n}", table.n());
-        ensure!(perm.len() == ell, "perm has {} entries for {ell} nodes", perm.len());
         ensure!(ell <= MAX_ELL, "gBOA network kernel: ℓ = {ell} nodes, at most {MAX_ELL} (its candidate list in shared memory)");
         let e = launch_err("boa_pboa_network");
         let t0 = Instant::now();
+        self.prepare_network(n, ell, table, perm, &e)?;
         let packed = pop.packed();
         let (gpu, b) = (self.gpu, &mut self.network);
         if b.words.as_ref().is_none_or(|w| w.len() < packed.words.len()) {
@@ -239,22 +265,14 @@ impl<'g> GpuFamilyScorer<'g> {
         }
         let stream = &gpu.stream;
         ensure_len(gpu, &mut b.words, packed.words.len()).map_err(&e)?;
-        ensure_len(gpu, &mut b.perm, ell).map_err(&e)?;
-        ensure_len(gpu, &mut b.out, ell * OUT).map_err(&e)?;
-        if b.table_n != Some(n) {
-            b.table = Some(stream.clone_htod(&table.table()[..n + 2]).map_err(&e)?);
-            b.table_n = Some(n);
-        }
-        let (Some(words), Some(t), Some(d_perm), Some(out)) = (&mut b.words, &b.table, &mut b.perm, &mut b.out) else {
+        let (Some(words), Some(t), Some(d_perm), Some(out)) = (&mut b.words, &b.table, &b.perm, &mut b.out) else {
             unreachable!("allocated above")
         };
         stream.memcpy_htod(&packed.words, &mut words.slice_mut(0..packed.words.len())).map_err(&e)?;
-        let perm32: Vec<i32> = perm.iter().map(|&p| p as i32).collect();
-        stream.memcpy_htod(&perm32, &mut d_perm.slice_mut(0..ell)).map_err(&e)?;
         let func = gpu.function(&BOA_CU, network_kernel(shape.group))?;
         let (ell32, n32, wpl, k32) = (ell as i32, n as i32, packed.words_per_locus as i32, k as i32);
         let mut launch = stream.launch_builder(&func);
-        launch.arg(&*words).arg(t).arg(&*d_perm).arg(&ell32).arg(&n32).arg(&wpl).arg(&k32).arg(&mut *out);
+        launch.arg(&*words).arg(t).arg(d_perm).arg(&ell32).arg(&n32).arg(&wpl).arg(&k32).arg(&mut *out);
         let cfg = LaunchConfig { grid_dim: (ell as u32, 1, 1), block_dim: (shape.warps * 32, 1, 1), shared_mem_bytes: ell as u32 * 4 };
         self.events[0].record(stream).map_err(&e)?;
         // SAFETY: block i < ell reads loci < ell (node i, perm-allowed j < ell and its
@@ -265,13 +283,7 @@ impl<'g> GpuFamilyScorer<'g> {
         // (`with_shape`); the candidate list s_list[0..m), m < ell, lies in the
         // ell·4 bytes of dynamic shared memory.
         unsafe { launch.launch(cfg) }.map_err(&e)?;
-        self.events[1].record(stream).map_err(&e)?;
-        let rows = stream.clone_dtoh(&out.slice(0..ell * OUT)).map_err(&e)?;
-        self.stats.kernel_ms += f64::from(self.events[0].elapsed_ms(&self.events[1]).map_err(&e)?);
-        self.stats.calls_ms += t0.elapsed().as_secs_f64() * 1e3;
-        let rows: Vec<&[i32]> = rows.chunks_exact(OUT).collect();
-        self.stats.alleles += rows.iter().map(|r| f64::from(r[MAX_K + 3])).sum::<f64>() * n as f64;
-        Ok(network_of_rows(&rows))
+        self.finish_network(n, ell, t0, &e)
     }
 }
 
