@@ -184,7 +184,7 @@ pub struct Table5Rule {
 }
 
 impl Table5Rule {
-    fn of(r: &Record) -> Table5Rule {
+    pub fn of(r: &Record) -> Table5Rule {
         let int = |key: &str| r.int(key).map_or(1, |v| v.max(1) as usize);
         let randomness = match r.str("randomness") {
             "" => "paper".to_owned(),
@@ -310,8 +310,18 @@ impl Analysis {
             e.1 = e.1.max(r.int("run_id").unwrap_or(0));
         }
         a.table5_rule = rules.iter().max_by_key(|(_, (n, run))| (*n, *run)).map(|(rule, _)| rule.clone());
-        a.table5_left_out = rules.into_iter().filter(|(rule, _)| Some(rule) != a.table5_rule.as_ref()).map(|(rule, (n, _))| (rule, n)).collect();
+        a.table5_left_out =
+            rules.into_iter().filter(|(rule, _)| Some(rule) != a.table5_rule.as_ref()).map(|(rule, (n, _))| (rule, n)).collect();
+        // A case's seed comes from its id, so a Table 5 or Figure 6 case stored by two
+        // profiles (`quick` and `cpu`, `gpu` and `fig6`) is the same run twice: counted once.
+        let mut seen = std::collections::BTreeSet::new();
         for r in rows {
+            if matches!(r.str("figure"), "table5" | "fig6")
+                && !r.str("case_id").is_empty()
+                && !seen.insert((r.str("case_id"), r.int("generation"), r.str("scorer"), Table5Rule::of(r)))
+            {
+                continue;
+            }
             let ell = r.int("ell").unwrap_or(0) as usize;
             let n = r.int("n").unwrap_or(0) as usize;
             let search = r.str("search").to_owned();
@@ -553,6 +563,10 @@ pub mod tests {
         let old = Table5Rule { runs_per_trial: 1, required_successes: 1, randomness: "paper".into() };
         assert_eq!(a.table5_left_out.get(&old), Some(&1), "rows without the columns: one run of one, the paper's randomness");
         assert_eq!(a.table5_left_out.len(), 2);
+        // The same case stored by two profiles is one bisection.
+        let twice = |p: &str| t5(2500.0, Some(5), "counter").with("case_id", "table5/greedy/l50/b0").with("profile", p);
+        let a = Analysis::of(&MachineRecords { hw_id: "m".into(), rows: vec![twice("cpu"), twice("quick")] }, &published());
+        assert_eq!(a.table5[&("greedy".to_owned(), 50)], vec![2500.0]);
         assert!(rule.describe().contains("5 runs per trial") && old.describe().starts_with("one run per trial"), "{}", rule.describe());
     }
 }

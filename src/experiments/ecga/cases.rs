@@ -181,8 +181,11 @@ impl EcgaPaper {
                     required_successes: int("required_successes"),
                     ..BisectionCriteria::default()
                 };
-                let randomness =
-                    if p.str("randomness") == ecga::Randomness::Counter.name() { ecga::Randomness::Counter } else { ecga::Randomness::Paper };
+                let randomness = if p.str("randomness") == ecga::Randomness::Counter.name() {
+                    ecga::Randomness::Counter
+                } else {
+                    ecga::Randomness::Paper
+                };
                 let base = ecga::EcgaConfig { randomness, ..self.spec.config(0, ell, search) };
                 let t0 = Instant::now();
                 let (name, b) = table5_bisection(&trap, &base, seed, &criteria, env)?;
@@ -328,7 +331,8 @@ fn table5_bisection(
     env: &RunEnv,
 ) -> Result<(&'static str, ecga::BisectionResult)> {
     if let (Some(gpu), ecga::Randomness::Counter) = (&env.gpu, base.randomness) {
-        let mut run_one = |cfg: &ecga::EcgaConfig, run_seed: u64| Ok(crate::gpu::ecga_run::run(gpu, trap, cfg, run_seed, None)?.result.best_solved);
+        let mut run_one =
+            |cfg: &ecga::EcgaConfig, run_seed: u64| Ok(crate::gpu::ecga_run::run(gpu, trap, cfg, run_seed, None)?.result.best_solved);
         return Ok((GECGA_DEVICE, ecga::bisection_with(trap, base, seed, criteria, &mut run_one)?));
     }
     let (name, mut scorer) = fastest(env)?;

@@ -546,7 +546,14 @@ fn fig6_samples(a: &Analysis, value: impl Fn(&super::analysis::Fig6Run) -> Optio
 }
 
 /// A Figure 6 comparison judged on the paper's conditions, the smaller N beyond.
-fn fig6_judge(a: &Analysis, (inside, outside): (Vec<Sample>, Vec<Sample>), min_n: usize, want: Comparison, words: [&str; 3], what: &str) -> Outcome {
+fn fig6_judge(
+    a: &Analysis,
+    (inside, outside): (Vec<Sample>, Vec<Sample>),
+    min_n: usize,
+    want: Comparison,
+    words: [&str; 3],
+    what: &str,
+) -> Outcome {
     let names = ("greedy", "GM");
     let min = a.published.fig6_min_n;
     let beyond = if outside.is_empty() {

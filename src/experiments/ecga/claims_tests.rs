@@ -434,7 +434,11 @@ fn table_5_compares_gm_with_greedy_by_their_spread_under_one_rule() {
     let o = judge(rows.clone());
     assert_eq!(o.verdict, Verdict::NotReproduced, "{}", o.evidence);
     assert!(o.evidence.contains("GM larger at 0 of 1 sizes, tie at 1") && o.evidence.contains("n = 10"), "{}", o.evidence);
-    assert!(o.evidence.starts_with("bisections with 5 runs per trial, a size succeeding when 3 or more of them do; counter"), "{}", o.evidence);
+    assert!(
+        o.evidence.starts_with("bisections with 5 runs per trial, a size succeeding when 3 or more of them do; counter"),
+        "{}",
+        o.evidence
+    );
     // GM's 20% smaller with a narrow spread: not reproduced, the opposite seen.
     let narrow = |mean: f64| [0.99, 1.01, 1.0].map(|f| mean * f);
     let o = judge([table5_rule("greedy", 100, 10, &narrow(6000.0)), table5_rule("gm", 100, 10, &narrow(4800.0))].concat());
@@ -444,7 +448,11 @@ fn table_5_compares_gm_with_greedy_by_their_spread_under_one_rule() {
     let mut mixed = rows;
     mixed.extend(table5(&[100], 8, |_| 6000.0, |_| 9000.0));
     let o = judge(mixed);
-    assert!(o.evidence.contains("tie at 1") && o.evidence.contains("left out: 16 under one run per trial; paper randomness"), "{}", o.evidence);
+    assert!(
+        o.evidence.contains("tie at 1") && o.evidence.contains("left out: 16 under one run per trial; paper randomness"),
+        "{}",
+        o.evidence
+    );
 }
 
 #[test]

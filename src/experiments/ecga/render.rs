@@ -3,9 +3,10 @@
 //! Performance section, each with one part per machine; the claims judged on
 //! every machine; and the side-by-side comparison of machines.
 
-use super::analysis::{Analysis, PerGeneration};
+use super::analysis::{Analysis, PerGeneration, Table5Rule};
 use super::{CPU_MT, EcgaPaper, GECGA, GECGA_DEVICE, SCORERS, performance, scale, spec::power_fit};
 use crate::claims::Ctx;
+use crate::claims::judge::{self, Comparison};
 use crate::experiments::{PaperReport, Section};
 use crate::library::ecga::Search;
 use crate::report::chart::{self, LineChart, PaperPoints};
@@ -117,7 +118,16 @@ impl EcgaPaper {
         if a.table5.is_empty() {
             return Ok(String::new());
         }
-        let mut t = Table::new(&["ℓ", "greedy: paper", "greedy: here (mean ± 95% CI, n)", "ratio", "GM: paper", "GM: here (mean ± 95% CI, n)", "ratio"]);
+        let mut t = Table::new(&[
+            "ℓ",
+            "greedy: paper",
+            "greedy: here (mean ± 95% CI, n)",
+            "ratio",
+            "GM: paper",
+            "GM: here (mean ± 95% CI, n)",
+            "ratio",
+            "GM vs greedy (Welch)",
+        ]);
         let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
         let ells: std::collections::BTreeSet<usize> = a.table5.keys().map(|k| k.1).collect();
         for &ell in &ells {
@@ -137,13 +147,20 @@ impl EcgaPaper {
                     series.entry(format!("{} (here)", search.name())).or_default().push((ell as f64, s.mean));
                 }
             }
+            let runs = |search: Search| a.table5.get(&(search.name().to_owned(), ell)).map_or(&[][..], |v| v.as_slice());
+            cells.push(match judge::compare(runs(Search::GreedyMating), runs(Search::Greedy)) {
+                Some(Comparison::Greater) => "GM larger".into(),
+                Some(Comparison::Less) => "GM smaller".into(),
+                Some(Comparison::Tie) => "tie".into(),
+                None => "—".into(),
+            });
             t.row(cells);
         }
         let mut md = String::new();
         if let Some(rule) = &a.table5_rule {
             let scorers: std::collections::BTreeSet<&str> = m
                 .measurements()
-                .filter(|r| r.str("figure") == "table5" && r.str("status") == "ok")
+                .filter(|r| r.str("figure") == "table5" && r.str("status") == "ok" && &Table5Rule::of(r) == rule)
                 .map(|r| r.str("scorer"))
                 .filter(|s| !s.is_empty())
                 .collect();
