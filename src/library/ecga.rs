@@ -1434,18 +1434,32 @@ pub struct BisectionResult {
     pub trials: Vec<Trial>,
 }
 
-/// Bisection for the minimum population size (Sastry 2002, as cited in Section 5.2).
-///
-/// Tries `n0`; doubles until a size succeeds, or, when `n0` already succeeds,
-/// halves until one fails (not below the tournament size). Then bisects between the
-/// largest failure `lo` and smallest success `hi` until (hi − lo)/lo ≤ precision and
-/// returns `hi`. `base.n` is ignored; run seeds are drawn in order from `seed`.
+/// Bisection for the minimum population size (Sastry 2002, as cited in Section 5.2),
+/// each run on the host with `scorer` ([`bisection_with`] with [`run`]).
 pub fn bisection(
     trap: &Trap,
     base: &EcgaConfig,
     seed: u64,
     criteria: &BisectionCriteria,
     scorer: &mut dyn PairScorer,
+) -> Result<BisectionResult> {
+    bisection_with(trap, base, seed, criteria, &mut |cfg, run_seed| Ok(run(trap, cfg, run_seed, scorer)?.best_solved))
+}
+
+/// Bisection for the minimum population size (Sastry 2002, as cited in Section 5.2),
+/// `run_one(config, run seed)` making one run and returning the subproblems its
+/// best individual solves (on the host or wholly on the device).
+///
+/// Tries `n0`; doubles until a size succeeds, or, when `n0` already succeeds,
+/// halves until one fails (not below the tournament size). Then bisects between the
+/// largest failure `lo` and smallest success `hi` until (hi − lo)/lo ≤ precision and
+/// returns `hi`. `base.n` is ignored; run seeds are drawn in order from `seed`.
+pub fn bisection_with(
+    trap: &Trap,
+    base: &EcgaConfig,
+    seed: u64,
+    criteria: &BisectionCriteria,
+    run_one: &mut dyn FnMut(&EcgaConfig, u64) -> Result<usize>,
 ) -> Result<BisectionResult> {
     ensure!(
         criteria.required_successes >= 1 && criteria.required_successes <= criteria.runs_per_trial,
@@ -1459,7 +1473,7 @@ pub fn bisection(
         let (mut runs, mut successes) = (0, 0);
         while successes < criteria.required_successes && runs - successes <= criteria.runs_per_trial - criteria.required_successes {
             runs += 1;
-            if run(trap, &cfg, rng.random(), scorer)?.best_solved + 1 >= trap.m {
+            if run_one(&cfg, rng.random())? + 1 >= trap.m {
                 successes += 1;
             }
         }
@@ -2000,6 +2014,28 @@ mod tests {
         let result = bisection(&trap, &base, 21, &from_above, &mut scorer()).unwrap();
         assert!(result.trials[0].success && result.trials[1].n == 1024);
         assert!(result.n < 2048 && result.trials.iter().any(|t| !t.success));
+    }
+
+    #[test]
+    fn a_bisection_through_a_closure_equals_the_scorers_and_sees_every_run() {
+        // Counter randomness and another scorer in the closure: the runs are the same, so is the bisection.
+        let trap = Trap { k: 4, m: 4 };
+        let base = EcgaConfig { randomness: Randomness::Counter, ..EcgaConfig::paper(trap.ell(), 0, Search::GreedyMating) };
+        let criteria = BisectionCriteria { runs_per_trial: 5, required_successes: 3, ..Default::default() };
+        let want = bisection(&trap, &base, 8, &criteria, &mut scorer()).unwrap();
+        let mut other = ParallelCpuScorer::new(FastCount { popcount: Popcount::Hardware });
+        let mut calls = Vec::new();
+        let got = bisection_with(&trap, &base, 8, &criteria, &mut |cfg, run_seed| {
+            calls.push(cfg.n);
+            Ok(run(&trap, cfg, run_seed, &mut other)?.best_solved)
+        })
+        .unwrap();
+        assert_eq!(got, want);
+        assert_eq!(calls.len(), want.trials.iter().map(|t| t.runs).sum::<usize>());
+        assert!(want.trials.iter().all(|t| (3..=5).contains(&t.runs) && t.success == (t.successes >= 3)));
+        // A run that always solves m − 2 subproblems never succeeds: doubling stops at max_n.
+        let few = BisectionCriteria { max_n: 64, ..criteria };
+        assert!(bisection_with(&trap, &base, 8, &few, &mut |_, _| Ok(trap.m - 2)).is_err());
     }
 
     #[test]

@@ -150,19 +150,57 @@ pub fn whole_speedups(runs: &WholeRuns) -> WholeSpeedups {
 /// Generation → (model quality, ratio of ones) over runs (Figure 6).
 pub type PerGeneration = BTreeMap<usize, (Vec<f64>, Vec<f64>)>;
 
-/// One Figure 6 run: its length and the model quality of each generation.
+/// One Figure 6 run: its length, and the model quality and ratio of ones after
+/// selection of each generation.
 #[derive(Clone, Default)]
 pub struct Fig6Run {
     pub generations: usize,
     pub quality: BTreeMap<usize, f64>,
+    pub ones: BTreeMap<usize, f64>,
 }
 
 impl Fig6Run {
+    /// The first generation whose ratio of ones after selection reaches
+    /// `threshold` (Figure 6(b)'s curves); None where the run never does.
+    pub fn generation_reaching(&self, threshold: f64) -> Option<usize> {
+        self.ones.iter().find(|(_, r)| **r >= threshold).map(|(g, _)| *g)
+    }
+
     /// Section 5.5's "overall" model quality: the mean over the run's
     /// generations but its last (where the paper says quality drops for both).
     pub fn overall_quality(&self) -> Option<f64> {
         let q: Vec<f64> = self.quality.values().copied().collect();
         (q.len() > 1).then(|| q[..q.len() - 1].iter().sum::<f64>() / (q.len() - 1) as f64)
+    }
+}
+
+/// The per-trial rule and randomness of Table 5 bisections (rows written before
+/// they were recorded: one run of one, the paper's randomness).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Table5Rule {
+    pub runs_per_trial: usize,
+    pub required_successes: usize,
+    pub randomness: String,
+}
+
+impl Table5Rule {
+    pub fn of(r: &Record) -> Table5Rule {
+        let int = |key: &str| r.int(key).map_or(1, |v| v.max(1) as usize);
+        let randomness = match r.str("randomness") {
+            "" => "paper".to_owned(),
+            s => s.to_owned(),
+        };
+        Table5Rule { runs_per_trial: int("runs_per_trial"), required_successes: int("required_successes"), randomness }
+    }
+
+    /// The rule in words, for the report and the claims' evidence.
+    pub fn describe(&self) -> String {
+        let runs = if self.runs_per_trial == 1 {
+            "one run per trial".to_owned()
+        } else {
+            format!("{} runs per trial, a size succeeding when {} or more of them do", self.runs_per_trial, self.required_successes)
+        };
+        format!("{runs}; {} randomness", self.randomness)
     }
 }
 
@@ -182,8 +220,13 @@ pub struct ScaleBuild {
 pub struct Analysis {
     /// What the paper published, for the checks.
     pub published: Published,
-    /// (search, ℓ) → bisection results.
+    /// (search, ℓ) → bisection results under [`Analysis::table5_rule`] alone.
     pub table5: BTreeMap<(String, usize), Vec<f64>>,
+    /// The rule of `table5`: of the rules in the records, the one with the
+    /// most bisections (the latest run on a tie).
+    pub table5_rule: Option<Table5Rule>,
+    /// Bisections under other rules, left out of `table5`.
+    pub table5_left_out: BTreeMap<Table5Rule, usize>,
     /// ℓ → (population, scorer → times).
     pub fig5: BTreeMap<usize, (usize, BTreeMap<String, ScorerTimes>)>,
     /// (search, n) → generation → (quality, ones ratio) over runs.
@@ -245,6 +288,8 @@ impl Analysis {
         let mut a = Analysis {
             published: published.clone(),
             table5: BTreeMap::new(),
+            table5_rule: None,
+            table5_left_out: BTreeMap::new(),
             fig5: BTreeMap::new(),
             fig6: BTreeMap::new(),
             fig6_runs: BTreeMap::new(),
@@ -257,7 +302,26 @@ impl Analysis {
             scale: Vec::new(),
             gecga_absent: None,
         };
+        let rows: Vec<&Record> = rows.collect();
+        let mut rules: BTreeMap<Table5Rule, (usize, i64)> = BTreeMap::new();
+        for r in rows.iter().filter(|r| r.str("figure") == "table5" && r.str("status") == "ok") {
+            let e = rules.entry(Table5Rule::of(r)).or_default();
+            e.0 += 1;
+            e.1 = e.1.max(r.int("run_id").unwrap_or(0));
+        }
+        a.table5_rule = rules.iter().max_by_key(|(_, (n, run))| (*n, *run)).map(|(rule, _)| rule.clone());
+        a.table5_left_out =
+            rules.into_iter().filter(|(rule, _)| Some(rule) != a.table5_rule.as_ref()).map(|(rule, (n, _))| (rule, n)).collect();
+        // A case's seed comes from its id, so a Table 5 or Figure 6 case stored by two
+        // profiles (`quick` and `cpu`, `gpu` and `fig6`) is the same run twice: counted once.
+        let mut seen = std::collections::BTreeSet::new();
         for r in rows {
+            if matches!(r.str("figure"), "table5" | "fig6")
+                && !r.str("case_id").is_empty()
+                && !seen.insert((r.str("case_id"), r.int("generation"), r.str("scorer"), Table5Rule::of(r)))
+            {
+                continue;
+            }
             let ell = r.int("ell").unwrap_or(0) as usize;
             let n = r.int("n").unwrap_or(0) as usize;
             let search = r.str("search").to_owned();
@@ -266,7 +330,9 @@ impl Analysis {
                 a.gecga_absent.get_or_insert_with(|| r.str("reason").to_owned());
             }
             match r.str("figure") {
-                "table5" if ok => a.table5.entry((search, ell)).or_default().extend(r.float("n_min")),
+                "table5" if ok && Some(&Table5Rule::of(r)) == a.table5_rule.as_ref() => {
+                    a.table5.entry((search, ell)).or_default().extend(r.float("n_min"))
+                }
                 "fig5" | "build" => {
                     if r.str("figure") == "fig5" {
                         a.fig5_profile.insert(ell, r.str("profile").to_owned());
@@ -305,6 +371,9 @@ impl Analysis {
                     run.generations = r.int("generations").unwrap_or(0) as usize;
                     if let Some(q) = r.float("model_quality") {
                         run.quality.insert(g, q);
+                    }
+                    if let Some(o) = r.float("ones_ratio") {
+                        run.ones.insert(g, o);
                     }
                 }
                 "fig7" if ok => {
@@ -463,8 +532,41 @@ pub mod tests {
 
     #[test]
     fn a_runs_overall_quality_leaves_out_its_last_generation() {
-        let run = Fig6Run { generations: 3, quality: [(1, 0.2), (2, 0.6), (3, 0.0)].into_iter().collect() };
+        let run = Fig6Run { generations: 3, quality: [(1, 0.2), (2, 0.6), (3, 0.0)].into_iter().collect(), ..Fig6Run::default() };
         assert!((run.overall_quality().unwrap() - 0.4).abs() < 1e-12);
-        assert_eq!(Fig6Run { generations: 1, quality: [(1, 0.5)].into_iter().collect() }.overall_quality(), None);
+        assert_eq!(Fig6Run { generations: 1, quality: [(1, 0.5)].into_iter().collect(), ..Fig6Run::default() }.overall_quality(), None);
+    }
+
+    #[test]
+    fn a_run_reaches_a_ratio_of_ones_at_its_first_generation_at_or_above_it() {
+        let run = Fig6Run { generations: 4, ones: [(1, 0.6), (2, 0.9), (3, 0.85), (4, 0.97)].into_iter().collect(), ..Fig6Run::default() };
+        assert_eq!(run.generation_reaching(0.9), Some(2));
+        assert_eq!(run.generation_reaching(0.95), Some(4));
+        assert_eq!(run.generation_reaching(0.99), None);
+    }
+
+    #[test]
+    fn table_5_keeps_the_rule_with_the_most_bisections_and_counts_the_others() {
+        let t5 = |n: f64, runs: Option<usize>, randomness: &str| {
+            let r = Record::new().with("record_kind", "measurement").with("figure", "table5").with("status", "ok");
+            let r = r.with("search", "greedy").with("ell", 50usize).with("n_min", n);
+            match runs {
+                Some(k) => r.with("runs_per_trial", k).with("required_successes", 3usize).with("randomness", randomness),
+                None => r,
+            }
+        };
+        let rows = vec![t5(2000.0, None, ""), t5(2500.0, Some(5), "counter"), t5(2600.0, Some(5), "counter"), t5(9.0, Some(5), "paper")];
+        let a = Analysis::of(&MachineRecords { hw_id: "m".into(), rows }, &published());
+        let rule = a.table5_rule.clone().unwrap();
+        assert_eq!((rule.runs_per_trial, rule.required_successes, rule.randomness.as_str()), (5, 3, "counter"));
+        assert_eq!(a.table5[&("greedy".to_owned(), 50)], vec![2500.0, 2600.0]);
+        let old = Table5Rule { runs_per_trial: 1, required_successes: 1, randomness: "paper".into() };
+        assert_eq!(a.table5_left_out.get(&old), Some(&1), "rows without the columns: one run of one, the paper's randomness");
+        assert_eq!(a.table5_left_out.len(), 2);
+        // The same case stored by two profiles is one bisection.
+        let twice = |p: &str| t5(2500.0, Some(5), "counter").with("case_id", "table5/greedy/l50/b0").with("profile", p);
+        let a = Analysis::of(&MachineRecords { hw_id: "m".into(), rows: vec![twice("cpu"), twice("quick")] }, &published());
+        assert_eq!(a.table5[&("greedy".to_owned(), 50)], vec![2500.0]);
+        assert!(rule.describe().contains("5 runs per trial") && old.describe().starts_with("one run per trial"), "{}", rule.describe());
     }
 }

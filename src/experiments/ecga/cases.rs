@@ -35,7 +35,14 @@ impl EcgaPaper {
         for ell in p.table5_ells.iter().map(|e| *e.get_ref()) {
             for search in [Search::Greedy, Search::GreedyMating] {
                 for b in 0..*p.table5_bisections.get_ref() {
-                    let params = Record::new().with("figure", "table5").with("search", search.name()).with("ell", ell).with("bisection", b);
+                    let params = Record::new()
+                        .with("figure", "table5")
+                        .with("search", search.name())
+                        .with("ell", ell)
+                        .with("bisection", b)
+                        .with("runs_per_trial", *p.table5_runs_per_trial.get_ref())
+                        .with("required_successes", *p.table5_successes.get_ref())
+                        .with("randomness", p.table5_randomness().name());
                     add(format!("table5/{}/l{ell}/b{b}", search.name()), params, (ell * ell) as u64 / 10);
                 }
             }
@@ -141,7 +148,16 @@ impl EcgaPaper {
             "fig5_ells" | "whole_ells" => (n * ell / 8 * 2).max(crate::gpu::ecga_run::run_bytes(n as usize, ell as usize) as u64),
             _ => n * ell / 8 * 2,
         };
-        Footprint { host_bytes: n * ell * 3 + n * ell / 8, device_bytes, key }
+        // A whole case keeps the selected population (rows and packed, 9/8 byte per
+        // allele) of every `chunks`-th generation, and the `build` case's selection.
+        let kept = match key {
+            "whole_ells" => {
+                let chunks = p.int("chunks").unwrap_or(1).max(1) as u64;
+                (whole_generations(ell).div_ceil(chunks) + 1) * (n * ell + n * ell / 8)
+            }
+            _ => 0,
+        };
+        Footprint { host_bytes: n * ell * 3 + n * ell / 8 + kept, device_bytes, key }
     }
 
     /// Runs one case; every returned row is one repetition (or one "not run here").
@@ -157,14 +173,22 @@ impl EcgaPaper {
         let mut rows = Vec::new();
         match p.str("figure") {
             "table5" => {
+                let int = |key: &str| p.int(key).map_or(1, |v| v.max(1) as usize);
                 let criteria = BisectionCriteria {
                     n0: *self.spec.settings.bisection_n0.get_ref(),
                     precision: *self.spec.settings.bisection_precision.get_ref(),
+                    runs_per_trial: int("runs_per_trial"),
+                    required_successes: int("required_successes"),
                     ..BisectionCriteria::default()
                 };
-                let (name, mut scorer) = fastest(env)?;
+                let randomness = if p.str("randomness") == ecga::Randomness::Counter.name() {
+                    ecga::Randomness::Counter
+                } else {
+                    ecga::Randomness::Paper
+                };
+                let base = ecga::EcgaConfig { randomness, ..self.spec.config(0, ell, search) };
                 let t0 = Instant::now();
-                let b = ecga::bisection(&trap, &self.spec.config(0, ell, search), seed, &criteria, scorer.as_mut())?;
+                let (name, b) = table5_bisection(&trap, &base, seed, &criteria, env)?;
                 rows.push(
                     Record::new()
                         .with("scorer", name)
@@ -259,6 +283,13 @@ impl EcgaPaper {
     }
 }
 
+/// Generations a whole run at ℓ is taken to last for its footprint: ℓ/10 (at
+/// least 10), twice the 24–25 the H100 and H200 records measured at ℓ = 500 at the
+/// Table 5 population, for margin.
+fn whole_generations(ell: u64) -> u64 {
+    (ell / 10).max(10)
+}
+
 fn search_of(name: &str) -> Search {
     if name == Search::GreedyMating.name() { Search::GreedyMating } else { Search::Greedy }
 }
@@ -286,6 +317,26 @@ fn run_row(scorer: &str, r: &RunResult, wall_ms: f64) -> Record {
         .with("converged", r.converged)
         .with("pairs_scored", r.history.iter().map(|g| g.pairs_scored).sum::<u64>())
         .with("digest", digest(r))
+}
+
+/// One Table 5 bisection and the scorer that made its runs: with counter-based
+/// randomness each run goes wholly on the device where there is a GPU
+/// (`gecga-device`), else on the host with the fastest scorer, the two
+/// bit-identical; with the paper's randomness on the host with the fastest scorer.
+fn table5_bisection(
+    trap: &Trap,
+    base: &ecga::EcgaConfig,
+    seed: u64,
+    criteria: &BisectionCriteria,
+    env: &RunEnv,
+) -> Result<(&'static str, ecga::BisectionResult)> {
+    if let (Some(gpu), ecga::Randomness::Counter) = (&env.gpu, base.randomness) {
+        let mut run_one =
+            |cfg: &ecga::EcgaConfig, run_seed: u64| Ok(crate::gpu::ecga_run::run(gpu, trap, cfg, run_seed, None)?.result.best_solved);
+        return Ok((GECGA_DEVICE, ecga::bisection_with(trap, base, seed, criteria, &mut run_one)?));
+    }
+    let (name, mut scorer) = fastest(env)?;
+    Ok((name, ecga::bisection(trap, base, seed, criteria, scorer.as_mut())?))
 }
 
 /// The whole run on the device with counter-based random numbers from the
@@ -530,6 +581,39 @@ fn population_fits_host(n: usize, ell: usize, mem_gib: f64) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiments::Experiment;
+    use crate::spec::SpecFile;
+
+    fn paper() -> Box<dyn crate::experiments::Paper> {
+        let file = SpecFile::from_text(std::path::Path::new("ecga.toml"), include_str!("../../../experiments/ecga.toml").into());
+        super::super::ECGA.load(&file).unwrap()
+    }
+
+    #[test]
+    fn table_5_cases_carry_their_profiles_rule_one_bisection_each() {
+        let p = paper();
+        let cases = p.cases("gpu-table5").unwrap();
+        assert_eq!(cases.len(), 7 * 2 * 10);
+        assert!(cases.iter().all(|c| c.id.starts_with("table5/") && c.params.str("randomness") == "counter"));
+        assert!(cases.iter().all(|c| c.params.int("runs_per_trial") == Some(5) && c.params.int("required_successes") == Some(3)));
+        let quick = p.cases("quick").unwrap();
+        let t5 = quick.iter().find(|c| c.params.str("figure") == "table5").unwrap();
+        assert_eq!((t5.params.int("runs_per_trial"), t5.params.str("randomness")), (Some(1), "paper"), "the default rule");
+        let fig6 = p.cases("fig6").unwrap();
+        assert_eq!(fig6.len(), 5 * 2 * 30);
+        assert!(fig6.iter().all(|c| c.params.str("figure") == "fig6"));
+    }
+
+    #[test]
+    fn a_whole_cases_footprint_counts_its_kept_generations() {
+        let p = paper();
+        let whole = p.cases("speed").unwrap().into_iter().find(|c| c.params.str("figure") == "whole").unwrap();
+        let build = p.cases("speed").unwrap().into_iter().find(|c| c.params.str("figure") == "build").unwrap();
+        let (w, b) = (p.footprint(&whole), p.footprint(&build));
+        // ℓ = 500, N = 60,775, 2 chunks: ⌈50/2⌉ kept generations and the `build` selection, 9/8 byte per allele.
+        let (n, ell) = (build.params.int("n").unwrap() as u64, 500u64);
+        assert_eq!(w.host_bytes - b.host_bytes, 26 * (n * ell + n * ell / 8));
+    }
 
     #[test]
     fn a_scale_population_too_large_for_the_host_is_an_error_naming_its_sizes() {

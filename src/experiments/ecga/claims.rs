@@ -121,6 +121,24 @@ impl Params for Runs {
     }
 }
 
+/// Figure 6(b): runs each population size needs, and the ratio of ones after
+/// selection whose first generation marks a run's convergence.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Convergence {
+    min_n: usize,
+    ones: f64,
+}
+
+impl Params for Convergence {
+    fn validate(&self) -> Result<(), (String, String)> {
+        if !(self.ones > 0.5 && self.ones <= 1.0) {
+            return Err(("ones".into(), format!("a ratio of ones above the random start's 0.5 and at most 1, not {}", self.ones)));
+        }
+        at_least("min_n", self.min_n, 2)
+    }
+}
+
 /// Section 5.4: the searches that must build the model at the paper's point,
 /// and the fraction of the planted blocks each must find exactly.
 #[derive(Debug, Deserialize)]
@@ -233,7 +251,15 @@ fn gm_population_not_smaller(p: &SizesRuns, a: &Analysis, _: &Ctx) -> Outcome {
     if inside.is_empty() {
         return Outcome::not_run(format!("no Table 5 bisections of both searches at ℓ = {} in these records", p.range)).with_beyond(beyond);
     }
-    across_sizes(&table5_samples(a, &inside), Comparison::Greater, p.min_n, ("GM", "greedy"), WORDS_SIZE).with_beyond(beyond)
+    let o = across_sizes(&table5_samples(a, &inside), Comparison::Greater, p.min_n, ("GM", "greedy"), WORDS_SIZE);
+    Outcome { evidence: format!("{}: {}", table5_rule(a), o.evidence), ..o }.with_beyond(beyond)
+}
+
+/// The rule of the bisections a Table 5 claim judged, and what it left out.
+fn table5_rule(a: &Analysis) -> String {
+    let rule = a.table5_rule.as_ref().map_or("no rule".into(), |r| r.describe());
+    let left: Vec<String> = a.table5_left_out.iter().map(|(r, n)| format!("{n} under {}", r.describe())).collect();
+    if left.is_empty() { format!("bisections with {rule}") } else { format!("bisections with {rule} (left out: {})", left.join(", ")) }
 }
 
 const WORDS_SIZE: [&str; 3] = ["GM smaller", "tie", "GM larger"];
@@ -275,7 +301,7 @@ fn growth_in_range(p: &Growth, a: &Analysis) -> Outcome {
         ok &= p.exponent.contains(b);
         parts.push(format!("{}: n ∝ ℓ^{b:.2} over {} sizes (ℓ = {}–{})", search.name(), pts.len(), pts[0].0, pts[pts.len() - 1].0));
     }
-    Outcome::new(Verdict::of(ok), format!("{}; band {}", parts.join(", "), p.exponent))
+    Outcome::new(Verdict::of(ok), format!("{}: {}; band {}", table5_rule(a), parts.join(", "), p.exponent))
 }
 
 /// Section 4.2, abstract: gECGA is algorithmically identical to ECGA — every
@@ -509,14 +535,38 @@ fn spg_of_whole_runs(p: &PaperSpeedup, a: &Analysis, runs: &WholeRuns, ell: usiz
 }
 
 /// Figure 6 samples, one per population size with both searches: `value` of
-/// each greedy run against each GM run.
-fn fig6_samples(a: &Analysis, value: impl Fn(&super::analysis::Fig6Run) -> Option<f64>) -> Vec<Sample> {
+/// each greedy run against each GM run; those at the paper's conditions (N ≥
+/// its `fig6_min_n`), then the smaller N.
+fn fig6_samples(a: &Analysis, value: impl Fn(&super::analysis::Fig6Run) -> Option<f64>) -> (Vec<Sample>, Vec<Sample>) {
     let runs = |s: &str, n: usize| a.fig6_runs.get(&(s.to_owned(), n)).map(|r| r.values().filter_map(&value).collect::<Vec<f64>>());
-    a.fig6_runs
-        .keys()
-        .filter(|k| k.0 == Search::Greedy.name())
-        .filter_map(|k| Some(Sample { label: format!("N = {}", k.1), a: runs(&k.0, k.1)?, b: runs(gm_name(), k.1)? }))
-        .collect()
+    let sample = |n: usize| Some(Sample { label: format!("N = {n}"), a: runs(Search::Greedy.name(), n)?, b: runs(gm_name(), n)? });
+    let (inside, outside): (Vec<usize>, Vec<usize>) =
+        a.fig6_runs.keys().filter(|k| k.0 == Search::Greedy.name()).map(|k| k.1).partition(|&n| n >= a.published.fig6_min_n);
+    (inside.into_iter().filter_map(sample).collect(), outside.into_iter().filter_map(sample).collect())
+}
+
+/// A Figure 6 comparison judged on the paper's conditions, the smaller N beyond.
+fn fig6_judge(
+    a: &Analysis,
+    (inside, outside): (Vec<Sample>, Vec<Sample>),
+    min_n: usize,
+    want: Comparison,
+    words: [&str; 3],
+    what: &str,
+) -> Outcome {
+    let names = ("greedy", "GM");
+    let min = a.published.fig6_min_n;
+    let beyond = if outside.is_empty() {
+        String::new()
+    } else {
+        format!("below the paper's conditions (N < {min}): {what}, {}", across_sizes(&outside, want, min_n, names, words).evidence)
+    };
+    if inside.is_empty() {
+        let at = if outside.is_empty() { "any N".to_owned() } else { format!("N ≥ {min} (Table 5's ℓ = 50 population)") };
+        return Outcome::not_run(format!("no Figure 6 runs of both searches at {at} in these records")).with_beyond(beyond);
+    }
+    let o = across_sizes(&inside, want, min_n, names, words);
+    Outcome { evidence: format!("{what} at the paper's conditions (N ≥ {min}), {}", o.evidence), ..o }.with_beyond(beyond)
 }
 
 /// Figure 6(a), Section 5.5: greedy search builds better models than GM search
@@ -524,22 +574,26 @@ fn fig6_samples(a: &Analysis, value: impl Fn(&super::analysis::Fig6Run) -> Optio
 /// generations but its last, greedy's runs against GM's.
 fn greedy_quality_higher(p: &Runs, a: &Analysis, _: &Ctx) -> Outcome {
     let samples = fig6_samples(a, |r| r.overall_quality());
-    if samples.is_empty() {
-        return Outcome::not_run("no Figure 6 runs of both searches in these records");
-    }
-    let o = across_sizes(&samples, Comparison::Greater, p.min_n, ("greedy", "GM"), ["greedy lower", "tie", "greedy higher"]);
-    Outcome { evidence: format!("model quality over a run but its last generation, {}", o.evidence), ..o }
+    let what = "model quality over a run but its last generation";
+    fig6_judge(a, samples, p.min_n, Comparison::Greater, ["greedy lower", "tie", "greedy higher"], what)
 }
 
-/// Figure 6(b), Section 5.5: ECGA with greedy search converges earlier — fewer
-/// generations until every locus has converged.
-fn greedy_converges_earlier(p: &Runs, a: &Analysis, _: &Ctx) -> Outcome {
-    let samples = fig6_samples(a, |r| Some(r.generations as f64));
-    if samples.is_empty() {
-        return Outcome::not_run("no Figure 6 runs of both searches in these records");
-    }
-    let o = across_sizes(&samples, Comparison::Less, p.min_n, ("greedy", "GM"), ["greedy earlier", "tie", "greedy later"]);
-    Outcome { evidence: format!("generations to convergence, {}", o.evidence), ..o }
+/// Figure 6(b), Section 5.5: ECGA with greedy search converges earlier — on the
+/// ratio-of-ones curves, the generation at which a run's ratio of ones after
+/// selection first reaches `ones`; runs that never reach it are left out and
+/// counted.
+fn greedy_converges_earlier(p: &Convergence, a: &Analysis, _: &Ctx) -> Outcome {
+    let samples = fig6_samples(a, |r| r.generation_reaching(p.ones).map(|g| g as f64));
+    let never: Vec<String> = a
+        .fig6_runs
+        .iter()
+        .map(|((search, n), runs)| (search, n, runs.values().filter(|r| r.generation_reaching(p.ones).is_none()).count(), runs.len()))
+        .filter(|(_, _, never, _)| *never > 0)
+        .map(|(search, n, never, all)| format!("{search} at N = {n}: {never} of {all}"))
+        .collect();
+    let what = format!("generation at which the ratio of ones after selection first reaches {}", p.ones);
+    let o = fig6_judge(a, samples, p.min_n, Comparison::Less, ["greedy earlier", "tie", "greedy later"], &what);
+    if never.is_empty() { o } else { Outcome { evidence: format!("{}; runs never reaching it: {}", o.evidence, never.join(", ")), ..o } }
 }
 
 /// Section 5.4, Table 4: one C2050 holds gECGA at ℓ = 9,800, N = 1,912,315 —

@@ -3,7 +3,9 @@
 //!
 //! Cases:
 //! - `table5/<search>/l<ℓ>/b<i>`: one bisection (Section 5.2) for the smallest
-//!   population solving m − 1 subproblems, greedy or GM search.
+//!   population solving m − 1 subproblems, greedy or GM search, under the
+//!   profile's per-trial rule and randomness (with counter-based randomness each
+//!   run wholly on the device where there is a GPU).
 //! - `fig5/l<ℓ>/r<i>`: one ECGA run at the paper's Table 5 population, repeated
 //!   with every scorer from the same seed — the baseline of Lobo et al., FastCount
 //!   on one CPU thread (Section 4.1), multi-threaded FastCount (an extra column)

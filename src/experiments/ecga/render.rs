@@ -3,9 +3,10 @@
 //! Performance section, each with one part per machine; the claims judged on
 //! every machine; and the side-by-side comparison of machines.
 
-use super::analysis::{Analysis, PerGeneration};
+use super::analysis::{Analysis, PerGeneration, Table5Rule};
 use super::{CPU_MT, EcgaPaper, GECGA, GECGA_DEVICE, SCORERS, performance, scale, spec::power_fit};
 use crate::claims::Ctx;
+use crate::claims::judge::{self, Comparison};
 use crate::experiments::{PaperReport, Section};
 use crate::library::ecga::Search;
 use crate::report::chart::{self, LineChart, PaperPoints};
@@ -25,7 +26,9 @@ impl EcgaPaper {
         let sections = vec![
             Section::per_machine(
                 "Table 5 — population sizing",
-                "Population size needed to solve m − 1 subproblems, bisected; *ratio* = here / paper.",
+                "Population size needed to solve m − 1 subproblems, bisected (mean ± 95% interval over bisections, n in \
+                 parentheses); *ratio* = here / paper. One rule per table: the per-trial rule and randomness with the most \
+                 bisections on the machine; bisections under other rules are counted below it, not mixed in.",
                 machines,
                 |m| self.table5(m, of(m), dir),
             )?,
@@ -44,11 +47,19 @@ impl EcgaPaper {
             )?,
             Section::per_machine(
                 "Figure 6 — model-building quality and ratio of ones, (10,5)-trap",
-                "Mean over runs of the fraction of the 10 subproblems found exactly as an MPM group, and of the ratio of ones \
-                 after selection, per generation (a run that converged earlier no longer contributes; runs per cell in \
-                 parentheses).",
+                format!(
+                    "Mean over runs of the fraction of the 10 subproblems found exactly as an MPM group, and of the ratio of \
+                     ones after selection, per generation (a run that converged earlier no longer contributes; runs per cell \
+                     in parentheses). The paper gives no populations for Figure 6, only that quality peaks at generation 3 and \
+                     generation 8 is the last; the populations it implies are those that solve the problem, Table 5's ℓ = 50 \
+                     sizes ({} greedy, {} GM) and up. The claims judge N ≥ {} (*paper's conditions*, marked * in the chart); \
+                     smaller N are shown and go to the claims' \"beyond the paper\".",
+                    self.spec.population(50, Search::Greedy),
+                    self.spec.population(50, Search::GreedyMating),
+                    self.spec.settings.fig6_paper_min_n
+                ),
                 machines,
-                |m| Ok(fig6(of(m)) + &fig6_chart(m, of(m), dir)?),
+                |m| Ok(fig6(of(m), self.spec.settings.fig6_paper_min_n) + &fig6_chart(m, of(m), self.spec.settings.fig6_paper_min_n, dir)?),
             )?,
             Section::per_machine(
                 "Figure 7 — greedy vs GM search, each at its own population",
@@ -72,9 +83,11 @@ impl EcgaPaper {
         format!(
             "Concatenated trap-{k} (Section 5.2), tournament selection without replacement of size {t}, MAX_L = {ml}, full \
              replacement, runs until every locus has converged (guard: 4·ℓ generations). Bisection: start at {n0}, double until \
-             a run's best individual solves at least m − 1 subproblems, then bisect until (hi − lo)/lo ≤ {p} (one run per \
-             trial; Sastry's bisection, ref. [18] of the paper), with the machine's fastest scorer (gECGA where there is a \
-             GPU, else `fastcount-mt`: the scorers build identical models, so the sizes do not depend on it). Figures 5 and 7 \
+             a run's best individual solves at least m − 1 subproblems, then bisect until (hi − lo)/lo ≤ {p} (Sastry's \
+             bisection, ref. [18] of the paper; the per-trial rule and randomness, from the records, head each machine's \
+             Table 5), with the machine's fastest scorer (gECGA where there is a GPU, else `fastcount-mt`; with \
+             counter-based randomness each run wholly on the device, `gecga-device`: the scorers and the device run build \
+             identical models, so the sizes do not depend on them). Figures 5 and 7 \
              run at the paper's Table 5 populations (past ℓ = 350: the power law fitted to Table 5, as the paper used theory \
              there). Every scorer runs the same seed and must reproduce the identical run (same models, same offspring): the \
              *identical* column counts that. Times are host wall-clock: model building (packing the selected population, \
@@ -105,8 +118,16 @@ impl EcgaPaper {
         if a.table5.is_empty() {
             return Ok(String::new());
         }
-        let mut t =
-            Table::new(&["ℓ", "greedy: paper", "greedy: here (mean ± sd, n)", "ratio", "GM: paper", "GM: here (mean ± sd, n)", "ratio"]);
+        let mut t = Table::new(&[
+            "ℓ",
+            "greedy: paper",
+            "greedy: here (mean ± 95% CI, n)",
+            "ratio",
+            "GM: paper",
+            "GM: here (mean ± 95% CI, n)",
+            "ratio",
+            "GM vs greedy (Welch)",
+        ]);
         let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
         let ells: std::collections::BTreeSet<usize> = a.table5.keys().map(|k| k.1).collect();
         for &ell in &ells {
@@ -115,7 +136,9 @@ impl EcgaPaper {
             for (search, pv) in [(Search::Greedy, paper.map(|r| r.greedy)), (Search::GreedyMating, paper.map(|r| r.gm))] {
                 let s = a.table5.get(&(search.name().to_owned(), ell)).and_then(|v| Summary::of(v));
                 cells.push(pv.map_or("—".into(), |v| v.to_string()));
-                cells.push(s.map_or("—".into(), |s| format!("{:.0} ± {:.0} ({})", s.mean, s.sd, s.n)));
+                cells.push(s.map_or("—".into(), |s| {
+                    if s.n > 1 { format!("{:.0} ± {:.0} ({})", s.mean, s.ci95(), s.n) } else { format!("{:.0} (1)", s.mean) }
+                }));
                 cells.push(match (s, pv) {
                     (Some(s), Some(p)) => format!("{:.2}", s.mean / p as f64),
                     _ => "—".into(),
@@ -124,9 +147,35 @@ impl EcgaPaper {
                     series.entry(format!("{} (here)", search.name())).or_default().push((ell as f64, s.mean));
                 }
             }
+            let runs = |search: Search| a.table5.get(&(search.name().to_owned(), ell)).map_or(&[][..], |v| v.as_slice());
+            cells.push(match judge::compare(runs(Search::GreedyMating), runs(Search::Greedy)) {
+                Some(Comparison::Greater) => "GM larger".into(),
+                Some(Comparison::Less) => "GM smaller".into(),
+                Some(Comparison::Tie) => "tie".into(),
+                None => "—".into(),
+            });
             t.row(cells);
         }
-        let mut md = t.render();
+        let mut md = String::new();
+        if let Some(rule) = &a.table5_rule {
+            let scorers: std::collections::BTreeSet<&str> = m
+                .measurements()
+                .filter(|r| r.str("figure") == "table5" && r.str("status") == "ok" && &Table5Rule::of(r) == rule)
+                .map(|r| r.str("scorer"))
+                .filter(|s| !s.is_empty())
+                .collect();
+            let _ = writeln!(
+                md,
+                "Per-trial rule: {} (runs by {}).\n",
+                rule.describe(),
+                scorers.into_iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
+            );
+        }
+        md += &t.render();
+        if !a.table5_left_out.is_empty() {
+            let left: Vec<String> = a.table5_left_out.iter().map(|(r, n)| format!("{n} bisections with {}", r.describe())).collect();
+            let _ = writeln!(md, "\nLeft out of this table (another rule): {}.", left.join("; "));
+        }
         for search in [Search::Greedy, Search::GreedyMating] {
             let paper: Vec<(f64, f64)> =
                 self.spec.table5.iter().map(|r| (r.ell as f64, if search == Search::Greedy { r.greedy } else { r.gm } as f64)).collect();
@@ -307,7 +356,7 @@ fn whole_runs(a: &Analysis) -> String {
     md
 }
 
-fn fig6(a: &Analysis) -> String {
+fn fig6(a: &Analysis, paper_min_n: usize) -> String {
     let mut md = String::new();
     let pops: std::collections::BTreeSet<usize> = a.fig6.keys().map(|k| k.1).collect();
     for n in pops {
@@ -323,7 +372,8 @@ fn fig6(a: &Analysis) -> String {
             };
             t.row(vec![generation.to_string(), cell(g, true), cell(gm, true), cell(g, false), cell(gm, false)]);
         }
-        let _ = writeln!(md, "N = {n}:\n\n{}", t.render());
+        let at = if n >= paper_min_n { " (the paper's conditions)" } else { "" };
+        let _ = writeln!(md, "N = {n}{at}:\n\n{}", t.render());
     }
     md
 }
@@ -397,13 +447,14 @@ impl EcgaPaper {
 
 /// Figure 6 as curves: the ratio of ones after selection per generation, one
 /// curve per search and population (the mean over the runs still going).
-fn fig6_chart(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+/// The populations at the paper's conditions (N ≥ `paper_min_n`) are marked *.
+fn fig6_chart(m: &MachineRecords, a: &Analysis, paper_min_n: usize, dir: &Path) -> Result<String> {
     let series: Vec<(String, Vec<(f64, f64)>)> = a
         .fig6
         .iter()
         .map(|((search, n), per)| {
             let pts = per.iter().filter_map(|(&g, (_, ones))| Some((g as f64, Summary::of(ones)?.mean))).collect();
-            (format!("{search}, N = {n}"), pts)
+            (format!("{search}, N = {n}{}", if *n >= paper_min_n { "*" } else { "" }), pts)
         })
         .filter(|s: &(String, Vec<(f64, f64)>)| !s.1.is_empty())
         .collect();
@@ -411,7 +462,7 @@ fn fig6_chart(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
         return Ok(String::new());
     }
     let chart = LineChart {
-        title: "Figure 6: ratio of ones after selection, (10,5)-trap",
+        title: "Figure 6: ratio of ones after selection, (10,5)-trap (* the paper's conditions)",
         x_label: "generation",
         y_label: "ratio of ones",
         series,

@@ -50,8 +50,9 @@ pub fn intro(spec: &EcgaSpec) -> String {
     let mut md = format!(
         "The paper's point: ℓ = {} at N = {} needs {:.3} GB (10⁹ bytes) by Table 4 (population 8·⌈Nℓ/64⌉, model \
          4ℓ(MAX_L + 1), cache 4ℓ², status ℓ; MAX_L = {max_l}) against the {:.3} GB ({:.3} GiB) a CUDA program may use on \
-         the C2050 ({source}): {:.1}% of it. The theory of the paper's ref. [22] is not in its text, so N(ℓ) below is the \
-         power law fitted to Table 5 (it gives N({}) = {}). No model build was run at the memory-limited sizes (hours of device \
+         the C2050 ({source}): {:.1}% of it. The theory of the paper's ref. [22] is not in its text, so N(ℓ) past ℓ = 350 \
+         below is the power law fitted to Table 5, not the paper's theory, and it disagrees with the paper: it gives N({}) = {} \
+         where the paper states {} ({:.2}× it). No model build was run at the memory-limited sizes (hours of device \
          time with this design); the builds at the paper's point are timed per machine.\n\n",
         p.ell,
         p.n,
@@ -60,7 +61,9 @@ pub fn intro(spec: &EcgaSpec) -> String {
         usable / GIB,
         100.0 * need / usable,
         p.ell,
-        spec.fitted_population(p.ell, Search::Greedy)
+        spec.fitted_population(p.ell, Search::Greedy),
+        p.n,
+        spec.fitted_population(p.ell, Search::Greedy) as f64 / p.n as f64
     );
     md += &reach_table(spec, &format!("paper: {}", spec.paper.hardware.gpu), usable);
     md

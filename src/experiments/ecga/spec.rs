@@ -45,6 +45,10 @@ pub struct Settings {
     pub max_l: Spanned<usize>,
     pub bisection_n0: Spanned<usize>,
     pub bisection_precision: Spanned<f64>,
+    /// Figure 6's claims judge only populations at least this large: the paper
+    /// gives none for its (10,5)-trap runs, and those its text implies solve the
+    /// problem (Table 5's ℓ = 50 size and up).
+    pub fig6_paper_min_n: usize,
 }
 
 #[derive(Debug, Deserialize)]
@@ -52,6 +56,16 @@ pub struct Settings {
 pub struct Profile {
     pub table5_ells: Vec<Spanned<usize>>,
     pub table5_bisections: Spanned<usize>,
+    /// Table 5's per-trial rule: runs per population size tried, and the runs
+    /// that must succeed for the size to succeed (1 of 1 without them).
+    #[serde(default = "one")]
+    pub table5_runs_per_trial: Spanned<usize>,
+    #[serde(default = "one")]
+    pub table5_successes: Spanned<usize>,
+    /// The random numbers of Table 5's runs: `paper` (the default) or
+    /// `counter`, whose runs go wholly on the device where there is a GPU.
+    #[serde(default = "paper_randomness")]
+    pub table5_randomness: Spanned<String>,
     pub fig5_ells: Vec<Spanned<usize>>,
     pub fig5_runs: Spanned<usize>,
     pub cpu_1t_max_ell: usize,
@@ -92,6 +106,21 @@ pub struct Profile {
     pub whole_threads: usize,
 }
 
+fn one() -> Spanned<usize> {
+    Spanned::new(0..0, 1)
+}
+
+fn paper_randomness() -> Spanned<String> {
+    Spanned::new(0..0, Randomness::Paper.name().to_owned())
+}
+
+impl Profile {
+    /// Table 5's randomness (checked at load).
+    pub fn table5_randomness(&self) -> Randomness {
+        if self.table5_randomness.get_ref() == Randomness::Counter.name() { Randomness::Counter } else { Randomness::Paper }
+    }
+}
+
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Table5Row {
@@ -118,11 +147,18 @@ pub struct Published {
     pub scale: ScalePaper,
     /// MAX_L of Section 5.2 (Table 4's model matrix has ℓ(MAX_L + 1) entries).
     pub max_l: usize,
+    /// The smallest Figure 6 population at the paper's conditions.
+    pub fig6_min_n: usize,
 }
 
 impl EcgaSpec {
     pub fn published(&self) -> Published {
-        Published { fig5: self.fig5_paper.clone(), scale: self.scale_paper.clone(), max_l: *self.settings.max_l.get_ref() }
+        Published {
+            fig5: self.fig5_paper.clone(),
+            scale: self.scale_paper.clone(),
+            max_l: *self.settings.max_l.get_ref(),
+            fig6_min_n: self.settings.fig6_paper_min_n,
+        }
     }
 
     /// The population of Figures 5 and 7: the paper's Table 5 where it has ℓ,
@@ -227,6 +263,22 @@ pub fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
             };
             return Err(file.invalid(ell, &format!("profiles.{name}.whole_ells"), format!("ℓ = {} {why}", ell.get_ref())));
         }
+        let (runs, successes) = (*p.table5_runs_per_trial.get_ref(), *p.table5_successes.get_ref());
+        if !(1..=runs).contains(&successes) {
+            return Err(file.invalid(
+                &p.table5_successes,
+                &format!("profiles.{name}.table5_successes"),
+                format!("{successes} successes of {runs} runs a trial: need 1 ≤ table5_successes ≤ table5_runs_per_trial"),
+            ));
+        }
+        let known = [Randomness::Paper.name(), Randomness::Counter.name()];
+        if !known.contains(&p.table5_randomness.get_ref().as_str()) {
+            return Err(file.invalid(
+                &p.table5_randomness,
+                &format!("profiles.{name}.table5_randomness"),
+                format!("`{}` is not one of {}", p.table5_randomness.get_ref(), known.join(", ")),
+            ));
+        }
         for n in &p.fig6_pops {
             if n.get_ref() < s.tournament.get_ref() || *n.get_ref() > 1 << 24 {
                 return Err(file.invalid(n, &format!("profiles.{name}.fig6_pops"), "population must be ≥ the tournament size and ≤ 2^24"));
@@ -281,6 +333,20 @@ mod tests {
         load(|t| t).unwrap();
         let e = load(|t| t.lines().filter(|l| !l.starts_with("gpu_memory")).collect::<Vec<_>>().join("\n")).unwrap_err().to_string();
         assert!(e.contains("paper.hardware.datasheet.gpu_memory"), "{e}");
+    }
+
+    #[test]
+    fn a_table_5_rule_needs_its_successes_among_its_runs_and_a_known_randomness() {
+        let e = load(|t| t.replace("table5_runs_per_trial = 5\n", "table5_runs_per_trial = 2\n")).unwrap_err().to_string();
+        assert!(e.contains("profiles.gpu-table5.table5_successes") && e.contains("3 successes of 2 runs"), "{e}");
+        let e = load(|t| t.replace("table5_randomness = \"counter\"", "table5_randomness = \"philox\"")).unwrap_err().to_string();
+        assert!(e.contains("profiles.gpu-table5.table5_randomness") && e.contains("`philox`"), "{e}");
+        let file = SpecFile::from_text(Path::new("ecga.toml"), include_str!("../../../experiments/ecga.toml").into());
+        let spec: EcgaSpec = file.parse().unwrap();
+        let (quick, device) = (&spec.profiles["quick"], &spec.profiles["gpu-table5"]);
+        assert_eq!((*quick.table5_runs_per_trial.get_ref(), *quick.table5_successes.get_ref()), (1, 1), "the default: one run of one");
+        assert_eq!(quick.table5_randomness(), Randomness::Paper);
+        assert_eq!((*device.table5_runs_per_trial.get_ref(), device.table5_randomness()), (5, Randomness::Counter));
     }
 
     #[test]
