@@ -354,11 +354,38 @@ fn rename_legacy_columns(df: &mut DataFrame) -> Result<Vec<&'static str>, String
     Ok(renamed)
 }
 
-/// Reads one Parquet record file, checking its bytes against its checksum file
-/// when it has one (records written before checksums were kept have none).
+/// Reads one Parquet record file with its tail ([`tail_path`]: the cases a
+/// running store added since it last rewrote the file), checking the bytes of
+/// each against its checksum file when it has one (records written before
+/// checksums were kept have none).
 pub fn read_parquet(path: &Path) -> Result<Vec<Record>, RecordError> {
-    let bytes = read_verified(path)?;
-    parse_parquet(path, &bytes)
+    let (mut rows, tail) = read_main_and_tail(path)?;
+    rows.extend(tail);
+    Ok(rows)
+}
+
+/// The rows of a record file and those of its live tail apart. A tail whose
+/// first case the file already holds is stale (the file was rewritten with
+/// every row, and a kill came before the tail's removal) and reads as empty.
+fn read_main_and_tail(path: &Path) -> Result<(Vec<Record>, Vec<Record>), RecordError> {
+    let main = parse_parquet(path, &read_verified(path)?)?;
+    let tail_file = tail_path(path);
+    if !tail_file.exists() {
+        return Ok((main, Vec::new()));
+    }
+    let tail = parse_parquet(&tail_file, &read_verified(&tail_file)?)?;
+    let case = |r: &Record| (r.str("record_kind") == "measurement").then(|| r.str("case_id").to_owned());
+    let stale = tail.iter().find_map(case).is_some_and(|first| main.iter().filter_map(case).any(|id| id == first));
+    Ok((main, if stale { Vec::new() } else { tail }))
+}
+
+/// Where a [`RecordStore`] keeps the cases finished since it last rewrote
+/// `parquet`: `<file>.tail`, a Parquet file with its own checksum file, so that
+/// storing a case costs the size of the tail, not of the whole sweep so far.
+pub fn tail_path(parquet: &Path) -> PathBuf {
+    let mut name = parquet.as_os_str().to_owned();
+    name.push(".tail");
+    PathBuf::from(name)
 }
 
 fn read_err(path: &Path, e: &dyn fmt::Display) -> RecordError {
@@ -427,15 +454,30 @@ pub fn write_parquet(stem: &Path, records: &[Record]) -> Result<(), RecordError>
     write_parquet_frame(&parquet, &mut df)
 }
 
-/// [`write_parquet`] of a frame as it stands (its columns' order and types kept).
+/// [`write_parquet`] of a frame as it stands (its columns' order and types
+/// kept). The file then holds every row, so its tail, if any, is removed (a kill
+/// before that leaves a stale tail, which [`read_parquet`] ignores).
 fn write_parquet_frame(parquet: &Path, df: &mut DataFrame) -> Result<(), RecordError> {
-    let sum = checksum_path(parquet);
-    let bytes = parquet_bytes(df).map_err(|e| write_err(parquet, &e))?;
+    write_frame_file(parquet, df)?;
+    let tail = tail_path(parquet);
+    for f in [checksum_path(&tail), tail] {
+        match std::fs::remove_file(&f) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(write_err(&f, &e)),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// One Parquet file, then its checksum file, each atomically.
+fn write_frame_file(path: &Path, df: &mut DataFrame) -> Result<(), RecordError> {
+    let sum = checksum_path(path);
+    let bytes = parquet_bytes(df).map_err(|e| write_err(path, &e))?;
     match std::fs::remove_file(&sum) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(write_err(&sum, &e)),
         _ => {}
     }
-    replace(parquet, &bytes).map_err(|e| write_err(parquet, &e))?;
+    replace(path, &bytes).map_err(|e| write_err(path, &e))?;
     replace(&sum, format!("{}\n", sha256_hex(&bytes)).as_bytes()).map_err(|e| write_err(&sum, &e))
 }
 
@@ -531,6 +573,10 @@ impl fmt::Display for Upgrade {
 /// file and its checksum are rewritten only when a column changed, every other
 /// column (order, type, values) as it was; each file atomically.
 pub fn upgrade(parquet: &Path) -> Result<Upgrade, RecordError> {
+    if tail_path(parquet).exists() {
+        // A killed run's tail: folded into the file first, so no row is lost.
+        write_parquet(&parquet.with_extension(""), &read_parquet(parquet)?)?;
+    }
     let bytes = read_verified(parquet)?;
     let (mut df, renamed) = parse_frame(parquet, &bytes)?;
     let dropped: Vec<String> = df.columns().iter().filter(|c| c.null_count() == df.height()).map(|c| c.name().to_string()).collect();
@@ -588,6 +634,9 @@ pub fn write_records(stem: &Path, records: &[Record]) -> Result<(), RecordError>
     write_csv(stem, records).map(|_| ())
 }
 
+/// A [`RecordStore`]'s tail holds at most this share (1/8) of its file's rows.
+pub const TAIL_SHARE: usize = 8;
+
 /// The append-only record file of one paper on one machine and profile.
 ///
 /// Nothing on disk changes until the first case finishes: a fresh run (no
@@ -598,6 +647,8 @@ pub fn write_records(stem: &Path, records: &[Record]) -> Result<(), RecordError>
 pub struct RecordStore {
     stem: PathBuf,
     rows: Vec<Record>,
+    /// How many of `rows` the Parquet file itself holds; the rest are in its tail.
+    main_rows: usize,
     done: HashSet<String>,
     /// An earlier file waits to be archived before this run's first write.
     archive_first: bool,
@@ -619,16 +670,20 @@ impl RecordStore {
         let stem = dir.join(name);
         let parquet = stem.with_extension("parquet");
         let mut rows = Vec::new();
+        let mut main_rows = 0;
         let exists = parquet.exists();
         if exists && resume {
-            rows = read_parquet(&parquet)?;
+            let (main, tail) = read_main_and_tail(&parquet)?;
+            main_rows = main.len();
+            rows = main;
+            rows.extend(tail);
             if let Some(found) = rows.iter().map(|r| r.str("spec_hash")).find(|h| !spec_hashes.contains(h)) {
                 let expected = spec_hashes.first().copied().unwrap_or_default().to_owned();
                 return Err(RecordError::SpecChanged { path: parquet, found: found.to_owned(), expected });
             }
         }
         let done = rows.iter().filter(|r| r.str("record_kind") == "measurement").map(|r| r.str("case_id").to_owned()).collect();
-        Ok(RecordStore { stem, rows, done, archive_first: exists && !resume, written: exists && resume, _lock: lock })
+        Ok(RecordStore { stem, rows, main_rows, done, archive_first: exists && !resume, written: exists && resume, _lock: lock })
     }
 
     pub fn is_done(&self, case_id: &str) -> bool {
@@ -644,11 +699,14 @@ impl RecordStore {
         self.done.len()
     }
 
-    /// Adds rows: those of a finished case (`case_id`) are written at once, the
-    /// Parquet file rewritten atomically (the CSV copy follows in
-    /// [`RecordStore::finish`]: rewriting it after every case made long sweeps
-    /// quadratic in their output); rows of no case (the run's ceilings) wait for
-    /// the first case.
+    /// Adds rows: those of a finished case (`case_id`) are written at once,
+    /// atomically, to the file's tail ([`tail_path`]) while the tail holds at
+    /// most 1/[`TAIL_SHARE`] of the file's rows, else into the Parquet file
+    /// itself, rewritten with every row (which empties the tail). Rewriting the
+    /// whole file after every case made long sweeps quadratic in their output
+    /// (the layout paper profile: about a second a case by its 600th); the CSV
+    /// copy follows in [`RecordStore::finish`]. Rows of no case (the run's
+    /// ceilings) wait for the first case.
     pub fn append(&mut self, case_id: Option<&str>, rows: Vec<Record>) -> Result<(), RecordError> {
         self.rows.extend(rows);
         let Some(id) = case_id else { return Ok(()) };
@@ -656,7 +714,15 @@ impl RecordStore {
             archive(&self.stem).map_err(|e| RecordError::Write { path: self.stem.with_extension("parquet"), message: e.to_string() })?;
             self.archive_first = false;
         }
-        write_parquet(&self.stem, &self.rows)?;
+        let tail = &self.rows[self.main_rows..];
+        if self.main_rows == 0 || tail.len() * TAIL_SHARE > self.main_rows {
+            write_parquet(&self.stem, &self.rows)?;
+            self.main_rows = self.rows.len();
+        } else {
+            let path = tail_path(&self.stem.with_extension("parquet"));
+            let mut df = to_frame(tail).map_err(|e| write_err(&path, &e))?;
+            write_frame_file(&path, &mut df)?;
+        }
         self.written = true;
         self.done.insert(id.to_owned());
         Ok(())
@@ -742,7 +808,7 @@ pub fn utc_now() -> String {
 }
 
 /// The files of one record file that [`archive`] moves together.
-const ARCHIVED: [&str; 4] = ["parquet", "parquet.sha256", "csv", "ceilings.csv"];
+const ARCHIVED: [&str; 6] = ["parquet", "parquet.sha256", "parquet.tail", "parquet.tail.sha256", "csv", "ceilings.csv"];
 
 /// Moves `<stem>.parquet`, its checksum file and its CSV copies to `archive/`,
 /// each named by when the archived records were taken: the latest [`UTC`] of
@@ -873,6 +939,63 @@ mod tests {
         let archived = record_files(&dir.path().join("archive"));
         assert_eq!(archived.len(), 1);
         assert_eq!(read_parquet(&archived[0]).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_long_sweep_stores_its_cases_in_a_tail_that_reads_with_its_file_and_survives_a_kill() {
+        let dir = tempfile::tempdir().unwrap();
+        let case = |i: i64| {
+            vec![Record::new().with("record_kind", "measurement").with("case_id", format!("c{i}")).with("i", i).with("spec_hash", "h")]
+        };
+        let parquet = dir.path().join("m.parquet");
+        let tail = tail_path(&parquet);
+        let mut s = RecordStore::open(dir.path(), "m", &["h"], false).unwrap();
+        for i in 0..20 {
+            s.append(Some(&format!("c{i}")), case(i)).unwrap();
+            let (main, t) = read_main_and_tail(&parquet).unwrap();
+            assert_eq!(main.len() + t.len(), i as usize + 1, "every finished case is on disk");
+            assert!(t.len() * TAIL_SHARE <= main.len(), "the tail stays within 1/{TAIL_SHARE} of the file: {} of {}", t.len(), main.len());
+        }
+        assert!(tail.exists() && checksum_path(&tail).exists(), "20 cases leave some in the tail");
+        drop(s); // killed: no finish()
+        // Resumed, every case is there, and a new case keeps the tail's.
+        let mut s = RecordStore::open(dir.path(), "m", &["h"], true).unwrap();
+        assert_eq!(s.finished_cases(), 20);
+        s.append(Some("c20"), case(20)).unwrap();
+        assert_eq!(read_parquet(&parquet).unwrap().len(), 21);
+        s.finish().unwrap();
+        assert!(!tail.exists() && !checksum_path(&tail).exists(), "finish() folds the tail into the file");
+        let all: Vec<i64> = read_parquet(&parquet).unwrap().iter().map(|r| r.int("i").unwrap()).collect();
+        assert_eq!(all, (0..21).collect::<Vec<_>>());
+        drop(s);
+        // A tail whose cases the file already holds (a kill between the file's
+        // rewrite and the tail's removal) is stale and not read twice.
+        let mut df = to_frame(&case(20)).unwrap();
+        write_frame_file(&tail, &mut df).unwrap();
+        assert_eq!(read_parquet(&parquet).unwrap().len(), 21);
+        // A live tail is archived with its file and read with it there.
+        let mut df = to_frame(&case(21)).unwrap();
+        write_frame_file(&tail, &mut df).unwrap();
+        assert_eq!(read_parquet(&parquet).unwrap().len(), 22);
+        archive(&dir.path().join("m")).unwrap();
+        let archived = record_files(&dir.path().join("archive"));
+        assert_eq!(archived.len(), 1);
+        assert_eq!(read_parquet(&archived[0]).unwrap().len(), 22);
+        assert!(!tail.exists());
+    }
+
+    #[test]
+    fn upgrading_a_file_with_a_live_tail_keeps_the_tails_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let stem = dir.path().join("m");
+        write_records(&stem, &legacy_rows()).unwrap();
+        let extra = vec![Record::new().with("record_kind", "measurement").with("case_id", "z").with("gbs", 3.0)];
+        let tail = tail_path(&stem.with_extension("parquet"));
+        write_frame_file(&tail, &mut to_frame(&extra).unwrap()).unwrap();
+        let before = read_parquet(&stem.with_extension("parquet")).unwrap().len();
+        upgrade(&stem.with_extension("parquet")).unwrap();
+        assert!(!tail.exists());
+        assert_eq!(read_parquet(&stem.with_extension("parquet")).unwrap().len(), before);
     }
 
     #[test]
