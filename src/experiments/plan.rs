@@ -80,6 +80,10 @@ impl Estimate {
     }
 }
 
+/// How far past the heaviest timed case of its figure the model still
+/// estimates a case (by weight); beyond, the case has no model estimate.
+pub const EXTRAPOLATION: u64 = 100;
+
 /// Whether `row` is a run of `case`: the same id and the same parameters (a case
 /// of another profile may share the id with other generations or sizes).
 fn same_case(row: &Record, case: &Case) -> bool {
@@ -101,10 +105,10 @@ pub struct CaseTimes {
     by_case: BTreeMap<String, BTreeMap<String, (i64, f64)>>,
     /// The machine whose records estimate.
     pub basis: String,
-    /// The basis machine's median seconds per unit of weight, per figure.
-    per_weight: BTreeMap<String, f64>,
-    /// …and over all its timed cases.
-    per_weight_all: Option<f64>,
+    /// The basis machine's median seconds per unit of weight, per figure, and
+    /// the heaviest timed case of the figure (the model is not stretched past
+    /// [`EXTRAPOLATION`] times it).
+    per_weight: BTreeMap<String, (f64, u64)>,
     /// The commits of the basis machine's timed cases.
     pub commits: std::collections::BTreeSet<String>,
 }
@@ -124,6 +128,7 @@ impl CaseTimes {
             ids.entry(c.id.as_str()).or_default().push(c);
         }
         let mut rates: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
+        let mut heaviest: BTreeMap<String, u64> = BTreeMap::new();
         let mut commits = std::collections::BTreeSet::new();
         for m in machines {
             for r in m.measurements() {
@@ -141,13 +146,15 @@ impl CaseTimes {
                 {
                     // One rate per case (its rows all carry the same case_s).
                     rates.entry(group(c).to_owned()).or_default().insert(format!("{}@{run}", c.id), s / c.weight.max(1) as f64);
+                    let w = heaviest.entry(group(c).to_owned()).or_insert(0);
+                    *w = (*w).max(c.weight.max(1));
                     commits.insert(r.str("git_commit").to_owned());
                 }
             }
         }
-        let per_weight_all = median(rates.values().flat_map(|r| r.values().copied()).collect());
-        let per_weight = rates.into_iter().filter_map(|(g, r)| Some((g, median(r.into_values().collect())?))).collect();
-        CaseTimes { by_case, basis: basis.to_owned(), per_weight, per_weight_all, commits }
+        let per_weight =
+            rates.into_iter().filter_map(|(g, r)| Some((g.clone(), (median(r.into_values().collect())?, heaviest[&g])))).collect();
+        CaseTimes { by_case, basis: basis.to_owned(), per_weight, commits }
     }
 
     pub fn estimate(&self, case: &Case) -> Estimate {
@@ -155,7 +162,11 @@ impl CaseTimes {
         if let Some(&(_, s)) = runs.and_then(|r| r.get(&self.basis)) {
             return Estimate::Measured(s);
         }
-        if let Some(k) = self.per_weight.get(group(case)).copied().or(self.per_weight_all) {
+        // Weights are in each figure's own units, so a rate serves its figure
+        // only, and only near the weights it was measured at.
+        if let Some(&(k, heaviest)) = self.per_weight.get(group(case))
+            && case.weight.max(1) <= heaviest.saturating_mul(EXTRAPOLATION)
+        {
             return Estimate::Model(k * case.weight.max(1) as f64);
         }
         match runs.and_then(|r| r.iter().next()) {
@@ -406,8 +417,8 @@ impl DryRun<'_> {
         );
         md += &format!(
             "Estimates: a case's own earlier run (same id and parameters, any profile) on {basis}, else {basis}'s median \
-             seconds per unit of case weight over its timed cases of the same figure, else of all figures (model), else \
-             the same case on the machine named; records from before `case_s` was recorded have no times.\n"
+             seconds per unit of case weight over its timed cases of the same figure, for cases at most {EXTRAPOLATION}× \
+             the heaviest of them (model), else the same case on the machine named; records from before `case_s` was recorded have no times.\n"
         );
         if !times.commits.is_empty() {
             let commits: Vec<String> = times.commits.iter().map(|c| format!("`{c}`")).collect();
@@ -460,8 +471,12 @@ mod tests {
         assert_eq!(t.estimate(&cases[0]), Estimate::Measured(12.0));
         // 12 s for weight 4 here: 3 s per unit of grid weight, × 2 (before `there`'s 30 s).
         assert_eq!(t.estimate(&cases[1]), Estimate::Model(6.0));
-        // No speed case here: the rate of every figure, × 8.
-        assert_eq!(t.estimate(&cases[2]), Estimate::Model(24.0));
+        // No speed case here: weights of another figure say nothing of it, so
+        // the same case on another machine, named.
+        assert_eq!(t.estimate(&cases[2]), Estimate::Elsewhere { seconds: 5.0, hw_id: "there".into() });
+        // Far past the heaviest timed grid case (weight 4): no model estimate.
+        assert_eq!(t.estimate(&case("grid/x", 4 * EXTRAPOLATION)), Estimate::Model(3.0 * (4 * EXTRAPOLATION) as f64));
+        assert_eq!(t.estimate(&case("grid/x", 4 * EXTRAPOLATION + 1)), Estimate::Unknown);
         let there = CaseTimes::new(&machines, "there", &cases, &[]);
         assert_eq!(there.estimate(&cases[2]), Estimate::Measured(5.0));
         let none = CaseTimes::new(&[], "here", &cases, &[]);
