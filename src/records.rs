@@ -460,23 +460,23 @@ pub fn write_parquet(stem: &Path, records: &[Record]) -> Result<(), RecordError>
 fn write_parquet_frame(parquet: &Path, df: &mut DataFrame) -> Result<(), RecordError> {
     write_frame_file(parquet, df)?;
     let tail = tail_path(parquet);
-    for f in [checksum_path(&tail), tail] {
-        match std::fs::remove_file(&f) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(write_err(&f, &e)),
-            _ => {}
-        }
+    remove_if_present(&checksum_path(&tail))?;
+    remove_if_present(&tail)
+}
+
+/// Removes `path`; a file already gone is no error.
+fn remove_if_present(path: &Path) -> Result<(), RecordError> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(write_err(path, &e)),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// One Parquet file, then its checksum file, each atomically.
 fn write_frame_file(path: &Path, df: &mut DataFrame) -> Result<(), RecordError> {
     let sum = checksum_path(path);
     let bytes = parquet_bytes(df).map_err(|e| write_err(path, &e))?;
-    match std::fs::remove_file(&sum) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(write_err(&sum, &e)),
-        _ => {}
-    }
+    remove_if_present(&sum)?;
     replace(path, &bytes).map_err(|e| write_err(path, &e))?;
     replace(&sum, format!("{}\n", sha256_hex(&bytes)).as_bytes()).map_err(|e| write_err(&sum, &e))
 }
