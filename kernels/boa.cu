@@ -95,6 +95,34 @@ __device__ __forceinline__ bool beats(double a, int ja, double b, int jb) {
     return ja >= 0 && (jb < 0 || a > b || (a == b && ja < jb));
 }
 
+// List_DS (Section IV-A): the allowed candidates j of `node` (perm[j] <
+// perm[node], not the node, not yet one of its `count` parents) written to
+// `list` in increasing j, a ballot per warp, warps in order; returns how many.
+// Called by every thread of the block; `warp_count` and `m` are shared
+// (a counter per warp, and one); every thread returns the same number.
+__device__ int list_ds(const int* __restrict__ perm, int node, int ell, const int* parents, int count, int* list,
+                       int* warp_count, int* m) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    if (threadIdx.x == 0) *m = 0;
+    for (int base = 0; base < ell; base += blockDim.x) {
+        const int j = base + threadIdx.x;
+        bool ok = j < ell && j != node && perm[j] < perm[node];
+        for (int p = 0; p < count; ++p) ok &= parents[p] != j;
+        const unsigned int ballot = __ballot_sync(BOA_FULL, ok);
+        if (lane == 0) warp_count[warp] = __popc(ballot);
+        __syncthreads();
+        int offset = *m;
+        for (int w = 0; w < warp; ++w) offset += warp_count[w];
+        if (ok) list[offset + __popc(ballot & ((1u << lane) - 1u))] = j;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            for (int w = 0; w < warps; ++w) *m += warp_count[w];
+        }
+        __syncthreads();
+    }
+    return *m;
+}
+
 // Arguments:
 //   words [ell * wpl], t [n + 2], perm [ell] (perm[i]: node i's position)
 //   out [ell * BOA_OUT]         output, node i's row of BOA_OUT ints (one copy back):
@@ -136,26 +164,8 @@ __device__ void pboa_network(const unsigned long long* __restrict__ words, const
     }
     int count = 0, rounds = 0, scored = 0, loci_read = 1;
     while (count < k) {
-        // The allowed candidates j (perm[j] < perm[node], not the node, not yet a
-        // parent) in increasing order: a ballot per warp, warps in order.
-        if (threadIdx.x == 0) s_m = 0;
-        for (int base = 0; base < ell; base += blockDim.x) {
-            const int j = base + threadIdx.x;
-            bool ok = j < ell && j != node && perm[j] < perm[node];
-            for (int p = 0; p < count; ++p) ok &= s_parents[p] != j;
-            const unsigned int ballot = __ballot_sync(BOA_FULL, ok);
-            if (lane == 0) s_warp_count[warp] = __popc(ballot);
-            __syncthreads();
-            int offset = s_m;
-            for (int w = 0; w < warp; ++w) offset += s_warp_count[w];
-            if (ok) s_list[offset + __popc(ballot & ((1u << lane) - 1u))] = j;
-            __syncthreads();
-            if (threadIdx.x == 0) {
-                for (int w = 0; w < warps; ++w) s_m += s_warp_count[w];
-            }
-            __syncthreads();
-        }
-        const int m = s_m;
+        // The allowed candidates j in increasing order (List_DS).
+        const int m = list_ds(perm, node, ell, s_parents, count, s_list, s_warp_count, &s_m);
         if (m == 0) break;
         ++rounds;
         scored += m;
@@ -312,25 +322,8 @@ extern "C" __global__ void __launch_bounds__(BOA_PAPER_THREADS)
     // perm[node] == 0: no probable parent (the same value in every thread).
     const bool first_in_order = perm[node] == 0;
     while (!first_in_order && count < k) {
-        // 2) List_DS in increasing j: a ballot per warp, warps in order.
-        if (tid == 0) s_m = 0;
-        for (int base = 0; base < ell; base += threads) {
-            const int j = base + tid;
-            bool ok = j < ell && j != node && perm[j] < perm[node];
-            for (int p = 0; p < count; ++p) ok &= s_parents[p] != j;
-            const unsigned int ballot = __ballot_sync(BOA_FULL, ok);
-            if (lane == 0) s_warp_count[warp] = __popc(ballot);
-            __syncthreads();
-            int offset = s_m;
-            for (int w = 0; w < warp; ++w) offset += s_warp_count[w];
-            if (ok) s_list[offset + __popc(ballot & ((1u << lane) - 1u))] = j;
-            __syncthreads();
-            if (tid == 0) {
-                for (int w = 0; w < warps; ++w) s_m += s_warp_count[w];
-            }
-            __syncthreads();
-        }
-        const int m = s_m;
+        // 2) List_DS in increasing j.
+        const int m = list_ds(perm, node, ell, s_parents, count, s_list, s_warp_count, &s_m);
         if (m == 0) break;
         ++rounds;
         scored += m;

@@ -80,6 +80,11 @@ pub enum Command {
         /// part of one naming one machine) instead of this one's.
         #[arg(long, value_name = "HW_ID", requires = "dry_run")]
         estimate_from: Option<String>,
+        /// Run at most this many of the cases still to run, in order, then
+        /// stop and render (with --resume, a long profile in steps that each
+        /// fit a time limit).
+        #[arg(long, value_name = "N")]
+        max_cases: Option<usize>,
     },
     /// Combines the shards of a profile (`reproduce --shard K/N`) into its
     /// ordinary records file, refusing duplicate cases and shards of another
@@ -230,7 +235,21 @@ pub fn run(cli: Cli) -> Result<()> {
                 }
             }
         }
-        Command::Reproduce { paper, profile, backend, device, out, resume, spec, dry_run, shard, gpu_shards, gpus, estimate_from } => {
+        Command::Reproduce {
+            paper,
+            profile,
+            backend,
+            device,
+            out,
+            resume,
+            spec,
+            dry_run,
+            shard,
+            gpu_shards,
+            gpus,
+            estimate_from,
+            max_cases,
+        } => {
             let shard = match (shard, gpu_shards) {
                 (Some(s), Some(g)) => Some(s.with_gpu_shards(g).map_err(anyhow::Error::msg)?),
                 (s, _) => s,
@@ -244,8 +263,16 @@ pub fn run(cli: Cli) -> Result<()> {
             #[cfg(feature = "mpi")]
             let universe = experiments::mpi::init()?;
             for e in list {
-                let opts =
-                    RunOptions { profile: profile.clone(), backend, device, out: out.clone(), resume, spec: choice(spec.clone()), shard };
+                let opts = RunOptions {
+                    profile: profile.clone(),
+                    backend,
+                    device,
+                    out: out.clone(),
+                    resume,
+                    spec: choice(spec.clone()),
+                    shard,
+                    max_cases,
+                };
                 #[cfg(feature = "mpi")]
                 if let Some(u) = &universe {
                     if dry_run {

@@ -152,3 +152,27 @@ fn a_grid_too_big_for_this_machine_is_refused_before_any_write() {
     }
     assert!(!out.exists(), "files were written for a profile that cannot fit");
 }
+
+#[test]
+fn max_cases_runs_that_many_and_resume_completes_the_profile() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["reproduce", "island", "--profile", "quick", "--backend", "cpu", "--out", out];
+        args.extend(extra);
+        let o = common::evorepro(&args);
+        assert!(o.status.success(), "{}", common::describe(&o));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let err = run(&["--max-cases", "2"]);
+    assert!(err.contains("--max-cases 2: running 2 of the "), "{err}");
+    let first = common::stored_cases(tmp.path(), "island");
+    assert_eq!(first.len(), 2, "{first:?}");
+    // The rest, in the same order, with the first two kept as they were.
+    run(&["--resume"]);
+    let all = common::stored_cases(tmp.path(), "island");
+    assert!(all.len() > 2, "{all:?}");
+    for (case, rows) in &first {
+        assert_eq!(all.get(case), Some(rows), "{case}: rows changed by --resume");
+    }
+}

@@ -242,6 +242,8 @@ pub struct RunOptions {
     pub spec: SpecChoice,
     /// `--shard K/N`: only this shard's cases, into its own records folder ([`shard`]).
     pub shard: Option<shard::Shard>,
+    /// `--max-cases N`: at most N of the cases still to run, in order.
+    pub max_cases: Option<usize>,
 }
 
 /// Which spec a command reads, and where its data may lie.
@@ -486,11 +488,15 @@ impl<'a> Run<'a> {
         Ok(Run { exp, opts, paper, cases, env, writer })
     }
 
-    /// The cases not yet stored (all of them without `--resume`).
+    /// The cases not yet stored (all of them without `--resume`), at most `--max-cases` of them.
     pub fn todo(&self) -> Vec<&Case> {
-        let todo: Vec<&Case> = self.cases.iter().filter(|c| !self.writer.store.is_done(&c.id)).collect();
+        let mut todo: Vec<&Case> = self.cases.iter().filter(|c| !self.writer.store.is_done(&c.id)).collect();
         if todo.len() < self.cases.len() {
             eprintln!("resuming: {} of {} cases already stored", self.cases.len() - todo.len(), self.cases.len());
+        }
+        if let Some(max) = self.opts.max_cases.filter(|&m| m < todo.len()) {
+            eprintln!("--max-cases {max}: running {max} of the {} cases still to run", todo.len());
+            todo.truncate(max);
         }
         todo
     }

@@ -251,6 +251,7 @@ fn work(world: &SimpleCommunicator, exp: &dyn Experiment, opts: &RunOptions, dev
         resume: opts.resume,
         spec: opts.spec.clone(),
         shard: None,
+        max_cases: opts.max_cases,
     };
     let checked = check_run(exp, &mine)?;
     let root = world.process_at_rank(0);

@@ -244,12 +244,22 @@ pub struct Analysis {
     pub gecga_identical: BTreeMap<usize, (usize, usize)>,
     /// Counting-kernel calls checked bit for bit against the CPU: (identical, all).
     pub count_identical: (usize, usize),
-    /// ℓ → (N, Section 5.3's whole runs timed by saved generations).
-    pub whole: BTreeMap<usize, (usize, WholeRuns)>,
+    /// (ℓ, builds at once) → (N, Section 5.3's whole runs timed by saved
+    /// generations): each set of runs with its own sharing of the host's cores.
+    pub whole: BTreeMap<(usize, usize), (usize, WholeRuns)>,
     /// Model builds at the scalability point that ran.
     pub scale: Vec<ScaleBuild>,
     /// Why gECGA did not run here, where a record says so.
     pub gecga_absent: Option<String>,
+}
+
+/// How many builds a `whole` case ran at once: its `threads` setting, 0 meaning
+/// the host's physical cores.
+fn builds_at_once(r: &Record) -> usize {
+    match r.int("threads") {
+        Some(t) if t > 0 => t as usize,
+        _ => r.int("cpu_physical_cores").unwrap_or(0).max(0) as usize,
+    }
 }
 
 /// The profile whose Figure 5 runs a machine's report shows: the most ℓ measured, the latest run on a tie.
@@ -381,8 +391,8 @@ impl Analysis {
                     e.2.extend(r.float("total_ms"));
                 }
                 "whole" if ok => {
-                    let run =
-                        a.whole.entry(ell).or_insert_with(|| (n, BTreeMap::new())).1.entry(r.int("run").unwrap_or(0) as usize).or_default();
+                    let set = a.whole.entry((ell, builds_at_once(r))).or_insert_with(|| (n, BTreeMap::new()));
+                    let run = set.1.entry(r.int("run").unwrap_or(0) as usize).or_default();
                     let ms = |key: &str| r.float(key).unwrap_or(f64::NAN);
                     match (r.str("scorer"), r.str("search")) {
                         (GECGA, "greedy") => {
@@ -446,11 +456,23 @@ impl Analysis {
     /// The lone build time (ms) of `scorer` on the `build` case's selection at
     /// `ell`, and the mean of its concurrent builds in the whole runs' cases:
     /// what sharing the cores cost a build (the method allows 5%).
-    pub fn concurrency_cost(&self, ell: usize, scorer: &str) -> Option<(f64, f64)> {
+    pub fn concurrency_cost(&self, ell: usize, at_once: usize, scorer: &str) -> Option<(f64, f64)> {
         let lone = Summary::of(&self.build.get(&ell)?.1.get(scorer)?.model)?.mean;
         let shared: Vec<f64> =
-            self.whole.get(&ell)?.1.values().flat_map(|r| r.calibration.get(scorer).into_iter().flatten().copied()).collect();
+            self.whole.get(&(ell, at_once))?.1.values().flat_map(|r| r.calibration.get(scorer).into_iter().flatten().copied()).collect();
         Some((lone, Summary::of(&shared)?.mean))
+    }
+
+    /// The sets of whole runs at ℓ timed by saved generations, fewest builds at once first.
+    pub fn whole_sets(&self, ell: usize) -> impl Iterator<Item = (usize, &WholeRuns)> {
+        self.whole.range((ell, 0)..=(ell, usize::MAX)).map(|(&(_, at_once), (_, runs))| (at_once, runs))
+    }
+
+    /// The set of whole runs at ℓ whose baseline builds lost the least to sharing
+    /// the cores (where no cost is known, the one with the fewest builds at once).
+    pub fn least_shared_whole(&self, ell: usize) -> Option<(usize, &WholeRuns)> {
+        let cost = |at_once: usize| self.concurrency_cost(ell, at_once, BASELINE).map_or(f64::INFINITY, |(lone, shared)| shared / lone);
+        self.whole_sets(ell).min_by(|x, y| cost(x.0).total_cmp(&cost(y.0)))
     }
 
     /// Speedups as the paper defines them (ratios of mean times).

@@ -607,7 +607,7 @@ mod tests {
     #[test]
     fn a_whole_cases_footprint_counts_its_kept_generations() {
         let p = paper();
-        let whole = p.cases("speed").unwrap().into_iter().find(|c| c.params.str("figure") == "whole").unwrap();
+        let whole = p.cases("whole").unwrap().into_iter().find(|c| c.params.str("figure") == "whole").unwrap();
         let build = p.cases("speed").unwrap().into_iter().find(|c| c.params.str("figure") == "build").unwrap();
         let (w, b) = (p.footprint(&whole), p.footprint(&build));
         // ℓ = 500, N = 60,775, 2 chunks: ⌈50/2⌉ kept generations and the `build` selection, 9/8 byte per allele.

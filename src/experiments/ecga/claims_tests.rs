@@ -344,18 +344,27 @@ fn the_hardware_model_names_only_quantities_the_datasheet_gives() {
     }
 }
 
-/// `runs` whole runs at ℓ = 500 timed by saved generations: `gens` generations,
-/// each built by the baseline in `build_ms` (FastCount a third of it), gECGA's
-/// run of 1 s (0.5 s model building), and the `build` case's selection built
-/// alone in `lone_ms` and among the others in `shared_ms`.
+/// `runs` whole runs at ℓ = 500 timed by saved generations, 16 builds at once:
+/// `gens` generations, each built by the baseline in `build_ms` (FastCount a
+/// third of it), gECGA's run of 1 s (0.5 s model building), and the `build`
+/// case's selection built alone in `lone_ms` and among the others in `shared_ms`.
 fn whole(runs: usize, gens: usize, build_ms: f64, lone_ms: f64, shared_ms: f64) -> Vec<Record> {
-    let w = |r: usize| row("whole").with("ell", 500usize).with("n", 60_775usize).with("run", r).with("search", "greedy");
     let mut rows = vec![row("build").with("ell", 500usize).with("scorer", BASELINE).with("model_ms", lone_ms).with("identical", true)];
+    rows.extend(whole_set(16, runs, gens, build_ms, shared_ms));
+    rows
+}
+
+/// The `whole` cases' rows of one set of runs, `at_once` builds at once (without the lone build).
+fn whole_set(at_once: usize, runs: usize, gens: usize, build_ms: f64, shared_ms: f64) -> Vec<Record> {
+    let w = |r: usize| {
+        row("whole").with("ell", 500usize).with("n", 60_775usize).with("run", r).with("search", "greedy").with("threads", at_once)
+    };
+    let mut rows = Vec::new();
     for r in 0..runs {
         rows.push(w(r).with("scorer", GECGA).with("generations", gens).with("model_ms", 500.0).with("total_ms", 1000.0));
         rows.push(w(r).with("scorer", GECGA).with("search", "gm").with("total_ms", 900.0));
         rows.push(w(r).with("scorer", "gecga-device").with("total_ms", 100.0));
-        rows.push(w(r).with("scorer", BASELINE).with("calibration", true).with("concurrent", 16usize).with("model_ms", shared_ms));
+        rows.push(w(r).with("scorer", BASELINE).with("calibration", true).with("concurrent", at_once).with("model_ms", shared_ms));
         for g in 1..=gens {
             for (scorer, ms) in [(BASELINE, build_ms), (FASTCOUNT, build_ms / 3.0)] {
                 rows.push(w(r).with("scorer", scorer).with("generation", g).with("model_ms", ms).with("identical", true));
@@ -391,9 +400,36 @@ fn spg_at_500_from_whole_runs_by_saved_generations_reaches_every_verdict() {
 }
 
 #[test]
+fn spg_at_500_judges_the_set_of_whole_runs_that_shared_the_cores_within_the_method() {
+    let (claims, hw) = shipped();
+    let judge = |rows: Vec<Record>| {
+        let (_, a, m) = case("spg_at_500", rows);
+        claims.judge_one("spg_at_500", &a, &Ctx { machine: &m, paper: &hw }).unwrap()
+    };
+    // One run with 16 builds at once (+35%, over the 5%) and three with 8 (+2%): judged on the 8.
+    let mut rows = whole(1, 20, 12_057.0, 1000.0, 1350.0);
+    rows.extend(whole_set(8, 3, 20, 12_057.0, 1020.0));
+    let o = judge(rows.clone());
+    assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
+    assert!(o.evidence.contains("n = 3 whole runs by saved generations, 8 builds at once"), "{}", o.evidence);
+    assert!(o.evidence.contains("not used") && o.evidence.contains("+35.0%"), "{}", o.evidence);
+    // The 8-builds set with only two runs: too few, though the 16-builds set is larger... and over the 5%.
+    let mut rows = whole(3, 20, 12_057.0, 1000.0, 1350.0);
+    rows.extend(whole_set(8, 2, 20, 12_057.0, 1020.0));
+    assert_eq!(judge(rows).verdict.kind(), VerdictKind::TooFewRuns);
+    // Both sets over the 5%: not judged, both named.
+    let mut rows = whole(3, 20, 12_057.0, 1000.0, 1350.0);
+    rows.extend(whole_set(8, 3, 20, 12_057.0, 1100.0));
+    let o = judge(rows);
+    assert_eq!(o.verdict.kind(), VerdictKind::NotRun);
+    let why = format!("{:?}", o.verdict);
+    assert!(why.contains("(16 single-threaded builds at once)") && why.contains("(8 single-threaded builds at once)"), "{why}");
+}
+
+#[test]
 fn whole_run_speedups_divide_the_sums_of_the_builds() {
     let (_, a, _) = case("spg_at_500", whole(3, 20, 12_057.0, 1000.0, 1020.0));
-    let sp = crate::experiments::ecga::analysis::whole_speedups(&a.whole[&500].1);
+    let sp = crate::experiments::ecga::analysis::whole_speedups(&a.whole[&(500, 16)].1);
     assert_eq!(sp.n, 3);
     let close = |x: Option<f64>, y: f64| (x.unwrap() - y).abs() < 1e-9 * y;
     assert!(close(sp.spg_m, 20.0 * 12_057.0 / 500.0));
@@ -402,7 +438,7 @@ fn whole_run_speedups_divide_the_sums_of_the_builds() {
     assert!(close(sp.spcg_m, 20.0 * 4_019.0 / 500.0));
     assert!(close(sp.spgm_w, (20.0 * 12_057.0 + 500.0) / 900.0));
     assert!(close(sp.device_w, (20.0 * 12_057.0 + 500.0) / 100.0));
-    assert_eq!(a.concurrency_cost(500, BASELINE), Some((1000.0, 1020.0)));
+    assert_eq!(a.concurrency_cost(500, 16, BASELINE), Some((1000.0, 1020.0)));
 }
 
 /// `n` Table 5 bisections of one search at ℓ under the majority-of-5 rule with

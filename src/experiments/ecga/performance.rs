@@ -232,11 +232,12 @@ fn device_runs(a: &Analysis, source: &str) -> String {
         );
         // At ℓ where the baseline runs no Figure 5 run, its whole runs timed by
         // saved generations (the `whole` cases) over those runs' device runs.
-        let by_generations = a.whole.get(&ell).map(|(_, runs)| super::analysis::whole_speedups(runs)).filter(|w| w.n > 0);
+        let whole_set = a.least_shared_whole(ell);
+        let by_generations = whole_set.map(|(_, runs)| super::analysis::whole_speedups(runs)).filter(|w| w.n > 0);
         for other in [BASELINE, CPU_MT, GECGA] {
             row.push(match (a.mean(ell, other, false), by_generations.and_then(|w| w.device_w.map(|d| (d, w.n)))) {
                 (Some(o), _) => format!("{:.1}×", o / whole.mean),
-                (None, Some((d, n))) if other == BASELINE => match a.concurrency_cost(ell, BASELINE) {
+                (None, Some((d, n))) if other == BASELINE => match whole_set.and_then(|(at_once, _)| a.concurrency_cost(ell, at_once, BASELINE)) {
                     // The builds ran slower sharing the cores: the ratio with that cost taken off is the lower figure.
                     Some((lone, shared)) if shared > lone => format!(
                         "{d:.0}× (whole runs by saved generations, n = {n}; {:.0}× with the {:+.1}% the baseline's builds lost sharing the cores taken off)",

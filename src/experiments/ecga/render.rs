@@ -282,7 +282,7 @@ fn fig5(m: &MachineRecords, a: &Analysis, paper: &PaperPoints, dir: &Path) -> Re
 fn whole_runs(a: &Analysis) -> String {
     let mut md = String::new();
     let p = &a.published.fig5;
-    for (&ell, (n, runs)) in &a.whole {
+    for (&(ell, at_once), (n, runs)) in &a.whole {
         let secs =
             |t: Option<(f64, f64)>| t.map_or("not every generation built".into(), |(m, w)| format!("{:.0} / {:.0}", m / 1e3, w / 1e3));
         let ms = |v: &[f64]| Summary::of(v).map_or("—".into(), |s| format!("{:.0}", s.mean));
@@ -326,7 +326,7 @@ fn whole_runs(a: &Analysis) -> String {
             s.row(vec![name.into(), fmt_x(here), paper.map_or("—".into(), |q| format!("{q:.2}×")), r]);
         }
         let cost = |scorer: &str| {
-            a.concurrency_cost(ell, scorer).map_or(format!("{scorer}: no lone build to compare"), |(lone, shared)| {
+            a.concurrency_cost(ell, at_once, scorer).map_or(format!("{scorer}: no lone build to compare"), |(lone, shared)| {
                 format!(
                     "{scorer} {:.1} s alone, {:.1} s among the others ({:+.1}%{})",
                     lone / 1e3,
@@ -338,7 +338,7 @@ fn whole_runs(a: &Analysis) -> String {
         };
         let _ = write!(
             md,
-            "\n**Whole runs at ℓ = {ell}, N = {n}, as Section 5.3 times them** (`whole` cases). A whole baseline run at this ℓ \
+            "\n**Whole runs at ℓ = {ell}, N = {n}, as Section 5.3 times them, {at_once} builds at once** (`whole` cases). A whole baseline run at this ℓ \
              outlasts a GPU-machine command, so a greedy gECGA run with counter-based random numbers keeps each generation's \
              selected population, and the single-threaded baseline and FastCount build each generation's model, one build \
              per timing, several at once on the host's cores, each build checked against the run's model. A scorer's whole \
