@@ -247,6 +247,11 @@ pub struct Analysis {
     /// (ℓ, builds at once) → (N, Section 5.3's whole runs timed by saved
     /// generations): each set of runs with its own sharing of the host's cores.
     pub whole: BTreeMap<(usize, usize), (usize, WholeRuns)>,
+    /// The profile of each set of whole runs (its lone builds are that profile's).
+    pub whole_profile: BTreeMap<(usize, usize), String>,
+    /// (profile, ℓ) → scorer → lone builds of the first selection (the `build`
+    /// cases of every profile: a set of whole runs is set against its own run's).
+    pub lone: BTreeMap<(String, usize), BTreeMap<String, Vec<f64>>>,
     /// Model builds at the scalability point that ran.
     pub scale: Vec<ScaleBuild>,
     /// Why gECGA did not run here, where a record says so.
@@ -285,6 +290,11 @@ impl Analysis {
         let one = MachineRecords { hw_id: m.hw_id.clone(), rows };
         let timed = |r: &Record| matches!(r.str("figure"), "fig5" | "build").then(|| (r.str("figure").to_owned(), r.int("ell")));
         let mut a = Analysis::of_rows(one.latest_measurements(timed).into_iter(), published);
+        // Every profile's lone builds, not only the latest.
+        a.lone.clear();
+        for r in m.measurements().filter(|r| r.str("figure") == "build" && r.str("status") == "ok") {
+            a.lone_build(r);
+        }
         for r in m.measurements().filter(|r| r.str("figure") == "fig5" && r.str("scorer") == GECGA && r.str("status") == "ok") {
             let e = a.gecga_identical.entry(r.int("ell").unwrap_or(0) as usize).or_default();
             e.0 += usize::from(r.get("identical") == &Value::Bool(true));
@@ -306,6 +316,8 @@ impl Analysis {
             fig7: BTreeMap::new(),
             build: BTreeMap::new(),
             whole: BTreeMap::new(),
+            whole_profile: BTreeMap::new(),
+            lone: BTreeMap::new(),
             fig5_profile: BTreeMap::new(),
             gecga_identical: BTreeMap::new(),
             count_identical: (0, 0),
@@ -344,6 +356,9 @@ impl Analysis {
                     a.table5.entry((search, ell)).or_default().extend(r.float("n_min"))
                 }
                 "fig5" | "build" => {
+                    if ok && r.str("figure") == "build" {
+                        a.lone_build(r);
+                    }
                     if r.str("figure") == "fig5" {
                         a.fig5_profile.insert(ell, r.str("profile").to_owned());
                     }
@@ -391,7 +406,9 @@ impl Analysis {
                     e.2.extend(r.float("total_ms"));
                 }
                 "whole" if ok => {
-                    let set = a.whole.entry((ell, builds_at_once(r))).or_insert_with(|| (n, BTreeMap::new()));
+                    let key = (ell, builds_at_once(r));
+                    a.whole_profile.insert(key, r.str("profile").to_owned());
+                    let set = a.whole.entry(key).or_insert_with(|| (n, BTreeMap::new()));
                     let run = set.1.entry(r.int("run").unwrap_or(0) as usize).or_default();
                     let ms = |key: &str| r.float(key).unwrap_or(f64::NAN);
                     match (r.str("scorer"), r.str("search")) {
@@ -453,11 +470,20 @@ impl Analysis {
         a.by_case.iter().filter_map(|(case, ta)| Some(time(ta)? / time(b.by_case.get(case)?)?)).filter(|s| s.is_finite()).collect()
     }
 
+    /// Stores a `build` case's row among its profile's lone builds.
+    fn lone_build(&mut self, r: &Record) {
+        let key = (r.str("profile").to_owned(), r.int("ell").unwrap_or(0) as usize);
+        self.lone.entry(key).or_default().entry(r.str("scorer").to_owned()).or_default().extend(r.float("model_ms"));
+    }
+
     /// The lone build time (ms) of `scorer` on the `build` case's selection at
-    /// `ell`, and the mean of its concurrent builds in the whole runs' cases:
-    /// what sharing the cores cost a build (the method allows 5%).
+    /// `ell` (the `build` case of the same profile as the set of whole runs
+    /// with `at_once` builds at once), and the mean of its builds among the
+    /// others in that set's cases: what sharing the cores cost a build (the
+    /// method allows 5%).
     pub fn concurrency_cost(&self, ell: usize, at_once: usize, scorer: &str) -> Option<(f64, f64)> {
-        let lone = Summary::of(&self.build.get(&ell)?.1.get(scorer)?.model)?.mean;
+        let profile = self.whole_profile.get(&(ell, at_once))?;
+        let lone = Summary::of(self.lone.get(&(profile.clone(), ell))?.get(scorer)?)?.mean;
         let shared: Vec<f64> =
             self.whole.get(&(ell, at_once))?.1.values().flat_map(|r| r.calibration.get(scorer).into_iter().flatten().copied()).collect();
         Some((lone, Summary::of(&shared)?.mean))

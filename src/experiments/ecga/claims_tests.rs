@@ -424,6 +424,15 @@ fn spg_at_500_judges_the_set_of_whole_runs_that_shared_the_cores_within_the_meth
     assert_eq!(o.verdict.kind(), VerdictKind::NotRun);
     let why = format!("{:?}", o.verdict);
     assert!(why.contains("(16 single-threaded builds at once)") && why.contains("(8 single-threaded builds at once)"), "{why}");
+    // Each set against the lone build of its own profile's run: the 8-builds
+    // set's 1,100 ms is +10% over the `speed` run's 1,000 ms lone build but +0%
+    // over its own `whole` run's 1,100 ms.
+    let of = |profile: &str, rows: Vec<Record>| rows.into_iter().map(|r| r.with("profile", profile)).collect::<Vec<Record>>();
+    let mut rows = of("speed", whole(1, 20, 12_057.0, 1000.0, 1350.0));
+    rows.extend(of("whole", whole(3, 20, 12_057.0, 1100.0, 1100.0).into_iter().map(|r| r.with("threads", 8usize)).collect()));
+    let o = judge(rows);
+    assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
+    assert!(o.evidence.contains("8 builds at once; sharing the cores cost a baseline build +0.0%"), "{}", o.evidence);
 }
 
 #[test]
