@@ -605,6 +605,17 @@ mod tests {
     }
 
     #[test]
+    fn bisections_and_figure_6_need_no_gpu_the_timed_cases_do() {
+        use crate::experiments::plan::Resource;
+        let p = paper();
+        let resources = |profile: &str| p.cases(profile).unwrap().iter().map(|c| p.resource(c)).collect::<Vec<_>>();
+        assert!(resources("gpu-table5").iter().all(|&r| r == Resource::CpuCores));
+        assert!(resources("fig6").iter().all(|&r| r == Resource::CpuCores));
+        assert!(resources("fig7").iter().all(|&r| r == Resource::Gpu));
+        assert!(resources("whole").iter().all(|&r| r == Resource::Gpu));
+    }
+
+    #[test]
     fn a_whole_cases_footprint_counts_its_kept_generations() {
         let p = paper();
         let whole = p.cases("whole").unwrap().into_iter().find(|c| c.params.str("figure") == "whole").unwrap();

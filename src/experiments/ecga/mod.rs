@@ -39,7 +39,7 @@ mod scale;
 pub mod selfcheck;
 mod spec;
 
-use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv};
+use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv, plan};
 use crate::claims::Claims;
 use crate::error::SpecError;
 use crate::records::Record;
@@ -124,5 +124,16 @@ impl Paper for EcgaPaper {
 
     fn not_run_column(&self) -> &'static str {
         "scorer"
+    }
+
+    /// Table 5's bisections and Figure 6's runs record results, not times, and
+    /// gECGA's are identical to multi-threaded FastCount's (whole device runs
+    /// to the host's counter-based ones): any rank runs them, on the GPU where
+    /// it has one, else on all its cores. The other cases time gECGA.
+    fn resource(&self, case: &Case) -> plan::Resource {
+        match case.params.str("figure") {
+            "table5" | "fig6" => plan::Resource::CpuCores,
+            _ => plan::Resource::Gpu,
+        }
     }
 }
