@@ -374,13 +374,16 @@ fn whole_set(at_once: usize, runs: usize, gens: usize, build_ms: f64, shared_ms:
     rows
 }
 
+/// `spg_at_500` judged by the shipped claims on `rows`.
+fn judge_spg_at_500(rows: Vec<Record>) -> Outcome {
+    let (claims, hw) = shipped();
+    let (_, a, m) = case("spg_at_500", rows);
+    claims.judge_one("spg_at_500", &a, &Ctx { machine: &m, paper: &hw }).unwrap()
+}
+
 #[test]
 fn spg_at_500_from_whole_runs_by_saved_generations_reaches_every_verdict() {
-    let (claims, hw) = shipped();
-    let judge = |rows: Vec<Record>| {
-        let (_, a, m) = case("spg_at_500", rows);
-        claims.judge_one("spg_at_500", &a, &Ctx { machine: &m, paper: &hw }).unwrap()
-    };
+    let judge = judge_spg_at_500;
     // spg(m) = 20 × 12,057 ms / 500 ms = 482.28; spg(w) = (241,140 + 500) / 1000 = 241.6: inside [0.5, 2] of 359×.
     let o = judge(whole(3, 20, 12_057.0, 1000.0, 1020.0));
     assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
@@ -401,11 +404,7 @@ fn spg_at_500_from_whole_runs_by_saved_generations_reaches_every_verdict() {
 
 #[test]
 fn spg_at_500_judges_the_set_of_whole_runs_that_shared_the_cores_within_the_method() {
-    let (claims, hw) = shipped();
-    let judge = |rows: Vec<Record>| {
-        let (_, a, m) = case("spg_at_500", rows);
-        claims.judge_one("spg_at_500", &a, &Ctx { machine: &m, paper: &hw }).unwrap()
-    };
+    let judge = judge_spg_at_500;
     // One run with 16 builds at once (+35%, over the 5%) and three with 8 (+2%): judged on the 8.
     let mut rows = whole(1, 20, 12_057.0, 1000.0, 1350.0);
     rows.extend(whole_set(8, 3, 20, 12_057.0, 1020.0));
