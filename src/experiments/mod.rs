@@ -723,7 +723,7 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
     md += &report::ceilings_table(&machines);
     md +=
         "\n### Runs\n\nEach profile's records: the commits they were measured at and the cases stored against those the profile plans.\n\n";
-    md += &report::runs_table(&machines, |profile| paper.cases(profile).ok().map(|c| c.len()));
+    md += &report::runs_table(&machines, |profile| planned_ids(paper.as_ref(), profile));
     let unmerged = shard::unmerged(out, exp.id());
     if !unmerged.is_empty() {
         let names: Vec<String> = unmerged.iter().map(|f| format!("`{}`", f.display())).collect();
@@ -763,6 +763,11 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
     Ok(Rendered { report: path, verdicts, index, compare: dir.join("COMPARE.md"), claims: body.claims })
 }
 
+/// The ids of the cases a profile plans now; None for a profile the spec no longer has.
+fn planned_ids(paper: &dyn Paper, profile: &str) -> Option<std::collections::BTreeSet<String>> {
+    paper.cases(profile).ok().map(|c| c.into_iter().map(|c| c.id).collect())
+}
+
 /// Claims that rest on an incomplete sweep. For each machine and profile with
 /// fewer cases stored than the profile plans, the claims are judged again
 /// without that profile's measurements: a claim whose outcome changes rests on
@@ -771,8 +776,13 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
 /// keeps what the stored cases say.
 fn mark_incomplete(paper: &dyn Paper, machines: &[MachineRecords], mut claims: Vec<ClaimResult>) -> Result<Vec<ClaimResult>> {
     for m in machines {
-        for (profile, done) in report::cases_stored(m) {
-            let Some(planned) = paper.cases(&profile).ok().map(|c| c.len()).filter(|&n| done < n) else { continue };
+        for (profile, stored) in report::cases_stored(m) {
+            let Some(plan) = planned_ids(paper, &profile) else { continue };
+            let (done, _) = report::planned_and_not(&stored, &plan);
+            let planned = plan.len();
+            if done >= planned {
+                continue;
+            }
             let mut without = machines.to_vec();
             for w in without.iter_mut().filter(|w| w.hw_id == m.hw_id) {
                 w.rows.retain(|r| !(r.str("record_kind") == "measurement" && r.str("profile") == profile));

@@ -9,7 +9,7 @@ pub mod index;
 use crate::claims::{ClaimResult, counts, counts_line};
 use crate::records::Record;
 use crate::spec::PaperMeta;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 /// A Markdown table.
@@ -211,31 +211,48 @@ pub fn hardware_table(meta: &PaperMeta, machines: &[MachineRecords]) -> String {
 }
 
 /// Distinct cases with measurements of one machine, per profile.
-pub fn cases_stored(m: &MachineRecords) -> BTreeMap<String, usize> {
-    let mut cases: BTreeMap<&str, std::collections::BTreeSet<&str>> = BTreeMap::new();
+pub fn cases_stored(m: &MachineRecords) -> BTreeMap<String, BTreeSet<String>> {
+    let mut cases: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for r in m.measurements() {
-        cases.entry(r.str("profile")).or_default().insert(r.str("case_id"));
+        cases.entry(r.str("profile").to_owned()).or_default().insert(r.str("case_id").to_owned());
     }
-    cases.into_iter().map(|(p, c)| (p.to_owned(), c.len())).collect()
+    cases
+}
+
+/// Of the cases `stored`, those the profile plans now and those it no longer plans.
+pub fn planned_and_not(stored: &BTreeSet<String>, planned: &BTreeSet<String>) -> (usize, usize) {
+    let done = stored.intersection(planned).count();
+    (done, stored.len() - done)
 }
 
 /// Every run of every machine: per profile, its commits and the cases stored
-/// against those the profile plans now (`planned`; None for a profile the spec
-/// no longer has), so an incomplete sweep shows as one.
-pub fn runs_table(machines: &[MachineRecords], planned: impl Fn(&str) -> Option<usize>) -> String {
+/// against the cases the profile plans now (`planned`, their ids; None for a
+/// profile the spec no longer has), so an incomplete sweep shows as one, and
+/// stored cases the profile no longer plans are counted apart.
+pub fn runs_table(machines: &[MachineRecords], planned: impl Fn(&str) -> Option<BTreeSet<String>>) -> String {
     let mut t = Table::new(&["machine", "profile", "commits", "cases stored / planned"]);
     for m in machines {
-        let mut profiles: BTreeMap<&str, std::collections::BTreeSet<&str>> = BTreeMap::new();
+        let mut profiles: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
         for r in m.rows.iter().filter(|r| matches!(r.str("record_kind"), "measurement" | "ceiling")) {
             profiles.entry(r.str("profile")).or_default().insert(r.str("git_commit"));
         }
         let stored = cases_stored(m);
+        let none = BTreeSet::new();
         for (profile, commits) in profiles {
-            let done = stored.get(profile).copied().unwrap_or(0);
+            let mine = stored.get(profile).unwrap_or(&none);
             let status = match planned(profile) {
-                Some(n) if done >= n => format!("{done} / {n}"),
-                Some(n) => format!("{done} / {n} (**incomplete**)"),
-                None => format!("{done} (profile no longer in the spec)"),
+                Some(plan) => {
+                    let (done, others) = planned_and_not(mine, &plan);
+                    let mut s = format!("{done} / {}", plan.len());
+                    if done < plan.len() {
+                        s += " (**incomplete**)";
+                    }
+                    if others > 0 {
+                        s += &format!("; {others} stored case(s) the profile no longer plans");
+                    }
+                    s
+                }
+                None => format!("{} (profile no longer in the spec)", mine.len()),
             };
             t.row(vec![format!("`{}`", m.hw_id), profile.to_owned(), commits.into_iter().collect::<Vec<_>>().join(", "), status]);
         }
@@ -421,14 +438,18 @@ mod tests {
             hw_id: "m".into(),
             rows: vec![row("quick", "a", "c1"), row("quick", "b", "c1"), row("paper", "a", "c2"), row("old", "x", "c0")],
         };
-        let t = runs_table(&[m], |p| match p {
-            "quick" => Some(2),
-            "paper" => Some(5),
+        let ids = |v: &[&str]| Some(v.iter().map(|s| s.to_string()).collect::<BTreeSet<String>>());
+        let t = runs_table(&[m.clone()], |p| match p {
+            "quick" => ids(&["a", "b"]),
+            "paper" => ids(&["a", "b", "c", "d", "e"]),
             _ => None,
         });
         assert!(t.contains("| `m` | quick | c1 | 2 / 2 |"), "{t}");
         assert!(t.contains("| `m` | paper | c2 | 1 / 5 (**incomplete**) |"), "{t}");
         assert!(t.contains("| `m` | old | c0 | 1 (profile no longer in the spec) |"), "{t}");
+        // The profile changed: two cases stored, one of them no longer planned, one planned case missing.
+        let t = runs_table(&[m], |p| if p == "quick" { ids(&["a", "z"]) } else { None });
+        assert!(t.contains("| `m` | quick | c1 | 1 / 2 (**incomplete**); 1 stored case(s) the profile no longer plans |"), "{t}");
     }
 
     #[test]
