@@ -439,7 +439,7 @@ mod tests {
             rows: vec![row("quick", "a", "c1"), row("quick", "b", "c1"), row("paper", "a", "c2"), row("old", "x", "c0")],
         };
         let ids = |v: &[&str]| Some(v.iter().map(|s| s.to_string()).collect::<BTreeSet<String>>());
-        let t = runs_table(&[m.clone()], |p| match p {
+        let t = runs_table(std::slice::from_ref(&m), |p| match p {
             "quick" => ids(&["a", "b"]),
             "paper" => ids(&["a", "b", "c", "d", "e"]),
             _ => None,
