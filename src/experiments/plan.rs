@@ -12,7 +12,7 @@
 //! same case on another machine (named), else unknown.
 
 use super::{Case, Footprint, Paper};
-use crate::records::Record;
+use crate::records::{Record, Value};
 use crate::report::{MachineRecords, Table};
 use std::collections::BTreeMap;
 
@@ -145,8 +145,8 @@ impl CaseTimes {
                     && let Some(c) = list.iter().find(|c| same_case(r, c))
                 {
                     // One rate per case (its rows all carry the same case_s).
-                    rates.entry(group(c).to_owned()).or_default().insert(format!("{}@{run}", c.id), s / c.weight.max(1) as f64);
-                    let w = heaviest.entry(group(c).to_owned()).or_insert(0);
+                    rates.entry(group(c)).or_default().insert(format!("{}@{run}", c.id), s / c.weight.max(1) as f64);
+                    let w = heaviest.entry(group(c)).or_insert(0);
                     *w = (*w).max(c.weight.max(1));
                     commits.insert(r.str("git_commit").to_owned());
                 }
@@ -164,7 +164,7 @@ impl CaseTimes {
         }
         // Weights are in each figure's own units, so a rate serves its figure
         // only, and only near the weights it was measured at.
-        if let Some(&(k, heaviest)) = self.per_weight.get(group(case))
+        if let Some(&(k, heaviest)) = self.per_weight.get(&group(case))
             && case.weight.max(1) <= heaviest.saturating_mul(EXTRAPOLATION)
         {
             return Estimate::Model(k * case.weight.max(1) as f64);
@@ -215,9 +215,12 @@ pub fn profile_line(cases: &[Case], known: &[Case], machines: &[MachineRecords],
     format!("{n} case{}, {}", if n == 1 { "" } else { "s" }, fmt_partial(known.iter().sum(), n - known.len(), n))
 }
 
-/// The figure a case belongs to: its id up to the first `/`.
-fn group(case: &Case) -> &str {
-    case.id.split('/').next().unwrap_or(&case.id)
+/// The figure a case belongs to: its id up to the first `/`, with its
+/// single-threaded cases (`single_thread`: ECGA's Figure 5 runs of the CPU
+/// baselines) apart, since their time grows otherwise with the case weight.
+fn group(case: &Case) -> String {
+    let figure = case.id.split('/').next().unwrap_or(&case.id);
+    if case.params.get("single_thread") == &Value::Bool(true) { format!("{figure} (single-threaded)") } else { figure.to_owned() }
 }
 
 /// Progress without a terminal: a line per finished case with the elapsed time
@@ -309,7 +312,7 @@ impl DryRun<'_> {
     /// (skipped by `--resume`).
     pub fn render(&self, stored: impl Fn(&Case) -> bool) -> String {
         let (paper, cases, times) = (self.paper, self.cases, self.times);
-        let mut groups: Vec<(&str, Vec<&Case>)> = Vec::new();
+        let mut groups: Vec<(String, Vec<&Case>)> = Vec::new();
         for c in cases {
             match groups.iter_mut().find(|(g, _)| *g == group(c)) {
                 Some((_, list)) => list.push(c),
@@ -448,6 +451,13 @@ mod tests {
         Case { id: id.into(), params: Record::new(), weight }
     }
 
+    impl Case {
+        fn with_param(mut self, key: &str, value: bool) -> Case {
+            self.params = self.params.with(key, value);
+            self
+        }
+    }
+
     #[test]
     fn batch_lines_say_cases_done_elapsed_and_left() {
         let log = BatchLog::new(true, 4, 100);
@@ -484,6 +494,21 @@ mod tests {
         // A basis without rates: another machine's run of the same case, named.
         let lone = CaseTimes::new(&machines, "elsewhere", &cases, &[]);
         assert_eq!(lone.estimate(&cases[1]), Estimate::Elsewhere { seconds: 30.0, hw_id: "there".into() });
+    }
+
+    #[test]
+    fn single_threaded_cases_of_a_figure_are_estimated_apart() {
+        let one = |id: &str, weight: u64| Case { id: id.into(), params: Record::new().with("single_thread", true), weight };
+        let rows = vec![
+            timed("here", "fig5/a", 1, 10.0).with("single_thread", false),
+            timed("here", "fig5/b", 1, 500.0).with("single_thread", true),
+        ];
+        let machines = crate::report::by_machine(rows, Some("here"));
+        let timed_cases = [case("fig5/a", 10).with_param("single_thread", false), one("fig5/b", 10)];
+        let t = CaseTimes::new(&machines, "here", &timed_cases, &[]);
+        // 1 s per unit of weight for the multi-threaded runs, 50 s for the single-threaded ones.
+        assert_eq!(t.estimate(&case("fig5/c", 20).with_param("single_thread", false)), Estimate::Model(20.0));
+        assert_eq!(t.estimate(&one("fig5/d", 20)), Estimate::Model(1000.0));
     }
 
     #[test]
