@@ -107,12 +107,14 @@ __device__ __forceinline__ void histogram_half(const unsigned int* y, unsigned i
 // registers than whole words: they bound the occupancy of every path of the
 // kernel). Padding individuals (bits >= tail of the last word) are zero at every
 // locus, so they land on schema 0 and are taken off it.
+// Words part, part + parts, ... of blockDim.x words each: the whole population
+// for (0, 1), one of `parts` blocks' share for a split pair (v8).
 template <int L>
 __device__ void count_histogram(const unsigned long long* __restrict__ words, const int* group, int wpl, int tail,
-                                unsigned int* counts) {
+                                unsigned int* counts, int part, int parts) {
     const unsigned int* __restrict__ halves = reinterpret_cast<const unsigned int*>(words);
     unsigned int y[L];
-    for (int w = threadIdx.x; w < wpl; w += blockDim.x) {
+    for (int w = part * blockDim.x + threadIdx.x; w < wpl; w += parts * blockDim.x) {
 #pragma unroll 1
         for (int half = 0; half < 2; ++half) {
 #pragma unroll
@@ -129,12 +131,12 @@ __device__ void count_histogram(const unsigned long long* __restrict__ words, co
 #define ECGA_THREADS 256
 #define ECGA_MIN_BLOCKS 4
 
-// s = sum over the 2^L schemata of group[0..L) of xlogx[count], in index order
-// v = 0, 1, ... (the CPU's order). Called by every thread of a block; `group`
-// (shared) must be written before the call; the result is valid in thread 0.
-// `counts` holds 2^ECGA_MAX_L shared counters and `terms` ECGA_THREADS doubles.
-__device__ double block_entropy(const unsigned long long* __restrict__ words, const int* group, int L, int n, int wpl,
-                                const double* __restrict__ xlogx, unsigned int* counts, double* terms, int* nonzero) {
+// Counts the 2^L schemata of group[0..L) into the shared `counts` (zeroed
+// here), words part, part + parts, ... of the histogram path for L >= 7 (a
+// split pair's share, v8); FastCount (L <= 6) takes every word, part 0 alone.
+// Called by every thread of a block; `group` (shared) must be written before.
+__device__ void block_counts(const unsigned long long* __restrict__ words, const int* group, int L, int n, int wpl,
+                             unsigned int* counts, int part, int parts) {
     const int V = 1 << L;
     for (int v = threadIdx.x; v < V; v += blockDim.x) counts[v] = 0u;
     __syncthreads();
@@ -147,14 +149,22 @@ __device__ double block_entropy(const unsigned long long* __restrict__ words, co
         case 4: count_small<4>(words, group, wpl, last_valid, counts); break;
         case 5: count_small<5>(words, group, wpl, last_valid, counts); break;
         case 6: count_split<6>(words, group, wpl, last_valid, counts); break;
-        case 7: count_histogram<7>(words, group, wpl, tail, counts); break;
-        case 8: count_histogram<8>(words, group, wpl, tail, counts); break;
-        case 9: count_histogram<9>(words, group, wpl, tail, counts); break;
-        case 10: count_histogram<10>(words, group, wpl, tail, counts); break;
-        case 11: count_histogram<11>(words, group, wpl, tail, counts); break;
-        default: count_histogram<ECGA_MAX_L>(words, group, wpl, tail, counts); break;
+        case 7: count_histogram<7>(words, group, wpl, tail, counts, part, parts); break;
+        case 8: count_histogram<8>(words, group, wpl, tail, counts, part, parts); break;
+        case 9: count_histogram<9>(words, group, wpl, tail, counts, part, parts); break;
+        case 10: count_histogram<10>(words, group, wpl, tail, counts, part, parts); break;
+        case 11: count_histogram<11>(words, group, wpl, tail, counts, part, parts); break;
+        default: count_histogram<ECGA_MAX_L>(words, group, wpl, tail, counts, part, parts); break;
     }
     __syncthreads();
+}
+
+// s = sum over the 2^L schemata of xlogx[counts[v]], in index order v = 0, 1,
+// ... (the CPU's order); the result is valid in thread 0. `terms` holds
+// ECGA_THREADS doubles.
+__device__ double block_sum(int L, const double* __restrict__ xlogx, const unsigned int* counts, double* terms,
+                            int* nonzero) {
+    const int V = 1 << L;
     // The table lookups of ECGA_THREADS schemata at a time in parallel, the
     // additions by thread 0. A zero term (a count of 0 or 1) leaves the sum as it
     // is (every term is ≥ +0, so the sum is too): the nonzero terms are packed in
@@ -183,6 +193,13 @@ __device__ double block_entropy(const unsigned long long* __restrict__ words, co
     return acc;
 }
 
+// block_counts over every word, then block_sum.
+__device__ double block_entropy(const unsigned long long* __restrict__ words, const int* group, int L, int n, int wpl,
+                                const double* __restrict__ xlogx, unsigned int* counts, double* terms, int* nonzero) {
+    block_counts(words, group, L, n, wpl, counts, 0, 1);
+    return block_sum(L, xlogx, counts, terms, nonzero);
+}
+
 // The shared memory of a block that scores one group: block_entropy's counters
 // and terms, and the group's loci.
 struct Scratch {
@@ -190,6 +207,7 @@ struct Scratch {
     double terms[ECGA_THREADS];
     int nonzero[ECGA_THREADS / 32];
     int group[ECGA_MAX_L];
+    bool last;  // split_entropy: this block finished its pair's counting last
 };
 
 // One block per merged group (the paper's one block per candidate pair).
@@ -244,6 +262,8 @@ extern "C" __global__ void __launch_bounds__(ECGA_THREADS, ECGA_MIN_BLOCKS)
 //   ints: slot_loci [ell * ECGA_MAX_L], slot_size, dirty, dirty_list, row_b,
 //         merge_a, merge_b [ell each]
 //   dbls: cost, row_d, merge_delta [ell each], pair_s, delta [ell (ell - 1) / 2 each]
+//   split: tickets [ell], then part counts [ell * parts * 2^max_l] for the most
+//          parts (gridDim.z) of a rescore launch (v8, split_entropy)
 struct Search {
     int* slot_loci;      // loci of each slot's group
     int* slot_size;      // 0 for an emptied slot
@@ -258,12 +278,14 @@ struct Search {
     double* pair_s;
     double* delta;       // ΔCCC, +inf for merges over max_l
     unsigned long long* ctrl;  // [CTRL_WORDS]
+    unsigned int* parts;       // slot x's pair, part z: parts[(x * gridDim.z + z) << max_l ...]
+    unsigned int* tickets;     // slot x's pair: parts counted so far (0 between launches)
     int ell, max_l;
     double nlog2n, log2n1;  // n log2 n and log2(n + 1), computed by the host
 };
 
-__device__ Search search_state(int* ints, double* dbls, unsigned long long* ctrl, int ell, int max_l, double nlog2n,
-                               double log2n1) {
+__device__ Search search_state(int* ints, double* dbls, unsigned long long* ctrl, unsigned int* split, int ell, int max_l,
+                               double nlog2n, double log2n1) {
     Search st;
     const size_t e = (size_t)ell, pairs = e * (e - 1) / 2;
     st.slot_loci = ints;
@@ -279,6 +301,8 @@ __device__ Search search_state(int* ints, double* dbls, unsigned long long* ctrl
     st.pair_s = st.merge_delta + e;
     st.delta = st.pair_s + pairs;
     st.ctrl = ctrl;
+    st.tickets = split;
+    st.parts = split + e;
     st.ell = ell;
     st.max_l = max_l;
     st.nlog2n = nlog2n;
@@ -287,8 +311,9 @@ __device__ Search search_state(int* ints, double* dbls, unsigned long long* ctrl
 }
 
 // Arguments of every search kernel after the population's.
-#define SEARCH_PARAMS int *ints, double *dbls, unsigned long long *ctrl, int ell, int max_l, double nlog2n, double log2n1
-#define SEARCH_STATE search_state(ints, dbls, ctrl, ell, max_l, nlog2n, log2n1)
+#define SEARCH_PARAMS \
+    int *ints, double *dbls, unsigned long long *ctrl, unsigned int *split, int ell, int max_l, double nlog2n, double log2n1
+#define SEARCH_STATE search_state(ints, dbls, ctrl, split, ell, max_l, nlog2n, log2n1)
 
 __device__ __forceinline__ size_t pair_at(int a, int b) { return (size_t)b * (b - 1) / 2 + a; }
 
@@ -310,10 +335,45 @@ extern "C" __global__ void __launch_bounds__(ECGA_THREADS, ECGA_MIN_BLOCKS)
     if (threadIdx.x == 0) st.cost[l] = group_cost(st, s, L);
 }
 
+// Smallest merged group whose counting is split over gridDim.z blocks (the
+// histogram path: one such pair's block bounded v7's rescore launch).
+#define SPLIT_L 7
+
+// Slot x's pair counted by gridDim.z blocks, block z taking words z, z +
+// gridDim.z, ... (of blockDim.x each): each writes its part's 2^L counts to
+// device memory, and the last block to finish (a ticket after a fence) adds
+// the parts in order, resets the ticket and sums the terms as block_entropy
+// does. Integer counts add up to the same values in any order, so s is
+// bit-identical to one block's. Returns true in the block that has s.
+__device__ bool split_entropy(const Search& st, int x, const unsigned long long* __restrict__ words, int L, int n,
+                              int wpl, const double* __restrict__ xlogx, Scratch& sh, double& s) {
+    const int V = 1 << L, parts = gridDim.z;
+    block_counts(words, sh.group, L, n, wpl, sh.counts, blockIdx.z, parts);
+    unsigned int* mine = st.parts + (((size_t)x * parts) << st.max_l);
+    for (int v = threadIdx.x; v < V; v += blockDim.x) mine[((size_t)blockIdx.z << st.max_l) + v] = sh.counts[v];
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) sh.last = atomicAdd(&st.tickets[x], 1u) == (unsigned int)parts - 1u;
+    __syncthreads();
+    if (!sh.last) return false;
+    for (int v = threadIdx.x; v < V; v += blockDim.x) {
+        unsigned int c = 0u;
+        for (int z = 0; z < parts; ++z) c += __ldcg(&mine[((size_t)z << st.max_l) + v]);
+        sh.counts[v] = c;
+    }
+    if (threadIdx.x == 0) st.tickets[x] = 0u;
+    __syncthreads();
+    s = block_sum(L, xlogx, sh.counts, sh.terms, sh.nonzero);
+    return true;
+}
+
 // Rescores every live pair (m, x) with m in dirty_list, once each: block
-// (x, y) takes the pairs of slot x with dirty_list[i], i = y, y + gridDim.y, ...,
+// (x, y, 0) takes the pairs of slot x with dirty_list[i], i = y, y + gridDim.y, ...,
 // and skips m == x and, when x is dirty too, m > x (that pair is block m's).
-// Merges larger than max_l get ΔCCC = +inf without being scored.
+// Merges larger than max_l get ΔCCC = +inf without being scored. With
+// gridDim.z > 1 (launched only with gridDim.y = 1 and one dirty slot: a greedy
+// step's one merge, so a block has one pair at most) a pair of SPLIT_L loci or
+// more is counted by the gridDim.z blocks (x, 0, z) together (split_entropy, v8).
 extern "C" __global__ void __launch_bounds__(ECGA_THREADS, ECGA_MIN_BLOCKS)
     ecga_search_rescore(const unsigned long long* __restrict__ words, const double* __restrict__ xlogx, int n, int wpl,
                         SEARCH_PARAMS) {
@@ -332,12 +392,19 @@ extern "C" __global__ void __launch_bounds__(ECGA_THREADS, ECGA_MIN_BLOCKS)
         const int La = st.slot_size[a], Lb = st.slot_size[b];
         const size_t at = pair_at(a, b);
         if (La + Lb > st.max_l) {
-            if (threadIdx.x == 0) st.delta[at] = __longlong_as_double(0x7ff0000000000000ll);
+            if (blockIdx.z == 0 && threadIdx.x == 0) st.delta[at] = __longlong_as_double(0x7ff0000000000000ll);
             continue;
         }
+        const bool split = gridDim.z > 1 && La + Lb >= SPLIT_L;
+        if (!split && blockIdx.z != 0) continue;
         if (threadIdx.x < La) sh.group[threadIdx.x] = st.slot_loci[a * ECGA_MAX_L + threadIdx.x];
         else if (threadIdx.x < La + Lb) sh.group[threadIdx.x] = st.slot_loci[b * ECGA_MAX_L + threadIdx.x - La];
-        const double s = block_entropy(words, sh.group, La + Lb, n, wpl, xlogx, sh.counts, sh.terms, sh.nonzero);
+        double s;
+        if (split) {
+            if (!split_entropy(st, x, words, La + Lb, n, wpl, xlogx, sh, s)) continue;
+        } else {
+            s = block_entropy(words, sh.group, La + Lb, n, wpl, xlogx, sh.counts, sh.terms, sh.nonzero);
+        }
         if (threadIdx.x == 0) {
             st.pair_s[at] = s;
             st.delta[at] = __dsub_rn(__dsub_rn(group_cost(st, s, La + Lb), st.cost[a]), st.cost[b]);

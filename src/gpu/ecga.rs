@@ -27,6 +27,11 @@ const THREADS: u32 = 256;
 const KERNEL: &str = "ecga_pair_entropy";
 /// Warps per block of `ecga_search_step` (its `STEP_THREADS / 32`): one per slot's row.
 const STEP_WARPS: usize = 8;
+/// Blocks that count one merged group of `SPLIT_L` (7) loci or more in a
+/// greedy step's rescore (`split_entropy`, v8): the histogram path's pair
+/// bounded v7's launch alone. At N = 60,775 (950 words) four parts leave about
+/// one word per thread.
+const RESCORE_PARTS: usize = 4;
 
 /// The population and table on the device, and staging for the pairs of one call.
 pub struct GpuScorer<'g> {
@@ -57,9 +62,12 @@ pub struct GpuScorer<'g> {
 /// The device search's buffers for one ℓ (`kernels/ecga.cu`, `Search`).
 struct SearchState {
     ell: usize,
+    max_l: usize,
     ints: CudaSlice<i32>,
     dbls: CudaSlice<f64>,
     ctrl: CudaSlice<u64>,
+    /// `split`: a ticket per slot, then each slot's `RESCORE_PARTS` part counts of 2^max_l.
+    split: CudaSlice<u32>,
 }
 
 /// Layout of `kernels/ecga.cu`'s search buffers for ℓ slots: ints are
@@ -73,6 +81,10 @@ mod layout {
     }
     pub fn dbls(ell: usize) -> usize {
         3 * ell + ell * ell.saturating_sub(1)
+    }
+    /// `split`'s u32 entries: ℓ tickets, then ℓ·parts·2^MAX_L part counts.
+    pub fn split(ell: usize, max_l: usize) -> usize {
+        ell + (ell * super::RESCORE_PARTS << max_l)
     }
     /// The ℓ-long int arrays after slot_loci, in order (3, row_b, is the
     /// device's alone).
@@ -99,9 +111,10 @@ mod layout {
     pub const DIRTY_COUNT: usize = 5;
 }
 
-/// Device memory of the search for ℓ slots (bytes).
-pub fn search_bytes(ell: usize) -> usize {
-    4 * layout::ints(ell) + 8 * layout::dbls(ell) + 8 * layout::CTRL
+/// Device memory of the search for ℓ slots and merged groups of at most
+/// `max_l` loci (bytes).
+pub fn search_bytes(ell: usize, max_l: usize) -> usize {
+    4 * layout::ints(ell) + 8 * layout::dbls(ell) + 8 * layout::CTRL + 4 * layout::split(ell, max_l)
 }
 
 impl<'g> GpuScorer<'g> {
@@ -240,15 +253,17 @@ impl<'g> GpuScorer<'g> {
         let e = launch_err("gECGA search");
         ensure!(max_l <= KERNEL_MAX_L, "gECGA kernel takes groups of at most {KERNEL_MAX_L} loci, MAX_L is {max_l}");
         ensure!(self.words.as_ref().is_some_and(|w| w.len() == ell * self.wpl), "gECGA search: no population of ℓ = {ell} on the device");
-        if self.search_state.as_ref().is_none_or(|st| st.ell != ell) {
+        if self.search_state.as_ref().is_none_or(|st| st.ell != ell || st.max_l != max_l) {
             self.search_state = None;
-            self.gpu.ensure_fits("gECGA search state (the ΔCCC cache)", search_bytes(ell))?;
+            self.gpu.ensure_fits("gECGA search state (the ΔCCC cache)", search_bytes(ell, max_l))?;
             let stream = &self.gpu.stream;
             self.search_state = Some(SearchState {
                 ell,
+                max_l,
                 ints: stream.alloc_zeros(layout::ints(ell)).map_err(&e)?,
                 dbls: stream.alloc_zeros(layout::dbls(ell)).map_err(&e)?,
                 ctrl: stream.alloc_zeros(layout::CTRL).map_err(&e)?,
+                split: stream.alloc_zeros(layout::split(ell, max_l)).map_err(&e)?,
             });
         }
         let (Some(words), Some(table), Some(st)) = (&self.words, &self.xlogx, &mut self.search_state) else { unreachable!() };
@@ -272,13 +287,15 @@ impl<'g> GpuScorer<'g> {
         let groups = self.gpu.function(&ECGA_CU, "ecga_search_groups")?;
         let rescore = self.gpu.function(&ECGA_CU, "ecga_search_rescore")?;
         let step = self.gpu.function(&ECGA_CU, "ecga_search_step")?;
-        let block = |grid: (u32, u32)| LaunchConfig { grid_dim: (grid.0, grid.1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 };
-        let rows_grid = (ell.div_ceil(STEP_WARPS) as u32, 1);
-        // Rescore launches: one block per pair at the start; later one block
-        // row per live slot, split over `spread` blocks for GM's many merges.
-        let spread = match search {
-            Search::Greedy => 1,
-            Search::GreedyMating => 16,
+        let block = |grid: (u32, u32, u32)| LaunchConfig { grid_dim: grid, block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 };
+        let rows_grid = (ell.div_ceil(STEP_WARPS) as u32, 1, 1);
+        // Rescore launches: one block per pair at the start (pairs of
+        // singletons: none split); later one block row per live slot, GM's many
+        // merges spread over 16 blocks a slot, greedy's one merge's large
+        // pairs split over RESCORE_PARTS blocks (the kernel's gridDim.z).
+        let rescore_grid = match search {
+            Search::Greedy => (ell as u32, 1, RESCORE_PARTS as u32),
+            Search::GreedyMating => (ell as u32, 16, 1),
         };
         let mode = |first: bool| -> i32 {
             match search {
@@ -296,18 +313,20 @@ impl<'g> GpuScorer<'g> {
                 } else {
                     b.arg(&m);
                 }
-                b.arg(&mut st.ints).arg(&mut st.dbls).arg(&mut st.ctrl).arg(&ell_i).arg(&max_l_i).arg(&nlog2n).arg(&log2n1);
+                b.arg(&mut st.ints).arg(&mut st.dbls).arg(&mut st.ctrl).arg(&mut st.split);
+                b.arg(&ell_i).arg(&max_l_i).arg(&nlog2n).arg(&log2n1);
                 // SAFETY: the buffers have the layout of `layout` for ℓ = ell
                 // slots (allocated above for this ℓ); every kernel indexes
                 // slots < ell, pairs < ℓ(ℓ−1)/2, loci < ell (the population's
-                // ell·wpl words) and counts ≤ n (the n + 1 table entries).
+                // ell·wpl words), counts ≤ n (the n + 1 table entries) and
+                // split parts < RESCORE_PARTS of 2^max_l counts per slot.
                 unsafe { b.launch(block($grid)) }.map_err(&e)?;
             }};
         }
         let mut kernel_ms = 0.0;
         self.events[0].record(stream).map_err(&e)?;
-        launch!(groups, (ell as u32, 1), 0, true);
-        launch!(rescore, (ell as u32, ell.clamp(1, 65_535) as u32), 0, true);
+        launch!(groups, (ell as u32, 1, 1), 0, true);
+        launch!(rescore, (ell as u32, ell.clamp(1, 65_535) as u32, 1), 0, true);
         launch!(step, rows_grid, mode(true), false);
         // At most ℓ − 1 merges, one per greedy step and at least one per GM step.
         let batch = match search {
@@ -331,7 +350,7 @@ impl<'g> GpuScorer<'g> {
             ensure!(launched < ell + 1, "gECGA search did not finish after {launched} steps for ℓ = {ell}");
             self.events[0].record(stream).map_err(&e)?;
             for _ in 0..batch {
-                launch!(rescore, (ell as u32, spread), 0, true);
+                launch!(rescore, rescore_grid, 0, true);
                 launch!(step, rows_grid, mode(false), false);
             }
             launched += batch;
@@ -569,7 +588,12 @@ mod tests {
             ("CTRL_DIRTY", layout::DIRTY_COUNT),
             ("CTRL_WORDS", layout::CTRL),
         ];
-        let sizes = [("ECGA_MAX_L", KERNEL_MAX_L), ("ECGA_THREADS", THREADS as usize), ("STEP_THREADS", 32 * STEP_WARPS)];
+        let sizes = [
+            ("ECGA_MAX_L", KERNEL_MAX_L),
+            ("ECGA_THREADS", THREADS as usize),
+            ("STEP_THREADS", 32 * STEP_WARPS),
+            ("SPLIT_L", FASTCOUNT_MAX_L + 1),
+        ];
         for (name, value) in ctrl.into_iter().chain(sizes) {
             assert!(defines(name, value), "kernels/ecga.cu lacks `#define {name} {value}`");
         }

@@ -69,15 +69,15 @@ fn sort_schedule(p: usize) -> Vec<SortStep> {
 /// Device bytes of a whole run of N = `n`, ℓ = `ell`: the population and the
 /// selected population packed by locus, fitness and winners, one batch of
 /// permutation keys, the MPM's loci and groups, the x·log2(x) table and the
-/// model search's cache ([`search_bytes`]).
-pub fn run_bytes(n: usize, ell: usize) -> usize {
+/// model search's cache for MAX_L = `max_l` ([`search_bytes`]).
+pub fn run_bytes(n: usize, ell: usize, max_l: usize) -> usize {
     let words = ell * n.div_ceil(64);
-    2 * 8 * words + 2 * 4 * n + 8 * PERM_BATCH * padded(n) + 2 * 4 * ell + 8 * (n + 1) + search_bytes(ell) + 64
+    2 * 8 * words + 2 * 4 * n + 8 * PERM_BATCH * padded(n) + 2 * 4 * ell + 8 * (n + 1) + search_bytes(ell, max_l) + 64
 }
 
 /// Fails, naming N, ℓ and both sizes, unless a whole run fits in `free` device bytes.
-pub fn check_fits(n: usize, ell: usize, free: usize) -> Result<()> {
-    let need = run_bytes(n, ell);
+pub fn check_fits(n: usize, ell: usize, max_l: usize, free: usize) -> Result<()> {
+    let need = run_bytes(n, ell, max_l);
     ensure!(
         need <= free,
         "ECGA on the device: a run of N = {n}, ℓ = {ell} needs {need} bytes ({:.1} MiB) of device memory, the device has {free} bytes ({:.1} MiB) free",
@@ -146,7 +146,7 @@ pub fn run(gpu: &Gpu, trap: &Trap, cfg: &EcgaConfig, seed: u64, mut observe: Opt
     ensure!(cfg.max_generations < 1 << 32, "generation guard {} past the counter's 32 bits", cfg.max_generations);
     ensure!(cfg.max_l <= KERNEL_MAX_L, "the device search takes MAX_L ≤ {KERNEL_MAX_L}, got {}", cfg.max_l);
     let (free, _) = gpu.ctx.mem_get_info().map_err(launch_err("ECGA device memory"))?;
-    check_fits(n, ell, free)?;
+    check_fits(n, ell, cfg.max_l, free)?;
 
     let e = launch_err("ecga_run");
     let stream = &gpu.stream;
@@ -520,11 +520,11 @@ mod tests {
     #[test]
     fn memory_check_names_n_ell_and_both_sizes() {
         let (n, ell) = (60_775, 500);
-        let need = run_bytes(n, ell);
+        let need = run_bytes(n, ell, 10);
         // Two populations of ℓ·⌈N/64⌉ words, the keys of 64 permutations of 2^16 and the search's cache.
-        assert_eq!(need, 2 * 8 * 500 * 950 + 8 * 60_775 + 8 * 64 * 65_536 + 8 * 500 + 8 * 60_776 + search_bytes(500) + 64);
-        assert!(check_fits(n, ell, need).is_ok());
-        let err = check_fits(n, ell, need - 1).unwrap_err().to_string();
+        assert_eq!(need, 2 * 8 * 500 * 950 + 8 * 60_775 + 8 * 64 * 65_536 + 8 * 500 + 8 * 60_776 + search_bytes(500, 10) + 64);
+        assert!(check_fits(n, ell, 10, need).is_ok());
+        let err = check_fits(n, ell, 10, need - 1).unwrap_err().to_string();
         for part in ["N = 60775", "ℓ = 500", &format!("needs {need} bytes"), &format!("has {} bytes", need - 1)] {
             assert!(err.contains(part), "{err:?} lacks {part:?}");
         }

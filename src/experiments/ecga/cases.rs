@@ -145,7 +145,10 @@ impl EcgaPaper {
         };
         // Figure 5 runs the whole run on the device too (its permutation keys).
         let device_bytes = match key {
-            "fig5_ells" | "whole_ells" => (n * ell / 8 * 2).max(crate::gpu::ecga_run::run_bytes(n as usize, ell as usize) as u64),
+            "fig5_ells" | "whole_ells" => {
+                let max_l = *self.spec.settings.max_l.get_ref();
+                (n * ell / 8 * 2).max(crate::gpu::ecga_run::run_bytes(n as usize, ell as usize, max_l) as u64)
+            }
             _ => n * ell / 8 * 2,
         };
         // A whole case keeps the selected population (rows and packed, 9/8 byte per

@@ -659,7 +659,7 @@ fn scale(p: &ScaleParams, a: &Analysis, ctx: &Ctx) -> Outcome {
         "{memory}; on this GPU {} (needed: {}%; this harness's layout takes {:.3} GB)",
         parts.join("; "),
         fmt_num(100.0 * p.min_quality),
-        harness_bytes(s.n, s.ell) / 1e9
+        harness_bytes(s.n, s.ell, a.published.max_l) / 1e9
     );
     Outcome::new(Verdict::of(ok), evidence)
 }

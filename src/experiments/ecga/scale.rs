@@ -18,9 +18,10 @@ pub fn table4_bytes(n: usize, ell: usize, max_l: usize) -> f64 {
 
 /// Device memory of this harness's gECGA (`gpu::ecga`): the population as ℓ rows
 /// of ⌈N/64⌉ words, the x·log2(x) table, and the device search's state (per
-/// pair an entropy term and a ΔCCC, 16 bytes; per slot its loci and counters).
-pub fn harness_bytes(n: usize, ell: usize) -> f64 {
-    8.0 * (ell * n.div_ceil(64)) as f64 + 8.0 * (n + 1) as f64 + crate::gpu::ecga::search_bytes(ell) as f64
+/// pair an entropy term and a ΔCCC, 16 bytes; per slot its loci and counters,
+/// and the part counts of a split pair, 2^MAX_L per part).
+pub fn harness_bytes(n: usize, ell: usize, max_l: usize) -> f64 {
+    8.0 * (ell * n.div_ceil(64)) as f64 + 8.0 * (n + 1) as f64 + crate::gpu::ecga::search_bytes(ell, max_l) as f64
 }
 
 /// The memory a CUDA program may use on the paper's GPU (bytes) and its
@@ -74,7 +75,7 @@ fn reach_table(spec: &EcgaSpec, device: &str, bytes: f64) -> String {
     let (k, max_l) = (*spec.settings.k.get_ref(), *spec.settings.max_l.get_ref());
     let pop = |ell: usize| spec.fitted_population(ell, Search::Greedy);
     let a = largest_fitting(k, bytes, pop, |n, ell| table4_bytes(n, ell, max_l));
-    let b = largest_fitting(k, bytes, pop, harness_bytes);
+    let b = largest_fitting(k, bytes, pop, |n, ell| harness_bytes(n, ell, max_l));
     let mut t =
         Table::new(&["device", "memory", "largest ℓ, paper's Table 4 layout", "N there", "largest ℓ, this harness's layout", "N there"]);
     t.row(vec![device.into(), format!("{:.2} GB", bytes / 1e9), a.to_string(), pop(a).to_string(), b.to_string(), pop(b).to_string()]);
@@ -117,7 +118,7 @@ pub fn section(spec: &EcgaSpec, m: &MachineRecords) -> String {
             r.str("search").to_string(),
             ell.to_string(),
             n.to_string(),
-            format!("{:.3}", harness_bytes(n, ell) / 1e9),
+            format!("{:.3}", harness_bytes(n, ell, max_l) / 1e9),
             secs("population_ms"),
             secs("model_ms"),
             secs("kernel_ms"),
