@@ -84,7 +84,7 @@ mod layout {
     }
     /// `split`'s u32 entries: ℓ tickets, then ℓ·parts·2^MAX_L part counts.
     pub fn split(ell: usize, max_l: usize) -> usize {
-        ell + (ell * super::RESCORE_PARTS << max_l)
+        ell + ((ell * super::RESCORE_PARTS) << max_l)
     }
     /// The ℓ-long int arrays after slot_loci, in order (3, row_b, is the
     /// device's alone).
