@@ -176,3 +176,14 @@ fn max_cases_runs_that_many_and_resume_completes_the_profile() {
         assert_eq!(all.get(case), Some(rows), "{case}: rows changed by --resume");
     }
 }
+
+#[test]
+fn max_cases_zero_is_refused_before_anything_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let o = common::evorepro(&["reproduce", "island", "--profile", "quick", "--max-cases", "0", "--out", out.to_str().unwrap()]);
+    assert!(!o.status.success(), "{}", common::describe(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--max-cases") && err.contains('0'), "{err}");
+    assert!(!out.exists(), "files were written for a refused --max-cases 0");
+}
