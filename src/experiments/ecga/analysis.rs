@@ -290,8 +290,7 @@ impl Analysis {
         let one = MachineRecords { hw_id: m.hw_id.clone(), rows };
         let timed = |r: &Record| matches!(r.str("figure"), "fig5" | "build").then(|| (r.str("figure").to_owned(), r.int("ell")));
         let mut a = Analysis::of_rows(one.latest_measurements(timed).into_iter(), published);
-        // Every profile's lone builds, not only the latest.
-        a.lone.clear();
+        // Every profile's lone builds, not only the latest (one collection point).
         for r in m.measurements().filter(|r| r.str("figure") == "build" && r.str("status") == "ok") {
             a.lone_build(r);
         }
@@ -303,7 +302,8 @@ impl Analysis {
         a
     }
 
-    /// Every row as it comes (the `speed` profile's goals read one profile alone).
+    /// Every row as it comes (the `speed` profile's goals read one profile
+    /// alone); lone builds are [`Analysis::of`]'s, from every profile.
     pub fn of_rows<'r>(rows: impl Iterator<Item = &'r Record>, published: &Published) -> Analysis {
         let mut a = Analysis {
             published: published.clone(),
@@ -356,9 +356,6 @@ impl Analysis {
                     a.table5.entry((search, ell)).or_default().extend(r.float("n_min"))
                 }
                 "fig5" | "build" => {
-                    if ok && r.str("figure") == "build" {
-                        a.lone_build(r);
-                    }
                     if r.str("figure") == "fig5" {
                         a.fig5_profile.insert(ell, r.str("profile").to_owned());
                     }
