@@ -83,8 +83,8 @@ pub enum Command {
         /// Run at most this many of the cases still to run, in order, then
         /// stop and render (with --resume, a long profile in steps that each
         /// fit a time limit). N ≥ 1.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-        max_cases: Option<u64>,
+        #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+        max_cases: Option<usize>,
     },
     /// Combines the shards of a profile (`reproduce --shard K/N`) into its
     /// ordinary records file, refusing duplicate cases and shards of another
@@ -271,7 +271,7 @@ pub fn run(cli: Cli) -> Result<()> {
                     resume,
                     spec: choice(spec.clone()),
                     shard,
-                    max_cases: max_cases.map(|m| m as usize),
+                    max_cases,
                 };
                 #[cfg(feature = "mpi")]
                 if let Some(u) = &universe {
