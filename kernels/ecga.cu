@@ -367,20 +367,24 @@ __device__ bool split_entropy(const Search& st, int x, const unsigned long long*
     return true;
 }
 
-// Rescores slot x's live pairs (m, x) with m in dirty_list, once each: block
+// Rescores every live pair (m, x) with m in dirty_list, once each: block
 // (x, y, 0) takes the pairs of slot x with dirty_list[i], i = y, y + gridDim.y, ...,
 // and skips m == x and, when x is dirty too, m > x (that pair is block m's).
 // Merges larger than max_l get ΔCCC = +inf without being scored. With
 // gridDim.z > 1 (launched only with gridDim.y = 1 and one dirty slot: a greedy
 // step's one merge, so a block has one pair at most) a pair of SPLIT_L loci or
 // more is counted by the gridDim.z blocks (x, 0, z) together (split_entropy, v8).
-// Returns true in the block that wrote a pair's ΔCCC.
-__device__ bool rescore_pairs(const Search& st, int x, const unsigned long long* __restrict__ words,
-                              const double* __restrict__ xlogx, int n, int wpl, Scratch& sh) {
-    if (st.slot_size[x] == 0) return false;
+extern "C" __global__ void __launch_bounds__(ECGA_THREADS, ECGA_MIN_BLOCKS)
+    ecga_search_rescore(const unsigned long long* __restrict__ words, const double* __restrict__ xlogx, int n, int wpl,
+                        SEARCH_PARAMS) {
+    const Search st = SEARCH_STATE;
+    __shared__ Scratch sh;
+    if (st.ctrl[CTRL_DONE]) return;
+    const int x = blockIdx.x;
+    const int Lx = st.slot_size[x];
+    if (Lx == 0) return;
     const int dirty_x = st.dirty[x];
     const int count = (int)st.ctrl[CTRL_DIRTY];
-    bool wrote = false;
     for (int i = blockIdx.y; i < count; i += gridDim.y) {
         const int m = st.dirty_list[i];
         if (m == x || (x < m && dirty_x)) continue;
@@ -388,10 +392,7 @@ __device__ bool rescore_pairs(const Search& st, int x, const unsigned long long*
         const int La = st.slot_size[a], Lb = st.slot_size[b];
         const size_t at = pair_at(a, b);
         if (La + Lb > st.max_l) {
-            if (blockIdx.z == 0) {
-                if (threadIdx.x == 0) st.delta[at] = __longlong_as_double(0x7ff0000000000000ll);
-                wrote = true;
-            }
+            if (blockIdx.z == 0 && threadIdx.x == 0) st.delta[at] = __longlong_as_double(0x7ff0000000000000ll);
             continue;
         }
         const bool split = gridDim.z > 1 && La + Lb >= SPLIT_L;
@@ -410,18 +411,7 @@ __device__ bool rescore_pairs(const Search& st, int x, const unsigned long long*
             atomicAdd(&st.ctrl[CTRL_PAIRS], 1ull);
             atomicAdd(&st.ctrl[CTRL_LOCI], (unsigned long long)(La + Lb));
         }
-        wrote = true;
     }
-    return wrote;
-}
-
-extern "C" __global__ void __launch_bounds__(ECGA_THREADS, ECGA_MIN_BLOCKS)
-    ecga_search_rescore(const unsigned long long* __restrict__ words, const double* __restrict__ xlogx, int n, int wpl,
-                        SEARCH_PARAMS) {
-    const Search st = SEARCH_STATE;
-    __shared__ Scratch sh;
-    if (st.ctrl[CTRL_DONE]) return;
-    rescore_pairs(st, blockIdx.x, words, xlogx, n, wpl, sh);
 }
 
 // Threads per block of ecga_search_step: one warp per slot's row.
@@ -439,9 +429,7 @@ __device__ __forceinline__ void keep_min(double& d, int& j, double e, int k) {
 // j != a (GM), the smallest ΔCCC, ties to the smallest j.
 // keep_min is a total order on (ΔCCC, partner), so the order of the updates
 // does not matter: each lane loads ROW_UNROLL partners' sizes and ΔCCC at once
-// (independent loads in flight, v7) before comparing them. The ΔCCC are read
-// from L2 (__ldcg): in ecga_search_rescore_step other blocks of the same launch
-// wrote some of them.
+// (independent loads in flight, v7) before comparing them.
 #define ROW_UNROLL 8
 __device__ void row_best(const Search& st, int a, int lo, int lane, double& d, int& j) {
     d = __longlong_as_double(0x7ff0000000000000ll);
@@ -454,7 +442,7 @@ __device__ void row_best(const Search& st, int a, int lo, int lane, double& d, i
             const int k = k0 + 32 * u;
             const bool in = k < st.ell && k != a;
             size[u] = in ? st.slot_size[k] : 0;
-            e[u] = in ? __ldcg(&st.delta[pair_at(min(a, k), max(a, k))]) : 0.0;
+            e[u] = in ? st.delta[pair_at(min(a, k), max(a, k))] : 0.0;
         }
 #pragma unroll
         for (int u = 0; u < ROW_UNROLL; ++u) {
@@ -465,28 +453,6 @@ __device__ void row_best(const Search& st, int a, int lo, int lane, double& d, i
         const double e = __shfl_down_sync(0xffffffffu, d, o);
         const int k = __shfl_down_sync(0xffffffffu, j, o);
         keep_min(d, j, e, k);
-    }
-}
-
-// Row a's best after a greedy merge (ma, mb), by one warp — RowBest::after_merge
-// of the host: recomputed when a is ma or its best was ma or mb, else (a < ma)
-// compared with its new pair (a, ma).
-__device__ void row_after_merge(const Search& st, int a, int ma, int mb, int lane) {
-    const int j = st.row_b[a];
-    if (a == ma || j == ma || j == mb) {
-        double d;
-        int k;
-        row_best(st, a, a + 1, lane, d, k);
-        if (lane == 0) {
-            st.row_d[a] = d;
-            st.row_b[a] = k;
-        }
-    } else if (a < ma && lane == 0) {
-        double d = st.row_d[a];
-        int k = j;
-        keep_min(d, k, __ldcg(&st.delta[pair_at(a, ma)]), ma);
-        st.row_d[a] = d;
-        st.row_b[a] = k;
     }
 }
 
@@ -505,32 +471,59 @@ __device__ void merge_slots(const Search& st, int a, int b, unsigned long long r
     st.dirty[a] = 1;
 }
 
-// True in the last block of the launch to get here (a ticket after a fence):
-// every other block's writes are then visible to it through L2.
-__device__ bool last_block(const Search& st) {
+// One model-searching step: every block computes its warps' rows, and the last
+// block to finish chooses and applies the step's merges (or sets CTRL_DONE).
+// mode 0: greedy, every row; mode 1: greedy after a merge (a, b): only rows
+// whose best involved a or b are recomputed, rows x < a else compare their new
+// pair (x, a) — RowBest::after_merge of the host; mode 2: GM, every row over
+// both sides, then every mutually best pair merges, in increasing a.
+extern "C" __global__ void __launch_bounds__(STEP_THREADS) ecga_search_step(int mode, SEARCH_PARAMS) {
+    Search st = SEARCH_STATE;
     __shared__ bool last;
-    __threadfence();
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        last = atomicAdd(&st.ctrl[CTRL_TICKET], 1ull) == (unsigned long long)gridDim.x * gridDim.y * gridDim.z - 1;
-    }
-    __syncthreads();
-    return last;
-}
-
-// The step's choice, by the last block (STEP_THREADS threads) once every row
-// is done: mode 0 or 1 (greedy; 1 from ecga_search_rescore_step), the first live slot in order holding the
-// smallest negative row best merges with its partner; mode 2 (GM), every
-// mutually best pair merges, in increasing a. Sets CTRL_DONE when none does.
-__device__ void choose_merges(const Search& st, int mode) {
     __shared__ double red_d[STEP_THREADS];
     __shared__ int red_a[STEP_THREADS];
-    __shared__ int warp_mates[STEP_THREADS / 32];
+    if (st.ctrl[CTRL_DONE]) return;
     const int lane = threadIdx.x & 31;
+    const int a = blockIdx.x * (STEP_THREADS / 32) + (threadIdx.x >> 5);
+    if (a < st.ell && st.slot_size[a] != 0) {
+        bool full = mode != 1;
+        if (!full) {
+            const unsigned long long r = st.ctrl[CTRL_MERGES] - 1;
+            const int ma = st.merge_a[r], mb = st.merge_b[r];
+            const int j = st.row_b[a];
+            if (a == ma || j == ma || j == mb) {
+                full = true;
+            } else if (a < ma && lane == 0) {
+                double d = st.row_d[a];
+                int k = j;
+                keep_min(d, k, st.delta[pair_at(a, ma)], ma);
+                st.row_d[a] = d;
+                st.row_b[a] = k;
+            }
+        }
+        if (full) {
+            double d;
+            int j;
+            row_best(st, a, mode == 2 ? 0 : a + 1, lane, d, j);
+            if (lane == 0) {
+                st.row_d[a] = d;
+                st.row_b[a] = j;
+            }
+        }
+    }
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) last = atomicAdd(&st.ctrl[CTRL_TICKET], 1ull) == gridDim.x - 1;
+    __syncthreads();
+    if (!last) return;
+
+    // The last block: rows of every block are visible (fence, then ticket);
+    // __ldcg reads them past this SM's L1.
     const int before = (int)st.ctrl[CTRL_DIRTY];
     for (int i = threadIdx.x; i < before; i += STEP_THREADS) st.dirty[st.dirty_list[i]] = 0;
     __syncthreads();
     if (mode != 2) {
+        // Greedy: the first live slot in order holding the smallest negative row best.
         double d = 0.0;
         int best = 0x7fffffff;
         for (int x = threadIdx.x; x < st.ell; x += STEP_THREADS) {
@@ -564,9 +557,11 @@ __device__ void choose_merges(const Search& st, int mode) {
             }
         }
     } else {
-        // The pairs are disjoint, so each merge reads the cache as it was and
-        // the threads apply them in parallel, at positions from a ballot prefix
-        // count per block of slots.
+        // GM: every mutually best pair (a, b), a < b, each best ΔCCC < 0,
+        // recorded in increasing a. The pairs are disjoint, so each merge reads
+        // the cache as it was and the threads apply them in parallel, at
+        // positions from a ballot prefix count per block of slots.
+        __shared__ int warp_mates[STEP_THREADS / 32];
         const unsigned long long r0 = st.ctrl[CTRL_MERGES];
         int k = 0;
         for (int base = 0; base < st.ell; base += STEP_THREADS) {
@@ -600,50 +595,4 @@ __device__ void choose_merges(const Search& st, int mode) {
             else st.ctrl[CTRL_STEPS] += 1;
         }
     }
-}
-
-// One model-searching step with every row computed: every block computes its
-// warps' rows, and the last block to finish chooses and applies the step's
-// merges (or sets CTRL_DONE). mode 0: greedy's first step (rows over j > a);
-// mode 2: a GM step (rows over both sides). Greedy's later steps are
-// ecga_search_rescore_step.
-extern "C" __global__ void __launch_bounds__(STEP_THREADS) ecga_search_step(int mode, SEARCH_PARAMS) {
-    Search st = SEARCH_STATE;
-    if (st.ctrl[CTRL_DONE]) return;
-    const int lane = threadIdx.x & 31;
-    const int a = blockIdx.x * (STEP_THREADS / 32) + (threadIdx.x >> 5);
-    if (a < st.ell && st.slot_size[a] != 0) {
-        double d;
-        int j;
-        row_best(st, a, mode == 2 ? 0 : a + 1, lane, d, j);
-        if (lane == 0) {
-            st.row_d[a] = d;
-            st.row_b[a] = j;
-        }
-    }
-    if (last_block(st)) choose_merges(st, mode);
-}
-
-// A greedy step after a merge (ma, mb) in one launch (v9): ecga_search_rescore's
-// blocks, where the block that wrote pair (x, ma) updates row x at once
-// (row_after_merge reads only that pair's new ΔCCC), then the last block of the
-// launch recomputes row ma (its pairs are every block's) and chooses, as
-// ecga_search_step's last block — one launch a step instead of two.
-extern "C" __global__ void __launch_bounds__(ECGA_THREADS, ECGA_MIN_BLOCKS)
-    ecga_search_rescore_step(const unsigned long long* __restrict__ words, const double* __restrict__ xlogx, int n,
-                             int wpl, SEARCH_PARAMS) {
-    const Search st = SEARCH_STATE;
-    __shared__ Scratch sh;
-    if (st.ctrl[CTRL_DONE]) return;
-    const unsigned long long r = st.ctrl[CTRL_MERGES] - 1;
-    const int ma = st.merge_a[r], mb = st.merge_b[r];
-    const int x = blockIdx.x;
-    if (rescore_pairs(st, x, words, xlogx, n, wpl, sh)) {
-        __syncthreads();  // thread 0's ΔCCC of (x, ma) before warp 0 reads it
-        if (threadIdx.x < 32) row_after_merge(st, x, ma, mb, threadIdx.x);
-    }
-    if (!last_block(st)) return;
-    if (threadIdx.x < 32) row_after_merge(st, ma, ma, mb, threadIdx.x);
-    __syncthreads();
-    choose_merges(st, 1);
 }

@@ -287,7 +287,6 @@ impl<'g> GpuScorer<'g> {
         let groups = self.gpu.function(&ECGA_CU, "ecga_search_groups")?;
         let rescore = self.gpu.function(&ECGA_CU, "ecga_search_rescore")?;
         let step = self.gpu.function(&ECGA_CU, "ecga_search_step")?;
-        let rescore_step = self.gpu.function(&ECGA_CU, "ecga_search_rescore_step")?;
         let block = |grid: (u32, u32, u32)| LaunchConfig { grid_dim: grid, block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 };
         let rows_grid = (ell.div_ceil(STEP_WARPS) as u32, 1, 1);
         // Rescore launches: one block per pair at the start (pairs of
@@ -298,10 +297,12 @@ impl<'g> GpuScorer<'g> {
             Search::Greedy => (ell as u32, 1, RESCORE_PARTS as u32),
             Search::GreedyMating => (ell as u32, 16, 1),
         };
-        // ecga_search_step's mode: greedy's first step, or a GM step.
-        let mode = match search {
-            Search::Greedy => 0,
-            Search::GreedyMating => 2,
+        let mode = |first: bool| -> i32 {
+            match search {
+                Search::GreedyMating => 2,
+                Search::Greedy if first => 0,
+                Search::Greedy => 1,
+            }
         };
         macro_rules! launch {
             ($func:expr, $grid:expr, $mode:expr, $with_pop:expr) => {{
@@ -326,7 +327,7 @@ impl<'g> GpuScorer<'g> {
         self.events[0].record(stream).map_err(&e)?;
         launch!(groups, (ell as u32, 1, 1), 0, true);
         launch!(rescore, (ell as u32, ell.clamp(1, 65_535) as u32, 1), 0, true);
-        launch!(step, rows_grid, mode, false);
+        launch!(step, rows_grid, mode(true), false);
         // At most ℓ − 1 merges, one per greedy step and at least one per GM step.
         let batch = match search {
             Search::Greedy => 32,
@@ -349,14 +350,8 @@ impl<'g> GpuScorer<'g> {
             ensure!(launched < ell + 1, "gECGA search did not finish after {launched} steps for ℓ = {ell}");
             self.events[0].record(stream).map_err(&e)?;
             for _ in 0..batch {
-                match search {
-                    // A greedy step in one launch: its rescore, rows and choice (v9).
-                    Search::Greedy => launch!(rescore_step, rescore_grid, 0, true),
-                    Search::GreedyMating => {
-                        launch!(rescore, rescore_grid, 0, true);
-                        launch!(step, rows_grid, 2, false);
-                    }
-                }
+                launch!(rescore, rescore_grid, 0, true);
+                launch!(step, rows_grid, mode(false), false);
             }
             launched += batch;
         }
