@@ -15,8 +15,8 @@
 #define STREAM_INIT 0u
 #define STREAM_SELECTION 1u
 #define STREAM_SAMPLING 2u
-// Keys sorted in shared memory by one block (SORT_TILE / 2 threads, one per pair).
-#define SORT_TILE 2048
+// Most threads of a block of ecga_run_sort_shared.
+#define SORT_THREADS 1024
 
 // Philox4x32-10 (Salmon et al., SC '11), line for line as src/library/philox.rs.
 __device__ __forceinline__ uint4 philox4x32_10(unsigned int c0, unsigned int c1, unsigned int c2, unsigned int c3,
@@ -98,34 +98,35 @@ __device__ __forceinline__ void compare_exchange(unsigned long long* row, int i,
 }
 
 // The bitonic stages k = k_lo, 2 k_lo, ..., k_hi with every j < tile, in shared
-// memory: block (x, y) sorts tile x of row y (tile = min(P, SORT_TILE) keys,
-// tile / 2 threads). k_lo = 2, k_hi = tile sorts each tile in the direction the
-// whole sort needs; k_lo = k_hi = k > tile finishes stage k after the global steps.
-extern "C" __global__ void __launch_bounds__(SORT_TILE / 2)
+// memory (tile keys, a power of two the host sizes to the device's shared memory
+// per block, v2): block (x, y) sorts tile x of row y, thread t taking pairs t,
+// t + blockDim.x, ... of each step. k_lo = 2, k_hi = tile sorts each tile in the
+// direction the whole sort needs; k_lo = k_hi = k > tile finishes stage k after
+// the global steps.
+extern "C" __global__ void __launch_bounds__(SORT_THREADS)
     ecga_run_sort_shared(unsigned long long* __restrict__ keys, int P, int tile, int k_lo, int k_hi) {
-    __shared__ unsigned long long sh[SORT_TILE];
+    extern __shared__ unsigned long long sh[];
     unsigned long long* row = keys + (size_t)blockIdx.y * P + (size_t)blockIdx.x * tile;
-    const int t = threadIdx.x;
     const int base = blockIdx.x * tile;
-    sh[t] = row[t];
-    sh[t + tile / 2] = row[t + tile / 2];
+    for (int v = threadIdx.x; v < tile; v += blockDim.x) sh[v] = row[v];
     __syncthreads();
     for (int k = k_lo; k <= k_hi; k <<= 1) {
         for (int j = min(k, tile) / 2; j > 0; j >>= 1) {
-            const int i = 2 * t - (t & (j - 1));
-            const unsigned long long a = sh[i], b = sh[i + j];
-            if ((a > b) == (((base + i) & k) == 0)) {
-                sh[i] = b;
-                sh[i + j] = a;
+            for (int t = threadIdx.x; t < tile / 2; t += blockDim.x) {
+                const int i = 2 * t - (t & (j - 1));
+                const unsigned long long a = sh[i], b = sh[i + j];
+                if ((a > b) == (((base + i) & k) == 0)) {
+                    sh[i] = b;
+                    sh[i + j] = a;
+                }
             }
             __syncthreads();
         }
     }
-    row[t] = sh[t];
-    row[t + tile / 2] = sh[t + tile / 2];
+    for (int v = threadIdx.x; v < tile; v += blockDim.x) row[v] = sh[v];
 }
 
-// One bitonic step (k, j) with j >= SORT_TILE over whole rows: thread t of row y
+// One bitonic step (k, j) with j >= tile over whole rows: thread t of row y
 // takes pair t of P / 2.
 extern "C" __global__ void ecga_run_sort_global(unsigned long long* __restrict__ keys, int P, int k, int j) {
     const int t = blockIdx.x * blockDim.x + threadIdx.x;

@@ -16,15 +16,17 @@ use super::{Gpu, KernelSource, launch_err};
 use crate::library::ecga::{self, EcgaConfig, GenerationStats, ModelTrace, Randomness, RunResult, XLogX, counter};
 use crate::library::trap::Trap;
 use anyhow::{Result, bail, ensure};
-use cudarc::driver::sys::CUevent_flags;
+use cudarc::driver::sys::{CUevent_flags, CUfunction_attribute};
 use cudarc::driver::{CudaEvent, CudaSlice, LaunchConfig, PushKernelArg};
 use std::time::{Duration, Instant};
 
 /// `kernels/ecga_run.cu`.
 pub const ECGA_RUN_CU: KernelSource = KernelSource { file: "ecga_run.cu", code: include_str!("../../kernels/ecga_run.cu") };
 
-/// Keys a block sorts in shared memory (the kernel's `SORT_TILE`).
-const SORT_TILE: usize = 2048;
+/// Most threads of a block of `ecga_run_sort_shared` (the kernel's `SORT_THREADS`).
+const SORT_THREADS: usize = 1024;
+/// Most keys a block sorts in shared memory: 8 pairs a thread, 128 KiB.
+const MAX_SORT_TILE: usize = 16 * SORT_THREADS;
 /// Permutations keyed and sorted together: the key buffer holds this many rows.
 pub const PERM_BATCH: usize = 64;
 /// Threads per block of the element-wise kernels.
@@ -37,21 +39,30 @@ fn padded(n: usize) -> usize {
     n.max(2).next_power_of_two()
 }
 
+/// Keys of a row of `p` (a power of two ≥ 2) that one block sorts in shared
+/// memory: the largest power of two of 8-byte keys within `smem_bytes` per
+/// block, at most [`MAX_SORT_TILE`] and `p`. Steps with j < tile run together
+/// in one pass over the keys, the others one pass each, so a larger tile means
+/// fewer passes (v2: 16,384 keys on an H100; v1's tile was 2,048).
+fn sort_tile(p: usize, smem_bytes: usize) -> usize {
+    let fit = 1usize << (smem_bytes / 8).max(2).ilog2();
+    p.min(MAX_SORT_TILE).min(fit)
+}
+
 /// One launch of the bitonic sort of rows of `p` keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum SortStep {
     /// `ecga_run_sort_shared`: stages k = k_lo, 2·k_lo, …, k_hi, each with its
-    /// steps j < tile = min(p, SORT_TILE), within tiles.
+    /// steps j < tile, within tiles.
     Shared { k_lo: usize, k_hi: usize },
-    /// `ecga_run_sort_global`: step (k, j), j ≥ SORT_TILE, over whole rows.
+    /// `ecga_run_sort_global`: step (k, j), j ≥ tile, over whole rows.
     Global { k: usize, j: usize },
 }
 
-/// The launches that sort rows of `p` (a power of two ≥ 2) keys: every tile
-/// sorted in shared memory, then each larger stage's steps of j ≥ tile over
-/// whole rows and its smaller steps within tiles.
-fn sort_schedule(p: usize) -> Vec<SortStep> {
-    let tile = p.min(SORT_TILE);
+/// The launches that sort rows of `p` (a power of two ≥ 2) keys in tiles of
+/// `tile` ([`sort_tile`]): every tile sorted in shared memory, then each larger
+/// stage's steps of j ≥ tile over whole rows and its smaller steps within tiles.
+fn sort_schedule(p: usize, tile: usize) -> Vec<SortStep> {
     let mut steps = vec![SortStep::Shared { k_lo: 2, k_hi: tile }];
     let mut k = 2 * tile;
     while k <= p {
@@ -204,11 +215,16 @@ pub fn run(gpu: &Gpu, trap: &Trap, cfg: &EcgaConfig, seed: u64, mut observe: Opt
         }};
     }
     // Sorts `rows` rows of keys (ascending, bitonic).
-    let schedule = sort_schedule(p);
+    let tile = sort_tile(p, gpu.info.max_smem_per_block as usize);
+    let schedule = sort_schedule(p, tile);
+    let tile_bytes = (8 * tile) as u32;
+    sort_shared.set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, tile_bytes as i32).map_err(&e)?;
     let sort = |keys: &mut CudaSlice<u64>, rows: usize| -> Result<()> {
-        let tile = p.min(SORT_TILE);
-        let shared =
-            LaunchConfig { grid_dim: ((p / tile) as u32, rows as u32, 1), block_dim: ((tile / 2) as u32, 1, 1), shared_mem_bytes: 0 };
+        let shared = LaunchConfig {
+            grid_dim: ((p / tile) as u32, rows as u32, 1),
+            block_dim: ((tile / 2).min(SORT_THREADS) as u32, 1, 1),
+            shared_mem_bytes: tile_bytes,
+        };
         let ti = tile as i32;
         for step in &schedule {
             match *step {
@@ -436,10 +452,12 @@ pub fn self_check(gpu: &Gpu, seed: u64, sizes: &[(usize, usize)]) -> Result<Vec<
 }
 
 /// Sizes (m trap-5 blocks, N) for [`self_check`]: `small` for compute-sanitizer.
-/// N below and above a sort tile, not a multiple of 64 or of s = 8, and more
-/// than one batch of sampling permutations (m = 80: ≥ 80 groups early on).
+/// N not a multiple of 64 or of s = 8; rows of keys within one sort tile, of
+/// more pairs than a block's threads (P = 4,096) and past a tile of 16,384 keys
+/// (P = 32,768: global steps); more than one batch of sampling permutations
+/// (m = 80: ≥ 80 groups early on).
 pub fn self_check_sizes(small: bool) -> Vec<(usize, usize)> {
-    let mut v = vec![(2, 50), (4, 300), (6, 1001)];
+    let mut v = vec![(2, 50), (4, 300), (6, 3001), (2, 20_001)];
     if !small {
         v.extend([(10, 2100), (16, 4500), (80, 3000)]);
     }
@@ -460,7 +478,7 @@ mod tests {
 
     #[test]
     fn constants_match_the_kernel_and_the_library() {
-        assert!(defines("SORT_TILE", &SORT_TILE.to_string()));
+        assert!(defines("SORT_THREADS", &SORT_THREADS.to_string()));
         for (name, value) in [
             ("STREAM_INIT", counter::STREAM_INIT),
             ("STREAM_SELECTION", counter::STREAM_SELECTION),
@@ -471,9 +489,8 @@ mod tests {
     }
 
     /// The kernels' compare-exchanges of one row, in their order, on the host.
-    fn emulate(keys: &mut [u64], schedule: &[SortStep]) {
+    fn emulate(keys: &mut [u64], schedule: &[SortStep], tile: usize) {
         let p = keys.len();
-        let tile = p.min(SORT_TILE);
         let mut step = |k: usize, j: usize| {
             for t in 0..p / 2 {
                 let i = 2 * t - (t & (j - 1));
@@ -505,16 +522,27 @@ mod tests {
 
     #[test]
     fn the_sort_schedule_sorts_rows_into_counter_permutations() {
-        for n in [1, 2, 3, 100, 2048, 2049, 5000, 9000] {
-            let p = padded(n);
-            let mut keys: Vec<u64> =
-                (0..p).map(|i| if i < n { counter::key(4, 3, counter::STREAM_SAMPLING, i, 2) } else { u64::MAX }).collect();
-            emulate(&mut keys, &sort_schedule(p));
-            let perm: Vec<u32> = keys[..n].iter().map(|&k| k as u32).collect();
-            assert_eq!(perm, counter::permutation(n, 4, 3, counter::STREAM_SAMPLING, 2), "n = {n}");
+        // Shared memory of 48 KiB (6,144 keys: tile 4,096), 64 KiB and an H100's 227 KiB.
+        for smem in [48 << 10, 64 << 10, 227 << 10] {
+            for n in [1, 2, 3, 100, 2048, 2049, 5000, 9000, 20_001] {
+                let p = padded(n);
+                let tile = sort_tile(p, smem);
+                let mut keys: Vec<u64> =
+                    (0..p).map(|i| if i < n { counter::key(4, 3, counter::STREAM_SAMPLING, i, 2) } else { u64::MAX }).collect();
+                emulate(&mut keys, &sort_schedule(p, tile), tile);
+                let perm: Vec<u32> = keys[..n].iter().map(|&k| k as u32).collect();
+                assert_eq!(perm, counter::permutation(n, 4, 3, counter::STREAM_SAMPLING, 2), "n = {n}, tile {tile}");
+            }
         }
-        // Rows past one tile take global steps: stage 2·tile has one of j = tile.
-        assert!(sort_schedule(4 * SORT_TILE).contains(&SortStep::Global { k: 2 * SORT_TILE, j: SORT_TILE }));
+        assert_eq!(sort_tile(1 << 16, 48 << 10), 4096);
+        assert_eq!(sort_tile(1 << 16, 227 << 10), MAX_SORT_TILE);
+        assert_eq!(sort_tile(1024, 227 << 10), 1024);
+        // Rows past one tile take global steps: stage 2·tile has one of j = tile,
+        // and N = 60,775 (P = 2^16) takes 3 global and 3 shared passes at 16,384.
+        let t = MAX_SORT_TILE;
+        assert!(sort_schedule(4 * t, t).contains(&SortStep::Global { k: 2 * t, j: t }));
+        assert_eq!(sort_schedule(1 << 16, t).len(), 6);
+        assert_eq!(sort_schedule(1 << 16, 2048).len(), 21);
     }
 
     #[test]
