@@ -8,15 +8,20 @@
 //
 // Populations are bit-packed by locus as in kernels/ecga.cu: words[l * wpl + w],
 // bit b of word w is individual 64 w + b; padding bits (individuals >= n) are
-// zero. A permutation of 0..n is a row of P = 2^p >= n 64-bit keys
-// (Philox word 0 << 32 | index, ~0 for padding) sorted ascending by a bitonic
-// sort; after the sort, the low 32 bits of key j are the permutation's j-th index.
+// zero. A permutation of 0..n is the indices sorted by 64-bit keys (Philox word 0
+// << 32 | index, `counter::key`), sorted by buckets (v3): the top `bits` bits of
+// a key name its bucket (2^bits buckets a row of P = 2^p >= n keys, 64 keys each
+// on the mean), a row's buckets are counted, laid out in order and filled, and a
+// key's place in its bucket is its rank there (the bucket's keys smaller than
+// it: keys are distinct). Row y of `keys` then holds the permutation's j-th index
+// in the low 32 bits of key j < n.
 
 #define STREAM_INIT 0u
 #define STREAM_SELECTION 1u
 #define STREAM_SAMPLING 2u
-// Most threads of a block of ecga_run_sort_shared.
-#define SORT_THREADS 1024
+// Threads of ecga_run_bucket_scan; warps a block of ecga_run_bucket_rank.
+#define SCAN_THREADS 256
+#define RANK_WARPS 8
 
 // Philox4x32-10 (Salmon et al., SC '11), line for line as src/library/philox.rs.
 __device__ __forceinline__ uint4 philox4x32_10(unsigned int c0, unsigned int c1, unsigned int c2, unsigned int c3,
@@ -73,65 +78,95 @@ extern "C" __global__ void ecga_run_fitness(const unsigned long long* __restrict
     fitness[i] = f;
 }
 
-// Keys of `gridDim.y` permutations, rows of P: row y is permutation round0 + y of
-// `stream` in `generation` (`counter::key`).
-extern "C" __global__ void ecga_run_keys(unsigned long long* __restrict__ keys, int n, int P, unsigned int generation,
-                                         unsigned int stream, unsigned int round0, unsigned int seed_lo, unsigned int seed_hi) {
+// Key i of permutation `round` of `stream` in `generation` (`counter::key`).
+__device__ __forceinline__ unsigned long long perm_key(int i, unsigned int generation, unsigned int stream, unsigned int round,
+                                                       unsigned int seed_lo, unsigned int seed_hi) {
+    const uint4 r = philox4x32_10(generation, stream, (unsigned int)i, round, seed_lo, seed_hi);
+    return ((unsigned long long)r.x << 32) | (unsigned int)i;
+}
+
+__device__ __forceinline__ unsigned int bucket_of(unsigned long long key, int bits) {
+    return bits == 0 ? 0u : (unsigned int)(key >> (64 - bits));
+}
+
+// Sort step 1: the sizes of row y's buckets (row y: permutation round0 + y of
+// `stream` in `generation`), added to counts[y 2^bits ...] (zeroed by the host).
+extern "C" __global__ void ecga_run_bucket_count(unsigned int* __restrict__ counts, int n, int bits, unsigned int generation,
+                                                 unsigned int stream, unsigned int round0, unsigned int seed_lo,
+                                                 unsigned int seed_hi) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= P) return;
-    unsigned long long key = ~0ull;
-    if (i < n) {
-        const uint4 r = philox4x32_10(generation, stream, (unsigned int)i, round0 + blockIdx.y, seed_lo, seed_hi);
-        key = ((unsigned long long)r.x << 32) | (unsigned int)i;
-    }
-    keys[(size_t)blockIdx.y * P + i] = key;
+    if (i >= n) return;
+    const unsigned long long key = perm_key(i, generation, stream, round0 + blockIdx.y, seed_lo, seed_hi);
+    atomicAdd(&counts[((size_t)blockIdx.y << bits) + bucket_of(key, bits)], 1u);
 }
 
-// One compare-exchange of the bitonic sort: elements i and i + j of a row
-// (i & j == 0), ascending where i & k == 0.
-__device__ __forceinline__ void compare_exchange(unsigned long long* row, int i, int j, int k) {
-    const unsigned long long a = row[i], b = row[i + j];
-    if ((a > b) == ((i & k) == 0)) {
-        row[i] = b;
-        row[i + j] = a;
-    }
-}
-
-// The bitonic stages k = k_lo, 2 k_lo, ..., k_hi with every j < tile, in shared
-// memory (tile keys, a power of two the host sizes to the device's shared memory
-// per block, v2): block (x, y) sorts tile x of row y, thread t taking pairs t,
-// t + blockDim.x, ... of each step. k_lo = 2, k_hi = tile sorts each tile in the
-// direction the whole sort needs; k_lo = k_hi = k > tile finishes stage k after
-// the global steps.
-extern "C" __global__ void __launch_bounds__(SORT_THREADS)
-    ecga_run_sort_shared(unsigned long long* __restrict__ keys, int P, int tile, int k_lo, int k_hi) {
-    extern __shared__ unsigned long long sh[];
-    unsigned long long* row = keys + (size_t)blockIdx.y * P + (size_t)blockIdx.x * tile;
-    const int base = blockIdx.x * tile;
-    for (int v = threadIdx.x; v < tile; v += blockDim.x) sh[v] = row[v];
+// Sort step 2: each bucket's first place in row x, the exclusive prefix sum of
+// the row's counts, into starts and cursors: block x, thread t summing a run of
+// buckets, thread 0 the runs' sums.
+extern "C" __global__ void __launch_bounds__(SCAN_THREADS)
+    ecga_run_bucket_scan(const unsigned int* __restrict__ counts, unsigned int* __restrict__ starts,
+                         unsigned int* __restrict__ cursors, int bits) {
+    __shared__ unsigned int sums[SCAN_THREADS];
+    const int B = 1 << bits, per = (B + SCAN_THREADS - 1) / SCAN_THREADS;
+    const size_t row = (size_t)blockIdx.x << bits;
+    const int lo = min(B, (int)threadIdx.x * per), hi = min(B, lo + per);
+    unsigned int sum = 0u;
+    for (int b = lo; b < hi; ++b) sum += counts[row + b];
+    sums[threadIdx.x] = sum;
     __syncthreads();
-    for (int k = k_lo; k <= k_hi; k <<= 1) {
-        for (int j = min(k, tile) / 2; j > 0; j >>= 1) {
-            for (int t = threadIdx.x; t < tile / 2; t += blockDim.x) {
-                const int i = 2 * t - (t & (j - 1));
-                const unsigned long long a = sh[i], b = sh[i + j];
-                if ((a > b) == (((base + i) & k) == 0)) {
-                    sh[i] = b;
-                    sh[i + j] = a;
-                }
-            }
-            __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned int at = 0u;
+        for (int t = 0; t < SCAN_THREADS; ++t) {
+            const unsigned int v = sums[t];
+            sums[t] = at;
+            at += v;
         }
     }
-    for (int v = threadIdx.x; v < tile; v += blockDim.x) row[v] = sh[v];
+    __syncthreads();
+    unsigned int at = sums[threadIdx.x];
+    for (int b = lo; b < hi; ++b) {
+        starts[row + b] = at;
+        cursors[row + b] = at;
+        at += counts[row + b];
+    }
 }
 
-// One bitonic step (k, j) with j >= tile over whole rows: thread t of row y
-// takes pair t of P / 2.
-extern "C" __global__ void ecga_run_sort_global(unsigned long long* __restrict__ keys, int P, int k, int j) {
-    const int t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= P / 2) return;
-    compare_exchange(keys + (size_t)blockIdx.y * P, 2 * t - (t & (j - 1)), j, k);
+// Sort step 3: each key of row y into its bucket's run of scratch's row y, in
+// any order within the bucket (a cursor per bucket).
+extern "C" __global__ void ecga_run_bucket_scatter(unsigned long long* __restrict__ scratch, unsigned int* __restrict__ cursors,
+                                                   int n, int P, int bits, unsigned int generation, unsigned int stream,
+                                                   unsigned int round0, unsigned int seed_lo, unsigned int seed_hi) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const unsigned long long key = perm_key(i, generation, stream, round0 + blockIdx.y, seed_lo, seed_hi);
+    const unsigned int at = atomicAdd(&cursors[((size_t)blockIdx.y << bits) + bucket_of(key, bits)], 1u);
+    scratch[(size_t)blockIdx.y * P + at] = key;
+}
+
+// Sort step 4: bucket x RANK_WARPS + w of row y by warp w of block (x, y): its
+// key e goes to place start + (the bucket's keys smaller than e) of keys' row y.
+// A lane takes keys lane, lane + 32, ... and compares each with the whole bucket,
+// 32 keys at a time through shuffles (~0 pads: no key is as large).
+extern "C" __global__ void __launch_bounds__(RANK_WARPS * 32)
+    ecga_run_bucket_rank(const unsigned long long* __restrict__ scratch, const unsigned int* __restrict__ starts,
+                         const unsigned int* __restrict__ counts, unsigned long long* __restrict__ keys, int P, int bits) {
+    const int lane = threadIdx.x & 31;
+    const int bucket = blockIdx.x * RANK_WARPS + (threadIdx.x >> 5);
+    if (bucket >= (1 << bits)) return;  // the whole warp
+    const size_t at = ((size_t)blockIdx.y << bits) + bucket;
+    const int start = (int)starts[at], size = (int)counts[at];
+    const unsigned long long* in = scratch + (size_t)blockIdx.y * P + start;
+    unsigned long long* out = keys + (size_t)blockIdx.y * P + start;
+    for (int i0 = 0; i0 < size; i0 += 32) {
+        const unsigned long long mine = i0 + lane < size ? in[i0 + lane] : ~0ull;
+        int rank = 0;
+        for (int j0 = 0; j0 < size; j0 += 32) {
+            const unsigned long long other = j0 + lane < size ? in[j0 + lane] : ~0ull;
+#pragma unroll
+            for (int t = 0; t < 32; ++t) rank += __shfl_sync(0xffffffffu, other, t) < mine ? 1 : 0;
+        }
+        if (i0 + lane < size) out[rank] = mine;
+    }
 }
 
 // Selected individuals j of rounds r0 .. r1 - 1 (j in [r0 q, min(r1 q, n))):

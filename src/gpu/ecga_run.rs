@@ -16,17 +16,18 @@ use super::{Gpu, KernelSource, launch_err};
 use crate::library::ecga::{self, EcgaConfig, GenerationStats, ModelTrace, Randomness, RunResult, XLogX, counter};
 use crate::library::trap::Trap;
 use anyhow::{Result, bail, ensure};
-use cudarc::driver::sys::{CUevent_flags, CUfunction_attribute};
+use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaEvent, CudaSlice, LaunchConfig, PushKernelArg};
 use std::time::{Duration, Instant};
 
 /// `kernels/ecga_run.cu`.
 pub const ECGA_RUN_CU: KernelSource = KernelSource { file: "ecga_run.cu", code: include_str!("../../kernels/ecga_run.cu") };
 
-/// Most threads of a block of `ecga_run_sort_shared` (the kernel's `SORT_THREADS`).
-const SORT_THREADS: usize = 1024;
-/// Most keys a block sorts in shared memory: 8 pairs a thread, 128 KiB.
-const MAX_SORT_TILE: usize = 16 * SORT_THREADS;
+/// Threads of `ecga_run_bucket_scan` and warps a block of `ecga_run_bucket_rank` (the kernel's).
+const SCAN_THREADS: u32 = 256;
+const RANK_WARPS: usize = 8;
+/// Keys a bucket of a permutation's sort holds on the mean (sort v3).
+const BUCKET_KEYS: usize = 64;
 /// Permutations keyed and sorted together: the key buffer holds this many rows.
 pub const PERM_BATCH: usize = 64;
 /// Threads per block of the element-wise kernels.
@@ -39,51 +40,29 @@ fn padded(n: usize) -> usize {
     n.max(2).next_power_of_two()
 }
 
-/// Keys of a row of `p` (a power of two ≥ 2) that one block sorts in shared
-/// memory: the largest power of two of 8-byte keys within `smem_bytes` per
-/// block, at most [`MAX_SORT_TILE`] and `p`. Steps with j < tile run together
-/// in one pass over the keys, the others one pass each, so a larger tile means
-/// fewer passes (v2: 16,384 keys on an H100; v1's tile was 2,048).
-fn sort_tile(p: usize, smem_bytes: usize) -> usize {
-    let fit = 1usize << (smem_bytes / 8).max(2).ilog2();
-    p.min(MAX_SORT_TILE).min(fit)
-}
-
-/// One launch of the bitonic sort of rows of `p` keys.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum SortStep {
-    /// `ecga_run_sort_shared`: stages k = k_lo, 2·k_lo, …, k_hi, each with its
-    /// steps j < tile, within tiles.
-    Shared { k_lo: usize, k_hi: usize },
-    /// `ecga_run_sort_global`: step (k, j), j ≥ tile, over whole rows.
-    Global { k: usize, j: usize },
-}
-
-/// The launches that sort rows of `p` (a power of two ≥ 2) keys in tiles of
-/// `tile` ([`sort_tile`]): every tile sorted in shared memory, then each larger
-/// stage's steps of j ≥ tile over whole rows and its smaller steps within tiles.
-fn sort_schedule(p: usize, tile: usize) -> Vec<SortStep> {
-    let mut steps = vec![SortStep::Shared { k_lo: 2, k_hi: tile }];
-    let mut k = 2 * tile;
-    while k <= p {
-        let mut j = k / 2;
-        while j >= tile {
-            steps.push(SortStep::Global { k, j });
-            j /= 2;
-        }
-        steps.push(SortStep::Shared { k_lo: k, k_hi: k });
-        k *= 2;
-    }
-    steps
+/// Bits of a key that name its bucket in a row of `p` (a power of two ≥ 2)
+/// keys: 2^bits buckets of [`BUCKET_KEYS`] keys on the mean, one at least.
+/// The rank sort of a bucket costs its size squared, so the buckets are small;
+/// v1 and v2 sorted whole rows (bitonic, 21 and 6 passes over a row of 2^16).
+fn bucket_bits(p: usize) -> u32 {
+    (p / BUCKET_KEYS).max(1).ilog2()
 }
 
 /// Device bytes of a whole run of N = `n`, ℓ = `ell`: the population and the
 /// selected population packed by locus, fitness and winners, one batch of
-/// permutation keys, the MPM's loci and groups, the x·log2(x) table and the
+/// permutation keys and its scratch, bucket counts, starts and cursors, the MPM's loci and groups, the x·log2(x) table and the
 /// model search's cache for MAX_L = `max_l` ([`search_bytes`]).
 pub fn run_bytes(n: usize, ell: usize, max_l: usize) -> usize {
     let words = ell * n.div_ceil(64);
-    2 * 8 * words + 2 * 4 * n + 8 * PERM_BATCH * padded(n) + 2 * 4 * ell + 8 * (n + 1) + search_bytes(ell, max_l) + 64
+    let p = padded(n);
+    2 * 8 * words
+        + 2 * 4 * n
+        + 2 * 8 * PERM_BATCH * p
+        + 3 * 4 * (PERM_BATCH << bucket_bits(p))
+        + 2 * 4 * ell
+        + 8 * (n + 1)
+        + search_bytes(ell, max_l)
+        + 64
 }
 
 /// Fails, naming N, ℓ and both sizes, unless a whole run fits in `free` device bytes.
@@ -126,7 +105,13 @@ struct Buffers {
     pop: CudaSlice<u64>,
     fitness: CudaSlice<u32>,
     winners: CudaSlice<u32>,
+    /// PERM_BATCH rows of P keys: sorted (`keys`) and by bucket (`scratch`).
     keys: CudaSlice<u64>,
+    scratch: CudaSlice<u64>,
+    /// PERM_BATCH rows of 2^bits buckets: sizes, first places, fill cursors.
+    counts: CudaSlice<u32>,
+    starts: CudaSlice<u32>,
+    cursors: CudaSlice<u32>,
     loci: CudaSlice<i32>,
     pos_group: CudaSlice<i32>,
     flag: CudaSlice<u32>,
@@ -162,12 +147,13 @@ pub fn run(gpu: &Gpu, trap: &Trap, cfg: &EcgaConfig, seed: u64, mut observe: Opt
     let e = launch_err("ecga_run");
     let stream = &gpu.stream;
     let func = |name: &str| gpu.function(&ECGA_RUN_CU, name);
-    let (init, fitness_k, keys_k, sort_shared, sort_global, winners_k, gather, ones_k, converged_k) = (
+    let (init, fitness_k, count_k, scan_k, scatter_k, rank_k, winners_k, gather, ones_k, converged_k) = (
         func("ecga_run_init")?,
         func("ecga_run_fitness")?,
-        func("ecga_run_keys")?,
-        func("ecga_run_sort_shared")?,
-        func("ecga_run_sort_global")?,
+        func("ecga_run_bucket_count")?,
+        func("ecga_run_bucket_scan")?,
+        func("ecga_run_bucket_scatter")?,
+        func("ecga_run_bucket_rank")?,
         func("ecga_run_winners")?,
         func("ecga_run_gather")?,
         func("ecga_run_ones")?,
@@ -178,11 +164,16 @@ pub fn run(gpu: &Gpu, trap: &Trap, cfg: &EcgaConfig, seed: u64, mut observe: Opt
     scorer.prepare_resident(n, ell, &xlogx)?;
     let wpl = n.div_ceil(64);
     let p = padded(n);
+    let bits = bucket_bits(p);
     let mut b = Buffers {
         pop: stream.alloc_zeros(ell * wpl).map_err(&e)?,
         fitness: stream.alloc_zeros(n).map_err(&e)?,
         winners: stream.alloc_zeros(n).map_err(&e)?,
         keys: stream.alloc_zeros(PERM_BATCH * p).map_err(&e)?,
+        scratch: stream.alloc_zeros(PERM_BATCH * p).map_err(&e)?,
+        counts: stream.alloc_zeros(PERM_BATCH << bits).map_err(&e)?,
+        starts: stream.alloc_zeros(PERM_BATCH << bits).map_err(&e)?,
+        cursors: stream.alloc_zeros(PERM_BATCH << bits).map_err(&e)?,
         loci: stream.alloc_zeros(ell).map_err(&e)?,
         pos_group: stream.alloc_zeros(ell).map_err(&e)?,
         flag: stream.alloc_zeros(1).map_err(&e)?,
@@ -203,7 +194,8 @@ pub fn run(gpu: &Gpu, trap: &Trap, cfg: &EcgaConfig, seed: u64, mut observe: Opt
 
     // SAFETY (every launch below): the buffers were allocated above for this
     // (N, ℓ): pop and the scorer's words ℓ·wpl words, fitness and winners N,
-    // keys PERM_BATCH rows of P, loci and pos_group ℓ; each kernel bounds its
+    // keys and scratch PERM_BATCH rows of P, counts, starts and cursors
+    // PERM_BATCH rows of 2^bits, loci and pos_group ℓ; each kernel bounds its
     // threads by the sizes it is passed (kernels/ecga_run.cu), and every index
     // it reads from a buffer (winners, sorted keys, loci, groups) is one the
     // earlier kernels wrote below those sizes.
@@ -214,30 +206,35 @@ pub fn run(gpu: &Gpu, trap: &Trap, cfg: &EcgaConfig, seed: u64, mut observe: Opt
             unsafe { l.launch($cfg) }.map_err(&e)?;
         }};
     }
-    // Sorts `rows` rows of keys (ascending, bitonic).
-    let tile = sort_tile(p, gpu.info.max_smem_per_block as usize);
-    let schedule = sort_schedule(p, tile);
-    let tile_bytes = (8 * tile) as u32;
-    sort_shared.set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, tile_bytes as i32).map_err(&e)?;
-    let sort = |keys: &mut CudaSlice<u64>, rows: usize| -> Result<()> {
-        let shared = LaunchConfig {
-            grid_dim: ((p / tile) as u32, rows as u32, 1),
-            block_dim: ((tile / 2).min(SORT_THREADS) as u32, 1, 1),
-            shared_mem_bytes: tile_bytes,
+    // Rows 0 .. rows of b.keys: permutations round0 .. round0 + rows of
+    // `stream_id` in `generation`, sorted by buckets (kernels/ecga_run.cu).
+    let bits_i = bits as i32;
+    let permutations = |b: &mut Buffers, rows: usize, generation: u32, stream_id: u32, round0: u32| -> Result<()> {
+        stream.memset_zeros(&mut b.counts).map_err(&e)?;
+        let keys_grid = grid2(n, rows);
+        launch!(count_k, keys_grid, &mut b.counts, &ni, &bits_i, &generation, &stream_id, &round0, &seed_lo, &seed_hi);
+        let scan = LaunchConfig { grid_dim: (rows as u32, 1, 1), block_dim: (SCAN_THREADS, 1, 1), shared_mem_bytes: 0 };
+        launch!(scan_k, scan, &b.counts, &mut b.starts, &mut b.cursors, &bits_i);
+        launch!(
+            scatter_k,
+            keys_grid,
+            &mut b.scratch,
+            &mut b.cursors,
+            &ni,
+            &pi,
+            &bits_i,
+            &generation,
+            &stream_id,
+            &round0,
+            &seed_lo,
+            &seed_hi
+        );
+        let rank = LaunchConfig {
+            grid_dim: ((1usize << bits).div_ceil(RANK_WARPS) as u32, rows as u32, 1),
+            block_dim: (32 * RANK_WARPS as u32, 1, 1),
+            shared_mem_bytes: 0,
         };
-        let ti = tile as i32;
-        for step in &schedule {
-            match *step {
-                SortStep::Shared { k_lo, k_hi } => {
-                    let (k_lo, k_hi) = (k_lo as i32, k_hi as i32);
-                    launch!(sort_shared, shared, &mut *keys, &pi, &ti, &k_lo, &k_hi)
-                }
-                SortStep::Global { k, j } => {
-                    let (k, j) = (k as i32, j as i32);
-                    launch!(sort_global, grid2(p / 2, rows), &mut *keys, &pi, &k, &j)
-                }
-            }
-        }
+        launch!(rank_k, rank, &b.scratch, &b.starts, &b.counts, &mut b.keys, &pi, &bits_i);
         Ok(())
     };
 
@@ -272,8 +269,7 @@ pub fn run(gpu: &Gpu, trap: &Trap, cfg: &EcgaConfig, seed: u64, mut observe: Opt
         for r0 in (0..rounds).step_by(PERM_BATCH) {
             let r1 = (r0 + PERM_BATCH).min(rounds);
             let (r0i, r1i, qi, r0u) = (r0 as i32, r1 as i32, q as i32, r0 as u32);
-            launch!(keys_k, grid2(p, r1 - r0), &mut b.keys, &ni, &pi, &generation, &counter::STREAM_SELECTION, &r0u, &seed_lo, &seed_hi);
-            sort(&mut b.keys, r1 - r0)?;
+            permutations(&mut b, r1 - r0, generation, counter::STREAM_SELECTION, r0u)?;
             let chosen = (r1 * q).min(n) - r0 * q;
             launch!(winners_k, grid(chosen), &b.keys, &b.fitness, &mut b.winners, &ni, &pi, &si, &qi, &r0i, &r1i);
         }
@@ -337,8 +333,7 @@ pub fn run(gpu: &Gpu, trap: &Trap, cfg: &EcgaConfig, seed: u64, mut observe: Opt
             let g1 = (g0 + PERM_BATCH).min(groups);
             let (p0, p1) = (starts[g0], if g1 == groups { ell } else { starts[g1] });
             let (g0u, g0i, p0i) = (g0 as u32, g0 as i32, p0 as i32);
-            launch!(keys_k, grid2(p, g1 - g0), &mut b.keys, &ni, &pi, &generation, &counter::STREAM_SAMPLING, &g0u, &seed_lo, &seed_hi);
-            sort(&mut b.keys, g1 - g0)?;
+            permutations(&mut b, g1 - g0, generation, counter::STREAM_SAMPLING, g0u)?;
             let selected = scorer.resident_words()?;
             launch!(
                 gather,
@@ -452,10 +447,9 @@ pub fn self_check(gpu: &Gpu, seed: u64, sizes: &[(usize, usize)]) -> Result<Vec<
 }
 
 /// Sizes (m trap-5 blocks, N) for [`self_check`]: `small` for compute-sanitizer.
-/// N not a multiple of 64 or of s = 8; rows of keys within one sort tile, of
-/// more pairs than a block's threads (P = 4,096) and past a tile of 16,384 keys
-/// (P = 32,768: global steps); more than one batch of sampling permutations
-/// (m = 80: ≥ 80 groups early on).
+/// N not a multiple of 64 or of s = 8; rows of one bucket (N = 50) and of 2^6
+/// and 2^9 (P = 4,096 and 32,768); more than one batch of sampling
+/// permutations (m = 80: ≥ 80 groups early on).
 pub fn self_check_sizes(small: bool) -> Vec<(usize, usize)> {
     let mut v = vec![(2, 50), (4, 300), (6, 3001), (2, 20_001)];
     if !small {
@@ -478,7 +472,8 @@ mod tests {
 
     #[test]
     fn constants_match_the_kernel_and_the_library() {
-        assert!(defines("SORT_THREADS", &SORT_THREADS.to_string()));
+        assert!(defines("SCAN_THREADS", &SCAN_THREADS.to_string()));
+        assert!(defines("RANK_WARPS", &RANK_WARPS.to_string()));
         for (name, value) in [
             ("STREAM_INIT", counter::STREAM_INIT),
             ("STREAM_SELECTION", counter::STREAM_SELECTION),
@@ -488,69 +483,54 @@ mod tests {
         }
     }
 
-    /// The kernels' compare-exchanges of one row, in their order, on the host.
-    fn emulate(keys: &mut [u64], schedule: &[SortStep], tile: usize) {
-        let p = keys.len();
-        let mut step = |k: usize, j: usize| {
-            for t in 0..p / 2 {
-                let i = 2 * t - (t & (j - 1));
-                if (keys[i] > keys[i + j]) == (i & k == 0) {
-                    keys.swap(i, i + j);
-                }
-            }
-        };
-        for s in schedule {
-            match *s {
-                SortStep::Global { k, j } => {
-                    assert!(j >= tile && j < k && k <= p);
-                    step(k, j)
-                }
-                SortStep::Shared { k_lo, k_hi } => {
-                    let mut k = k_lo;
-                    while k <= k_hi {
-                        let mut j = k.min(tile) / 2;
-                        while j > 0 {
-                            step(k, j);
-                            j /= 2;
-                        }
-                        k *= 2;
-                    }
-                }
+    /// The kernels' bucket sort of one row on the host: count, scan, scatter
+    /// (in reverse, as any order within a bucket must do), rank.
+    fn bucket_sort(keys: &[u64], p: usize) -> Vec<u64> {
+        let bits = bucket_bits(p);
+        let bucket = |k: u64| if bits == 0 { 0 } else { (k >> (64 - bits)) as usize };
+        let mut counts = vec![0usize; 1 << bits];
+        keys.iter().for_each(|&k| counts[bucket(k)] += 1);
+        let starts: Vec<usize> = counts.iter().scan(0, |at, c| Some(std::mem::replace(at, *at + c))).collect();
+        let mut cursors = starts.clone();
+        let mut scratch = vec![u64::MAX; p];
+        for &k in keys.iter().rev() {
+            scratch[cursors[bucket(k)]] = k;
+            cursors[bucket(k)] += 1;
+        }
+        let mut out = vec![u64::MAX; keys.len()];
+        for (b, (&start, &size)) in starts.iter().zip(&counts).enumerate() {
+            let run = &scratch[start..start + size];
+            for &k in run {
+                assert_eq!(bucket(k), b);
+                out[start + run.iter().filter(|&&o| o < k).count()] = k;
             }
         }
+        out
     }
 
     #[test]
-    fn the_sort_schedule_sorts_rows_into_counter_permutations() {
-        // Shared memory of 48 KiB (6,144 keys: tile 4,096), 64 KiB and an H100's 227 KiB.
-        for smem in [48 << 10, 64 << 10, 227 << 10] {
-            for n in [1, 2, 3, 100, 2048, 2049, 5000, 9000, 20_001] {
-                let p = padded(n);
-                let tile = sort_tile(p, smem);
-                let mut keys: Vec<u64> =
-                    (0..p).map(|i| if i < n { counter::key(4, 3, counter::STREAM_SAMPLING, i, 2) } else { u64::MAX }).collect();
-                emulate(&mut keys, &sort_schedule(p, tile), tile);
-                let perm: Vec<u32> = keys[..n].iter().map(|&k| k as u32).collect();
-                assert_eq!(perm, counter::permutation(n, 4, 3, counter::STREAM_SAMPLING, 2), "n = {n}, tile {tile}");
-            }
+    fn bucket_sort_gives_counter_permutations() {
+        for n in [1, 2, 3, 63, 100, 2049, 20_001, 60_775] {
+            let p = padded(n);
+            let keys: Vec<u64> = (0..n).map(|i| counter::key(4, 3, counter::STREAM_SAMPLING, i, 2)).collect();
+            let perm: Vec<u32> = bucket_sort(&keys, p).iter().map(|&k| k as u32).collect();
+            assert_eq!(perm, counter::permutation(n, 4, 3, counter::STREAM_SAMPLING, 2), "n = {n}");
         }
-        assert_eq!(sort_tile(1 << 16, 48 << 10), 4096);
-        assert_eq!(sort_tile(1 << 16, 227 << 10), MAX_SORT_TILE);
-        assert_eq!(sort_tile(1024, 227 << 10), 1024);
-        // Rows past one tile take global steps: stage 2·tile has one of j = tile,
-        // and N = 60,775 (P = 2^16) takes 3 global and 3 shared passes at 16,384.
-        let t = MAX_SORT_TILE;
-        assert!(sort_schedule(4 * t, t).contains(&SortStep::Global { k: 2 * t, j: t }));
-        assert_eq!(sort_schedule(1 << 16, t).len(), 6);
-        assert_eq!(sort_schedule(1 << 16, 2048).len(), 21);
+        // 64 keys a bucket on the mean: 2^10 buckets for N = 60,775, one for N ≤ 127.
+        assert_eq!(bucket_bits(1 << 16), 10);
+        assert_eq!(bucket_bits(128), 1);
+        assert_eq!(bucket_bits(64), 0);
+        assert_eq!(bucket_bits(2), 0);
     }
 
     #[test]
     fn memory_check_names_n_ell_and_both_sizes() {
         let (n, ell) = (60_775, 500);
         let need = run_bytes(n, ell, 10);
-        // Two populations of ℓ·⌈N/64⌉ words, the keys of 64 permutations of 2^16 and the search's cache.
-        assert_eq!(need, 2 * 8 * 500 * 950 + 8 * 60_775 + 8 * 64 * 65_536 + 8 * 500 + 8 * 60_776 + search_bytes(500, 10) + 64);
+        // Two populations of ℓ·⌈N/64⌉ words, the keys of 64 permutations of 2^16 and their scratch, 3 words for
+        // each of their 2^10 buckets, and the search's cache.
+        let perms = 2 * 8 * 64 * 65_536 + 3 * 4 * 64 * 1024;
+        assert_eq!(need, 2 * 8 * 500 * 950 + 8 * 60_775 + perms + 8 * 500 + 8 * 60_776 + search_bytes(500, 10) + 64);
         assert!(check_fits(n, ell, 10, need).is_ok());
         let err = check_fits(n, ell, 10, need - 1).unwrap_err().to_string();
         for part in ["N = 60775", "ℓ = 500", &format!("needs {need} bytes"), &format!("has {} bytes", need - 1)] {
