@@ -50,8 +50,9 @@ fn bucket_bits(p: usize) -> u32 {
 
 /// Device bytes of a whole run of N = `n`, ℓ = `ell`: the population and the
 /// selected population packed by locus, fitness and winners, one batch of
-/// permutation keys and its scratch, bucket counts, starts and cursors, the MPM's loci and groups, the x·log2(x) table and the
-/// model search's cache for MAX_L = `max_l` ([`search_bytes`]).
+/// permutation keys, their scratch and their buckets' counts, starts and
+/// cursors, the MPM's loci and groups, the x·log2(x) table and the model
+/// search's cache for MAX_L = `max_l` ([`search_bytes`]).
 pub fn run_bytes(n: usize, ell: usize, max_l: usize) -> usize {
     let words = ell * n.div_ceil(64);
     let p = padded(n);
