@@ -99,6 +99,9 @@ pub struct DeviceRun {
     /// As `library::ecga::run` reports it (`model_building` is the model phase).
     pub result: RunResult,
     pub phases: PhaseTimes,
+    /// Host wall-clock time from the call to the first launch: the checks, the
+    /// kernels' lookups, the allocations and the x·log2(x) table's upload.
+    pub setup_ms: f64,
 }
 
 /// The kernels and buffers of runs of one (N, ℓ).
@@ -239,6 +242,7 @@ pub fn run(gpu: &Gpu, trap: &Trap, cfg: &EcgaConfig, seed: u64, mut observe: Opt
         Ok(())
     };
 
+    let setup_ms = start.elapsed().as_secs_f64() * 1e3;
     events[0].record(stream).map_err(&e)?;
     launch!(init, grid(ell * wpl), &mut b.pop, &ni, &elli, &wpli, &seed_lo, &seed_hi);
     launch!(fitness_k, grid(n), &b.pop, &mut b.fitness, &ni, &wpli, &k, &m);
@@ -388,7 +392,7 @@ pub fn run(gpu: &Gpu, trap: &Trap, cfg: &EcgaConfig, seed: u64, mut observe: Opt
         total: start.elapsed(),
         history,
     };
-    Ok(DeviceRun { result, phases })
+    Ok(DeviceRun { result, phases, setup_ms })
 }
 
 /// One run compared by [`self_check`].

@@ -31,12 +31,14 @@ pub struct ScorerTimes {
     pub calls: Vec<f64>,
     /// Alleles the kernels read (Σ loci × N over scored groups).
     pub alleles: Vec<f64>,
-    /// The whole device run's phases ([`PHASES`] column → ms per run).
+    /// The whole device run's phases ([`PHASES`] and [`SETUP`] column → ms per run).
     pub phases: BTreeMap<&'static str, Vec<f64>>,
 }
 
 /// The phase columns of a whole run on the device, in run order.
 pub const PHASES: [&str; 6] = ["init_ms", "convergence_ms", "selection_ms", "model_device_ms", "sampling_ms", "evaluation_ms"];
+/// The whole device run's host setup before its first launch (wall-clock, ms).
+pub const SETUP: &str = "setup_ms";
 
 /// Which time a speedup divides: model building (m) or the whole run (w).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -372,7 +374,7 @@ impl Analysis {
                         t.kernel.extend(r.float("kernel_ms"));
                         t.calls.extend(r.float("device_calls_ms"));
                         t.alleles.extend(r.float("alleles_counted"));
-                        for phase in PHASES {
+                        for phase in PHASES.into_iter().chain([SETUP]) {
                             if let Some(ms) = r.float(phase) {
                                 t.phases.entry(phase).or_default().push(ms);
                             }

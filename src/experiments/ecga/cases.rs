@@ -2,6 +2,7 @@
 //! documentation for the case ids). Every scorer of a case runs the same seed;
 //! each row is one scorer's repetition or its "not run here" row.
 
+use super::analysis::SETUP;
 use super::{BASELINE, CPU_MT, EcgaPaper, FASTCOUNT, GECGA, GECGA_DEVICE};
 use crate::experiments::{Case, Footprint, RunEnv};
 use crate::gpu::ecga::GpuScorer;
@@ -360,7 +361,8 @@ fn device_run(trap: &Trap, cfg: &ecga::EcgaConfig, seed: u64, env: &RunEnv) -> R
         .with("selection_ms", ph.selection_ms)
         .with("model_device_ms", ph.model_ms)
         .with("sampling_ms", ph.sampling_ms)
-        .with("evaluation_ms", ph.evaluation_ms))
+        .with("evaluation_ms", ph.evaluation_ms)
+        .with(SETUP, run.setup_ms))
 }
 
 /// A generation kept for the single-threaded builds: its number (None for the
