@@ -379,17 +379,24 @@ extern "C" __global__ void __launch_bounds__(ECGA_THREADS, ECGA_MIN_BLOCKS)
                         SEARCH_PARAMS) {
     const Search st = SEARCH_STATE;
     __shared__ Scratch sh;
-    if (st.ctrl[CTRL_DONE]) return;
     const int x = blockIdx.x;
-    const int Lx = st.slot_size[x];
-    if (Lx == 0) return;
-    const int dirty_x = st.dirty[x];
+    // The loads that do not depend on each other are issued together (v10):
+    // each is in bounds whatever the others return, and the launch's state is
+    // read only (the step kernel writes it).
+    const unsigned long long done = st.ctrl[CTRL_DONE];
     const int count = (int)st.ctrl[CTRL_DIRTY];
+    const int Lx = st.slot_size[x];
+    const int dirty_x = st.dirty[x];
+    const int first_m = st.dirty_list[min((int)blockIdx.y, st.ell - 1)];
+    const int locus_x = threadIdx.x < ECGA_MAX_L ? st.slot_loci[x * ECGA_MAX_L + threadIdx.x] : 0;
+    if (done || Lx == 0) return;
     for (int i = blockIdx.y; i < count; i += gridDim.y) {
-        const int m = st.dirty_list[i];
+        const int m = i == (int)blockIdx.y ? first_m : st.dirty_list[i];
         if (m == x || (x < m && dirty_x)) continue;
+        const int Lm = st.slot_size[m];
+        const int locus_m = threadIdx.x < ECGA_MAX_L ? st.slot_loci[m * ECGA_MAX_L + threadIdx.x] : 0;
         const int a = min(m, x), b = max(m, x);
-        const int La = st.slot_size[a], Lb = st.slot_size[b];
+        const int La = x < m ? Lx : Lm, Lb = x < m ? Lm : Lx;
         const size_t at = pair_at(a, b);
         if (La + Lb > st.max_l) {
             if (blockIdx.z == 0 && threadIdx.x == 0) st.delta[at] = __longlong_as_double(0x7ff0000000000000ll);
@@ -397,8 +404,9 @@ extern "C" __global__ void __launch_bounds__(ECGA_THREADS, ECGA_MIN_BLOCKS)
         }
         const bool split = gridDim.z > 1 && La + Lb >= SPLIT_L;
         if (!split && blockIdx.z != 0) continue;
-        if (threadIdx.x < La) sh.group[threadIdx.x] = st.slot_loci[a * ECGA_MAX_L + threadIdx.x];
-        else if (threadIdx.x < La + Lb) sh.group[threadIdx.x] = st.slot_loci[b * ECGA_MAX_L + threadIdx.x - La];
+        // The merged group: a's loci, then b's.
+        if (threadIdx.x < La) sh.group[threadIdx.x] = x < m ? locus_x : locus_m;
+        if (threadIdx.x < Lb) sh.group[La + threadIdx.x] = x < m ? locus_m : locus_x;
         double s;
         if (split) {
             if (!split_entropy(st, x, words, La + Lb, n, wpl, xlogx, sh, s)) continue;
@@ -458,16 +466,25 @@ __device__ void row_best(const Search& st, int a, int lo, int lane, double& d, i
 
 // Merges slot b into slot a (a < b) as the host's ModelSearch::merge, and
 // records it as merge number r.
+// Every load is issued before the first store (v10: b's whole row of loci at
+// once, rather than one locus a round trip).
 __device__ void merge_slots(const Search& st, int a, int b, unsigned long long r) {
     const size_t at = pair_at(a, b);
     const int La = st.slot_size[a], Lb = st.slot_size[b];
-    for (int t = 0; t < Lb; ++t) st.slot_loci[a * ECGA_MAX_L + La + t] = st.slot_loci[b * ECGA_MAX_L + t];
+    const double s = st.pair_s[at], d = st.delta[at];
+    int moved[ECGA_MAX_L];
+#pragma unroll
+    for (int t = 0; t < ECGA_MAX_L; ++t) moved[t] = st.slot_loci[b * ECGA_MAX_L + t];
+#pragma unroll
+    for (int t = 0; t < ECGA_MAX_L; ++t) {
+        if (t < Lb) st.slot_loci[a * ECGA_MAX_L + La + t] = moved[t];
+    }
     st.slot_size[a] = La + Lb;
     st.slot_size[b] = 0;
-    st.cost[a] = group_cost(st, st.pair_s[at], La + Lb);
+    st.cost[a] = group_cost(st, s, La + Lb);
     st.merge_a[r] = a;
     st.merge_b[r] = b;
-    st.merge_delta[r] = st.delta[at];
+    st.merge_delta[r] = d;
     st.dirty[a] = 1;
 }
 
@@ -480,22 +497,29 @@ __device__ void merge_slots(const Search& st, int a, int b, unsigned long long r
 extern "C" __global__ void __launch_bounds__(STEP_THREADS) ecga_search_step(int mode, SEARCH_PARAMS) {
     Search st = SEARCH_STATE;
     __shared__ bool last;
-    __shared__ double red_d[STEP_THREADS];
-    __shared__ int red_a[STEP_THREADS];
-    if (st.ctrl[CTRL_DONE]) return;
+    __shared__ double red_d[STEP_THREADS / 32];
+    __shared__ int red_a[STEP_THREADS / 32];
     const int lane = threadIdx.x & 31;
     const int a = blockIdx.x * (STEP_THREADS / 32) + (threadIdx.x >> 5);
-    if (a < st.ell && st.slot_size[a] != 0) {
+    // The loads that do not depend on each other are issued together (v10);
+    // only the last block writes ctrl, the slots and dirty_list.
+    const bool row = a < st.ell;
+    const unsigned long long done = st.ctrl[CTRL_DONE], merges = st.ctrl[CTRL_MERGES];
+    const int dirty_count = (int)st.ctrl[CTRL_DIRTY];
+    const int dirty_slot = threadIdx.x < st.ell ? st.dirty_list[threadIdx.x] : 0;
+    const int size_a = row ? st.slot_size[a] : 0;
+    const int jb = row ? st.row_b[a] : 0;
+    const double d_a = row ? st.row_d[a] : 0.0;
+    if (done) return;
+    if (size_a != 0) {
         bool full = mode != 1;
         if (!full) {
-            const unsigned long long r = st.ctrl[CTRL_MERGES] - 1;
-            const int ma = st.merge_a[r], mb = st.merge_b[r];
-            const int j = st.row_b[a];
-            if (a == ma || j == ma || j == mb) {
+            const int ma = st.merge_a[merges - 1], mb = st.merge_b[merges - 1];
+            if (a == ma || jb == ma || jb == mb) {
                 full = true;
             } else if (a < ma && lane == 0) {
-                double d = st.row_d[a];
-                int k = j;
+                double d = d_a;
+                int k = jb;
                 keep_min(d, k, st.delta[pair_at(a, ma)], ma);
                 st.row_d[a] = d;
                 st.row_b[a] = k;
@@ -518,37 +542,53 @@ extern "C" __global__ void __launch_bounds__(STEP_THREADS) ecga_search_step(int 
     if (!last) return;
 
     // The last block: rows of every block are visible (fence, then ticket);
-    // __ldcg reads them past this SM's L1.
-    const int before = (int)st.ctrl[CTRL_DIRTY];
-    for (int i = threadIdx.x; i < before; i += STEP_THREADS) st.dirty[st.dirty_list[i]] = 0;
-    __syncthreads();
+    // __ldcg reads them past this SM's L1. The last step's dirty slots are
+    // cleared before any merge sets its own (a __syncthreads comes between).
+    for (int i = threadIdx.x; i < dirty_count; i += STEP_THREADS) {
+        st.dirty[i == threadIdx.x ? dirty_slot : st.dirty_list[i]] = 0;
+    }
     if (mode != 2) {
-        // Greedy: the first live slot in order holding the smallest negative row best.
+        // Greedy: the first live slot in order holding the smallest negative
+        // row best; each thread's rows loaded at once (ROW_UNROLL), the block's
+        // choice by shuffles within warps, then over the warps.
         double d = 0.0;
         int best = 0x7fffffff;
-        for (int x = threadIdx.x; x < st.ell; x += STEP_THREADS) {
-            if (st.slot_size[x] == 0) continue;
-            const double e = __ldcg(&st.row_d[x]);
-            if (e < d) {
-                d = e;
-                best = x;
+        for (int x0 = threadIdx.x; x0 < st.ell; x0 += STEP_THREADS * ROW_UNROLL) {
+            int size[ROW_UNROLL];
+            double e[ROW_UNROLL];
+#pragma unroll
+            for (int u = 0; u < ROW_UNROLL; ++u) {
+                const int x = x0 + STEP_THREADS * u;
+                size[u] = x < st.ell ? st.slot_size[x] : 0;
+                e[u] = x < st.ell ? __ldcg(&st.row_d[x]) : 0.0;
+            }
+#pragma unroll
+            for (int u = 0; u < ROW_UNROLL; ++u) {
+                if (size[u] != 0 && e[u] < d) {
+                    d = e[u];
+                    best = x0 + STEP_THREADS * u;
+                }
             }
         }
-        red_d[threadIdx.x] = d;
-        red_a[threadIdx.x] = best;
-        __syncthreads();
-        for (int w = STEP_THREADS / 2; w > 0; w >>= 1) {
-            if (threadIdx.x < w) keep_min(red_d[threadIdx.x], red_a[threadIdx.x], red_d[threadIdx.x + w], red_a[threadIdx.x + w]);
-            __syncthreads();
+        for (int o = 16; o > 0; o >>= 1) {
+            const double e = __shfl_down_sync(0xffffffffu, d, o);
+            const int k = __shfl_down_sync(0xffffffffu, best, o);
+            keep_min(d, best, e, k);
         }
+        if (lane == 0) {
+            red_d[threadIdx.x >> 5] = d;
+            red_a[threadIdx.x >> 5] = best;
+        }
+        __syncthreads();
         if (threadIdx.x == 0) {
+            for (int w = 1; w < STEP_THREADS / 32; ++w) keep_min(d, best, red_d[w], red_a[w]);
             st.ctrl[CTRL_TICKET] = 0;
-            if (red_a[0] == 0x7fffffff) {
+            if (best == 0x7fffffff) {
                 st.ctrl[CTRL_DONE] = 1;
                 st.ctrl[CTRL_DIRTY] = 0;
             } else {
-                const int x = red_a[0];
-                const unsigned long long r = st.ctrl[CTRL_MERGES];
+                const int x = best;
+                const unsigned long long r = merges;
                 merge_slots(st, x, __ldcg(&st.row_b[x]), r);
                 st.dirty_list[0] = x;
                 st.ctrl[CTRL_DIRTY] = 1;

@@ -378,7 +378,9 @@ pub fn run(gpu: &Gpu, trap: &Trap, cfg: &EcgaConfig, seed: u64, mut observe: Opt
     let allele = |i: usize, l: usize| (words[l * wpl + i / 64] >> (i % 64)) as u8 & 1;
     let best = (0..n).fold(0, |best, i| if fitness[i] > fitness[best] { i } else { best });
     let best_row: Vec<u8> = (0..ell).map(|l| allele(best, l)).collect();
-    let consensus: Vec<u8> = (0..ell).map(|l| u8::from(2 * (0..n).filter(|&i| allele(i, l) == 1).count() > n)).collect();
+    // Each locus's ones by popcount of its words (padding bits are zero).
+    let consensus: Vec<u8> =
+        words.chunks_exact(wpl).map(|locus| u8::from(2 * locus.iter().map(|w| w.count_ones() as usize).sum::<usize>() > n)).collect();
     if fitness[best] != trap.fitness(&best_row) {
         bail!("device fitness {} of individual {best} differs from its trap value {}", fitness[best], trap.fitness(&best_row));
     }

@@ -1261,7 +1261,11 @@ pub fn run_observed(
     };
     let best = (0..n).fold(0, |best, i| if fitness[i] > fitness[best] { i } else { best });
     let best_row = &rows[best * ell..][..ell];
-    let consensus: Vec<u8> = (0..ell).map(|l| u8::from(2 * rows.chunks_exact(ell).filter(|row| row[l] == 1).count() > n)).collect();
+    let mut ones = vec![0usize; ell];
+    for row in rows.chunks_exact(ell) {
+        ones.iter_mut().zip(row).for_each(|(c, &a)| *c += usize::from(a));
+    }
+    let consensus: Vec<u8> = ones.iter().map(|&c| u8::from(2 * c > n)).collect();
     Ok(RunResult {
         generations: history.len(),
         best_fitness: fitness[best],
