@@ -50,6 +50,9 @@ pub trait Experiment: Sync {
     /// configuration; returns the number that failed. Vendored inputs are read
     /// from `datasets` (`<root>/datasets`).
     fn selfcheck(&self, gpu: &Gpu, small: bool, seed: u64, datasets: &Path) -> Result<usize>;
+    /// The kernel files its GPU parts launch: compiled (NVRTC) and loaded when
+    /// a run opens the GPU, so that no timed case pays for it.
+    fn kernels(&self) -> &'static [&'static gpu::KernelSource];
 }
 
 /// A loaded paper: its cases, how to run one, and what its report says.
@@ -481,6 +484,13 @@ impl<'a> Run<'a> {
         if let Some(s) = opts.shard {
             eprintln!("{}: shard {s}, {} cases, records in {}", exp.id(), cases.len(), folder.display());
         }
+        if let Some(g) = &env.gpu {
+            let t0 = std::time::Instant::now();
+            for src in exp.kernels() {
+                g.load(src)?;
+            }
+            eprintln!("{}: kernels compiled and loaded in {:.2} s (before any timed case)", exp.id(), t0.elapsed().as_secs_f64());
+        }
         let ceilings = measure_ceilings(env.gpu.as_ref(), opts.profile == "quick", "ceiling")?;
         let mut writer = Writer { store, common };
         let rows = writer.with_common(ceilings, None);
@@ -902,6 +912,22 @@ mod tests {
     use super::*;
 
     const GIB: u64 = 1 << 30;
+
+    /// Every kernel file but the ceilings' (loaded by `hw` and every run) is
+    /// compiled before a run's timed cases by the paper that launches it.
+    #[test]
+    fn every_kernel_file_is_loaded_by_a_paper_before_timing() {
+        let mut listed: Vec<&str> = registry().iter().flat_map(|e| e.kernels().iter().map(|k| k.file)).collect();
+        listed.push(gpu::ceilings::CEILINGS_CU.file);
+        listed.sort_unstable();
+        let mut on_disk: Vec<String> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|f| f.ends_with(".cu"))
+            .collect();
+        on_disk.sort_unstable();
+        assert_eq!(listed, on_disk);
+    }
 
     /// A paper loaded from its shipped spec with `edit` applied, as from `experiments/`.
     fn loaded(id: &str, edit: impl Fn(&str) -> String) -> (SpecFile, Box<dyn Paper>) {

@@ -13,7 +13,7 @@
 
 use super::ecga::{GpuScorer, KERNEL_MAX_L, search_bytes};
 use super::{Gpu, KernelSource, launch_err};
-use crate::library::ecga::{self, EcgaConfig, GenerationStats, ModelTrace, Randomness, RunResult, XLogX, counter};
+use crate::library::ecga::{self, EcgaConfig, GenerationStats, ModelTrace, PairScorer, Randomness, RunResult, XLogX, counter};
 use crate::library::trap::Trap;
 use anyhow::{Result, bail, ensure};
 use cudarc::driver::sys::CUevent_flags;
@@ -102,6 +102,8 @@ pub struct DeviceRun {
     /// Host wall-clock time from the call to the first launch: the checks, the
     /// kernels' lookups, the allocations and the x·log2(x) table's upload.
     pub setup_ms: f64,
+    /// Alleles the model search's kernels read (Σ loci × N over scored groups).
+    pub alleles: f64,
 }
 
 /// The kernels and buffers of runs of one (N, ℓ).
@@ -394,7 +396,8 @@ pub fn run(gpu: &Gpu, trap: &Trap, cfg: &EcgaConfig, seed: u64, mut observe: Opt
         total: start.elapsed(),
         history,
     };
-    Ok(DeviceRun { result, phases, setup_ms })
+    let alleles = scorer.device_stats().map_or(0.0, |s| s.alleles);
+    Ok(DeviceRun { result, phases, setup_ms, alleles })
 }
 
 /// One run compared by [`self_check`].

@@ -145,6 +145,12 @@ impl Gpu {
         module.load_function(name).map_err(|e| GpuError::Launch { kernel: name.into(), message: e.to_string() })
     }
 
+    /// Compiles and loads `src` now (once per file): a later [`Gpu::function`]
+    /// finds it loaded.
+    pub fn load(&self, src: &KernelSource) -> Result<(), GpuError> {
+        self.module(src).map(|_| ())
+    }
+
     fn module(&self, src: &KernelSource) -> Result<Arc<CudaModule>, GpuError> {
         if let Some(m) = self.modules.borrow().get(src.file) {
             return Ok(m.clone());

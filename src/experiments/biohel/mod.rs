@@ -79,6 +79,9 @@ impl Experiment for Biohel {
     fn embedded_spec(&self) -> &'static str {
         include_str!("../../../experiments/biohel.toml")
     }
+    fn kernels(&self) -> &'static [&'static crate::gpu::KernelSource] {
+        &[&crate::gpu::biohel::BIOHEL_CU]
+    }
     fn selfcheck(&self, gpu: &crate::gpu::Gpu, small: bool, seed: u64, datasets: &Path) -> Result<usize> {
         selfcheck::selfcheck(gpu, small, seed, datasets)
     }

@@ -33,6 +33,8 @@ pub struct ScorerTimes {
     pub alleles: Vec<f64>,
     /// The whole device run's phases ([`PHASES`] and [`SETUP`] column → ms per run).
     pub phases: BTreeMap<&'static str, Vec<f64>>,
+    /// Generations of each run.
+    pub generations: Vec<f64>,
 }
 
 /// The phase columns of a whole run on the device, in run order.
@@ -374,6 +376,7 @@ impl Analysis {
                         t.kernel.extend(r.float("kernel_ms"));
                         t.calls.extend(r.float("device_calls_ms"));
                         t.alleles.extend(r.float("alleles_counted"));
+                        t.generations.extend(r.float("generations"));
                         for phase in PHASES.into_iter().chain([SETUP]) {
                             if let Some(ms) = r.float(phase) {
                                 t.phases.entry(phase).or_default().push(ms);

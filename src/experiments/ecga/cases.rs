@@ -362,7 +362,8 @@ fn device_run(trap: &Trap, cfg: &ecga::EcgaConfig, seed: u64, env: &RunEnv) -> R
         .with("model_device_ms", ph.model_ms)
         .with("sampling_ms", ph.sampling_ms)
         .with("evaluation_ms", ph.evaluation_ms)
-        .with(SETUP, run.setup_ms))
+        .with(SETUP, run.setup_ms)
+        .with("alleles_counted", run.alleles))
 }
 
 /// A generation kept for the single-threaded builds: its number (None for the

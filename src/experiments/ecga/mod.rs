@@ -76,6 +76,9 @@ impl Experiment for Ecga {
     fn embedded_spec(&self) -> &'static str {
         include_str!("../../../experiments/ecga.toml")
     }
+    fn kernels(&self) -> &'static [&'static crate::gpu::KernelSource] {
+        &[&crate::gpu::ecga::ECGA_CU, &crate::gpu::ecga_run::ECGA_RUN_CU]
+    }
     fn selfcheck(&self, gpu: &crate::gpu::Gpu, small: bool, seed: u64, _datasets: &Path) -> Result<usize> {
         selfcheck::selfcheck(gpu, small, seed)
     }

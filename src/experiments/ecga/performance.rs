@@ -53,9 +53,9 @@ pub fn section(m: &MachineRecords, a: &Analysis) -> String {
     // build of the code, not a mean over profiles measured by different versions).
     let speed = Analysis::of_rows(m.measurements().filter(|r| r.str("profile") == SPEED_PROFILE), &a.published);
     md += &if speed.fig5.is_empty() && speed.build.is_empty() {
-        speed_goals(a, "")
+        speed_goals(m, a, "")
     } else {
-        speed_goals(&speed, &format!(" (the `{SPEED_PROFILE}` profile's runs)"))
+        speed_goals(m, &speed, &format!(" (the `{SPEED_PROFILE}` profile's runs)"))
     };
     md
 }
@@ -190,7 +190,7 @@ fn counting_kernel(m: &MachineRecords) -> String {
 /// gECGA's model building at the largest ℓ against the goals: ≥ 1000× the
 /// single-threaded baseline and ≥ 20× multi-threaded FastCount, same machine —
 /// over whole runs (Figure 5) and over one model build (the `build` cases).
-fn speed_goals(a: &Analysis, source: &str) -> String {
+fn speed_goals(m: &MachineRecords, a: &Analysis, source: &str) -> String {
     let mut t = Table::new(&["measured over", "ℓ", "N", "against", "their time (ms)", "gECGA (ms)", "speedup", "goal"]);
     for (what, runs) in [("whole runs (Figure 5)", &a.fig5), ("one model build (first selection)", &a.build)] {
         let Some((&ell, (n, scorers))) = runs.iter().rev().find(|(_, (_, s))| s.get(GECGA).is_some_and(|t| t.runs > 0)) else {
@@ -211,15 +211,16 @@ fn speed_goals(a: &Analysis, source: &str) -> String {
     } else {
         format!("gECGA model building against the speed goals, at the largest ℓ with a gECGA run{source}:\n\n{}\n", t.render())
     };
-    md += &device_runs(a, source);
+    md += &device_runs(m, a, source);
     md
 }
 
 /// The whole run on the device (`gecga-device`) at each ℓ: its time per phase,
 /// the host's setup and the rest outside the phases, and its whole-run speedups over the paper
 /// configuration's whole runs of the same ℓ (goals: ≥ 2000× the baseline,
-/// ≥ 100× multi-threaded FastCount), with the spread of the runs' own ratios.
-fn device_runs(a: &Analysis, source: &str) -> String {
+/// ≥ 100× multi-threaded FastCount), with the spread of the runs' own ratios;
+/// then each phase against the ceiling measured in the same profile's runs.
+fn device_runs(m: &MachineRecords, a: &Analysis, source: &str) -> String {
     let mut header = vec!["ℓ", "N", "whole run (ms)"];
     header.extend(PHASES);
     header.extend([
@@ -230,8 +231,10 @@ fn device_runs(a: &Analysis, source: &str) -> String {
         "over gecga (host selection and sampling)",
     ]);
     let mut t = Table::new(&header);
+    let mut ceilings = Table::new(&["ℓ", "phase", "time (ms)", "share", "least work", "rate", "of the ceiling"]);
     for (&ell, (n, scorers)) in &a.fig5 {
         let Some(device) = scorers.get(GECGA_DEVICE).filter(|t| t.runs > 0) else { continue };
+        phase_ceilings(&mut ceilings, m, a, ell, *n, device);
         let Some(whole) = Summary::of(&device.total) else { continue };
         let mut row = vec![ell.to_string(), n.to_string(), format!("{:.1} ± {:.1} (n = {})", whole.mean, whole.sd, whole.n)];
         let phases: Vec<Option<f64>> = PHASES.iter().map(|p| device.phases.get(p).and_then(|v| Summary::of(v)).map(|s| s.mean)).collect();
@@ -270,14 +273,54 @@ fn device_runs(a: &Analysis, source: &str) -> String {
     if t.is_empty() {
         return String::new();
     }
-    format!(
+    let mut md = format!(
         "The whole ECGA run on the device (`gecga-device`: population resident on the GPU, counter-based random numbers){source}, \
          device time per phase (CUDA events, mean ms per run; the model phase includes the search's host round trips), the \
          host's wall-clock setup before the first launch and the rest of the whole run outside the phases' events, and \
          its whole-run speedups over the paper configuration's whole runs of the same ℓ (other runs of the same problem \
          and population size):\n\n{}\n",
         t.render()
-    )
+    );
+    if !ceilings.is_empty() {
+        md += "\nEach phase of the device run (mean over runs) against the ceiling that bounds it, measured in the same \
+               profile's runs: the least bytes a phase moves (the population packed by locus is ℓ·N/8 bytes, P; per \
+               generation the convergence test reads P, selection writes N winners of 4 bytes and gathers P into P, sampling \
+               reads P and writes P, evaluation reads P and writes N fitness values of 4 bytes) against the device copy \
+               bandwidth, and the model search's alleles read against the int32 instruction rate. Phases far below the copy \
+               bandwidth move too few bytes a launch to be bandwidth-bound: their launches' latency sets their time.\n\n";
+        md += &ceilings.render();
+    }
+    md
+}
+
+/// One row per phase of `device`'s runs at ℓ (see [`device_runs`]).
+fn phase_ceilings(t: &mut Table, m: &MachineRecords, a: &Analysis, ell: usize, n: usize, device: &ScorerTimes) {
+    let mean = |v: &[f64]| Summary::of(v).map(|s| s.mean);
+    let (Some(whole), Some(g)) = (mean(&device.total), mean(&device.generations)) else { return };
+    let ceiling = |name: &str| a.fig5_profile.get(&ell).and_then(|p| m.ceiling_of_profile(name, p));
+    let (pop, winners) = (ell as f64 * n as f64 / 8.0, 4.0 * n as f64);
+    let bytes = [
+        ("convergence_ms", "convergence", pop),
+        ("selection_ms", "selection", winners + 2.0 * pop),
+        ("sampling_ms", "sampling", 2.0 * pop),
+        ("evaluation_ms", "evaluation", pop + winners),
+    ];
+    let row = |phase: &str, ms: f64, work: String, rate: String, of: String| {
+        vec![ell.to_string(), phase.into(), format!("{ms:.1}"), format!("{:.0}%", 100.0 * ms / whole), work, rate, of]
+    };
+    for (column, phase, per_generation) in bytes {
+        let Some(ms) = device.phases.get(column).and_then(|v| mean(v)) else { continue };
+        let gbs = g * per_generation / (ms * 1e-3) / 1e9;
+        let of = ceiling("gpu_d2d").map_or("— (no ceiling recorded)".into(), |c| format!("{:.2}% of {c:.0} GB/s device copy", 100.0 * gbs / c));
+        t.row(row(phase, ms, format!("{:.2e} B", g * per_generation), format!("{gbs:.1} GB/s"), of));
+        if phase == "selection" {
+            let (Some(ms), Some(alleles)) = (device.phases.get("model_device_ms").and_then(|v| mean(v)), mean(&device.alleles)) else { continue };
+            let rate = alleles / (ms * 1e-3);
+            let of = ceiling("gpu_int32")
+                .map_or("— (no ceiling recorded)".into(), |c| format!("{:.1}% of {c:.0}·10⁹ int32/s", 100.0 * rate / (c * 1e9)));
+            t.row(row("model", ms, format!("{alleles:.2e} alleles"), format!("{rate:.2e} alleles/s"), of));
+        }
+    }
 }
 
 /// The runs' own ratios of a mean-of-times speedup: their range and n, and
@@ -348,7 +391,8 @@ mod tests {
         let mut rows = Vec::new();
         for (run, fastcount) in [(0, 10_000.0), (1, 9_000.0)] {
             rows.push(fig5("speed", 1, 500, run, CPU_MT, 0.9 * fastcount, fastcount));
-            let mut device = fig5("speed", 1, 500, run, GECGA_DEVICE, 60.0, 100.0);
+            let mut device =
+                fig5("speed", 1, 500, run, GECGA_DEVICE, 60.0, 100.0).with("generations", 10usize).with("alleles_counted", 1e9);
             for phase in PHASES {
                 device = device.with(phase, 10.0);
             }
@@ -363,14 +407,39 @@ mod tests {
     #[test]
     fn the_device_run_table_splits_the_host_time_and_shows_each_runs_ratio() {
         use crate::experiments::ecga::analysis::tests::published;
-        let text = device_runs(&Analysis::of(&device_rows(Some(15.0)), &published()), "");
+        let m = device_rows(Some(15.0));
+        let text = device_runs(&m, &Analysis::of(&m, &published()), "");
         // 100 ms less 60 ms of phases and 15 ms of setup; ratios 100× and 90× per run, 95× of the means.
         assert!(text.contains("| 100.0 ± 0.0 (n = 2) |"), "{text}");
         assert!(text.contains("| 15.0 | 25.0 |"), "{text}");
         assert!(text.contains("95.0× (runs 90.0–100.0×, n = 2; 1 of 2 at or above 100×)"), "{text}");
         // Records from before setup_ms: the rest holds the setup, and says so.
-        let text = device_runs(&Analysis::of(&device_rows(None), &published()), "");
+        let m = device_rows(None);
+        let text = device_runs(&m, &Analysis::of(&m, &published()), "");
         assert!(text.contains("| — | 40.0 (setup included) |"), "{text}");
+    }
+
+    #[test]
+    fn each_device_phase_is_set_against_the_ceiling_of_its_own_profile() {
+        use crate::experiments::ecga::analysis::tests::published;
+        let mut m = device_rows(Some(15.0));
+        let text = device_runs(&m, &Analysis::of(&m, &published()), "");
+        assert!(text.contains("| 500 | sampling | 10.0 | 10% | 1.25e5 B | 0.0 GB/s | — (no ceiling recorded) |"), "{text}");
+        // ℓ = 500, N = 100: P = 6,250 bytes; 10 generations in 10 ms a phase.
+        let d2d = Record::new()
+            .with("record_kind", "ceiling")
+            .with("ceiling", "gpu_d2d")
+            .with("profile", "speed")
+            .with("run_id", 1u64)
+            .with(crate::records::GB_PER_S, 0.0125);
+        m.rows.extend([d2d, int32_ceiling("speed", 1, 1000.0), int32_ceiling("gpu", 2, 1.0)]);
+        let text = device_runs(&m, &Analysis::of(&m, &published()), "");
+        // Convergence: 62,500 B in 10 ms = 6.25 MB/s, half the 12.5 MB/s ceiling.
+        assert!(text.contains("| 500 | convergence | 10.0 | 10% | 6.25e4 B | 0.0 GB/s | 50.00% of 0 GB/s device copy |"), "{text}");
+        // Selection: 400 B of winners and 2 P a generation.
+        assert!(text.contains("| 500 | selection | 10.0 | 10% | 1.29e5 B |"), "{text}");
+        // Model: 10⁹ alleles in 10 ms = 10¹¹/s of the speed profile's 10¹² int32/s (not the gpu profile's).
+        assert!(text.contains("| 500 | model | 10.0 | 10% | 1.00e9 alleles | 1.00e11 alleles/s | 10.0% of 1000·10⁹ int32/s |"), "{text}");
     }
 
     fn scale(search: &str, status: &str, alleles: f64, kernel_ms: f64) -> Record {

@@ -45,6 +45,9 @@ impl Experiment for Gboa {
         let claims = Claims::bind(file, &spec.claims, &spec.paper.hardware, claims::CHECKS)?;
         Ok(Box::new(GboaPaper { spec, file: file.clone(), claims }))
     }
+    fn kernels(&self) -> &'static [&'static crate::gpu::KernelSource] {
+        &[&crate::gpu::boa::BOA_CU]
+    }
     fn selfcheck(&self, gpu: &Gpu, small: bool, seed: u64, _datasets: &Path) -> Result<usize> {
         selfcheck::selfcheck(gpu, small, seed)
     }

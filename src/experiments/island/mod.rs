@@ -46,6 +46,9 @@ impl Experiment for Island {
     fn embedded_spec(&self) -> &'static str {
         include_str!("../../../experiments/island.toml")
     }
+    fn kernels(&self) -> &'static [&'static crate::gpu::KernelSource] {
+        &[&crate::gpu::island::ISLAND_CU]
+    }
     fn selfcheck(&self, gpu: &crate::gpu::Gpu, small: bool, seed: u64, datasets: &Path) -> Result<usize> {
         selfcheck::selfcheck(gpu, small, seed, datasets)
     }

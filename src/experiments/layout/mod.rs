@@ -43,6 +43,9 @@ impl Experiment for Layout {
     fn embedded_spec(&self) -> &'static str {
         include_str!("../../../experiments/layout.toml")
     }
+    fn kernels(&self) -> &'static [&'static crate::gpu::KernelSource] {
+        &[&crate::gpu::LAYOUT_CU]
+    }
     fn selfcheck(&self, gpu: &crate::gpu::Gpu, small: bool, seed: u64, _datasets: &Path) -> Result<usize> {
         selfcheck::selfcheck(gpu, small, seed)
     }
