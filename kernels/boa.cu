@@ -501,9 +501,9 @@ extern "C" __global__ void boa_pack_selected(const unsigned char* __restrict__ r
 
 // pBOA's permutation of `generation` (boa.rs `CounterRng::permutation`): node i draws
 // r_i = (generation, Permutation, 0, i) and its position perm[i] is the number of
-// nodes j with (r_j, j) < (r_i, i); order[perm[i]] = i. A thread per node.
+// nodes j with (r_j, j) < (r_i, i). A thread per node.
 extern "C" __global__ void boa_permutation(unsigned int ell, unsigned int generation, unsigned int seed_low, unsigned int seed_high,
-                                           int* __restrict__ perm, int* __restrict__ order) {
+                                           int* __restrict__ perm) {
     const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= ell) return;
     const unsigned int ri = philox_word0(generation, BOA_STREAM_PERMUTATION, 0u, i, seed_low, seed_high);
@@ -513,7 +513,6 @@ extern "C" __global__ void boa_permutation(unsigned int ell, unsigned int genera
         position += rj < ri || (rj == ri && j < i);
     }
     perm[i] = (int)position;
-    order[position] = (int)i;
 }
 
 // The conditional tables as counts (boa.rs `conditional_counts`): for node i with the
@@ -543,48 +542,108 @@ extern "C" __global__ void boa_conditional_counts(const unsigned long long* __re
     }
 }
 
-// Ancestral sampling (boa.rs `sample_counter`): a warp per offspring c walks the nodes
-// in permutation order (order[0 .. ell): parents first), and node i is 1 iff
-// r * total < ones * 2^32 for r = (generation, Sampling, c, i) and the counts of its
-// parents' sampled configuration (total = 0: as ones = 1, total = 2). The numbers do
-// not depend on the sampled values: the lanes draw those of 32 positions at once, and
-// lane 0 walks the positions in order, the child in shared memory (ell bytes per warp,
-// dynamic); the warp copies it out at the end. A thread per offspring was bound by
-// one thread's chain of Philox rounds and loads.
+// Sampling's schedule (v3): node i's level is 0 without parents, else 1 + the
+// highest of its parents' levels. The network is acyclic (pBOA's parents come
+// earlier in the permutation), so the levels settle after at most depth + 1 rounds
+// in which every node reads the last round's levels (one buffer) and writes its own
+// (the other). Then the nodes by level: schedule[0 .. ell) the nodes, starts[0] the
+// number of levels L, starts[1 + v] the first position of level v, starts[1 + L] =
+// ell. Within a level the order is any (atomic cursors): a level's nodes depend only
+// on earlier levels, and each node's number is fixed by its counter. One block;
+// dynamic shared memory: 2 ell levels (16 bits) and ell + 1 counters.
+extern "C" __global__ void boa_levels(const int* __restrict__ network, unsigned int ell, int* __restrict__ schedule,
+                                      int* __restrict__ starts) {
+    extern __shared__ int s_fill[];
+    unsigned short* cur = reinterpret_cast<unsigned short*>(s_fill + ell + 1);
+    unsigned short* next = cur + ell;
+    __shared__ int changed[2];
+    __shared__ int deepest;
+    for (unsigned int i = threadIdx.x; i < ell; i += blockDim.x) cur[i] = 0;
+    for (unsigned int v = threadIdx.x; v <= ell; v += blockDim.x) s_fill[v] = 0;
+    if (threadIdx.x == 0) {
+        changed[0] = changed[1] = 0;
+        deepest = 0;
+    }
+    __syncthreads();
+    // Round t raises changed[t & 1]; everyone reads it between the two barriers, and
+    // thread 0 clears the other flag there (read by all before round t's first barrier).
+    for (unsigned int t = 0;; ++t) {
+        for (unsigned int i = threadIdx.x; i < ell; i += blockDim.x) {
+            const int* row = network + (size_t)i * BOA_OUT;
+            const int parents = row[BOA_MAX_K];
+            int level = 0;
+            for (int b = 0; b < parents; ++b) level = max(level, (int)cur[row[b]] + 1);
+            next[i] = (unsigned short)level;
+            if (level != (int)cur[i]) atomicOr(&changed[t & 1u], 1);
+        }
+        __syncthreads();
+        const bool again = changed[t & 1u] != 0;
+        if (threadIdx.x == 0) changed[(t + 1u) & 1u] = 0;
+        __syncthreads();
+        if (!again) break;
+        unsigned short* swap = cur;
+        cur = next;
+        next = swap;
+    }
+    // cur == next: the levels. Count them, lay the levels out, place the nodes.
+    for (unsigned int i = threadIdx.x; i < ell; i += blockDim.x) {
+        atomicAdd(&s_fill[next[i]], 1);
+        atomicMax(&deepest, (int)next[i]);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        const int levels = deepest + 1;
+        int at = 0;
+        for (int v = 0; v < levels; ++v) {
+            const int size = s_fill[v];
+            s_fill[v] = at;
+            starts[1 + v] = at;
+            at += size;
+        }
+        starts[1 + levels] = at;
+        starts[0] = levels;
+    }
+    __syncthreads();
+    for (unsigned int i = threadIdx.x; i < ell; i += blockDim.x) schedule[atomicAdd(&s_fill[next[i]], 1)] = (int)i;
+}
+
+// Ancestral sampling (boa.rs `sample_counter`): node i is 1 iff r * total < ones *
+// 2^32 for r = (generation, Sampling, c, i) and the counts of its parents' sampled
+// configuration (total = 0: as ones = 1, total = 2). A warp per offspring c samples
+// the nodes level by level (boa_levels' schedule: parents first), each lane a node
+// of the level, the child in shared memory (ell bytes per warp, dynamic); the warp
+// copies it out at the end. (v2 drew 32 positions' numbers at once and lane 0
+// walked the permutation order: a chain of ell nodes' loads.)
 extern "C" __global__ void boa_sample(const int* __restrict__ network, const unsigned int* __restrict__ counts,
-                                      const int* __restrict__ order, unsigned int ell, unsigned int count, unsigned int generation,
-                                      unsigned int seed_low, unsigned int seed_high, unsigned char* __restrict__ offspring) {
+                                      const int* __restrict__ schedule, const int* __restrict__ starts, unsigned int ell,
+                                      unsigned int count, unsigned int generation, unsigned int seed_low, unsigned int seed_high,
+                                      unsigned char* __restrict__ offspring) {
     extern __shared__ unsigned char s_children[];
     const unsigned int warp_in_block = threadIdx.x / 32u;
     const unsigned int lane = threadIdx.x % 32u;
     const unsigned int c = blockIdx.x * (blockDim.x / 32u) + warp_in_block;
     if (c >= count) return;
     unsigned char* child = s_children + (size_t)warp_in_block * ell;
-    for (unsigned int base = 0; base < ell; base += 32u) {
-        const unsigned int position = base + lane;
-        const int node = position < ell ? order[position] : 0;
-        const unsigned int r =
-            position < ell ? philox_word0(generation, BOA_STREAM_SAMPLING, c, (unsigned int)node, seed_low, seed_high) : 0u;
-        const unsigned int steps = ell - base < 32u ? ell - base : 32u;
-        for (unsigned int q = 0; q < steps; ++q) {
-            const int i = __shfl_sync(0xffffffffu, node, q);
-            const unsigned int draw = __shfl_sync(0xffffffffu, r, q);
-            if (lane == 0u) {
-                const int* row = network + (size_t)i * BOA_OUT;
-                const int parents = row[BOA_MAX_K];
-                unsigned int pi = 0;
-                for (int b = 0; b < parents; ++b) pi |= (unsigned int)child[row[b]] << b;
-                unsigned int ones = counts[(size_t)i * BOA_TABLE + 2 * pi + 1];
-                unsigned int total = ones + counts[(size_t)i * BOA_TABLE + 2 * pi];
-                if (total == 0u) {
-                    ones = 1u;
-                    total = 2u;
-                }
-                child[i] = (unsigned char)((unsigned long long)draw * total < ((unsigned long long)ones << 32));
+    const int levels = starts[0];
+    for (int v = 0; v < levels; ++v) {
+        const int hi = starts[2 + v];
+        for (int p = starts[1 + v] + (int)lane; p < hi; p += 32) {
+            const int i = schedule[p];
+            const unsigned int draw = philox_word0(generation, BOA_STREAM_SAMPLING, c, (unsigned int)i, seed_low, seed_high);
+            const int* row = network + (size_t)i * BOA_OUT;
+            const int parents = row[BOA_MAX_K];
+            unsigned int pi = 0;
+            for (int b = 0; b < parents; ++b) pi |= (unsigned int)child[row[b]] << b;
+            unsigned int ones = counts[(size_t)i * BOA_TABLE + 2 * pi + 1];
+            unsigned int total = ones + counts[(size_t)i * BOA_TABLE + 2 * pi];
+            if (total == 0u) {
+                ones = 1u;
+                total = 2u;
             }
+            child[i] = (unsigned char)((unsigned long long)draw * total < ((unsigned long long)ones << 32));
         }
+        __syncwarp();
     }
-    __syncwarp();
     for (unsigned int l = lane; l < ell; l += 32u) offspring[(size_t)c * ell + l] = child[l];
 }
 
@@ -605,14 +664,22 @@ extern "C" __global__ void boa_replace(const unsigned char* __restrict__ offspri
 // stats[1] the sum of fitness, stats[2] nonzero iff some row differs from row 0,
 // stats[3] the network's edges, stats[4] the candidate families it scored and
 // stats[5] the loci its families read (rows 0 .. nodes of `network`; nodes = 0 for
-// none). A thread per individual and per node.
+// none). A thread per individual and per node; the best and the sum are reduced
+// within each warp first (v3: one atomic a warp, not one an individual).
 extern "C" __global__ void boa_stats(const unsigned char* __restrict__ rows, const unsigned int* __restrict__ fitness, unsigned int n,
                                      unsigned int ell, const int* __restrict__ network, unsigned int nodes,
                                      unsigned long long* __restrict__ stats) {
     const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned long long best = i < n ? fitness[i] : 0ull, sum = best;
+    for (int o = 16; o > 0; o >>= 1) {
+        best = max(best, __shfl_down_sync(0xffffffffu, best, o));
+        sum += __shfl_down_sync(0xffffffffu, sum, o);
+    }
+    if (threadIdx.x % 32u == 0u && sum != 0ull) {
+        atomicMax(&stats[0], best);
+        atomicAdd(&stats[1], sum);
+    }
     if (i < n) {
-        atomicMax(&stats[0], (unsigned long long)fitness[i]);
-        atomicAdd(&stats[1], (unsigned long long)fitness[i]);
         const unsigned char* row = rows + (size_t)i * ell;
         bool differs = false;
         for (unsigned int l = 0; l < ell && !differs; ++l) differs = row[l] != rows[l];

@@ -375,8 +375,9 @@ const BLOCK: u32 = 256;
 
 /// Device bytes of a whole BOA run with the population resident on the device:
 /// population and offspring (a byte per allele), fitness, ranking, the selected
-/// half packed by locus, the ln-factorial table, permutation and order, the network
-/// rows, the conditional counts and the statistics of every generation.
+/// half packed by locus, the ln-factorial table, the permutation, sampling's
+/// schedule (nodes and level starts), the network rows, the conditional counts
+/// and the statistics of every generation.
 pub fn device_run_bytes(n: usize, ell: usize, selected: usize, generations: usize) -> u128 {
     let (n, ell, s, g) = (n as u128, ell as u128, selected as u128, generations as u128);
     let offspring = n - s.min(n);
@@ -385,7 +386,7 @@ pub fn device_run_bytes(n: usize, ell: usize, selected: usize, generations: usiz
         4 * (2 * n + offspring),
         (8 * ell).saturating_mul(s.div_ceil(64)),
         8 * (s + 2),
-        4 * ell * (2 + OUT as u128 + TABLE as u128),
+        4 * ell * (3 + OUT as u128 + TABLE as u128) + 8,
         8 * STATS as u128 * (g + 1),
     ]
     .into_iter()
@@ -413,7 +414,9 @@ struct RunBuffers {
     words: CudaSlice<u64>,
     table: CudaSlice<f64>,
     perm: CudaSlice<i32>,
-    order: CudaSlice<i32>,
+    /// Sampling's schedule (`boa_levels`): the nodes by level, and the level starts.
+    schedule: CudaSlice<i32>,
+    starts: CudaSlice<i32>,
     network: CudaSlice<i32>,
     counts: CudaSlice<u32>,
     offspring: CudaSlice<u8>,
@@ -427,6 +430,15 @@ fn grid(items: usize) -> LaunchConfig {
 
 /// Shared memory a block of `boa_sample` may use (the default static limit).
 const SAMPLE_SHARED_BYTES: usize = 48 * 1024;
+
+/// `boa_levels`: one block; its shared memory holds ℓ + 1 counters and two
+/// 16-bit levels per node, so a device run takes ℓ ≤ [`LEVELS_MAX_ELL`].
+const LEVELS_THREADS: u32 = 256;
+const LEVELS_MAX_ELL: usize = (SAMPLE_SHARED_BYTES - 4) / 8;
+
+fn levels_shared_bytes(ell: usize) -> u32 {
+    (4 * (ell + 1) + 4 * ell) as u32
+}
 
 /// `boa_sample`'s launch: a warp per offspring, up to four to a block as their children (`ell` bytes each) fit in
 /// [`SAMPLE_SHARED_BYTES`] of shared memory.
@@ -468,6 +480,7 @@ pub fn run_on_device(
     ensure!(s > 0 && s < n, "selection {} of N = {n} must select between 1 and N − 1 individuals", cfg.selection);
     ensure!(cfg.k <= MAX_K, "BOA on the device: k = {} parents, at most {MAX_K}", cfg.k);
     ensure!(ell <= MAX_ELL, "BOA on the device: ℓ = {ell} nodes, at most {MAX_ELL} (the network kernel's candidate list)");
+    ensure!(ell <= LEVELS_MAX_ELL, "BOA on the device: ℓ = {ell} nodes, at most {LEVELS_MAX_ELL} (boa_levels' shared memory)");
     ensure!(
         n.checked_mul(ell).is_some_and(|a| a <= u32::MAX as usize) && cfg.max_generations < u32::MAX as usize,
         "BOA on the device: N·ℓ = {n}·{ell} alleles and {} generations must fit 32-bit counters",
@@ -488,7 +501,8 @@ pub fn run_on_device(
         words: stream.alloc_zeros(ell * wpl).map_err(&e)?,
         table: stream.clone_htod(LnFactorial::new(s).table()).map_err(&e)?,
         perm: stream.alloc_zeros(ell).map_err(&e)?,
-        order: stream.alloc_zeros(ell).map_err(&e)?,
+        schedule: stream.alloc_zeros(ell).map_err(&e)?,
+        starts: stream.alloc_zeros(ell + 2).map_err(&e)?,
         network: stream.alloc_zeros(ell * OUT).map_err(&e)?,
         counts: stream.alloc_zeros(ell * TABLE).map_err(&e)?,
         offspring: stream.alloc_zeros(offspring_n * ell).map_err(&e)?,
@@ -500,6 +514,8 @@ pub fn run_on_device(
         (f("boa_initial")?, f("boa_evaluate")?, f("boa_rank")?, f("boa_pack_selected")?, f("boa_permutation")?);
     let (network, conditional, sample, replace, stats_kernel) =
         (f(network_kernel(SHAPE.group))?, f("boa_conditional_counts")?, f("boa_sample")?, f("boa_replace")?, f("boa_stats")?);
+    let levels = f("boa_levels")?;
+    let levels_cfg = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (LEVELS_THREADS, 1, 1), shared_mem_bytes: levels_shared_bytes(ell) };
     let (n32, ell32, s32, wpl32, off32, k_trap) = (n as u32, ell as u32, s as u32, wpl as u32, offspring_n as u32, trap.k as u32);
     let (seed_low, seed_high) = (seed as u32, (seed >> 32) as u32);
     let (no_nodes, nodes) = (0u32, ell32);
@@ -507,8 +523,8 @@ pub fn run_on_device(
     // SAFETY (every launch below): each kernel bounds its threads by the counts it is
     // passed, which are the lengths allocated above: rows n·ell, fitness and ranking
     // n (ranking holds a permutation of 0..n, so rows[ranking[·]·ell + l] stays in
-    // rows), words ell·wpl, table s + 2 (counts ≤ s), perm and order ell (positions
-    // < ell), network ell·OUT (parents < ell, k ≤ MAX_K), counts ell·TABLE (indices
+    // rows), words ell·wpl, table s + 2 (counts ≤ s), perm and schedule ell, starts
+    // ell + 2 (at most ell levels), network ell·OUT (parents < ell, k ≤ MAX_K), counts ell·TABLE (indices
     // < 2^(parents + 1) ≤ TABLE), offspring (n − s)·ell and n − s, stats
     // STATS·(generations + 1) of which launch g writes entries g·STATS..(g + 1)·STATS.
     unsafe { stream.launch_builder(&initial).arg(&mut b.rows).arg(&n32).arg(&ell32).arg(&seed_low).arg(&seed_high).launch(grid(n * ell)) }
@@ -567,7 +583,6 @@ pub fn run_on_device(
                 .arg(&seed_low)
                 .arg(&seed_high)
                 .arg(&mut b.perm)
-                .arg(&mut b.order)
                 .launch(grid(ell))
                 .map_err(&e)?;
             let net_cfg = LaunchConfig { grid_dim: (ell32, 1, 1), block_dim: (SHAPE.warps * 32, 1, 1), shared_mem_bytes: ell32 * 4 };
@@ -597,10 +612,19 @@ pub fn run_on_device(
                 .launch(warp_per_node)
                 .map_err(&e)?;
             stream
+                .launch_builder(&levels)
+                .arg(&b.network)
+                .arg(&ell32)
+                .arg(&mut b.schedule)
+                .arg(&mut b.starts)
+                .launch(levels_cfg)
+                .map_err(&e)?;
+            stream
                 .launch_builder(&sample)
                 .arg(&b.network)
                 .arg(&b.counts)
-                .arg(&b.order)
+                .arg(&b.schedule)
+                .arg(&b.starts)
                 .arg(&ell32)
                 .arg(&off32)
                 .arg(&g)
@@ -950,7 +974,7 @@ mod tests {
     #[test]
     fn the_memory_precheck_names_n_ell_and_both_sizes() {
         // N = 4800, ℓ = 190, 2400 selected, 200 generations, term by term.
-        let bytes = (4800 + 2400) * 190 + 4 * (2 * 4800 + 2400) + 8 * 190 * 38 + 8 * 2402 + 4 * 190 * (2 + 10 + 32) + 8 * 6 * 201;
+        let bytes = (4800 + 2400) * 190 + 4 * (2 * 4800 + 2400) + 8 * 190 * 38 + 8 * 2402 + (4 * 190 * (3 + 10 + 32) + 8) + 8 * 6 * 201;
         assert_eq!(device_run_bytes(4800, 190, 2400, 200), bytes);
         assert!(check_device_run_fits(4800, 190, 2400, 200, bytes as usize).is_ok());
         let err = check_device_run_fits(4800, 190, 2400, 200, bytes as usize - 1).unwrap_err().to_string();

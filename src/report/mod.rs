@@ -414,6 +414,19 @@ pub fn header(meta: &PaperMeta, paper_id: &str) -> String {
     s
 }
 
+/// The runs' own ratios of a mean-of-times speedup: their range and n, and
+/// how many reach `goal` — a goal met on the mean but not by every run is
+/// within the runs' spread.
+pub fn run_ratios(ratios: &[f64], goal: Option<f64>) -> String {
+    if ratios.len() < 2 {
+        return String::new();
+    }
+    let (lo, hi) = ratios.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &r| (l.min(r), h.max(r)));
+    let reached =
+        goal.map_or(String::new(), |g| format!("; {} of {} at or above {g:.0}×", ratios.iter().filter(|&&r| r >= g).count(), ratios.len()));
+    format!(" (runs {lo:.1}–{hi:.1}×, n = {}{reached})", ratios.len())
+}
+
 /// A `gpu_int32` ceiling record of a run of `profile`, for tests.
 #[cfg(test)]
 pub(crate) fn int32_ceiling(profile: &str, run_id: u64, gop_per_s: f64) -> Record {
@@ -428,6 +441,13 @@ pub(crate) fn int32_ceiling(profile: &str, run_id: u64, gop_per_s: f64) -> Recor
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn run_ratios_show_the_spread_and_the_runs_short_of_the_goal() {
+        assert_eq!(run_ratios(&[103.0, 97.3, 107.6], Some(100.0)), " (runs 97.3–107.6×, n = 3; 2 of 3 at or above 100×)");
+        assert_eq!(run_ratios(&[15.1, 16.9], None), " (runs 15.1–16.9×, n = 2)");
+        assert_eq!(run_ratios(&[120.0], Some(100.0)), "", "one run has no spread to show");
+    }
 
     #[test]
     fn runs_show_commits_and_incomplete_sweeps() {

@@ -7,7 +7,7 @@ use super::analysis::{Analysis, PHASES, Phase, SETUP, ScorerTimes};
 use super::cases::{COUNT_CHECKED, COUNT_ELL, COUNT_GROUPS, COUNT_REPS};
 use super::{BASELINE, CPU_MT, GECGA, GECGA_DEVICE, SCORERS, SPEED_PROFILE};
 use crate::records::Record;
-use crate::report::{MachineRecords, Table};
+use crate::report::{MachineRecords, Table, run_ratios};
 use crate::stats::Summary;
 
 /// One machine's part of the Performance section: throughput of model
@@ -311,29 +311,19 @@ fn phase_ceilings(t: &mut Table, m: &MachineRecords, a: &Analysis, ell: usize, n
     for (column, phase, per_generation) in bytes {
         let Some(ms) = device.phases.get(column).and_then(|v| mean(v)) else { continue };
         let gbs = g * per_generation / (ms * 1e-3) / 1e9;
-        let of = ceiling("gpu_d2d").map_or("— (no ceiling recorded)".into(), |c| format!("{:.2}% of {c:.0} GB/s device copy", 100.0 * gbs / c));
+        let of = ceiling("gpu_d2d")
+            .map_or("— (no ceiling recorded)".into(), |c| format!("{:.2}% of {c:.0} GB/s device copy", 100.0 * gbs / c));
         t.row(row(phase, ms, format!("{:.2e} B", g * per_generation), format!("{gbs:.1} GB/s"), of));
         if phase == "selection" {
-            let (Some(ms), Some(alleles)) = (device.phases.get("model_device_ms").and_then(|v| mean(v)), mean(&device.alleles)) else { continue };
+            let (Some(ms), Some(alleles)) = (device.phases.get("model_device_ms").and_then(|v| mean(v)), mean(&device.alleles)) else {
+                continue;
+            };
             let rate = alleles / (ms * 1e-3);
             let of = ceiling("gpu_int32")
                 .map_or("— (no ceiling recorded)".into(), |c| format!("{:.1}% of {c:.0}·10⁹ int32/s", 100.0 * rate / (c * 1e9)));
             t.row(row("model", ms, format!("{alleles:.2e} alleles"), format!("{rate:.2e} alleles/s"), of));
         }
     }
-}
-
-/// The runs' own ratios of a mean-of-times speedup: their range and n, and
-/// how many reach `goal` — a goal met on the mean but not by every run is
-/// within the runs' spread.
-fn run_ratios(ratios: &[f64], goal: Option<f64>) -> String {
-    if ratios.len() < 2 {
-        return String::new();
-    }
-    let (lo, hi) = ratios.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &r| (l.min(r), h.max(r)));
-    let reached =
-        goal.map_or(String::new(), |g| format!("; {} of {} at or above {g:.0}×", ratios.iter().filter(|&&r| r >= g).count(), ratios.len()));
-    format!(" (runs {lo:.1}–{hi:.1}×, n = {}{reached})", ratios.len())
 }
 
 /// One model build per scorer on the same selected population (`build` cases).
@@ -376,13 +366,6 @@ fn builds(a: &Analysis) -> String {
 mod tests {
     use super::*;
     use crate::report::int32_ceiling;
-
-    #[test]
-    fn run_ratios_show_the_spread_and_the_runs_short_of_the_goal() {
-        assert_eq!(run_ratios(&[103.0, 97.3, 107.6], Some(100.0)), " (runs 97.3–107.6×, n = 3; 2 of 3 at or above 100×)");
-        assert_eq!(run_ratios(&[15.1, 16.9], None), " (runs 15.1–16.9×, n = 2)");
-        assert_eq!(run_ratios(&[120.0], Some(100.0)), "", "one run has no spread to show");
-    }
 
     /// Two Figure 5 runs at ℓ = 500: 16-thread FastCount's whole runs of 10 s and 9 s, the device's of 100 ms
     /// with 10 ms in each of the 6 phases and, when given, 15 ms of setup.

@@ -22,6 +22,8 @@ impl std::fmt::Display for Point {
 /// One run's phase times (ms) and quality.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RunTimes {
+    /// The run's index in its case (the same seed for every method).
+    pub run: usize,
     pub selection: f64,
     pub construction: f64,
     pub sampling: f64,
@@ -93,6 +95,7 @@ impl Analysis {
                     let at = Point { ell, generations: r.int("generations").unwrap_or(0) as usize };
                     a.profiles.insert(at, r.str("profile").to_owned());
                     a.table1.entry(at).or_default().entry(method).or_default().push(RunTimes {
+                        run: r.int("run").unwrap_or(0) as usize,
                         selection: f("selection_ms"),
                         construction: f("construction_ms"),
                         sampling: f("sampling_ms"),
@@ -133,6 +136,17 @@ impl Analysis {
 
     pub fn mean(&self, at: Point, method: &str, pick: impl Fn(&RunTimes) -> f64) -> Option<f64> {
         self.summary(at, method, pick).map(|s| s.mean)
+    }
+
+    /// Whole-run ratios `over` / `under` of the runs both methods ran with the
+    /// same seed (the same run index), in run order.
+    pub fn paired_ratios(&self, at: Point, over: &str, under: &str) -> Vec<f64> {
+        let runs = |m: &str| self.table1.get(&at).and_then(|t| t.get(m)).map_or(&[][..], |r| r.as_slice());
+        runs(over)
+            .iter()
+            .filter_map(|o| runs(under).iter().find(|u| u.run == o.run).map(|u| o.total / u.total))
+            .filter(|r| r.is_finite())
+            .collect()
     }
 
     /// The spec's settings the formulas of Section V.A need.
