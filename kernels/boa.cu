@@ -664,8 +664,11 @@ extern "C" __global__ void boa_replace(const unsigned char* __restrict__ offspri
 // stats[1] the sum of fitness, stats[2] nonzero iff some row differs from row 0,
 // stats[3] the network's edges, stats[4] the candidate families it scored and
 // stats[5] the loci its families read (rows 0 .. nodes of `network`; nodes = 0 for
-// none). A thread per individual and per node; the best and the sum are reduced
-// within each warp first (v3: one atomic a warp, not one an individual).
+// none). A thread per allele (the grid covers n ell >= n, nodes): each compares
+// its allele with individual 0's at the same locus (coalesced; one atomic a warp
+// that found a difference), threads < n add fitness, reduced within each warp
+// first, threads < nodes the network's sums. (v2: a thread per individual walked
+// its row and took two atomics.)
 extern "C" __global__ void boa_stats(const unsigned char* __restrict__ rows, const unsigned int* __restrict__ fitness, unsigned int n,
                                      unsigned int ell, const int* __restrict__ network, unsigned int nodes,
                                      unsigned long long* __restrict__ stats) {
@@ -679,12 +682,9 @@ extern "C" __global__ void boa_stats(const unsigned char* __restrict__ rows, con
         atomicMax(&stats[0], best);
         atomicAdd(&stats[1], sum);
     }
-    if (i < n) {
-        const unsigned char* row = rows + (size_t)i * ell;
-        bool differs = false;
-        for (unsigned int l = 0; l < ell && !differs; ++l) differs = row[l] != rows[l];
-        if (differs) atomicOr(&stats[2], 1ull);
-    }
+    const size_t a = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const bool differs = a < (size_t)n * ell && rows[a] != rows[a % ell];
+    if (__any_sync(0xffffffffu, differs) && threadIdx.x % 32u == 0u) atomicOr(&stats[2], 1ull);
     if (i < nodes) {
         atomicAdd(&stats[3], (unsigned long long)network[(size_t)i * BOA_OUT + BOA_MAX_K]);
         atomicAdd(&stats[4], (unsigned long long)network[(size_t)i * BOA_OUT + BOA_MAX_K + 2]);

@@ -527,6 +527,7 @@ pub fn run_on_device(
     // ell + 2 (at most ell levels), network ell·OUT (parents < ell, k ≤ MAX_K), counts ell·TABLE (indices
     // < 2^(parents + 1) ≤ TABLE), offspring (n − s)·ell and n − s, stats
     // STATS·(generations + 1) of which launch g writes entries g·STATS..(g + 1)·STATS.
+    let setup_ms = start.elapsed().as_secs_f64() * 1e3;
     unsafe { stream.launch_builder(&initial).arg(&mut b.rows).arg(&n32).arg(&ell32).arg(&seed_low).arg(&seed_high).launch(grid(n * ell)) }
         .map_err(&e)?;
     unsafe { stream.launch_builder(&evaluate).arg(&b.rows).arg(&n32).arg(&ell32).arg(&k_trap).arg(&mut b.fitness).launch(grid(n)) }
@@ -543,19 +544,19 @@ pub fn run_on_device(
                 .arg(&b.network)
                 .arg(&no_nodes)
                 .arg(&mut st)
-                .launch(grid(n))
+                .launch(grid(n * ell))
         }
         .map_err(&e)?;
     }
     let event = || gpu.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(&e);
-    let mut events: Vec<[CudaEvent; 6]> = Vec::new();
+    let mut events: Vec<[CudaEvent; 7]> = Vec::new();
     let mut done = 0;
     while done < generations {
         if cfg.stop_on_convergence && stream.clone_dtoh(&b.stats.slice(done * STATS..(done + 1) * STATS)).map_err(&e)?[2] == 0 {
             break;
         }
         let g = done as u32;
-        let ev = [event()?, event()?, event()?, event()?, event()?, event()?];
+        let ev = [event()?, event()?, event()?, event()?, event()?, event()?, event()?];
         ev[0].record(stream).map_err(&e)?;
         unsafe {
             // A warp per individual, eight to a block.
@@ -675,10 +676,11 @@ pub fn run_on_device(
                     .arg(&b.network)
                     .arg(&nodes)
                     .arg(&mut st)
-                    .launch(grid(n.max(ell)))
+                    .launch(grid(n * ell))
             }
             .map_err(&e)?;
         }
+        ev[6].record(stream).map_err(&e)?;
         events.push(ev);
         if let Some(trace) = trace.as_deref_mut() {
             let rows = stream.clone_dtoh(&b.network).map_err(&e)?;
@@ -697,12 +699,14 @@ pub fn run_on_device(
     let span =
         |from: &CudaEvent, to: &CudaEvent| from.elapsed_ms(to).map(|ms| Duration::from_secs_f64(f64::from(ms.max(0.0)) / 1e3)).map_err(&e);
     let mut timings = PhaseTimes::default();
+    let mut statistics = Duration::ZERO;
     for ev in &events {
         timings.selection += span(&ev[0], &ev[1])?;
         timings.construction += span(&ev[1], &ev[2])?;
         timings.sampling += span(&ev[2], &ev[3])?;
         timings.evaluation += span(&ev[3], &ev[4])?;
         timings.replacement += span(&ev[4], &ev[5])?;
+        statistics += span(&ev[5], &ev[6])?;
     }
     let per_generation: Vec<&[u64]> = stats.chunks_exact(STATS).collect();
     let history: Vec<GenerationStats> = per_generation[1..]
@@ -723,7 +727,8 @@ pub fn run_on_device(
         families_scored,
         history,
     };
-    Ok(DeviceRun { result, alleles: per_generation[1..].iter().map(|g| g[5] as f64).sum::<f64>() * s as f64 })
+    let alleles = per_generation[1..].iter().map(|g| g[5] as f64).sum::<f64>() * s as f64;
+    Ok(DeviceRun { result, alleles, statistics_ms: statistics.as_secs_f64() * 1e3, setup_ms })
 }
 
 /// A run of [`run_on_device`]: the result (phase times from the device's events)
@@ -732,6 +737,11 @@ pub fn run_on_device(
 pub struct DeviceRun {
     pub result: BoaResult,
     pub alleles: f64,
+    /// Each generation's statistics (`boa_stats`, after replacement), device time in ms.
+    pub statistics_ms: f64,
+    /// Host wall-clock time from the call to the first launch: the checks, the
+    /// kernels' lookups, the allocations and the ln-factorial table's upload.
+    pub setup_ms: f64,
 }
 
 /// One population checked by [`self_check`].

@@ -41,6 +41,10 @@ pub struct RunTimes {
     pub kernel: f64,
     pub device_calls: f64,
     pub alleles: f64,
+    /// `gboa-device` only (NaN otherwise, and in its rows recorded before they
+    /// were timed): the statistics kernel's device time and the host's setup.
+    pub statistics: f64,
+    pub setup: f64,
 }
 
 /// One machine's records, indexed for the report.
@@ -108,6 +112,8 @@ impl Analysis {
                         kernel: f("kernel_ms"),
                         device_calls: f("device_calls_ms"),
                         alleles: f("alleles_counted"),
+                        statistics: f("statistics_ms"),
+                        setup: f("setup_ms"),
                     });
                 }
                 "complexity" => {

@@ -154,7 +154,12 @@ impl GboaPaper {
                     let cfg = BoaConfig { rng: Randomness::Counter, ..self.config(n, generations, Construction::Permutation) };
                     let d = run_on_device(gpu, &trap, &cfg, seed, None)?;
                     let row = run_row(GBOA_DEVICE, &d.result).with("repeat", 0).with("rng", Randomness::Counter.name());
-                    rows.push(row.with("alleles_counted", d.alleles).with("selected", cfg.selected()));
+                    rows.push(
+                        row.with("alleles_counted", d.alleles)
+                            .with("selected", cfg.selected())
+                            .with("statistics_ms", d.statistics_ms)
+                            .with("setup_ms", d.setup_ms),
+                    );
                 }
                 None => {
                     rows.push(Record::new().with("method", GBOA_DEVICE).with("status", "not_run").with("reason", env.gpu_absent.as_str()))

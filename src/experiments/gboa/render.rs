@@ -456,6 +456,29 @@ fn device_run(m: &MachineRecords, a: &Analysis) -> String {
                     .map_or("— (no ceiling recorded)".into(), |c| format!("{:.1}% of {c:.0}·10⁹ int32/s", 100.0 * rate / (c * 1e9))),
             ]);
         }
+        // The statistics after each generation (it reads every allele and fitness),
+        // then the host's setup and the rest of the whole run outside the events.
+        let Some(statistics) = mean(GBOA_DEVICE, |r| r.statistics) else { continue };
+        let gbs = g * (n * ell + 4.0 * n) / (statistics * 1e-3) / 1e9;
+        phases.row(vec![
+            at.to_string(),
+            "statistics".into(),
+            format!("{statistics:.2}"),
+            share(statistics),
+            format!("{:.2e} B", g * (n * ell + 4.0 * n)),
+            format!("{gbs:.2} GB/s"),
+            ceiling("gpu_d2d")
+                .map_or("— (no ceiling recorded)".into(), |c| format!("{:.2}% of {c:.0} GB/s device copy", 100.0 * gbs / c)),
+        ]);
+        let picks: [Pick; 5] = [|r| r.selection, |r| r.construction, |r| r.sampling, |r| r.evaluation, |r| r.replacement];
+        let (Some(setup), Some(inside)) =
+            (mean(GBOA_DEVICE, |r| r.setup), picks.iter().map(|&p| mean(GBOA_DEVICE, p)).sum::<Option<f64>>())
+        else {
+            continue;
+        };
+        for (what, ms) in [("host setup", setup), ("rest outside the events", total - inside - statistics - setup)] {
+            phases.row(vec![at.to_string(), what.into(), format!("{ms:.2}"), share(ms), "—".into(), "—".into(), "—".into()]);
+        }
     }
     if t.is_empty() {
         return format!("No gboa-device runs on this machine ({}).", a.reason(GBOA_DEVICE));
@@ -464,7 +487,10 @@ fn device_run(m: &MachineRecords, a: &Analysis) -> String {
     if !phases.is_empty() {
         md += "\nPer phase, summed over the run's generations (mean over runs): the least work the phase does and its rate \
                against the ceiling measured in the same profile's runs. Phases far below the copy bandwidth move too few \
-               bytes per launch to be bandwidth-bound: a generation's launches and their latency set their time.\n\n";
+               bytes per launch to be bandwidth-bound: a generation's launches and their latency set their time. Where \
+               the records have them: each generation's statistics (best, mean, convergence test), the host's setup \
+               before the first launch, and the rest of the whole run (the host's teardown and the time between the \
+               events).\n\n";
         md += &phases.render();
     }
     md
@@ -627,5 +653,35 @@ mod tests {
         // Means 4,900 / 50; the runs pair by index: 100×, 90×, 104×; run 3 has no partner.
         assert!(text.contains("| 98.00× (runs 90.0–104.0×, n = 3; 2 of 3 at or above 100×) |"), "{text}");
         assert!(text.contains("| 20.00× (runs 20.0–20.0×, n = 3; 3 of 3 at or above 10×) |"), "{text}");
+    }
+
+    #[test]
+    fn the_device_phases_show_the_statistics_the_setup_and_the_rest() {
+        let mut a = Analysis::default();
+        let at = Point { ell: 190, generations: 200 };
+        let run = RunTimes {
+            total: 50.0,
+            n: 100.0,
+            selected: 50.0,
+            selection: 1.0,
+            construction: 2.0,
+            sampling: 3.0,
+            evaluation: 4.0,
+            replacement: 5.0,
+            statistics: 6.0,
+            setup: 7.0,
+            ..RunTimes::default()
+        };
+        a.table1.entry(at).or_default().insert(GBOA_DEVICE.into(), vec![run, run]);
+        let text = device_run(&MachineRecords { hw_id: "m".into(), rows: vec![] }, &a);
+        // 200 generations of 100 × 190 alleles and 100 fitness values read.
+        assert!(text.contains("| 190 (200 gen.) | statistics | 6.00 | 12% | 3.88e6 B |"), "{text}");
+        assert!(text.contains("| 190 (200 gen.) | host setup | 7.00 | 14% |"), "{text}");
+        // 50 ms less 15 ms of phases, 6 of statistics and 7 of setup.
+        assert!(text.contains("| 190 (200 gen.) | rest outside the events | 22.00 | 44% |"), "{text}");
+        // Rows recorded before the statistics were timed show neither.
+        a.table1.get_mut(&at).unwrap().insert(GBOA_DEVICE.into(), vec![RunTimes { statistics: f64::NAN, setup: f64::NAN, ..run }]);
+        let text = device_run(&MachineRecords { hw_id: "m".into(), rows: vec![] }, &a);
+        assert!(!text.contains("statistics |") && !text.contains("host setup"), "{text}");
     }
 }
