@@ -201,6 +201,11 @@ pub fn find(id: &str) -> Result<&'static dyn Experiment> {
     })
 }
 
+/// The profile whose runs a paper's speed goals are judged on, where a machine
+/// has them (ECGA's and gBOA's whole runs on the device; BioHEL's evaluation
+/// runs, which stay out of its Tables 2–3, Figures 4–5 and claims).
+pub const SPEED_PROFILE: &str = "speed";
+
 /// Which compute the run may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum BackendChoice {

@@ -38,7 +38,7 @@ mod scale;
 pub mod selfcheck;
 mod spec;
 
-use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv};
+use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv, SPEED_PROFILE};
 use crate::claims::{Band, Claims};
 use crate::error::SpecError;
 use crate::records::Record;
@@ -65,9 +65,6 @@ const METHODS: [&str; 4] = [SERIAL, PARALLEL, CUDA, BALLOT];
 /// The `figure` parameter of the two stages' cases.
 const EVAL_FIGURE: &str = "table3";
 const LEARN_FIGURE: &str = "table4";
-/// The profile whose evaluation runs measure the speed goal (its own section,
-/// beyond the paper) and stay out of Tables 2–3, Figures 4–5 and the claims.
-const SPEED_PROFILE: &str = "speed";
 
 impl Experiment for Biohel {
     fn id(&self) -> &'static str {

@@ -39,7 +39,7 @@ mod scale;
 pub mod selfcheck;
 mod spec;
 
-use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv, plan};
+use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv, SPEED_PROFILE, plan};
 use crate::claims::Claims;
 use crate::error::SpecError;
 use crate::records::Record;
@@ -63,8 +63,6 @@ const GECGA: &str = "gecga";
 /// the paper configuration's, so it is left out of the identical-runs count.
 const GECGA_DEVICE: &str = "gecga-device";
 const SCORERS: [&str; 5] = [BASELINE, FASTCOUNT, CPU_MT, GECGA, GECGA_DEVICE];
-/// The profile whose runs the speed goals are read from, where a machine has them.
-const SPEED_PROFILE: &str = "speed";
 
 impl Experiment for Ecga {
     fn id(&self) -> &'static str {

@@ -5,13 +5,10 @@ use super::GboaPaper;
 use super::analysis::{Analysis, Point, RunTimes};
 use super::cases::{GBOA, GBOA_DEVICE, GBOA_PAPER, METHODS, PBOA, PBOA_MT, SBOA};
 use crate::claims::Ctx;
-use crate::experiments::{PaperReport, Section};
+use crate::experiments::{PaperReport, SPEED_PROFILE, Section};
 use crate::report::chart::{self, LineChart};
 use crate::report::{MachineRecords, PaperValue, Table, run_ratios, write_paper_values};
 use crate::stats;
-
-/// The profile whose runs the speed goals are judged on.
-const SPEED_PROFILE: &str = "speed";
 use anyhow::Result;
 use std::collections::BTreeMap;
 use std::fmt::Write;
