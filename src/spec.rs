@@ -281,6 +281,36 @@ pub struct PaperHardware {
     pub datasheet: BTreeMap<Quantity, Datasheet>,
 }
 
+/// Whose claim it is: the paper's (with its sentence quoted), or the
+/// harness's own check (shown and counted apart from the paper's).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Provenance {
+    #[default]
+    Paper,
+    Harness,
+}
+
+impl Provenance {
+    pub fn label(self) -> &'static str {
+        match self {
+            Provenance::Paper => "paper",
+            Provenance::Harness => "harness",
+        }
+    }
+}
+
+/// What evidence below the paper's budget (generations, runs, iterations) does
+/// to a claim: `gate` (default) leaves it not run here; `judge` judges it and
+/// says "reduced budget (k of the paper's n)" in its label.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReducedBudget {
+    #[default]
+    Gate,
+    Judge,
+}
+
 /// A claim of the paper, checked by the experiment's code named in `check`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -290,6 +320,15 @@ pub struct ClaimSpec {
     pub source: String,
     /// The claim in the paper's words.
     pub text: String,
+    /// The paper's claim, or the harness's own check.
+    #[serde(default)]
+    pub provenance: Provenance,
+    /// The paper's sentence, verbatim (paper claims).
+    #[serde(default)]
+    pub quote: Option<String>,
+    /// Whether a budget below the paper's gates the claim or is judged and labelled.
+    #[serde(default)]
+    pub reduced_budget: ReducedBudget,
     /// Which checker evaluates it.
     pub check: toml::Spanned<String>,
     /// The check's parameters (an inline table), typed by the check.

@@ -30,13 +30,14 @@ fn index_json_and_reports_agree() {
             let row = summary.lines().find(|l| l.starts_with(&format!("| `{}` ", m.hw_id))).unwrap_or_else(|| {
                 panic!("{}: no summary row for {}", p.report, m.hw_id);
             });
-            for (kind, n) in m.counts.iter().filter(|(_, n)| **n > 0) {
+            for (kind, n) in m.counts.paper.iter().chain(&m.counts.harness).filter(|(_, n)| **n > 0) {
                 let kind: VerdictKind = serde_json::from_value(serde_json::Value::String(kind.clone())).expect("a verdict kind");
                 let label = kind.label();
                 assert!(row.contains(&format!("{n} {label}")), "{}: {} row lacks `{n} {label}`: {row}", p.report, m.hw_id);
             }
             let claims = p.claims.iter().filter(|c| c.machine == m.hw_id).count();
-            assert_eq!(claims, m.counts.values().sum::<usize>(), "{}: counts of {} add up to its claims", p.paper, m.hw_id);
+            let counted = m.counts.paper.values().chain(m.counts.harness.values()).sum::<usize>();
+            assert_eq!(claims, counted, "{}: counts of {} add up to its claims", p.paper, m.hw_id);
         }
     }
 }

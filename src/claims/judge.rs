@@ -1,21 +1,249 @@
-//! The rule every paper's checks share.
+//! The rules every paper's checks share: the only place where a tie, a
+//! spread, an edge or a direction is decided.
 //!
-//! - **Quantitative claims** ([`ratio`]): the measured value over the paper's must
-//!   lie in the claim's [`Band`] (from the spec, e.g. `band = [0.5, 2.0]`). Outside
-//!   it, the verdict is "differs on this hardware" only when the claim's hardware
-//!   [`Model`] predicts the measured ratio within [`super::hardware::WITHIN`];
-//!   otherwise "not reproduced". A value far above the paper's is reported with
-//!   its ratio, never merged into "reproduced".
-//! - **Comparisons** ([`compare`]): two methods or sizes differ only when the 95%
-//!   interval of the difference of their means (Welch) excludes zero; otherwise
-//!   they tie, and the evidence says so with n.
-//! - **Minimum runs** ([`enough`]): below the spec's `min_n` a check returns
-//!   "too few runs" instead of deciding.
+//! - **Bands** ([`band`], [`at_most`], [`at_least`]): an estimate's 95%
+//!   interval wholly inside the band holds; wholly outside fails, falling short
+//!   or exceeding; across an edge is undecided, with the runs the observed
+//!   spread would need to clear it ([`Estimate::n_to_clear`]).
+//! - **Comparisons** ([`order`]): two samples differ only when Welch's 95%
+//!   interval of the difference of their means excludes zero; a tie is
+//!   undecided, with the runs a difference that size would need. Values without
+//!   spread ([`order_exact`]) differ by plain order; equal ones are undecided
+//!   for good.
+//! - **Several points** ([`all_of`], [`any_none_against`], [`most_of`]): how the
+//!   findings at several sizes, sets or functions combine.
+//! - **Quantitative claims** ([`ratio`]): the measured estimate over the paper's
+//!   value judged by [`band`]; outside it, "differs on this hardware" only when
+//!   the claim's hardware [`Model`] predicts every matched point inside the band.
+//! - **Minimum runs** ([`enough`]): below the spec's `min_n` a claim is
+//!   inconclusive, needing `min_n`.
+//!
+//! A [`Finding`] becomes a verdict by [`Finding::verdict`]: holds → reproduced,
+//! fails → not reproduced (with its direction), undecided → inconclusive.
 
-use super::{Ctx, Model, Outcome, Verdict};
+use super::estimate::{Estimate, MAX_N_NEEDED};
+use super::{Ctx, Direction, Model, Outcome, Point, Quantified, Verdict};
 use crate::spec::Pair;
-use crate::stats::{self, Summary};
+use crate::stats::{self, Summary, t975};
 use serde::Deserialize;
+
+/// What the data say of one claim (or one point of it).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Finding {
+    Holds,
+    /// Decided against, falling short or exceeding where that applies.
+    Fails(Option<Direction>),
+    /// The data cannot decide: the runs the observed spread would need (None:
+    /// none would), and why.
+    Undecided {
+        n_needed: Option<usize>,
+        why: String,
+    },
+}
+
+impl Finding {
+    pub fn undecided(n_needed: Option<usize>, why: impl Into<String>) -> Finding {
+        Finding::Undecided { n_needed, why: why.into() }
+    }
+
+    /// The verdict over `n` runs.
+    pub fn verdict(self, n: usize) -> Verdict {
+        match self {
+            Finding::Holds => Verdict::Reproduced,
+            Finding::Fails(d) => Verdict::NotReproduced(d),
+            Finding::Undecided { n_needed, why } => Verdict::Inconclusive { n, n_needed, why },
+        }
+    }
+
+    /// A word for evidence lines: "holds", "falls short", "exceeds", "fails", "undecided".
+    pub fn word(&self) -> &'static str {
+        match self {
+            Finding::Holds => "holds",
+            Finding::Fails(Some(Direction::FallsShort)) => "falls short",
+            Finding::Fails(Some(Direction::Exceeds)) => "exceeds",
+            Finding::Fails(None) => "fails",
+            Finding::Undecided { .. } => "undecided",
+        }
+    }
+
+    pub fn holds(&self) -> bool {
+        matches!(self, Finding::Holds)
+    }
+
+    pub fn fails(&self) -> bool {
+        matches!(self, Finding::Fails(_))
+    }
+}
+
+/// The larger of two "runs needed" (None, "no number decides", wins).
+fn most_needed(a: Option<Option<usize>>, b: Option<usize>) -> Option<Option<usize>> {
+    Some(match a {
+        None => b,
+        Some(a) => a.zip(b).map(|(x, y)| x.max(y)),
+    })
+}
+
+/// Every point must hold: one that fails decides against; otherwise any
+/// undecided point leaves the claim undecided (needing the most runs any of them needs).
+pub fn all_of(points: &[Finding]) -> Finding {
+    if let Some(Finding::Fails(d)) = points.iter().find(|f| f.fails()) {
+        let dirs: Vec<Option<Direction>> = points.iter().filter_map(|f| if let Finding::Fails(d) = f { Some(*d) } else { None }).collect();
+        return Finding::Fails(if dirs.iter().all(|x| x == d) { *d } else { None });
+    }
+    undecided_among(points, "some points cannot be decided").unwrap_or(Finding::Holds)
+}
+
+/// At least one point holds and none fails (a claim "A is larger than B" over
+/// sizes where ties neither support nor contradict it): one that fails decides
+/// against; with none holding, undecided.
+pub fn any_none_against(points: &[Finding]) -> Finding {
+    if points.iter().any(Finding::fails) {
+        return all_of(points);
+    }
+    if points.iter().any(Finding::holds) {
+        return Finding::Holds;
+    }
+    undecided_among(points, "no point decides").unwrap_or_else(|| Finding::undecided(None, "no points"))
+}
+
+/// More than half the points hold. Fails when even every undecided point
+/// holding would not make a majority; undecided between.
+pub fn most_of(points: &[Finding]) -> Finding {
+    let holds = points.iter().filter(|f| f.holds()).count();
+    let open = points.iter().filter(|f| matches!(f, Finding::Undecided { .. })).count();
+    if 2 * holds > points.len() {
+        Finding::Holds
+    } else if 2 * (holds + open) <= points.len() {
+        Finding::Fails(None)
+    } else {
+        undecided_among(points, "the undecided points hold the majority").expect("some open")
+    }
+}
+
+fn undecided_among(points: &[Finding], why: &str) -> Option<Finding> {
+    let mut needed = None;
+    let mut reasons: Vec<&str> = Vec::new();
+    for f in points {
+        if let Finding::Undecided { n_needed, why } = f {
+            needed = most_needed(needed, *n_needed);
+            if !reasons.contains(&why.as_str()) {
+                reasons.push(why);
+            }
+        }
+    }
+    let needed = needed?;
+    let why = if reasons.len() == 1 { reasons[0].to_owned() } else { why.to_owned() };
+    Some(Finding::Undecided { n_needed: needed, why })
+}
+
+/// An estimate against a band: its interval inside holds, wholly below falls
+/// short, wholly above exceeds, across an edge is undecided.
+pub fn band(est: &Estimate, band: &Band) -> Finding {
+    if !est.value.is_finite() {
+        return Finding::undecided(None, "no finite value");
+    }
+    if est.low >= band.low && est.high <= band.high {
+        return Finding::Holds;
+    }
+    if est.high < band.low {
+        return Finding::Fails(Some(Direction::FallsShort));
+    }
+    if est.low > band.high {
+        return Finding::Fails(Some(Direction::Exceeds));
+    }
+    straddles(est, &[band.low, band.high].into_iter().filter(|e| (est.low..=est.high).contains(e)).collect::<Vec<_>>())
+}
+
+/// The interval holds an edge: undecided, with the runs that would clear every edge it holds.
+fn straddles(est: &Estimate, edges: &[f64]) -> Finding {
+    if est.is_exact() {
+        // An exact value on an edge: inside the closed band, decided above.
+        return Finding::undecided(None, "the value lies on the band's edge");
+    }
+    if !est.low.is_finite() || !est.high.is_finite() {
+        return Finding::undecided(None, "one run: its spread is unknown");
+    }
+    let mut need = Some(0);
+    for &e in edges {
+        need = need.zip(est.n_to_clear(e)).map(|(a, b)| a.max(b));
+    }
+    let shown: Vec<String> = edges.iter().map(|e| fmt_sig(*e)).collect();
+    Finding::undecided(need, format!("the interval {est} spans the edge {}", shown.join(" and ")))
+}
+
+/// At most `limit` (a bound the paper states): above it exceeds.
+pub fn at_most(est: &Estimate, limit: f64) -> Finding {
+    band(est, &Band { low: f64::NEG_INFINITY, high: limit })
+}
+
+/// At least `limit`: below it falls short.
+pub fn at_least(est: &Estimate, limit: f64) -> Finding {
+    band(est, &Band { low: limit, high: f64::INFINITY })
+}
+
+/// How two samples compare, by the 95% interval of their difference of means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Comparison {
+    Less,
+    Tie,
+    Greater,
+}
+
+impl Comparison {
+    pub fn opposite(self) -> Comparison {
+        match self {
+            Comparison::Less => Comparison::Greater,
+            Comparison::Tie => Comparison::Tie,
+            Comparison::Greater => Comparison::Less,
+        }
+    }
+}
+
+/// `a` against `b`, where the claim wants `want` (Less or Greater): holds when
+/// Welch's 95% interval of mean(a) − mean(b) shows it, fails (falls short)
+/// when it shows the opposite, undecided on a tie (with the runs per sample a
+/// difference of the observed size and spread would need) or with fewer than
+/// two runs in either sample.
+pub fn order(a: &[f64], b: &[f64], want: Comparison) -> Finding {
+    debug_assert!(want != Comparison::Tie, "a claim of order wants Less or Greater");
+    let (Some(sa), Some(sb)) = (Summary::of(a), Summary::of(b)) else { return Finding::undecided(None, "a sample is empty") };
+    match compare(a, b) {
+        None => Finding::undecided(Some(2), "fewer than two runs in a sample: no spread"),
+        Some(c) if c == want => Finding::Holds,
+        Some(Comparison::Tie) => Finding::undecided(welch_n_needed(&sa, &sb), "a tie by Welch's 95% interval"),
+        Some(_) => Finding::Fails(Some(Direction::FallsShort)),
+    }
+}
+
+/// The runs per sample at which Welch's interval, with the observed spreads,
+/// would exclude zero for the observed difference; None for no difference.
+fn welch_n_needed(a: &Summary, b: &Summary) -> Option<usize> {
+    let d = (a.mean - b.mean).abs();
+    let v = a.sd * a.sd + b.sd * b.sd;
+    if d == 0.0 || v == 0.0 {
+        return None;
+    }
+    let mut n = a.n.min(b.n).max(2);
+    while n <= MAX_N_NEEDED {
+        // Equal n each: Welch's df is at least n − 1; use it (conservative).
+        if t975(n as f64 - 1.0) * (v / n as f64).sqrt() < d {
+            return Some(n);
+        }
+        let guess = ((1.96f64.powi(2) * v) / (d * d)).ceil() as usize;
+        n = if guess > n + 8 { guess.min(MAX_N_NEEDED + 1) } else { n + 1 };
+    }
+    None
+}
+
+/// Values without run-to-run spread (counts, deterministic sizes) against the
+/// order the claim wants: equal values are undecided for good.
+pub fn order_exact(a: f64, b: f64, want: Comparison) -> Finding {
+    match compare_exact(a, b) {
+        Comparison::Tie => Finding::undecided(None, "equal values: no number of runs separates them"),
+        c if c == want => Finding::Holds,
+        _ => Finding::Fails(Some(Direction::FallsShort)),
+    }
+}
 
 /// A closed interval `[low, high]`, read from a two-element array: a claim's band
 /// on measured / paper, or the paper's range of sizes a claim applies to.
@@ -81,50 +309,54 @@ pub fn fmt_ratio(r: f64) -> String {
     }
 }
 
-/// `Err(too few runs)` when `n < min_n`.
+/// `Err(inconclusive, needing min_n)` when `n < min_n`.
 pub fn enough(n: usize, min_n: usize, what: &str) -> Result<(), Outcome> {
     if n < min_n { Err(Outcome::too_few(n, min_n, format!("{what}: n = {n}"))) } else { Ok(()) }
 }
 
-/// Judges a measured value against the paper's (quantitative claims).
+/// Judges a measured estimate against the paper's value (quantitative claims):
+/// measured / paper by [`band`].
 ///
-/// `what` names the quantity in the evidence; `model`, when the claim has one,
-/// may explain a ratio outside the band by this machine's hardware.
-pub fn ratio(what: &str, measured: f64, paper: f64, band: &Band, model: Option<&Model>, ctx: &Ctx) -> Outcome {
-    let r = measured / paper;
-    if !r.is_finite() || paper <= 0.0 {
-        return Outcome::new(
-            Verdict::NotReproduced,
-            format!("{what}: measured {} against the paper's {}", fmt_num(measured), fmt_num(paper)),
-        );
+/// `what` names the quantity in the evidence. Outside the band, `model` (the
+/// claim's, if any) may explain the ratio by this machine's hardware: it must
+/// predict every one of `points` (the matched points the measurement rests on:
+/// same set, windows or size as the paper's; none given: the measured ratio
+/// itself) inside the band, each with its own factors.
+pub fn ratio(what: &str, measured: Estimate, paper: f64, band_: &Band, model: Option<&Model>, points: &[Point], ctx: &Ctx) -> Outcome {
+    if !(paper > 0.0 && paper.is_finite() && measured.value.is_finite()) {
+        let evidence = format!("{what}: measured {measured} against the paper's {}: no ratio", fmt_num(paper));
+        return Outcome::new(Verdict::Inconclusive { n: measured.n, n_needed: None, why: "no ratio to the paper".into() }, evidence);
     }
+    let r = measured.scale(1.0 / paper);
     let mut evidence = format!(
-        "{what}: measured {} against the paper's {} — {} the paper's (band {band}×)",
-        fmt_num(measured),
+        "{what}: measured {measured} against the paper's {} — {} the paper's [{}, {}] (band {band_}×)",
         fmt_num(paper),
-        fmt_ratio(r)
+        fmt_ratio(r.value),
+        fmt_ratio(r.low.max(0.0)),
+        fmt_ratio(r.high)
     );
-    if band.contains(r) {
-        return Outcome::new(Verdict::Reproduced, evidence).with_ratio(r);
-    }
-    evidence += if r > band.high { "; above the band" } else { "; below the band" };
-    let verdict = match model.map(|m| m.explain(r, ctx.machine, ctx.paper)) {
-        Some(Ok(e)) => Verdict::Differs(e),
-        Some(Err(why)) => {
-            evidence += &format!("; {why}");
-            Verdict::NotReproduced
+    let finding = band(&r, band_);
+    let verdict = match finding {
+        Finding::Fails(d) => {
+            let direction = d.unwrap_or(Direction::FallsShort);
+            evidence += &format!("; {}", direction.label());
+            let single = [Point::new("the measured ratio", r.value)];
+            let points = if points.is_empty() { &single[..] } else { points };
+            match model.map(|m| m.explain(points, band_, direction, ctx.machine, ctx.paper)) {
+                Some(Ok(e)) => Verdict::Differs(e),
+                Some(Err(why)) => {
+                    evidence += &format!("; {why}");
+                    Verdict::NotReproduced(Some(direction))
+                }
+                None => Verdict::NotReproduced(Some(direction)),
+            }
         }
-        None => Verdict::NotReproduced,
+        f => f.verdict(measured.n),
     };
-    Outcome::new(verdict, evidence).with_ratio(r)
-}
-
-/// How two samples compare, by the 95% interval of their difference of means.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Comparison {
-    Less,
-    Tie,
-    Greater,
+    let mut o = Outcome::new(verdict, evidence).with_ratio(r.value);
+    o.quantity = Some(Quantified { measured, paper, band: *band_, ratio: r });
+    o.n = Some(measured.n);
+    o
 }
 
 /// `a` against `b`: Less / Greater when the 95% interval of mean(a) − mean(b)
@@ -190,38 +422,99 @@ mod tests {
         assert_eq!(b.to_string(), "0.5–2");
     }
 
+    const BAND: Band = Band { low: 0.5, high: 2.0 };
+
     #[test]
-    fn a_ratio_is_reproduced_inside_the_band_only() {
-        let (m, hw) = (testing::machine(&[("gpu_d2d", 3000.0)]), testing::paper_hardware());
-        let ctx = Ctx { machine: &m, paper: &hw };
-        let band = Band { low: 0.5, high: 2.0 };
-        let o = ratio("speedup", 60.0, 52.4, &band, None, &ctx);
-        assert_eq!(o.verdict, Verdict::Reproduced);
-        assert!((o.ratio.unwrap() - 60.0 / 52.4).abs() < 1e-12);
-        // 22× the paper is not "reproduced", with or without a model that fails to predict it.
-        let o = ratio("speedup", 1161.0, 52.4, &band, None, &ctx);
-        assert_eq!(o.verdict, Verdict::NotReproduced);
-        assert!(o.evidence.contains("22.2× the paper's") && o.evidence.contains("above the band"), "{}", o.evidence);
-        let model = testing::model(&[("gpu_bandwidth", 1.0)]);
-        // The bandwidth ratio here is 3000 / 100 = 30×: it explains 22× (within 2×)…
-        assert_eq!(ratio("speedup", 1161.0, 52.4, &band, Some(&model), &ctx).verdict.kind(), VerdictKind::Differs);
-        // … but not 200×, nor a slowdown.
-        let o = ratio("speedup", 52.4 * 200.0, 52.4, &band, Some(&model), &ctx);
-        assert_eq!(o.verdict, Verdict::NotReproduced);
-        assert!(o.evidence.contains("predicts 30.0×"), "{}", o.evidence);
-        assert_eq!(ratio("speedup", 10.0, 52.4, &band, Some(&model), &ctx).verdict, Verdict::NotReproduced);
-        assert_eq!(ratio("x", 1.0, 0.0, &band, None, &ctx).verdict, Verdict::NotReproduced);
+    fn an_interval_inside_holds_outside_fails_with_its_direction_and_across_an_edge_is_undecided() {
+        let inside = Estimate::mean_of(&[1.0, 1.1, 0.9]).unwrap();
+        assert_eq!(band(&inside, &BAND), Finding::Holds);
+        let below = Estimate::mean_of(&[0.2, 0.21, 0.19]).unwrap();
+        assert_eq!(band(&below, &BAND), Finding::Fails(Some(Direction::FallsShort)));
+        let above = Estimate::mean_of(&[9.0, 9.1, 8.9]).unwrap();
+        assert_eq!(band(&above, &BAND), Finding::Fails(Some(Direction::Exceeds)));
+        // Mean 0.47 (below the band) but the interval reaches 0.53: undecided, with the runs that would clear 0.5.
+        let edge = Estimate::mean_of(&[0.41, 0.47, 0.53]).unwrap();
+        let Finding::Undecided { n_needed: Some(n), why } = band(&edge, &BAND) else { panic!("{:?}", band(&edge, &BAND)) };
+        assert!(n > 3 && why.contains("spans the edge 0.500"), "{n} {why}");
+        // The middle of the band at n = 2 with a small spread is decided, not a failure.
+        assert_eq!(band(&Estimate::mean_of(&[1.5, 1.5]).unwrap(), &Band { low: 1.0, high: 2.0 }), Finding::Holds);
+        // One run: no spread, undecided (never not reproduced).
+        assert!(matches!(band(&Estimate::mean_of(&[0.55]).unwrap(), &BAND), Finding::Undecided { n_needed: None, .. }));
+        // Exact values are decided by where they lie.
+        assert_eq!(band(&Estimate::exact(2.0), &BAND), Finding::Holds);
+        assert_eq!(at_most(&Estimate::exact(2.4), 10.0), Finding::Holds);
+        assert_eq!(at_most(&Estimate::exact(12.0), 10.0), Finding::Fails(Some(Direction::Exceeds)));
+        assert_eq!(at_least(&Estimate::exact(0.6), 0.7), Finding::Fails(Some(Direction::FallsShort)));
+        // spc_small at n = 2: 2.4–3.2 against a limit of 10 is decided when the interval stays below 10.
+        assert_eq!(at_most(&Estimate::mean_of(&[2.4, 3.2]).unwrap(), 10.0), Finding::Holds);
     }
 
     #[test]
-    fn comparisons_tie_inside_the_spread() {
-        assert_eq!(compare(&[10.0, 10.1, 9.9], &[5.0, 5.1, 4.9]), Some(Comparison::Greater));
-        assert_eq!(compare(&[5.0, 5.1, 4.9], &[10.0, 10.1, 9.9]), Some(Comparison::Less));
-        assert_eq!(compare(&[10.0, 10.1, 9.9], &[10.05, 9.95, 10.0]), Some(Comparison::Tie));
+    fn orders_tie_as_undecided_with_the_runs_a_difference_needs() {
+        assert_eq!(order(&[10.0, 10.1, 9.9], &[5.0, 5.1, 4.9], Comparison::Greater), Finding::Holds);
+        assert_eq!(order(&[10.0, 10.1, 9.9], &[5.0, 5.1, 4.9], Comparison::Less), Finding::Fails(Some(Direction::FallsShort)));
+        let Finding::Undecided { n_needed: Some(n), .. } = order(&[10.0, 11.0, 9.0], &[9.5, 10.5, 8.5], Comparison::Greater) else {
+            panic!("a tie")
+        };
+        // Difference 0.5, sd 1 each: about 2·1.96²·1/0.25 ≈ 31 runs a sample.
+        assert!((28..=40).contains(&n), "{n}");
+        // The same means: no number of runs separates them.
+        assert!(matches!(order(&[1.0, 2.0], &[2.0, 1.0], Comparison::Greater), Finding::Undecided { n_needed: None, .. }));
+        assert!(matches!(order(&[1.0], &[2.0, 3.0], Comparison::Less), Finding::Undecided { .. }));
+        assert!(matches!(order_exact(3.0, 3.0, Comparison::Greater), Finding::Undecided { n_needed: None, .. }));
+        assert_eq!(order_exact(4.0, 3.0, Comparison::Greater), Finding::Holds);
+        assert_eq!(order_exact(2.0, 3.0, Comparison::Greater), Finding::Fails(Some(Direction::FallsShort)));
         assert_eq!(compare(&[10.0], &[5.0, 5.1]), None);
-        assert_eq!(compare_exact(2.0, 2.0), Comparison::Tie);
-        assert_eq!(enough(2, 10, "runs").unwrap_err().verdict, Verdict::TooFewRuns { n: 2, needs: 10 });
+        assert_eq!(enough(2, 10, "runs").unwrap_err().verdict.kind(), VerdictKind::Inconclusive);
         assert!(enough(10, 10, "runs").is_ok());
+    }
+
+    #[test]
+    fn points_combine_by_the_claims_rule() {
+        let tie = || Finding::undecided(Some(12), "a tie");
+        let never = || Finding::undecided(None, "equal values");
+        let short = Finding::Fails(Some(Direction::FallsShort));
+        assert_eq!(all_of(&[Finding::Holds, Finding::Holds]), Finding::Holds);
+        assert_eq!(all_of(&[Finding::Holds, tie()]), tie());
+        assert_eq!(all_of(&[tie(), short.clone()]), short);
+        assert_eq!(all_of(&[tie(), never()]), Finding::undecided(None, "some points cannot be decided"));
+        // "GM larger at 5 of 7 ℓ, tied at 2": ties neither support nor contradict.
+        assert_eq!(any_none_against(&[Finding::Holds, tie()]), Finding::Holds);
+        assert_eq!(any_none_against(&[tie(), tie()]), tie());
+        assert_eq!(any_none_against(&[Finding::Holds, short.clone()]), short);
+        // Most of: 2 of 3 hold; 1 of 3 with 1 open cannot reach a majority? 1 + 1 of 3 can.
+        assert_eq!(most_of(&[Finding::Holds, Finding::Holds, short.clone()]), Finding::Holds);
+        assert!(matches!(most_of(&[Finding::Holds, tie(), short.clone()]), Finding::Undecided { .. }));
+        assert_eq!(most_of(&[Finding::Holds, short.clone(), short.clone()]), Finding::Fails(None));
+    }
+
+    #[test]
+    fn a_ratio_is_judged_by_its_interval_and_explained_point_by_point() {
+        let (m, hw) = (testing::machine(&[("gpu_d2d", 3000.0)]), testing::paper_hardware());
+        let ctx = Ctx { machine: &m, paper: &hw };
+        let o = ratio("speedup", Estimate::mean_of(&[59.0, 60.0, 61.0]).unwrap(), 52.4, &BAND, None, &[], &ctx);
+        assert_eq!(o.verdict, Verdict::Reproduced);
+        let q = o.quantity.as_ref().unwrap();
+        assert!((q.ratio.value - 60.0 / 52.4).abs() < 1e-12 && q.ratio.low < q.ratio.value && q.ratio.high > q.ratio.value);
+        // 22× the paper is not "reproduced": it exceeds, and a model that predicts 30× explains it…
+        let big = Estimate::mean_of(&[1150.0, 1161.0, 1172.0]).unwrap();
+        let o = ratio("speedup", big, 52.4, &BAND, None, &[], &ctx);
+        assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::Exceeds)));
+        assert!(o.evidence.contains("22.2× the paper's") && o.evidence.contains("exceeds the paper"), "{}", o.evidence);
+        let model = testing::model(&[("gpu_bandwidth", 1.0)]);
+        let o = ratio("speedup", big, 52.4, &BAND, Some(&model), &[], &ctx);
+        assert_eq!(o.verdict.kind(), VerdictKind::Differs);
+        assert_eq!(o.verdict.direction(), Some(Direction::Exceeds));
+        // … but not when one matched point it uses lies outside the band of its prediction.
+        let points = [Point::new("kdd", 25.0), Point::new("pen", 2.0)];
+        let o = ratio("speedup", big, 52.4, &BAND, Some(&model), &points, &ctx);
+        assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::Exceeds)));
+        assert!(o.evidence.contains("misses 1 of 2 points"), "{}", o.evidence);
+        // Across an edge: inconclusive with n, never not reproduced.
+        let o = ratio("speedup", Estimate::mean_of(&[22.0, 26.0, 30.0]).unwrap(), 52.4, &BAND, Some(&model), &[], &ctx);
+        assert_eq!(o.verdict.kind(), VerdictKind::Inconclusive, "{}", o.verdict.label());
+        assert!(o.verdict.n_needed().is_some());
+        assert_eq!(ratio("x", Estimate::exact(1.0), 0.0, &BAND, None, &[], &ctx).verdict.kind(), VerdictKind::Inconclusive);
     }
 
     #[test]

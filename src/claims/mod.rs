@@ -1,58 +1,126 @@
-//! Claims and verdicts: one model for every paper.
+//! Claims and verdicts: one model for every paper, decided here and nowhere else.
 //!
 //! A paper lists its claims in its spec (`[[claims]]`: id, source, the paper's
-//! words, the `check` that judges it and that check's parameters). Its module
-//! keeps a table of small check functions ([`Check`], made with [`check!`]),
-//! each taking typed parameters (validated when the spec is loaded: a missing,
-//! mistyped or out-of-range parameter is a spec error naming file, line and
-//! key) and the paper's analysis of one machine's records, and returning an
-//! [`Outcome`]. The verdicts are the same for every paper:
+//! words, its provenance, the `check` that judges it and that check's
+//! parameters). Its module keeps a table of small check functions ([`Check`],
+//! made with [`check!`]), each taking typed parameters (validated when the spec
+//! is loaded: a missing, mistyped or out-of-range parameter is a spec error
+//! naming file, line and key) and the paper's analysis of one machine's
+//! records. A check measures; the rules of [`judge`] decide, the same for every
+//! paper:
 //!
-//! - **reproduced** — the measured value lies in the claim's band, on the paper's
-//!   own range and settings, with at least the spec's minimum number of runs;
-//! - **not reproduced** — it does not, and nothing measured explains why;
-//! - **differs on this hardware** — it does not, and a quantity measured on this
-//!   machine, set against the paper's hardware, predicts the difference
-//!   ([`Explanation`], computed by [`hardware::Model`]; never a fixed sentence);
-//! - **too few runs** — fewer runs than the claim needs to decide;
-//! - **not run here** — the records hold nothing to judge (with the reason).
+//! - every quantity carries its 95% interval ([`Estimate`]); a ratio to the
+//!   paper's value whose interval lies inside the claim's band is
+//!   **reproduced**, wholly outside it **not reproduced** (falling short of or
+//!   exceeding the paper: [`Direction`]) or **differs on this hardware** when a
+//!   computed model predicts each point it uses ([`Explanation`]), and across
+//!   an edge **inconclusive**, with the runs the observed spread would need;
+//! - comparisons of methods or sizes use Welch's 95% interval: a tie, or equal
+//!   counts, is **inconclusive**, never "not reproduced";
+//! - fewer runs than the claim needs, or a sweep with cases missing, is
+//!   **inconclusive** too;
+//! - **not run here** when the records hold nothing to judge (with the reason),
+//!   when the evidence needs a stand-in data set, or when it was measured below
+//!   the paper's budget and the claim does not tolerate that ([`finalize`]).
 //!
+//! Each claim is the paper's (with its quoted sentence) or the harness's own
+//! check ([`Provenance`]): the two are shown and counted apart everywhere.
 //! What lies outside the paper's range goes to [`Outcome::beyond`], shown in
 //! the report's own *beyond the paper* section and never in the verdict.
 
+pub mod estimate;
 pub mod hardware;
 pub mod judge;
 
 use crate::error::SpecError;
 use crate::report::MachineRecords;
-use crate::spec::{ClaimSpec, PaperHardware, SpecFile};
+use crate::spec::{ClaimSpec, PaperHardware, Provenance, ReducedBudget, SpecFile};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-pub use hardware::{Explanation, Model};
-pub use judge::{Band, Comparison};
+pub use estimate::Estimate;
+pub use hardware::{Explanation, Model, Point};
+pub use judge::{Band, Comparison, Finding};
+
+/// Which way a measurement outside the band lies from the paper's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    /// Below the band, or the paper's order not found (the opposite one was).
+    FallsShort,
+    /// Above the band.
+    Exceeds,
+}
+
+impl Direction {
+    pub fn label(self) -> &'static str {
+        match self {
+            Direction::FallsShort => "falls short of the paper",
+            Direction::Exceeds => "exceeds the paper",
+        }
+    }
+}
+
+/// Why a claim was not judged on a machine.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NotRun {
+    /// The records hold nothing to judge: no GPU, no runs of the profile…
+    Here(String),
+    /// The evidence needs a stand-in for the paper's data set (its numbers go beyond the paper).
+    StandIn(String),
+    /// Measured below the paper's budget, which the claim does not tolerate.
+    ReducedBudget(Budget),
+}
+
+/// A budget below the paper's: `used` of the paper's `paper` `unit`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Budget {
+    pub used: f64,
+    pub paper: f64,
+    /// What is counted: "generations", "runs per point", "GA iterations".
+    pub unit: String,
+}
+
+impl Budget {
+    pub fn new(used: f64, paper: f64, unit: impl Into<String>) -> Budget {
+        Budget { used, paper, unit: unit.into() }
+    }
+
+    pub fn is_reduced(&self) -> bool {
+        self.used < self.paper
+    }
+
+    /// "reduced budget (2000 of the paper's 100000 generations)".
+    pub fn label(&self) -> String {
+        use judge::fmt_num;
+        format!("reduced budget ({} of the paper's {} {})", fmt_num(self.used), fmt_num(self.paper), self.unit)
+    }
+}
 
 /// Verdict of one claim on one machine.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Verdict {
     Reproduced,
-    NotReproduced,
-    /// Differs on this hardware, with the computed explanation.
+    /// Decided against the claim; which way, where a way applies.
+    NotReproduced(Option<Direction>),
+    /// Differs on this hardware, with the computed explanation (its direction inside).
     Differs(Explanation),
-    /// Runs too few to decide: `n` of the `needs` the claim asks for.
-    TooFewRuns {
+    /// The data cannot decide: `n` runs, `n_needed` by the observed spread
+    /// (None: no number of runs would, e.g. equal counts), and why.
+    Inconclusive {
         n: usize,
-        needs: usize,
+        n_needed: Option<usize>,
+        why: String,
     },
     /// Rests on a profile whose sweep is incomplete here: `stored` of its
-    /// `planned` cases (counted with "too few runs").
+    /// `planned` cases (counted as inconclusive).
     Incomplete {
         profile: String,
         stored: usize,
         planned: usize,
     },
-    /// Not run here, with the one-line reason.
-    NotRun(String),
+    /// Not run here, with the reason.
+    NotRun(NotRun),
 }
 
 /// The kind of a verdict, without its detail: what indexes count.
@@ -62,21 +130,32 @@ pub enum VerdictKind {
     Reproduced,
     NotReproduced,
     Differs,
-    TooFewRuns,
+    Inconclusive,
     NotRun,
 }
 
 impl VerdictKind {
     pub const ALL: [VerdictKind; 5] =
-        [VerdictKind::Reproduced, VerdictKind::NotReproduced, VerdictKind::Differs, VerdictKind::TooFewRuns, VerdictKind::NotRun];
+        [VerdictKind::Reproduced, VerdictKind::NotReproduced, VerdictKind::Differs, VerdictKind::Inconclusive, VerdictKind::NotRun];
 
     pub fn label(self) -> &'static str {
         match self {
             VerdictKind::Reproduced => "reproduced",
             VerdictKind::NotReproduced => "not reproduced",
             VerdictKind::Differs => "differs on this hardware",
-            VerdictKind::TooFewRuns => "too few runs",
+            VerdictKind::Inconclusive => "inconclusive",
             VerdictKind::NotRun => "not run here",
+        }
+    }
+
+    /// The snake-case key of `verdicts.json`.
+    pub fn key(self) -> &'static str {
+        match self {
+            VerdictKind::Reproduced => "reproduced",
+            VerdictKind::NotReproduced => "not_reproduced",
+            VerdictKind::Differs => "differs",
+            VerdictKind::Inconclusive => "inconclusive",
+            VerdictKind::NotRun => "not_run",
         }
     }
 }
@@ -85,29 +164,72 @@ impl Verdict {
     pub fn kind(&self) -> VerdictKind {
         match self {
             Verdict::Reproduced => VerdictKind::Reproduced,
-            Verdict::NotReproduced => VerdictKind::NotReproduced,
+            Verdict::NotReproduced(_) => VerdictKind::NotReproduced,
             Verdict::Differs(_) => VerdictKind::Differs,
-            Verdict::TooFewRuns { .. } | Verdict::Incomplete { .. } => VerdictKind::TooFewRuns,
+            Verdict::Inconclusive { .. } | Verdict::Incomplete { .. } => VerdictKind::Inconclusive,
             Verdict::NotRun(_) => VerdictKind::NotRun,
+        }
+    }
+
+    /// The direction of a verdict outside the band.
+    pub fn direction(&self) -> Option<Direction> {
+        match self {
+            Verdict::NotReproduced(d) => *d,
+            Verdict::Differs(e) => Some(e.direction),
+            _ => None,
+        }
+    }
+
+    /// The runs the observed spread would need to decide (inconclusive verdicts).
+    pub fn n_needed(&self) -> Option<usize> {
+        match self {
+            Verdict::Inconclusive { n_needed, .. } => *n_needed,
+            _ => None,
         }
     }
 
     pub fn label(&self) -> String {
         match self {
-            Verdict::Reproduced | Verdict::NotReproduced => self.kind().label().into(),
-            Verdict::Differs(e) => format!("differs on this hardware ({e})"),
-            Verdict::TooFewRuns { n, needs } => format!("too few runs (n = {n}, needs {needs})"),
-            Verdict::Incomplete { profile, stored, planned } => {
-                format!("too few runs (incomplete: sweep `{profile}` has {stored} of {planned} cases)")
+            Verdict::Reproduced => "reproduced".into(),
+            Verdict::NotReproduced(None) => "not reproduced".into(),
+            Verdict::NotReproduced(Some(d)) => format!("not reproduced: {}", d.label()),
+            Verdict::Differs(e) => format!("differs on this hardware: {} ({e})", e.direction.label()),
+            Verdict::Inconclusive { n, n_needed, why } => {
+                let need = match n_needed {
+                    Some(k) => format!("; the observed spread needs n ≈ {k}"),
+                    None => String::new(),
+                };
+                format!("inconclusive ({why}; n = {n}{need})")
             }
-            Verdict::NotRun(why) => format!("not run here ({why})"),
+            Verdict::Incomplete { profile, stored, planned } => {
+                format!("inconclusive (incomplete: sweep `{profile}` has {stored} of {planned} cases)")
+            }
+            Verdict::NotRun(NotRun::Here(why)) => format!("not run here ({why})"),
+            Verdict::NotRun(NotRun::StandIn(what)) => format!("not run here (stand-in: {what})"),
+            Verdict::NotRun(NotRun::ReducedBudget(b)) => format!("not run here ({})", b.label()),
         }
     }
 
-    /// Reproduced when `ok`, else not reproduced.
+    /// Reproduced when `ok`, else not reproduced: a decision made by hand,
+    /// being replaced check by check with [`judge`]'s rules.
     pub fn of(ok: bool) -> Verdict {
-        if ok { Verdict::Reproduced } else { Verdict::NotReproduced }
+        if ok { Verdict::Reproduced } else { Verdict::NotReproduced(None) }
     }
+
+    /// Whether the verdict decides the claim one way or the other.
+    pub fn is_decided(&self) -> bool {
+        matches!(self.kind(), VerdictKind::Reproduced | VerdictKind::NotReproduced | VerdictKind::Differs)
+    }
+}
+
+/// A quantitative claim's numbers: the measured value with its interval, the
+/// paper's value, the band on measured / paper and that ratio with its interval.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Quantified {
+    pub measured: Estimate,
+    pub paper: f64,
+    pub band: Band,
+    pub ratio: Estimate,
 }
 
 /// What a check found on one machine.
@@ -118,21 +240,40 @@ pub struct Outcome {
     pub evidence: String,
     /// Measured value over the paper's, for quantitative claims.
     pub ratio: Option<f64>,
+    /// The numbers of a quantitative claim, with their intervals.
+    pub quantity: Option<Quantified>,
+    /// The runs the verdict rests on (the fewest of any sample it compares).
+    pub n: Option<usize>,
     /// What was measured outside the paper's range or settings (never part of the verdict).
     pub beyond: Option<String>,
+    /// Set by the check when its evidence uses a stand-in data set (what stands in for what).
+    pub stand_in: Option<String>,
+    /// Set by the check when its evidence was measured at a budget it can compare with the paper's.
+    pub budget: Option<Budget>,
 }
 
 impl Outcome {
     pub fn new(verdict: Verdict, evidence: impl Into<String>) -> Outcome {
-        Outcome { verdict, evidence: evidence.into(), ratio: None, beyond: None }
+        let n = match &verdict {
+            Verdict::Inconclusive { n, .. } => Some(*n),
+            _ => None,
+        };
+        Outcome { verdict, evidence: evidence.into(), ratio: None, quantity: None, n, beyond: None, stand_in: None, budget: None }
     }
 
     pub fn not_run(reason: impl Into<String>) -> Outcome {
-        Outcome::new(Verdict::NotRun(reason.into()), "")
+        Outcome::new(Verdict::NotRun(NotRun::Here(reason.into())), "")
     }
 
+    /// Fewer runs than the claim needs: inconclusive, needing `needs`.
     pub fn too_few(n: usize, needs: usize, evidence: impl Into<String>) -> Outcome {
-        Outcome::new(Verdict::TooFewRuns { n, needs }, evidence)
+        let why = format!("fewer runs than the claim needs ({needs})");
+        Outcome::new(Verdict::Inconclusive { n, n_needed: Some(needs), why }, evidence)
+    }
+
+    /// The verdict a [`Finding`] over `n` runs gives.
+    pub fn decided(finding: Finding, n: usize, evidence: impl Into<String>) -> Outcome {
+        Outcome { n: Some(n), ..Outcome::new(finding.verdict(n), evidence) }
     }
 
     pub fn with_ratio(mut self, ratio: f64) -> Outcome {
@@ -145,6 +286,57 @@ impl Outcome {
         let b = beyond.into();
         self.beyond = (!b.is_empty()).then_some(b);
         self
+    }
+
+    /// Marks the evidence as resting on a stand-in data set.
+    pub fn with_stand_in(mut self, what: impl Into<String>) -> Outcome {
+        self.stand_in = Some(what.into());
+        self
+    }
+
+    /// Records the budget the evidence was measured at.
+    pub fn with_budget(mut self, budget: Budget) -> Outcome {
+        self.budget = Some(budget);
+        self
+    }
+
+    /// The verdict as reports print it: with "reduced budget (k of n)" where
+    /// a tolerated reduced budget decided it.
+    pub fn label(&self) -> String {
+        match self.budget.as_ref().filter(|b| b.is_reduced()) {
+            Some(b) if !matches!(self.verdict, Verdict::NotRun(_)) => format!("{}, {}", self.verdict.label(), b.label()),
+            _ => self.verdict.label(),
+        }
+    }
+
+    /// Moves the evidence to `beyond` and replaces the verdict by `not run`.
+    fn set_aside(self, why: NotRun) -> Outcome {
+        let beyond = [Some(self.evidence.clone()).filter(|e| !e.is_empty()), self.beyond.clone()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join("; ");
+        Outcome { verdict: Verdict::NotRun(why), evidence: String::new(), ratio: None, quantity: None, ..self }.with_beyond(beyond)
+    }
+}
+
+/// The rules every claim's outcome passes through after its check, the same
+/// for every paper: a paper claim whose evidence needs a stand-in data set is
+/// not run here (its numbers go beyond the paper); evidence below the paper's
+/// budget is not run here unless the spec says the claim tolerates it
+/// (`reduced_budget = "judge"`), in which case its label says so.
+pub fn finalize(spec: &ClaimSpec, o: Outcome) -> Outcome {
+    if matches!(o.verdict, Verdict::NotRun(_)) {
+        return o;
+    }
+    if let Some(what) = o.stand_in.clone()
+        && spec.provenance == Provenance::Paper
+    {
+        return o.set_aside(NotRun::StandIn(what));
+    }
+    match o.budget.clone() {
+        Some(b) if b.is_reduced() && spec.reduced_budget == ReducedBudget::Gate => o.set_aside(NotRun::ReducedBudget(b)),
+        _ => o,
     }
 }
 
@@ -259,6 +451,20 @@ impl<A: 'static> Claims<A> {
                     format!("unknown check `{}` (known: {})", c.check.get_ref(), known.join(", ")),
                 ));
             };
+            match (c.provenance, &c.quote) {
+                (Provenance::Paper, None) => {
+                    let why = format!(
+                        "paper claim `{}` quotes no sentence of the paper (`quote = \"…\"`, or `provenance = \"harness\"` for the harness's own check)",
+                        c.id
+                    );
+                    return Err(file.invalid(&c.check, "claims.quote", why));
+                }
+                (Provenance::Harness, Some(_)) => {
+                    let why = format!("`{}` is the harness's own check: it quotes no sentence of the paper", c.id);
+                    return Err(file.invalid(&c.check, "claims.quote", why));
+                }
+                _ => {}
+            }
             claims.push((c.clone(), (check.bind)(file, c, paper)?));
         }
         Ok(Claims { claims })
@@ -266,12 +472,12 @@ impl<A: 'static> Claims<A> {
 
     /// Every claim judged on one machine.
     pub fn judge(&self, analysis: &A, ctx: &Ctx) -> Vec<ClaimResult> {
-        self.claims.iter().map(|(spec, run)| ClaimResult::of(spec, &ctx.machine.hw_id, run(analysis, ctx))).collect()
+        self.claims.iter().map(|(spec, run)| ClaimResult::of(spec, &ctx.machine.hw_id, finalize(spec, run(analysis, ctx)))).collect()
     }
 
     /// Judges the claim `id` alone (tests).
     pub fn judge_one(&self, id: &str, analysis: &A, ctx: &Ctx) -> Option<Outcome> {
-        self.claims.iter().find(|(s, _)| s.id == id).map(|(_, run)| run(analysis, ctx))
+        self.claims.iter().find(|(s, _)| s.id == id).map(|(spec, run)| finalize(spec, run(analysis, ctx)))
     }
 
     pub fn ids(&self) -> Vec<&str> {
@@ -285,18 +491,33 @@ pub struct ClaimResult {
     pub id: String,
     pub source: String,
     pub text: String,
+    pub provenance: Provenance,
+    /// The paper's sentence (paper claims).
+    pub quote: Option<String>,
     pub machine: String,
     pub outcome: Outcome,
 }
 
 impl ClaimResult {
     pub fn of(c: &ClaimSpec, machine: &str, outcome: Outcome) -> ClaimResult {
-        ClaimResult { id: c.id.clone(), source: c.source.clone(), text: c.text.clone(), machine: machine.to_owned(), outcome }
+        ClaimResult {
+            id: c.id.clone(),
+            source: c.source.clone(),
+            text: c.text.clone(),
+            provenance: c.provenance,
+            quote: c.quote.clone(),
+            machine: machine.to_owned(),
+            outcome,
+        }
     }
 
     /// The same claim not run on a machine, for the one reason given.
     pub fn not_run(c: &ClaimSpec, machine: &str, reason: &str) -> ClaimResult {
         ClaimResult::of(c, machine, Outcome::not_run(reason))
+    }
+
+    pub fn is_paper(&self) -> bool {
+        self.provenance == Provenance::Paper
     }
 }
 
@@ -313,6 +534,18 @@ pub fn counts<'a>(results: impl IntoIterator<Item = &'a ClaimResult>) -> [usize;
 pub fn counts_line(n: &[usize; 5]) -> String {
     let parts: Vec<String> = VerdictKind::ALL.iter().zip(n).filter(|(_, c)| **c > 0).map(|(k, c)| format!("{c} {}", k.label())).collect();
     if parts.is_empty() { "no claims".into() } else { parts.join(", ") }
+}
+
+/// "paper claims: 3 reproduced, 1 inconclusive; harness checks: 2 reproduced":
+/// the paper's claims and the harness's own checks, counted apart.
+pub fn counts_by_provenance<'a>(results: impl IntoIterator<Item = &'a ClaimResult> + Clone) -> String {
+    let paper = counts(results.clone().into_iter().filter(|r| r.is_paper()));
+    let harness = counts(results.into_iter().filter(|r| !r.is_paper()));
+    let mut parts = vec![format!("paper claims: {}", counts_line(&paper))];
+    if harness.iter().sum::<usize>() > 0 {
+        parts.push(format!("harness checks: {}", counts_line(&harness)));
+    }
+    parts.join("; ")
 }
 
 #[cfg(test)]
@@ -342,7 +575,8 @@ mod tests {
         if a.len() < p.min_n {
             return Outcome::too_few(a.len(), p.min_n, "");
         }
-        Outcome::new(Verdict::of(a.iter().all(|x| *x <= p.max)), format!("{a:?}"))
+        let points: Vec<Finding> = a.iter().map(|x| judge::at_most(&Estimate::exact(*x), p.max)).collect();
+        Outcome::decided(judge::all_of(&points), a.len(), format!("{a:?}"))
     }
     #[derive(Debug, serde::Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -370,27 +604,27 @@ mod tests {
         Claims::bind(&file, &spec.claims, &testing::paper_hardware(), TABLE)
     }
 
-    const HEAD: &str = "[[claims]]\nid = \"a\"\nsource = \"s\"\ntext = \"t\"\ncheck = \"below\"\n";
+    const HEAD: &str = "[[claims]]\nid = \"a\"\nsource = \"s\"\ntext = \"t\"\nquote = \"q\"\ncheck = \"below\"\n";
 
     #[test]
     fn parameters_are_typed_and_checked_at_load() {
         let e = bind_text(&format!("{HEAD}params = {{ max = \"x\" }}\n")).err().unwrap().to_string();
-        assert!(e.contains("t.toml:6") && e.contains("claims.a.params") && e.contains("invalid type"), "{e}");
+        assert!(e.contains("t.toml:7") && e.contains("claims.a.params") && e.contains("invalid type"), "{e}");
         let e = bind_text(&format!("{HEAD}params = {{ maxx = 1.0 }}\n")).err().unwrap().to_string();
-        assert!(e.contains("t.toml:6") && e.contains("maxx"), "{e}");
+        assert!(e.contains("t.toml:7") && e.contains("maxx"), "{e}");
         let e = bind_text(HEAD).err().unwrap().to_string();
         assert!(e.contains("missing field `max`"), "{e}");
         let e = bind_text(&format!("{HEAD}params = {{ max = -1.0 }}\n")).err().unwrap().to_string();
-        assert!(e.contains("t.toml:6") && e.contains("claims.a.params.max") && e.contains("must be positive"), "{e}");
+        assert!(e.contains("t.toml:7") && e.contains("claims.a.params.max") && e.contains("must be positive"), "{e}");
         let e = bind_text(&HEAD.replace("\"below\"", "\"nope\"")).err().unwrap().to_string();
-        assert!(e.contains("t.toml:5") && e.contains("unknown check `nope`") && e.contains("below"), "{e}");
+        assert!(e.contains("t.toml:6") && e.contains("unknown check `nope`") && e.contains("below"), "{e}");
         let e = bind_text(&format!("{HEAD}params = {{ max = 1.0 }}\n{HEAD}params = {{ max = 1.0 }}\n")).err().unwrap().to_string();
         assert!(e.contains("appears twice"), "{e}");
         // A model may name only quantities the paper's datasheet gives (the test paper gives no SM count).
         let modelled = HEAD.replace("\"below\"", "\"modelled\"");
         assert!(bind_text(&format!("{modelled}params = {{ model = {{ gpu_bandwidth = 1.0 }} }}\n")).is_ok());
         let e = bind_text(&format!("{modelled}params = {{ model = {{ gpu_sms = 1.0 }} }}\n")).err().unwrap().to_string();
-        assert!(e.contains("t.toml:6") && e.contains("claims.a.params.model") && e.contains("gives no GPU SMs"), "{e}");
+        assert!(e.contains("t.toml:7") && e.contains("claims.a.params.model") && e.contains("gives no GPU SMs"), "{e}");
     }
 
     #[test]
@@ -402,8 +636,48 @@ mod tests {
         let kind = |a: Vec<f64>| claims.judge_one("a", &a, &ctx).unwrap().verdict.kind();
         assert_eq!(kind(vec![0.5, 0.9, 1.0]), VerdictKind::Reproduced);
         assert_eq!(kind(vec![0.5, 0.9, 1.1]), VerdictKind::NotReproduced);
-        assert_eq!(kind(vec![0.5]), VerdictKind::TooFewRuns);
-        assert_eq!(claims.judge(&vec![2.0; 3], &ctx)[0].outcome.verdict, Verdict::NotReproduced);
+        assert_eq!(kind(vec![0.5]), VerdictKind::Inconclusive);
+        assert_eq!(kind(vec![0.5, 1.0, 1.0]), VerdictKind::Reproduced);
+        assert_eq!(claims.judge(&vec![2.0; 3], &ctx)[0].outcome.verdict, Verdict::NotReproduced(Some(Direction::Exceeds)));
+    }
+
+    #[test]
+    fn paper_claims_quote_the_paper_and_harness_checks_do_not() {
+        let no_quote = HEAD.replace("quote = \"q\"\n", "");
+        let e = bind_text(&format!("{no_quote}params = {{ max = 1.0 }}\n")).err().unwrap().to_string();
+        assert!(e.contains("t.toml:5") && e.contains("claims.quote") && e.contains("quotes no sentence"), "{e}");
+        let harness = no_quote.replace("text = \"t\"\n", "text = \"t\"\nprovenance = \"harness\"\n");
+        assert!(bind_text(&format!("{harness}params = {{ max = 1.0 }}\n")).is_ok());
+        let both = HEAD.replace("text = \"t\"\n", "text = \"t\"\nprovenance = \"harness\"\n");
+        assert!(bind_text(&format!("{both}params = {{ max = 1.0 }}\n")).err().unwrap().to_string().contains("harness's own check"));
+    }
+
+    fn spec_with(extra: &str) -> ClaimSpec {
+        toml::from_str(&format!("id = \"c\"\nsource = \"s\"\ntext = \"t\"\ncheck = \"c\"\n{extra}")).unwrap()
+    }
+
+    #[test]
+    fn stand_ins_and_reduced_budgets_are_decided_once_for_every_claim() {
+        let decided = || Outcome::new(Verdict::Reproduced, "52.4× on SS").with_beyond("more");
+        // A paper claim resting on a stand-in is not run here; its numbers go beyond the paper.
+        let o = finalize(&spec_with(""), decided().with_stand_in("SS is a synthetic stand-in"));
+        assert_eq!(o.verdict, Verdict::NotRun(NotRun::StandIn("SS is a synthetic stand-in".into())));
+        assert_eq!(o.beyond.as_deref(), Some("52.4× on SS; more"));
+        assert_eq!(o.verdict.label(), "not run here (stand-in: SS is a synthetic stand-in)");
+        // The harness's own check may use one.
+        let o = finalize(&spec_with("provenance = \"harness\""), decided().with_stand_in("SS"));
+        assert_eq!(o.verdict, Verdict::Reproduced);
+        // Below the paper's budget: gated by default, judged and labelled where the spec tolerates it.
+        let budget = Budget::new(2000.0, 100000.0, "generations");
+        let o = finalize(&spec_with(""), decided().with_budget(budget.clone()));
+        assert_eq!(o.verdict.label(), "not run here (reduced budget (2000 of the paper's 100000 generations))");
+        let o = finalize(&spec_with("reduced_budget = \"judge\""), decided().with_budget(budget));
+        assert_eq!(o.label(), "reproduced, reduced budget (2000 of the paper's 100000 generations)");
+        // At the paper's budget nothing changes.
+        let o = finalize(&spec_with(""), decided().with_budget(Budget::new(30.0, 30.0, "runs")));
+        assert_eq!(o.label(), "reproduced");
+        // What was not run stays so.
+        assert_eq!(finalize(&spec_with(""), Outcome::not_run("no GPU").with_stand_in("x")).verdict.label(), "not run here (no GPU)");
     }
 
     #[test]
@@ -415,10 +689,13 @@ mod tests {
             ClaimResult::of(&c, "m", Outcome::too_few(1, 3, "")),
         ];
         assert_eq!(counts(&rs), [1, 0, 0, 1, 1]);
-        assert_eq!(counts_line(&counts(&rs)), "1 reproduced, 1 too few runs, 1 not run here");
-        assert_eq!(Verdict::TooFewRuns { n: 2, needs: 10 }.label(), "too few runs (n = 2, needs 10)");
+        assert_eq!(counts_line(&counts(&rs)), "1 reproduced, 1 inconclusive, 1 not run here");
+        assert_eq!(
+            Outcome::too_few(2, 10, "").verdict.label(),
+            "inconclusive (fewer runs than the claim needs (10); n = 2; the observed spread needs n ≈ 10)"
+        );
         let incomplete = Verdict::Incomplete { profile: "quick".into(), stored: 10, planned: 15 };
-        assert_eq!(incomplete.label(), "too few runs (incomplete: sweep `quick` has 10 of 15 cases)");
-        assert_eq!(incomplete.kind(), VerdictKind::TooFewRuns);
+        assert_eq!(incomplete.label(), "inconclusive (incomplete: sweep `quick` has 10 of 15 cases)");
+        assert_eq!(incomplete.kind(), VerdictKind::Inconclusive);
     }
 }

@@ -23,6 +23,11 @@ pub fn machine(ceilings: &[(&str, f64)]) -> MachineRecords {
     MachineRecords { hw_id: "test".into(), rows }
 }
 
+/// The verdict of too few runs: `n` of the `needs` a claim asks for.
+pub fn too_few(n: usize, needs: usize) -> super::Verdict {
+    super::Outcome::too_few(n, needs, "").verdict
+}
+
 /// A paper machine with a 100 GB/s, 500 G int32/s card and a 2 GHz core.
 pub fn paper_hardware() -> PaperHardware {
     let text = r#"

@@ -806,14 +806,13 @@ fn mark_incomplete(paper: &dyn Paper, machines: &[MachineRecords], mut claims: V
             let scratch = tempfile::tempdir()?;
             std::fs::create_dir_all(scratch.path().join("figures"))?;
             let judged = paper.report(&without, scratch.path())?.claims;
-            let decided = |v: &Verdict| matches!(v, Verdict::Reproduced | Verdict::NotReproduced | Verdict::Differs(_));
-            for c in claims.iter_mut().filter(|c| c.machine == m.hw_id && decided(&c.outcome.verdict)) {
+            for c in claims.iter_mut().filter(|c| c.machine == m.hw_id && c.outcome.verdict.is_decided()) {
                 let same = judged.iter().find(|j| j.id == c.id && j.machine == c.machine).is_some_and(|j| j.outcome == c.outcome);
                 if !same {
                     let o = &c.outcome;
                     let evidence = format!("on the {done} cases stored: {}; {}", o.verdict.label(), o.evidence);
                     let verdict = Verdict::Incomplete { profile: profile.clone(), stored: done, planned };
-                    c.outcome = Outcome { verdict, evidence, ratio: None, beyond: o.beyond.clone() };
+                    c.outcome = Outcome { verdict, evidence, ratio: None, quantity: None, ..o.clone() };
                 }
             }
         }

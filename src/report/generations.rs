@@ -13,7 +13,10 @@
 
 use super::chart::{self, RegionChart};
 use super::{MachineRecords, Table};
-use crate::claims::hardware::{Datasheet, Quantity, WITHIN};
+use crate::claims::hardware::{Datasheet, Quantity};
+
+/// A prediction across machines explains a measured ratio when they agree within this factor.
+pub const WITHIN: f64 = 2.0;
 use crate::claims::judge::{fmt_ratio, fmt_sig};
 use crate::stats::median;
 use anyhow::{Context, Result, bail};

@@ -4,17 +4,22 @@
 //! [`ClaimResult`]s as the report's own summary, so they cannot disagree.
 
 use super::{MachineRecords, Table};
-use crate::claims::{ClaimResult, VerdictKind, counts};
+use crate::claims::{ClaimResult, Direction, Estimate, VerdictKind, counts};
 use crate::records::write_atomic;
+use crate::spec::Provenance;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
+/// The version of the layout of `verdicts.json` (`docs/verdicts.schema.json`).
+pub const SCHEMA_VERSION: u32 = 2;
+
 /// One paper's verdicts, as written to `<paper>/verdicts.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PaperVerdicts {
+    pub schema_version: u32,
     pub paper: String,
     pub title: String,
     /// The report, relative to the reports' root.
@@ -27,29 +32,172 @@ pub struct PaperVerdicts {
 pub struct MachineVerdicts {
     pub hw_id: String,
     pub label: String,
+    /// Other ids the same machine's records were written under.
+    pub aliases: Vec<String>,
+    /// The fingerprint's fields (CPU, memory, OS, GPU), as recorded.
+    pub fingerprint: BTreeMap<String, String>,
     /// The commits the machine's records were measured at.
     pub commits: Vec<String>,
-    /// Verdict kind (snake case) → claims.
-    pub counts: BTreeMap<String, usize>,
+    /// Verdict kind (snake case) → claims, the paper's claims and the harness's checks apart.
+    pub counts: ProvenanceCounts,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProvenanceCounts {
+    pub paper: BTreeMap<String, usize>,
+    pub harness: BTreeMap<String, usize>,
+}
+
+/// A value with its 95% interval, as the JSON gives it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Interval {
+    pub value: f64,
+    /// None where the interval is unbounded (one run).
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+    pub n: usize,
+    /// Exact: no run-to-run spread (counts, deterministic values).
+    pub exact: bool,
+}
+
+impl From<&Estimate> for Interval {
+    fn from(e: &Estimate) -> Interval {
+        let finite = |x: f64| x.is_finite().then_some(x);
+        Interval { value: e.value, low: finite(e.low), high: finite(e.high), n: e.n, exact: e.is_exact() }
+    }
+}
+
+/// A factor of an explanation: a quantity here and for the paper, with its exponent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FactorJson {
+    pub quantity: String,
+    pub here: f64,
+    pub paper: f64,
+    pub exponent: f64,
+    pub source: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PointJson {
+    pub label: String,
+    pub measured: f64,
+    pub predicted: f64,
+    pub factors: Vec<FactorJson>,
+}
+
+/// The computed model behind "differs on this hardware".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExplanationJson {
+    pub factors: Vec<FactorJson>,
+    pub points: Vec<PointJson>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BudgetJson {
+    pub used: f64,
+    pub paper: f64,
+    pub unit: String,
+}
+
+/// What the evidence stands on besides the paper's data at the paper's budget.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DataFlags {
+    pub stand_in: Option<String>,
+    pub reduced_budget: Option<BudgetJson>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ClaimVerdict {
     pub id: String,
     pub machine: String,
-    /// The verdict's kind: reproduced, not_reproduced, differs, too_few_runs, not_run.
+    /// `paper` or `harness`.
+    pub provenance: Provenance,
+    /// The verdict's kind: reproduced, not_reproduced, differs, inconclusive, not_run.
     pub verdict: String,
     /// The verdict as the report prints it (with its explanation or reason).
     pub label: String,
-    /// Measured value over the paper's (quantitative claims).
-    pub ratio: Option<f64>,
+    /// Outside the band: falls_short or exceeds.
+    pub direction: Option<Direction>,
+    /// The runs the verdict rests on, and (inconclusive) the runs the observed spread would need.
+    pub n: Option<usize>,
+    pub n_needed: Option<usize>,
+    /// Quantitative claims: the measured value, the paper's, the band on their ratio and the ratio.
+    pub measured: Option<Interval>,
+    pub paper_value: Option<f64>,
+    pub band: Option<[f64; 2]>,
+    pub ratio: Option<Interval>,
+    pub explanation: Option<ExplanationJson>,
+    pub data: DataFlags,
     pub evidence: String,
+    pub beyond: Option<String>,
     pub source: String,
     pub text: String,
+    pub quote: Option<String>,
 }
 
 fn kind_key(k: VerdictKind) -> String {
-    serde_json::to_value(k).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+    k.key().to_owned()
+}
+
+fn factor_json(f: &crate::claims::hardware::Factor) -> FactorJson {
+    FactorJson { quantity: f.quantity.label().into(), here: f.here, paper: f.paper, exponent: f.exponent, source: f.source.clone() }
+}
+
+impl ClaimVerdict {
+    pub fn of(c: &ClaimResult) -> ClaimVerdict {
+        let o = &c.outcome;
+        let q = o.quantity.as_ref();
+        let explanation = match &o.verdict {
+            crate::claims::Verdict::Differs(e) => Some(ExplanationJson {
+                factors: e.factors.iter().map(factor_json).collect(),
+                points: e
+                    .points
+                    .iter()
+                    .map(|p| PointJson {
+                        label: p.label.clone(),
+                        measured: p.measured,
+                        predicted: p.predicted,
+                        factors: p.factors.iter().map(factor_json).collect(),
+                    })
+                    .collect(),
+            }),
+            _ => None,
+        };
+        let reduced = match (&o.budget, &o.verdict) {
+            (Some(b), _) if b.is_reduced() => Some(b.clone()),
+            (_, crate::claims::Verdict::NotRun(crate::claims::NotRun::ReducedBudget(b))) => Some(b.clone()),
+            _ => None,
+        };
+        let stand_in = match &o.verdict {
+            crate::claims::Verdict::NotRun(crate::claims::NotRun::StandIn(w)) => Some(w.clone()),
+            _ => o.stand_in.clone(),
+        };
+        ClaimVerdict {
+            id: c.id.clone(),
+            machine: c.machine.clone(),
+            provenance: c.provenance,
+            verdict: kind_key(o.verdict.kind()),
+            label: o.label(),
+            direction: o.verdict.direction(),
+            n: o.n,
+            n_needed: o.verdict.n_needed(),
+            measured: q.map(|q| Interval::from(&q.measured)),
+            paper_value: q.map(|q| q.paper),
+            band: q.map(|q| [q.band.low, q.band.high]),
+            ratio: q.map(|q| Interval::from(&q.ratio)).or(o.ratio.map(|r| Interval::from(&Estimate::exact(r)))),
+            explanation,
+            data: DataFlags { stand_in, reduced_budget: reduced.map(|b| BudgetJson { used: b.used, paper: b.paper, unit: b.unit }) },
+            evidence: o.evidence.clone(),
+            beyond: o.beyond.clone(),
+            source: c.source.clone(),
+            text: c.text.clone(),
+            quote: c.quote.clone(),
+        }
+    }
+}
+
+fn counts_map(n: [usize; 5]) -> BTreeMap<String, usize> {
+    VerdictKind::ALL.iter().zip(n).map(|(k, c)| (kind_key(*k), c)).collect()
 }
 
 impl PaperVerdicts {
@@ -57,28 +205,33 @@ impl PaperVerdicts {
         let machines = machines
             .iter()
             .map(|m| {
-                let mut commits: Vec<String> = m.rows.iter().map(|r| r.str("git_commit").to_owned()).filter(|c| !c.is_empty()).collect();
+                let mut commits: Vec<String> = m.measurements().map(|r| r.str("git_commit").to_owned()).filter(|c| !c.is_empty()).collect();
                 commits.sort();
                 commits.dedup();
-                let n = counts(claims.iter().filter(|c| c.machine == m.hw_id));
-                let counts = VerdictKind::ALL.iter().zip(n).map(|(k, c)| (kind_key(*k), c)).collect();
-                MachineVerdicts { hw_id: m.hw_id.clone(), label: m.label(), commits, counts }
+                let mine = || claims.iter().filter(|c| c.machine == m.hw_id);
+                let counts = ProvenanceCounts {
+                    paper: counts_map(counts(mine().filter(|c| c.is_paper()))),
+                    harness: counts_map(counts(mine().filter(|c| !c.is_paper()))),
+                };
+                MachineVerdicts {
+                    hw_id: m.hw_id.clone(),
+                    label: m.label(),
+                    aliases: m.aliases(),
+                    fingerprint: m.fingerprint(),
+                    commits,
+                    counts,
+                }
             })
             .collect();
-        let claims = claims
-            .iter()
-            .map(|c| ClaimVerdict {
-                id: c.id.clone(),
-                machine: c.machine.clone(),
-                verdict: kind_key(c.outcome.verdict.kind()),
-                label: c.outcome.verdict.label(),
-                ratio: c.outcome.ratio,
-                evidence: c.outcome.evidence.clone(),
-                source: c.source.clone(),
-                text: c.text.clone(),
-            })
-            .collect();
-        PaperVerdicts { paper: paper.into(), title: title.into(), report: format!("{paper}/REPORT.md"), machines, claims }
+        let claims = claims.iter().map(ClaimVerdict::of).collect();
+        PaperVerdicts {
+            schema_version: SCHEMA_VERSION,
+            paper: paper.into(),
+            title: title.into(),
+            report: format!("{paper}/REPORT.md"),
+            machines,
+            claims,
+        }
     }
 
     /// Writes `out/<paper>/verdicts.json`.
@@ -99,8 +252,16 @@ pub fn read_all(out: &Path, order: &[&str]) -> Result<Vec<PaperVerdicts>> {
             let path = e.path().join("verdicts.json");
             if path.is_file() {
                 let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-                let v: PaperVerdicts = serde_json::from_str(&text).with_context(|| format!("{}: not a verdicts file", path.display()))?;
-                found.push(v);
+                // A file of an older layout is rewritten at the paper's next render; until then it is left out.
+                if let Ok(v) = serde_json::from_str::<PaperVerdicts>(&text) {
+                    found.push(v);
+                } else {
+                    let old: serde_json::Value =
+                        serde_json::from_str(&text).with_context(|| format!("{}: not a verdicts file", path.display()))?;
+                    if old.get("schema_version").is_some() {
+                        anyhow::bail!("{}: not a verdicts file of schema version {SCHEMA_VERSION}", path.display());
+                    }
+                }
             }
         }
     }
@@ -111,7 +272,7 @@ pub fn read_all(out: &Path, order: &[&str]) -> Result<Vec<PaperVerdicts>> {
 /// Rewrites `out/INDEX.md` and `out/verdicts.json` from every paper's verdicts.
 pub fn write_index(out: &Path, order: &[&str]) -> Result<PathBuf> {
     let papers = read_all(out, order)?;
-    let json = serde_json::json!({ "papers": papers });
+    let json = serde_json::json!({ "schema_version": SCHEMA_VERSION, "papers": papers });
     write_atomic(&out.join("verdicts.json"), (serde_json::to_string_pretty(&json)? + "\n").as_bytes())?;
     let path = out.join("INDEX.md");
     write_atomic(&path, index_markdown(&papers).as_bytes())?;
@@ -124,13 +285,20 @@ pub fn index_markdown(papers: &[PaperVerdicts]) -> String {
         "# Verdicts at a glance\n\nEvery claim of every paper, judged on each machine with records (written by `evorepro report`, \
          `reproduce` and `compare` from the same results as each report; the same content for tools in `verdicts.json`).\n\n",
     );
+    md += "Counts are of the paper's claims; the harness's own checks are counted in the last column.\n\n";
     let mut header = vec!["paper".to_owned(), "machine".to_owned(), "commits".to_owned()];
     header.extend(VerdictKind::ALL.iter().map(|k| k.label().to_owned()));
+    header.push("harness checks".to_owned());
     let mut t = Table::new(&header);
     for p in papers {
         for m in &p.machines {
             let mut row = vec![format!("[{}]({})", p.paper, p.report), format!("`{}` ({})", m.hw_id, m.label), m.commits.join(", ")];
-            row.extend(VerdictKind::ALL.iter().map(|k| m.counts.get(&kind_key(*k)).copied().unwrap_or(0).to_string()));
+            row.extend(VerdictKind::ALL.iter().map(|k| m.counts.paper.get(&kind_key(*k)).copied().unwrap_or(0).to_string()));
+            let harness: Vec<String> = VerdictKind::ALL
+                .iter()
+                .filter_map(|k| m.counts.harness.get(&kind_key(*k)).filter(|n| **n > 0).map(|n| format!("{n} {}", k.label())))
+                .collect();
+            row.push(if harness.is_empty() { "—".into() } else { harness.join(", ") });
             t.row(row);
         }
     }
@@ -138,8 +306,9 @@ pub fn index_markdown(papers: &[PaperVerdicts]) -> String {
     for p in papers {
         let _ = writeln!(md, "\n## [{}]({}) — {}\n", p.paper, p.report, p.title);
         for c in &p.claims {
-            let ratio = c.ratio.map_or(String::new(), |r| format!(" ({} the paper's)", crate::claims::judge::fmt_ratio(r)));
-            let _ = writeln!(md, "- `{}` on `{}`: **{}**{ratio}", c.id, c.machine, c.label);
+            let ratio = c.ratio.as_ref().map_or(String::new(), |r| format!(" ({} the paper's)", crate::claims::judge::fmt_ratio(r.value)));
+            let whose = if c.provenance == Provenance::Harness { " (harness check)" } else { "" };
+            let _ = writeln!(md, "- `{}`{whose} on `{}`: **{}**{ratio}", c.id, c.machine, c.label);
         }
     }
     md
@@ -155,7 +324,9 @@ mod tests {
     fn machine(hw: &str) -> MachineRecords {
         MachineRecords {
             hw_id: hw.into(),
-            rows: vec![Record::new().with("hw_id", hw).with("cpu_model", "CPU").with("git_commit", "abc123")],
+            rows: vec![
+                Record::new().with("hw_id", hw).with("cpu_model", "CPU").with("git_commit", "abc123").with("record_kind", "measurement"),
+            ],
         }
     }
 
@@ -165,7 +336,7 @@ mod tests {
         let c = ClaimSpec::for_tests("fast");
         let claims = vec![
             ClaimResult::of(&c, "m1", Outcome::new(Verdict::Reproduced, "ok").with_ratio(1.2)),
-            ClaimResult::of(&c, "m2", Outcome::new(Verdict::NotReproduced, "slow").with_ratio(0.1)),
+            ClaimResult::of(&c, "m2", Outcome::new(Verdict::NotReproduced(Some(Direction::FallsShort)), "slow").with_ratio(0.1)),
         ];
         let v = PaperVerdicts::new("demo", "Demo paper", &[machine("m1"), machine("m2")], &claims);
         v.write(dir.path()).unwrap();
@@ -173,10 +344,11 @@ mod tests {
         let all: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("verdicts.json")).unwrap()).unwrap();
         let back: Vec<PaperVerdicts> = serde_json::from_value(all["papers"].clone()).unwrap();
         assert_eq!(back, vec![v.clone()]);
-        assert_eq!(v.machines[1].counts["not_reproduced"], 1);
+        assert_eq!(v.machines[1].counts.paper["not_reproduced"], 1);
+        assert_eq!(v.claims[1].direction, Some(Direction::FallsShort));
         assert_eq!(v.machines[1].commits, vec!["abc123"]);
         let md = std::fs::read_to_string(dir.path().join("INDEX.md")).unwrap();
-        assert!(md.contains("| [demo](demo/REPORT.md) | `m2` (CPU (no GPU)) | abc123 | 0 | 1 | 0 | 0 | 0 |"), "{md}");
+        assert!(md.contains("| [demo](demo/REPORT.md) | `m2` (CPU (no GPU)) | abc123 | 0 | 1 | 0 | 0 | 0 | — |"), "{md}");
         assert!(md.contains("- `fast` on `m1`: **reproduced** (1.20× the paper's)"), "{md}");
     }
 }

@@ -6,7 +6,7 @@ pub mod chart;
 pub mod generations;
 pub mod index;
 
-use crate::claims::{ClaimResult, counts, counts_line};
+use crate::claims::ClaimResult;
 use crate::records::Record;
 use crate::spec::PaperMeta;
 use std::collections::{BTreeMap, BTreeSet};
@@ -131,8 +131,68 @@ impl MachineRecords {
     }
 }
 
-/// Groups rows by `hw_id`, this machine first, then by name.
-pub fn by_machine(rows: Vec<Record>, this_hw: Option<&str>) -> Vec<MachineRecords> {
+/// The fingerprint fields that make a machine, all but its id and the CPU's
+/// signature (which older ids lack).
+const FINGERPRINT: [&str; 12] = [
+    "cpu_model",
+    "cpu_physical_cores",
+    "cpu_threads",
+    "mem_gib",
+    "os",
+    "gpu_name",
+    "gpu_cc",
+    "gpu_sms",
+    "gpu_mem_gib",
+    "gpu_mem_bus_bits",
+    "gpu_max_threads_per_block",
+    "cuda_driver",
+];
+
+/// The column keeping a row's id as recorded when [`by_machine`] names its machine by another.
+pub const HW_ID_RECORDED: &str = "hw_id_recorded";
+
+/// One machine, one id: records from before the CPU's signature joined the id
+/// (`…processor__16t`, no `cpu_signature`) belong to the one machine whose
+/// fingerprint equals theirs in every other field and that has a signature
+/// (`…processor-family-6-model-207__16t`). Old id → canonical id; an old id
+/// that two signatures could claim keeps its own.
+pub fn aliases(rows: &[Record]) -> BTreeMap<String, String> {
+    let key = |r: &Record| FINGERPRINT.iter().map(|k| r.get(k).to_string()).collect::<Vec<_>>();
+    let mut signed: BTreeMap<Vec<String>, BTreeSet<String>> = BTreeMap::new();
+    let mut unsigned: BTreeMap<String, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for r in rows.iter().filter(|r| matches!(r.str("record_kind"), "measurement" | "ceiling" | "hw_ceiling")) {
+        if r.str("cpu_signature").is_empty() {
+            unsigned.entry(r.str("hw_id").to_owned()).or_default().insert(key(r));
+        } else {
+            signed.entry(key(r)).or_default().insert(r.str("hw_id").to_owned());
+        }
+    }
+    let mut out = BTreeMap::new();
+    for (old, keys) in unsigned {
+        let targets: BTreeSet<&String> = keys.iter().filter_map(|k| signed.get(k)).flatten().collect();
+        if let ([new], true) = (targets.into_iter().collect::<Vec<_>>().as_slice(), keys.len() == 1)
+            && **new != old
+        {
+            out.insert(old, (*new).clone());
+        }
+    }
+    out
+}
+
+/// Groups rows by machine, this machine first, then by name: aliased ids
+/// ([`aliases`]) join their machine (the id recorded kept in
+/// [`HW_ID_RECORDED`]), and a profile measured at several commits on one
+/// machine keeps the latest run's commit; the earlier commit's rows are
+/// marked `superseded` (never measurements), so no table mixes code versions.
+pub fn by_machine(mut rows: Vec<Record>, this_hw: Option<&str>) -> Vec<MachineRecords> {
+    let alias = aliases(&rows);
+    for r in rows.iter_mut() {
+        if let Some(new) = alias.get(r.str("hw_id")) {
+            let old = r.str("hw_id").to_owned();
+            r.set(HW_ID_RECORDED, old);
+            r.set("hw_id", new.clone());
+        }
+    }
     let mut out: Vec<MachineRecords> = Vec::new();
     for r in rows {
         let id = r.str("hw_id").to_owned();
@@ -141,8 +201,63 @@ pub fn by_machine(rows: Vec<Record>, this_hw: Option<&str>) -> Vec<MachineRecord
             None => out.push(MachineRecords { hw_id: id, rows: vec![r] }),
         }
     }
+    for m in &mut out {
+        m.supersede();
+    }
     out.sort_by_key(|m| (Some(m.hw_id.as_str()) != this_hw, m.hw_id.clone()));
     out
+}
+
+impl MachineRecords {
+    /// The ids this machine's records were written under besides its own.
+    pub fn aliases(&self) -> Vec<String> {
+        let set: BTreeSet<&str> = self.rows.iter().map(|r| r.str(HW_ID_RECORDED)).filter(|s| !s.is_empty() && *s != self.hw_id).collect();
+        set.into_iter().map(str::to_owned).collect()
+    }
+
+    /// Per profile, the rows of every commit but the latest run's become `superseded`.
+    fn supersede(&mut self) {
+        let mut latest: BTreeMap<String, (i64, String)> = BTreeMap::new();
+        for r in self.rows.iter().filter(|r| matches!(r.str("record_kind"), "measurement" | "ceiling")) {
+            let run = r.int("run_id").unwrap_or(0);
+            let e = latest.entry(r.str("profile").to_owned()).or_insert((run, r.str("git_commit").to_owned()));
+            if run > e.0 {
+                *e = (run, r.str("git_commit").to_owned());
+            }
+        }
+        for r in self.rows.iter_mut().filter(|r| matches!(r.str("record_kind"), "measurement" | "ceiling")) {
+            if let Some((_, commit)) = latest.get(r.str("profile"))
+                && r.str("git_commit") != commit
+            {
+                let by = commit.clone();
+                r.set("record_kind", "superseded");
+                r.set("superseded_by", by);
+            }
+        }
+    }
+
+    /// The fingerprint as recorded (the first row's fields that are set).
+    pub fn fingerprint(&self) -> BTreeMap<String, String> {
+        let mut out = BTreeMap::new();
+        if let Some(r) = self.rows.iter().find(|r| r.str("record_kind") == "measurement").or(self.rows.first()) {
+            for k in FINGERPRINT.iter().chain(&["cpu_signature", "gpu_sm_clock_mhz", "gpu_mem_clock_mhz", "gpu_max_smem_per_block_kib"]) {
+                let v = r.get(k).to_string();
+                if !v.is_empty() {
+                    out.insert((*k).to_owned(), v);
+                }
+            }
+        }
+        out
+    }
+
+    /// (profile, commit, superseding commit, rows) of every superseded run.
+    pub fn superseded(&self) -> Vec<(String, String, String, usize)> {
+        let mut n: BTreeMap<(String, String, String), usize> = BTreeMap::new();
+        for r in self.rows.iter().filter(|r| r.str("record_kind") == "superseded") {
+            *n.entry((r.str("profile").to_owned(), r.str("git_commit").to_owned(), r.str("superseded_by").to_owned())).or_default() += 1;
+        }
+        n.into_iter().map(|((p, c, b), k)| (p, c, b, k)).collect()
+    }
 }
 
 fn fmt_opt(v: Option<f64>, digits: usize) -> String {
@@ -256,6 +371,9 @@ pub fn runs_table(machines: &[MachineRecords], planned: impl Fn(&str) -> Option<
             };
             t.row(vec![format!("`{}`", m.hw_id), profile.to_owned(), commits.into_iter().collect::<Vec<_>>().join(", "), status]);
         }
+        for (profile, commit, by, rows) in m.superseded() {
+            t.row(vec![format!("`{}`", m.hw_id), profile, commit, format!("{rows} rows superseded by the run at {by} (not in any table)")]);
+        }
     }
     t.render()
 }
@@ -289,18 +407,37 @@ pub fn ceilings_table(machines: &[MachineRecords]) -> String {
 /// The claims table: every claim on every machine, with the measured value over
 /// the paper's where the claim is quantitative.
 pub fn claims_table(claims: &[ClaimResult]) -> String {
-    let mut t = Table::new(&["claim", "paper says (source)", "machine", "verdict", "measured / paper", "evidence"]);
+    let mut t = Table::new(&["claim", "whose", "paper says (source)", "machine", "verdict", "measured / paper [95%]", "evidence"]);
     for c in claims {
+        let says = match &c.quote {
+            Some(q) => format!("{} ({}: “{q}”)", c.text, c.source),
+            None => format!("{} ({})", c.text, c.source),
+        };
         t.row(vec![
             format!("`{}`", c.id),
-            format!("{} ({})", c.text, c.source),
+            c.provenance.label().to_owned(),
+            says,
             format!("`{}`", c.machine),
-            format!("**{}**", c.outcome.verdict.label()),
-            c.outcome.ratio.map_or("—".into(), crate::claims::judge::fmt_ratio),
+            format!("**{}**", c.outcome.label()),
+            ratio_cell(&c.outcome),
             c.outcome.evidence.clone(),
         ]);
     }
     t.render()
+}
+
+/// "1.15× [1.02×, 1.31×]": measured over the paper's with its 95% interval.
+pub fn ratio_cell(o: &crate::claims::Outcome) -> String {
+    use crate::claims::judge::fmt_ratio;
+    match (&o.quantity, o.ratio) {
+        (Some(q), _) if q.ratio.is_exact() => fmt_ratio(q.ratio.value),
+        (Some(q), _) if q.ratio.high.is_finite() => {
+            format!("{} [{}, {}]", fmt_ratio(q.ratio.value), fmt_ratio(q.ratio.low.max(0.0)), fmt_ratio(q.ratio.high))
+        }
+        (Some(q), _) => format!("{} (no interval)", fmt_ratio(q.ratio.value)),
+        (None, Some(r)) => fmt_ratio(r),
+        (None, None) => "—".into(),
+    }
 }
 
 /// What the checks measured outside the paper's range or settings.
@@ -319,7 +456,11 @@ pub fn verdict_summary(claims: &[ClaimResult], machines: &[MachineRecords]) -> S
     let mut t = Table::new(&["machine", "claims", "verdicts"]);
     for m in machines {
         let mine: Vec<&ClaimResult> = claims.iter().filter(|c| c.machine == m.hw_id).collect();
-        t.row(vec![format!("`{}` ({})", m.hw_id, m.label()), mine.len().to_string(), counts_line(&counts(mine))]);
+        t.row(vec![
+            format!("`{}` ({})", m.hw_id, m.label()),
+            mine.len().to_string(),
+            crate::claims::counts_by_provenance(mine.iter().copied()),
+        ]);
     }
     t.render()
 }

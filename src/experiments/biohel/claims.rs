@@ -9,7 +9,7 @@ use super::spec::{PaperSpeedups, SETS, set_label};
 use super::{BALLOT, CUDA, SERIAL};
 use crate::check;
 use crate::claims::judge::{self, Band, fmt_mean, fmt_num, fmt_sig};
-use crate::claims::{Check, Comparison, Ctx, Model, Outcome, Params, Verdict};
+use crate::claims::{Check, Comparison, Ctx, Estimate, Model, Outcome, Params, Verdict};
 use serde::Deserialize;
 
 /// The table of checks the spec's claims name.
@@ -203,7 +203,7 @@ fn speedup_max_any_budget(p: &SpeedupParams, a: &Analysis, ctx: &Ctx) -> Outcome
         at(paper_set, paper_w),
         points.len()
     );
-    let mut o = judge::ratio(&what, here, paper, &p.band, p.model.as_ref(), ctx);
+    let mut o = judge::ratio(&what, Estimate::exact(here), paper, &p.band, p.model.as_ref(), &[], ctx);
     o.evidence += &j.budget;
     o.with_beyond(beyond)
 }
@@ -327,7 +327,7 @@ fn windows_cut_serial_time(p: &BandParams, a: &Analysis, ctx: &Ctx) -> Outcome {
         runs(1),
         runs(w)
     );
-    let mut o = judge::ratio(&what, round1(saving), w as f64, &p.band, None, ctx);
+    let mut o = judge::ratio(&what, Estimate::exact(round1(saving)), w as f64, &p.band, None, &[], ctx);
     o.evidence += &format!(
         "; {} of {} points (sets × window counts) within the band, from {} w to {} w{}",
         points.len() - outside.len(),

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::claims::testing::{self, every_claim_reaches};
-use crate::claims::{Claims, VerdictKind};
+use crate::claims::{Claims, NotRun, Verdict, VerdictKind};
 use crate::experiments::Experiment;
 use crate::experiments::biohel::spec::{BiohelSpec, PaperTables};
 use crate::experiments::biohel::{BIOHEL, EVAL_FIGURE, LEARN_FIGURE};
@@ -209,7 +209,7 @@ fn every_claim_can_be_reproduced() {
         o
     };
     let o = kind("cuda_speedup", Rows::default().eval("ss", 75_000, 1, &[(60.0, 1.0)]).machine());
-    assert!(o.evidence.contains("measured 60 against the paper's 52.4") && o.ratio.is_some(), "{}", o.evidence);
+    assert!(o.evidence.contains("measured 60.0 against the paper's 52.4") && o.ratio.is_some(), "{}", o.evidence);
     kind("cuda_speedup_ilas", Rows::default().eval("ss", 75_000, 1, &[(100.0, 1.0)]).eval("ss", 75_000, 50, &[(2.0, 0.25)]).machine());
     let o = kind("cuda_variance_smaller", Rows::default().eval("sat", 5790, 1, &[(1.0, 1.0), (2.0, 1.0001)]).machine());
     assert!(o.evidence.contains("1 of 1 sets smaller") && o.evidence.contains("n = 2, 2"), "{}", o.evidence);
@@ -271,11 +271,11 @@ fn a_far_larger_speedup_differs_only_where_the_hardware_predicts_it() {
     );
     // … a card of the paper's bandwidth predicts 1×: not explained.
     let o = s.judge("cuda_speedup", &rows().machine_with(&[("gpu_d2d", 102.0), ("cpu_clock", 3.0)]));
-    assert_eq!(o.verdict, Verdict::NotReproduced);
-    assert!(o.evidence.contains("misses by"), "{}", o.evidence);
+    assert_eq!(o.verdict.kind(), VerdictKind::NotReproduced);
+    assert!(o.evidence.contains("misses 1 of 1 points"), "{}", o.evidence);
     // Without one core's clock in the records (runs before it was measured): no prediction.
     let o = s.judge("cuda_speedup", &rows().machine_with(&[("gpu_d2d", 2040.0)]));
-    assert_eq!(o.verdict, Verdict::NotReproduced);
+    assert_eq!(o.verdict.kind(), VerdictKind::NotReproduced);
     assert!(o.evidence.contains("one core's clock not measured on this machine"), "{}", o.evidence);
 }
 
@@ -284,7 +284,7 @@ fn repeated_runs_decide_or_the_verdict_says_too_few() {
     let s = shipped();
     let too_few = |id: &str, m: MachineRecords, n: usize| {
         let o = s.judge(id, &m);
-        assert_eq!(o.verdict, Verdict::TooFewRuns { n, needs: 2 }, "{id}: {}", o.evidence);
+        assert_eq!(o.verdict, crate::claims::testing::too_few(n, 2), "{id}: {}", o.evidence);
         assert!(!o.evidence.is_empty(), "{id}: the evidence still shows what one run found");
     };
     too_few("cuda_variance_smaller", Rows::default().eval("sat", 5790, 1, &[(1.0, 1.0)]).machine(), 1);
@@ -314,7 +314,7 @@ fn repeated_runs_decide_or_the_verdict_says_too_few() {
             .eval("sa", 490_000, 1, &[(100.0, 0.8), (100.0, 1.6)])
             .machine(),
     );
-    assert_eq!(o.verdict, Verdict::NotReproduced, "{}", o.evidence);
+    assert_eq!(o.verdict.kind(), VerdictKind::NotReproduced, "{}", o.evidence);
     assert!(o.evidence.contains("a tie (Welch 95% on the runs): the runs do not show where it peaks"), "{}", o.evidence);
     // Inside the runs' spread the comparisons tie and decide nothing.
     let wide = [(2.0, 1.0), (4.0, 1.0)];
@@ -322,19 +322,19 @@ fn repeated_runs_decide_or_the_verdict_says_too_few() {
         "learning_vs_evaluation",
         &Rows::default().eval("sat", 5790, 1, &wide).learn(PAPER_POPULATION, "sat", 5790, 1, &wide.map(|(a, b)| (1.5 * a, b))).machine(),
     );
-    assert_eq!(o.verdict, Verdict::NotReproduced);
+    assert_eq!(o.verdict.kind(), VerdictKind::NotReproduced);
     assert!(
         o.evidence.contains("0 of 1 sets inside") && o.evidence.contains("tie with a bound") && o.evidence.contains("n = 2"),
         "{}",
         o.evidence
     );
     let o = s.judge("cuda_variance_smaller", &Rows::default().eval("sat", 5790, 1, &[(1.0, 1.0), (2.0, 1.5)]).machine());
-    assert_eq!(o.verdict, Verdict::NotReproduced);
+    assert_eq!(o.verdict.kind(), VerdictKind::NotReproduced);
     assert!(o.evidence.contains("0 of 1 sets smaller, 1 tie"), "{}", o.evidence);
     let noisy =
         Rows::default().eval("kdd", 400_000, 1, &[(100.0, 1.0), (300.0, 1.0)]).eval("kdd", 400_000, 10, &[(60.0, 1.0), (150.0, 1.0)]);
     let o = s.judge("fig4_peak", &noisy.machine());
-    assert_eq!(o.verdict, Verdict::NotReproduced);
+    assert_eq!(o.verdict.kind(), VerdictKind::NotReproduced);
     assert!(o.evidence.contains("0 of 1 sets") && o.evidence.contains("1 tie"), "{}", o.evidence);
 }
 
@@ -364,22 +364,26 @@ fn nothing_to_judge_is_not_run_with_the_records_reason() {
         "cuda_speedup_ilas_peak_set",
         "small_sets_gain_little",
     ] {
-        assert_eq!(s.judge(id, &m).verdict, Verdict::NotRun("--backend cpu".into()), "{id}");
+        assert_eq!(s.judge(id, &m).verdict, Verdict::NotRun(NotRun::Here("--backend cpu".into())), "{id}");
     }
     // The small sets need a large set to be set against, and the paper's set its own runs.
     let small_only = Rows::default().eval("sat", 5790, 1, &[(2.0, 1.0), (2.0, 1.0)]).machine();
     let o = s.judge("small_sets_gain_little", &small_only);
-    assert!(matches!(&o.verdict, Verdict::NotRun(why) if why.contains("above 40000 training instances")), "{:?}", o.verdict);
+    assert!(matches!(&o.verdict, Verdict::NotRun(NotRun::Here(why)) if why.contains("above 40000 training instances")), "{:?}", o.verdict);
     let o = s.judge("cuda_speedup_peak_set", &small_only);
-    assert!(matches!(&o.verdict, Verdict::NotRun(why) if why.contains("no cuda-paper runs of ss (stand-in)")), "{:?}", o.verdict);
+    assert!(
+        matches!(&o.verdict, Verdict::NotRun(NotRun::Here(why)) if why.contains("no cuda-paper runs of ss (stand-in)")),
+        "{:?}",
+        o.verdict
+    );
     assert_eq!(s.judge("windows_cut_serial_time", &m).verdict.kind(), VerdictKind::NotRun);
     let none = Rows::default().eval("sat", 5790, 1, &[(1.0, 0.5)]).machine();
     for id in ["learning_speedup", "learning_speedup_ilas", "learning_vs_evaluation", "fig5_peak"] {
-        assert_eq!(s.judge(id, &none).verdict, Verdict::NotRun("no learning runs in this machine's records".into()), "{id}");
+        assert_eq!(s.judge(id, &none).verdict, Verdict::NotRun(NotRun::Here("no learning runs in this machine's records".into())), "{id}");
     }
     // A set that never reaches beyond the band says nothing about where it peaks.
     let o = s.judge("fig4_peak", &Rows::default().eval("sat", 5790, 1, &[(3.0, 1.0), (3.0, 1.0)]).machine());
-    assert!(matches!(&o.verdict, Verdict::NotRun(why) if why.contains("25000–100000")), "{:?}", o.verdict);
+    assert!(matches!(&o.verdict, Verdict::NotRun(NotRun::Here(why)) if why.contains("25000–100000")), "{:?}", o.verdict);
 }
 
 #[test]
@@ -415,7 +419,7 @@ fn the_points_outside_the_windows_band_are_named() {
     let s = shipped();
     let m = Rows::default().eval("sat", 5790, 1, &[(10.0, 1.0)]).eval("sat", 5790, 2, &[(5.0, 1.0)]).eval("sat", 5790, 4, &[(10.0, 1.0)]);
     let o = s.judge("windows_cut_serial_time", &m.machine());
-    assert_eq!(o.verdict, Verdict::NotReproduced);
+    assert_eq!(o.verdict.kind(), VerdictKind::NotReproduced);
     assert_eq!(o.ratio, Some(0.25));
     assert!(o.evidence.contains("1 of 2 points") && o.evidence.ends_with("outside it: sat w=4: 1.0× (0.250 w)"), "{}", o.evidence);
 }
@@ -439,7 +443,7 @@ fn learning_at_a_reduced_budget_is_beyond_the_paper() {
     let m = Rows::default().learn(100, "ss", 75_000, 1, &[(100.0, 100.0 / 60.0)]).machine();
     for claim in ["learning_speedup", "learning_speedup_ilas"] {
         let o = s.judge(claim, &m);
-        assert!(matches!(&o.verdict, Verdict::NotRun(why) if why.contains("population 100")), "{claim}: {:?}", o.verdict);
+        assert!(matches!(&o.verdict, Verdict::NotRun(NotRun::Here(why)) if why.contains("population 100")), "{claim}: {:?}", o.verdict);
         assert!(o.beyond.as_deref().is_some_and(|b| b.contains("reduced budget")), "{claim}: {:?}", o.beyond);
     }
 }
@@ -486,14 +490,14 @@ fn learning_is_set_against_the_evaluation_only_at_the_evaluations_rules_per_iter
         .learn(PAPER_POPULATION, "adu", 44_000, 1, &e.map(|(a, b)| (15.0 * a, b)))
         .machine();
     let o = s.judge("learning_vs_evaluation", &m);
-    assert_eq!(o.verdict, Verdict::NotReproduced, "{}", o.evidence);
+    assert_eq!(o.verdict.kind(), VerdictKind::NotReproduced, "{}", o.evidence);
     assert!(o.evidence.contains("= 15.0, above 2×") && o.evidence.contains("learning budget: population 500"), "{}", o.evidence);
     assert!(o.evidence.ends_with("evaluation: simulated GAs of 20 iterations × 500 rules"), "{}", o.evidence);
     // Population 50 alone: not run on equal terms; what it shows goes beyond the paper.
     let m = Rows::default().eval("adu", 44_000, 1, &e).learn(50, "adu", 44_000, 1, &e.map(|(a, b)| (1.5 * a, b))).machine();
     let o = s.judge("learning_vs_evaluation", &m);
     assert!(
-        matches!(&o.verdict, Verdict::NotRun(why) if why.contains("no learning runs with population 500") && why.contains("population 50,")),
+        matches!(&o.verdict, Verdict::NotRun(NotRun::Here(why)) if why.contains("no learning runs with population 500") && why.contains("population 50,")),
         "{:?}",
         o.verdict
     );

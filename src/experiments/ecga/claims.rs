@@ -15,7 +15,7 @@ use super::spec::power_fit;
 use super::{BASELINE, FASTCOUNT, GECGA};
 use crate::check;
 use crate::claims::judge::{self, Band, Comparison, fmt_mean, fmt_num, fmt_sig};
-use crate::claims::{Check, Ctx, Model, Outcome, Params, Verdict};
+use crate::claims::{Check, Ctx, Estimate, Model, Outcome, Params, Verdict};
 use crate::library::ecga::Search;
 use crate::stats::Summary;
 use serde::Deserialize;
@@ -493,8 +493,8 @@ fn spg_at_500(p: &PaperSpeedup, a: &Analysis, ctx: &Ctx) -> Outcome {
 /// spg(m) and spg(w) against the paper's: the weaker of the two verdicts.
 fn judge_spg(p: &PaperSpeedup, a: &Analysis, (spg_m, spg_w): (f64, f64), ell: usize, note: &str, ctx: &Ctx) -> Outcome {
     let f = &a.published.fig5;
-    let m = judge::ratio(&format!("spg(m) at ℓ = {ell}"), spg_m, f.spg_m, &p.band, p.model.as_ref(), ctx);
-    let w = judge::ratio(&format!("spg(w) at ℓ = {ell}"), spg_w, f.spg_w, &p.band, p.model.as_ref(), ctx);
+    let m = judge::ratio(&format!("spg(m) at ℓ = {ell}"), Estimate::exact(spg_m), f.spg_m, &p.band, p.model.as_ref(), &[], ctx);
+    let w = judge::ratio(&format!("spg(w) at ℓ = {ell}"), Estimate::exact(spg_w), f.spg_w, &p.band, p.model.as_ref(), &[], ctx);
     let rank = |o: &Outcome| match o.verdict {
         Verdict::Reproduced => 2,
         Verdict::Differs(_) => 1,
@@ -502,7 +502,7 @@ fn judge_spg(p: &PaperSpeedup, a: &Analysis, (spg_m, spg_w): (f64, f64), ell: us
     };
     let verdict = if rank(&w) < rank(&m) { w.verdict } else { m.verdict };
     let evidence = format!("{}; {} ({note})", m.evidence, w.evidence);
-    Outcome { verdict, evidence, ratio: m.ratio, beyond: None }
+    Outcome { verdict, evidence, ..m }
 }
 
 /// Section 5.3's spg at `ell` from whole runs timed by saved generations (the
@@ -624,7 +624,7 @@ fn scale(p: &ScaleParams, a: &Analysis, ctx: &Ctx) -> Outcome {
     let s = &a.published.scale;
     let need = table4_bytes(s.n, s.ell, a.published.max_l);
     let Some((usable, source)) = paper_usable_bytes(ctx.paper) else {
-        return Outcome::new(Verdict::NotReproduced, "the spec's datasheet gives no memory for the paper's GPU");
+        return Outcome::new(Verdict::NotReproduced(None), "the spec's datasheet gives no memory for the paper's GPU");
     };
     let memory = format!(
         "Table 4 at ℓ = {}, N = {}: {:.3} GB needed of the {:.3} GB usable on the paper's GPU ({source}): {:.1}%",
@@ -635,7 +635,7 @@ fn scale(p: &ScaleParams, a: &Analysis, ctx: &Ctx) -> Outcome {
         100.0 * need / usable
     );
     if need > usable {
-        return Outcome::new(Verdict::NotReproduced, format!("{memory} — does not fit"));
+        return Outcome::new(Verdict::NotReproduced(None), format!("{memory} — does not fit"));
     }
     let mut parts = Vec::new();
     let mut ok = true;

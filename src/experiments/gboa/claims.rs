@@ -9,7 +9,7 @@ use super::analysis::{Analysis, Point, RunTimes, exponent_of};
 use super::cases::{GBOA, GBOA_PAPER, PBOA, PBOA_MT, SBOA};
 use crate::check;
 use crate::claims::judge::{self, Band, Comparison, fmt_ratio};
-use crate::claims::{Check, Ctx, NoParams, Outcome, Params, Verdict};
+use crate::claims::{Check, Ctx, Estimate, NoParams, Outcome, Params, Verdict};
 use crate::stats::{self, Summary};
 use serde::Deserialize;
 
@@ -119,7 +119,15 @@ fn speedup(p: &Speedup, a: &Analysis, ctx: &Ctx) -> Outcome {
     if let Err(o) = judge::enough(n, p.min_n, &format!("runs at ℓ = {at}")) {
         return o.with_beyond(beyond);
     }
-    let mut o = judge::ratio(&format!("largest speedup of gBOA over {base} (whole run), at ℓ = {at}"), best, p.paper, &p.band, None, ctx);
+    let mut o = judge::ratio(
+        &format!("largest speedup of gBOA over {base} (whole run), at ℓ = {at}"),
+        Estimate::exact(best),
+        p.paper,
+        &p.band,
+        None,
+        &[],
+        ctx,
+    );
     o.evidence += &format!("; every ℓ, whole run: {}", list(&inside, fmt_ratio));
     let construction = |r: &RunTimes| r.construction;
     let in_range =
@@ -313,7 +321,7 @@ fn complexity(p: &Complexity, a: &Analysis, _: &Ctx) -> Outcome {
     let mut fits = Vec::new();
     for m in &p.methods {
         let (Some((bn, _)), Some((bp, _))) = (a.exponent("ell", m), a.exponent("n", m)) else {
-            return Outcome::new(Verdict::NotReproduced, format!("{m}'s construction times could not be fitted"));
+            return Outcome::new(Verdict::NotReproduced(None), format!("{m}'s construction times could not be fitted"));
         };
         let fit = p.n_exponent.contains(bn) && p.pop_exponent.contains(bp);
         ok &= fit;
@@ -390,7 +398,7 @@ fn complexity_gboa(p: &GboaComplexity, a: &Analysis, _: &Ctx) -> Outcome {
                 return o;
             }
             let (Some((measured, _)), Some(expected)) = (a.kernel_exponent(axis, m), exponent_of(&formula)) else {
-                return Outcome::new(Verdict::NotReproduced, format!("{m}'s kernel times along {name} could not be fitted"));
+                return Outcome::new(Verdict::NotReproduced(None), format!("{m}'s kernel times along {name} could not be fitted"));
             };
             let fit = (measured - expected).abs() <= p.tolerance;
             ok &= fit;

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::claims::testing::{self, every_claim_reaches};
-use crate::claims::{Claims, VerdictKind};
+use crate::claims::{Claims, NotRun, Verdict, VerdictKind};
 use crate::spec::SpecFile;
 
 fn shipped() -> Claims<Analysis> {
@@ -103,7 +103,7 @@ fn construction_share_needs_80_percent_at_the_largest_size_and_70_below() {
     let ctx = Ctx { machine: &m, paper: &hw };
     // 75% everywhere: above the smaller problems' 70%, below the 80% at ℓ = 190.
     let o = claims.judge_one("construction_dominates", &analysis(&[60, 190], 13.0, 2.6, 1.0, 0.75, (0.8, 0.8)), &ctx).unwrap();
-    assert_eq!(o.verdict, Verdict::NotReproduced, "{}", o.evidence);
+    assert_eq!(o.verdict.kind(), VerdictKind::NotReproduced, "{}", o.evidence);
     assert!(o.evidence.contains("≥ 70% at every ℓ and ≥ 80% at the largest"), "{}", o.evidence);
     // 85% everywhere reproduces it.
     let o = claims.judge_one("construction_dominates", &paper_like(), &ctx).unwrap();
@@ -142,7 +142,7 @@ fn too_few_runs_and_nothing_to_judge_are_said_so() {
     }
     for c in ["speedup_over_sboa", "construction_dominates", "pboa_faster_than_sboa", "quality_kept"] {
         let v = claims.judge_one(c, &few, &ctx).unwrap().verdict;
-        assert_eq!(v, Verdict::TooFewRuns { n: 2, needs: 5 }, "{c}");
+        assert_eq!(v, crate::claims::testing::too_few(2, 5), "{c}");
     }
     let mut no_gpu = paper_like();
     for methods in no_gpu.table1.values_mut() {
@@ -152,11 +152,11 @@ fn too_few_runs_and_nothing_to_judge_are_said_so() {
     no_gpu.not_run.insert(GBOA.into(), "--backend cpu".into());
     no_gpu.gpu_sms = None;
     for c in ["speedup_over_sboa", "speedup_over_pboa", "construction_dominates", "gboa_identical", "complexity_gboa"] {
-        assert_eq!(claims.judge_one(c, &no_gpu, &ctx).unwrap().verdict, Verdict::NotRun("--backend cpu".into()), "{c}");
+        assert_eq!(claims.judge_one(c, &no_gpu, &ctx).unwrap().verdict, Verdict::NotRun(NotRun::Here("--backend cpu".into())), "{c}");
     }
     let mut sparse = paper_like();
     sparse.complexity.retain(|(axis, v), _| axis == "n" || *v < 100);
-    assert_eq!(claims.judge_one("complexity", &sparse, &ctx).unwrap().verdict.kind(), VerdictKind::TooFewRuns);
+    assert_eq!(claims.judge_one("complexity", &sparse, &ctx).unwrap().verdict.kind(), VerdictKind::Inconclusive);
 }
 
 #[test]
@@ -169,7 +169,7 @@ fn only_the_papers_setting_decides_and_the_rest_is_beyond() {
     let far = analysis(&[1020], 100.0, 20.0, 1.0, 0.05, (0.5, 0.5)).table1.into_values().next().unwrap();
     a.table1.insert(Point { ell: 1020, generations: 40 }, far);
     let o = claims.judge_one("speedup_over_sboa", &a, &ctx).unwrap();
-    assert_eq!(o.verdict, Verdict::NotReproduced, "{}", o.evidence);
+    assert_eq!(o.verdict.kind(), VerdictKind::NotReproduced, "{}", o.evidence);
     assert!((o.ratio.unwrap() - 5.9 / 13.0).abs() < 0.02, "{:?}", o.ratio);
     assert!(o.beyond.as_deref().is_some_and(|b| b.contains("1020 (40 gen.)") && b.contains("100×")), "{:?}", o.beyond);
 }
@@ -182,6 +182,6 @@ fn overlapping_runs_are_a_tie_not_a_winner() {
     // sBOA 1% slower than pBOA with 2% jitter: a tie at every ℓ, so not shown faster.
     let a = analysis(&[60, 120, 190], 2.626, 2.6, 1.0, 0.75, (0.8, 0.8));
     let o = claims.judge_one("pboa_faster_than_sboa", &a, &ctx).unwrap();
-    assert_eq!(o.verdict, Verdict::NotReproduced);
+    assert_eq!(o.verdict.kind(), VerdictKind::NotReproduced);
     assert!(o.evidence.contains("tie") && o.evidence.contains("n = 5"), "{}", o.evidence);
 }

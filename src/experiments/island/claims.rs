@@ -7,7 +7,7 @@ use super::analysis::{Analysis, Run};
 use super::{CPU_1T, CPU_MT, CUDA, CUDA_RING, CUDA_SPLIT};
 use crate::check;
 use crate::claims::judge::{self, fmt_mean, fmt_num, fmt_ratio, fmt_sig};
-use crate::claims::{Band, Check, Comparison, Ctx, Model, Outcome, Params, Verdict};
+use crate::claims::{Band, Check, Comparison, Ctx, Estimate, Model, Outcome, Params, Verdict};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -162,7 +162,7 @@ fn islands_add_no_time(p: &IslandsAddNoTime, a: &Analysis, ctx: &Ctx) -> Outcome
         return Outcome::not_run(why).with_beyond(beyond);
     };
     let what = "time per generation of G GPUs × k islands over one GPU with k islands (worst pair)";
-    let mut o = judge::ratio(what, worst, 1.0, &p.band, None, ctx);
+    let mut o = judge::ratio(what, Estimate::exact(worst), 1.0, &p.band, None, &[], ctx);
     let each: Vec<String> =
         pairs.iter().map(|(r, k, x)| format!("{} GPUs × {k} of {}: {}", r.gpus.unwrap_or(r.split.len()), r.size, fmt_ratio(*x))).collect();
     let mut ks: Vec<usize> = pairs.iter().map(|x| x.1).collect();
@@ -234,7 +234,7 @@ fn saturation_knee(p: &SaturationKnee, a: &Analysis, ctx: &Ctx) -> Outcome {
     let Some(floor) = points.iter().map(|x| x.1).min_by(f64::total_cmp) else {
         return Outcome::not_run(a.gpu_reason("no runs on a GPU in these records"));
     };
-    let (scale, factors) = match p.scales_with.predict(ctx.machine, ctx.paper) {
+    let (scale, factors) = match p.scales_with.predict_machine(ctx.machine, ctx.paper) {
         Ok(x) => x,
         Err(why) => return Outcome::not_run(why),
     };
@@ -269,7 +269,7 @@ fn saturation_knee(p: &SaturationKnee, a: &Analysis, ctx: &Ctx) -> Outcome {
             fmt_num(low.round()),
             fmt_num(high.round())
         );
-        return Outcome::new(Verdict::NotRun(why), evidence);
+        return Outcome::new(Verdict::NotRun(crate::claims::NotRun::Here(why)), evidence);
     }
     // The bracket's geometric mean; one end where the other is open.
     let knee = if lo > 0.0 && hi.is_finite() {
@@ -279,7 +279,15 @@ fn saturation_knee(p: &SaturationKnee, a: &Analysis, ctx: &Ctx) -> Outcome {
     } else {
         lo
     };
-    let mut o = judge::ratio("knee, individuals on the GPU (geometric mean of the bracket)", knee, predicted, &p.band, None, ctx);
+    let mut o = judge::ratio(
+        "knee, individuals on the GPU (geometric mean of the bracket)",
+        Estimate::exact(knee),
+        predicted,
+        &p.band,
+        None,
+        &[],
+        ctx,
+    );
     o.evidence = format!("{}; {evidence}", o.evidence);
     o
 }
@@ -422,7 +430,7 @@ fn threads_scale(p: &ThreadsScale, a: &Analysis, ctx: &Ctx) -> Outcome {
         return Outcome::not_run("no speed runs in the paper's range of sizes").with_beyond(beyond);
     };
     let paper = p.paper_speedup / p.paper_threads as f64;
-    let mut o = judge::ratio("parallel efficiency, lowest over sizes", worst, paper, &p.band, None, ctx);
+    let mut o = judge::ratio("parallel efficiency, lowest over sizes", Estimate::exact(worst), paper, &p.band, None, &[], ctx);
     o.evidence += &format!("; {}", list(&ours));
     o.with_beyond(beyond)
 }
@@ -471,7 +479,8 @@ fn gpu_speedup(p: &GpuSpeedup, a: &Analysis, ctx: &Ctx) -> Outcome {
             if a.speed.is_empty() { "no speed runs in these records" } else { "no GPU speed runs in the paper's range of sizes" };
         return Outcome::not_run(a.gpu_reason(otherwise)).with_beyond(beyond.join("; "));
     };
-    let mut o = judge::ratio(&format!("peak speedup (at {n} per island)"), s, p.paper, &p.band, p.model.as_ref(), ctx);
+    let mut o =
+        judge::ratio(&format!("peak speedup (at {n} per island)"), Estimate::exact(s), p.paper, &p.band, p.model.as_ref(), &[], ctx);
     let each: Vec<String> = ours.iter().map(|(n, s)| format!("{n}: {}", fmt_ratio(*s))).collect();
     o.evidence += &format!("; {}", each.join(", "));
     o.with_beyond(beyond.join("; "))
@@ -634,7 +643,7 @@ fn gpu_over_all_cores(p: &GpuOverAllCores, a: &Analysis, ctx: &Ctx) -> Outcome {
         ))
         .with_beyond(beyond);
     }
-    let mut o = judge::ratio(&format!("speedup of {what}"), speedup, p.paper, &p.band, p.model.as_ref(), ctx);
+    let mut o = judge::ratio(&format!("speedup of {what}"), Estimate::exact(speedup), p.paper, &p.band, p.model.as_ref(), &[], ctx);
     o.evidence += " (n = 1 run each)";
     o
 }
@@ -707,7 +716,15 @@ fn sustained_rate(p: &SustainedRate, a: &Analysis, ctx: &Ctx) -> Outcome {
             fmt_sig(warps / paper)
         )
     });
-    let mut o = judge::ratio("share of the int32 ceiling, peak over one island on one GPU", share, p.paper_share, &p.band, None, ctx);
+    let mut o = judge::ratio(
+        "share of the int32 ceiling, peak over one island on one GPU",
+        Estimate::exact(share),
+        p.paper_share,
+        &p.band,
+        None,
+        &[],
+        ctx,
+    );
     o.evidence += &format!("; {} (n = 1 run){fill}", describe(peak));
     o.with_beyond(beyond)
 }

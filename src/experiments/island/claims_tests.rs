@@ -5,7 +5,7 @@ use super::super::analysis::fixtures::*;
 use super::super::spec::IslandSpec;
 use super::*;
 use crate::claims::testing::every_claim_reaches;
-use crate::claims::{Claims, VerdictKind};
+use crate::claims::{Claims, NotRun, Verdict, VerdictKind};
 use crate::records::Record;
 use crate::report::MachineRecords;
 use crate::spec::{PaperHardware, SpecFile};
@@ -155,10 +155,10 @@ fn fitness_comparisons_need_min_n_runs_and_count_a_tie_as_no_gain() {
     let id = "more_islands_better";
     assert_eq!(kind(&claims, &hw, id, &fitness(10, 1000.0)), VerdictKind::Reproduced);
     let tie = judge(&claims, &hw, id, &fitness(10, 0.0));
-    assert_eq!(tie.verdict, Verdict::NotReproduced);
+    assert_eq!(tie.verdict, Verdict::NotReproduced(None));
     assert!(tie.evidence.contains("1 → 14 islands of 128: ") && tie.evidence.contains("± 2.17 (95% CI, n = 10) (tie)"), "{}", tie.evidence);
     let few = judge(&claims, &hw, id, &fitness(3, 1000.0));
-    assert_eq!(few.verdict, Verdict::TooFewRuns { n: 3, needs: 10 });
+    assert_eq!(few.verdict, crate::claims::testing::too_few(3, 10));
     assert!(few.evidence.contains("(better)"), "{}", few.evidence);
     assert_eq!(kind(&claims, &hw, id, &machine(vec![], None, &[])), VerdictKind::NotRun);
     // One island count only: nothing to compare.
@@ -176,10 +176,10 @@ fn islands_on_separate_gpus_are_judged_on_the_ring_and_one_shared_gpu_goes_beyon
     assert!(o.beyond.as_deref().is_some_and(|b| b.contains("all islands on one GPU") && b.contains("12 vs 6 islands of 2048: 1.78×")));
     // The gpu profile's grid alone: not the paper's setting.
     let o = judge(&claims, &hw, id, &knee_grid(Some(132)));
-    assert!(matches!(&o.verdict, Verdict::NotRun(why) if why.contains("separate GPUs")), "{:?}", o.verdict);
+    assert!(matches!(&o.verdict, Verdict::NotRun(NotRun::Here(why)) if why.contains("separate GPUs")), "{:?}", o.verdict);
     assert!(o.beyond.as_deref().is_some_and(|b| b.contains("14 vs 1 islands of 2048: 7.17×")), "{:?}", o.beyond);
     let o = judge(&claims, &hw, id, &cpu_only());
-    assert_eq!(o.verdict, Verdict::NotRun("libcuda not found".into()));
+    assert_eq!(o.verdict, Verdict::NotRun(NotRun::Here("libcuda not found".into())));
     assert!(o.beyond.as_deref().is_some_and(|b| b.contains("the CPU's 2 threads")), "{:?}", o.beyond);
 }
 
@@ -194,9 +194,9 @@ fn the_knee_is_judged_only_when_its_bracket_is_decided() {
     assert!(o.evidence.contains("up to 3584 individuals on the GPU, above from 7168"), "{}", o.evidence);
     // 64 SMs: 2048 predicted, band 1024–4096; the bracket 3584–7168 straddles its edge.
     let o = judge(&claims, &hw, id, &knee_grid(Some(64)));
-    assert!(matches!(&o.verdict, Verdict::NotRun(why) if why.contains("between 3584 and 7168")), "{:?}", o.verdict);
+    assert!(matches!(&o.verdict, Verdict::NotRun(NotRun::Here(why)) if why.contains("between 3584 and 7168")), "{:?}", o.verdict);
     assert_eq!(kind(&claims, &hw, id, &knee_grid(None)), VerdictKind::NotRun);
-    assert_eq!(judge(&claims, &hw, id, &cpu_only()).verdict, Verdict::NotRun("libcuda not found".into()));
+    assert_eq!(judge(&claims, &hw, id, &cpu_only()).verdict, Verdict::NotRun(NotRun::Here("libcuda not found".into())));
 }
 
 #[test]
@@ -210,17 +210,17 @@ fn migration_is_judged_on_the_ring_and_one_shared_gpu_goes_beyond() {
     let mut rows = vec![grid(CUDA, 1, 2048, 1.0, 0.06)];
     rows.extend((0..3).map(|r| grid(CUDA, 14, 2048, 1.0, 0.24).with("migration_ms", 1.2).with("run", r)));
     let o = judge(&claims, &hw, id, &machine(rows, Some(132), &[]));
-    assert!(matches!(&o.verdict, Verdict::NotRun(why) if why.contains("separate GPUs")), "{:?}", o.verdict);
+    assert!(matches!(&o.verdict, Verdict::NotRun(NotRun::Here(why)) if why.contains("separate GPUs")), "{:?}", o.verdict);
     assert!(o.beyond.as_deref().is_some_and(|b| b.starts_with("all islands on one GPU, 2048 per island: 14 islands:")), "{:?}", o.beyond);
     let o = judge(&claims, &hw, id, &cpu_only());
-    assert_eq!(o.verdict, Verdict::NotRun("libcuda not found".into()));
+    assert_eq!(o.verdict, Verdict::NotRun(NotRun::Here("libcuda not found".into())));
     assert_eq!(o.beyond.as_deref(), Some("all islands on the CPU's threads (sizes of the grid): 0.10%–0.10%"));
     // No run at 2048 per island.
     let rows = vec![ring(6, 256, 0.06, 0.01, ""), ring(6, 256, 0.06, 0.01, "3+3")];
     assert_eq!(kind(&claims, &hw, id, &machine(rows, Some(132), &[])), VerdictKind::NotRun);
     // With a spec asking for repeated runs, one ring run is too few.
     let (strict, hw) = bind(&SHIPPED.replace("size = 2048, min_n = 1", "size = 2048, min_n = 3")).unwrap();
-    assert_eq!(judge(&strict, &hw, id, &ring_machine(0.12, 0.015)).verdict, Verdict::TooFewRuns { n: 1, needs: 3 });
+    assert_eq!(judge(&strict, &hw, id, &ring_machine(0.12, 0.015)).verdict, crate::claims::testing::too_few(1, 3));
 }
 
 #[test]
@@ -231,7 +231,11 @@ fn thread_scaling_is_judged_on_the_papers_thread_counts_only() {
     assert_eq!(o.verdict, Verdict::Reproduced);
     assert!((o.ratio.unwrap() - 0.9 / (11.32 / 12.0)).abs() < 1e-9);
     let o = judge(&claims, &hw, id, &speed_machine(16, 0.9, 50.0, &[]));
-    assert!(matches!(&o.verdict, Verdict::NotRun(why) if why.contains("are 16, outside the paper's 6–12")), "{:?}", o.verdict);
+    assert!(
+        matches!(&o.verdict, Verdict::NotRun(NotRun::Here(why)) if why.contains("are 16, outside the paper's 6–12")),
+        "{:?}",
+        o.verdict
+    );
     assert!(o.beyond.as_deref().is_some_and(|b| b.contains("efficiency on 16 threads: 128: 0.900")), "{:?}", o.beyond);
     assert_eq!(kind(&claims, &hw, id, &machine(vec![], None, &[])), VerdictKind::NotRun);
 }
@@ -245,7 +249,7 @@ fn a_gpu_speedup_far_above_the_paper_differs_only_where_the_hardware_predicts_it
     assert!(o.beyond.as_deref().is_some_and(|b| b.contains("split kernels (not the paper's): peak 120×")), "{:?}", o.beyond);
     // 660× is 11.7× the paper's: without this machine's int32 rate and clock, no prediction.
     let o = judge(&claims, &hw, id, &speed_machine(12, 0.9, 660.0, &[]));
-    assert_eq!(o.verdict, Verdict::NotReproduced);
+    assert_eq!(o.verdict.kind(), VerdictKind::NotReproduced);
     assert!(o.evidence.contains("11.7× the paper's") && o.evidence.contains("not measured on this machine"), "{}", o.evidence);
     // An H100's 29241 G int32/s over 790.5, a 3.0 GHz core over 3.06: 37.7× predicted.
     let h100 = [("gpu_int32", 29241.0), ("cpu_clock", 3.0)];
@@ -253,9 +257,9 @@ fn a_gpu_speedup_far_above_the_paper_differs_only_where_the_hardware_predicts_it
     assert!(matches!(&o.verdict, Verdict::Differs(e) if e.to_string().contains("predicts 37.7×")), "{:?}", o.verdict);
     // … which misses 660× (11.7×) by more than 2×.
     let o = judge(&claims, &hw, id, &speed_machine(12, 0.9, 660.0, &h100));
-    assert_eq!(o.verdict, Verdict::NotReproduced);
-    assert!(o.evidence.contains("misses by 3.22×"), "{}", o.evidence);
-    assert_eq!(judge(&claims, &hw, id, &cpu_only()).verdict, Verdict::NotRun("libcuda not found".into()));
+    assert_eq!(o.verdict.kind(), VerdictKind::NotReproduced);
+    assert!(o.evidence.contains("by up to 3.22×"), "{}", o.evidence);
+    assert_eq!(judge(&claims, &hw, id, &cpu_only()).verdict, Verdict::NotRun(NotRun::Here("libcuda not found".into())));
 }
 
 #[test]
@@ -270,13 +274,13 @@ fn every_step_of_figure_4_must_be_a_gain_by_its_welch_interval() {
     // 1 → 7 spans two steps of the fixture.
     assert!(o.evidence.contains("1 → 7 islands of 128: +2000 ± 3"), "{}", o.evidence);
     let tie = judge(&claims, &hw, id, &steps_grid(10, 0.0));
-    assert_eq!(tie.verdict, Verdict::NotReproduced);
+    assert_eq!(tie.verdict, Verdict::NotReproduced(None));
     assert!(tie.evidence.contains("(Welch 95%, n = 10 / 10, tie)"), "{}", tie.evidence);
-    assert_eq!(judge(&claims, &hw, id, &steps_grid(10, -1000.0)).verdict, Verdict::NotReproduced);
-    assert_eq!(judge(&claims, &hw, id, &steps_grid(3, 1000.0)).verdict, Verdict::TooFewRuns { n: 3, needs: 10 });
+    assert_eq!(judge(&claims, &hw, id, &steps_grid(10, -1000.0)).verdict, Verdict::NotReproduced(None));
+    assert_eq!(judge(&claims, &hw, id, &steps_grid(3, 1000.0)).verdict, crate::claims::testing::too_few(3, 10));
     // A grid without 6 and 12 islands: the steps it lacks are named and the claim is not reproduced on the rest.
     let o = judge(&claims, &hw, id, &fitness(10, 1000.0));
-    assert!(matches!(&o.verdict, Verdict::NotRun(why) if why.contains("6 → 7 of 128")), "{:?}", o.verdict);
+    assert!(matches!(&o.verdict, Verdict::NotRun(NotRun::Here(why)) if why.contains("6 → 7 of 128")), "{:?}", o.verdict);
     assert_eq!(kind(&claims, &hw, id, &machine(vec![], None, &[])), VerdictKind::NotRun);
 }
 
@@ -290,18 +294,18 @@ fn table_two_is_judged_where_the_gpus_held_one_island_each() {
     assert!(o.evidence.contains("1 island on 1 GPU over all 16 CPU threads, 128 per island, 100 generations"), "{}", o.evidence);
     // The GPU 5× faster than the cores: 10.4× the paper's; without ceilings no prediction.
     let o = judge(&claims, &hw, id, &table_machine(1, 128, 0.2, 1, &[]));
-    assert_eq!(o.verdict, Verdict::NotReproduced);
+    assert_eq!(o.verdict.kind(), VerdictKind::NotReproduced);
     assert!(o.evidence.contains("10.4× the paper's"), "{}", o.evidence);
     // 10 × the GTX 580's int32 rate, the same clock and 24 cores: 10× predicted, 10.4× measured.
     let o = judge(&claims, &hw, id, &table_machine(1, 128, 0.2, 1, &[("gpu_int32", 7905.0), ("cpu_clock", 3.06)]));
     assert!(matches!(&o.verdict, Verdict::Differs(e) if e.to_string().contains("predicts 10.0×")), "{:?}", o.verdict);
     assert_eq!(kind(&claims, &hw, id, &machine(vec![], None, &[])), VerdictKind::NotRun);
     let cpu = machine(vec![table(CPU_1T, 1, 128, 10.0, 0.0), table(CPU_MT, 1, 128, 1.0, 0.0), not_run("table", CUDA, "no GPU")], None, &[]);
-    assert_eq!(judge(&claims, &hw, id, &cpu).verdict, Verdict::NotRun("no GPU".into()));
+    assert_eq!(judge(&claims, &hw, id, &cpu).verdict, Verdict::NotRun(NotRun::Here("no GPU".into())));
     // 14 islands sharing one GPU: beyond the paper.
     let id = "fourteen_gpus_over_cores";
     let o = judge(&claims, &hw, id, &table_machine(14, 1024, 0.05, 1, &[]));
-    assert!(matches!(&o.verdict, Verdict::NotRun(why) if why.contains("shared 1 GPU")), "{:?}", o.verdict);
+    assert!(matches!(&o.verdict, Verdict::NotRun(NotRun::Here(why)) if why.contains("shared 1 GPU")), "{:?}", o.verdict);
     assert!(o.beyond.as_deref().is_some_and(|b| b.ends_with(": 20.0×")), "{:?}", o.beyond);
     assert_eq!(judge(&claims, &hw, id, &table_machine(14, 1024, 1.0 / 35.0, 14, &[])).verdict, Verdict::Reproduced);
 }
@@ -323,11 +327,11 @@ fn the_sustained_rate_is_the_peak_share_of_one_island_and_shared_gpus_go_beyond(
     );
     assert!(o.beyond.as_deref().is_some_and(|b| b.starts_with("islands sharing one GPU, peak: 14 × 2048")), "{:?}", o.beyond);
     let o = judge(&claims, &hw, id, &rate_machine(0.5, Some(29_415.0)));
-    assert_eq!(o.verdict, Verdict::NotReproduced, "{}", o.evidence);
+    assert_eq!(o.verdict.kind(), VerdictKind::NotReproduced, "{}", o.evidence);
     // No int32 ceiling in the records: no share.
     let o = judge(&claims, &hw, id, &rate_machine(0.058, None));
-    assert!(matches!(&o.verdict, Verdict::NotRun(why) if why.contains("int32 ceiling")), "{:?}", o.verdict);
-    assert_eq!(judge(&claims, &hw, id, &cpu_only()).verdict, Verdict::NotRun("libcuda not found".into()));
+    assert!(matches!(&o.verdict, Verdict::NotRun(NotRun::Here(why)) if why.contains("int32 ceiling")), "{:?}", o.verdict);
+    assert_eq!(judge(&claims, &hw, id, &cpu_only()).verdict, Verdict::NotRun(NotRun::Here("libcuda not found".into())));
 }
 
 #[test]

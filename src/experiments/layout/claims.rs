@@ -11,7 +11,7 @@ use super::analysis::{Analysis, Figure, Metric, Standing};
 use super::spec::{Class, Func, GPU_CLASSES, Size};
 use crate::check;
 use crate::claims::judge::{self, Band, Comparison, fmt_num, fmt_ratio};
-use crate::claims::{Check, Ctx, NoParams, Outcome, Params, Verdict};
+use crate::claims::{Check, Ctx, Estimate, NoParams, Outcome, Params, Verdict};
 use crate::library::nonseparable::Function;
 use serde::Deserialize;
 
@@ -222,11 +222,19 @@ fn crossover(p: &Crossover, a: &Analysis, ctx: &Ctx) -> Outcome {
     };
     match crossing(&standings) {
         Ok((x, text)) => {
-            let mut o = judge::ratio("crossover (coordinates, geometric mean of the two)", x.round(), p.paper_elements, &p.band, None, ctx);
+            let mut o = judge::ratio(
+                "crossover (coordinates, geometric mean of the two)",
+                Estimate::exact(x.round()),
+                p.paper_elements,
+                &p.band,
+                None,
+                &[],
+                ctx,
+            );
             o.evidence = format!("{}, Table 1's sizes: {text}; {}", f.name(), o.evidence);
             o.with_beyond(beyond)
         }
-        Err(why) => Outcome::new(Verdict::NotReproduced, format!("{}, Table 1's sizes: {why}", f.name())).with_beyond(beyond),
+        Err(why) => Outcome::new(Verdict::NotReproduced(None), format!("{}, Table 1's sizes: {why}", f.name())).with_beyond(beyond),
     }
 }
 
@@ -426,7 +434,7 @@ fn s3_middle_band(p: &Functions, a: &Analysis, _: &Ctx) -> Outcome {
     let (mut ev, mut beyond) = (Vec::new(), Vec::new());
     for Func(f) in &p.functions {
         let (Some(fig), Some(grid)) = (a.figure_of(*f), a.grid_of(*f)) else {
-            return Outcome::new(Verdict::NotReproduced, format!("the spec has no figure of {}", f.name()));
+            return Outcome::new(Verdict::NotReproduced(None), format!("the spec has no figure of {}", f.name()));
         };
         let order = fig.classes();
         ok &= band(&order);

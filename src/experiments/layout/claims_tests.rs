@@ -208,8 +208,8 @@ fn too_few_tries_and_no_gpu_decide_nothing() {
     let few = World { tries: 3, ..paper_world() }.fake();
     for id in claims.ids().into_iter().filter(|id| *id != "s3-limit") {
         let o = judge(&claims, &hw, id, &few);
-        assert_eq!(o.verdict.kind(), VerdictKind::TooFewRuns, "{id}: {} — {}", o.verdict.label(), o.evidence);
-        assert_eq!(o.verdict.label(), "too few runs (n = 3, needs 10)");
+        assert_eq!(o.verdict.kind(), VerdictKind::Inconclusive, "{id}: {} — {}", o.verdict.label(), o.evidence);
+        assert_eq!(o.verdict, crate::claims::testing::too_few(3, 10));
     }
     let mut cpu = Fake::cpu_only("libcuda not found");
     for s in shipped().1.sweep_sizes(Sweep::Named) {

@@ -12,8 +12,8 @@
 use super::analysis::{Analysis, Cell};
 use super::claims::{list, size};
 use super::spec::Func;
-use crate::claims::hardware::{Datasheet, Explanation, Factor, Quantity};
-use crate::claims::{Ctx, Outcome, Params, Verdict};
+use crate::claims::hardware::{Datasheet, Explanation, Factor, Predicted, Quantity};
+use crate::claims::{Ctx, Direction, Outcome, Params, Verdict};
 use crate::report::MachineRecords;
 use serde::Deserialize;
 
@@ -187,7 +187,7 @@ pub(super) fn s3_limit(p: &S3Limit, a: &Analysis, ctx: &Ctx) -> Outcome {
         return Outcome::not_run("no S3 records at Table 1's sizes");
     }
     let Some(sheet) = ctx.paper.datasheet.get(&Quantity::GpuThreadsPerBlock) else {
-        return Outcome::new(Verdict::NotReproduced, "the spec gives no threads per block for the paper's card");
+        return Outcome::new(Verdict::NotReproduced(None), "the spec gives no threads per block for the paper's card");
     };
     let paper = S3Limits {
         threads: Limit { value: sheet.value as usize, source: sheet.source.clone(), at_least: false },
@@ -257,11 +257,16 @@ pub(super) fn s3_limit(p: &S3Limit, a: &Analysis, ctx: &Ctx) -> Outcome {
                     exponent: 1.0,
                     source: paper.threads.source.clone(),
                 }],
-                predicted: b as f64 / p.paper_dimension as f64,
-                measured: b as f64 / p.paper_dimension as f64,
+                points: vec![Predicted {
+                    label: format!("first blocked dimension {b}"),
+                    measured: b as f64 / p.paper_dimension as f64,
+                    predicted: b as f64 / p.paper_dimension as f64,
+                    factors: vec![],
+                }],
+                direction: if b > p.paper_dimension { Direction::Exceeds } else { Direction::FallsShort },
             })
         }
-        _ => Verdict::NotReproduced,
+        _ => Verdict::NotReproduced(None),
     };
     let grid: Vec<(usize, bool)> = a
         .sizes(f)

@@ -1,0 +1,209 @@
+//! A measured quantity with its 95% interval ([`Estimate`]), and how many runs
+//! an interval would need to decide ([`Estimate::n_to_clear`]).
+//!
+//! Every number a verdict rests on is an estimate: a mean over runs (Student's
+//! t), a ratio of two means (delta method on the log scale), a fitted exponent
+//! (its standard error), or an exact value (counts, deterministic sizes: no
+//! interval, and no number of runs would change it). A measured systematic
+//! (e.g. the slowdown of builds run at once) widens an interval by
+//! [`Estimate::with_systematic`].
+
+use crate::stats::{Summary, t975};
+
+/// Runs beyond which "the n needed" is not worth stating.
+pub const MAX_N_NEEDED: usize = 100_000;
+
+/// How an interval shrinks with more runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Spread {
+    /// No interval: more runs cannot move it (counts, deterministic values).
+    Exact,
+    /// Half-width `t975(n − 1) · s / √n` for a per-run spread `s` (means, ratios of means, fits).
+    PerRun { s: f64 },
+}
+
+/// A value with its 95% interval `[low, high]` over `n` runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    pub value: f64,
+    pub low: f64,
+    pub high: f64,
+    pub n: usize,
+    pub spread: Spread,
+}
+
+impl Estimate {
+    /// A value without spread (a count, a deterministic size, the paper's own figure).
+    pub fn exact(value: f64) -> Estimate {
+        Estimate { value, low: value, high: value, n: 1, spread: Spread::Exact }
+    }
+
+    /// The mean of repeated runs with Student's 95% interval; None for no runs.
+    /// One run gives an unbounded interval (its spread is unknown).
+    pub fn mean_of(xs: &[f64]) -> Option<Estimate> {
+        let s = Summary::of(xs)?;
+        Some(Self::from_spread(s.mean, s.sd, s.n))
+    }
+
+    /// `value` with per-run spread `sd` over `n` runs (Student's t).
+    pub fn from_spread(value: f64, sd: f64, n: usize) -> Estimate {
+        let half = if n < 2 { f64::INFINITY } else { t975(n as f64 - 1.0) * sd / (n as f64).sqrt() };
+        Estimate { value, low: value - half, high: value + half, n, spread: Spread::PerRun { s: sd } }
+    }
+
+    /// A fitted parameter with its standard error on `df` degrees of freedom,
+    /// from `n` points (the interval `value ± t975(df)·se`).
+    pub fn fitted(value: f64, se: f64, df: usize, n: usize) -> Estimate {
+        let half = if df == 0 { f64::INFINITY } else { t975(df as f64) * se };
+        Estimate { value, low: value - half, high: value + half, n, spread: Spread::PerRun { s: se * (n as f64).sqrt() } }
+    }
+
+    /// mean(a) / mean(b) for positive samples, with the delta method's 95%
+    /// interval on the log scale (Welch's degrees of freedom): the ratio of two
+    /// methods' times, a speedup of means.
+    pub fn ratio_of_means(a: &[f64], b: &[f64]) -> Option<Estimate> {
+        let (sa, sb) = (Summary::of(a)?, Summary::of(b)?);
+        if sa.mean <= 0.0 || sb.mean <= 0.0 {
+            return None;
+        }
+        let value = sa.mean / sb.mean;
+        let n = sa.n.min(sb.n);
+        if sa.n < 2 || sb.n < 2 {
+            return Some(Estimate { value, low: 0.0, high: f64::INFINITY, n, spread: Spread::PerRun { s: f64::NAN } });
+        }
+        // Relative variances of each mean (the log scale's variances).
+        let (va, vb) = ((sa.sd / sa.mean).powi(2) / sa.n as f64, (sb.sd / sb.mean).powi(2) / sb.n as f64);
+        let se = (va + vb).sqrt();
+        let df =
+            if se == 0.0 { f64::INFINITY } else { (va + vb).powi(2) / (va * va / (sa.n as f64 - 1.0) + vb * vb / (sb.n as f64 - 1.0)) };
+        let half = t975(df) * se;
+        Some(Estimate {
+            value,
+            low: value * (-half).exp(),
+            high: value * half.exp(),
+            n,
+            spread: Spread::PerRun { s: se * (n as f64).sqrt() * value },
+        })
+    }
+
+    /// The same estimate in other units (a positive factor keeps its order).
+    pub fn scale(self, k: f64) -> Estimate {
+        let (a, b) = (self.low * k, self.high * k);
+        let spread = match self.spread {
+            Spread::Exact => Spread::Exact,
+            Spread::PerRun { s } => Spread::PerRun { s: s * k.abs() },
+        };
+        Estimate { value: self.value * k, low: a.min(b), high: a.max(b), n: self.n, spread }
+    }
+
+    /// Widened by a measured systematic of ± `fraction` of the value (e.g. 0.143
+    /// for builds 14.3% slower when run 8 at once), added to the interval's ends.
+    pub fn with_systematic(self, fraction: f64) -> Estimate {
+        let d = (self.value * fraction).abs();
+        Estimate { low: self.low - d, high: self.high + d, ..self }
+    }
+
+    pub fn is_exact(&self) -> bool {
+        matches!(self.spread, Spread::Exact)
+    }
+
+    /// Half-width on the side toward `x` (the interval may be asymmetric).
+    fn half_toward(&self, x: f64) -> f64 {
+        if x >= self.value { self.high - self.value } else { self.value - self.low }
+    }
+
+    /// The fewest runs at which the interval, with the spread observed, would lie
+    /// wholly on one side of `edge`: None where no number of runs decides (an
+    /// exact value, a value on the edge, an unknown spread, or more than
+    /// [`MAX_N_NEEDED`]).
+    pub fn n_to_clear(&self, edge: f64) -> Option<usize> {
+        let distance = (self.value - edge).abs();
+        let Spread::PerRun { .. } = self.spread else { return None };
+        if distance == 0.0 || self.n < 2 {
+            return None;
+        }
+        let half = self.half_toward(edge);
+        if !half.is_finite() || half <= 0.0 {
+            return None;
+        }
+        // Per-run spread in the units of the side toward the edge: half = t(n−1)·s/√n.
+        let s = half * (self.n as f64).sqrt() / t975(self.n as f64 - 1.0);
+        let mut n = self.n + 1;
+        while n <= MAX_N_NEEDED {
+            if t975(n as f64 - 1.0) * s / (n as f64).sqrt() < distance {
+                return Some(n);
+            }
+            // Grow geometrically far from the answer, one at a time near it.
+            let guess = ((1.96 * s / distance).powi(2)).ceil() as usize;
+            n = if guess > n + 8 { guess.min(MAX_N_NEEDED + 1) } else { n + 1 };
+        }
+        None
+    }
+}
+
+impl std::fmt::Display for Estimate {
+    /// "12.1 [11.7, 12.5] (n = 5)"; an exact value alone.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use super::judge::fmt_sig;
+        if self.is_exact() {
+            return write!(f, "{}", fmt_sig(self.value));
+        }
+        if !self.low.is_finite() || !self.high.is_finite() {
+            return write!(f, "{} (n = {}, no interval)", fmt_sig(self.value), self.n);
+        }
+        write!(f, "{} [{}, {}] (n = {})", fmt_sig(self.value), fmt_sig(self.low), fmt_sig(self.high), self.n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mean_has_students_interval() {
+        let e = Estimate::mean_of(&[1.0, 2.0, 3.0]).unwrap();
+        assert_eq!(e.value, 2.0);
+        assert!((e.high - 2.0 - 4.303 / 3f64.sqrt()).abs() < 1e-9, "{e}");
+        assert_eq!(e.n, 3);
+        let one = Estimate::mean_of(&[5.0]).unwrap();
+        assert!(one.high.is_infinite() && one.low.is_infinite());
+        assert!(Estimate::mean_of(&[]).is_none());
+        assert_eq!(Estimate::exact(4.0).to_string(), "4.00");
+    }
+
+    #[test]
+    fn a_ratio_of_means_is_centred_on_the_log_scale() {
+        let e = Estimate::ratio_of_means(&[10.0, 11.0, 9.0, 10.0], &[5.0, 5.0, 5.0, 5.0]).unwrap();
+        assert!((e.value - 2.0).abs() < 1e-12);
+        assert!(e.low < 2.0 && e.high > 2.0);
+        assert!(((e.high / e.value).ln() - (e.value / e.low).ln()).abs() < 1e-12, "symmetric on the log scale");
+        let exact = Estimate::ratio_of_means(&[4.0, 4.0], &[2.0, 2.0]).unwrap();
+        assert_eq!((exact.low, exact.high), (2.0, 2.0));
+        assert!(Estimate::ratio_of_means(&[1.0], &[0.0]).is_none());
+    }
+
+    #[test]
+    fn the_runs_needed_shrink_the_interval_past_the_edge() {
+        // mean 10, sd 1 over 3 runs: half-width 2.48; the edge at 11 needs the half-width below 1.
+        let e = Estimate::mean_of(&[9.0, 10.0, 11.0]).unwrap();
+        let n = e.n_to_clear(11.0).unwrap();
+        assert!(t975(n as f64 - 1.0) / (n as f64).sqrt() < 1.0, "n = {n}");
+        assert!(t975(n as f64 - 2.0) / ((n - 1) as f64).sqrt() >= 1.0, "n = {n} is the fewest");
+        assert_eq!(n, 7);
+        // On the edge, exact, or one run: no n decides.
+        assert_eq!(e.n_to_clear(10.0), None);
+        assert_eq!(Estimate::exact(3.0).n_to_clear(4.0), None);
+        assert_eq!(Estimate::mean_of(&[3.0]).unwrap().n_to_clear(4.0), None);
+        // Far too close: beyond reach.
+        let wide = Estimate::mean_of(&[0.0, 100.0]).unwrap();
+        assert_eq!(wide.n_to_clear(50.0 + 1e-6), None);
+    }
+
+    #[test]
+    fn a_systematic_widens_and_a_scale_keeps_order() {
+        let e = Estimate::mean_of(&[9.0, 11.0]).unwrap().with_systematic(0.1);
+        assert!((e.high - (10.0 + t975(1.0) * 2f64.sqrt() / 2f64.sqrt() + 1.0)).abs() < 1e-9, "{e}");
+        let s = Estimate::mean_of(&[1.0, 3.0]).unwrap().scale(-2.0);
+        assert!(s.low < s.high && s.value == -4.0);
+    }
+}
