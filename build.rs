@@ -8,7 +8,12 @@ fn git(args: &[&str]) -> Option<String> {
 
 fn main() {
     let commit = git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into());
-    let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+    // Dirty means the sources differ from the commit, not the reports or docs a
+    // run rewrites: a reproduction that updates `reports/` keeps its build clean.
+    let sources = ["src", "kernels", "experiments", "benches", "Cargo.toml", "Cargo.lock", "build.rs"];
+    let mut status = vec!["status", "--porcelain", "--untracked-files=no", "--"];
+    status.extend(sources);
+    let dirty = git(&status).is_some_and(|s| !s.is_empty());
     println!("cargo:rustc-env=EVOREPRO_GIT_COMMIT={commit}{}", if dirty { "-dirty" } else { "" });
     // The sources too: an edit that git has not seen yet must still mark the
     // binary dirty (cargo watches every file under a listed directory).

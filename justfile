@@ -24,7 +24,7 @@ selfcheck:
 hw:
     cargo run --release -- hw
 
-# The test suite (GPU tests pass with a message where there is no CUDA).
+# The test suite (GPU tests are ignored here; `--include-ignored` runs them on a GPU machine).
 test:
     cargo test --release
 

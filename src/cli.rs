@@ -196,6 +196,13 @@ fn papers_help() -> String {
     s
 }
 
+impl Command {
+    /// Whether the command writes record files (and holds a records lock while it runs).
+    pub fn writes_records(&self) -> bool {
+        matches!(self, Command::Reproduce { .. } | Command::Merge { .. })
+    }
+}
+
 /// The command line, with `reproduce --help` listing the papers and their profiles.
 pub fn parse() -> Cli {
     use clap::{CommandFactory, FromArgMatches};
@@ -280,30 +287,30 @@ pub fn run(cli: Cli) -> Result<()> {
                             println!("{}", experiments::dry_run(e, &opts, &dry)?);
                         }
                     } else if let Some(done) = experiments::mpi::reproduce(u, e, &opts)? {
-                        println!("{}", done.summary(e.id()));
+                        crate::say_out!("{}", done.summary(e.id()));
                     }
                     continue;
                 }
                 if dry_run {
                     println!("{}", experiments::dry_run(e, &opts, &dry)?);
                 } else {
-                    println!("{}", experiments::reproduce(e, &opts)?.summary(e.id()));
+                    crate::say_out!("{}", experiments::reproduce(e, &opts)?.summary(e.id()));
                 }
             }
         }
         Command::Merge { paper, profile, out, spec } => {
             for e in papers(&paper)? {
                 for m in experiments::shard::merge(&out, e.id(), profile.as_deref())? {
-                    println!("{}: merged {} shards, {} cases, {} rows into {}", e.id(), m.shards, m.cases, m.rows, m.file.display());
+                    crate::say_out!("{}: merged {} shards, {} cases, {} rows into {}", e.id(), m.shards, m.cases, m.rows, m.file.display());
                 }
                 let this = Fingerprint::this_machine(None).hw_id;
-                println!("{}", experiments::render(e, &out, Some(&this), &choice(spec.clone()))?.summary(e.id()));
+                crate::say_out!("{}", experiments::render(e, &out, Some(&this), &choice(spec.clone()))?.summary(e.id()));
             }
         }
         Command::Report { paper, out, spec } => {
             for e in papers(&paper)? {
                 let this = Fingerprint::this_machine(None).hw_id;
-                println!("{}", experiments::render(e, &out, Some(&this), &choice(spec.clone()))?.summary(e.id()));
+                crate::say_out!("{}", experiments::render(e, &out, Some(&this), &choice(spec.clone()))?.summary(e.id()));
             }
         }
         Command::Compare { paper, out, with } => {
@@ -332,6 +339,28 @@ fn upgrade_records(out: &std::path::Path) -> Result<()> {
         }
     }
     println!("{upgraded} of {files} record files upgraded; the others were already in today's layout");
+    // One machine, one id: files written under an id without the CPU's signature
+    // take the id of the one machine whose fingerprint equals theirs.
+    let mut rows = Vec::new();
+    let mut by_file = Vec::new();
+    for dir in crate::records::record_folders(out) {
+        for f in crate::records::record_files(&dir) {
+            let r = crate::records::read_parquet(&f)?;
+            by_file.push((f, r.first().map(|r| r.str("hw_id").to_owned()).unwrap_or_default()));
+            rows.extend(r);
+        }
+    }
+    let aliases = crate::report::aliases(&rows);
+    let mut renamed = 0;
+    for (f, id) in by_file {
+        if let Some(new) = aliases.get(&id) {
+            let _lock = crate::records::WriterLock::take(f.parent().expect("a folder"))?;
+            let to = crate::records::rename_machine(&f, &id, new)?;
+            println!("machine id of {}: `{id}` → `{new}` ({})", f.display(), to.display());
+            renamed += 1;
+        }
+    }
+    println!("{renamed} record files renamed to their machine's id");
     Ok(())
 }
 

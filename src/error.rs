@@ -18,6 +18,9 @@ pub enum SpecError {
     UnknownProfile { path: PathBuf, profile: String, known: String },
     #[error("--root {path}: not a folder")]
     Root { path: PathBuf },
+    /// A name that would become a path: only letters, digits, `-` and `_`.
+    #[error("{what} name `{name}`: use 1–64 letters, digits, `-` or `_` (it names files under --out)")]
+    Name { what: String, name: String },
 }
 
 /// Problems with raw record files.

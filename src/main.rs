@@ -1,12 +1,16 @@
 fn main() -> std::process::ExitCode {
-    // SAFETY: restores the default action for SIGPIPE before any output, so that a
-    // closed pipe (`evorepro list | head -1`) ends the process quietly, as it does
-    // other Unix tools, instead of making `println!` panic.
+    let cli = evorepro::cli::parse();
+    // SAFETY: sets SIGPIPE's action before any output. Commands that only print
+    // take the default, so that a closed pipe (`evorepro list | head -1`) ends
+    // them quietly, as it does other Unix tools. Commands that write records
+    // (`reproduce`, `merge`) ignore it: their output goes through `say!`, which
+    // drops what a closed pipe cannot take, so the run goes on and releases its
+    // lock at the end.
     #[cfg(unix)]
     unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        let action = if cli.command.writes_records() { libc::SIG_IGN } else { libc::SIG_DFL };
+        libc::signal(libc::SIGPIPE, action);
     }
-    let cli = evorepro::cli::parse();
     match evorepro::cli::run(cli) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {

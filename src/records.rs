@@ -392,17 +392,28 @@ fn read_err(path: &Path, e: &dyn fmt::Display) -> RecordError {
     RecordError::Read { path: path.to_owned(), message: e.to_string() }
 }
 
-/// The bytes of `path`, refused when they differ from those its checksum file describes.
+/// The bytes of `path`, refused when they differ from those its checksum file
+/// describes, or when it has none (a file without one is certified only by
+/// `evorepro records upgrade`, [`certify`]). The checksum file may list two
+/// hashes while a rewrite is under way (the new bytes, then the old): either reads.
 fn read_verified(path: &Path) -> Result<Vec<u8>, RecordError> {
     let bytes = std::fs::read(path).map_err(|e| read_err(path, &e))?;
     let sum = checksum_path(path);
-    let expected = match std::fs::read_to_string(&sum) {
-        Ok(text) => text.split_whitespace().next().unwrap_or_default().to_owned(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(bytes),
+    let listed = match std::fs::read_to_string(&sum) {
+        Ok(text) => text.split_whitespace().map(str::to_owned).collect::<Vec<_>>(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let message = format!(
+                "no checksum file ({}): its bytes cannot be told from a corrupted copy; `evorepro records upgrade` certifies a \
+                 file that parses and whose rows pass the records' schema and range checks",
+                sum.display()
+            );
+            return Err(RecordError::Read { path: path.to_owned(), message });
+        }
         Err(e) => return Err(read_err(&sum, &e)),
     };
+    let expected = listed.first().cloned().unwrap_or_default();
     let found = sha256_hex(&bytes);
-    if !found.eq_ignore_ascii_case(&expected) {
+    if !listed.iter().any(|h| found.eq_ignore_ascii_case(h)) {
         let prefix = |h: &str| h.chars().take(16).collect::<String>();
         let message = format!(
             "its bytes changed after they were written: SHA-256 {}…, {} expects {}… (corrupted, or replaced without its checksum file)",
@@ -429,25 +440,56 @@ fn parse_parquet(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, RecordError> 
 
 /// Gives a records file written before checksums were kept its checksum file,
 /// once its content reads as records; returns whether one was written.
-pub fn add_missing_checksum(path: &Path) -> Result<bool, RecordError> {
+pub fn certify(path: &Path) -> Result<bool, RecordError> {
     let sum = checksum_path(path);
     if sum.exists() {
         return Ok(false);
     }
-    let bytes = read_verified(path)?;
-    parse_parquet(path, &bytes)?;
+    let bytes = std::fs::read(path).map_err(|e| read_err(path, &e))?;
+    let rows = parse_parquet(path, &bytes)?;
+    check_rows(path, &rows)?;
     replace(&sum, format!("{}\n", sha256_hex(&bytes)).as_bytes()).map_err(|e| write_err(&sum, &e))?;
     Ok(true)
+}
+
+/// The columns every record row carries, and the kinds a row may be.
+const REQUIRED: [&str; 5] = ["hw_id", "record_kind", "run_id", "git_commit", "profile"];
+const KINDS: [&str; 3] = ["measurement", "ceiling", "hw_ceiling"];
+
+/// The records' schema and range checks: every row with the columns every row
+/// carries and a known kind; no time, rate or bandwidth negative or not finite.
+fn check_rows(path: &Path, rows: &[Record]) -> Result<(), RecordError> {
+    let bad =
+        |i: usize, what: String| RecordError::Read { path: path.to_owned(), message: format!("row {}: {what}; not certified", i + 1) };
+    if rows.is_empty() {
+        return Err(bad(0, "no rows".into()));
+    }
+    for (i, r) in rows.iter().enumerate() {
+        if let Some(c) = REQUIRED.iter().find(|c| matches!(r.get(c), Value::Null)) {
+            return Err(bad(i, format!("no `{c}`")));
+        }
+        if !KINDS.contains(&r.str("record_kind")) {
+            return Err(bad(i, format!("record kind `{}` is none of {}", r.str("record_kind"), KINDS.join(", "))));
+        }
+        for (k, v) in r.cells() {
+            let measured = ["_ms", "_s", "_per_s", "_ghz"].iter().any(|u| k.ends_with(u));
+            if let (true, Value::Float(x)) = (measured, v)
+                && !(x.is_finite() && *x >= 0.0)
+            {
+                return Err(bad(i, format!("`{k}` = {x}")));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn write_err(p: &Path, e: &dyn fmt::Display) -> RecordError {
     RecordError::Write { path: p.to_owned(), message: e.to_string() }
 }
 
-/// Writes `records` as `<stem>.parquet`, then its checksum file, each atomically.
-/// The old checksum file goes first: a kill between the writes leaves a file
-/// without a checksum (read unchecked, given one by `report`), never one whose
-/// checksum is stale.
+/// Writes `records` as `<stem>.parquet` with its checksum file, each
+/// atomically and in the order of [`write_frame_file`]: a kill at any point
+/// leaves a file its checksum file accepts.
 pub fn write_parquet(stem: &Path, records: &[Record]) -> Result<(), RecordError> {
     let parquet = stem.with_extension("parquet");
     let mut df = to_frame(records).map_err(|e| write_err(&parquet, &e))?;
@@ -472,13 +514,26 @@ fn remove_if_present(path: &Path) -> Result<(), RecordError> {
     }
 }
 
-/// One Parquet file, then its checksum file, each atomically.
+/// One Parquet file and its checksum file, each atomically: the checksum file
+/// first lists the new bytes' hash and the old's, then the file is replaced,
+/// then the checksum file lists the new hash alone, so a kill at any point
+/// leaves a file its checksum file accepts.
 fn write_frame_file(path: &Path, df: &mut DataFrame) -> Result<(), RecordError> {
     let sum = checksum_path(path);
     let bytes = parquet_bytes(df).map_err(|e| write_err(path, &e))?;
-    remove_if_present(&sum)?;
+    let new = sha256_hex(&bytes);
+    let old = std::fs::read_to_string(&sum).ok().and_then(|t| t.split_whitespace().next().map(str::to_owned));
+    let both = old.filter(|o| path.exists() && *o != new);
+    let listed = match &both {
+        Some(old) => format!("{new}\n{old}\n"),
+        None => format!("{new}\n"),
+    };
+    replace(&sum, listed.as_bytes()).map_err(|e| write_err(&sum, &e))?;
     replace(path, &bytes).map_err(|e| write_err(path, &e))?;
-    replace(&sum, format!("{}\n", sha256_hex(&bytes)).as_bytes()).map_err(|e| write_err(&sum, &e))
+    if both.is_some() {
+        replace(&sum, format!("{new}\n").as_bytes()).map_err(|e| write_err(&sum, &e))?;
+    }
+    Ok(())
 }
 
 /// The CSV copy of a run's ceilings beside `<stem>.csv`: `<stem>.ceilings.csv`.
@@ -573,7 +628,9 @@ impl fmt::Display for Upgrade {
 /// file and its checksum are rewritten only when a column changed, every other
 /// column (order, type, values) as it was; each file atomically.
 pub fn upgrade(parquet: &Path) -> Result<Upgrade, RecordError> {
+    certify(parquet)?;
     if tail_path(parquet).exists() {
+        certify(&tail_path(parquet))?;
         // A killed run's tail: folded into the file first, so no row is lost.
         write_parquet(&parquet.with_extension(""), &read_parquet(parquet)?)?;
     }
@@ -591,6 +648,35 @@ pub fn upgrade(parquet: &Path) -> Result<Upgrade, RecordError> {
     }
     let csv = write_csv_frames(&parquet.with_extension(""), &df)?;
     Ok(Upgrade { renamed, dropped, csv })
+}
+
+/// Rewrites one record file's machine id to `new_id` (the id recorded kept in
+/// `hw_id_recorded`, every other column as it was) and names the file after it
+/// (`<new_id>__<profile>`); where a file of that name exists, the file keeps
+/// its name (both are read; the later run supersedes). Returns the file's path now.
+pub fn rename_machine(parquet: &Path, old_id: &str, new_id: &str) -> Result<PathBuf, RecordError> {
+    if tail_path(parquet).exists() {
+        write_parquet(&parquet.with_extension(""), &read_parquet(parquet)?)?;
+    }
+    let bytes = read_verified(parquet)?;
+    let (mut df, _) = parse_frame(parquet, &bytes)?;
+    let n = df.height();
+    let err = |e: PolarsError| write_err(parquet, &e);
+    df.with_column(Column::new("hw_id_recorded".into(), vec![old_id; n])).map_err(err)?;
+    df.with_column(Column::new("hw_id".into(), vec![new_id; n])).map_err(err)?;
+    let name = parquet.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let target = match name.strip_prefix(&format!("{old_id}__")) {
+        Some(rest) if !parquet.with_file_name(format!("{new_id}__{rest}")).exists() => parquet.with_file_name(format!("{new_id}__{rest}")),
+        _ => parquet.to_owned(),
+    };
+    write_parquet_frame(&target, &mut df)?;
+    write_csv_frames(&target.with_extension(""), &df)?;
+    if target != parquet {
+        for ext in ["parquet", "parquet.sha256", "csv", "ceilings.csv"] {
+            remove_if_present(&parquet.with_extension(ext))?;
+        }
+    }
+    Ok(target)
 }
 
 /// [`upgrade`]s every record file directly in `dir` (not its `archive/`, kept
@@ -776,7 +862,7 @@ impl WriterLock {
                     if pid.is_some_and(process_alive) {
                         return Err(RecordError::Locked { path, holder: holder.trim().to_owned() });
                     }
-                    eprintln!("taking over {} from a run that is gone (pid {})", path.display(), holder.trim());
+                    crate::say!("taking over {} from a run that is gone (pid {})", path.display(), holder.trim());
                     std::fs::remove_file(&path).map_err(err)?;
                 }
                 Err(e) => return Err(err(e)),
@@ -1047,10 +1133,11 @@ mod tests {
         std::fs::write(&parquet, &bytes).unwrap();
         let e = read_parquet(&parquet).unwrap_err().to_string();
         assert!(e.contains(&*parquet.to_string_lossy()) && e.contains("changed after they were written"), "{e}");
-        // Without the checksum the flip reads silently: what the checksum is for.
+        // Without the checksum the file is refused, not read: the flip would
+        // otherwise pass silently.
         std::fs::remove_file(checksum_path(&parquet)).unwrap();
-        let wall_ms = read_parquet(&parquet).unwrap()[1].float("wall_ms").unwrap();
-        assert!(wall_ms > 1e100, "{wall_ms}");
+        let e = read_parquet(&parquet).unwrap_err().to_string();
+        assert!(e.contains("no checksum file"), "{e}");
     }
 
     /// Rows as an older evorepro wrote them: a ceiling under each old name, and
@@ -1085,6 +1172,25 @@ mod tests {
         assert_eq!(rows[4].float("link_gb_per_s"), Some(351.75));
         assert!(rows.iter().all(|r| r.cells().all(|(k, _)| !RENAMED_COLUMNS.iter().any(|(old, _)| *old == k))), "no old name is left");
         assert!(rows[3].float("t").unwrap().is_nan() && rows[3].int("n") == Some(3));
+    }
+
+    #[test]
+    fn a_machine_renamed_keeps_its_recorded_id_and_its_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let rows =
+            |hw: &str| (0..3).map(|i| Record::new().with("hw_id", hw).with("record_kind", "measurement").with("i", i)).collect::<Vec<_>>();
+        write_records(&dir.path().join("old__speed"), &rows("old")).unwrap();
+        let to = rename_machine(&dir.path().join("old__speed.parquet"), "old", "new").unwrap();
+        assert_eq!(to, dir.path().join("new__speed.parquet"));
+        assert!(!dir.path().join("old__speed.parquet").exists() && !dir.path().join("old__speed.csv").exists());
+        let back = read_parquet(&to).unwrap();
+        assert_eq!(back.len(), 3);
+        assert!(back.iter().all(|r| r.str("hw_id") == "new" && r.str("hw_id_recorded") == "old"));
+        // Where the new name is taken, the file keeps its own (both are read).
+        write_records(&dir.path().join("old__cpu"), &rows("old")).unwrap();
+        write_records(&dir.path().join("new__cpu"), &rows("new")).unwrap();
+        assert_eq!(rename_machine(&dir.path().join("old__cpu.parquet"), "old", "new").unwrap(), dir.path().join("old__cpu.parquet"));
+        assert!(read_parquet(&dir.path().join("old__cpu.parquet")).unwrap().iter().all(|r| r.str("hw_id") == "new"));
     }
 
     #[test]
@@ -1218,23 +1324,57 @@ mod tests {
     }
 
     #[test]
-    fn records_without_a_checksum_still_read_and_are_given_one() {
+    fn records_without_a_checksum_are_refused_until_certified() {
         let dir = tempfile::tempdir().unwrap();
         let stem = dir.path().join("legacy");
-        write_records(&stem, &sample()).unwrap();
+        let rows = |t: f64| -> Vec<Record> {
+            (0..2)
+                .map(|i| {
+                    Record::new()
+                        .with("hw_id", "m")
+                        .with("record_kind", "measurement")
+                        .with("run_id", 1)
+                        .with("git_commit", "abc")
+                        .with("profile", "quick")
+                        .with("case_id", format!("c{i}"))
+                        .with("kernel_ms", t)
+                })
+                .collect()
+        };
+        write_records(&stem, &rows(1.5)).unwrap();
         let parquet = stem.with_extension("parquet");
+        // A rewrite under way lists the new hash and the old: the old bytes still read.
+        let old = std::fs::read(&parquet).unwrap();
+        write_records(&stem, &rows(2.5)).unwrap();
+        let new_sum = std::fs::read_to_string(checksum_path(&parquet)).unwrap();
+        std::fs::write(checksum_path(&parquet), format!("{}{}\n", new_sum, sha256_hex(&old))).unwrap();
+        std::fs::write(&parquet, &old).unwrap();
+        assert_eq!(read_parquet(&parquet).unwrap()[0].float("kernel_ms"), Some(1.5));
         std::fs::remove_file(checksum_path(&parquet)).unwrap();
+        let e = read_parquet(&parquet).unwrap_err().to_string();
+        assert!(e.contains("no checksum file") && e.contains("records upgrade"), "{e}");
+        assert!(certify(&parquet).unwrap());
+        assert!(!certify(&parquet).unwrap(), "written once");
         assert_eq!(read_parquet(&parquet).unwrap().len(), 2);
-        assert!(add_missing_checksum(&parquet).unwrap());
-        assert!(!add_missing_checksum(&parquet).unwrap(), "written once");
-        assert_eq!(read_parquet(&parquet).unwrap().len(), 2);
+        // Rows that fail the schema or range checks are not certified.
+        let negative = dir.path().join("negative");
+        write_records(&negative, &rows(-1.0)).unwrap();
+        std::fs::remove_file(checksum_path(&negative.with_extension("parquet"))).unwrap();
+        let e = certify(&negative.with_extension("parquet")).unwrap_err().to_string();
+        assert!(e.contains("`kernel_ms` = -1") && e.contains("not certified"), "{e}");
+        let mut no_kind = rows(1.0);
+        no_kind[1].set("record_kind", "whatever");
+        write_records(&dir.path().join("kind"), &no_kind).unwrap();
+        std::fs::remove_file(checksum_path(&dir.path().join("kind.parquet"))).unwrap();
+        assert!(certify(&dir.path().join("kind.parquet")).unwrap_err().to_string().contains("row 2: record kind `whatever`"));
         // A file that does not read gets no checksum.
         let junk = dir.path().join("junk.parquet");
         std::fs::write(&junk, "not a parquet file").unwrap();
-        assert!(add_missing_checksum(&junk).unwrap_err().to_string().contains("junk.parquet"));
+        assert!(certify(&junk).unwrap_err().to_string().contains("junk.parquet"));
         assert!(!checksum_path(&junk).exists());
         // Checksums are not records.
-        assert_eq!(record_files(dir.path()), vec![junk, parquet]);
+        let files = record_files(dir.path());
+        assert!(files.contains(&junk) && files.contains(&parquet) && files.iter().all(|p| p.extension().is_some_and(|e| e == "parquet")));
     }
 
     #[cfg(unix)]

@@ -102,8 +102,10 @@ pub struct SpecFile {
     pub path: PathBuf,
     pub text: String,
     /// First 16 hex digits of the SHA-256 of the spec's content: its TOML read
-    /// and written back in one form, so that comments and layout do not count
-    /// (a text that does not read as TOML: of the text itself). Every row records it.
+    /// and written back in one form, so that comments and layout do not count,
+    /// and without its `[[claims]]`, which judge records but never change what
+    /// is measured (a text that does not read as TOML: of the text itself).
+    /// Every row records it.
     pub hash: String,
     /// First 16 hex digits of the SHA-256 of the text, comments included: the
     /// hash of records written before [`SpecFile::hash`] was of the content,
@@ -123,7 +125,10 @@ impl SpecFile {
     pub fn from_text(path: &Path, text: String) -> SpecFile {
         let hex = |bytes: &[u8]| Sha256::digest(bytes).iter().take(8).map(|b| format!("{b:02x}")).collect::<String>();
         let text_hash = hex(text.as_bytes());
-        let content = toml::from_str::<toml::Table>(&text).ok().and_then(|t| toml::to_string(&t).ok());
+        let content = toml::from_str::<toml::Table>(&text).ok().and_then(|mut t| {
+            t.remove("claims");
+            toml::to_string(&t).ok()
+        });
         let hash = content.map_or_else(|| text_hash.clone(), |c| hex(c.as_bytes()));
         let dir = path.parent().unwrap_or(Path::new(""));
         SpecFile { path: path.to_owned(), text, hash, text_hash, context: SpecContext::new(dir, dir, false) }
@@ -281,6 +286,13 @@ pub struct PaperHardware {
     pub datasheet: BTreeMap<Quantity, Datasheet>,
 }
 
+/// Names that become file or folder names (profiles, papers, shards): letters,
+/// digits, `-` and `_`, 1 to 64 of them, so that no name leads outside `--out`.
+pub fn check_name(what: &str, name: &str) -> Result<(), SpecError> {
+    let ok = !name.is_empty() && name.len() <= 64 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if ok { Ok(()) } else { Err(SpecError::Name { what: what.to_owned(), name: name.to_owned() }) }
+}
+
 /// Whose claim it is: the paper's (with its sentence quoted), or the
 /// harness's own check (shown and counted apart from the paper's).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize)]
@@ -398,6 +410,8 @@ mod tests {
         assert_eq!(a.hash, commented.hash, "comments and layout changed the hash");
         assert_ne!(a.hash, spec("x = 2\n[t]\ny = [1, 2]\n").hash);
         assert_ne!(a.hash, spec("x = 1\n[t]\ny = [1, 3]\n").hash);
+        // Claims judge records; they never change what a run measures.
+        assert_eq!(a.hash, spec("x = 1\n[t]\ny = [1, 2]\n[[claims]]\nid = \"c\"\n").hash);
         // The hash of records written before: the text's, comments included.
         assert_eq!(a.text_hash, sha_prefix("# about 3 minutes\nx = 1\n[t]\ny = [1, 2]\n"));
         assert_ne!(a.text_hash, commented.text_hash);

@@ -402,6 +402,52 @@ fn a_closed_pipe_ends_list_quietly_and_errors_name_their_cause_once() {
     assert!(err.contains("/nonexistent/spec.toml") && err.matches("No such file").count() == 1, "{err}");
 }
 
+/// A profile name becomes a file name: one that would lead outside `--out` (or
+/// into a subfolder no report reads) is refused before anything is written.
+#[test]
+fn a_profile_name_that_is_a_path_is_refused_and_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    for bad in ["../../../../tmp/x/pwned", "a/b", "", "quick\\x"] {
+        let o = evorepro(&[
+            "reproduce".as_ref(),
+            "island".as_ref(),
+            "--profile".as_ref(),
+            bad.as_ref(),
+            "--out".as_ref(),
+            tmp.path().as_os_str(),
+        ]);
+        assert_failed(&o, &format!("--profile {bad:?}"));
+        assert!(stderr(&o).contains("letters, digits, `-` or `_`"), "{}", stderr(&o));
+        let o =
+            evorepro(&["merge".as_ref(), "island".as_ref(), "--profile".as_ref(), bad.as_ref(), "--out".as_ref(), tmp.path().as_os_str()]);
+        assert_failed(&o, &format!("merge --profile {bad:?}"));
+    }
+    assert!(tree(tmp.path()).is_empty(), "written: {:?}", tree(tmp.path()));
+}
+
+/// `reproduce … 2>&1 | head -1`: the reader goes away at the first line; the run
+/// goes on to its end, stores its cases and releases its lock.
+#[test]
+fn a_run_outlives_a_closed_pipe_and_releases_its_lock() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_evorepro"))
+        .args(["reproduce", "gboa", "--profile", "quick", "--backend", "cpu", "--max-cases", "3", "--out"])
+        .arg(tmp.path())
+        .current_dir(ROOT)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert!(status.success(), "the run ended with {status:?} when its pipes closed");
+    let records = tmp.path().join("gboa").join("records");
+    let files: Vec<PathBuf> = tree(&records);
+    assert!(files.iter().any(|p| p.extension().is_some_and(|e| e == "parquet")), "no records stored: {files:?}");
+    assert!(!files.iter().any(|p| p.file_name().is_some_and(|n| n.to_string_lossy().contains("lock"))), "a lock was left: {files:?}");
+}
+
 #[test]
 fn reproduce_help_lists_every_paper_with_its_profiles_and_version_names_the_commit() {
     let o = evorepro(&["reproduce", "--help"]);

@@ -41,3 +41,73 @@ fn index_json_and_reports_agree() {
         }
     }
 }
+
+fn validator() -> jsonschema::Validator {
+    let schema: serde_json::Value =
+        serde_json::from_str(&read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/verdicts.schema.json"))).expect("the schema is JSON");
+    jsonschema::validator_for(&schema).expect("a valid JSON Schema")
+}
+
+fn assert_valid(v: &jsonschema::Validator, what: &str, json: &serde_json::Value) {
+    let errors: Vec<String> = v.iter_errors(json).map(|e| format!("{} at {}", e, e.instance_path())).take(5).collect();
+    assert!(errors.is_empty(), "{what} breaks docs/verdicts.schema.json: {}", errors.join("; "));
+}
+
+/// Every committed verdicts file follows the published schema.
+#[test]
+fn committed_verdicts_follow_the_schema() {
+    let v = validator();
+    let root = Path::new(REPORTS);
+    let all: serde_json::Value = serde_json::from_str(&read(&root.join("verdicts.json"))).unwrap();
+    assert_valid(&v, "reports/verdicts.json", &all);
+    for e in evorepro::experiments::registry() {
+        let path = root.join(e.id()).join("verdicts.json");
+        let one: serde_json::Value = serde_json::from_str(&read(&path)).unwrap();
+        assert_valid(&v, &path.display().to_string(), &one);
+    }
+}
+
+/// Verdicts of every kind, as the library writes them, follow the schema; a
+/// record the schema forbids (a harness check with a quote, a direction on a
+/// reproduced claim) is refused, so the schema can fail.
+#[test]
+fn every_kind_of_verdict_follows_the_schema_and_the_schema_can_fail() {
+    use evorepro::claims::hardware::{Explanation, Factor, Predicted, Quantity};
+    use evorepro::claims::{Budget, ClaimResult, Direction, Estimate, Outcome, Verdict, judge};
+    use evorepro::records::Record;
+    use evorepro::report::MachineRecords;
+    let text = "id = \"c\"\nsource = \"s\"\ntext = \"t\"\nquote = \"q\"\ncheck = \"k\"\n";
+    let paper: evorepro::spec::ClaimSpec = toml::from_str(text).unwrap();
+    let harness: evorepro::spec::ClaimSpec = toml::from_str(&text.replace("quote = \"q\"\n", "provenance = \"harness\"\n")).unwrap();
+    let explanation = Explanation {
+        factors: vec![Factor::of_point(Quantity::GpuBandwidth, 3000.0, 100.0, "sheet")],
+        points: vec![Predicted { label: "p".into(), measured: 25.0, predicted: 30.0, factors: vec![] }],
+        direction: Direction::Exceeds,
+    };
+    let band = judge::Band { low: 0.5, high: 2.0 };
+    let outcomes = vec![
+        Outcome::new(Verdict::Reproduced, "ok").with_ratio(1.1),
+        Outcome::new(Verdict::NotReproduced(Some(Direction::FallsShort)), "short"),
+        Outcome::new(Verdict::Differs(explanation), "differs"),
+        Outcome::decided(judge::band(&Estimate::mean_of(&[0.45, 0.5, 0.55]).unwrap(), &band), 3, "edge"),
+        Outcome::too_few(1, 3, "one"),
+        Outcome::not_run("no GPU"),
+        Outcome::new(Verdict::Reproduced, "small").with_budget(Budget::new(2000.0, 100000.0, "generations")),
+    ];
+    let machine = MachineRecords {
+        hw_id: "m".into(),
+        rows: vec![Record::new().with("hw_id", "m").with("cpu_model", "CPU").with("record_kind", "measurement").with("git_commit", "abc")],
+    };
+    let mut claims: Vec<ClaimResult> = outcomes.into_iter().map(|o| ClaimResult::of(&paper, "m", o)).collect();
+    claims.push(ClaimResult::of(&harness, "m", Outcome::new(Verdict::Reproduced, "own check")));
+    let pv = evorepro::report::index::PaperVerdicts::new("demo", "Demo", &[machine], &claims);
+    let json = serde_json::to_value(&pv).unwrap();
+    let v = validator();
+    assert_valid(&v, "a paper's verdicts of every kind", &json);
+    let mut quoted_harness = json.clone();
+    quoted_harness["claims"][7]["quote"] = serde_json::Value::String("q".into());
+    assert!(!v.is_valid(&quoted_harness), "a harness check with a quote must break the schema");
+    let mut directed = json.clone();
+    directed["claims"][0]["direction"] = serde_json::Value::String("exceeds".into());
+    assert!(!v.is_valid(&directed), "a reproduced claim with a direction must break the schema");
+}

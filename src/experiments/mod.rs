@@ -71,6 +71,14 @@ pub trait Paper {
     /// The report's content from every machine's records, writing figures under
     /// `dir/figures/`; the runner lays it out ([`render`]).
     fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport>;
+    /// Every claim judged on every machine, from the analyses alone (no report,
+    /// no figure): what [`mark_incomplete`] and the verdict tests call. By
+    /// default the claims of a report rendered into a scratch folder.
+    fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {
+        let scratch = tempfile::tempdir()?;
+        std::fs::create_dir_all(scratch.path().join("figures"))?;
+        Ok(self.report(machines, scratch.path())?.claims)
+    }
     /// Side-by-side of every machine and the paper's hardware.
     fn compare(&self, machines: &[MachineRecords]) -> String;
     /// What one case holds at its peak, estimated from its sizes (none by default).
@@ -336,6 +344,8 @@ struct Checked {
 }
 
 fn check_run(exp: &dyn Experiment, opts: &RunOptions) -> Result<Checked> {
+    // A profile's name becomes a file name under `--out`: checked before anything is read or written.
+    crate::spec::check_name("profile", &opts.profile)?;
     let file = read_spec(exp, &opts.spec)?;
     let paper = exp.load(&file)?;
     let cases = paper.cases(&opts.profile)?;
@@ -475,7 +485,7 @@ impl<'a> Run<'a> {
             .with("backend", if env.gpu.is_some() { "cuda" } else { "cpu" });
         common.extend(&env.fingerprint.record());
         if let Some(g) = &env.gpu {
-            eprintln!(
+            crate::say!(
                 "{}: GPU {} (CC {}.{}), profile {}",
                 exp.id(),
                 g.info.name,
@@ -484,17 +494,17 @@ impl<'a> Run<'a> {
                 opts.profile
             );
         } else {
-            eprintln!("{}: CPU only ({}): GPU parts are recorded as not run here; profile {}", exp.id(), env.gpu_absent, opts.profile);
+            crate::say!("{}: CPU only ({}): GPU parts are recorded as not run here; profile {}", exp.id(), env.gpu_absent, opts.profile);
         }
         if let Some(s) = opts.shard {
-            eprintln!("{}: shard {s}, {} cases, records in {}", exp.id(), cases.len(), folder.display());
+            crate::say!("{}: shard {s}, {} cases, records in {}", exp.id(), cases.len(), folder.display());
         }
         if let Some(g) = &env.gpu {
             let t0 = std::time::Instant::now();
             for src in exp.kernels() {
                 g.load(src)?;
             }
-            eprintln!("{}: kernels compiled and loaded in {:.2} s (before any timed case)", exp.id(), t0.elapsed().as_secs_f64());
+            crate::say!("{}: kernels compiled and loaded in {:.2} s (before any timed case)", exp.id(), t0.elapsed().as_secs_f64());
         }
         let ceilings = measure_ceilings(env.gpu.as_ref(), opts.profile == "quick", "ceiling")?;
         let mut writer = Writer { store, common };
@@ -507,10 +517,10 @@ impl<'a> Run<'a> {
     pub fn todo(&self) -> Vec<&Case> {
         let mut todo: Vec<&Case> = self.cases.iter().filter(|c| !self.writer.store.is_done(&c.id)).collect();
         if todo.len() < self.cases.len() {
-            eprintln!("resuming: {} of {} cases already stored", self.cases.len() - todo.len(), self.cases.len());
+            crate::say!("resuming: {} of {} cases already stored", self.cases.len() - todo.len(), self.cases.len());
         }
         if let Some(max) = self.opts.max_cases.filter(|&m| m < todo.len()) {
-            eprintln!("--max-cases {max}: running {max} of the {} cases still to run", todo.len());
+            crate::say!("--max-cases {max}: running {max} of the {} cases still to run", todo.len());
             todo.truncate(max);
         }
         todo
@@ -616,11 +626,38 @@ impl Progress {
     }
 }
 
+/// The warm-up cases of a run: the lightest case of each resource the cases
+/// use, run once untimed before any timed case, so that no timed case pays a
+/// process's first launches, allocations and thread pool (the first CUDA case
+/// of a process measured 2–3× slower: adult 4.40 against 2.17 ms).
+pub fn warm_ups<'c>(todo: &[&'c Case], resource: impl Fn(&Case) -> plan::Resource) -> Vec<&'c Case> {
+    let mut lightest: std::collections::BTreeMap<plan::Resource, &Case> = std::collections::BTreeMap::new();
+    for &c in todo {
+        let e = lightest.entry(resource(c)).or_insert(c);
+        if c.weight < e.weight {
+            *e = c;
+        }
+    }
+    lightest.into_values().collect()
+}
+
+/// Runs the warm-up cases ([`warm_ups`]) and drops their rows.
+pub fn warm_up(paper: &dyn Paper, todo: &[&Case], env: &RunEnv, id: &str) -> Result<()> {
+    for case in warm_ups(todo, |c| paper.resource(c)) {
+        let (_, s) = run_one(paper, case, env)?;
+        if !QUIET.load(std::sync::atomic::Ordering::Relaxed) {
+            crate::say!("{id}: warm-up case {} in {s:.2} s (untimed, not stored)", case.id);
+        }
+    }
+    Ok(())
+}
+
 /// Runs one paper: cases not yet stored, then the report (with `--shard`, this
 /// shard's cases into its own records, no report). Returns what was written.
 pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<Finished> {
     let mut run = Run::start(exp, opts)?;
     let todo: Vec<Case> = run.todo().into_iter().cloned().collect();
+    warm_up(run.paper.as_ref(), &todo.iter().collect::<Vec<_>>(), &run.env, exp.id())?;
     let mut progress = Progress::new(exp.id(), &todo.iter().collect::<Vec<_>>());
     for case in &todo {
         progress.started(case);
@@ -637,6 +674,17 @@ pub fn load_records(out: &Path, id: &str) -> Result<Vec<Record>> {
     let mut rows = Vec::new();
     for f in records::record_files(&records_dir(out, id)) {
         rows.extend(records::read_parquet(&f)?);
+    }
+    Ok(rows)
+}
+
+/// Every record under a reports root: each paper's and the hardware records.
+pub fn all_records(out: &Path) -> Result<Vec<Record>> {
+    let mut rows = Vec::new();
+    for dir in records::record_folders(out) {
+        for f in records::record_files(&dir) {
+            rows.extend(records::read_parquet(&f)?);
+        }
     }
     Ok(rows)
 }
@@ -675,15 +723,14 @@ pub fn record_hardware(fp: &Fingerprint, ceilings: Vec<Record>, out: &Path) -> R
     Ok(stem.with_extension("parquet"))
 }
 
-/// Writes the checksum file of every record file that lacks one (records
-/// written before checksums were kept) and reads cleanly, and the CSV copy of
-/// every record file that lacks one or whose copy is older than the Parquet
-/// (records brought back from another machine as Parquet only, a run killed
-/// before its CSV was written).
+/// Writes the CSV copy of every record file that lacks one or whose copy is
+/// older than the Parquet (records brought back from another machine as
+/// Parquet only, a run killed before its CSV was written). The copies are
+/// derived and never read back; a record file without its checksum is refused
+/// at the read, never given one here (`records upgrade` certifies it).
 fn write_missing_copies(out: &Path, id: &str) -> Result<()> {
     let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
     for f in records::record_files(&out.join(id).join("records")) {
-        records::add_missing_checksum(&f)?;
         let csv = f.with_extension("csv");
         if modified(&csv).is_none_or(|c| modified(&f).is_some_and(|p| p > c)) {
             records::write_csv(&f.with_extension(""), &records::read_parquet(&f)?)?;
@@ -743,7 +790,7 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
     if !unmerged.is_empty() {
         let names: Vec<String> = unmerged.iter().map(|f| format!("`{}`", f.display())).collect();
         let note = format!("**Unmerged shards, not in this report:** {} (`evorepro merge {}` combines them).", names.join(", "), exp.id());
-        eprintln!("{}: {note}", exp.id());
+        crate::say!("{}: {note}", exp.id());
         md += &format!("\n{note}\n");
     }
     md += "\n## How this was measured\n\n";
@@ -802,10 +849,7 @@ fn mark_incomplete(paper: &dyn Paper, machines: &[MachineRecords], mut claims: V
             for w in without.iter_mut().filter(|w| w.hw_id == m.hw_id) {
                 w.rows.retain(|r| !(r.str("record_kind") == "measurement" && r.str("profile") == profile));
             }
-            // Figures of the reduced records go to a scratch folder, never the report's.
-            let scratch = tempfile::tempdir()?;
-            std::fs::create_dir_all(scratch.path().join("figures"))?;
-            let judged = paper.report(&without, scratch.path())?.claims;
+            let judged = paper.judge(&without)?;
             for c in claims.iter_mut().filter(|c| c.machine == m.hw_id && c.outcome.verdict.is_decided()) {
                 let same = judged.iter().find(|j| j.id == c.id && j.machine == c.machine).is_some_and(|j| j.outcome == c.outcome);
                 if !same {
@@ -818,6 +862,16 @@ fn mark_incomplete(paper: &dyn Paper, machines: &[MachineRecords], mut claims: V
         }
     }
     Ok(claims)
+}
+
+/// Every claim of a paper judged on every machine with records under `out`
+/// (incomplete sweeps marked), without writing anything: the verdicts a
+/// [`render`] would show.
+pub fn judge(exp: &dyn Experiment, out: &Path, spec: &SpecChoice) -> Result<Vec<ClaimResult>> {
+    let paper = load_paper(exp, spec)?;
+    let machines = machines(out, exp.id(), None)?;
+    let claims = paper.judge(&machines)?;
+    mark_incomplete(paper.as_ref(), &machines, claims)
 }
 
 /// Rewrites `out/INDEX.md` and `out/verdicts.json` from every paper's verdicts.
@@ -870,12 +924,17 @@ fn compared_machines(out: &Path, id: &str, this_hw: Option<&str>, with: &[PathBu
         if !folder.join(id).join("records").is_dir() {
             continue;
         }
-        let rows = load_records(folder, id)?;
+        let mut rows = load_records(folder, id)?;
         if rows.is_empty() {
             continue;
         }
+        // One id per machine across every paper's records and the hardware records.
+        let mut hardware = load_records(folder, HARDWARE_DIR)?;
+        let alias = report::aliases(&all_records(folder)?);
+        report::apply_aliases(&mut rows, &alias);
+        report::apply_aliases(&mut hardware, &alias);
         let mut machines = report::by_machine(rows, this_hw);
-        for r in load_records(folder, HARDWARE_DIR)? {
+        for r in hardware {
             if let Some(m) = machines.iter_mut().find(|m| m.hw_id == r.str("hw_id")) {
                 m.rows.push(r);
             }
@@ -1031,6 +1090,17 @@ mod tests {
         let line = text.lines().position(|l| l.contains("100000.0, 0]")).unwrap() + 1;
         let e = exp.load(&SpecFile::from_text(Path::new("x.toml"), text)).err().expect("refused").to_string();
         assert!(e.starts_with(&format!("x.toml:{line}: `claims.fig4_peak.params`")) && e.contains("3 values"), "{e}");
+    }
+
+    #[test]
+    fn each_resource_warms_up_once_on_its_lightest_case() {
+        let case = |id: &str, weight: u64| Case { id: id.into(), params: Record::new(), weight };
+        let cases = [case("gpu-big", 9), case("cpu-a", 5), case("gpu-small", 2), case("cpu-b", 1), case("gpu-mid", 4)];
+        let todo: Vec<&Case> = cases.iter().collect();
+        let resource = |c: &Case| if c.id.starts_with("gpu") { plan::Resource::Gpu } else { plan::Resource::CpuCores };
+        let ids: Vec<&str> = warm_ups(&todo, resource).iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, vec!["cpu-b", "gpu-small"]);
+        assert!(warm_ups(&[], resource).is_empty());
     }
 
     #[test]

@@ -84,7 +84,7 @@ pub fn reproduce(universe: &Universe, exp: &'static dyn Experiment, opts: &RunOp
     match outcome {
         Ok(done) => Ok(done),
         Err(e) => {
-            eprintln!("error on MPI rank {}: {e:#}", world.rank());
+            crate::say!("error on MPI rank {}: {e:#}", world.rank());
             world.abort(1)
         }
     }
@@ -144,7 +144,7 @@ fn dispatch(world: &SimpleCommunicator, exp: &'static dyn Experiment, opts: &Run
     let gpu_workers = has_gpu.iter().filter(|&&g| g).count();
     if gpu_workers > 0 && (gpu_workers as i32) < workers {
         let cpu_cases = queue.iter().filter(|&&i| resources[i] != Resource::Gpu).count();
-        eprintln!(
+        crate::say!(
             "{}: {gpu_workers} of {workers} workers have a GPU; the others take only the {cpu_cases} of {} cases that need none",
             exp.id(),
             queue.len()
@@ -224,7 +224,7 @@ fn dispatch(world: &SimpleCommunicator, exp: &'static dyn Experiment, opts: &Run
     })?;
     let wall = started.elapsed().as_secs_f64();
     let overhead = handout_s + encode_s;
-    eprintln!(
+    crate::say!(
         "{}: {} cases over {workers} workers in {wall:.1} s (the cases' own times add up to {busy_s:.1} s: {:.2}× faster than one after another); \
          case hand-out waits {handout_s:.3} s, row encoding {encode_s:.3} s: {:.2}% of the workers' time; rank 0 decoded and stored \
          the rows in {store_s:.3} s beside them",
@@ -255,6 +255,7 @@ fn work(world: &SimpleCommunicator, exp: &dyn Experiment, opts: &RunOptions, dev
     };
     let checked = check_run(exp, &mine)?;
     let root = world.process_at_rank(0);
+    super::warm_up(checked.paper.as_ref(), &checked.cases.iter().collect::<Vec<_>>(), &checked.env, &format!("rank {}", world.rank()))?;
     root.send_with_tag(&[u8::from(checked.env.gpu.is_some())][..], HELLO);
     // Until a result is sent: the wait for the first case is rank 0's checks and ceilings, as in one process.
     let mut asked: Option<Instant> = None;

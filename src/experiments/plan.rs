@@ -246,7 +246,7 @@ impl BatchLog {
         let due = self.last_line.is_none_or(|t| now.duration_since(t).as_secs() >= 10) || self.done == self.cases;
         if self.on && due {
             self.last_line = Some(now);
-            eprintln!("{}", self.line(paper, case, self.done, done_weight, self.started.elapsed().as_secs_f64()));
+            crate::say!("{}", self.line(paper, case, self.done, done_weight, self.started.elapsed().as_secs_f64()));
         }
     }
 

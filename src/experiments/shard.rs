@@ -155,6 +155,9 @@ pub struct Merged {
 /// fresh run archives it); the shard folders move to `records/archive/` only
 /// after the merged file and its checksum are written.
 pub fn merge(out: &Path, id: &str, profile: Option<&str>) -> Result<Vec<Merged>> {
+    if let Some(p) = profile {
+        crate::spec::check_name("profile", p)?;
+    }
     let records = records_dir(out, id);
     let mut by_profile: BTreeMap<String, Vec<(Shard, PathBuf)>> = BTreeMap::new();
     for (p, shard, dir) in shard_folders(&records) {

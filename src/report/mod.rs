@@ -186,13 +186,7 @@ pub fn aliases(rows: &[Record]) -> BTreeMap<String, String> {
 /// marked `superseded` (never measurements), so no table mixes code versions.
 pub fn by_machine(mut rows: Vec<Record>, this_hw: Option<&str>) -> Vec<MachineRecords> {
     let alias = aliases(&rows);
-    for r in rows.iter_mut() {
-        if let Some(new) = alias.get(r.str("hw_id")) {
-            let old = r.str("hw_id").to_owned();
-            r.set(HW_ID_RECORDED, old);
-            r.set("hw_id", new.clone());
-        }
-    }
+    apply_aliases(&mut rows, &alias);
     let mut out: Vec<MachineRecords> = Vec::new();
     for r in rows {
         let id = r.str("hw_id").to_owned();
@@ -206,6 +200,18 @@ pub fn by_machine(mut rows: Vec<Record>, this_hw: Option<&str>) -> Vec<MachineRe
     }
     out.sort_by_key(|m| (Some(m.hw_id.as_str()) != this_hw, m.hw_id.clone()));
     out
+}
+
+/// Names each row's machine by its canonical id (`alias`: old → canonical),
+/// keeping the id recorded in [`HW_ID_RECORDED`].
+pub fn apply_aliases(rows: &mut [Record], alias: &BTreeMap<String, String>) {
+    for r in rows.iter_mut() {
+        if let Some(new) = alias.get(r.str("hw_id")) {
+            let old = r.str("hw_id").to_owned();
+            r.set(HW_ID_RECORDED, old);
+            r.set("hw_id", new.clone());
+        }
+    }
 }
 
 impl MachineRecords {
@@ -635,6 +641,43 @@ mod tests {
         let mut t = Table::new(&["a", "b"]);
         t.row(vec!["1".into(), "x|y".into()]);
         assert_eq!(t.render(), "| a | b |\n|---|---|\n| 1 | x\\|y |\n");
+    }
+
+    #[test]
+    fn an_old_id_joins_the_one_machine_its_fingerprint_matches() {
+        let row = |hw: &str, sig: Option<&str>, gpu: &str, profile: &str, commit: &str, run: i64| {
+            Record::new()
+                .with("hw_id", hw)
+                .with("cpu_signature", sig.map(str::to_owned))
+                .with("cpu_model", "Xeon")
+                .with("cpu_threads", 16usize)
+                .with("gpu_name", gpu)
+                .with("record_kind", "measurement")
+                .with("profile", profile)
+                .with("git_commit", commit)
+                .with("run_id", run)
+        };
+        let rows = vec![
+            row("h100__xeon__16t", None, "H100", "speed", "old", 1),
+            row("h100__xeon__16t", None, "H100", "cpu", "old", 1),
+            row("h100__xeon-family-6-model-207__16t", Some("family 6 model 207"), "H100", "speed", "new", 2),
+            row("h200__xeon__16t", None, "H200", "speed", "old", 1),
+        ];
+        assert_eq!(
+            aliases(&rows).into_iter().collect::<Vec<_>>(),
+            vec![("h100__xeon__16t".into(), "h100__xeon-family-6-model-207__16t".into())]
+        );
+        let m = by_machine(rows.clone(), None);
+        assert_eq!(m.iter().map(|m| m.hw_id.as_str()).collect::<Vec<_>>(), vec!["h100__xeon-family-6-model-207__16t", "h200__xeon__16t"]);
+        assert_eq!(m[0].aliases(), vec!["h100__xeon__16t"]);
+        // The same profile at an older commit is superseded by the later run; another profile stays.
+        let kept: Vec<(&str, &str)> = m[0].measurements().map(|r| (r.str("profile"), r.str("git_commit"))).collect();
+        assert_eq!(kept, vec![("cpu", "old"), ("speed", "new")]);
+        assert_eq!(m[0].superseded(), vec![("speed".into(), "old".into(), "new".into(), 1)]);
+        // An old id two signed machines could claim keeps its own.
+        let mut two = rows;
+        two.push(row("h100__xeon-family-6-model-143__16t", Some("family 6 model 143"), "H100", "speed", "new", 3));
+        assert!(aliases(&two).is_empty());
     }
 
     #[test]
