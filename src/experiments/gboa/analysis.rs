@@ -1,6 +1,7 @@
 //! One machine's gBOA records, indexed by Table I point and complexity axis.
 
 use super::cases::{GBOA, GBOA_PAPER};
+use crate::claims::Estimate;
 use crate::records::{Record, Value};
 use crate::report::MachineRecords;
 use crate::stats::{self, Summary};
@@ -48,7 +49,7 @@ pub struct RunTimes {
 }
 
 /// One machine's records, indexed for the report.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Analysis {
     /// (ℓ, generations) → method → runs.
     pub table1: BTreeMap<Point, BTreeMap<String, Vec<RunTimes>>>,
@@ -144,15 +145,17 @@ impl Analysis {
         self.summary(at, method, pick).map(|s| s.mean)
     }
 
+    /// One value of each run of `x` and of `y` with the same seed (the same run
+    /// index), in run order.
+    pub fn paired(&self, at: Point, x: &str, y: &str, pick: impl Fn(&RunTimes) -> f64) -> Vec<(f64, f64)> {
+        let runs = |m: &str| self.table1.get(&at).and_then(|t| t.get(m)).map_or(&[][..], |r| r.as_slice());
+        runs(x).iter().filter_map(|o| runs(y).iter().find(|u| u.run == o.run).map(|u| (pick(o), pick(u)))).collect()
+    }
+
     /// Whole-run ratios `over` / `under` of the runs both methods ran with the
     /// same seed (the same run index), in run order.
     pub fn paired_ratios(&self, at: Point, over: &str, under: &str) -> Vec<f64> {
-        let runs = |m: &str| self.table1.get(&at).and_then(|t| t.get(m)).map_or(&[][..], |r| r.as_slice());
-        runs(over)
-            .iter()
-            .filter_map(|o| runs(under).iter().find(|u| u.run == o.run).map(|u| o.total / u.total))
-            .filter(|r| r.is_finite())
-            .collect()
+        self.paired(at, over, under, |r| r.total).into_iter().map(|(o, u)| o / u).filter(|r| r.is_finite()).collect()
     }
 
     /// The spec's settings the formulas of Section V.A need.
@@ -161,14 +164,28 @@ impl Analysis {
         self
     }
 
-    /// Fitted exponent of construction time against the axis, per method, and the points fitted.
-    pub fn exponent(&self, axis: &str, method: &str) -> Option<(f64, usize)> {
+    /// Fitted exponent of construction time against the axis, per method, with
+    /// its 95% interval over the points fitted (its `n`).
+    pub fn exponent(&self, axis: &str, method: &str) -> Option<Estimate> {
         fit(&self.complexity, axis, method)
     }
 
     /// Fitted exponent of the network kernel's time against the axis (gBOA's methods).
-    pub fn kernel_exponent(&self, axis: &str, method: &str) -> Option<(f64, usize)> {
+    pub fn kernel_exponent(&self, axis: &str, method: &str) -> Option<Estimate> {
         fit(&self.complexity_kernel, axis, method)
+    }
+
+    /// Fitted exponent of the kernel's time over gBOA's formula ([`Self::gboa_formula`])
+    /// against the axis: how much faster than its bound the kernel grows (the
+    /// difference of the two exponents, with an interval the formula's own
+    /// curvature over these sizes does not widen).
+    pub fn kernel_over_formula(&self, axis: &str, method: &str, sms: usize, threads: usize) -> Option<Estimate> {
+        let points: Vec<(f64, f64)> = self
+            .gboa_formula(axis, method, sms, threads)
+            .into_iter()
+            .filter_map(|(v, cost)| Some((v as f64, stats::median(self.complexity_kernel.get(&(axis.to_owned(), v))?.get(method)?) / cost)))
+            .collect();
+        fit_exponent(&points)
     }
 
     /// gBOA's formula of Section V.A, `⌈n/m⌉(k·2^k·n·⌈N/t⌉ + ⌈k/t⌉·n²)`, with unit
@@ -206,19 +223,62 @@ impl Analysis {
 }
 
 /// Least-squares exponent of the median time against an axis's values, in log–log.
-fn fit(times: &BTreeMap<(String, usize), BTreeMap<String, Vec<f64>>>, axis: &str, method: &str) -> Option<(f64, usize)> {
-    let pts: Vec<(f64, f64)> = times
+fn fit(times: &BTreeMap<(String, usize), BTreeMap<String, Vec<f64>>>, axis: &str, method: &str) -> Option<Estimate> {
+    let points: Vec<(f64, f64)> = times
         .iter()
         .filter(|((ax, _), _)| ax == axis)
-        .filter_map(|((_, v), m)| Some(((*v as f64).ln(), stats::median(m.get(method)?).ln())))
-        .filter(|p| p.1.is_finite())
+        .filter_map(|((_, v), m)| Some((*v as f64, stats::median(m.get(method)?))))
         .collect();
-    let (x, y): (Vec<f64>, Vec<f64>) = pts.iter().copied().unzip();
-    stats::linear_fit(&x, &y).map(|(b, _)| (b, pts.len()))
+    fit_exponent(&points)
 }
 
-/// Least-squares exponent of `(value, cost)` points in log–log.
+/// Least-squares exponent of `(value, y)` points in log–log, with its 95%
+/// interval from the slope's standard error on n − 2 degrees of freedom (n
+/// points; those whose logarithm is not finite are left out).
+pub fn fit_exponent(points: &[(f64, f64)]) -> Option<Estimate> {
+    let (x, y): (Vec<f64>, Vec<f64>) =
+        points.iter().map(|&(v, c)| (v.ln(), c.ln())).filter(|(x, y)| x.is_finite() && y.is_finite()).unzip();
+    let (slope, se) = slope_with_se(&x, &y)?;
+    Some(Estimate::fitted(slope, se, x.len().saturating_sub(2), x.len()))
+}
+
+/// The least-squares slope of `y` on `x` and its standard error,
+/// √(Σ residual² / (n − 2) / Σ (x − x̄)²); infinite with two points (no residual
+/// freedom), None with fewer or with every `x` equal.
+fn slope_with_se(x: &[f64], y: &[f64]) -> Option<(f64, f64)> {
+    let (slope, intercept) = stats::linear_fit(x, y)?;
+    let n = x.len();
+    if n < 3 {
+        return Some((slope, f64::INFINITY));
+    }
+    let mx = x.iter().sum::<f64>() / n as f64;
+    let sxx: f64 = x.iter().map(|a| (a - mx).powi(2)).sum();
+    let sse: f64 = x.iter().zip(y).map(|(a, b)| (b - intercept - slope * a).powi(2)).sum();
+    Some((slope, (sse / (n - 2) as f64 / sxx).sqrt()))
+}
+
+/// Least-squares exponent of `(value, cost)` points in log–log (a formula's: its value alone).
 pub fn exponent_of(points: &[(usize, f64)]) -> Option<f64> {
-    let (x, y): (Vec<f64>, Vec<f64>) = points.iter().map(|&(v, c)| ((v as f64).ln(), c.ln())).unzip();
-    stats::linear_fit(&x, &y).map(|(b, _)| b)
+    fit_exponent(&points.iter().map(|&(v, c)| (v as f64, c)).collect::<Vec<_>>()).map(|e| e.value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fitted_exponent_carries_the_slopes_standard_error() {
+        // y = x² exactly: no residual, a zero-width interval.
+        let exact = fit_exponent(&[(1.0, 1.0), (2.0, 4.0), (4.0, 16.0), (8.0, 64.0)]).unwrap();
+        assert!((exact.value - 2.0).abs() < 1e-12 && (exact.high - exact.low).abs() < 1e-9, "{exact}");
+        // ln y = 0, 1, 0 at ln x = 0, 1, 2: slope 0, residuals ±1/3·(1, −2, 1), se = √((2/3)/1/2) = 0.577.
+        let e = std::f64::consts::E;
+        let bent = fit_exponent(&[(1.0, 1.0), (e, e), (e * e, 1.0)]).unwrap();
+        assert!(bent.value.abs() < 1e-12, "{bent}");
+        let half = bent.high - bent.value;
+        assert!((half - crate::stats::t975(1.0) * (1.0f64 / 3.0).sqrt()).abs() < 1e-9, "{bent}");
+        assert_eq!(bent.n, 3);
+        // Two points: no freedom left, no interval.
+        assert!(fit_exponent(&[(1.0, 1.0), (2.0, 2.0)]).unwrap().high.is_infinite());
+    }
 }

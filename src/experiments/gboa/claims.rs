@@ -1,16 +1,17 @@
 //! The gBOA paper's claims, one small check each (Section V and Table I).
 //!
-//! Table I's problem sizes did not survive in the text, so the range judged is
-//! chosen here (trap-5 up to ℓ = 190) at the paper's 200 generations; each check
-//! takes that range from the spec and reports what the records hold beyond it
-//! separately. `quality_kept` is the harness's own check, not the paper's.
+//! A check measures; the rules of [`judge`] decide. Table I's problem sizes did
+//! not survive in the text, so the sizes judged are the harness's (the claims'
+//! `ells`, trap-5 up to ℓ = 190; the spec says where that bound comes from) at
+//! the paper's 200 generations; what the records hold beyond them goes to the
+//! report's "beyond the paper". `quality_kept` is the harness's own check.
 
 use super::analysis::{Analysis, Point, RunTimes, exponent_of};
 use super::cases::{GBOA, GBOA_PAPER, PBOA, PBOA_MT, SBOA};
 use crate::check;
-use crate::claims::judge::{self, Band, Comparison, fmt_ratio};
-use crate::claims::{Check, Ctx, Estimate, NoParams, Outcome, Params, Verdict};
-use crate::stats::{self, Summary};
+use crate::claims::hardware::{Factor, Quantity};
+use crate::claims::judge::{self, Band, Comparison, Finding, fmt_ratio};
+use crate::claims::{Check, Ctx, Estimate, Model, NoParams, Outcome, Params, Point as Matched};
 use serde::Deserialize;
 
 /// The table of checks, by the name a spec's `check` uses.
@@ -41,7 +42,7 @@ impl Baseline {
     }
 }
 
-/// The paper's Table I setting: the problem sizes it reports and its run length.
+/// The sizes judged (`ells`) at the paper's run length.
 fn in_setting(at: &Point, ells: &Band, generations: usize) -> bool {
     ells.contains(at.ell as f64) && at.generations == generations
 }
@@ -59,27 +60,50 @@ fn check_setting(ells: &Band, generations: usize, min_n: usize) -> Result<(), (S
     Ok(())
 }
 
+/// Points inside the setting judged and outside it.
+fn split<T>(points: Vec<(Point, T)>, ells: &Band, generations: usize) -> (Vec<(Point, T)>, Vec<(Point, T)>) {
+    points.into_iter().partition(|(at, _)| in_setting(at, ells, generations))
+}
+
+fn nothing_in(ells: &Band, generations: usize, what: &str) -> Outcome {
+    Outcome::not_run(format!("no {what} runs at ℓ in {ells} with {generations} generations"))
+}
+
 fn total(r: &RunTimes) -> f64 {
     r.total
 }
 
-fn mean(xs: &[f64]) -> f64 {
-    Summary::of(xs).map_or(f64::NAN, |s| s.mean)
+fn construction(r: &RunTimes) -> f64 {
+    r.construction
 }
 
-/// Table I points with runs of both methods: (point, mean a / mean b, fewer runs of the two).
-fn ratios(a: &Analysis, num: &str, den: &str, pick: fn(&RunTimes) -> f64) -> Vec<(Point, f64, usize)> {
-    a.table1
-        .keys()
-        .filter_map(|&at| {
-            let (x, y) = (a.runs(at, num, pick), a.runs(at, den, pick));
-            (!x.is_empty() && !y.is_empty()).then(|| (at, mean(&x) / mean(&y), x.len().min(y.len())))
-        })
-        .collect()
+/// The speedup of `fast` over `slow` at each Table I point with runs of both:
+/// `slow`'s mean time over `fast`'s (Table I's times are means of runs), with
+/// the delta method's 95% interval.
+fn speedups(a: &Analysis, slow: &str, fast: &str, pick: fn(&RunTimes) -> f64) -> Vec<(Point, Estimate)> {
+    a.table1.keys().filter_map(|&at| Some((at, Estimate::ratio_of_means(&a.runs(at, slow, pick), &a.runs(at, fast, pick))?))).collect()
 }
 
-fn list(points: &[(Point, f64, usize)], fmt: impl Fn(f64) -> String) -> String {
-    points.iter().map(|(at, v, n)| format!("ℓ={at}: {} (n = {n})", fmt(*v))).collect::<Vec<_>>().join(", ")
+/// The fewest runs of any point.
+fn fewest(points: &[(Point, Estimate)]) -> usize {
+    points.iter().map(|x| x.1.n).min().unwrap_or(0)
+}
+
+/// "6.08× [5.21×, 7.10×] (n = 5)"; without an interval where it has none.
+fn shown(e: &Estimate, fmt: impl Fn(f64) -> String) -> String {
+    if e.is_exact() || !e.low.is_finite() || !e.high.is_finite() {
+        format!("{} (n = {})", fmt(e.value), e.n)
+    } else {
+        format!("{} [{}, {}] (n = {})", fmt(e.value), fmt(e.low), fmt(e.high), e.n)
+    }
+}
+
+fn list(points: &[(Point, Estimate)], fmt: impl Fn(f64) -> String) -> String {
+    points.iter().map(|(at, e)| format!("ℓ={at}: {}", shown(e, &fmt))).collect::<Vec<_>>().join(", ")
+}
+
+fn pct(share: f64) -> String {
+    format!("{:.0}%", 100.0 * share)
 }
 
 /// Table I: gBOA "up to 13× faster than sBOA" and "up to 2.6× faster than pBOA".
@@ -105,38 +129,35 @@ impl Params for Speedup {
     }
 }
 
+/// "Up to" is the largest speedup over the sizes judged: at each size the
+/// baseline's mean whole-run time over gBOA's (Table I times whole runs) with
+/// its 95% interval; the size whose speedup is largest is judged against the
+/// paper's value by [`judge::ratio`], so an interval across a band edge is
+/// inconclusive. No hardware model (the spec says why). The construction-only
+/// speedups and those of the paper's kernel (`gboa-paper`) are shown, not judged.
 fn speedup(p: &Speedup, a: &Analysis, ctx: &Ctx) -> Outcome {
     let base = p.baseline.column();
-    let pts = ratios(a, base, GBOA, total);
-    if pts.is_empty() {
+    let all = speedups(a, base, GBOA, total);
+    if all.is_empty() {
         return Outcome::not_run(a.reason(GBOA));
     }
-    let (inside, outside): (Vec<_>, Vec<_>) = pts.into_iter().partition(|(at, _, _)| in_setting(at, &p.ells, p.generations));
+    let (inside, outside) = split(all, &p.ells, p.generations);
     let beyond = list(&outside, fmt_ratio);
-    let Some(&(at, best, n)) = inside.iter().max_by(|x, y| x.1.total_cmp(&y.1)) else {
-        return Outcome::not_run(format!("no gBOA runs at ℓ in {} with {} generations", p.ells, p.generations)).with_beyond(beyond);
+    let Some(&(at, best)) = inside.iter().max_by(|x, y| x.1.value.total_cmp(&y.1.value)) else {
+        return nothing_in(&p.ells, p.generations, "gBOA").with_beyond(beyond);
     };
-    if let Err(o) = judge::enough(n, p.min_n, &format!("runs at ℓ = {at}")) {
+    if let Err(o) = judge::enough(fewest(&inside), p.min_n, "runs per ℓ") {
         return o.with_beyond(beyond);
     }
-    let mut o = judge::ratio(
-        &format!("largest speedup of gBOA over {base} (whole run), at ℓ = {at}"),
-        Estimate::exact(best),
-        p.paper,
-        &p.band,
-        None,
-        &[],
-        ctx,
-    );
+    let what = format!("largest speedup of gBOA over {base} (whole run, mean times) over the sizes judged, at ℓ = {at}");
+    let mut o = judge::ratio(&what, best, p.paper, &p.band, None, &[], ctx);
     o.evidence += &format!("; every ℓ, whole run: {}", list(&inside, fmt_ratio));
-    let construction = |r: &RunTimes| r.construction;
-    let in_range =
-        |pts: Vec<(Point, f64, usize)>| -> Vec<_> { pts.into_iter().filter(|x| in_setting(&x.0, &p.ells, p.generations)).collect() };
-    let built = in_range(ratios(a, base, GBOA, construction));
+    let judged = |pts: Vec<(Point, Estimate)>| split(pts, &p.ells, p.generations).0;
+    let built = judged(speedups(a, base, GBOA, construction));
     if !built.is_empty() {
         o.evidence += &format!("; network construction only (not judged): {}", list(&built, fmt_ratio));
     }
-    let paper_kernel = in_range(ratios(a, base, GBOA_PAPER, total));
+    let paper_kernel = judged(speedups(a, base, GBOA_PAPER, total));
     if !paper_kernel.is_empty() {
         o.evidence += &format!("; with the paper's kernel (gboa-paper, not judged), whole run: {}", list(&paper_kernel, fmt_ratio));
     }
@@ -144,13 +165,15 @@ fn speedup(p: &Speedup, a: &Analysis, ctx: &Ctx) -> Outcome {
 }
 
 /// Figure 7: network construction stays more than 80% of gBOA's run, 70% for
-/// smaller problems: at least `min_share` at every ℓ and `min_share_largest` at the
-/// largest ℓ judged.
+/// smaller problems, with an Amdahl's-law explanation where it does not.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Share {
     min_share: f64,
     min_share_largest: f64,
+    /// The paper's share of network construction in a serial run (Section I).
+    serial_share: f64,
+    model: Option<Model>,
     ells: Band,
     generations: usize,
     min_n: usize,
@@ -163,6 +186,9 @@ impl Params for Share {
                 return Err((key.into(), format!("a share lies in 0..=1, not {v}")));
             }
         }
+        if !(self.serial_share > 0.0 && self.serial_share < 1.0) {
+            return Err(("serial_share".into(), format!("a serial share lies in (0, 1), not {}", self.serial_share)));
+        }
         if self.min_share_largest < self.min_share {
             return Err((
                 "min_share_largest".into(),
@@ -171,50 +197,131 @@ impl Params for Share {
         }
         check_setting(&self.ells, self.generations, self.min_n)
     }
+
+    fn model(&self) -> Option<&Model> {
+        self.model.as_ref()
+    }
 }
 
-fn construction_dominates(p: &Share, a: &Analysis, _: &Ctx) -> Outcome {
-    let shares: Vec<(Point, f64, usize)> = a
+/// A one-sided claim's band on measured / paper (and, for its explanation, on
+/// measured / predicted): at least the paper's value.
+const AT_LEAST: Band = Band { low: 1.0, high: f64::INFINITY };
+
+/// Construction's share of the run after parallelization by Amdahl's law, from
+/// its share `p` of the serial run and the speedups of construction (`sc`) and
+/// of the rest (`sr`).
+fn share_after(p: f64, sc: f64, sr: f64) -> f64 {
+    (p / sc) / (p / sc + (1.0 - p) / sr)
+}
+
+/// At each size judged, gBOA's construction share (the mean of its runs' shares,
+/// Student's interval) must be at least `min_share`, and `min_share_largest` at
+/// the largest ℓ judged: every size ([`judge::all_of`]; the paper states it of
+/// every size).
+///
+/// Where it falls short, Amdahl's law may explain it by this machine. The share
+/// after parallelization is s = (p/S_c) / (p/S_c + (1 − p)/S_r), with p
+/// construction's share of a serial run and S_c, S_r the speedups of
+/// construction and of the rest. At each size the prediction takes the paper's
+/// serial share (`serial_share`, Section I: "more than 95%") with this
+/// machine's S_c and S_r (single-threaded pBOA's mean times over gBOA's): the
+/// share the paper's program would keep on this GPU and host. Set against the
+/// paper's share at that size it is the size's `amdahl` factor for the spec's
+/// `model`; the claim differs on this hardware only when every size's measured
+/// share is at least its prediction (one-sided, as the claim), and otherwise
+/// falls short ([`judge::ratio`] on the size furthest below the paper's).
+///
+/// What that tests: the measured share is itself Amdahl's law of
+/// single-threaded pBOA's own serial share p_here with the same S_c and S_r,
+/// so it reaches the prediction about when p_here ≥ p. The speedups (the
+/// hardware) explain the whole shortfall only where this harness's serial run
+/// is as dominated by construction as the paper's; where it is less (its host
+/// phases weigh more), part of the shortfall is the implementation's. The
+/// evidence shows p_here at each size.
+fn construction_dominates(p: &Share, a: &Analysis, ctx: &Ctx) -> Outcome {
+    let all: Vec<(Point, Estimate)> = a
         .table1
         .keys()
         .filter_map(|&at| {
-            let (c, t) = (a.runs(at, GBOA, |r| r.construction), a.runs(at, GBOA, total));
-            (!t.is_empty()).then(|| (at, mean(&c) / mean(&t), t.len()))
+            let shares: Vec<f64> = a.runs(at, GBOA, |r| r.construction / r.total);
+            Some((at, Estimate::mean_of(&shares)?))
         })
         .collect();
-    if shares.is_empty() {
+    if all.is_empty() {
         return Outcome::not_run(a.reason(GBOA));
     }
-    let pct = |s: f64| format!("{:.0}%", 100.0 * s);
-    let (inside, outside): (Vec<_>, Vec<_>) = shares.into_iter().partition(|(at, _, _)| in_setting(at, &p.ells, p.generations));
+    let (inside, outside) = split(all, &p.ells, p.generations);
     let beyond = list(&outside, pct);
-    if inside.is_empty() {
-        return Outcome::not_run(format!("no gBOA runs at ℓ in {} with {} generations", p.ells, p.generations)).with_beyond(beyond);
-    }
-    let n = inside.iter().map(|x| x.2).min().unwrap_or(0);
+    let Some(&(largest, _)) = inside.last() else {
+        return nothing_in(&p.ells, p.generations, "gBOA").with_beyond(beyond);
+    };
+    let n = fewest(&inside);
     if let Err(o) = judge::enough(n, p.min_n, "gBOA runs per ℓ") {
         return o.with_beyond(beyond);
     }
-    let low = inside.iter().filter(|x| x.1 < p.min_share).count();
-    let largest = inside.iter().max_by_key(|x| x.0.ell).expect("not empty");
+    let want = |at: Point| if at == largest { p.min_share_largest } else { p.min_share };
+    let findings: Vec<Finding> = inside.iter().map(|(at, s)| judge::at_least(s, want(*at))).collect();
     let evidence = format!(
-        "gBOA's network construction, share of the run (want ≥ {} at every ℓ and ≥ {} at the largest, ℓ = {}): {}",
+        "gBOA's network construction, share of the run (want ≥ {} at every ℓ and ≥ {} at the largest, ℓ = {largest}): {}",
         pct(p.min_share),
         pct(p.min_share_largest),
-        largest.0,
         list(&inside, pct)
     );
-    Outcome::new(Verdict::of(low == 0 && largest.1 >= p.min_share_largest), evidence).with_beyond(beyond)
+    let finding = judge::all_of(&findings);
+    // The failing size furthest below the paper's share decides through judge::ratio, with every size's Amdahl prediction.
+    let worst = inside.iter().zip(&findings).filter(|(_, f)| f.fails()).map(|(x, _)| x).min_by(|x, y| {
+        (x.1.value / want(x.0)).total_cmp(&(y.1.value / want(y.0)))
+    });
+    let Some(&(at, share)) = worst else {
+        return Outcome::decided(finding, n, evidence).with_beyond(beyond);
+    };
+    let points: Vec<Matched> = inside.iter().map(|(at, s)| amdahl_point(a, *at, s.value, want(*at), p.serial_share)).collect();
+    let what = format!("gBOA's construction share at ℓ = {at}, the size furthest below the paper's");
+    let o = judge::ratio(&what, share, want(at), &AT_LEAST, p.model.as_ref(), &points, ctx);
+    let serial: Vec<String> = inside
+        .iter()
+        .filter_map(|(at, _)| {
+            let (c, t) = (a.mean(*at, PBOA, construction)?, a.mean(*at, PBOA, total)?);
+            Some(format!("ℓ={at}: {}", pct(c / t)))
+        })
+        .collect();
+    let serial = format!("single-threaded pBOA's construction share here (p_here): {}", serial.join(", "));
+    Outcome { evidence: format!("{evidence}; {serial}; {}", o.evidence), ..o }.with_beyond(beyond)
 }
 
-/// Section IV: gBOA parallelizes pBOA's construction, so its runs must equal pBOA's.
+/// One size's measured share against the paper's (`paper`), with Amdahl's
+/// prediction of it on this machine (none where pBOA's or gBOA's times are missing).
+fn amdahl_point(a: &Analysis, at: Point, share: f64, paper: f64, serial_share: f64) -> Matched {
+    let point = Matched::new(format!("ℓ = {at}"), share / paper);
+    let rest = |r: &RunTimes| r.total - r.construction;
+    let mean = |method: &str, pick: &dyn Fn(&RunTimes) -> f64| a.mean(at, method, pick).filter(|v| v.is_finite() && *v > 0.0);
+    let (Some(cp), Some(cg), Some(rp), Some(rg)) = (mean(PBOA, &construction), mean(GBOA, &construction), mean(PBOA, &rest), mean(GBOA, &rest))
+    else {
+        return point;
+    };
+    let (sc, sr) = (cp / cg, rp / rg);
+    let source = format!(
+        "construction's share (not a gain) by Amdahl's law: the paper's serial share {} (Section I) with this machine's \
+         speedups over single-threaded pBOA, construction {} and the rest {}; the paper's share {}",
+        pct(serial_share),
+        fmt_ratio(sc),
+        fmt_ratio(sr),
+        pct(paper)
+    );
+    point.with(Factor::of_point(Quantity::Amdahl, share_after(serial_share, sc, sr), paper, source))
+}
+
+/// gBOA is "the proposed implementation of pBOA" (Section IV), with pBOA's
+/// permutations (Section V.B): each of its runs must equal single-threaded
+/// pBOA's. A count, exact: every run identical holds, one fewer falls short.
 fn gboa_identical(_: &NoParams, a: &Analysis, _: &Ctx) -> Outcome {
     let (same, runs) = a.identical;
     if runs == 0 {
         return Outcome::not_run(a.reason(GBOA));
     }
-    Outcome::new(
-        Verdict::of(same == runs),
+    Outcome::decided(
+        judge::at_least(&Estimate::exact(same as f64), runs as f64),
+        runs,
         format!("{same} of {runs} gBOA runs (gboa and gboa-paper) identical to single-threaded pBOA (networks, offspring, result)"),
     )
 }
@@ -234,49 +341,41 @@ impl Params for Setting {
     }
 }
 
-/// Table I: the permutation scheme (pBOA) is faster than sBOA's acyclicity checks.
-/// pBOA must be faster where the runs separate, at the largest ℓ, and slower nowhere.
+/// Table I: the permutation scheme (pBOA) is faster than sBOA's acyclicity
+/// checks. The paper states it only through its two maxima (13× over sBOA,
+/// 2.6× over pBOA), not size by size: pBOA must be faster at some size judged
+/// and slower at none ([`judge::any_none_against`]); at each size Welch's 95%
+/// interval on the two methods' whole-run times decides, a tie neither
+/// supporting nor contradicting it.
 fn pboa_faster_than_sboa(p: &Setting, a: &Analysis, _: &Ctx) -> Outcome {
     let mut inside = Vec::new();
     let mut beyond = Vec::new();
     for &at in a.table1.keys() {
         let (s, q) = (a.runs(at, SBOA, total), a.runs(at, PBOA, total));
-        if s.is_empty() || q.is_empty() {
-            continue;
+        let Some(ratio) = Estimate::ratio_of_means(&s, &q) else { continue };
+        if in_setting(&at, &p.ells, p.generations) {
+            inside.push((at, ratio, judge::order(&s, &q, Comparison::Greater)));
+        } else {
+            beyond.push(format!("ℓ={at}: sBOA/pBOA {}", shown(&ratio, fmt_ratio)));
         }
-        let ratio = mean(&s) / mean(&q);
-        if !in_setting(&at, &p.ells, p.generations) {
-            beyond.push(format!("ℓ={at}: sBOA/pBOA {}", fmt_ratio(ratio)));
-            continue;
-        }
-        inside.push((at, ratio, s.len().min(q.len()), judge::compare(&s, &q)));
     }
     let beyond = beyond.join(", ");
-    let Some(&(largest, _, _, _)) = inside.last() else {
-        return Outcome::not_run(format!("no sBOA and pBOA runs at ℓ in {} with {} generations", p.ells, p.generations))
-            .with_beyond(beyond);
-    };
-    let n = inside.iter().map(|x| x.2).min().unwrap_or(0);
+    if inside.is_empty() {
+        return nothing_in(&p.ells, p.generations, "sBOA and pBOA").with_beyond(beyond);
+    }
+    let n = inside.iter().map(|x| x.1.n).min().unwrap_or(0);
     if let Err(o) = judge::enough(n, p.min_n, "runs per ℓ") {
         return o.with_beyond(beyond);
     }
-    let word = |c: Option<Comparison>| match c {
-        Some(Comparison::Greater) => "pBOA faster",
-        Some(Comparison::Less) => "pBOA slower",
-        _ => "tie",
+    let word = |f: &Finding| match f {
+        Finding::Holds => "pBOA faster",
+        Finding::Fails(_) => "pBOA slower",
+        Finding::Undecided { .. } => "a tie",
     };
-    let evidence = inside
-        .iter()
-        .map(|(at, r, n, c)| format!("ℓ={at}: sBOA/pBOA {} (n = {n}, {})", fmt_ratio(*r), word(*c)))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let slower = inside.iter().any(|x| x.3 == Some(Comparison::Less));
-    let at_largest = inside.last().is_some_and(|x| x.3 == Some(Comparison::Greater));
-    Outcome::new(
-        Verdict::of(!slower && at_largest),
-        format!("{evidence}; at the largest ℓ ({largest}): {}", word(inside.last().and_then(|x| x.3))),
-    )
-    .with_beyond(beyond)
+    let evidence = inside.iter().map(|(at, r, f)| format!("ℓ={at}: sBOA/pBOA {}, {}", shown(r, fmt_ratio), word(f))).collect::<Vec<_>>();
+    let findings: Vec<Finding> = inside.into_iter().map(|x| x.2).collect();
+    Outcome::decided(judge::any_none_against(&findings), n, format!("whole-run times, Welch's 95% interval: {}", evidence.join(", ")))
+        .with_beyond(beyond)
 }
 
 /// Section V.A: the serial constructions (sBOA, pBOA) cost O(k·2^k·n²·N + k·n³),
@@ -309,6 +408,12 @@ impl Params for Complexity {
     }
 }
 
+const AXES: [(&str, &str); 2] = [("ell", "ℓ"), ("n", "N")];
+
+/// Each method's fitted exponent on each axis, with its 95% interval from the
+/// fit's standard error (n − 2 degrees of freedom over n sizes), must lie in the
+/// axis's band ([`judge::band`]: across an edge, inconclusive); every method and
+/// axis ([`judge::all_of`]).
 fn complexity(p: &Complexity, a: &Analysis, _: &Ctx) -> Outcome {
     let points = p.methods.iter().map(|m| a.complexity_points("ell", m).min(a.complexity_points("n", m))).min().unwrap_or(0);
     if points == 0 {
@@ -317,31 +422,34 @@ fn complexity(p: &Complexity, a: &Analysis, _: &Ctx) -> Outcome {
     if let Err(o) = judge::enough(points, p.min_points, "sizes on each axis") {
         return o;
     }
-    let mut ok = true;
+    let mut findings = Vec::new();
     let mut fits = Vec::new();
     for m in &p.methods {
-        let (Some((bn, _)), Some((bp, _))) = (a.exponent("ell", m), a.exponent("n", m)) else {
-            return Outcome::new(Verdict::NotReproduced(None), format!("{m}'s construction times could not be fitted"));
-        };
-        let fit = p.n_exponent.contains(bn) && p.pop_exponent.contains(bp);
-        ok &= fit;
-        fits.push(format!("{m} ∝ ℓ^{bn:.2}, N^{bp:.2}{}", if fit { "" } else { " (outside)" }));
+        for ((axis, name), band) in AXES.into_iter().zip([&p.n_exponent, &p.pop_exponent]) {
+            let finding = match a.exponent(axis, m) {
+                Some(e) => {
+                    let f = judge::band(&e, band);
+                    fits.push(format!("{m} ∝ {name}^e, e = {e}: {}", f.word()));
+                    f
+                }
+                None => Finding::undecided(None, format!("{m}'s construction times along {name} could not be fitted")),
+            };
+            findings.push(finding);
+        }
     }
     let others: Vec<String> = [SBOA, PBOA, PBOA_MT]
         .iter()
         .filter(|m| !p.methods.iter().any(|x| x == *m))
-        .filter_map(|m| Some(format!("{m} ℓ^{:.2}, N^{:.2}", a.exponent("ell", m)?.0, a.exponent("n", m)?.0)))
+        .filter_map(|m| Some(format!("{m} ℓ^{:.2}, N^{:.2}", a.exponent("ell", m)?.value, a.exponent("n", m)?.value)))
         .collect();
     let also = if others.is_empty() { String::new() } else { format!("; not judged: {}", others.join("; ")) };
-    Outcome::new(
-        Verdict::of(ok),
-        format!(
-            "construction time, expected ∝ ℓ^e with e in {} and N^e with e in {}, {points}+ sizes per axis: {}{also}",
-            p.n_exponent,
-            p.pop_exponent,
-            fits.join("; ")
-        ),
-    )
+    let evidence = format!(
+        "construction time, expected ∝ ℓ^e with e in {} and N^e with e in {}, {points}+ sizes per axis: {}{also}",
+        p.n_exponent,
+        p.pop_exponent,
+        fits.join("; ")
+    );
+    Outcome::decided(judge::all_of(&findings), points, evidence)
 }
 
 /// Section V.A: gBOA's network construction costs O(⌈n/m⌉(k·2^k·n·⌈N/t⌉ + ⌈k/t⌉·n²)).
@@ -352,7 +460,7 @@ pub struct GboaComplexity {
     methods: Vec<String>,
     /// t of the formula: the paper's threads per block (Section V).
     threads_per_block: usize,
-    /// Largest distance of a fitted exponent from the formula's over the same sizes.
+    /// How far a fitted exponent may lie above the formula's over the same sizes.
     tolerance: f64,
     /// Sizes each fit needs.
     min_points: usize,
@@ -379,53 +487,61 @@ impl Params for GboaComplexity {
     }
 }
 
-/// The network kernel's time (CUDA events) against ℓ and N, fitted in log–log, must
-/// lie within `tolerance` of the exponent the formula itself gives over the same
-/// sizes (m = this GPU's multiprocessors, k and N from the spec's settings). Methods
-/// without kernel times here are named, not judged; none at all is "not run".
+/// An O() is an upper bound: the network kernel's time (CUDA events) may grow
+/// no faster than the formula (unit constants; m = this GPU's multiprocessors,
+/// k and N from the spec's settings) beyond `tolerance`. On each axis the
+/// kernel's time over the formula's cost is fitted in log–log: its exponent
+/// (the kernel's fitted exponent less the formula's over the same sizes) must
+/// be at most `tolerance` by its 95% interval ([`judge::at_most`]), for every
+/// method and axis ([`judge::all_of`]). Methods without kernel times here are
+/// named, not judged; none at all is "not run".
 fn complexity_gboa(p: &GboaComplexity, a: &Analysis, _: &Ctx) -> Outcome {
     let Some(sms) = a.gpu_sms else { return Outcome::not_run(a.reason(GBOA)) };
-    let present: Vec<&String> = p.methods.iter().filter(|m| ["ell", "n"].iter().any(|axis| a.kernel_exponent(axis, m).is_some())).collect();
+    let present: Vec<&String> = p.methods.iter().filter(|m| AXES.iter().any(|(axis, _)| a.kernel_exponent(axis, m).is_some())).collect();
     if present.is_empty() {
         return Outcome::not_run(format!("no network kernel times of {} in the complexity sweep", p.methods.join(" or ")));
     }
-    let mut ok = true;
+    let mut findings = Vec::new();
     let mut fits = Vec::new();
+    let mut points = usize::MAX;
     for m in &present {
-        for (axis, name) in [("ell", "ℓ"), ("n", "N")] {
+        for (axis, name) in AXES {
             let formula = a.gboa_formula(axis, m, sms, p.threads_per_block);
             if let Err(o) = judge::enough(formula.len(), p.min_points, &format!("{m}'s sizes along {name}")) {
                 return o;
             }
-            let (Some((measured, _)), Some(expected)) = (a.kernel_exponent(axis, m), exponent_of(&formula)) else {
-                return Outcome::new(Verdict::NotReproduced(None), format!("{m}'s kernel times along {name} could not be fitted"));
+            points = points.min(formula.len());
+            let fitted = (a.kernel_exponent(axis, m), exponent_of(&formula), a.kernel_over_formula(axis, m, sms, p.threads_per_block));
+            let finding = match fitted {
+                (Some(kernel), Some(bound), Some(over)) => {
+                    let f = judge::at_most(&over, p.tolerance);
+                    fits.push(format!(
+                        "{m} kernel ∝ {name}^{:.2} against the formula's {name}^{bound:.2}: kernel / formula ∝ {name}^e, e = {over}: {}",
+                        kernel.value,
+                        f.word()
+                    ));
+                    f
+                }
+                _ => Finding::undecided(None, format!("{m}'s kernel times along {name} could not be fitted")),
             };
-            let fit = (measured - expected).abs() <= p.tolerance;
-            ok &= fit;
-            fits.push(format!(
-                "{m} kernel ∝ {name}^{measured:.2} against the formula's {name}^{expected:.2}{}",
-                if fit { "" } else { " (outside)" }
-            ));
+            findings.push(finding);
         }
     }
     let absent: Vec<&str> = p.methods.iter().filter(|m| !present.contains(m)).map(String::as_str).collect();
     let absent = if absent.is_empty() { String::new() } else { format!("; not in these records: {}", absent.join(", ")) };
-    Outcome::new(
-        Verdict::of(ok),
-        format!(
-            "the formula with unit constants, m = {sms} multiprocessors, t = {} threads, k = {}, N = the selected parents; \
-             fitted exponents within ±{}: {}{absent}",
-            p.threads_per_block,
-            a.max_parents,
-            p.tolerance,
-            fits.join("; ")
-        ),
-    )
+    let evidence = format!(
+        "the formula with unit constants, m = {sms} multiprocessors, t = {} threads, k = {}, N = the selected parents; \
+         the kernel may outgrow it by at most {} in the exponent: {}{absent}",
+        p.threads_per_block,
+        a.max_parents,
+        p.tolerance,
+        fits.join("; ")
+    );
+    Outcome::decided(judge::all_of(&findings), points, evidence)
 }
 
 /// The harness's own check (the paper states no solution quality; Section III
-/// motivates it): pBOA solves as many subproblems as sBOA (an equivalence within
-/// `max_drop`).
+/// motivates it): pBOA solves as many subproblems as sBOA, within `max_drop`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Quality {
@@ -445,56 +561,39 @@ impl Params for Quality {
     }
 }
 
-/// An equivalence claim: pBOA keeps sBOA's quality at a size where the 95%
-/// interval of the drop in the solved fraction (sBOA − pBOA, Welch) lies below
-/// `max_drop`; it is worse where the whole interval lies above.
+/// At each size judged, the change in the solved fraction from sBOA to pBOA
+/// (the mean of the differences of the runs with the same seed, Student's
+/// interval) must be at least −`max_drop` ([`judge::at_least`]), at every size
+/// ([`judge::all_of`]).
 fn quality_kept(p: &Quality, a: &Analysis, _: &Ctx) -> Outcome {
     let solved = |r: &RunTimes| r.solved;
     let mut inside = Vec::new();
     let mut beyond = Vec::new();
     for &at in a.table1.keys() {
-        let (s, q) = (a.runs(at, SBOA, solved), a.runs(at, PBOA, solved));
-        if s.is_empty() || q.is_empty() {
+        let changes: Vec<f64> = a.paired(at, PBOA, SBOA, solved).into_iter().map(|(q, s)| q - s).collect();
+        let (Some(change), Some(s), Some(q)) = (Estimate::mean_of(&changes), a.mean(at, SBOA, solved), a.mean(at, PBOA, solved)) else {
             continue;
-        }
-        let line = format!("ℓ={at}: sBOA {:.0}%, pBOA {:.0}%", 100.0 * mean(&s), 100.0 * mean(&q));
+        };
+        let line = format!("ℓ={at}: sBOA {}, pBOA {}", pct(s), pct(q));
         if in_setting(&at, &p.ells, p.generations) {
-            inside.push((at, line, s.len().min(q.len()), stats::welch(&s, &q)));
+            inside.push((line, change));
         } else {
             beyond.push(line);
         }
     }
     let beyond = beyond.join(", ");
     if inside.is_empty() {
-        return Outcome::not_run(format!("no sBOA and pBOA runs at ℓ in {} with {} generations", p.ells, p.generations))
-            .with_beyond(beyond);
+        return nothing_in(&p.ells, p.generations, "sBOA and pBOA").with_beyond(beyond);
     }
-    let n = inside.iter().map(|x| x.2).min().unwrap_or(0);
+    let n = inside.iter().map(|x| x.1.n).min().unwrap_or(0);
     if let Err(o) = judge::enough(n, p.min_n, "runs per ℓ") {
         return o.with_beyond(beyond);
     }
-    let pts = |x: f64| format!("{:.0}", 100.0 * x);
-    let (mut worse, mut unshown) = (Vec::new(), Vec::new());
-    for (at, _, _, w) in &inside {
-        let (d, h) = w.unwrap_or((f64::NAN, f64::NAN));
-        if d - h > p.max_drop {
-            worse.push(format!("ℓ={at} (drop {} ± {} points)", pts(d), pts(h)));
-        } else if (d + h).is_nan() || d + h > p.max_drop {
-            unshown.push(format!("ℓ={at} (drop {} ± {} points)", pts(d), pts(h)));
-        }
-    }
-    let mut evidence = format!(
-        "the harness's own check, not the paper's; solved fraction, n ≥ {n}: {}; the drop's 95% interval must lie below {} points",
-        inside.iter().map(|x| x.1.as_str()).collect::<Vec<_>>().join(", "),
-        pts(p.max_drop)
-    );
-    if !worse.is_empty() {
-        evidence += &format!("; worse beyond it at {}", worse.join(", "));
-    }
-    if !unshown.is_empty() {
-        evidence += &format!("; not shown within it at {}", unshown.join(", "));
-    }
-    Outcome::new(Verdict::of(worse.is_empty() && unshown.is_empty()), evidence).with_beyond(beyond)
+    let findings: Vec<Finding> = inside.iter().map(|(_, change)| judge::at_least(change, -p.max_drop)).collect();
+    let each: Vec<String> =
+        inside.iter().map(|(line, change)| format!("{line}, change {} points", shown(&change.scale(100.0), |x| format!("{x:+.0}")))).collect();
+    let evidence = format!("solved fraction, the change from sBOA to pBOA at least −{} points: {}", 100.0 * p.max_drop, each.join("; "));
+    Outcome::decided(judge::all_of(&findings), n, evidence).with_beyond(beyond)
 }
 
 #[cfg(test)]

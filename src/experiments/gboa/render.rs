@@ -599,10 +599,10 @@ fn complexity(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
     let mut fits: Vec<String> = ["ell", "n"]
         .iter()
         .flat_map(|axis| [SBOA, PBOA].map(|method| (axis, method)))
-        .filter_map(|(axis, method)| a.exponent(axis, method).map(|(b, k)| format!("{method} ∝ {}^{b:.2} ({k} points)", name(axis))))
+        .filter_map(|(axis, method)| a.exponent(axis, method).map(|e| format!("{method} ∝ {}^{:.2} ({} points)", name(axis), e.value, e.n)))
         .collect();
     fits.extend(["ell", "n"].iter().flat_map(|axis| [GBOA, GBOA_PAPER].map(|method| (axis, method))).filter_map(|(axis, method)| {
-        a.kernel_exponent(axis, method).map(|(b, k)| format!("{method} kernel ∝ {}^{b:.2} ({k} points)", name(axis)))
+        a.kernel_exponent(axis, method).map(|e| format!("{method} kernel ∝ {}^{:.2} ({} points)", name(axis), e.value, e.n))
     }));
     let _ = writeln!(
         md,
