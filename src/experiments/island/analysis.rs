@@ -161,9 +161,10 @@ pub(super) struct Analysis {
     pub ring: Vec<Run>,
     /// Beyond the paper: the instance-family sweep.
     pub families: Vec<Run>,
-    pub speed: BTreeMap<(usize, String), Run>,
-    /// Tables I and II: one run per method of the same islands and generations.
-    pub table: BTreeMap<(usize, usize, String), Run>,
+    /// Speed runs by (size, method): every run of the profile that measured the point last.
+    pub speed: BTreeMap<(usize, String), Vec<Run>>,
+    /// Tables I and II: the runs of each method on the same islands and generations.
+    pub table: BTreeMap<(usize, usize, String), Vec<Run>>,
     /// Method → why it did not run here.
     pub not_run: BTreeMap<String, String>,
     /// Threads of the all-threads CPU runs.
@@ -200,12 +201,8 @@ impl Analysis {
                 "full" => a.full.push(run),
                 "ring" => a.ring.push(run),
                 "families" => a.families.push(run),
-                "table" => {
-                    a.table.insert((run.islands, run.size, run.method.clone()), run);
-                }
-                _ => {
-                    a.speed.insert((run.size, run.method.clone()), run);
-                }
+                "table" => a.table.entry((run.islands, run.size, run.method.clone())).or_default().push(run),
+                _ => a.speed.entry((run.size, run.method.clone())).or_default().push(run),
             }
         }
         Ok(a)
@@ -255,9 +252,14 @@ impl Analysis {
         self.grid.values().flatten().next().map(|r| r.method.as_str())
     }
 
-    /// Milliseconds per generation of a speed run.
+    /// Milliseconds per generation of every speed run of `method` at `size`.
+    pub fn speed_times(&self, size: usize, method: &str) -> Vec<f64> {
+        self.speed.get(&(size, method.to_owned())).map_or_else(Vec::new, |runs| runs.iter().map(Run::ms_per_generation).collect())
+    }
+
+    /// Mean milliseconds per generation of the speed runs of `method` at `size`.
     pub fn per_generation(&self, size: usize, method: &str) -> Option<f64> {
-        self.speed.get(&(size, method.to_owned())).map(Run::ms_per_generation)
+        Summary::of(&self.speed_times(size, method)).map(|s| s.mean)
     }
 
     /// Island counts and sizes of the table runs.
@@ -271,14 +273,29 @@ impl Analysis {
         (islands, sizes)
     }
 
-    /// A table run of `method`.
+    /// The first table run of `method` (its settings: threads, GPUs, generations).
     pub fn table_run(&self, islands: usize, size: usize, method: &str) -> Option<&Run> {
-        self.table.get(&(islands, size, method.to_owned()))
+        self.table.get(&(islands, size, method.to_owned())).and_then(|runs| runs.first())
     }
 
-    /// Milliseconds per generation of a table run.
+    /// Milliseconds per generation of every table run of `method`.
+    pub fn table_times(&self, islands: usize, size: usize, method: &str) -> Vec<f64> {
+        self.table.get(&(islands, size, method.to_owned())).map_or_else(Vec::new, |runs| runs.iter().map(Run::ms_per_generation).collect())
+    }
+
+    /// Mean milliseconds per generation of the table runs of `method`.
     pub fn table_per_generation(&self, islands: usize, size: usize, method: &str) -> Option<f64> {
-        self.table_run(islands, size, method).map(Run::ms_per_generation)
+        Summary::of(&self.table_times(islands, size, method)).map(|s| s.mean)
+    }
+
+    /// Every table run.
+    pub fn table_runs(&self) -> impl Iterator<Item = &Run> {
+        self.table.values().flatten()
+    }
+
+    /// Every speed run.
+    pub fn speed_runs(&self) -> impl Iterator<Item = &Run> {
+        self.speed.values().flatten()
     }
 
     /// The ring split over several GPUs.
@@ -286,21 +303,21 @@ impl Analysis {
         self.ring.iter().filter(|r| r.method == CUDA_RING)
     }
 
-    /// The ring case's run on one GPU of (islands, size).
-    pub fn ring_on_one_gpu(&self, islands: usize, size: usize) -> Option<&Run> {
-        self.ring.iter().find(|r| r.method == CUDA && r.islands == islands && r.size == size)
+    /// The ring cases' runs on one GPU of (islands, size).
+    pub fn ring_on_one_gpu(&self, islands: usize, size: usize) -> Vec<&Run> {
+        self.ring.iter().filter(|r| r.method == CUDA && r.islands == islands && r.size == size).collect()
     }
 
-    /// Milliseconds per generation with every island on one GPU, by (islands,
-    /// size): the GPU grid (mean over runs), else the ring cases' one-GPU runs.
-    pub fn one_gpu(&self) -> BTreeMap<(usize, usize), f64> {
-        let mut t = BTreeMap::new();
+    /// Milliseconds per generation of every run with all its islands on one GPU, by (islands, size): the GPU grid's
+    /// runs where it has the point, else the ring cases' one-GPU runs.
+    pub fn one_gpu(&self) -> BTreeMap<(usize, usize), Vec<f64>> {
+        let mut t: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
         for r in self.ring.iter().filter(|r| r.method == CUDA) {
-            t.insert((r.islands, r.size), r.ms_per_generation());
+            t.entry((r.islands, r.size)).or_default().push(r.ms_per_generation());
         }
         if self.grid_method() == Some(CUDA) {
             for &(i, n) in self.grid.keys() {
-                t.extend(self.grid_per_generation(i, n).map(|ms| ((i, n), ms)));
+                t.insert((i, n), self.grid_values(i, n, Run::ms_per_generation));
             }
         }
         t
@@ -440,8 +457,8 @@ mod tests {
         // 4 islands × 1000 generations in 0.1 s.
         assert!((ring[0].island_generations_per_s() - 40_000.0).abs() < 1e-6);
         // Times on one GPU: the ring case's one-GPU run and the GPU grid.
-        assert_eq!(a.one_gpu().get(&(4, 256)), Some(&0.2));
-        assert!((a.one_gpu()[&(2, 256)] - 0.2).abs() < 1e-12);
+        assert_eq!(a.one_gpu().get(&(4, 256)), Some(&vec![0.2]));
+        assert_eq!(a.one_gpu()[&(2, 256)].len(), 2);
         assert_eq!(a.reason("cuda-split"), Some("no reason"));
         assert_eq!(a.gpu_reason("none"), "none");
     }

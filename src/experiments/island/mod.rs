@@ -36,6 +36,11 @@ const CUDA_SPLIT: &str = "cuda-split";
 const CUDA_FUSED: &str = "cuda-fused";
 const CUDA_RING: &str = "cuda-nccl";
 
+/// The method of a speed row on `k` CPU threads (Figure 7's 6 and 12), besides one thread and all threads.
+fn cpu_threads(k: usize) -> String {
+    format!("cpu-{k}t")
+}
+
 impl Experiment for Island {
     fn id(&self) -> &'static str {
         "island"
@@ -106,12 +111,13 @@ impl Paper for IslandPaper {
         for m in machines {
             analyses.insert(m.hw_id.clone(), Analysis::of(m)?);
         }
-        let sections = render::sections(&self.spec, machines, &analyses, self.item_count(), dir)?;
+        let optimum = self.optimum_note()?;
+        let sections = render::sections(&self.spec, machines, &analyses, self.item_count(), &optimum, dir)?;
         let claims = machines
             .iter()
             .flat_map(|m| self.claims.judge(&analyses[&m.hw_id], &Ctx { machine: m, paper: &self.spec.paper.hardware }))
             .collect();
-        Ok(PaperReport { method: render::method(&self.spec, &self.instance.label), sections, claims })
+        Ok(PaperReport { method: render::method(&self.spec, &self.instance.label, &optimum), sections, claims })
     }
 
     fn compare(&self, machines: &[MachineRecords]) -> String {

@@ -16,11 +16,12 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
 
-/// "How this was measured", naming the instance as `instance` (its path from the root).
-pub(super) fn method(spec: &IslandSpec, instance: &str) -> String {
+/// "How this was measured", naming the instance as `instance` (its path from the root) and its optimum as `optimum`
+/// (certified, or stated and not certified: `IslandPaper::optimum_note`).
+pub(super) fn method(spec: &IslandSpec, instance: &str, optimum: &str) -> String {
     let s = &spec.settings;
     format!(
-        "The paper's GA (Section V) on its 10,000-item instance (`{}`, optimum {}): steady state, binary tournament \
+        "The paper's GA (Section V) on its 10,000-item instance (`{}`, {}): steady state, binary tournament \
          selection, uniform crossover by 32-bit masks (p = {}), bit-flip mutation by masks ({} per gene), half the island \
          replaced by tournament against random offspring, unidirectional ring migration every {} generations of {:.0}% of \
          the island including its best. Every random number is Philox 4×32-10 keyed by seed and island and counted by \
@@ -36,7 +37,7 @@ pub(super) fn method(spec: &IslandSpec, instance: &str) -> String {
          bit-identical to the in-process ring) and split over several GPUs with NCCL between them (the section \
          *Several GPUs*, profile `gpu-multi`).\n",
         instance,
-        s.optimum.get_ref(),
+        optimum,
         s.crossover.get_ref(),
         s.mutation.get_ref(),
         s.migration_interval.get_ref(),
@@ -50,6 +51,7 @@ pub(super) fn sections(
     machines: &[MachineRecords],
     analyses: &BTreeMap<String, Analysis>,
     items: Option<usize>,
+    optimum: &str,
     dir: &Path,
 ) -> Result<Vec<Section>> {
     let of = |m: &MachineRecords| &analyses[&m.hw_id];
@@ -61,7 +63,7 @@ pub(super) fn sections(
         .collect();
     write_paper_values(dir, "island", "experiments/island.toml [table1], [table2]", &values)?;
     let mut sections = vec![
-        Section::per_machine("Figure 4 — best fitness after the run", "", machines, |m| fig4(m, of(m), dir))?,
+        Section::per_machine("Figure 4 — best fitness after the run", "", machines, |m| fig4(m, of(m), optimum, dir))?,
         Section::per_machine("Figure 5 — total time, and Figure 6 — migration overhead", "", machines, |m| {
             Ok(fig5(m, of(m), dir)? + &fig6(m, of(m), dir)?)
         })?,
@@ -234,7 +236,7 @@ fn write_chart(dir: &Path, m: &MachineRecords, figure: &str, chart: &LineChart) 
     Ok(format!("\n![{}](figures/{}__{figure}.png)\n", chart.title, m.hw_id))
 }
 
-fn fig4(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+fn fig4(m: &MachineRecords, a: &Analysis, optimum: &str, dir: &Path) -> Result<String> {
     if a.grid.is_empty() {
         return Ok("No grid runs in this machine's records.\n".into());
     }
@@ -250,7 +252,7 @@ fn fig4(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
             Some((format!("{:.0} ± {:.0} (gap {:.3}%, n = {}{note})", b.mean, b.ci95(), 100.0 * g.mean, b.n), 100.0 * g.mean))
         },
     );
-    let mut md = format!("Best fitness, mean ± 95% CI over runs, and the gap to the optimum ({}).\n\n", a.grid_method().unwrap_or("—"));
+    let mut md = format!("Best fitness, mean ± 95% CI over runs, and the gap to the {optimum} ({}).\n\n", a.grid_method().unwrap_or("—"));
     md += &t.render();
     let full = |value: fn(&Run) -> Option<f64>| Summary::of(&a.full.iter().filter_map(value).collect::<Vec<_>>());
     if let (Some(first), Some(best), Some(gap), Some(time)) =
@@ -297,9 +299,9 @@ fn fig4_steps(a: &Analysis) -> String {
             t.row(vec![
                 format!("{fewer} → {more}"),
                 size.to_string(),
-                step.welch.map_or("—".into(), |(d, h)| format!("{d:+.0} ± {h:.0}")),
-                format!("{} / {}", step.n.0, step.n.1),
-                step.word().into(),
+                step.welch().map_or("—".into(), |(d, h)| format!("{d:+.0} ± {h:.0}")),
+                format!("{} / {}", step.n().0, step.n().1),
+                step.word(),
             ]);
         }
     }
@@ -480,7 +482,7 @@ fn tables(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, dir: &Path) -> Re
         return Ok("No table runs in this machine's records (profile `tables`).\n".into());
     }
     let (islands, sizes) = a.table_points();
-    let threads = a.table.values().filter(|r| r.method == CPU_MT).find_map(|r| r.threads).map_or("—".into(), |t| t.to_string());
+    let threads = a.table_runs().filter(|r| r.method == CPU_MT).find_map(|r| r.threads).map_or("—".into(), |t| t.to_string());
     let per = |i: usize, n: usize, method: &str| a.table_per_generation(i, n, method);
     let paper = |t: &super::spec::SpeedupTable, config: &str, n: usize| t.at(config, n).map_or("—".into(), |v| format!("{v:.2}×"));
     let gpus = |i: usize| if i == 1 { "1 GPU".to_owned() } else { format!("{i} GPUs") };
@@ -499,7 +501,7 @@ fn tables(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, dir: &Path) -> Re
     let (mut s1, mut s2) = (BTreeMap::<String, Vec<(f64, f64)>>::new(), BTreeMap::<String, Vec<(f64, f64)>>::new());
     for &i in &islands {
         let name = format!("{} (here on 1 GPU)", plural_islands(i));
-        let mut time_row = vec![i.to_string(), a.table.values().find(|r| r.islands == i).map_or("—".into(), |r| r.generations.to_string())];
+        let mut time_row = vec![i.to_string(), a.table_runs().find(|r| r.islands == i).map_or("—".into(), |r| r.generations.to_string())];
         let mut cpu_row = vec![format!("{}, all {threads} threads (24 CPUs)", plural_islands(i))];
         let mut gpu_row = vec![format!("{}, 1 GPU ({})", plural_islands(i), gpus(i))];
         let mut t2_row = vec![format!("{} ({})", plural_islands(i), gpus(i))];
@@ -576,10 +578,9 @@ fn sustained_rate(m: &MachineRecords, a: &Analysis) -> String {
         "of the int32 ceiling",
     ]);
     let runs = a
-        .table
-        .values()
+        .table_runs()
         .map(|r| ("table", r))
-        .chain(a.speed.values().map(|r| ("speed", r)))
+        .chain(a.speed_runs().map(|r| ("speed", r)))
         .chain(a.grid.values().flatten().map(|r| ("grid", r)));
     let mut rows: Vec<(String, usize, usize, Vec<String>)> = Vec::new();
     for (figure, r) in runs.filter(|(_, r)| r.method == CUDA) {
@@ -620,7 +621,10 @@ const RING_INTRO: &str = "The paper's multi-GPU version: each GPU evolves its pa
 
 /// The `ring` cases of one machine: the ring on one GPU beside the ring split over its GPUs.
 fn ring_section(a: &Analysis) -> String {
-    let rings: BTreeMap<(usize, usize), &Run> = a.rings().map(|r| ((r.islands, r.size), r)).collect();
+    let mut rings: BTreeMap<(usize, usize), Vec<&Run>> = BTreeMap::new();
+    for r in a.rings() {
+        rings.entry((r.islands, r.size)).or_default().push(r);
+    }
     if rings.is_empty() {
         return match a.reason(CUDA_RING) {
             Some(why) => format!("Not run here ({why}).\n"),
@@ -639,26 +643,32 @@ fn ring_section(a: &Analysis) -> String {
         "ring (island-gen./s)",
         "ring: migration share",
         "same statistics",
+        "runs (one GPU / ring)",
     ]);
-    for (&(islands, size), r) in &rings {
+    // Means over the runs of each case.
+    let mean = |runs: &[&Run], f: fn(&Run) -> f64| Summary::of(&runs.iter().map(|r| f(r)).collect::<Vec<_>>()).map(|s| s.mean);
+    for (&(islands, size), runs) in &rings {
+        let r = runs[0];
         let one = a.ring_on_one_gpu(islands, size);
+        let (one_ms, ring_ms) = (mean(&one, Run::ms_per_generation), mean(runs, Run::ms_per_generation));
         let split: Vec<String> = r.split.iter().map(usize::to_string).collect();
         t.row(vec![
             islands.to_string(),
             size.to_string(),
             r.generations.to_string(),
             format!("{} ({})", r.gpus.unwrap_or(r.split.len()), split.join("+")),
-            fmt_opt(one.map(Run::ms_per_generation), 4),
-            format!("{:.4}", r.ms_per_generation()),
-            one.map_or("—".into(), |o| format!("{:.2}×", o.ms_per_generation() / r.ms_per_generation())),
-            fmt_opt(one.map(Run::island_generations_per_s), 0),
-            format!("{:.0}", r.island_generations_per_s()),
-            format!("{:.2}%", 100.0 * r.migration_share()),
-            (if r.identical { "yes" } else { "—" }).into(),
+            fmt_opt(one_ms, 4),
+            fmt_opt(ring_ms, 4),
+            one_ms.zip(ring_ms).map_or("—".into(), |(o, r)| format!("{:.2}×", o / r)),
+            fmt_opt(mean(&one, Run::island_generations_per_s), 0),
+            fmt_opt(mean(runs, Run::island_generations_per_s), 0),
+            mean(runs, Run::migration_share).map_or("—".into(), |s| format!("{:.2}%", 100.0 * s)),
+            (if runs.iter().all(|r| r.identical) { "yes" } else { "—" }).into(),
+            format!("{} / {}", one.len(), runs.len()),
         ]);
     }
     let mut md = t.render();
-    let nccl: Vec<&(String, String, f64)> = rings.values().filter_map(|r| r.nccl.as_ref()).collect();
+    let nccl: Vec<&(String, String, f64)> = rings.values().flatten().filter_map(|r| r.nccl.as_ref()).collect();
     if !nccl.is_empty() {
         let gbs: Vec<f64> = nccl.iter().map(|n| n.2).collect();
         let mut versions: Vec<String> = nccl.iter().map(|(v, nvls, _)| format!("NCCL {v} (NCCL_NVLS_ENABLE={nvls})")).collect();
@@ -712,22 +722,28 @@ fn performance(m: &MachineRecords, a: &Analysis, items: Option<usize>) -> String
 /// asks for 25,000 per second at 2048 on 10,000 items on an H100).
 fn generations_per_second(m: &MachineRecords, a: &Analysis, items: Option<usize>) -> String {
     let Some(&size) = a.speed_sizes().last() else { return String::new() };
-    let designs: Vec<(&str, &Run)> =
+    let designs: Vec<(&str, &Vec<Run>)> =
         [CUDA, CUDA_SPLIT, CUDA_FUSED].into_iter().filter_map(|m| a.speed.get(&(size, m.to_owned())).map(|r| (m, r))).collect();
-    let Some(&(fastest, best)) = designs.iter().min_by(|x, y| x.1.total_ms.total_cmp(&y.1.total_ms)) else { return String::new() };
-    let each: Vec<String> = designs.iter().map(|(m, r)| format!("`{m}` {:.0}", f64::from(r.generations) / (r.total_ms * 1e-3))).collect();
-    let per = |ms: Option<f64>| ms.map_or("—".into(), |ms| format!("{:.1}", ms * 1e3 / f64::from(best.generations)));
+    let mean = |runs: &[Run], f: &dyn Fn(&Run) -> Option<f64>| Summary::of(&runs.iter().filter_map(f).collect::<Vec<_>>()).map(|s| s.mean);
+    let per_s = |runs: &[Run]| mean(runs, &|r| Some(f64::from(r.generations) / (r.total_ms * 1e-3))).unwrap_or(0.0);
+    let Some(&(fastest, runs)) = designs.iter().max_by(|x, y| per_s(x.1).total_cmp(&per_s(y.1))) else { return String::new() };
+    let each: Vec<String> = designs.iter().map(|(m, r)| format!("`{m}` {:.0}", per_s(r))).collect();
+    let per = |f: &dyn Fn(&Run) -> Option<f64>| {
+        mean(runs, &|r| f(r).map(|ms| ms / f64::from(r.generations))).map_or("—".into(), |ms| format!("{:.1}", ms * 1e3))
+    };
+    let n = designs.iter().map(|d| d.1.len()).min().unwrap_or(0);
+    let of_runs = if n == 1 { "one run".to_owned() } else { format!("mean of {n} runs") };
     format!(
-        "\nGenerations per second of one island of {size} (one run of {} generations each): {}. The fastest, `{fastest}`, \
+        "\nGenerations per second of one island of {size} ({of_runs} of {} generations each): {}. The fastest, `{fastest}`, \
          spends per generation {} µs in genetic manipulation, {} in evaluation, {} in replacement and {} in statistics \
          (CUDA events around each phase, the gaps between launches included).\n",
-        best.generations,
+        runs[0].generations,
         each.join(", "),
-        per(Some(best.manipulation_ms)),
-        per(best.evaluation_ms),
-        per(best.replacement_ms),
-        per(best.statistics_ms),
-    ) + &items.map_or(String::new(), |items| manipulation_bound(m, a, best, items))
+        per(&|r| Some(r.manipulation_ms)),
+        per(&|r| r.evaluation_ms),
+        per(&|r| r.replacement_ms),
+        per(&|r| r.statistics_ms),
+    ) + &items.map_or(String::new(), |items| manipulation_bound(m, a, &runs[0], items))
 }
 
 /// The fastest design's genetic manipulation (with evaluation, where fused) against the Philox rate of the same run
@@ -833,8 +849,49 @@ fn fig7(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, items: Option<usize
         crate::gpu::island::EVALUATE_WARPS
     );
     md += &t.render();
+    md += &thread_counts(spec, a);
     md += &generations_per_second(m, a, items);
     md
+}
+
+/// Figure 7's thread counts (the speed rows `cpu-<k>t`): one thread's mean time over k threads' at each size, beside
+/// Table I's "k CPUs"; or why a count did not run.
+fn thread_counts(spec: &IslandSpec, a: &Analysis) -> String {
+    let mut counts: Vec<usize> = a
+        .speed
+        .keys()
+        .map(|k| k.1.as_str())
+        .chain(a.not_run.keys().map(String::as_str))
+        .filter_map(|m| m.strip_prefix("cpu-")?.strip_suffix('t')?.parse().ok())
+        .filter(|&k| k > 1)
+        .collect();
+    counts.sort_unstable();
+    counts.dedup();
+    let lines: Vec<String> = counts
+        .iter()
+        .map(|&k| {
+            let method = super::cpu_threads(k);
+            let each: Vec<String> = a
+                .speed_sizes()
+                .into_iter()
+                .filter_map(|n| {
+                    let one = Summary::of(&a.speed_times(n, CPU_1T))?;
+                    let on_k = Summary::of(&a.speed_times(n, &method))?;
+                    let paper = spec.table1.at(&format!("{k} CPUs"), n).map_or(String::new(), |v| format!(" (paper {v:.2}×)"));
+                    Some(format!("{n}: {:.2}×{paper}", one.mean / on_k.mean))
+                })
+                .collect();
+            match (each.is_empty(), a.reason(&method)) {
+                (true, Some(why)) => format!("- {k} threads: not run here ({why})"),
+                _ => format!("- {k} threads, speedup over one thread: {}", each.join(", ")),
+            }
+        })
+        .collect();
+    if lines.is_empty() {
+        String::new()
+    } else {
+        format!("\nFigure 7's thread counts (mean times over the runs):\n\n{}\n", lines.join("\n"))
+    }
 }
 
 /// Side by side: every machine's times per generation of one island and the paper's Table I.
@@ -877,7 +934,7 @@ mod tests {
         let m = machine(vec![ring(14, 2048, 0.3, 0.01, ""), ring(14, 2048, 0.15, 0.04, "7+7")], None, &[]);
         let text = ring_section(&Analysis::of(&m).unwrap());
         // 0.3 ms against 0.15 ms per generation: 2×; 14 islands in 0.3 and 0.15 ms; migration 4% on the ring.
-        assert!(text.contains("| 14 | 2048 | 1000 | 2 (7+7) | 0.3000 | 0.1500 | 2.00× | 46667 | 93333 | 4.00% | yes |"), "{text}");
+        assert!(text.contains("| 14 | 2048 | 1000 | 2 (7+7) | 0.3000 | 0.1500 | 2.00× | 46667 | 93333 | 4.00% | yes | 1 / 1 |"), "{text}");
     }
 
     #[test]
@@ -907,7 +964,7 @@ mod tests {
         assert!(text.contains("**1 of 2 runs found no feasible solution.**") && text.contains("no selection pressure"), "{text}");
         // The best is not a silent 100% gap: the cell names the infeasible run and the gap is the feasible run's.
         let dir = tempfile::tempdir().unwrap();
-        let fig = fig4(&machine(vec![], None, &[]), &a, dir.path()).unwrap();
+        let fig = fig4(&machine(vec![], None, &[]), &a, "optimum 1", dir.path()).unwrap();
         assert!(fig.contains("(gap 1.000%, n = 2; best infeasible in 1 of 2)"), "{fig}");
     }
 

@@ -13,6 +13,8 @@ use toml::Spanned;
 /// Largest island and island count the harness accepts.
 const MAX_SIZE: usize = 1 << 16;
 const MAX_ISLANDS: usize = 1024;
+/// Most CPU threads a speed case may ask for.
+const MAX_THREADS: usize = 1024;
 /// Most items and largest coefficient range of a generated instance (prices and weights stay far below 2³²).
 const MAX_ITEMS: usize = 1_000_000;
 const MAX_RANGE: u32 = 1_000_000;
@@ -51,6 +53,13 @@ pub(super) struct Profile {
     pub runs: Spanned<usize>,
     pub speed_sizes: Vec<Spanned<usize>>,
     pub speed_generations: Spanned<u32>,
+    /// Runs of each speed case (timing repeats, for intervals; default 1).
+    #[serde(default)]
+    pub speed_runs: Option<Spanned<usize>>,
+    /// CPU thread counts each speed case also runs besides one and all threads (Figure 7: 6 and 12); a count above
+    /// the machine's physical cores is recorded as not run, with the reason.
+    #[serde(default)]
+    pub speed_threads: Vec<Spanned<usize>>,
     /// The headline configuration at the paper's full length (Section VI: 100k
     /// generations), where the profile shortens the grid.
     pub full_length: Option<FullLength>,
@@ -61,6 +70,9 @@ pub(super) struct Profile {
     pub ring_sizes: Vec<Spanned<usize>>,
     #[serde(default)]
     pub ring_generations: Option<Spanned<u32>>,
+    /// Runs of each ring case (default 1).
+    #[serde(default)]
+    pub ring_runs: Option<Spanned<usize>>,
     /// Tables I and II (`table` cases): island counts × sizes, each run for `table_generations` on one CPU thread,
     /// all CPU threads and the GPU.
     #[serde(default)]
@@ -69,8 +81,16 @@ pub(super) struct Profile {
     pub table_sizes: Vec<Spanned<usize>>,
     #[serde(default)]
     pub table_generations: Option<Spanned<u32>>,
+    /// Runs of each table case (default 1).
+    #[serde(default)]
+    pub table_runs: Option<Spanned<usize>>,
     /// Beyond the paper: Pisinger's instance families (`families` cases).
     pub families: Option<Families>,
+}
+
+/// A case's repeat count: `runs` where the profile gives it, else 1.
+pub(super) fn repeats(runs: &Option<Spanned<usize>>) -> usize {
+    runs.as_ref().map_or(1, |n| *n.get_ref())
 }
 
 /// The instance-family sweep (beyond the paper): every kind × item count × capacity ratio, instances generated from
@@ -234,6 +254,23 @@ pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecErr
             }
         }
         file.check_repeats(&p.runs, &format!("profiles.{name}.runs"))?;
+        for (key, runs) in [("speed_runs", &p.speed_runs), ("ring_runs", &p.ring_runs), ("table_runs", &p.table_runs)] {
+            if let Some(n) = runs {
+                if *n.get_ref() == 0 {
+                    return Err(file.invalid(n, &format!("profiles.{name}.{key}"), "at least 1 run"));
+                }
+                file.check_repeats(n, &format!("profiles.{name}.{key}"))?;
+            }
+        }
+        for t in &p.speed_threads {
+            if !(2..=MAX_THREADS).contains(t.get_ref()) {
+                return Err(file.invalid(
+                    t,
+                    &format!("profiles.{name}.speed_threads"),
+                    format!("{} threads: must be in 2..={MAX_THREADS}", t.get_ref()),
+                ));
+            }
+        }
         if let Some(f) = &p.full_length {
             file.check_repeats(&f.runs, &format!("profiles.{name}.full_length.runs"))?;
         }
