@@ -151,6 +151,13 @@ pub fn whole_speedups(runs: &WholeRuns) -> WholeSpeedups {
     }
 }
 
+/// Each run of `runs` whose every generation the baseline built: the
+/// baseline's (Σ model building, whole run) and gECGA's mean (model building,
+/// whole run) over the seed's runs (ms), the samples of Section 5.3's spg.
+pub fn whole_pairs(runs: &WholeRuns) -> Vec<((f64, f64), (f64, f64))> {
+    runs.values().filter_map(|r| Some((r.whole(BASELINE)?, r.gecga_mean()?))).collect()
+}
+
 /// Generation → (model quality, ratio of ones) over runs (Figure 6).
 pub type PerGeneration = BTreeMap<usize, (Vec<f64>, Vec<f64>)>;
 
@@ -164,10 +171,26 @@ pub struct Fig6Run {
 }
 
 impl Fig6Run {
-    /// The first generation whose ratio of ones after selection reaches
-    /// `threshold` (Figure 6(b)'s curves); None where the run never does.
-    pub fn generation_reaching(&self, threshold: f64) -> Option<usize> {
-        self.ones.iter().find(|(_, r)| **r >= threshold).map(|(g, _)| *g)
+    /// The mean ratio of ones after selection over generations 1 to `horizon`
+    /// (the area under the run's Figure 6(b) curve, per generation): a run that
+    /// ended before the horizon keeps its last value (it ends when its
+    /// population has converged, which then no longer changes). None without
+    /// a ratio of ones.
+    pub fn mean_ones_over(&self, horizon: usize) -> Option<f64> {
+        let (&last, _) = self.ones.last_key_value()?;
+        let horizon = horizon.max(last);
+        let mut value = *self.ones.first_key_value()?.1;
+        let mut sum = 0.0;
+        for g in 1..=horizon {
+            value = self.ones.get(&g).copied().unwrap_or(value);
+            sum += value;
+        }
+        Some(sum / horizon as f64)
+    }
+
+    /// The run's last generation.
+    pub fn last_generation(&self) -> usize {
+        self.ones.keys().chain(self.quality.keys()).copied().max().unwrap_or(0)
     }
 
     /// Section 5.5's "overall" model quality: the mean over the run's
@@ -176,6 +199,15 @@ impl Fig6Run {
         let q: Vec<f64> = self.quality.values().copied().collect();
         (q.len() > 1).then(|| q[..q.len() - 1].iter().sum::<f64>() / (q.len() - 1) as f64)
     }
+}
+
+/// Figure 7's runs with GM search at one ℓ: its population, the scorer and
+/// each run's model building and whole run (ms).
+pub struct Fig7Runs {
+    pub n: usize,
+    pub scorer: String,
+    pub model: Vec<f64>,
+    pub total: Vec<f64>,
 }
 
 /// The per-trial rule and randomness of Table 5 bisections (rows written before
@@ -237,8 +269,8 @@ pub struct Analysis {
     pub fig6: BTreeMap<(String, usize), PerGeneration>,
     /// (search, n) → case → the run.
     pub fig6_runs: BTreeMap<(String, usize), BTreeMap<String, Fig6Run>>,
-    /// ℓ → (population, scorer, whole-run times).
-    pub fig7: BTreeMap<usize, (usize, String, Vec<f64>)>,
+    /// ℓ → Figure 7's runs with GM search.
+    pub fig7: BTreeMap<usize, Fig7Runs>,
     /// ℓ → (population, scorer → one model build of the first selection).
     pub build: BTreeMap<usize, (usize, BTreeMap<String, ScorerTimes>)>,
     /// The profile that timed each Figure 5 ℓ (its runs' ceilings apply).
@@ -292,7 +324,12 @@ impl Analysis {
         let fig5 = fig5_profile(m);
         let rows = m.rows.iter().filter(|r| r.str("figure") != "fig5" || Some(r.str("profile")) == fig5.as_deref()).cloned().collect();
         let one = MachineRecords { hw_id: m.hw_id.clone(), rows };
-        let timed = |r: &Record| matches!(r.str("figure"), "fig5" | "build").then(|| (r.str("figure").to_owned(), r.int("ell")));
+        // Figures 6 and 7 per population as well: two profiles' runs of one case id are two runs, never one.
+        let timed = |r: &Record| match r.str("figure") {
+            f @ ("fig5" | "build") => Some((f.to_owned(), r.int("ell"), None)),
+            f @ ("fig6" | "fig7") => Some((f.to_owned(), r.int("ell"), r.int("n"))),
+            _ => None,
+        };
         let mut a = Analysis::of_rows(one.latest_measurements(timed).into_iter(), published);
         // Every profile's lone builds, not only the latest (one collection point).
         for r in m.measurements().filter(|r| r.str("figure") == "build" && r.str("status") == "ok") {
@@ -404,8 +441,14 @@ impl Analysis {
                     }
                 }
                 "fig7" if ok => {
-                    let e = a.fig7.entry(ell).or_insert_with(|| (n, r.str("scorer").to_owned(), Vec::new()));
-                    e.2.extend(r.float("total_ms"));
+                    let e = a.fig7.entry(ell).or_insert_with(|| Fig7Runs {
+                        n,
+                        scorer: r.str("scorer").to_owned(),
+                        model: Vec::new(),
+                        total: Vec::new(),
+                    });
+                    e.model.extend(r.float("model_ms"));
+                    e.total.extend(r.float("total_ms"));
                 }
                 "whole" if ok => {
                     let key = (ell, builds_at_once(r));
@@ -588,11 +631,35 @@ pub mod tests {
     }
 
     #[test]
-    fn a_run_reaches_a_ratio_of_ones_at_its_first_generation_at_or_above_it() {
-        let run = Fig6Run { generations: 4, ones: [(1, 0.6), (2, 0.9), (3, 0.85), (4, 0.97)].into_iter().collect(), ..Fig6Run::default() };
-        assert_eq!(run.generation_reaching(0.9), Some(2));
-        assert_eq!(run.generation_reaching(0.95), Some(4));
-        assert_eq!(run.generation_reaching(0.99), None);
+    fn a_runs_mean_ratio_of_ones_keeps_its_last_value_past_its_end() {
+        let run = Fig6Run { generations: 3, ones: [(1, 0.6), (2, 0.9), (3, 1.0)].into_iter().collect(), ..Fig6Run::default() };
+        assert!((run.mean_ones_over(3).unwrap() - 2.5 / 3.0).abs() < 1e-12);
+        assert!((run.mean_ones_over(5).unwrap() - 4.5 / 5.0).abs() < 1e-12, "generations 4 and 5 at 1.0");
+        assert!((run.mean_ones_over(1).unwrap() - 2.5 / 3.0).abs() < 1e-12, "never shorter than the run");
+        assert_eq!(run.last_generation(), 3);
+        assert_eq!(Fig6Run::default().mean_ones_over(4), None);
+    }
+
+    #[test]
+    fn two_profiles_runs_of_one_figure_6_case_are_not_mixed() {
+        let fig6 = |profile: &str, run_id: u64, g: usize, ones: f64| {
+            Record::new()
+                .with("record_kind", "measurement")
+                .with("figure", "fig6")
+                .with("status", "ok")
+                .with("profile", profile)
+                .with("run_id", run_id)
+                .with("case_id", "fig6/greedy/n2400/r0")
+                .with("search", "greedy")
+                .with("ell", 50usize)
+                .with("n", 2400usize)
+                .with("generation", g)
+                .with("ones_ratio", ones)
+        };
+        let rows = vec![fig6("gpu", 1, 1, 0.5), fig6("gpu", 1, 2, 0.7), fig6("gpu", 1, 3, 0.8), fig6("fig6", 2, 1, 0.6), fig6("fig6", 2, 2, 1.0)];
+        let a = Analysis::of(&MachineRecords { hw_id: "m".into(), rows }, &published());
+        let run = &a.fig6_runs[&("greedy".to_owned(), 2400)]["fig6/greedy/n2400/r0"];
+        assert_eq!(run.ones.values().copied().collect::<Vec<f64>>(), vec![0.6, 1.0], "the later profile's run alone");
     }
 
     #[test]

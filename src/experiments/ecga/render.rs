@@ -390,7 +390,8 @@ fn fig7(a: &Analysis) -> String {
         "spg (w)",
         "spgm (w)",
     ]);
-    for (&ell, (n_gm, scorer, gm)) in &a.fig7 {
+    for (&ell, f) in &a.fig7 {
+        let (n_gm, scorer, gm) = (f.n, &f.scorer, &f.total);
         let greedy = a.times(ell, scorer).and_then(|t| Summary::of(&t.total));
         let gm_s = Summary::of(gm);
         let base = a.mean(ell, super::BASELINE, false);
@@ -476,7 +477,8 @@ fn fig6_chart(m: &MachineRecords, a: &Analysis, paper_min_n: usize, dir: &Path) 
 /// of Figure 5, and GM's whole run where it ran (each with the scorer of its row).
 fn fig7_chart(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
     let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
-    for (&ell, (_, scorer, gm)) in &a.fig7 {
+    for (&ell, f) in &a.fig7 {
+        let (scorer, gm) = (&f.scorer, &f.total);
         if let Some(t) = a.times(ell, scorer) {
             for (what, v) in [("model building", &t.model), ("whole run", &t.total)] {
                 if let Some(s) = Summary::of(v) {
