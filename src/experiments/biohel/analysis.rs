@@ -5,7 +5,7 @@
 
 use super::spec::{PaperTables, SETS};
 use super::{LEARN_FIGURE, SERIAL, SPEED_PROFILE, scale};
-use crate::claims::Comparison;
+use crate::claims::{self, Comparison};
 use crate::library::biohel_learning::LearningConfig;
 use crate::library::dataset::Dataset;
 use crate::records::Record;
@@ -105,11 +105,6 @@ impl Stage {
     /// serial / `method` at the same window count (the paper's net speedup), of the means.
     pub fn speedup(&self, set: &str, windows: usize, method: &str) -> Option<f64> {
         Some(self.mean(set, windows, SERIAL)? / self.mean(set, windows, method)?)
-    }
-
-    /// serial with 1 window / `method` with `windows` (the paper's total speedup), of the means.
-    pub fn total_speedup(&self, set: &str, windows: usize, method: &str) -> Option<f64> {
-        Some(self.mean(set, 1, SERIAL)? / self.mean(set, windows, method)?)
     }
 
     /// serial / `method` at the same window count, one value per case that ran both.
@@ -226,6 +221,17 @@ impl Budget {
         format!("population {}, {} GA iterations, {limit}: {kind}", self.population, self.iterations)
     }
 
+    /// The budget as the claims count it ([`claims::Budget`]): rule evaluations
+    /// per GA (population × iterations) against BioHEL's default, a rule limit
+    /// named in the unit (the paper has none; `spec::validate` refuses a limit
+    /// at the whole GA budget, which this count would not show as reduced).
+    pub fn for_claims(&self) -> claims::Budget {
+        let d = LearningConfig::default();
+        let limit = self.max_rules.map_or(String::new(), |m| format!(", at most {m} rules (the paper: no limit)"));
+        let used = (self.population * self.iterations) as f64;
+        claims::Budget::new(used, (d.population * d.iterations) as f64, format!("rule evaluations per GA (population × iterations){limit}"))
+    }
+
     /// Orders budgets by work: evaluations per GA, then the rule limit (none = most).
     fn work(&self) -> (i64, i64) {
         (self.population * self.iterations, self.max_rules.unwrap_or(i64::MAX))
@@ -318,7 +324,7 @@ impl Analysis {
             paper: Arc::clone(paper),
         };
         let mut no_rule = BTreeMap::new();
-        for r in m.measurements().filter(|r| r.str("figure") != scale::SCALE_FIGURE) {
+        for r in m.latest_measurements(point).into_iter().filter(|r| r.str("figure") != scale::SCALE_FIGURE) {
             if let Some(n) = r.int("instances") {
                 a.instances.insert(r.str("set").to_owned(), n);
             }
@@ -362,6 +368,13 @@ impl Analysis {
         a
     }
 
+    /// The evaluation stage's GA budget for the claims: the shortest simulated
+    /// GA of its runs against the paper's "one GA run of 50 iterations" (Section 4).
+    pub fn eval_budget(&self) -> Option<claims::Budget> {
+        let used = *self.eval_iterations.iter().min()?;
+        Some(claims::Budget::new(used as f64, LearningConfig::default().iterations as f64, "GA iterations of the simulated GA"))
+    }
+
     /// The learning runs of Table 4, Figure 5 and their claims: the paper's
     /// budget if the records hold it, else the budget with the most points
     /// (sets × window counts), then the most work.
@@ -377,6 +390,17 @@ impl Analysis {
         let rules = self.paper.rules_per_iteration as i64;
         self.learning.iter().filter(|(b, _)| b.population == rules).max_by_key(|(b, _)| b.work())
     }
+}
+
+/// Where one machine's means and ratios come from: at each point (stage, set,
+/// window count and, for learning, the GA budget) only the rows of the profile
+/// that ran last, so that no mean mixes code versions measured by two profiles
+/// (e.g. `gpu` and `learning-500-eval` at 1 window); the `speed` profile's runs
+/// are a stage of their own.
+fn point(r: &Record) -> Option<(bool, String, String, i64, Budget)> {
+    let budget = if r.str("figure") == LEARN_FIGURE { Budget::of(r) } else { Budget { population: 0, iterations: 0, max_rules: None } };
+    let speed = r.str("profile") == SPEED_PROFILE;
+    Some((speed, r.str("figure").to_owned(), r.str("set").to_owned(), r.int("windows")?, budget))
 }
 
 /// Whether the variance of `a` is smaller than, equal to (within the noise) or
@@ -400,6 +424,33 @@ pub fn compare_variances(a: &[f64], b: &[f64]) -> Option<(Comparison, f64)> {
         (Comparison::Tie, ratio)
     })
 }
+
+/// The runs per sample (more than `n`) at which a variance ratio var(a) / var(b)
+/// of `ratio` < 1 would pass the two-sided F test at 95% (equal runs in both);
+/// None when it never would (a ratio of 1 or more) or only beyond
+/// [`MAX_VARIANCE_RUNS`].
+pub fn runs_to_separate_variances(ratio: f64, n: usize) -> Option<usize> {
+    if !(ratio > 0.0 && ratio < 1.0) {
+        return None;
+    }
+    let passes = |k: usize| 1.0 / ratio > f_quantile(0.975, (k - 1) as f64, (k - 1) as f64);
+    // The quantile falls as the runs grow: double past the answer, then bisect.
+    let (mut lo, mut hi) = (n.max(1), (n + 1).max(2));
+    while !passes(hi) {
+        if hi >= MAX_VARIANCE_RUNS {
+            return None;
+        }
+        (lo, hi) = (hi, (2 * hi).min(MAX_VARIANCE_RUNS));
+    }
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if passes(mid) { hi = mid } else { lo = mid }
+    }
+    Some(hi)
+}
+
+/// Runs beyond which the F test's "runs needed" is not stated.
+pub const MAX_VARIANCE_RUNS: usize = 10_000;
 
 /// The `p` quantile of the F distribution with (d1, d2) degrees of freedom, by
 /// bisection on its distribution function.
@@ -499,6 +550,18 @@ mod tests {
         assert_eq!(compare_variances(&a, &b).unwrap().0, Comparison::Less);
         assert!(compare_variances(&[1.0], &[1.0, 2.0]).is_none());
         assert!(compare_variances(&[1.0, 1.0], &[2.0, 2.0]).is_none());
+    }
+
+    #[test]
+    fn the_runs_a_variance_ratio_needs_pass_the_f_test_and_no_fewer_do() {
+        // A variance ratio of 1/100 fails at 2 runs each (F(0.975; 1, 1) = 648), passes at 3 (F(0.975; 2, 2) = 39.0).
+        assert_eq!(runs_to_separate_variances(0.01, 2), Some(3));
+        assert_eq!(runs_to_separate_variances(0.01, 5), Some(6), "more than the runs already made");
+        let k = runs_to_separate_variances(0.5, 2).unwrap();
+        assert!((30..40).contains(&k), "a variance ratio of 2 needs about 35 runs each, not {k}");
+        assert_eq!(runs_to_separate_variances(1.0, 2), None);
+        assert_eq!(runs_to_separate_variances(2.0, 2), None);
+        assert_eq!(runs_to_separate_variances(0.9999, 2), None, "beyond reach");
     }
 
     #[test]

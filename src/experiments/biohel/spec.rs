@@ -229,6 +229,18 @@ pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
                     return Err(file.invalid(v, &format!("profiles.{name}.learn.{key}"), "must be at least 1"));
                 }
             }
+            // The claims count a budget in rule evaluations per GA (`analysis::Budget::for_claims`):
+            // a rule limit at BioHEL's whole GA budget would pass for the paper's.
+            let d = crate::library::biohel_learning::LearningConfig::default();
+            if let Some(m) = &l.max_rules
+                && l.population.get_ref() * l.iterations.get_ref() >= d.population * d.iterations
+            {
+                let why = format!(
+                    "a rule limit with BioHEL's whole GA budget ({} × {} or more): the claims would judge it as the paper's budget; lower the population or the iterations too, or drop the limit",
+                    d.population, d.iterations
+                );
+                return Err(file.invalid(m, &format!("profiles.{name}.learn.max_rules"), why));
+            }
         }
     }
     for t in &spec.paper_text {
@@ -324,5 +336,7 @@ mod tests {
         assert!(e.contains("paper_text") && e.contains("no value for `sa` at 51 windows"), "{e}");
         let e = err("population = ", "population = 0 # ");
         assert!(e.contains("learn.population") && e.contains("at least 1"), "{e}");
+        let e = err("population = 500\niterations = 20\nmax_rules = 2", "population = 500\niterations = 50\nmax_rules = 2");
+        assert!(e.contains("learning-500.learn.max_rules") && e.contains("as the paper's budget"), "{e}");
     }
 }
