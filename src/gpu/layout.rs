@@ -231,17 +231,6 @@ impl LayoutBuffers {
         })
     }
 
-    /// The host-side transposition of S4 (Section 3.2.4): `x` (individual-major)
-    /// into the pinned buffer S4 and S4-split copy from, on one thread;
-    /// milliseconds. The buffer holds the same values as before.
-    pub fn transpose_in(&mut self, x: &[f32]) -> Result<f64, GpuError> {
-        let e = launch_err("layout transposition");
-        let t = self.host_dimension_major.as_mut_slice().map_err(&e)?;
-        let t0 = Instant::now();
-        crate::library::nonseparable::transpose_into(x, self.pop, self.dim, t);
-        Ok(t0.elapsed().as_secs_f64() * 1e3)
-    }
-
     /// Runs one strategy once: copy in, kernel, copy out. With `poison`, the
     /// output is first filled with NaN so that an unwritten element fails the check.
     pub fn run(&mut self, gpu: &Gpu, f: Function, s: Strategy, cfg: LaunchConfig, poison: bool) -> Result<Timing, GpuError> {

@@ -8,7 +8,7 @@
 
 use super::limits::{self, S3Limits};
 use super::spec::{LayoutSpec, PAPER_CLASSES, Size, Sweep, Table1Row};
-use crate::claims::judge::{self, Comparison};
+use crate::claims::judge::{self, Comparison, Finding};
 use crate::library::nonseparable::Function;
 use crate::records::Record;
 use crate::report::MachineRecords;
@@ -32,6 +32,10 @@ pub struct Timed {
     pub kernel_loop: Option<f64>,
     /// S4's host-side transposition before each try (ms), where recorded.
     pub transposes: Vec<f64>,
+    /// Threads the transposition ran on; None in records made before it ran
+    /// in parallel into its own buffer (one thread, into the pinned buffer S4
+    /// copies from, which slowed S4's copy-in).
+    pub transpose_threads: Option<i64>,
 }
 
 impl Timed {
@@ -82,8 +86,9 @@ pub enum Metric {
 pub enum Standing {
     /// Faster than every other strategy by the 95% interval, with the fewest tries of any.
     Won(&'static str, usize),
-    /// Strategies not separated from the fastest (the fastest first), with the fewest tries of any.
-    Tie(Vec<&'static str>, usize),
+    /// Strategies not separated from the fastest (the fastest first), with the
+    /// fewest tries of any and the tries a separation would need (None: none would).
+    Tie(Vec<&'static str>, usize, Option<usize>),
     /// A strategy has `n` tries, fewer than the `needs` a decision takes.
     TooFew { n: usize, needs: usize },
     /// A strategy was not run on this machine (the reason).
@@ -97,7 +102,7 @@ impl Standing {
     pub fn first(&self) -> Vec<&'static str> {
         match self {
             Standing::Won(c, _) => vec![c],
-            Standing::Tie(v, _) => v.clone(),
+            Standing::Tie(v, ..) => v.clone(),
             _ => vec![],
         }
     }
@@ -119,7 +124,7 @@ impl Standing {
     pub fn label(&self) -> String {
         match self {
             Standing::Won(c, n) => format!("{c} (n = {n})"),
-            Standing::Tie(v, n) => format!("tie: {} (n = {n})", v.join(", ")),
+            Standing::Tie(v, n, _) => format!("tie: {} (n = {n})", v.join(", ")),
             Standing::TooFew { n, needs } => format!("too few runs (n = {n}, needs {needs})"),
             Standing::NotRun(_) => "not run here".into(),
             Standing::Missing => "—".into(),
@@ -207,7 +212,7 @@ pub fn paper_standing(r: &Table1Row, tries: usize) -> Standing {
             })
             .map(|(c, _)| *c),
     );
-    if tied.len() == 1 { Standing::Won(fastest, tries) } else { Standing::Tie(tied, tries) }
+    if tied.len() == 1 { Standing::Won(fastest, tries) } else { Standing::Tie(tied, tries, None) }
 }
 
 /// One figure's classes and regions on one set of sizes.
@@ -332,6 +337,11 @@ impl Analysis {
         }
     }
 
+    /// The tries of a strategy at a size that `metric` reads, if it ran.
+    pub fn times(&self, f: Function, size: Size, class: &str, metric: Metric) -> Option<Vec<f64>> {
+        self.timed(f, size, class)?.tries(class, metric)
+    }
+
     /// Mean end-to-end time.
     pub fn time(&self, f: Function, size: Size, class: &str) -> Option<f64> {
         self.timed(f, size, class).map(|t| t.summary.mean)
@@ -352,7 +362,8 @@ impl Analysis {
 
     /// Who is fastest at a size among `classes` (those that cannot run there are
     /// left out, as the paper's NAN): the fastest by mean wins when every other
-    /// is slower by the 95% interval of the difference of their tries.
+    /// is slower by Welch's 95% interval over their tries ([`judge::order`]);
+    /// those it does not separate tie with it.
     pub fn standing(&self, f: Function, size: Size, classes: &[&'static str], metric: Metric) -> Standing {
         let cells: Vec<(&'static str, Option<&Cell>)> = classes.iter().map(|&c| (c, self.get(f, size, c))).collect();
         if let Some(why) = cells.iter().find_map(|(_, x)| if let Some(Cell::NotRun(why)) = x { Some(why) } else { None }) {
@@ -379,8 +390,20 @@ impl Analysis {
         ran.sort_by(|a, b| mean(&a.1).total_cmp(&mean(&b.1)));
         let (fastest, tries) = (ran[0].0, &ran[0].1);
         let mut tied = vec![fastest];
-        tied.extend(ran[1..].iter().filter(|(_, xs)| judge::compare(tries, xs) != Some(Comparison::Less)).map(|(c, _)| *c));
-        if tied.len() == 1 { Standing::Won(fastest, n) } else { Standing::Tie(tied, n) }
+        let mut ties = Vec::new();
+        for (c, xs) in &ran[1..] {
+            let f = judge::order(tries, xs, Comparison::Less);
+            if !f.holds() {
+                tied.push(*c);
+                ties.push(f);
+            }
+        }
+        match judge::all_of(&ties) {
+            Finding::Holds => Standing::Won(fastest, n),
+            Finding::Undecided { n_needed, .. } => Standing::Tie(tied, n, n_needed),
+            // The fastest mean is never significantly slower: only with times that are not numbers.
+            Finding::Fails(_) => Standing::Tie(tied, n, None),
+        }
     }
 
     /// The figure of a function on the paper's sweep (the spec has one per function).
@@ -436,6 +459,7 @@ fn index<'a>(rows: impl Iterator<Item = &'a Record>) -> (BTreeMap<(Function, Siz
                 events_median: (!events.is_empty()).then(|| stats::median(&events)),
                 kernel_loop: rows.iter().find(|r| r.str("phase") == "kernel_loop").and_then(|r| r.float("kernel_ms")),
                 transposes: timed.iter().filter_map(|r| r.float("transpose_ms")).collect(),
+                transpose_threads: timed[0].int("transpose_threads"),
             })
         } else if let Some(r) = rows.iter().find(|r| r.str("status") == "cannot_run") {
             Cell::CannotRun(r.str("reason").to_owned())
@@ -471,7 +495,9 @@ mod tests {
         // S4 within 0.05% of sequential: inside the tries' ±0.2% spread.
         let tie = Fake::new().size("rosenbrock", s, &[("sequential", 1.0), ("S1", 2.0), ("S2", 2.0), ("S3", 3.0), ("S4", 1.0005)]);
         let w = tie.analysis().winner(f, s);
-        assert_eq!(w, Standing::Tie(vec!["sequential", "S4"], 20));
+        let Standing::Tie(first, 20, Some(need)) = &w else { panic!("{w:?}") };
+        assert_eq!(first, &vec!["sequential", "S4"]);
+        assert!(*need > 20, "a tie needs more tries to separate: {need}");
         assert_eq!((w.group_wins(&["sequential"]), w.group_wins(&["S3", "S4"])), (None, None));
         assert_eq!(w.label(), "tie: sequential, S4 (n = 20)");
         let gpu = Fake::new().size("rosenbrock", s, &[("sequential", 3.0), ("S1", 2.0), ("S2", 2.001), ("S3", 3.0), ("S4", 2.0)]);

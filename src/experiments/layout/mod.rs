@@ -11,6 +11,7 @@
 pub mod analysis;
 pub mod cases;
 pub mod claims;
+pub mod crossing;
 pub mod likeness;
 pub mod limits;
 pub mod render;

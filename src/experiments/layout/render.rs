@@ -102,7 +102,7 @@ impl LayoutPaper {
         format!(
             "Times are end-to-end per population evaluation, in {}: for S1–S4 host→device copy, kernel and device→host copy \
              (host clock around the whole; CUDA events split it into copy-in / kernel / copy-out), from pinned host memory, \
-             S4's host-side transposition timed apart (both versions under Table 1); for the CPU columns the evaluation alone, \
+             S4's host-side transposition timed apart, into a buffer of its own (both versions under Table 1); for the CPU columns the evaluation alone, \
              each try the best of as many executions as the GPU strategies try block sizes at that size (Section 4.1: \
              \"the equal number of executions … retaining the best one\"). Inputs are uniform in (0, 1), identical for every function and strategy \
              of one size. Each GPU strategy is first run on every block size in `{:?}` (up to the population) and checked \
@@ -201,18 +201,27 @@ impl LayoutPaper {
         let mut t = Table::new(&[
             "pop × dim",
             "S4 as timed above (copy in, kernel, copy out)",
-            "host-side transposition (one thread)",
+            "host-side transposition",
             "S4 + transposition",
             "winner (here), S4 paying its transposition",
         ]);
+        let mut old = false;
         for s in self.spec.table1_sizes() {
             let Some(s4) = a.timed(f, s, "S4") else { continue };
             let Some(with) = s4.with_transposition() else { continue };
             let ms = |xs: &[f64]| stats::Summary::of(xs).map_or("—".into(), |x| format!("{:.4} ± {:.4}", x.mean, x.sd));
+            let threads = match s4.transpose_threads {
+                Some(1) => " (1 thread)".to_owned(),
+                Some(k) => format!(" ({k} threads)"),
+                None => {
+                    old = true;
+                    " (1 thread, older records)".to_owned()
+                }
+            };
             t.row(vec![
                 fmt_size(s),
                 ms(&s4.walls),
-                ms(&s4.transposes),
+                ms(&s4.transposes) + &threads,
                 ms(&with),
                 a.standing(f, s, &PAPER_CLASSES, Metric::Transposed).label(),
             ]);
@@ -220,10 +229,17 @@ impl LayoutPaper {
         if t.is_empty() {
             return String::new();
         }
+        let older = if old {
+            " Older records (1 thread) transposed into the pinned buffer S4 copies from, right before each try: that left \
+             S4's copy-in slower than S1's (up to 2× at 10⁵–3·10⁵ coordinates on the H100 host, records of f1195d5); newer \
+             ones transpose in parallel into a buffer of their own, so S4's copy reads a buffer written once, as S1's does."
+        } else {
+            ""
+        };
         format!(
             "\nS4 reads the population dimension-major, so the host transposes it before the copy (Section 3.2.4). The paper \
              does not say whether its times include that step; the times above (and every claim) leave it out, as the layout \
-             is the EA's design choice. Both versions ({}):\n\n{}",
+             is the EA's design choice. Both versions ({}):{older}\n\n{}",
             self.spec.settings.table1_unit,
             t.render()
         )

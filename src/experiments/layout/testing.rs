@@ -73,18 +73,30 @@ impl Fake {
         self.set(function, size, "S4", "transpose_ms", ms)
     }
 
-    fn set(mut self, function: &str, (pop, dim): Size, strategy: &str, column: &str, ms: f64) -> Fake {
-        let mine = |r: &Record| {
-            r.str("function") == function
-                && r.int("pop") == Some(pop as i64)
-                && r.int("dim") == Some(dim as i64)
-                && r.str("strategy") == strategy
-        };
-        for r in self.rows.iter_mut().filter(|r| mine(r)) {
+    /// The end-to-end time of each try of one strategy at one size, in order.
+    pub fn walls(mut self, function: &str, size: Size, strategy: &str, walls: &[f64]) -> Fake {
+        for r in self.rows_of(function, size, strategy) {
+            let t = r.int("try").unwrap_or(0) as usize;
+            r.set("wall_ms", walls[t]);
+        }
+        self
+    }
+
+    fn set(mut self, function: &str, size: Size, strategy: &str, column: &str, ms: f64) -> Fake {
+        for r in self.rows_of(function, size, strategy) {
             let t = r.int("try").unwrap_or(0) as f64;
             r.set(column, ms * (1.0 + 0.001 * (t % 5.0 - 2.0)));
         }
         self
+    }
+
+    fn rows_of<'a>(&'a mut self, function: &'a str, (pop, dim): Size, strategy: &'a str) -> impl Iterator<Item = &'a mut Record> {
+        self.rows.iter_mut().filter(move |r| {
+            r.str("function") == function
+                && r.int("pop") == Some(pop as i64)
+                && r.int("dim") == Some(dim as i64)
+                && r.str("strategy") == strategy
+        })
     }
 
     pub fn cannot_run(mut self, function: &str, size: Size, strategy: &str, reason: &str) -> Fake {
