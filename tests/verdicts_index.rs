@@ -92,6 +92,8 @@ fn every_kind_of_verdict_follows_the_schema_and_the_schema_can_fail() {
         Outcome::decided(judge::band(&Estimate::mean_of(&[0.45, 0.5, 0.55]).unwrap(), &band), 3, "edge"),
         Outcome::too_few(1, 3, "one"),
         Outcome::not_run("no GPU"),
+        // An open band (at least 1×): its upper edge is null, and the file reads back.
+        Outcome::decided(judge::band(&Estimate::mean_of(&[0.2, 0.21, 0.22]).unwrap(), &judge::Band { low: 1.0, high: f64::INFINITY }), 3, "open"),
         Outcome::new(Verdict::Reproduced, "small").with_budget(Budget::new(2000.0, 100000.0, "generations")),
     ];
     let machine = MachineRecords {
@@ -104,8 +106,10 @@ fn every_kind_of_verdict_follows_the_schema_and_the_schema_can_fail() {
     let json = serde_json::to_value(&pv).unwrap();
     let v = validator();
     assert_valid(&v, "a paper's verdicts of every kind", &json);
+    let back: evorepro::report::index::PaperVerdicts = serde_json::from_value(json.clone()).expect("verdicts.json reads back");
+    assert_eq!(serde_json::to_value(&back).unwrap(), json);
     let mut quoted_harness = json.clone();
-    quoted_harness["claims"][7]["quote"] = serde_json::Value::String("q".into());
+    quoted_harness["claims"][8]["quote"] = serde_json::Value::String("q".into());
     assert!(!v.is_valid(&quoted_harness), "a harness check with a quote must break the schema");
     let mut directed = json.clone();
     directed["claims"][0]["direction"] = serde_json::Value::String("exceeds".into());

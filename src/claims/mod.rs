@@ -210,12 +210,6 @@ impl Verdict {
         }
     }
 
-    /// Reproduced when `ok`, else not reproduced: a decision made by hand,
-    /// being replaced check by check with [`judge`]'s rules.
-    pub fn of(ok: bool) -> Verdict {
-        if ok { Verdict::Reproduced } else { Verdict::NotReproduced(None) }
-    }
-
     /// Whether the verdict decides the claim one way or the other.
     pub fn is_decided(&self) -> bool {
         matches!(self.kind(), VerdictKind::Reproduced | VerdictKind::NotReproduced | VerdictKind::Differs)

@@ -124,7 +124,8 @@ pub struct ClaimVerdict {
     /// Quantitative claims: the measured value, the paper's, the band on their ratio and the ratio.
     pub measured: Option<Interval>,
     pub paper_value: Option<f64>,
-    pub band: Option<[f64; 2]>,
+    /// Each edge None where the band is open on that side (at least, at most).
+    pub band: Option<[Option<f64>; 2]>,
     pub ratio: Option<Interval>,
     pub explanation: Option<ExplanationJson>,
     pub data: DataFlags,
@@ -183,7 +184,7 @@ impl ClaimVerdict {
             n_needed: o.verdict.n_needed(),
             measured: q.map(|q| Interval::from(&q.measured)),
             paper_value: q.map(|q| q.paper),
-            band: q.map(|q| [q.band.low, q.band.high]),
+            band: q.map(|q| [q.band.low, q.band.high].map(|x| x.is_finite().then_some(x))),
             ratio: q.map(|q| Interval::from(&q.ratio)).or(o.ratio.map(|r| Interval::from(&Estimate::exact(r)))),
             explanation,
             data: DataFlags { stand_in, reduced_budget: reduced.map(|b| BudgetJson { used: b.used, paper: b.paper, unit: b.unit }) },
@@ -253,13 +254,26 @@ pub fn read_all(out: &Path, order: &[&str]) -> Result<Vec<PaperVerdicts>> {
             if path.is_file() {
                 let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
                 // A file of an older layout is rewritten at the paper's next render; until then it is left out.
-                if let Ok(v) = serde_json::from_str::<PaperVerdicts>(&text) {
+                let parsed = serde_json::from_str::<PaperVerdicts>(&text);
+                if let Ok(v) = parsed {
                     found.push(v);
                 } else {
                     let old: serde_json::Value =
                         serde_json::from_str(&text).with_context(|| format!("{}: not a verdicts file", path.display()))?;
-                    if old.get("schema_version").is_some() {
-                        anyhow::bail!("{}: not a verdicts file of schema version {SCHEMA_VERSION}", path.display());
+                    match old.get("schema_version").map(|v| v.as_u64()) {
+                        None => {}
+                        Some(Some(v)) if v < u64::from(SCHEMA_VERSION) => {
+                            let paper = e.file_name().to_string_lossy().into_owned();
+                            crate::say!(
+                                "note: {} is of schema version {v}: left out of the index until `evorepro report {paper}` rewrites it",
+                                path.display()
+                            );
+                        }
+                        Some(_) => anyhow::bail!(
+                            "{}: not a verdicts file of schema version {SCHEMA_VERSION} ({})",
+                            path.display(),
+                            parsed.err().map_or(String::new(), |e| e.to_string())
+                        ),
                     }
                 }
             }

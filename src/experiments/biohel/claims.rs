@@ -31,7 +31,8 @@ pub const CHECKS: &[Check<Analysis>] = &[
 ];
 
 /// What the evidence says of CN, SS and SA wherever they take part.
-const STAND_INS: &str = "cn, ss and sa are synthetic sets of Table 1's shapes standing in for the paper's protein structure sets, which are not public";
+const STAND_INS: &str =
+    "cn, ss and sa are synthetic sets of Table 1's shapes standing in for the paper's protein structure sets, which are not public";
 
 /// Which of the paper's two stages a claim is about (Section 4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
@@ -224,7 +225,11 @@ fn speedup_max(p: &SpeedupParams, a: &Analysis, ctx: &Ctx) -> Outcome {
     }
     let beyond = beyond.join("; ");
     let (Some(here), Some(paper)) = (largest(&public), public.iter().max_by(|x, y| paper_at(x).total_cmp(&paper_at(y)))) else {
-        let why = if has_cuda(j.stage) { format!("no cuda-paper runs of the public sets at {}", p.measure.range(j.name)) } else { no_cuda(j.stage) };
+        let why = if has_cuda(j.stage) {
+            format!("no cuda-paper runs of the public sets at {}", p.measure.range(j.name))
+        } else {
+            no_cuda(j.stage)
+        };
         return at_budget(Outcome::not_run(why).with_beyond(beyond), j.budget);
     };
     let points: Vec<Point> = public.iter().map(|m| Point::new(at(m.0, m.1), m.2.value / paper_at(m))).collect();
@@ -290,7 +295,11 @@ fn cuda_variance_smaller(p: &MinRuns, a: &Analysis, _: &Ctx) -> Outcome {
         .iter()
         .map(|(set, c, s)| {
             let (finding, word) = variance_smaller(c, s);
-            (*set, finding, format!("{}: sd {} s against {} s (n = {}, {}), {word}", set_label(set), fmt_sig(sd(c)), fmt_sig(sd(s)), c.len(), s.len()))
+            (
+                *set,
+                finding,
+                format!("{}: sd {} s against {} s (n = {}, {}), {word}", set_label(set), fmt_sig(sd(c)), fmt_sig(sd(s)), c.len(), s.len()),
+            )
         })
         .collect();
     let (public, stand_ins): (Vec<_>, Vec<_>) = judged.into_iter().partition(|(set, _, _)| is_public(set));
@@ -504,7 +513,8 @@ fn speedup_peak_band(p: &PeakParams, a: &Analysis, _: &Ctx) -> Outcome {
         .iter()
         .filter_map(|c| Some(format!("{} peaks {}", set_label(c.set), at_x(c.peak()?))))
         .collect();
-    let mut beyond = if outside.is_empty() { Vec::new() } else { vec![format!("at window counts {} lacks: {}", j.name, outside.join("; "))] };
+    let mut beyond =
+        if outside.is_empty() { Vec::new() } else { vec![format!("at window counts {} lacks: {}", j.name, outside.join("; "))] };
     let curves = j.stage.speedups_per_stratum(&a.instances, CUDA, |w| j.table.has_windows(w));
     if curves.is_empty() {
         return at_budget(Outcome::not_run(no_cuda(j.stage)).with_beyond(beyond.join("; ")), j.budget);
@@ -696,8 +706,7 @@ fn small_sets_gain_little(p: &SmallSetsParams, a: &Analysis, _: &Ctx) -> Outcome
             let runs = stage.run_speedups(m.0, m.1, CUDA);
             let share = Estimate::ratio_of_means(&runs, &bar);
             let finding = share.map_or_else(|| Finding::undecided(None, "no paired runs"), |s| judge::at_most(&s, p.little));
-            let loses: Vec<String> =
-                points.iter().filter(|x| x.0 == m.0 && x.2.value < 1.0).map(|x| x.1.to_string()).collect::<Vec<_>>();
+            let loses: Vec<String> = points.iter().filter(|x| x.0 == m.0 && x.2.value < 1.0).map(|x| x.1.to_string()).collect::<Vec<_>>();
             let loses = if loses.is_empty() { String::new() } else { format!(", loses at {} windows", loses.join(", ")) };
             let share = share.map_or("no paired runs".into(), |s| s.to_string());
             (finding.clone(), format!("{} (n = {}): share {share}, {}{loses}", show(m), runs.len(), finding.word()))

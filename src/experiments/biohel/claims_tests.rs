@@ -248,7 +248,10 @@ fn every_claim_can_be_reproduced() {
         // 400× against 339.7× (kdd, 50 windows).
         s.case(
             "cuda_speedup_ilas",
-            Rows::default().eval("kdd", 444_618, 1, &tight(100.0, 3)).eval("kdd", 444_618, 50, &[(2.0, 0.25), (2.0, 0.2525), (2.0, 0.2475)]).machine(),
+            Rows::default()
+                .eval("kdd", 444_618, 1, &tight(100.0, 3))
+                .eval("kdd", 444_618, 50, &[(2.0, 0.25), (2.0, 0.2525), (2.0, 0.2475)])
+                .machine(),
         ),
         s.case("cuda_variance_smaller", Rows::default().eval("sat", 5790, 1, &[(1.0, 1.0), (2.0, 1.0001)]).machine()),
         s.case(
@@ -313,15 +316,24 @@ fn every_claim_can_be_inconclusive() {
         s.case("learning_speedup", Rows::default().learn(PAPER, "kdd", 444_618, 1, &wide).machine()),
         s.case(
             "learning_speedup_ilas",
-            Rows::default().learn(PAPER, "kdd", 444_618, 1, &tight(100.0, 2)).learn(PAPER, "kdd", 444_618, 50, &[(5.0, 0.1), (5.0, 0.3)]).machine(),
+            Rows::default()
+                .learn(PAPER, "kdd", 444_618, 1, &tight(100.0, 2))
+                .learn(PAPER, "kdd", 444_618, 50, &[(5.0, 0.1), (5.0, 0.3)])
+                .machine(),
         ),
         s.case(
             "learning_vs_evaluation",
-            Rows::default().eval("sat", 5790, 1, &[(2.0, 1.0), (4.0, 1.0)]).learn(PAPER, "sat", 5790, 1, &[(3.0, 1.0), (6.0, 1.0)]).machine(),
+            Rows::default()
+                .eval("sat", 5790, 1, &[(2.0, 1.0), (4.0, 1.0)])
+                .learn(PAPER, "sat", 5790, 1, &[(3.0, 1.0), (6.0, 1.0)])
+                .machine(),
         ),
         s.case(
             "fig4_peak",
-            Rows::default().eval("kdd", 400_000, 1, &[(100.0, 1.0), (300.0, 1.0)]).eval("kdd", 400_000, 10, &[(60.0, 1.0), (280.0, 1.0)]).machine(),
+            Rows::default()
+                .eval("kdd", 400_000, 1, &[(100.0, 1.0), (300.0, 1.0)])
+                .eval("kdd", 400_000, 10, &[(60.0, 1.0), (280.0, 1.0)])
+                .machine(),
         ),
         s.case(
             "fig5_peak",
@@ -392,7 +404,11 @@ fn cuda_speedup_is_explained_point_by_point_at_matched_points() {
     let o = s.judge("cuda_speedup", &m);
     assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::Exceeds)), "{}", o.evidence);
     assert!(o.evidence.contains("against the paper's 28.2"), "{}", o.evidence);
-    assert!(o.evidence.contains("misses 1 of 2 points") && o.evidence.contains("kdd, 10 windows: predicted 20.0×, measured 1.06×"), "{}", o.evidence);
+    assert!(
+        o.evidence.contains("misses 1 of 2 points") && o.evidence.contains("kdd, 10 windows: predicted 20.0×, measured 1.06×"),
+        "{}",
+        o.evidence
+    );
     // Both points where the model puts them: differs, each point's prediction shown.
     let m = Rows::default().eval("kdd", 444_618, 1, &tight(358.0, 3)).eval("kdd", 444_618, 10, &tight(564.0, 3)).machine_with(&ceilings);
     let o = s.judge("cuda_speedup", &m);
@@ -416,7 +432,11 @@ fn stand_ins_never_decide_a_paper_claim() {
     let m = Rows::default().eval("kdd", 444_618, 1, &tight(30.0, 3)).eval("ss", 75_000, 1, &tight(2000.0, 3)).machine();
     let o = s.judge("cuda_speedup", &m);
     assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
-    assert!(o.beyond.as_deref().is_some_and(|b| b.contains("the stand-ins") && b.contains("2000× (ss (stand-in), 1 window)")), "{:?}", o.beyond);
+    assert!(
+        o.beyond.as_deref().is_some_and(|b| b.contains("the stand-ins") && b.contains("2000× (ss (stand-in), 1 window)")),
+        "{:?}",
+        o.beyond
+    );
     // Only stand-ins measured: nothing of the paper's sets to judge.
     let o = s.judge("cuda_speedup", &Rows::default().eval("ss", 75_000, 1, &tight(30.0, 3)).machine());
     assert!(matches!(&o.verdict, Verdict::NotRun(NotRun::Here(why)) if why.contains("public sets")), "{:?}", o.verdict);
@@ -439,7 +459,8 @@ fn stand_ins_never_decide_a_paper_claim() {
         .machine();
     assert_eq!(s.judge("small_sets_gain_little", &m).verdict, Verdict::Reproduced);
     // Table 2's variances: a stand-in's larger CUDA variance goes beyond the paper.
-    let m = Rows::default().eval("sat", 5790, 1, &[(1.0, 1.0), (2.0, 1.0001)]).eval("ss", 75_000, 1, &[(1.0, 1.0), (1.0001, 2.0)]).machine();
+    let m =
+        Rows::default().eval("sat", 5790, 1, &[(1.0, 1.0), (2.0, 1.0001)]).eval("ss", 75_000, 1, &[(1.0, 1.0), (1.0001, 2.0)]).machine();
     let o = s.judge("cuda_variance_smaller", &m);
     assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
     assert!(o.beyond.as_deref().is_some_and(|b| b.contains("ss (stand-in)") && b.contains("larger")), "{:?}", o.beyond);
@@ -451,7 +472,8 @@ fn stand_ins_never_decide_a_paper_claim() {
 #[test]
 fn learning_vs_evaluation_is_reproduced_at_two_runs_in_the_middle_of_its_band() {
     let s = shipped();
-    let at_1_5 = |e: [(f64, f64); 2]| Rows::default().eval("adu", 44_000, 1, &e).learn(PAPER, "adu", 44_000, 1, &e.map(|(a, b)| (1.5 * a, b)));
+    let at_1_5 =
+        |e: [(f64, f64); 2]| Rows::default().eval("adu", 44_000, 1, &e).learn(PAPER, "adu", 44_000, 1, &e.map(|(a, b)| (1.5 * a, b)));
     // Each learning run 1.50× its evaluation run, two runs each of a 1% spread: reproduced.
     let o = s.judge("learning_vs_evaluation", &at_1_5([(2.0, 1.0), (2.02, 1.0)]).machine());
     assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
@@ -486,7 +508,11 @@ fn ties_are_inconclusive_with_the_runs_needed() {
     let o = s.judge("cuda_variance_smaller", &m);
     assert_eq!(o.verdict.kind(), VerdictKind::Inconclusive, "{}", o.evidence);
     assert_eq!(o.verdict.n_needed(), Some(11), "{}", o.verdict.label());
-    assert!(o.evidence.contains("1 of 2 smaller") && o.evidence.contains("sat: sd 0.354 s against 0.707 s (n = 2, 2), tie"), "{}", o.evidence);
+    assert!(
+        o.evidence.contains("1 of 2 smaller") && o.evidence.contains("sat: sd 0.354 s against 0.707 s (n = 2, 2), tie"),
+        "{}",
+        o.evidence
+    );
 }
 
 /// Defect: "not reproduced" said neither way, and cuda_speedup_ilas took a
@@ -565,7 +591,8 @@ fn the_peak_claims_want_most_sets_and_leave_ties_open() {
 #[test]
 fn the_windows_check_is_judged_on_each_points_interval() {
     let s = shipped();
-    let m = Rows::default().eval("sat", 5790, 1, &tight(10.0, 2)).eval("sat", 5790, 2, &tight(5.0, 2)).eval("sat", 5790, 4, &tight(10.0, 2));
+    let m =
+        Rows::default().eval("sat", 5790, 1, &tight(10.0, 2)).eval("sat", 5790, 2, &tight(5.0, 2)).eval("sat", 5790, 4, &tight(10.0, 2));
     let o = s.judge("windows_cut_serial_time", &m.machine());
     assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::FallsShort)));
     assert_eq!(o.ratio, Some(0.25));
@@ -593,9 +620,16 @@ fn repeated_runs_decide_or_the_verdict_says_too_few() {
     );
     too_few("fig4_peak", peaking(Rows::default(), false, 10.0, 1).machine(), 1);
     too_few("fig5_peak", peaking(Rows::default(), true, 10.0, 1).machine(), 1);
-    too_few("small_sets_gain_little", Rows::default().eval("sat", 5790, 1, &[(2.0, 1.0)]).eval("adu", 44_000, 1, &[(14.0, 1.0)]).machine(), 1);
+    too_few(
+        "small_sets_gain_little",
+        Rows::default().eval("sat", 5790, 1, &[(2.0, 1.0)]).eval("adu", 44_000, 1, &[(14.0, 1.0)]).machine(),
+        1,
+    );
     let s = shipped_without_the_stand_in_rule();
-    let o = s.judge("cuda_speedup_peak_set", &Rows::default().eval("kdd", 444_618, 1, &[(100.0, 1.0)]).eval("ss", 75_000, 1, &[(50.0, 1.0)]).machine());
+    let o = s.judge(
+        "cuda_speedup_peak_set",
+        &Rows::default().eval("kdd", 444_618, 1, &[(100.0, 1.0)]).eval("ss", 75_000, 1, &[(50.0, 1.0)]).machine(),
+    );
     assert_eq!(o.verdict, crate::claims::testing::too_few(1, 2), "{}", o.evidence);
 }
 
@@ -656,7 +690,8 @@ fn what_lies_beyond_the_paper_never_decides_the_verdict() {
     ] {
         assert!(beyond.contains(part), "`{part}` not in: {beyond}");
     }
-    let cut = Rows::default().eval("sat", 5790, 1, &tight(10.0, 2)).eval("sat", 5790, 4, &tight(2.5, 2)).eval("sat", 5790, 3, &tight(10.0, 2));
+    let cut =
+        Rows::default().eval("sat", 5790, 1, &tight(10.0, 2)).eval("sat", 5790, 4, &tight(2.5, 2)).eval("sat", 5790, 3, &tight(10.0, 2));
     let o = s.judge("windows_cut_serial_time", &cut.machine());
     assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
     assert!(o.beyond.unwrap().contains("sat w=3: 0.333"));
@@ -699,7 +734,10 @@ fn reduced_budgets_are_stated_and_gated_by_the_framework() {
     assert!(matches!(s.judge("cuda_speedup_ilas", &m.machine()).verdict, Verdict::NotRun(NotRun::ReducedBudget(_))));
     // Nothing checks a budget by hand any more: `EVAL_GPU` rows judged by the rule alone.
     let m = Rows::default().pairs(EVAL_FIGURE, EVAL_GPU, "sat", 5790, 1, &[(1.0, 1.0), (2.0, 1.0001)]).machine();
-    assert_eq!(s.judge("cuda_variance_smaller", &m).label(), "reproduced, reduced budget (5 of the paper's 50 GA iterations of the simulated GA)");
+    assert_eq!(
+        s.judge("cuda_variance_smaller", &m).label(),
+        "reproduced, reduced budget (5 of the paper's 50 GA iterations of the simulated GA)"
+    );
 }
 
 /// Table 4's whole-system speedups have never run at the paper's budget: at
@@ -721,7 +759,13 @@ fn learning_speedups_are_judged_at_the_papers_budget() {
     assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
     assert!(o.evidence.contains("(adu, 25 windows)") && o.evidence.contains("the paper's 201.1"), "{}", o.evidence);
     // The paper's budget is preferred to a smaller one with more points.
-    let m2 = Rows(m.rows.clone()).learn(Ga(100, 20, None), "adu", 43_957, 1, &tight(10_000.0, 2)).learn(Ga(100, 20, None), "adu", 43_957, 10, &tight(1.0, 2));
+    let m2 = Rows(m.rows.clone()).learn(Ga(100, 20, None), "adu", 43_957, 1, &tight(10_000.0, 2)).learn(
+        Ga(100, 20, None),
+        "adu",
+        43_957,
+        10,
+        &tight(1.0, 2),
+    );
     assert_eq!(s.judge("learning_speedup", &m2.machine()).verdict, Verdict::Reproduced);
 }
 
@@ -795,7 +839,11 @@ fn learning_is_set_against_the_evaluation_only_at_the_evaluations_rules_per_iter
 fn a_point_measured_by_two_profiles_keeps_the_later_profiles_runs() {
     let s = shipped();
     let mut m = Rows::default().eval("adu", 44_000, 1, &tight(10.0, 2)).machine();
-    let later = Rows::default().eval("adu", 44_000, 1, &tight(30.0, 2)).0.into_iter().map(|r| r.with("run_id", 2u64).with("profile", "learning-500-eval"));
+    let later = Rows::default()
+        .eval("adu", 44_000, 1, &tight(30.0, 2))
+        .0
+        .into_iter()
+        .map(|r| r.with("run_id", 2u64).with("profile", "learning-500-eval"));
     m.rows.extend(later);
     let a = Analysis::of(&m, &s.tables);
     assert_eq!(a.eval.secs("adu", 1, SERIAL).len(), 2);

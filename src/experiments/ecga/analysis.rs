@@ -656,7 +656,8 @@ pub mod tests {
                 .with("generation", g)
                 .with("ones_ratio", ones)
         };
-        let rows = vec![fig6("gpu", 1, 1, 0.5), fig6("gpu", 1, 2, 0.7), fig6("gpu", 1, 3, 0.8), fig6("fig6", 2, 1, 0.6), fig6("fig6", 2, 2, 1.0)];
+        let rows =
+            vec![fig6("gpu", 1, 1, 0.5), fig6("gpu", 1, 2, 0.7), fig6("gpu", 1, 3, 0.8), fig6("fig6", 2, 1, 0.6), fig6("fig6", 2, 2, 1.0)];
         let a = Analysis::of(&MachineRecords { hw_id: "m".into(), rows }, &published());
         let run = &a.fig6_runs[&("greedy".to_owned(), 2400)]["fig6/greedy/n2400/r0"];
         assert_eq!(run.ones.values().copied().collect::<Vec<f64>>(), vec![0.6, 1.0], "the later profile's run alone");

@@ -534,7 +534,8 @@ fn spg_at_500(p: &PaperSpeedup, a: &Analysis, ctx: &Ctx) -> Outcome {
     let (bm, gm): (Vec<f64>, Vec<f64>) = paired.iter().map(|(b, g)| (b.0, g.0)).unzip();
     let (bw, gw): (Vec<f64>, Vec<f64>) = paired.iter().filter_map(|(b, g)| Some((b.1?, g.1?))).unzip();
     let (Some(m), Some(w)) = (Estimate::ratio_of_means(&bm, &gm), Estimate::ratio_of_means(&bw, &gw)) else {
-        return Outcome::not_run(format!("no positive model-building and whole-run times of both scorers at ℓ = {ell}")).with_beyond(beyond);
+        return Outcome::not_run(format!("no positive model-building and whole-run times of both scorers at ℓ = {ell}"))
+            .with_beyond(beyond);
     };
     judge_spg(p, a, (m, w), ell, &format!("n = {}", paired.len()), ctx).with_beyond(beyond)
 }
@@ -564,11 +565,8 @@ fn all_of_outcomes(outcomes: Vec<Outcome>) -> Outcome {
     let findings: Vec<Finding> = outcomes.iter().map(finding).collect();
     let n = outcomes.iter().filter_map(|o| o.n).min().unwrap_or(0);
     let combined = judge::all_of(&findings);
-    let deciding = outcomes
-        .iter()
-        .position(|o| finding(o).fails())
-        .or_else(|| outcomes.iter().position(|o| !finding(o).holds()))
-        .unwrap_or(0);
+    let deciding =
+        outcomes.iter().position(|o| finding(o).fails()).or_else(|| outcomes.iter().position(|o| !finding(o).holds())).unwrap_or(0);
     let explained = outcomes.iter().filter(|o| finding(o).fails()).all(|o| matches!(o.verdict, Verdict::Differs(_)));
     let o = outcomes.into_iter().nth(deciding).expect("one quantity or more");
     let verdict = if combined.fails() && explained { o.verdict.clone() } else { combined.verdict(n) };
@@ -601,7 +599,9 @@ fn spg_of_whole_runs(p: &PaperSpeedup, a: &Analysis, sets: &[(usize, &WholeRuns)
     for &(at_once, runs) in sets {
         match a.concurrency_cost(ell, at_once, BASELINE) {
             Some(times) => candidates.push((at_once, runs, cost_of(at_once, runs, times))),
-            None => left.push(format!("{}: no lone baseline build at ℓ = {ell} (the `build` case) to measure its cost against", what(at_once))),
+            None => {
+                left.push(format!("{}: no lone baseline build at ℓ = {ell} (the `build` case) to measure its cost against", what(at_once)))
+            }
         }
     }
     let rank = |c: &(usize, &WholeRuns, (f64, String))| (whole_pairs(c.1).len(), -c.2.0.abs());
@@ -615,7 +615,8 @@ fn spg_of_whole_runs(p: &PaperSpeedup, a: &Analysis, sets: &[(usize, &WholeRuns)
     if let Err(o) = judge::enough(pairs.len(), p.min_n, &what(at_once)) {
         return o;
     }
-    let column = |f: fn(&((f64, f64), (f64, f64))) -> f64| pairs.iter().map(f).collect::<Vec<f64>>();
+    type Pair = ((f64, f64), (f64, f64));
+    let column = |f: fn(&Pair) -> f64| pairs.iter().map(f).collect::<Vec<f64>>();
     let m = Estimate::ratio_of_means(&column(|p| p.0.0), &column(|p| p.1.0));
     let w = Estimate::ratio_of_means(&column(|p| p.0.1), &column(|p| p.1.1));
     let (Some(m), Some(w)) = (m, w) else {

@@ -288,7 +288,10 @@ fn ties_are_reported_with_n_and_decide_nothing() {
     assert!(o.evidence.contains("50→100: rise, 100→150: tie") && o.evidence.contains("ℓ = 50→150: rise"), "{}", o.evidence);
     // No rise overall beyond the runs' spread: inconclusive with the runs it needs (was not reproduced).
     let wide = |ell: usize, spg: [f64; 5]| -> Vec<Record> {
-        spg.iter().enumerate().flat_map(|(r, s)| [fig5("t", 1, ell, r, BASELINE, 100.0 * s, 110.0 * s), fig5("t", 1, ell, r, GECGA, 100.0, 110.0)]).collect()
+        spg.iter()
+            .enumerate()
+            .flat_map(|(r, s)| [fig5("t", 1, ell, r, BASELINE, 100.0 * s, 110.0 * s), fig5("t", 1, ell, r, GECGA, 100.0, 110.0)])
+            .collect()
     };
     let o = judge("spg_grows", [wide(50, [90.0, 110.0, 100.0, 80.0, 120.0]), wide(100, [95.0, 115.0, 105.0, 85.0, 125.0])].concat());
     assert_eq!(o.verdict.kind(), VerdictKind::Inconclusive, "{}", o.evidence);
@@ -442,7 +445,11 @@ fn spg_at_500_is_judged_with_the_cost_of_sharing_the_cores_as_a_systematic() {
     let mut rows = whole(3, 20, 12_057.0, 1000.0, 1100.0);
     rows.push(row("build").with("ell", 500usize).with("scorer", BASELINE).with("model_ms", 1300.0).with("profile", "whole2"));
     let o = judge(rows);
-    assert!(o.evidence.contains("the lone build itself took 1000–1300 ms over 2 builds here (the slowest +30.0% over the fastest)"), "{}", o.evidence);
+    assert!(
+        o.evidence.contains("the lone build itself took 1000–1300 ms over 2 builds here (the slowest +30.0% over the fastest)"),
+        "{}",
+        o.evidence
+    );
 }
 
 #[test]
@@ -610,10 +617,8 @@ fn greedy_quality_ties_are_inconclusive_with_the_runs_they_need() {
     let (claims, hw) = shipped();
     let judge = |runs: usize, sizes: &[usize]| {
         let quality = |n: usize| if n == 2400 { (0.605, 0.6) } else { (0.9, 0.9) };
-        let rows: Vec<Record> = sizes
-            .iter()
-            .flat_map(|&n| [fig6("greedy", n, runs, 9, quality(n).0), fig6("gm", n, runs, 9, quality(n).1)].concat())
-            .collect();
+        let rows: Vec<Record> =
+            sizes.iter().flat_map(|&n| [fig6("greedy", n, runs, 9, quality(n).0), fig6("gm", n, runs, 9, quality(n).1)].concat()).collect();
         let (_, a, m) = case("x", rows);
         claims.judge_one("greedy_quality_higher", &a, &Ctx { machine: &m, paper: &hw }).unwrap()
     };

@@ -224,11 +224,8 @@ impl Analysis {
 
 /// Least-squares exponent of the median time against an axis's values, in log–log.
 fn fit(times: &BTreeMap<(String, usize), BTreeMap<String, Vec<f64>>>, axis: &str, method: &str) -> Option<Estimate> {
-    let points: Vec<(f64, f64)> = times
-        .iter()
-        .filter(|((ax, _), _)| ax == axis)
-        .filter_map(|((_, v), m)| Some((*v as f64, stats::median(m.get(method)?))))
-        .collect();
+    let points: Vec<(f64, f64)> =
+        times.iter().filter(|((ax, _), _)| ax == axis).filter_map(|((_, v), m)| Some((*v as f64, stats::median(m.get(method)?)))).collect();
     fit_exponent(&points)
 }
 

@@ -61,8 +61,9 @@ fn check_setting(ells: &Band, generations: usize, min_n: usize) -> Result<(), (S
 }
 
 /// Points inside the setting judged and outside it.
-fn split<T>(points: Vec<(Point, T)>, ells: &Band, generations: usize) -> (Vec<(Point, T)>, Vec<(Point, T)>) {
-    points.into_iter().partition(|(at, _)| in_setting(at, ells, generations))
+fn split<T>(points: Vec<(Point, T)>, ells: &Band, generations: usize) -> [Vec<(Point, T)>; 2] {
+    let (inside, outside) = points.into_iter().partition(|(at, _)| in_setting(at, ells, generations));
+    [inside, outside]
 }
 
 fn nothing_in(ells: &Band, generations: usize, what: &str) -> Outcome {
@@ -141,7 +142,7 @@ fn speedup(p: &Speedup, a: &Analysis, ctx: &Ctx) -> Outcome {
     if all.is_empty() {
         return Outcome::not_run(a.reason(GBOA));
     }
-    let (inside, outside) = split(all, &p.ells, p.generations);
+    let [inside, outside] = split(all, &p.ells, p.generations);
     let beyond = list(&outside, fmt_ratio);
     let Some(&(at, best)) = inside.iter().max_by(|x, y| x.1.value.total_cmp(&y.1.value)) else {
         return nothing_in(&p.ells, p.generations, "gBOA").with_beyond(beyond);
@@ -152,7 +153,10 @@ fn speedup(p: &Speedup, a: &Analysis, ctx: &Ctx) -> Outcome {
     let what = format!("largest speedup of gBOA over {base} (whole run, mean times) over the sizes judged, at ℓ = {at}");
     let mut o = judge::ratio(&what, best, p.paper, &p.band, None, &[], ctx);
     o.evidence += &format!("; every ℓ, whole run: {}", list(&inside, fmt_ratio));
-    let judged = |pts: Vec<(Point, Estimate)>| split(pts, &p.ells, p.generations).0;
+    let judged = |pts: Vec<(Point, Estimate)>| {
+        let [inside, _] = split(pts, &p.ells, p.generations);
+        inside
+    };
     let built = judged(speedups(a, base, GBOA, construction));
     if !built.is_empty() {
         o.evidence += &format!("; network construction only (not judged): {}", list(&built, fmt_ratio));
@@ -250,7 +254,7 @@ fn construction_dominates(p: &Share, a: &Analysis, ctx: &Ctx) -> Outcome {
     if all.is_empty() {
         return Outcome::not_run(a.reason(GBOA));
     }
-    let (inside, outside) = split(all, &p.ells, p.generations);
+    let [inside, outside] = split(all, &p.ells, p.generations);
     let beyond = list(&outside, pct);
     let Some(&(largest, _)) = inside.last() else {
         return nothing_in(&p.ells, p.generations, "gBOA").with_beyond(beyond);
@@ -269,9 +273,12 @@ fn construction_dominates(p: &Share, a: &Analysis, ctx: &Ctx) -> Outcome {
     );
     let finding = judge::all_of(&findings);
     // The failing size furthest below the paper's share decides through judge::ratio, with every size's Amdahl prediction.
-    let worst = inside.iter().zip(&findings).filter(|(_, f)| f.fails()).map(|(x, _)| x).min_by(|x, y| {
-        (x.1.value / want(x.0)).total_cmp(&(y.1.value / want(y.0)))
-    });
+    let worst = inside
+        .iter()
+        .zip(&findings)
+        .filter(|(_, f)| f.fails())
+        .map(|(x, _)| x)
+        .min_by(|x, y| (x.1.value / want(x.0)).total_cmp(&(y.1.value / want(y.0))));
     let Some(&(at, share)) = worst else {
         return Outcome::decided(finding, n, evidence).with_beyond(beyond);
     };
@@ -295,7 +302,8 @@ fn amdahl_point(a: &Analysis, at: Point, share: f64, paper: f64, serial_share: f
     let point = Matched::new(format!("ℓ = {at}"), share / paper);
     let rest = |r: &RunTimes| r.total - r.construction;
     let mean = |method: &str, pick: &dyn Fn(&RunTimes) -> f64| a.mean(at, method, pick).filter(|v| v.is_finite() && *v > 0.0);
-    let (Some(cp), Some(cg), Some(rp), Some(rg)) = (mean(PBOA, &construction), mean(GBOA, &construction), mean(PBOA, &rest), mean(GBOA, &rest))
+    let (Some(cp), Some(cg), Some(rp), Some(rg)) =
+        (mean(PBOA, &construction), mean(GBOA, &construction), mean(PBOA, &rest), mean(GBOA, &rest))
     else {
         return point;
     };
@@ -590,8 +598,10 @@ fn quality_kept(p: &Quality, a: &Analysis, _: &Ctx) -> Outcome {
         return o.with_beyond(beyond);
     }
     let findings: Vec<Finding> = inside.iter().map(|(_, change)| judge::at_least(change, -p.max_drop)).collect();
-    let each: Vec<String> =
-        inside.iter().map(|(line, change)| format!("{line}, change {} points", shown(&change.scale(100.0), |x| format!("{x:+.0}")))).collect();
+    let each: Vec<String> = inside
+        .iter()
+        .map(|(line, change)| format!("{line}, change {} points", shown(&change.scale(100.0), |x| format!("{x:+.0}"))))
+        .collect();
     let evidence = format!("solved fraction, the change from sBOA to pBOA at least −{} points: {}", 100.0 * p.max_drop, each.join("; "));
     Outcome::decided(judge::all_of(&findings), n, evidence).with_beyond(beyond)
 }

@@ -248,7 +248,11 @@ fn up_to_is_the_largest_speedup_over_the_sizes_judged_with_its_interval() {
     let far = analysis(&[255], 100.0, 20.0, 1.0, 0.85, (0.5, 0.5)).table1.into_values().next().unwrap();
     a.table1.insert(Point { ell: 255, generations: 200 }, far);
     let o = judge_one("speedup_over_sboa", &a);
-    assert!(o.evidence.starts_with("largest speedup of gBOA over sboa (whole run, mean times) over the sizes judged, at ℓ = 120"), "{}", o.evidence);
+    assert!(
+        o.evidence.starts_with("largest speedup of gBOA over sboa (whole run, mean times) over the sizes judged, at ℓ = 120"),
+        "{}",
+        o.evidence
+    );
     let q = o.quantity.as_ref().unwrap();
     assert!((q.measured.value - 14.0).abs() < 1e-9 && q.measured.low < 14.0 && q.measured.high > 14.0, "{:?}", q.measured);
     assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);

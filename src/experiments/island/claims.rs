@@ -903,7 +903,8 @@ pub(super) fn rate_share(run: &Run, m: &MachineRecords) -> Option<(f64, f64)> {
 /// GPU go beyond the paper.
 fn sustained_rate(p: &SustainedRate, a: &Analysis, ctx: &Ctx) -> Outcome {
     let gpu_runs = a.table_runs().chain(a.speed_runs()).chain(a.grid.values().flatten()).filter(|r| r.method == CUDA);
-    let (mut one, mut shared): (BTreeMap<usize, Vec<(f64, f64)>>, BTreeMap<(usize, usize), Vec<(f64, f64)>>) = Default::default();
+    let mut one: BTreeMap<usize, Vec<(f64, f64)>> = BTreeMap::new();
+    let mut shared: BTreeMap<(usize, usize), Vec<(f64, f64)>> = BTreeMap::new();
     for r in gpu_runs {
         if let Some(x) = rate_share(r, ctx.machine) {
             if r.islands == 1 && inside(&p.sizes, r.size) {

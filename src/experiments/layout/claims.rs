@@ -263,7 +263,11 @@ pub(super) fn over_ties(fig: &Figure, holds: impl Fn(&[String]) -> bool) -> Find
             points.push(svm::Point { pop: s.0 as f64, dim: s.1 as f64, class: v[rest % v.len()].into() });
             rest /= v.len();
         }
-        if holds(&svm::class_order(&points)) { yes = true } else { no = true }
+        if holds(&svm::class_order(&points)) {
+            yes = true
+        } else {
+            no = true
+        }
         if yes && no {
             return Finding::undecided(needed(), why());
         }
@@ -316,7 +320,12 @@ fn support_vectors(_: &NoParams, a: &Analysis, _: &Ctx) -> Outcome {
     for fig in &a.figures {
         if !classes_hold(fig).holds() {
             findings.push(Finding::undecided(None, "the figure's winning classes are not the paper's"));
-            ev.push(format!("{}: classes {} (paper: {}), not compared", fig.function.name(), arrow(&fig.classes()), arrow(&fig.paper_classes)));
+            ev.push(format!(
+                "{}: classes {} (paper: {}), not compared",
+                fig.function.name(),
+                arrow(&fig.classes()),
+                arrow(&fig.paper_classes)
+            ));
             continue;
         }
         let here = fig.support();
@@ -428,7 +437,13 @@ fn s3_middle_band(p: &Functions, a: &Analysis, _: &Ctx) -> Outcome {
     for fig in p.functions().into_iter().filter_map(|f| a.figure_of(f)) {
         let finding = over_ties(fig, band);
         let s3 = fig.points.iter().filter(|x| x.class == "S3").count();
-        ev.push(format!("{} {}: S3 fastest at {s3} sizes; {} — {}", fig.function.name(), sweep_note(fig), arrow(&fig.classes()), finding.word()));
+        ev.push(format!(
+            "{} {}: S3 fastest at {s3} sizes; {} — {}",
+            fig.function.name(),
+            sweep_note(fig),
+            arrow(&fig.classes()),
+            finding.word()
+        ));
         findings.push(finding);
         if let Some(g) = a.grid_of(fig.function) {
             beyond.push(format!("{}: {}", g.function.name(), arrow(&g.classes())));
@@ -524,7 +539,10 @@ fn s4_ratios(a: &Analysis, functions: &[Func], grid: bool, max_ratio: f64) -> (P
         let fig = if grid { a.grid_of(*f) } else { a.figure_of(*f) };
         for &s in fig.map_or(&[][..], |x| &x.sizes) {
             let Some(s4) = a.timed(*f, s, "S4") else { continue };
-            let best = GPU_CLASSES.iter().filter_map(|c| a.timed(*f, s, c).map(|t| (*c, t))).min_by(|x, y| x.1.summary.mean.total_cmp(&y.1.summary.mean));
+            let best = GPU_CLASSES
+                .iter()
+                .filter_map(|c| a.timed(*f, s, c).map(|t| (*c, t)))
+                .min_by(|x, y| x.1.summary.mean.total_cmp(&y.1.summary.mean));
             let Some(ratio) = best.and_then(|(_, t)| Estimate::ratio_of_means(&s4.walls, &t.walls)) else { continue };
             let at = format!("{} {} ({})", f.name(), size(s), best.map_or("", |b| b.0));
             if worst.as_ref().is_none_or(|w| ratio.value > w.0) {

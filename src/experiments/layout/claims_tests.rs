@@ -100,7 +100,7 @@ impl World {
                 };
                 let time = |c: &str| set(c).unwrap_or_else(|| rule(c));
                 let blocked = |c: &&str| self.blocked.iter().any(|b| (b.0, b.1, b.2) == (f, s, *c));
-                for c in ["S1", "S2", "S4"].iter().filter(blocked) {
+                for c in ["S1", "S2", "S4"].iter().filter(|c| blocked(c)) {
                     fake = fake.cannot_run(f.name(), s, c, "test: out of on-chip memory");
                 }
                 let mut means: Vec<(&str, f64)> =
@@ -207,10 +207,7 @@ fn every_claim_can_be_not_reproduced() {
     // The GPU overtakes at 1000×1000 and S1 takes the large sizes.
     let gpu_early = World { seq_until: |_| 4e4, large: "S1", ..paper.clone() };
     // f4_heavy keeps sequential up to 10⁶ coordinates, far beyond f2_heavy.
-    let no_shrink = World {
-        seq_until: |f| if f == Function::F4Heavy { 1e6 } else { (paper_world().seq_until)(f) },
-        ..paper.clone()
-    };
+    let no_shrink = World { seq_until: |f| if f == Function::F4Heavy { 1e6 } else { (paper_world().seq_until)(f) }, ..paper.clone() };
     // S3 twice as fast as S4 in the middle band.
     let slow_s4 = World { s4_over: 2.0, ..paper.clone() };
     let cases: Vec<(&str, World)> = vec![
@@ -317,7 +314,11 @@ fn classes_whose_ties_could_go_either_way_are_inconclusive() {
     let o = judge(&claims, &hw, "classes", &fake);
     assert_eq!(o.verdict.kind(), VerdictKind::Inconclusive, "{}", shown(&o));
     assert!(o.verdict.n_needed().is_some(), "{}", shown(&o));
-    assert!(o.evidence.contains("rosenbrock (Figure 1, 12 sizes, 7 tied): sequential (paper: sequential → S4) — undecided"), "{}", o.evidence);
+    assert!(
+        o.evidence.contains("rosenbrock (Figure 1, 12 sizes, 7 tied): sequential (paper: sequential → S4) — undecided"),
+        "{}",
+        o.evidence
+    );
 }
 
 /// Regression: the sequential region used to be the count of sizes sequential
@@ -423,9 +424,14 @@ fn s3_limit_names_the_binding_limit() {
     assert!(o.evidence.contains("the paper blames shared memory, so its kernel needed more than 49 B per coordinate"), "{}", o.evidence);
     assert!(o.evidence.contains("no hardware explanation: the paper's card's limits predict 1500, not its 1000"), "{}", o.evidence);
     // A machine whose shared memory binds first (255 floats) says so.
-    let small = World { threads: 255, ..paper_world() }.fake().with("gpu_max_threads_per_block", 1024).with("gpu_max_smem_per_block_kib", 1);
+    let small =
+        World { threads: 255, ..paper_world() }.fake().with("gpu_max_threads_per_block", 1024).with("gpu_max_smem_per_block_kib", 1);
     let o = judge(&claims, &hw, "s3-limit", &small);
-    assert!(o.evidence.contains("this machine: 1024 threads per block") && o.evidence.contains("(bound by shared memory per block)"), "{}", o.evidence);
+    assert!(
+        o.evidence.contains("this machine: 1024 threads per block") && o.evidence.contains("(bound by shared memory per block)"),
+        "{}",
+        o.evidence
+    );
 }
 
 #[test]
@@ -491,7 +497,11 @@ fn registers_are_more_robust_by_where_the_others_cannot_run() {
     let o = judge(&claims, &hw, "registers-robust", &paper_world().fake());
     assert_eq!(o.verdict.kind(), VerdictKind::Reproduced, "{}", o.evidence);
     assert!(o.evidence.contains("S3 (shared memory) cannot run at 47 of 117"), "{}", o.evidence);
-    assert!(o.evidence.contains("S1 (registers) runs at all 117; S2 (shared memory) cannot run at 1 of 117 (rosenbrock 8000×2000) — holds"), "{}", o.evidence);
+    assert!(
+        o.evidence.contains("S1 (registers) runs at all 117; S2 (shared memory) cannot run at 1 of 117 (rosenbrock 8000×2000) — holds"),
+        "{}",
+        o.evidence
+    );
     assert!(o.beyond.as_ref().is_some_and(|b| b.contains("S1: worst 3")), "{:?}", o.beyond);
     // S2 runs everywhere, faster than S1 where both do: as many sizes each, no number of tries decides.
     let o = judge(&claims, &hw, "registers-robust", &World { strided: [3.2, 3.0], blocked: vec![], ..paper_world() }.fake());

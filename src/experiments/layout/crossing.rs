@@ -97,7 +97,8 @@ impl Crossing {
         }
         points.sort_by(|x, y| x.elements.total_cmp(&y.elements));
         let (first, last) = (points[0].elements, points[points.len() - 1].elements);
-        let sides: Vec<Side> = (0..n).map(|k| first_crossing(&points.iter().map(|p| (p.elements, p.ratio(k))).collect::<Vec<_>>())).collect();
+        let sides: Vec<Side> =
+            (0..n).map(|k| first_crossing(&points.iter().map(|p| (p.elements, p.ratio(k))).collect::<Vec<_>>())).collect();
         let count = |want: fn(&Side) -> bool| sides.iter().filter(|s| want(s)).count();
         let (below, above) = (count(|s| *s == Side::Below), count(|s| *s == Side::Above));
         let tries: Vec<f64> = sides.iter().filter_map(|s| if let Side::At(x, _) = s { Some(*x) } else { None }).collect();
@@ -157,7 +158,9 @@ impl Crossing {
                 fmt_num(between.0),
                 fmt_num(between.1)
             ),
-            Crossing::Below(e, n) => format!("below {} coordinates (a GPU strategy as fast at the smallest size in all {n} tries)", fmt_num(*e)),
+            Crossing::Below(e, n) => {
+                format!("below {} coordinates (a GPU strategy as fast at the smallest size in all {n} tries)", fmt_num(*e))
+            }
             Crossing::Above(e, n) => format!("above {} coordinates (sequential faster at the largest size in all {n} tries)", fmt_num(*e)),
             Crossing::Split { below, inside, above } => {
                 format!("tries disagree: {below} cross below the sizes measured, {inside} inside, {above} above")
@@ -209,9 +212,20 @@ mod tests {
     fn sizes_of_as_many_coordinates_are_one_point_and_each_try_one_sample() {
         let sizes = [(100, 100), (1000, 1000), (500, 2000), (2000, 500), (1500, 1500)];
         // S4 takes 1 ms at 10⁶ coordinates; sequential 0.9, 0.8 and 1.0 ms at its three sizes, 1.2× S4 above.
-        let fake = fake(|e| if e < 1e5 { 0.1 } else if e < 2e6 { 0.9 } else { 1.2 }, &sizes)
-            .walls("rosenbrock", (500, 2000), "sequential", &[0.8; 20])
-            .walls("rosenbrock", (2000, 500), "sequential", &[1.0; 20]);
+        let fake = fake(
+            |e| {
+                if e < 1e5 {
+                    0.1
+                } else if e < 2e6 {
+                    0.9
+                } else {
+                    1.2
+                }
+            },
+            &sizes,
+        )
+        .walls("rosenbrock", (500, 2000), "sequential", &[0.8; 20])
+        .walls("rosenbrock", (2000, 500), "sequential", &[1.0; 20]);
         let c = Crossing::of(&fake.analysis(), Function::Rosenbrock, &sizes);
         let Crossing::Inside { tries, between } = &c else { panic!("{c:?}") };
         assert_eq!((tries.len(), *between), (20, (1e6, 2.25e6)));

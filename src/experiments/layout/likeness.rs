@@ -107,7 +107,8 @@ pub(super) fn registers_more_robust(p: &Robust, a: &Analysis, _: &Ctx) -> Outcom
     if !a.gpu_ran {
         return Outcome::not_run(a.gpu_absent.clone());
     }
-    let pairs = |grid: bool| -> Result<(Vec<Finding>, Vec<String>, Vec<String>), Outcome> {
+    type Judged = (Vec<Finding>, Vec<String>, Vec<String>);
+    let pairs = |grid: bool| -> Result<Judged, Outcome> {
         let (mut findings, mut lines, mut worst) = (Vec::new(), Vec::new(), Vec::new());
         for [Class(reg), Class(shared)] in &p.pairs {
             let (r, s) = (Robustness::of(a, reg, &p.functions, grid)?, Robustness::of(a, shared, &p.functions, grid)?);
@@ -115,7 +116,12 @@ pub(super) fn registers_more_robust(p: &Robust, a: &Analysis, _: &Ctx) -> Outcom
                 return Err(Outcome::not_run("no GPU records at the paper's sizes"));
             }
             let finding = judge::order_exact(r.blocked.len() as f64, s.blocked.len() as f64, Comparison::Less);
-            lines.push(format!("{reg} (registers) {}; {shared} (shared memory) {} — {}", r.blocked_line(), s.blocked_line(), finding.word()));
+            lines.push(format!(
+                "{reg} (registers) {}; {shared} (shared memory) {} — {}",
+                r.blocked_line(),
+                s.blocked_line(),
+                finding.word()
+            ));
             worst.push(format!("{reg}: {}; {shared}: {}", r.worst_line(), s.worst_line()));
             findings.push(finding);
         }
@@ -175,8 +181,15 @@ fn telling_sizes(a: &Analysis, [f, like, other]: [Function; 3], grid: bool) -> (
             }
             [Standing::Won(..), Standing::Won(..), Standing::Won(..)] => {}
             _ if st.iter().any(|x| matches!(x, Standing::Tie(..))) => {
-                let need = st.iter().filter_map(|x| if let Standing::Tie(_, _, k) = x { Some(*k) } else { None }).try_fold(0, |m, k| k.map(|k| m.max(k)));
-                let n = st.iter().filter_map(|x| if let Standing::Won(_, n) | Standing::Tie(_, n, _) = x { Some(*n) } else { None }).min().unwrap_or(0);
+                let need = st
+                    .iter()
+                    .filter_map(|x| if let Standing::Tie(_, _, k) = x { Some(*k) } else { None })
+                    .try_fold(0, |m, k| k.map(|k| m.max(k)));
+                let n = st
+                    .iter()
+                    .filter_map(|x| if let Standing::Won(_, n) | Standing::Tie(_, n, _) = x { Some(*n) } else { None })
+                    .min()
+                    .unwrap_or(0);
                 points.push(format!("{} (a tie)", size(s)), Finding::undecided(need, "a tie for first"), n);
             }
             _ => {}
@@ -196,12 +209,28 @@ pub(super) fn behaves_like(p: &Like, a: &Analysis, _: &Ctx) -> Outcome {
     }
     let names = format!("{}'s winner that of {} (holds) or of {} (fails)", fs[0].name(), fs[1].name(), fs[2].name());
     let (grid, _) = telling_sizes(a, fs, true);
-    let beyond = format!("on every size measured: {names}: {}", if grid.at.is_empty() { "no size tells them apart".into() } else { grid.describe() });
+    let beyond = format!(
+        "on every size measured: {names}: {}",
+        if grid.at.is_empty() { "no size tells them apart".into() } else { grid.describe() }
+    );
     if points.at.is_empty() {
         let why = format!("no size of the figures where {} and {} have different winners", fs[1].name(), fs[2].name());
-        return Outcome::decided(Finding::undecided(None, why), a.tries().unwrap_or(0), format!("figures' sizes, end to end: {names}: none"))
-            .with_beyond(beyond);
+        return Outcome::decided(
+            Finding::undecided(None, why),
+            a.tries().unwrap_or(0),
+            format!("figures' sizes, end to end: {names}: none"),
+        )
+        .with_beyond(beyond);
     }
-    Outcome::decided(judge::most_of(&points.findings()), points.n.unwrap_or(0), format!("figures' sizes, end to end, at the sizes where {} and {} differ, {names}: {}", fs[1].name(), fs[2].name(), points.describe()))
-        .with_beyond(beyond)
+    Outcome::decided(
+        judge::most_of(&points.findings()),
+        points.n.unwrap_or(0),
+        format!(
+            "figures' sizes, end to end, at the sizes where {} and {} differ, {names}: {}",
+            fs[1].name(),
+            fs[2].name(),
+            points.describe()
+        ),
+    )
+    .with_beyond(beyond)
 }

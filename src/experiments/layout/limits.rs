@@ -212,7 +212,9 @@ fn explain(here: &S3Limits, paper: &S3Limits, dims: &[usize], b: usize, p: &S3Li
     if !here.exact() {
         return Err(format!("no hardware explanation: this machine's {} is only a lower bound", here.largest().1));
     }
-    let Some(predicted) = here.first_blocked(dims) else { return Err("no hardware explanation: this machine's limits predict none".into()) };
+    let Some(predicted) = here.first_blocked(dims) else {
+        return Err("no hardware explanation: this machine's limits predict none".into());
+    };
     let point = Predicted {
         label: format!(
             "first Table 1 dimension S3 cannot run at (bound by {} here, by {} on the paper's card)",

@@ -21,7 +21,7 @@ pub mod spec;
 mod testing;
 
 use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv};
-use crate::claims::Claims;
+use crate::claims::{ClaimResult, Claims};
 use crate::error::SpecError;
 use crate::records::Record;
 use crate::report::MachineRecords;
@@ -94,6 +94,10 @@ impl Paper for LayoutPaper {
 
     fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
         self.build_report(machines, dir)
+    }
+
+    fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {
+        Ok(self.judge_claims(machines))
     }
 
     fn compare(&self, machines: &[MachineRecords]) -> String {
