@@ -93,7 +93,11 @@ fn every_kind_of_verdict_follows_the_schema_and_the_schema_can_fail() {
         Outcome::too_few(1, 3, "one"),
         Outcome::not_run("no GPU"),
         // An open band (at least 1×): its upper edge is null, and the file reads back.
-        Outcome::decided(judge::band(&Estimate::mean_of(&[0.2, 0.21, 0.22]).unwrap(), &judge::Band { low: 1.0, high: f64::INFINITY }), 3, "open"),
+        Outcome::decided(
+            judge::band(&Estimate::mean_of(&[0.2, 0.21, 0.22]).unwrap(), &judge::Band { low: 1.0, high: f64::INFINITY }),
+            3,
+            "open",
+        ),
         Outcome::new(Verdict::Reproduced, "small").with_budget(Budget::new(2000.0, 100000.0, "generations")),
     ];
     let machine = MachineRecords {

@@ -357,6 +357,7 @@ fn heavier_shrinks_by_the_interpolated_crossover_not_by_counts() {
             let gpu = 0.01 + 1e-6 * (s.0 * s.1) as f64;
             let seq = gpu * ((s.0 * s.1) as f64 / same(f)).sqrt();
             fake = fake.size(f.name(), s, &[("sequential", seq), ("S1", 3.0 * gpu), ("S2", 3.0 * gpu), ("S4", gpu)]);
+            fake = fake.cannot_run(f.name(), s, "S3", "test: no S3");
         }
     }
     let o = judge(&claims, &hw, "heavier-shrinks-sequential", &fake);
@@ -406,7 +407,6 @@ fn s3_limit_follows_the_threads_per_block_of_both_cards() {
     assert_eq!(o.verdict.direction(), Some(Direction::FallsShort));
     let label = o.verdict.label();
     assert!(label.contains("threads per block 512 here against 1024"), "{label}");
-    assert!(label.contains("bound by threads per block here, by threads per block on the paper's card"), "{label}");
     assert!(o.evidence.contains("512 threads per block (recorded with the run)"), "{}", o.evidence);
     // 1024 here: the same as the paper's card, so nothing explains a difference.
     let o = judge(&claims, &hw, "s3-limit", &world(1024).fake());
