@@ -2,10 +2,10 @@
 //! mutation below is applied to a copy of every paper's records, the claims are
 //! judged again, and every verdict must move only the way the mutation allows.
 //!
-//! - **alias**: a machine's records written under the old id format (no CPU
-//!   signature) are the same machine: every verdict stays as it was.
-//! - **stand-ins dropped**: stand-in data never decide a paper claim, so no
-//!   paper claim's verdict kind changes.
+//! - **alias**: a machine's later record files written under the old id
+//!   format (no CPU signature) are the same machine: every verdict stays as it was.
+//! - **stand-ins altered** (their times ×5): stand-in data never decide a
+//!   paper claim, so no paper claim's verdict kind changes.
 //! - **one method 10% faster, 10% slower**: a verdict moves monotonically along
 //!   falls short → inconclusive → reproduced → inconclusive → exceeds (never
 //!   both ways, never jumping from one side of the band to the other and back).
@@ -85,6 +85,12 @@ const PAPERS: &[Columns] = &[
     },
 ];
 
+/// The papers under test: all, or those named in `MUTATE_PAPERS` (comma-separated) to debug one.
+fn papers() -> impl Iterator<Item = &'static Columns> {
+    let only = std::env::var("MUTATE_PAPERS").ok();
+    PAPERS.iter().filter(move |p| only.as_deref().is_none_or(|o| o.split(',').any(|x| x == p.paper)))
+}
+
 fn experiment(id: &str) -> &'static dyn Experiment {
     experiments::find(id).expect("a registered paper")
 }
@@ -122,8 +128,15 @@ fn judged(paper: &str, out: &Path) -> Verdicts {
         .collect()
 }
 
+/// The verdicts on an unaltered copy, judged once per paper for every test.
 fn baseline(paper: &str) -> Verdicts {
-    judged(paper, mutated(paper, &Some).path())
+    static CACHE: std::sync::Mutex<BTreeMap<String, Verdicts>> = std::sync::Mutex::new(BTreeMap::new());
+    if let Some(v) = CACHE.lock().unwrap().get(paper) {
+        return v.clone();
+    }
+    let v = judged(paper, mutated(paper, &Some).path());
+    CACHE.lock().unwrap().insert(paper.to_owned(), v.clone());
+    v
 }
 
 /// Where a verdict lies on the line falls short → inconclusive → reproduced → inconclusive → exceeds.
@@ -149,18 +162,27 @@ fn label(v: &Verdicts, key: &(String, String)) -> String {
 
 #[test]
 fn a_machine_under_its_old_id_is_the_same_machine() {
-    for p in PAPERS {
+    for p in papers() {
         let base = baseline(p.paper);
-        // The measurements of a signed machine written as before the signature joined its id (its ceilings keep it).
-        let aliased = mutated(p.paper, &|mut r: Record| {
-            let sig = r.str("cpu_signature").to_owned();
-            if !sig.is_empty() && r.str("record_kind") == "measurement" {
-                let slug: String = sig.replace(' ', "-");
-                let old = r.str("hw_id").replace(&format!("-{slug}"), "");
-                r.set("hw_id", old);
-                r.set("cpu_signature", evorepro::records::Value::Null);
-            }
-            Some(r)
+        // A signed machine's later files written as before the signature joined
+        // its id (every row, ceilings included); its first file keeps the new id.
+        let seen = std::cell::RefCell::new(std::collections::BTreeSet::new());
+        let aliased = mutated_files(p.paper, &|rows: Vec<Record>| {
+            let ids: std::collections::BTreeSet<String> =
+                rows.iter().filter(|r| !r.str("cpu_signature").is_empty()).map(|r| r.str("hw_id").to_owned()).collect();
+            let rename: std::collections::BTreeSet<String> = ids.iter().filter(|id| seen.borrow().contains(*id)).cloned().collect();
+            seen.borrow_mut().extend(ids);
+            rows.into_iter()
+                .map(|mut r| {
+                    if rename.contains(r.str("hw_id")) {
+                        let slug = r.str("cpu_signature").replace(' ', "-");
+                        let old = r.str("hw_id").replace(&format!("-{slug}"), "");
+                        r.set("hw_id", old);
+                        r.set("cpu_signature", evorepro::records::Value::Null);
+                    }
+                    r
+                })
+                .collect()
         });
         let after = judged(p.paper, aliased.path());
         assert_eq!(base.len(), after.len(), "{}: claims × machines", p.paper);
@@ -172,11 +194,25 @@ fn a_machine_under_its_old_id_is_the_same_machine() {
 
 #[test]
 fn stand_ins_never_decide_a_paper_claim() {
-    for p in PAPERS {
+    for p in papers() {
         let Some((column, sets)) = p.stand_ins else { continue };
         let base = baseline(p.paper);
-        let dropped = mutated(p.paper, &|r: Record| (!sets.contains(&r.str(column))).then_some(r));
-        let after = judged(p.paper, dropped.path());
+        // Every time of the stand-in rows five times longer (dropping them would
+        // leave their sweeps incomplete, which changes verdicts for another reason).
+        let altered = mutated(p.paper, &|mut r: Record| {
+            if sets.contains(&r.str(column)) {
+                let times: Vec<(String, f64)> = r
+                    .cells()
+                    .filter(|(name, _)| name.ends_with("_ms") || name.ends_with("_s"))
+                    .filter_map(|(name, _)| Some((name.to_owned(), r.float(name)?)))
+                    .collect();
+                for (name, t) in times {
+                    r.set(&name, t * 5.0);
+                }
+            }
+            Some(r)
+        });
+        let after = judged(p.paper, altered.path());
         for (key, c) in base.iter().filter(|(_, c)| c.is_paper()) {
             let now = after.get(key).map(|c| c.outcome.verdict.kind());
             assert_eq!(now, Some(c.outcome.verdict.kind()), "{} {key:?}: {} → {}", p.paper, c.outcome.label(), label(&after, key));
@@ -186,7 +222,7 @@ fn stand_ins_never_decide_a_paper_claim() {
 
 #[test]
 fn ten_percent_either_way_moves_a_verdict_one_way_only() {
-    for p in PAPERS {
+    for p in papers() {
         let base = baseline(p.paper);
         let scaled = |k: f64| {
             let dir = mutated(p.paper, &|mut r: Record| {
@@ -225,7 +261,7 @@ fn ten_percent_either_way_moves_a_verdict_one_way_only() {
 
 #[test]
 fn fewer_runs_never_reverse_a_decision() {
-    for p in PAPERS {
+    for p in papers() {
         let base = baseline(p.paper);
         // The two lowest repeats of each case and method (runs numbered, or seeded).
         let cut = mutated_files(p.paper, &|rows: Vec<Record>| {
@@ -261,7 +297,7 @@ fn fewer_runs_never_reverse_a_decision() {
 
 #[test]
 fn swapping_two_methods_undoes_a_claim_that_one_is_faster() {
-    for p in PAPERS {
+    for p in papers() {
         let base = baseline(p.paper);
         let (x, y) = p.swapped;
         let swapped = mutated(p.paper, &|mut r: Record| {

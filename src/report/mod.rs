@@ -7,7 +7,7 @@ pub mod generations;
 pub mod index;
 
 use crate::claims::ClaimResult;
-use crate::records::Record;
+use crate::records::{Record, Value};
 use crate::spec::PaperMeta;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -153,13 +153,20 @@ pub const HW_ID_RECORDED: &str = "hw_id_recorded";
 
 /// One machine, one id: records from before the CPU's signature joined the id
 /// (`…processor__16t`, no `cpu_signature`) belong to the one machine whose
-/// fingerprint equals theirs in every other field and that has a signature
+/// fingerprint equals theirs in every other field they recorded (a field an
+/// older evorepro did not record matches any value) and that has a signature
 /// (`…processor-family-6-model-207__16t`). Old id → canonical id; an old id
-/// that two signatures could claim keeps its own.
+/// that two signatures could claim, or one fingerprint of which no signed
+/// machine has, keeps its own.
 pub fn aliases(rows: &[Record]) -> BTreeMap<String, String> {
-    let key = |r: &Record| FINGERPRINT.iter().map(|k| r.get(k).to_string()).collect::<Vec<_>>();
-    let mut signed: BTreeMap<Vec<String>, BTreeSet<String>> = BTreeMap::new();
-    let mut unsigned: BTreeMap<String, BTreeSet<Vec<String>>> = BTreeMap::new();
+    type Key = Vec<Option<String>>;
+    let key = |r: &Record| -> Key {
+        FINGERPRINT.iter().map(|k| Some(r.get(k)).filter(|v| !matches!(v, Value::Null)).map(|v| v.to_string())).collect()
+    };
+    // A field an older evorepro did not record matches any value.
+    let matches = |old: &Key, new: &Key| old.iter().zip(new).all(|(o, n)| o.is_none() || o == n);
+    let mut signed: BTreeMap<Key, BTreeSet<String>> = BTreeMap::new();
+    let mut unsigned: BTreeMap<String, BTreeSet<Key>> = BTreeMap::new();
     for r in rows.iter().filter(|r| matches!(r.str("record_kind"), "measurement" | "ceiling" | "hw_ceiling")) {
         if r.str("cpu_signature").is_empty() {
             unsigned.entry(r.str("hw_id").to_owned()).or_default().insert(key(r));
@@ -169,8 +176,12 @@ pub fn aliases(rows: &[Record]) -> BTreeMap<String, String> {
     }
     let mut out = BTreeMap::new();
     for (old, keys) in unsigned {
-        let targets: BTreeSet<&String> = keys.iter().filter_map(|k| signed.get(k)).flatten().collect();
-        if let ([new], true) = (targets.into_iter().collect::<Vec<_>>().as_slice(), keys.len() == 1)
+        // Every fingerprint the old id was recorded with must match a signed
+        // machine's, and all of them the same one machine's.
+        let per_key: Vec<BTreeSet<&String>> =
+            keys.iter().map(|k| signed.iter().filter(|(s, _)| matches(k, s)).flat_map(|(_, ids)| ids).collect()).collect();
+        let targets: BTreeSet<&String> = per_key.iter().flatten().copied().collect();
+        if let ([new], true) = (targets.into_iter().collect::<Vec<_>>().as_slice(), per_key.iter().all(|t| !t.is_empty()))
             && **new != old
         {
             out.insert(old, (*new).clone());
@@ -674,6 +685,18 @@ mod tests {
         let kept: Vec<(&str, &str)> = m[0].measurements().map(|r| (r.str("profile"), r.str("git_commit"))).collect();
         assert_eq!(kept, vec![("cpu", "old"), ("speed", "new")]);
         assert_eq!(m[0].superseded(), vec![("speed".into(), "old".into(), "new".into(), 1)]);
+        // An old id recorded with two fingerprints, each that of the one signed machine: that machine.
+        let mut drift = rows.clone();
+        for r in [
+            row("h100__xeon__16t", None, "H100", "cpu", "old", 1),
+            row("h100__xeon-family-6-model-207__16t", Some("family 6 model 207"), "H100", "cpu", "new", 2),
+        ] {
+            drift.push(r.with("cpu_threads", 32usize));
+        }
+        assert_eq!(aliases(&drift).get("h100__xeon__16t").map(String::as_str), Some("h100__xeon-family-6-model-207__16t"));
+        // ...but one fingerprint no signed machine has keeps the old id its own.
+        drift.push(row("h100__xeon__16t", None, "H100", "cpu", "old", 1).with("cpu_threads", 8usize));
+        assert!(aliases(&drift).is_empty());
         // An old id two signed machines could claim keeps its own.
         let mut two = rows;
         two.push(row("h100__xeon-family-6-model-143__16t", Some("family 6 model 143"), "H100", "speed", "new", 3));
