@@ -354,20 +354,27 @@ pub fn transpose(x: &[f32], pop: usize, dim: usize) -> Vec<f32> {
     t
 }
 
-/// [`transpose`] into `t` (pop·dim floats), one thread, in tiles of 32 × 32.
+/// [`transpose`] into `t` (pop·dim floats), on all of rayon's threads: each
+/// task writes 32 whole dimensions of `t`, reading them from every individual
+/// in tiles of 32 × 32, so that reads and writes both stay within cache lines.
 pub fn transpose_into(x: &[f32], pop: usize, dim: usize, t: &mut [f32]) {
+    use rayon::prelude::*;
     assert_eq!(x.len(), pop * dim);
     assert_eq!(t.len(), x.len());
     const TILE: usize = 32;
-    for i0 in (0..pop).step_by(TILE) {
-        for j0 in (0..dim).step_by(TILE) {
+    if x.is_empty() {
+        return;
+    }
+    t.par_chunks_mut(TILE * pop).enumerate().for_each(|(block, dims)| {
+        let (j0, width) = (block * TILE, dims.len() / pop);
+        for i0 in (0..pop).step_by(TILE) {
             for i in i0..(i0 + TILE).min(pop) {
-                for j in j0..(j0 + TILE).min(dim) {
-                    t[j * pop + i] = x[i * dim + j];
+                for (j, &v) in x[i * dim + j0..i * dim + j0 + width].iter().enumerate() {
+                    dims[j * pop + i] = v;
                 }
             }
         }
-    }
+    });
 }
 
 /// Inputs uniform in the open interval (0, 1), as the paper draws them
@@ -484,6 +491,12 @@ mod tests {
     fn transpose_is_dimension_major() {
         let x: Vec<f32> = (0..6).map(|v| v as f32).collect(); // 2 individuals × 3
         assert_eq!(transpose(&x, 2, 3), vec![0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
+        // Sizes off the 32 × 32 tiles, one of each side and none at all, against the definition.
+        for (pop, dim) in [(1, 1), (33, 65), (65, 31), (100, 1), (1, 100), (0, 7), (7, 0)] {
+            let x: Vec<f32> = (0..pop * dim).map(|k| k as f32).collect();
+            let want: Vec<f32> = (0..dim).flat_map(|j| (0..pop).map(move |i| (i * dim + j) as f32)).collect();
+            assert_eq!(transpose(&x, pop, dim), want, "{pop}×{dim}");
+        }
     }
 
     #[test]

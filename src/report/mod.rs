@@ -56,11 +56,13 @@ impl MachineRecords {
         self.rows.iter().filter(|r| r.str("record_kind") == "measurement")
     }
 
-    /// Measurement rows where each timed configuration comes from one profile:
-    /// among rows with the same `point` (e.g. figure and size), only those of the
-    /// profile that ran last (largest `run_id`), so that means and ratios never
-    /// mix code versions measured by different profiles. Rows without a point
-    /// are all kept.
+    /// Measurement rows where each timed configuration comes from one code
+    /// version: among rows with the same `point` (e.g. figure and size), the
+    /// run that measured it last (largest `run_id`) names a commit, and every
+    /// run of that commit at the point is kept, whichever profile ran it
+    /// (issue #44: runs are superseded by run, not by profile name; runs of
+    /// unchanged code are pooled). Means and ratios never mix code versions.
+    /// Rows without a point are all kept.
     pub fn latest_measurements<K: Ord>(&self, point: impl Fn(&Record) -> Option<K>) -> Vec<&Record> {
         let mut latest: BTreeMap<K, (i64, &str)> = BTreeMap::new();
         for r in self.measurements() {
@@ -69,12 +71,12 @@ impl MachineRecords {
                 match latest.get(&k) {
                     Some(&(at, _)) if at >= run => {}
                     _ => {
-                        latest.insert(k, (run, r.str("profile")));
+                        latest.insert(k, (run, r.str("git_commit")));
                     }
                 }
             }
         }
-        self.measurements().filter(|r| point(r).is_none_or(|k| latest.get(&k).is_some_and(|l| l.1 == r.str("profile")))).collect()
+        self.measurements().filter(|r| point(r).is_none_or(|k| latest.get(&k).is_some_and(|l| l.1 == r.str("git_commit")))).collect()
     }
 
     /// The latest measured value of a ceiling, if any: GB/s for bandwidths
@@ -723,14 +725,28 @@ mod tests {
     }
 
     #[test]
-    fn each_point_comes_from_the_profile_that_measured_it_last() {
-        let row = |profile: &str, run_id: u64, size: u64| {
-            Record::new().with("record_kind", "measurement").with("profile", profile).with("run_id", run_id).with("size", size)
+    fn each_point_pools_the_runs_of_the_commit_that_measured_it_last() {
+        let row = |profile: &str, commit: &str, run_id: u64, size: u64| {
+            Record::new()
+                .with("record_kind", "measurement")
+                .with("profile", profile)
+                .with("git_commit", commit)
+                .with("run_id", run_id)
+                .with("size", size)
         };
-        let rows = vec![row("a", 1, 10), row("b", 2, 10), row("b", 3, 10), row("a", 1, 20), row("b", 2, 30).with("untimed", true)];
+        let rows = vec![
+            row("a", "c1", 1, 10),
+            row("b", "c2", 2, 10),
+            row("a", "c2", 3, 10),
+            row("a", "c1", 1, 20),
+            row("b", "c2", 2, 30).with("untimed", true),
+            row("a", "c1", 4, 40),
+            row("b", "c2", 5, 40),
+        ];
         let m = MachineRecords { hw_id: "m".into(), rows };
         let kept = m.latest_measurements(|r| (r.get("untimed") != &crate::records::Value::Bool(true)).then(|| r.int("size")));
         let got: Vec<(String, i64)> = kept.iter().map(|r| (r.str("profile").to_owned(), r.int("size").unwrap())).collect();
-        assert_eq!(got, vec![("b".into(), 10), ("b".into(), 10), ("a".into(), 20), ("b".into(), 30)]);
+        // size 10: both profiles' runs of c2 pooled, c1's superseded; size 40: c2's later run supersedes c1.
+        assert_eq!(got, vec![("b".into(), 10), ("a".into(), 10), ("a".into(), 20), ("b".into(), 30), ("b".into(), 40)]);
     }
 }

@@ -174,8 +174,8 @@ pub(super) struct Analysis {
 }
 
 impl Analysis {
-    /// Each (figure, islands, island size) from the profile that measured it
-    /// last: one run and one code version per mean.
+    /// Each (figure, islands, island size) from the commit that measured it
+    /// last (its runs pooled over profiles): one code version per mean.
     pub fn of(m: &MachineRecords) -> Result<Analysis> {
         // A family point also names its instance and variant.
         let point = |r: &Record| {

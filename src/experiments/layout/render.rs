@@ -208,7 +208,7 @@ impl LayoutPaper {
         let mut t = Table::new(&[
             "pop × dim",
             "S4 as timed above (copy in, kernel, copy out)",
-            "host-side transposition",
+            "host-side transposition (GB/s read)",
             "S4 + transposition",
             "winner (here), S4 paying its transposition",
         ]);
@@ -225,10 +225,13 @@ impl LayoutPaper {
                     " (1 thread, older records)".to_owned()
                 }
             };
+            // Bytes of the population read per millisecond: 10⁶ B/ms = 1 GB/s.
+            let rate = stats::Summary::of(&s4.transposes)
+                .map_or(String::new(), |x| format!(", {:.2} GB/s", (s.0 * s.1 * 4) as f64 / x.mean / 1e6));
             t.row(vec![
                 fmt_size(s),
                 ms(&s4.walls),
-                ms(&s4.transposes) + &threads,
+                ms(&s4.transposes) + &rate + &threads,
                 ms(&with),
                 a.standing(f, s, &PAPER_CLASSES, Metric::Transposed).label(),
             ]);
