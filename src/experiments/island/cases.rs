@@ -43,7 +43,9 @@ use anyhow::{Context, Result};
 
 impl IslandPaper {
     pub(super) fn instance(&self) -> Result<Instance> {
-        Instance::load(&self.instance.path).with_context(|| format!("the knapsack instance of {}", self.file.path.display()))
+        let ctx = &self.file.context;
+        let root = (!ctx.allow_outside).then_some(ctx.root.as_path());
+        Instance::load(&self.instance.path, root).with_context(|| format!("the knapsack instance of {}", self.file.path.display()))
     }
 
     /// The spec's `optimum` checked against `instance`'s certificate: an error names the spec's file, line and value.
