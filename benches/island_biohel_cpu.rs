@@ -16,7 +16,7 @@ use std::time::Duration;
 
 /// One generation (genetic manipulation, evaluation, replacement) of one island.
 fn island_generation(c: &mut Criterion) {
-    let instance = Instance::load("datasets/knapsack/jaros_knap_10000.txt").expect("the vendored instance loads");
+    let instance = Instance::load("datasets/knapsack/jaros_knap_10000.txt", None).expect("the vendored instance loads");
     let evaluator = Evaluator::new(&instance);
     let mut g = c.benchmark_group("island_generation_2048x10000");
     g.sample_size(10).measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_millis(500));
@@ -48,7 +48,7 @@ fn philox(c: &mut Criterion) {
 
 /// 100 random rules over adult's 48,842 instances (the three counts of Section 3).
 fn biohel_evaluation(c: &mut Criterion) {
-    let mut data = dataset::load_named(std::path::Path::new("datasets/biohel"), "adu").expect("the vendored adult set loads");
+    let mut data = dataset::load_named(std::path::Path::new("datasets/biohel"), "adu", None).expect("the vendored adult set loads");
     let all: Vec<usize> = (0..data.instances()).collect();
     data.impute_missing(&all);
     let mut rng = StdRng::seed_from_u64(3);

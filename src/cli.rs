@@ -74,7 +74,7 @@ pub enum Command {
         #[arg(long, value_name = "G", requires = "shard")]
         gpu_shards: Option<usize>,
         /// With --dry-run: the time on this many GPUs (one rank each) as well.
-        #[arg(long, default_value_t = 1, requires = "dry_run")]
+        #[arg(long, default_value_t = 1, requires = "dry_run", value_parser = at_least_one)]
         gpus: usize,
         /// With --dry-run: estimate from this machine's records (an hw_id, or a
         /// part of one naming one machine) instead of this one's.
@@ -98,9 +98,13 @@ pub enum Command {
         /// Root of the reports (shards under OUT/<paper>/records/shards/).
         #[arg(long, default_value = "reports")]
         out: PathBuf,
-        /// A spec file instead of ROOT/experiments/<paper>.toml, for the report.
+        /// A spec file instead of ROOT/experiments/<paper>.toml: the cases each shard plans, and the report.
         #[arg(long)]
         spec: Option<PathBuf>,
+        /// Merge shards that have not stored all their cases (killed, or run with --max-cases); every
+        /// shard then stays in place, for `reproduce --shard K/N --resume` and a later merge.
+        #[arg(long)]
+        partial: bool,
     },
     /// Re-renders a paper's report from its raw records, without rerunning.
     Report {
@@ -269,17 +273,14 @@ pub fn run(cli: Cli) -> Result<()> {
             // Over MPI ranks when an MPI launcher started this process with several.
             #[cfg(feature = "mpi")]
             let universe = experiments::mpi::init()?;
+            let opts = RunOptions { profile, backend, device, out, resume, spec: choice(spec), shard, max_cases };
+            // `all`: every paper's spec, records and data are checked before the first case of any.
+            if list.len() > 1 && !dry_run {
+                for e in &list {
+                    experiments::preflight(*e, &opts)?;
+                }
+            }
             for e in list {
-                let opts = RunOptions {
-                    profile: profile.clone(),
-                    backend,
-                    device,
-                    out: out.clone(),
-                    resume,
-                    spec: choice(spec.clone()),
-                    shard,
-                    max_cases,
-                };
                 #[cfg(feature = "mpi")]
                 if let Some(u) = &universe {
                     if dry_run {
@@ -298,10 +299,22 @@ pub fn run(cli: Cli) -> Result<()> {
                 }
             }
         }
-        Command::Merge { paper, profile, out, spec } => {
+        Command::Merge { paper, profile, out, spec, partial } => {
             for e in papers(&paper)? {
-                for m in experiments::shard::merge(&out, e.id(), profile.as_deref())? {
+                let loaded = experiments::load_paper(e, &choice(spec.clone()))?;
+                let planned = |profile: &str, shard: &experiments::shard::Shard| -> Result<Vec<String>> {
+                    let cases = loaded.cases(profile)?;
+                    Ok(shard.select(cases, |c| loaded.resource(c)).into_iter().map(|c| c.id).collect())
+                };
+                for m in experiments::shard::merge(&out, e.id(), profile.as_deref(), &planned, partial)? {
                     crate::say_out!("{}: merged {} shards, {} cases, {} rows into {}", e.id(), m.shards, m.cases, m.rows, m.file.display());
+                    for i in &m.incomplete {
+                        crate::say_out!(
+                            "{}: --partial: {i}; the shards stay under {}/shards",
+                            e.id(),
+                            m.file.parent().map_or(String::new(), |p| p.display().to_string())
+                        );
+                    }
                 }
                 let this = Fingerprint::this_machine(None).hw_id;
                 crate::say_out!("{}", experiments::render(e, &out, Some(&this), &choice(spec.clone()))?.summary(e.id()));
@@ -323,6 +336,15 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Selfcheck { device, small, seed, paper } => selfcheck(device, small, seed, paper.as_deref(), &root.join("datasets"))?,
     }
     Ok(())
+}
+
+/// A count of one or more (`--gpus`): 0 would divide the estimate by nothing.
+fn at_least_one(value: &str) -> Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 fn upgrade_records(out: &std::path::Path) -> Result<()> {

@@ -14,6 +14,8 @@ pub enum SpecError {
     /// A value that parses but cannot be run.
     #[error("{path}:{line}: `{key}`: {message}")]
     Invalid { path: PathBuf, line: usize, key: String, message: String },
+    #[error("{path}:{line}:{column}: not UTF-8 text; save the spec as UTF-8")]
+    NotUtf8 { path: PathBuf, line: usize, column: usize },
     #[error("{path}: no profile `{profile}` (profiles: {known})")]
     UnknownProfile { path: PathBuf, profile: String, known: String },
     #[error("--root {path}: not a folder")]

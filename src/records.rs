@@ -849,6 +849,10 @@ impl WriterLock {
     pub fn take(dir: &Path) -> Result<WriterLock, RecordError> {
         let path = dir.join(".lock");
         let err = |e: std::io::Error| RecordError::Write { path: path.clone(), message: e.to_string() };
+        if let Some(file) = dir.ancestors().find(|a| a.exists() && !a.is_dir()) {
+            let message = format!("{} is a file, not a folder: move it away, or use another --out", file.display());
+            return Err(RecordError::Write { path: dir.to_owned(), message });
+        }
         std::fs::create_dir_all(dir).map_err(err)?;
         for _ in 0..2 {
             match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
@@ -962,6 +966,16 @@ mod tests {
                 .with("record_kind", "measurement")
                 .with("spec_hash", "h"),
         ]
+    }
+
+    #[test]
+    fn a_records_folder_that_is_a_file_says_so() {
+        let tmp = tempfile::tempdir().unwrap();
+        let records = tmp.path().join("island").join("records");
+        std::fs::create_dir_all(records.parent().unwrap()).unwrap();
+        std::fs::write(&records, "not a folder").unwrap();
+        let e = WriterLock::take(&records.join("shards")).err().expect("a lock under a file").to_string();
+        assert!(e.contains(&format!("{} is a file, not a folder", records.display())) && !e.contains("File exists"), "{e}");
     }
 
     #[test]

@@ -16,6 +16,39 @@ use toml::Spanned;
 /// before any work (the papers ran at most 30).
 pub const MAX_REPEATS: usize = 1000;
 
+/// The rate the bounds' time estimates assume: a billion elementary steps (a
+/// rule tested on an instance, an allele drawn, an individual scored) a second,
+/// more than one core does, so that the estimate is a lower bound.
+pub const STEPS_PER_SECOND: f64 = 1e9;
+
+/// `bytes` for an error message: "512 B", "3.2 GiB", "88.0 TiB".
+pub fn bytes_text(bytes: f64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let (mut v, mut u) = (bytes, 0);
+    while v >= 1024.0 && u + 1 < units.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 { format!("{v:.0} B") } else { format!("{v:.1} {}", units[u]) }
+}
+
+/// `seconds` for an error message: "40 s", "3.1 hours", "12.0 days", "3.2 years".
+pub fn time_text(seconds: f64) -> String {
+    const DAY: f64 = 86_400.0;
+    match seconds {
+        s if s < 120.0 => format!("{s:.0} s"),
+        s if s < 7_200.0 => format!("{:.0} minutes", s / 60.0),
+        s if s < 2.0 * DAY => format!("{:.1} hours", s / 3_600.0),
+        s if s < 730.0 * DAY => format!("{:.1} days", s / DAY),
+        s => format!("{:.1} years", s / (365.25 * DAY)),
+    }
+}
+
+/// "about T" for `steps` elementary steps at [`STEPS_PER_SECOND`].
+pub fn steps_time(steps: f64) -> String {
+    format!("{steps:.1e} steps, at least {} at {STEPS_PER_SECOND:.0e} a second", time_text(steps / STEPS_PER_SECOND))
+}
+
 /// Whether `dir` looks like the repository root: it holds `experiments/` and `datasets/`.
 fn is_root(dir: &Path) -> bool {
     dir.join("experiments").is_dir() && dir.join("datasets").is_dir()
@@ -116,7 +149,13 @@ pub struct SpecFile {
 
 impl SpecFile {
     pub fn read(path: &Path) -> Result<SpecFile, SpecError> {
-        let text = std::fs::read_to_string(path).map_err(|source| SpecError::Read { path: path.to_owned(), source })?;
+        let bytes = std::fs::read(path).map_err(|source| SpecError::Read { path: path.to_owned(), source })?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let before = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+            let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+            SpecError::NotUtf8 { path: path.to_owned(), line, column: before.len() - line_start + 1 }
+        })?;
         Ok(SpecFile::from_text(path, text))
     }
 
@@ -205,6 +244,11 @@ impl SpecFile {
         header.unwrap_or(1)
     }
 
+    /// 1-based line of the header `[table]` (line 1 when it is not written).
+    pub fn line_of_table(&self, table: &str) -> usize {
+        self.line_of_key(table, "")
+    }
+
     /// An [`SpecError::Invalid`] at the line of `key` in `[table]`.
     pub fn invalid_key(&self, table: &str, key: &str, message: impl Into<String>) -> SpecError {
         let dotted = if table.is_empty() { key.to_owned() } else { format!("{table}.{key}") };
@@ -215,6 +259,22 @@ impl SpecFile {
     pub fn check_repeats(&self, n: &toml::Spanned<usize>, key: &str) -> Result<(), SpecError> {
         if *n.get_ref() > MAX_REPEATS {
             return Err(self.invalid(n, key, format!("{} repetitions: at most {MAX_REPEATS} (each is a case of its own)", n.get_ref())));
+        }
+        Ok(())
+    }
+
+    /// Refuses a size or count above `max`, saying what it would take:
+    /// `cost(n)` names the memory or the time (`bytes_text`, `steps_time`).
+    pub fn check_at_most<T: Copy + TryInto<u64>>(
+        &self,
+        n: &toml::Spanned<T>,
+        key: &str,
+        max: u64,
+        cost: impl FnOnce(f64) -> String,
+    ) -> Result<(), SpecError> {
+        let v: u64 = (*n.get_ref()).try_into().unwrap_or(u64::MAX);
+        if v > max {
+            return Err(self.invalid(n, key, format!("{v}: at most {max} ({})", cost(v as f64))));
         }
         Ok(())
     }
@@ -272,6 +332,22 @@ pub struct PaperMeta {
     pub hardware: PaperHardware,
 }
 
+impl PaperMeta {
+    /// Refuses a spec whose `[paper] id` is not the paper it is loaded as (`--spec` given another paper's file).
+    pub fn check_id(&self, file: &SpecFile, paper: &str) -> Result<(), SpecError> {
+        if self.id == paper {
+            return Ok(());
+        }
+        Err(file.invalid_key("paper", "id", format!("`{}`: this is {paper}'s spec, its id must be `{paper}`", self.id)))
+    }
+}
+
+/// A datasheet number: finite and positive (`nan`, `inf` and 0 parse as TOML floats).
+pub fn positive_finite<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    let v = f64::deserialize(d)?;
+    if v.is_finite() && v > 0.0 { Ok(v) } else { Err(serde::de::Error::custom(format!("{v}: must be a positive finite number"))) }
+}
+
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PaperHardware {
@@ -279,6 +355,7 @@ pub struct PaperHardware {
     pub cpu: String,
     pub cuda: String,
     /// Memory bandwidth of the paper's GPU, GB/s (datasheet).
+    #[serde(deserialize_with = "positive_finite")]
     pub gpu_bandwidth_gbs: f64,
     /// Datasheet quantities of the paper's machine that claims' hardware models
     /// set against this machine's measurements, each with its source.
@@ -399,6 +476,17 @@ mod tests {
         assert_eq!(f.line_of_key("profiles.none", "tries"), 1);
         let e = f.invalid_key("profiles.paper", "runs", "too many").to_string();
         assert_eq!(e, "k.toml:6: `profiles.paper.runs`: too many");
+    }
+
+    #[test]
+    fn a_spec_that_is_not_utf8_names_its_line_and_column() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("bad.toml");
+        std::fs::write(&path, b"a = 1\nb = \"ok\xff\"\n").unwrap();
+        let e = SpecFile::read(&path).unwrap_err().to_string();
+        assert_eq!(e, format!("{}:2:9: not UTF-8 text; save the spec as UTF-8", path.display()));
+        let f = SpecFile::from_text(Path::new("t.toml"), "x = 1\n\n[profiles.quick]\nruns = 2\n".into());
+        assert_eq!((f.line_of_table("profiles.quick"), f.line_of_table("profiles.none")), (3, 1));
     }
 
     #[test]

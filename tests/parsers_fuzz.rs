@@ -364,7 +364,7 @@ proptest! {
         ]),
     ) {
         let (dir, path) = written(file, &content);
-        match dataset::load_named(dir.path(), name) {
+        match dataset::load_named(dir.path(), name, None) {
             Err(DatasetError::UnknownSet(set)) => prop_assert_eq!(set, name),
             Err(e) => names_file(e, dir.path())?,
             Ok(d) => prop_assert!(false, "{} loaded from {} bytes of fuzz: {}", d.name, content.len(), path.display()),
@@ -374,7 +374,7 @@ proptest! {
     #[test]
     fn knapsack_loader_never_panics(content in file_content(KNAPSACK)) {
         let (_dir, path) = written("instance.txt", &content);
-        if let Err(e) = Instance::load(&path) {
+        if let Err(e) = Instance::load(&path, None) {
             names_file(format!("{e:#}"), &path)?;
         }
     }

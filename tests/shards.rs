@@ -1,7 +1,8 @@
 //! Job arrays through the built binary: `reproduce --shard K/N` for K = 1..3,
 //! then `evorepro merge`, stores the same cases and renders the same report
 //! (numbers masked: timings differ run to run) as one process; merge refuses
-//! a case stored twice, shards of another spec or commit and a missing shard;
+//! a case stored twice, shards of another spec or commit, a missing shard and
+//! (without `--partial`) a shard that did not finish;
 //! bad `--shard` values are refused by name.
 
 mod common;
@@ -155,6 +156,44 @@ fn merge_refuses_duplicates_other_specs_or_commits_and_missing_shards() {
     common::reproduce_quick_cpu("island", &out);
     let report = std::fs::read_to_string(out.join("island/REPORT.md")).unwrap();
     assert!(report.contains("Unmerged shards, not in this report") && report.contains("quick__shard-3-of-3"), "{report}");
+}
+
+/// A shard killed before its end (here: stopped by `--max-cases 1`) is refused
+/// by merge, merged with `--partial` without archiving any shard, continued by
+/// `--resume`, then merged whole.
+#[test]
+fn an_incomplete_shard_is_refused_merged_only_with_partial_and_resumed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    shard("island", &out, 1);
+    shard("island", &out, 3);
+    let args = |extra: &[&'static str]| -> Vec<std::ffi::OsString> {
+        let mut a: Vec<std::ffi::OsString> =
+            ["reproduce", "island", "--backend", "cpu", "--shard", "2/3", "--out"].iter().map(Into::into).collect();
+        a.push(out.clone().into_os_string());
+        a.extend(extra.iter().map(Into::into));
+        a
+    };
+    let run = |a: Vec<std::ffi::OsString>| run(&a.iter().map(|s| s.as_os_str()).collect::<Vec<_>>());
+    run(args(&["--max-cases", "1"]));
+    let records = out.join("island/records");
+    let o = merge("island", &out);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("shard 2/3 stored 1 of its") && err.contains("--partial"), "{}", describe(&o));
+    assert!(err.contains("--shard 2/3 --resume"), "{err}");
+    assert!(parquets(&records).is_empty() && !records.join("archive").exists(), "a refused merge wrote or moved files");
+    // --partial merges what is stored and leaves every shard where it was.
+    let o = evorepro(&["merge".as_ref(), "island".as_ref(), "--partial".as_ref(), "--out".as_ref(), out.as_os_str()]);
+    assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).contains("--partial: shard 2/3"), "{}", describe(&o));
+    assert_eq!(parquets(&records).len(), 1);
+    assert!(!records.join("archive/shards").exists(), "a partial merge archived shards");
+    assert_eq!(std::fs::read_dir(records.join("shards")).unwrap().count(), 3);
+    // --resume continues the shard: its first case is not run again.
+    let o = run(args(&["--resume"]));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("resuming: 1 of"), "{}", describe(&o));
+    let o = merge("island", &out);
+    assert!(o.status.success(), "{}", describe(&o));
+    assert_eq!(std::fs::read_dir(records.join("archive/shards")).unwrap().count(), 3);
 }
 
 #[test]

@@ -102,6 +102,7 @@ impl Quantity {
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Datasheet {
+    #[serde(deserialize_with = "crate::spec::positive_finite")]
     pub value: f64,
     pub source: String,
 }

@@ -344,13 +344,32 @@ struct Checked {
 }
 
 fn check_run(exp: &dyn Experiment, opts: &RunOptions) -> Result<Checked> {
+    let (file, paper, cases) = check_spec(exp, opts)?;
+    let env = RunEnv::open(opts.backend, opts.device, &opts.profile)?;
+    let host_bytes = (env.fingerprint.mem_gib * f64::from(1u32 << 30)) as u64;
+    check_footprints(&file, &opts.profile, paper.as_ref(), &cases, host_bytes, env.gpu.as_ref().map(|g| g.info.mem_bytes as u64))?;
+    Ok(Checked { file, paper, cases, env })
+}
+
+/// What `reproduce all` checks of every paper before the first case of any:
+/// the spec loads, the profile has cases, the stored records read and every
+/// data file the cases use loads ([`check_run`] without the machine).
+pub fn preflight(exp: &dyn Experiment, opts: &RunOptions) -> Result<()> {
+    check_spec(exp, opts).map(|_| ())
+}
+
+/// The checks of [`check_run`] that need no machine: the spec, the cases, the records and the data.
+fn check_spec(exp: &dyn Experiment, opts: &RunOptions) -> Result<(SpecFile, Box<dyn Paper>, Vec<Case>)> {
     // A profile's name becomes a file name under `--out`: checked before anything is read or written.
     crate::spec::check_name("profile", &opts.profile)?;
     let file = read_spec(exp, &opts.spec)?;
     let paper = exp.load(&file)?;
     let cases = paper.cases(&opts.profile)?;
     if cases.is_empty() {
-        bail!("profile `{}` of {} has no cases: its sizes, runs or sweeps are empty", opts.profile, exp.id());
+        let table = format!("profiles.{}", opts.profile);
+        let line = file.line_of_table(&table);
+        let message = format!("profile `{}` of {} has no cases: its sizes, runs or sweeps are empty", opts.profile, exp.id());
+        return Err(SpecError::Invalid { path: file.path.clone(), line, key: table, message }.into());
     }
     let cases = match opts.shard {
         Some(s) => {
@@ -377,10 +396,7 @@ fn check_run(exp: &dyn Experiment, opts: &RunOptions) -> Result<Checked> {
     };
     load_records(&opts.out, exp.id())?;
     paper.prepare(&cases)?;
-    let env = RunEnv::open(opts.backend, opts.device, &opts.profile)?;
-    let host_bytes = (env.fingerprint.mem_gib * f64::from(1u32 << 30)) as u64;
-    check_footprints(&file, &opts.profile, paper.as_ref(), &cases, host_bytes, env.gpu.as_ref().map(|g| g.info.mem_bytes as u64))?;
-    Ok(Checked { file, paper, cases, env })
+    Ok((file, paper, cases))
 }
 
 /// What `reproduce --dry-run` estimates beyond the run's options.
@@ -1080,6 +1096,110 @@ mod tests {
                 panic!("{key} = {MAX_REPEATS} refused: {e}");
             }
         }
+    }
+
+    #[test]
+    fn sizes_and_counts_past_their_bounds_are_refused_with_line_key_and_cost() {
+        // Each passed validation before: the BioHEL ones aborted on a failed allocation, the rest ran until killed.
+        let huge = "1000000000000";
+        let cases = [
+            ("biohel", "rules_per_iteration = 500", "settings.rules_per_iteration", "TiB of memory"),
+            ("biohel", "population = 150", "profiles.quick.learn.population", "TiB of rules"),
+            ("biohel", "population = 150\niterations = 30", "profiles.quick.learn.iterations", "years at 1e9 a second"),
+            ("biohel", "windows = [1, 2, 4, 10]\niterations = 10", "profiles.quick.iterations", "TiB of rules"),
+            ("biohel", "nominal_fraction = 0.33\niterations = 3", "profiles.quick.scale.iterations", "TiB of rules"),
+            ("biohel", "folds = 10", "settings.folds", "instances"),
+            ("gboa", "generations = 40", "profiles.quick.generations", "years at 1e9 a second"),
+            ("ecga", "bisection_n0 = 16", "settings.bisection_n0", "TiB"),
+            ("island", "generations = 200", "profiles.quick.generations", "years at 1e9 a second"),
+            ("island", "table_generations = 20", "profiles.quick.table_generations", "years at 1e9 a second"),
+            ("layout", "min_n = 10", "settings.min_n", "repetitions"),
+        ];
+        for (id, from, key, cost) in cases {
+            let exp = find(id).unwrap();
+            let shipped = exp.embedded_spec();
+            assert!(shipped.contains(from), "{id}: no `{from}`");
+            // The last number of `from` becomes `huge`.
+            let at = from.rfind(" = ").unwrap() + 3;
+            let text = shipped.replacen(from, &format!("{}{huge}", &from[..at]), 1);
+            let line = text[..text.find(&format!("{}{huge}", &from[..at])).unwrap()].matches('\n').count() + 1 + from.matches('\n').count();
+            let e =
+                exp.load(&SpecFile::in_repository("x.toml", text)).err().unwrap_or_else(|| panic!("{key} = {huge} accepted")).to_string();
+            assert!(e.starts_with(&format!("x.toml:{line}: `{key}`: {huge}: at most")) && e.contains(cost), "{e}");
+        }
+        // Bounds read without spans name the key's line.
+        for (id, from, to, key) in [
+            ("ecga", "whole_runs = 3", "whole_runs = 1000000", "profiles.whole.whole_runs"),
+            ("layout", "max_elements = 16000000", "max_elements = -1", "profiles.quick.max_elements"),
+        ] {
+            let exp = find(id).unwrap();
+            let text = exp.embedded_spec().replacen(from, to, 1);
+            let line = text[..text.find(to).unwrap()].matches('\n').count() + 1;
+            let e = exp.load(&SpecFile::in_repository("x.toml", text)).err().unwrap_or_else(|| panic!("{to} accepted")).to_string();
+            assert!(e.starts_with(&format!("x.toml:{line}: `{key}`: ")), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_nan_datasheet_value_and_another_paper_s_id_are_refused() {
+        let exp = find("biohel").unwrap();
+        for (from, to) in
+            [("gpu_bandwidth = { value = 102.0", "gpu_bandwidth = { value = nan"), ("gpu_bandwidth_gbs = 102.0", "gpu_bandwidth_gbs = inf")]
+        {
+            let text = exp.embedded_spec().replacen(from, to, 1);
+            let line = text[..text.find(to).unwrap()].matches('\n').count() + 1;
+            let e = exp.load(&SpecFile::in_repository("x.toml", text)).err().unwrap_or_else(|| panic!("`{to}` accepted")).to_string();
+            assert!(e.contains(&format!("line {line}")) && e.contains(": must be a positive finite number"), "{e}");
+        }
+        let exp = find("gboa").unwrap();
+        let text = exp.embedded_spec().replacen("id = \"gboa\"", "id = \"ecga\"", 1);
+        let line = text[..text.find("id = \"ecga\"").unwrap()].matches('\n').count() + 1;
+        let e = exp.load(&SpecFile::in_repository("x.toml", text)).err().expect("another paper's id accepted").to_string();
+        assert!(e.starts_with(&format!("x.toml:{line}: `paper.id`: `ecga`: this is gboa's spec")), "{e}");
+    }
+
+    #[test]
+    fn a_profile_without_cases_names_its_line() {
+        let tmp = tempfile::tempdir().unwrap();
+        let spec = tmp.path().join("gboa.toml");
+        let empty = "[profiles.empty]\ntable1_ells = []\ngenerations = 1\nruns = 1\ncomplexity_ells = []\ncomplexity_pops = []\ncomplexity_ell = 30\n\n";
+        let text = find("gboa").unwrap().embedded_spec().replacen("[profiles.quick]", &format!("{empty}[profiles.quick]"), 1);
+        let line = text[..text.find("[profiles.empty]").unwrap()].matches('\n').count() + 1;
+        std::fs::write(&spec, &text).unwrap();
+        let opts = RunOptions {
+            profile: "empty".into(),
+            backend: BackendChoice::Cpu,
+            device: 0,
+            out: tmp.path().join("out"),
+            resume: false,
+            spec: SpecChoice { file: Some(spec.clone()), root: Path::new(env!("CARGO_MANIFEST_DIR")).into(), allow_outside: false },
+            shard: None,
+            max_cases: None,
+        };
+        let e = preflight(find("gboa").unwrap(), &opts).unwrap_err().to_string();
+        assert!(e.starts_with(&format!("{}:{line}: `profiles.empty`: profile `empty` of gboa has no cases", spec.display())), "{e}");
+    }
+
+    #[test]
+    fn biohel_s_footprint_counts_the_rules_it_holds() {
+        // 10,000 iterations of 100,000 rules: within each bound, but 10⁹ rules held at once.
+        let (file, paper) = loaded("biohel", |t| {
+            t.replacen("rules_per_iteration = 500", "rules_per_iteration = 100000", 1).replacen(
+                "windows = [1, 2, 4, 10]\niterations = 10",
+                "windows = [1, 2, 4, 10]\niterations = 10000",
+                1,
+            )
+        });
+        let cases = paper.cases("quick").unwrap();
+        let e = check_footprints(&file, "quick", paper.as_ref(), &cases, 16 * GIB, None).unwrap_err().to_string();
+        assert!(e.contains("`profiles.quick.sets`") && e.contains("eval/sat/w1/s0") && e.contains("host memory"), "{e}");
+        // A learning GA holds its population and its offspring, each rule 40 bytes or more.
+        let learn_bytes = |population: &str| {
+            let (_, paper) = loaded("biohel", |t| t.replacen("population = 150", population, 1));
+            let case = paper.cases("quick").unwrap().into_iter().find(|c| c.id.starts_with("learn/")).unwrap();
+            paper.footprint(&case).host_bytes
+        };
+        assert!(learn_bytes("population = 100000") >= learn_bytes("population = 150") + 2 * (100_000 - 150) * 40);
     }
 
     #[test]

@@ -144,6 +144,25 @@ pub struct Merged {
     pub shards: usize,
     pub cases: usize,
     pub rows: usize,
+    /// With `--partial`: the shards that had not stored all their cases (left in
+    /// place, with every other shard of the profile, for `--resume` and a later merge).
+    pub incomplete: Vec<String>,
+}
+
+/// A shard whose records lack some of the cases it plans.
+struct Incomplete {
+    shard: Shard,
+    stored: usize,
+    planned: usize,
+    missing: Vec<String>,
+}
+
+impl std::fmt::Display for Incomplete {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let more = if self.missing.len() > 3 { format!(", … {} more", self.missing.len() - 3) } else { String::new() };
+        let first: Vec<&str> = self.missing.iter().take(3).map(String::as_str).collect();
+        write!(f, "shard {} stored {} of its {} cases (missing {}{more})", self.shard, self.stored, self.planned, first.join(", "))
+    }
 }
 
 /// Combines the shards of `profile` (every sharded profile when None) under
@@ -151,10 +170,19 @@ pub struct Merged {
 /// (one file per machine name the shards wrote). Refused, with both files and
 /// values named, when shards of one profile disagree on N, when one of 1..N has
 /// no records, when two shards stored the same case, or when their rows carry
-/// another spec hash or commit. A records file already there is archived (as a
-/// fresh run archives it); the shard folders move to `records/archive/` only
-/// after the merged file and its checksum are written.
-pub fn merge(out: &Path, id: &str, profile: Option<&str>) -> Result<Vec<Merged>> {
+/// another spec hash or commit, and when a shard lacks some of the cases
+/// `planned(profile, shard)` gives it (a shard killed before its end) unless
+/// `partial`. A records file already there is archived (as a fresh run
+/// archives it); the shard folders move to `records/archive/` only after the
+/// merged file and its checksum are written, and only when every shard of the
+/// profile stored all its cases: a partial merge leaves them for `--resume`.
+pub fn merge(
+    out: &Path,
+    id: &str,
+    profile: Option<&str>,
+    planned: &dyn Fn(&str, &Shard) -> Result<Vec<String>>,
+    partial: bool,
+) -> Result<Vec<Merged>> {
     if let Some(p) = profile {
         crate::spec::check_name("profile", p)?;
     }
@@ -171,7 +199,7 @@ pub fn merge(out: &Path, id: &str, profile: Option<&str>) -> Result<Vec<Merged>>
     }
     let mut merged = Vec::new();
     for (p, shards) in &by_profile {
-        merged.extend(merge_profile(&records, p, shards)?);
+        merged.extend(merge_profile(&records, p, shards, planned, partial)?);
     }
     Ok(merged)
 }
@@ -182,7 +210,13 @@ struct Seen {
     file: PathBuf,
 }
 
-fn merge_profile(records: &Path, profile: &str, shards: &[(Shard, PathBuf)]) -> Result<Vec<Merged>> {
+fn merge_profile(
+    records: &Path,
+    profile: &str,
+    shards: &[(Shard, PathBuf)],
+    planned: &dyn Fn(&str, &Shard) -> Result<Vec<String>>,
+    partial: bool,
+) -> Result<Vec<Merged>> {
     let (n, g) = (shards[0].0.count, shards[0].0.gpu_shards);
     if let Some((other, dir)) = shards.iter().find(|(s, _)| (s.count, s.gpu_shards) != (n, g)) {
         bail!(
@@ -197,12 +231,20 @@ fn merge_profile(records: &Path, profile: &str, shards: &[(Shard, PathBuf)]) -> 
     // Rows of each machine's file name, with the file each row came from.
     let mut groups: BTreeMap<String, Vec<(PathBuf, Vec<Record>)>> = BTreeMap::new();
     let mut with_records = vec![false; n];
+    let mut incomplete = Vec::new();
     for (shard, dir) in shards {
+        let mut stored = std::collections::BTreeSet::new();
         for f in records::record_files(dir) {
             let rows = records::read_parquet(&f)?;
             with_records[shard.index - 1] = true;
+            stored.extend(rows.iter().filter(|r| r.str("record_kind") == "measurement").map(|r| r.str("case_id").to_owned()));
             let name = f.file_stem().and_then(|s| s.to_str()).context("a records file name")?.to_owned();
             groups.entry(name).or_default().push((f, rows));
+        }
+        let plan = planned(profile, shard).with_context(|| format!("the cases of shard {shard} of profile `{profile}`"))?;
+        let missing: Vec<String> = plan.iter().filter(|c| !stored.contains(*c)).cloned().collect();
+        if with_records[shard.index - 1] && !missing.is_empty() {
+            incomplete.push(Incomplete { shard: *shard, stored: plan.len() - missing.len(), planned: plan.len(), missing });
         }
     }
     let missing: Vec<String> = (1..=n).filter(|k| !with_records[k - 1]).map(|k| format!("{k}/{n}")).collect();
@@ -213,6 +255,18 @@ fn merge_profile(records: &Path, profile: &str, shards: &[(Shard, PathBuf)]) -> 
             records.join(SHARDS).display()
         );
     }
+    if !incomplete.is_empty() && !partial {
+        let list: Vec<String> = incomplete.iter().map(ToString::to_string).collect();
+        let first = incomplete[0].shard;
+        let gpu = first.gpu_shards.map_or(String::new(), |g| format!(" --gpu-shards {g}"));
+        bail!(
+            "profile `{profile}`: {} — finish it with `reproduce … --profile {profile} --shard {}/{}{gpu} --resume`, or merge what is stored with --partial (the shards stay for a later merge)",
+            list.join("; "),
+            first.index,
+            first.count
+        );
+    }
+    let incomplete: Vec<String> = incomplete.iter().map(ToString::to_string).collect();
     // Every check passes before anything is written.
     let mut plans = Vec::new();
     let mut plans_rows = Vec::new();
@@ -249,7 +303,13 @@ fn merge_profile(records: &Path, profile: &str, shards: &[(Shard, PathBuf)]) -> 
             }
             rows.extend(shard_rows.iter().cloned());
         }
-        plans.push(Merged { file: records.join(format!("{name}.parquet")), shards: files.len(), cases: owner.len(), rows: rows.len() });
+        plans.push(Merged {
+            file: records.join(format!("{name}.parquet")),
+            shards: files.len(),
+            cases: owner.len(),
+            rows: rows.len(),
+            incomplete: incomplete.clone(),
+        });
         plans_rows.push(rows);
     }
     let _lock = records::WriterLock::take(records)?;
@@ -261,6 +321,9 @@ fn merge_profile(records: &Path, profile: &str, shards: &[(Shard, PathBuf)]) -> 
         records::write_records(&stem, rows)?;
     }
     drop(shard_locks);
+    if !incomplete.is_empty() {
+        return Ok(plans);
+    }
     let archive = records.join("archive").join(SHARDS);
     std::fs::create_dir_all(&archive).with_context(|| format!("creating {}", archive.display()))?;
     let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());

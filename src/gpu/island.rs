@@ -845,7 +845,7 @@ impl CheckInstance {
     fn load(self, datasets: &Path) -> Result<Instance> {
         let file = |name: &str| {
             let path = datasets.join("knapsack").join(name);
-            Instance::load(&path).with_context(|| format!("island self check instance {}", path.display()))
+            Instance::load(&path, datasets.parent()).with_context(|| format!("island self check instance {}", path.display()))
         };
         Ok(match self {
             CheckInstance::File(name) => file(name)?,

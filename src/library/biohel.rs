@@ -335,7 +335,7 @@ mod tests {
             let at = rng.random_range(0..mixed.values.len());
             mixed.values[at] = f32::NAN;
         }
-        let sat = load_named(&Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/biohel"), "sat").expect("sat loads");
+        let sat = load_named(&Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/biohel"), "sat", None).expect("sat loads");
         for data in [mixed, waveform(5_000, 2), parmx(), sat] {
             let rules: Vec<Rule> = (0..64).map(|r| random_rule(&data, &mut rng, [0.1, 0.3, 0.8][r % 3])).collect();
             let order = ilas_strata(&data.labels, 7, 3);

@@ -1421,8 +1421,8 @@ mod tests {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/biohel");
         let sets = [
             ("wav (generated, 5000)", waveform(5_000, 1)),
-            ("wav", load_named(&dir, "wav").expect("wav loads")),
-            ("sat", load_named(&dir, "sat").expect("sat loads")),
+            ("wav", load_named(&dir, "wav", None).expect("wav loads")),
+            ("sat", load_named(&dir, "sat", None).expect("sat loads")),
         ];
         for (name, data) in sets {
             let cb = table1_coverage_breakpoint(if name == "sat" { "sat" } else { "wav" }).expect("Table 1");

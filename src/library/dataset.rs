@@ -29,27 +29,35 @@ use thiserror::Error;
 /// kddcup's `service` 66), so a nominal attribute may have at most this many values.
 pub const MAX_NOMINAL_VALUES: usize = 128;
 
-/// Uncompressed SHA-256 of every vendored file (from `datasets/biohel/SOURCES.md`).
+/// Uncompressed SHA-256 and size in bytes of every vendored file (from `datasets/biohel/SOURCES.md`).
 /// SOURCES.md lists kddcup's hash for the compressed file
 /// (`8045aca0…9561`); it was checked to match, and the hash of its decompressed
 /// content is listed here so that every entry is over the same (uncompressed) bytes.
-pub const CHECKSUMS: [(&str, &str); 8] = [
-    ("adult.data", "5b00264637dbfec36bdeaab5676b0b309ff9eb788d63554ca0a249491c86603d"),
-    ("adult.test", "a2a9044bc167a35b2361efbabec64e89d69ce82d9790d2980119aac5fd7e9c05"),
-    ("connect-4.data", "c060eb3bebf4a10ce4d1caf8e9bf4770664b671952c5f0b58627a774613f885b"),
-    ("fars.dat", "1baefc8a12f131b05896e119e7c5e5def08f3ebcd33e00c7e25589514c92a051"),
-    ("penbased.dat", "89641315452220aac9bcdc5a99476323fdb6fcb69ac45973fa6cc3e13e4ab663"),
-    ("satimage.dat", "8e7d5263e37bb14dbe49e1a7da24e38fbd0a91b3e9817d59af36852455202110"),
-    ("waveform-5000.csv", "29d4b3e0a1846e4b84d0defe69d09567b1094c2adb896e0972603e1d08ea61da"),
-    ("kddcup.data_10_percent", "f8c8267ebcd9c0ed1fd7d6277fe5bfff8732e9b7db8e61b873542b2a534b6f9a"),
+pub const CHECKSUMS: [(&str, &str, u64); 8] = [
+    ("adult.data", "5b00264637dbfec36bdeaab5676b0b309ff9eb788d63554ca0a249491c86603d", 3_974_305),
+    ("adult.test", "a2a9044bc167a35b2361efbabec64e89d69ce82d9790d2980119aac5fd7e9c05", 2_003_153),
+    ("connect-4.data", "c060eb3bebf4a10ce4d1caf8e9bf4770664b671952c5f0b58627a774613f885b", 5_968_100),
+    ("fars.dat", "1baefc8a12f131b05896e119e7c5e5def08f3ebcd33e00c7e25589514c92a051", 59_137_849),
+    ("penbased.dat", "89641315452220aac9bcdc5a99476323fdb6fcb69ac45973fa6cc3e13e4ab663", 715_495),
+    ("satimage.dat", "8e7d5263e37bb14dbe49e1a7da24e38fbd0a91b3e9817d59af36852455202110", 994_235),
+    ("waveform-5000.csv", "29d4b3e0a1846e4b84d0defe69d09567b1094c2adb896e0972603e1d08ea61da", 1_078_143),
+    ("kddcup.data_10_percent", "f8c8267ebcd9c0ed1fd7d6277fe5bfff8732e9b7db8e61b873542b2a534b6f9a", 74_889_749),
 ];
 
 /// Problems reading a data set; each names the file and, for content, the 1-based
 /// line and column and the offending text.
 #[derive(Debug, Error)]
 pub enum DatasetError {
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}")]
     Io { path: PathBuf, source: std::io::Error },
+    #[error("{path}: not a regular file but {kind}; a data set must be a plain file")]
+    NotAFile { path: PathBuf, kind: &'static str },
+    #[error("{path} resolves to {resolved}, outside the repository root {root}; --allow-outside permits it")]
+    Outside { path: PathBuf, resolved: PathBuf, root: PathBuf },
+    #[error("{path}: more than {limit} bytes {what} (expected at most that)")]
+    TooLarge { path: PathBuf, limit: u64, what: &'static str },
+    #[error("{path}: corrupt gzip stream")]
+    Gzip { path: PathBuf, source: std::io::Error },
     #[error("{path}:{line}:{column}: {message}: `{text}`")]
     Parse { path: PathBuf, line: usize, column: usize, text: String, message: String },
     #[error("{path}: SHA-256 of the uncompressed content is {found}, expected {expected}")]
@@ -170,21 +178,105 @@ impl Dataset {
 // Reading files
 // ---------------------------------------------------------------------------
 
-/// The content of `path`, decompressed when it starts with the gzip magic bytes.
-fn read_content(path: &Path) -> Result<Vec<u8>, DatasetError> {
-    let io = |source| DatasetError::Io { path: path.to_path_buf(), source };
-    let raw = std::fs::read(path).map_err(io)?;
-    if raw.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::with_capacity(raw.len() * 8);
-        flate2::read::MultiGzDecoder::new(raw.as_slice()).read_to_end(&mut out).map_err(io)?;
-        Ok(out)
-    } else {
-        Ok(raw)
+/// The most bytes a data file of no listed size may hold on disk.
+pub const MAX_DATA_BYTES: u64 = 1 << 30;
+/// The most a gzip file of no listed size may inflate, per compressed byte (the
+/// vendored sets: 43 at most, FARS).
+pub const MAX_GZIP_RATIO: u64 = 200;
+
+/// How much a data file may hold: on disk, and once decompressed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SizeLimit {
+    pub raw: u64,
+    /// None: [`MAX_GZIP_RATIO`] times the bytes on disk.
+    pub content: Option<u64>,
+}
+
+impl SizeLimit {
+    /// A file of unknown size: [`MAX_DATA_BYTES`] on disk, [`MAX_GZIP_RATIO`] to one inflated.
+    pub const UNKNOWN: SizeLimit = SizeLimit { raw: MAX_DATA_BYTES, content: None };
+
+    /// A file of `bytes` bytes uncompressed (gzip of text never grows it by more than a few bytes a block).
+    pub fn expected(bytes: u64) -> SizeLimit {
+        SizeLimit { raw: bytes + bytes / 16 + 4096, content: Some(bytes) }
     }
 }
 
+/// What a file that is not a regular one is, for errors.
+fn file_kind(t: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a named pipe";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() { "a folder" } else { "not a plain file" }
+}
+
+/// The bytes of a data file, decompressed when they start with the gzip magic
+/// bytes. The file must be a regular file (links resolved; under `root` when
+/// given), its type checked before it is opened (a named pipe would block, a
+/// device never end), and hold at most `limit` bytes on disk and decompressed.
+pub fn read_data_file(path: &Path, root: Option<&Path>, limit: SizeLimit) -> Result<Vec<u8>, DatasetError> {
+    let io = |source| DatasetError::Io { path: path.to_path_buf(), source };
+    let resolved = std::fs::canonicalize(path).map_err(io)?;
+    if let Some(root) = root {
+        let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+        if !resolved.starts_with(&root) {
+            return Err(DatasetError::Outside { path: path.to_path_buf(), resolved, root });
+        }
+    }
+    let meta = std::fs::metadata(&resolved).map_err(io)?;
+    if !meta.is_file() {
+        return Err(DatasetError::NotAFile { path: path.to_path_buf(), kind: file_kind(meta.file_type()) });
+    }
+    let too_large = |limit: u64, what| DatasetError::TooLarge { path: path.to_path_buf(), limit, what };
+    if meta.len() > limit.raw {
+        return Err(too_large(limit.raw, "on disk"));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let mut raw = Vec::new();
+    options.open(&resolved).map_err(io)?.take(limit.raw + 1).read_to_end(&mut raw).map_err(io)?;
+    if raw.len() as u64 > limit.raw {
+        return Err(too_large(limit.raw, "on disk"));
+    }
+    let content = limit.content.unwrap_or((raw.len() as u64).saturating_mul(MAX_GZIP_RATIO).max(1 << 20));
+    if !raw.starts_with(&[0x1f, 0x8b]) {
+        return if raw.len() as u64 > content { Err(too_large(content, "of content")) } else { Ok(raw) };
+    }
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(raw.as_slice())
+        .take(content + 1)
+        .read_to_end(&mut out)
+        .map_err(|source| DatasetError::Gzip { path: path.to_path_buf(), source })?;
+    if out.len() as u64 > content {
+        return Err(too_large(content, "decompressed"));
+    }
+    Ok(out)
+}
+
+/// The content of `path` ([`read_data_file`] with no listed size, anywhere).
+fn read_content(path: &Path) -> Result<Vec<u8>, DatasetError> {
+    read_data_file(path, None, SizeLimit::UNKNOWN)
+}
+
 fn read_text(path: &Path) -> Result<String, DatasetError> {
-    String::from_utf8(read_content(path)?).map_err(|e| {
+    text_of(path, read_content(path)?)
+}
+
+/// `bytes` of `path` as text; not UTF-8 is an error naming the line and column.
+fn text_of(path: &Path, bytes: Vec<u8>) -> Result<String, DatasetError> {
+    String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         let at = e.utf8_error().valid_up_to();
         let line_start = bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
@@ -493,6 +585,12 @@ impl CsvSpec {
 /// period on a class label is dropped (adult.test writes `<=50K.`); blank lines and
 /// lines starting with `|` (adult.test's first line) are skipped.
 pub fn load_uci_csv(paths: &[PathBuf], spec: &CsvSpec) -> Result<Dataset, DatasetError> {
+    let texts = paths.iter().map(|p| Ok((p.clone(), read_text(p)?))).collect::<Result<Vec<_>, DatasetError>>()?;
+    parse_uci_csv(&texts, spec)
+}
+
+/// [`load_uci_csv`] of texts already read, each with its path (for errors).
+fn parse_uci_csv(texts: &[(PathBuf, String)], spec: &CsvSpec) -> Result<Dataset, DatasetError> {
     match spec.columns.get(spec.class_column) {
         Some((_, ColumnKind::Nominal(_) | ColumnKind::NominalFromData)) => {}
         _ => {
@@ -508,9 +606,9 @@ pub fn load_uci_csv(paths: &[PathBuf], spec: &CsvSpec) -> Result<Dataset, Datase
         values: Vec::new(),
         labels: Vec::new(),
     };
-    for path in paths {
+    for (path, text) in texts {
         table.path = path.clone();
-        parse_csv_text(&mut table, &read_text(path)?, spec.header)?;
+        parse_csv_text(&mut table, text, spec.header)?;
     }
     table.into_dataset(spec.name.clone())
 }
@@ -570,7 +668,11 @@ enum Dialect {
 }
 
 fn load_header_format(path: &Path, dialect: Dialect) -> Result<Dataset, DatasetError> {
-    let text = read_text(path)?;
+    parse_header_format(path, &read_text(path)?, dialect)
+}
+
+/// A KEEL or ARFF file's `text` (read from `path`, which errors name).
+fn parse_header_format(path: &Path, text: &str, dialect: Dialect) -> Result<Dataset, DatasetError> {
     let err = |line: usize, text: &str, message: &str| DatasetError::Parse {
         path: path.to_path_buf(),
         line,
@@ -660,33 +762,53 @@ pub fn load_arff(path: &Path) -> Result<Dataset, DatasetError> {
 // The paper's sets by name
 // ---------------------------------------------------------------------------
 
-/// The expected uncompressed SHA-256 of a vendored file, by file name.
-fn checksum_of(file: &str) -> Option<&'static str> {
-    CHECKSUMS.iter().find(|(f, _)| *f == file).map(|(_, h)| *h)
+/// The expected uncompressed SHA-256 and size of a vendored file, by file name.
+fn checksum_of(file: &str) -> Option<(&'static str, u64)> {
+    CHECKSUMS.iter().find(|(f, ..)| *f == file).map(|&(_, h, n)| (h, n))
 }
 
-/// `dir/file.gz` if present, else `dir/file`, verified against [`CHECKSUMS`].
-fn verified_file(dir: &Path, file: &str) -> Result<PathBuf, DatasetError> {
+/// The text of `dir/file.gz` if present, else of `dir/file`, read as
+/// [`read_data_file`] reads (under `root` when given, at most its listed size)
+/// and verified against [`CHECKSUMS`]; with the path read.
+fn verified_text(dir: &Path, file: &str, root: Option<&Path>) -> Result<(PathBuf, String), DatasetError> {
     let gz = dir.join(format!("{file}.gz"));
     let path = if gz.exists() { gz } else { dir.join(file) };
-    if let Some(expected) = checksum_of(file) {
-        verify_sha256(&path, expected)?;
+    let listed = checksum_of(file);
+    let content = read_data_file(&path, root, listed.map_or(SizeLimit::UNKNOWN, |(_, n)| SizeLimit::expected(n)))?;
+    if let Some((expected, _)) = listed {
+        check_sha256(&path, &content, expected)?;
     }
-    Ok(path)
+    Ok((path.clone(), text_of(&path, content)?))
+}
+
+/// The shape of a set [`load_named`] loads or [`parmx`] generates, by its short
+/// name: (instances, attributes, nominal attributes, classes) of the vendored files.
+pub fn named_shape(name: &str) -> Option<Shape> {
+    let (instances, attributes, nominal, classes) = match name {
+        "adu" => (48_842, 14, 8, 2),
+        "wav" => (5_000, 40, 0, 3),
+        "c-4" => (67_557, 42, 42, 3),
+        "sat" => (6_435, 36, 0, 6),
+        "pen" => (10_992, 16, 0, 10),
+        "far" => (100_968, 29, 24, 8),
+        "kdd" => (494_021, 41, 15, 23),
+        "par" => (1 << (PARMX_BLOCK * PARMX_BLOCKS), PARMX_BLOCK * PARMX_BLOCKS, PARMX_BLOCK * PARMX_BLOCKS, 2),
+        _ => return None,
+    };
+    Some(Shape { instances, continuous: attributes - nominal, nominal, classes })
 }
 
 /// Loads one of the paper's sets by its short name (Table 1) from `dir` (the
-/// vendored `datasets/biohel`), verifying each file's checksum first:
+/// vendored `datasets/biohel`), each file read once ([`verified_text`]: a
+/// regular file under `root` when given, at most its listed size, its checksum verified) and parsed:
 /// - `adu`: adult.data followed by adult.test (48,842 instances). The paper runs
 ///   ten-fold cross-validation over the set (|T| = 43,960 ≈ 0.9 × 48,842), so both
 ///   published files are used together.
 /// - `kdd`, `wav`, `c-4`, `sat`, `pen` (UCI CSV), `far` (KEEL), `par` ([`parmx`]).
-///
-/// The checksum is verified on a first read and the file parsed on a second one.
-pub fn load_named(dir: &Path, name: &str) -> Result<Dataset, DatasetError> {
+pub fn load_named(dir: &Path, name: &str, root: Option<&Path>) -> Result<Dataset, DatasetError> {
     let csv = |files: &[&str], spec: CsvSpec| -> Result<Dataset, DatasetError> {
-        let paths = files.iter().map(|f| verified_file(dir, f)).collect::<Result<Vec<_>, _>>()?;
-        load_uci_csv(&paths, &spec)
+        let texts = files.iter().map(|f| verified_text(dir, f, root)).collect::<Result<Vec<_>, _>>()?;
+        parse_uci_csv(&texts, &spec)
     };
     match name {
         "adu" => csv(&["adult.data", "adult.test"], CsvSpec::adult()),
@@ -696,7 +818,8 @@ pub fn load_named(dir: &Path, name: &str) -> Result<Dataset, DatasetError> {
         "sat" => csv(&["satimage.dat"], CsvSpec::satimage()),
         "pen" => csv(&["penbased.dat"], CsvSpec::penbased()),
         "far" => {
-            let mut d = load_keel(&verified_file(dir, "fars.dat")?)?;
+            let (path, text) = verified_text(dir, "fars.dat", root)?;
+            let mut d = parse_header_format(&path, &text, Dialect::Keel)?;
             d.name = "far".into();
             Ok(d)
         }
@@ -848,7 +971,7 @@ pub enum StandIn {
     Sa,
 }
 
-/// The shape of a stand-in: instances of the whole set and attribute counts.
+/// The shape of a set: instances of the whole set and attribute counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     pub instances: usize,
@@ -1034,42 +1157,80 @@ mod tests {
 
     #[test]
     fn vendored_checksums_verify_and_a_corrupted_copy_fails() {
-        for (file, hash) in CHECKSUMS {
+        for (file, hash, bytes) in CHECKSUMS {
             verify_sha256(&vendored().join(format!("{file}.gz")), hash).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(read_content(&vendored().join(format!("{file}.gz"))).unwrap().len() as u64, bytes, "{file}");
         }
         let content = read_content(&vendored().join("satimage.dat.gz")).expect("read");
         let mut corrupted = content.clone();
         corrupted[100] ^= 1;
         let path = temp_file("satimage.dat", &corrupted, false);
-        let e = verify_sha256(&path, checksum_of("satimage.dat").expect("listed")).expect_err("corrupted");
+        let e = verify_sha256(&path, checksum_of("satimage.dat").expect("listed").0).expect_err("corrupted");
         assert!(matches!(e, DatasetError::Checksum { .. }) && e.to_string().contains("satimage.dat"), "{e}");
         // load_named refuses a corrupted file.
         let dir = path.parent().expect("dir");
-        assert!(matches!(load_named(dir, "sat"), Err(DatasetError::Checksum { .. })));
+        assert!(matches!(load_named(dir, "sat", None), Err(DatasetError::Checksum { .. })));
+    }
+
+    #[test]
+    fn data_files_are_regular_files_under_the_root_of_bounded_size() {
+        let tmp = tempfile::tempdir().unwrap();
+        let top = std::fs::canonicalize(tmp.path()).unwrap();
+        let (root, outside) = (top.join("root"), top.join("outside"));
+        std::fs::create_dir_all(root.join("data")).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        let read = |name: &str, limit| read_data_file(&root.join("data").join(name), Some(&root), limit);
+        // A named pipe is refused by its type, before it is opened (opening it would block).
+        let fifo = root.join("data/fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let e = read("fifo", SizeLimit::UNKNOWN).unwrap_err().to_string();
+        assert!(e.contains("fifo") && e.contains("a named pipe"), "{e}");
+        // A link to a device, or out of the root, is followed and refused.
+        std::os::unix::fs::symlink("/dev/zero", root.join("data/zero")).unwrap();
+        let e = read_data_file(&root.join("data/zero"), None, SizeLimit::UNKNOWN).unwrap_err().to_string();
+        assert!(e.contains("data/zero") && e.contains("a device"), "{e}");
+        std::fs::write(outside.join("o.dat"), "o").unwrap();
+        std::os::unix::fs::symlink(outside.join("o.dat"), root.join("data/link.dat")).unwrap();
+        let e = read("link.dat", SizeLimit::UNKNOWN).unwrap_err().to_string();
+        assert!(e.contains("link.dat") && e.contains("outside the repository root"), "{e}");
+        // A gzip bomb: 64 MiB of zeros in about 64 KiB stop at the limit, the file named.
+        let zeros = vec![0u8; 64 << 20];
+        let mut enc = flate2::write::GzEncoder::new(std::fs::File::create(root.join("data/bomb.gz")).unwrap(), flate2::Compression::best());
+        enc.write_all(&zeros).unwrap();
+        enc.finish().unwrap();
+        for limit in [SizeLimit::UNKNOWN, SizeLimit::expected(1_000_000)] {
+            let e = read("bomb.gz", limit).unwrap_err().to_string();
+            assert!(e.contains("bomb.gz") && e.contains("bytes decompressed"), "{e}");
+        }
+        // Larger on disk than expected; a truncated gzip stream says so once.
+        std::fs::write(root.join("data/big.dat"), vec![b'1'; 10_000]).unwrap();
+        let e = read("big.dat", SizeLimit::expected(100)).unwrap_err().to_string();
+        assert!(e.contains("big.dat") && e.contains("bytes on disk"), "{e}");
+        let whole = std::fs::read(temp_file("whole.dat", "1,2,3,a\n".repeat(1000).as_bytes(), true)).unwrap();
+        std::fs::write(root.join("data/cut.gz"), &whole[..whole.len() / 2]).unwrap();
+        let e = format!("{:#}", anyhow::Error::from(read("cut.gz", SizeLimit::UNKNOWN).unwrap_err()));
+        assert!(e.contains("cut.gz: corrupt gzip stream: ") && e.matches("deflate").count() <= 1, "{e}");
+        assert_eq!(read_data_file(&outside.join("o.dat"), None, SizeLimit::UNKNOWN).unwrap(), b"o");
     }
 
     #[test]
     fn named_sets_have_the_shapes_of_sources() {
-        // (name, instances, attributes, nominal, classes)
-        let expected = [
-            ("adu", 48_842, 14, 8, 2),
-            ("wav", 5_000, 40, 0, 3),
-            ("c-4", 67_557, 42, 42, 3),
-            ("sat", 6_435, 36, 0, 6),
-            ("pen", 10_992, 16, 0, 10),
-            ("far", 100_968, 29, 24, 8),
-            ("kdd", 494_021, 41, 15, 23),
-        ];
-        for (name, n, a, nominal, classes) in expected {
+        for name in ["adu", "wav", "c-4", "sat", "pen", "far", "kdd"] {
+            let s = named_shape(name).unwrap();
+            let (n, a, nominal, classes) = (s.instances, s.continuous + s.nominal, s.nominal, s.classes);
             let start = std::time::Instant::now();
-            let d = load_named(&vendored(), name).unwrap_or_else(|e| panic!("{e}"));
+            let d = load_named(&vendored(), name, None).unwrap_or_else(|e| panic!("{e}"));
             eprintln!("{name}: loaded in {:.2?}", start.elapsed());
             assert_eq!((d.instances(), d.attribute_count(), d.nominal_count(), d.classes.len()), (n, a, nominal, classes), "{name}");
             assert_eq!(d.values.len(), n * a);
             assert!(!d.synthetic);
             assert!(d.class_counts().iter().all(|&c| c > 0), "{name}: every class occurs");
         }
-        assert!(matches!(load_named(&vendored(), "xyz"), Err(DatasetError::UnknownSet(_))));
+        assert!(matches!(load_named(&vendored(), "xyz", None), Err(DatasetError::UnknownSet(_))));
+        let (p, s) = (parmx(), named_shape("par").unwrap());
+        assert_eq!((p.instances(), p.attribute_count(), p.nominal_count(), p.classes.len()), (s.instances, 18, s.nominal, s.classes));
     }
 
     #[test]

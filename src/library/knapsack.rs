@@ -19,6 +19,7 @@
 
 use std::{fmt, ops::Add, path::Path};
 
+use crate::library::dataset::{SizeLimit, read_data_file};
 use anyhow::{Context, Result, bail, ensure};
 
 /// Fitness of a solution: the penalised total price (see the module documentation).
@@ -29,6 +30,12 @@ pub const WORD_BITS: usize = 32;
 
 /// [`optimum_dp`] gives up above this many table cells (capacity + 1) × items.
 pub const MAX_DP_CELLS: u64 = 2_000_000_000;
+
+/// The most items of an instance file.
+pub const MAX_INSTANCE_ITEMS: usize = 1_000_000;
+/// The most bytes of an instance file: its count, two lines of [`MAX_INSTANCE_ITEMS`] numbers of up to 10
+/// digits (u32) and a separator each, and the capacity (20 digits), with room for blank lines and CRs.
+pub const MAX_INSTANCE_BYTES: u64 = 2 * 12 * MAX_INSTANCE_ITEMS as u64 + 4096;
 
 /// Optimum of `jaros_knap_10000.txt`, the paper's 10,000-item instance. Its prices are `weight + 50`, so a solution
 /// `S` is worth `W(S) + 50·|S| ≤ capacity + 50·k`, where `k` (7,092) is the most items that fit (the `k` lightest);
@@ -128,9 +135,14 @@ impl Instance {
     /// Loads the format of the author's loader: line 1 the item count `n`; a line of `n` prices; a line of `n`
     /// weights; the capacity on the last non-empty line. Blank lines are skipped; anything else is an error naming
     /// the file, the line and what was expected.
-    pub fn load(path: impl AsRef<Path>) -> Result<Instance> {
+    /// The file is read as [`read_data_file`] reads it: a regular file (under `root` when given) of at most
+    /// [`MAX_INSTANCE_BYTES`].
+    pub fn load(path: impl AsRef<Path>, root: Option<&Path>) -> Result<Instance> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).with_context(|| format!("reading knapsack instance {}", path.display()))?;
+        let limit = SizeLimit { raw: MAX_INSTANCE_BYTES, content: Some(MAX_INSTANCE_BYTES) };
+        let bytes = read_data_file(path, root, limit).with_context(|| format!("reading knapsack instance {}", path.display()))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|e| anyhow::anyhow!("{}: not UTF-8 text after byte {}", path.display(), e.utf8_error().valid_up_to()))?;
         let name = path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned());
         Instance::parse(name, path, &text)
     }
@@ -143,6 +155,7 @@ impl Instance {
         };
         let n: usize = single_integer(At(path, count_line), count_text, "the item count")?;
         ensure!(n > 0, "{}: the item count is 0, expected at least one item", At(path, count_line));
+        ensure!(n <= MAX_INSTANCE_ITEMS, "{}: {n} items, at most {MAX_INSTANCE_ITEMS} are accepted", At(path, count_line));
 
         let (prices_line, prices_text) = lines
             .next()
@@ -556,7 +569,7 @@ pub fn certify(instance: &Instance) -> Certificate {
 #[cfg(test)]
 pub(crate) fn paper_instance(file: &str) -> Instance {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/knapsack").join(file);
-    Instance::load(&path).unwrap_or_else(|e| panic!("{e:#}"))
+    Instance::load(&path, None).unwrap_or_else(|e| panic!("{e:#}"))
 }
 
 #[cfg(test)]
@@ -572,7 +585,7 @@ mod tests {
 
     fn load_error(name: &str, text: &str) -> String {
         let path = temp_file(name, text);
-        let error = Instance::load(&path).expect_err("malformed file must be rejected");
+        let error = Instance::load(&path, None).expect_err("malformed file must be rejected");
         std::fs::remove_file(&path).ok();
         format!("{error:#}")
     }
@@ -647,7 +660,7 @@ mod tests {
             assert!(message.contains(expected), "{name}: {message:?} lacks {expected:?}");
             assert!(message.contains(&format!("evorepro-knapsack-{}-{name}", std::process::id())), "{name}: no file name in {message:?}");
         }
-        let missing = format!("{:#}", Instance::load("/nonexistent/knap.txt").unwrap_err());
+        let missing = format!("{:#}", Instance::load("/nonexistent/knap.txt", None).unwrap_err());
         assert!(missing.contains("/nonexistent/knap.txt"), "{missing}");
     }
 

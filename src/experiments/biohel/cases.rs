@@ -5,7 +5,7 @@
 //! counts exactly and learn the serial rule list exactly; a case fails otherwise.
 
 use super::analysis::AttributeType;
-use super::spec::stand_in;
+use super::spec::{rule_bytes, stand_in};
 use super::{BALLOT, BiohelPaper, CUDA, EVAL_FIGURE, LEARN_FIGURE, PARALLEL, SERIAL, scale};
 use crate::error::SpecError;
 use crate::experiments::{Case, Footprint, RunEnv};
@@ -54,7 +54,11 @@ impl BiohelPaper {
         Ok(match (set, stand_in(set)) {
             ("par", _) => dataset::parmx(),
             (_, Some(kind)) => standin(kind),
-            _ => dataset::load_named(dir, set).with_context(|| format!("data set `{set}` under {}", dir.display()))?,
+            _ => {
+                let ctx = &self.file.context;
+                let root = (!ctx.allow_outside).then_some(ctx.root.as_path());
+                dataset::load_named(dir, set, root).with_context(|| format!("data set `{set}` under {}", dir.display()))?
+            }
         })
     }
 
@@ -142,25 +146,37 @@ impl BiohelPaper {
         Ok(cases)
     }
 
-    /// Runs one case of either stage or of the sweep beyond the paper.
-    /// The data set three times on the host (whole, training fold, ILAS
-    /// order), once on the device: a scale case's generated set, a stand-in's
-    /// shape, nothing for the vendored files (small, and loaded before any work).
-    pub(super) fn footprint(case: &Case) -> Footprint {
+    /// What one case holds at its peak: the data set three times on the host
+    /// (whole, training fold, ILAS order; a learning case a fourth, the
+    /// instances not yet covered), once on the device; and its rules: a
+    /// simulated GA draws every iteration's before timing, a learning GA holds
+    /// its population and as many offspring.
+    pub(super) fn case_footprint(&self, case: &Case) -> Footprint {
         let p = &case.params;
-        let values = match p.str("figure") {
-            scale::SCALE_FIGURE => p.int("instances").unwrap_or(0).max(0) as u64 * p.int("attributes").unwrap_or(0).max(0) as u64,
-            _ => stand_in(p.str("set")).map_or(0, |k| {
-                let s = k.paper_shape();
-                (s.instances * (s.continuous + s.nominal)) as u64
+        let int = |k: &str| p.int(k).unwrap_or(0).max(0) as f64;
+        let (values, attributes) = match p.str("figure") {
+            scale::SCALE_FIGURE => (int("instances") * int("attributes"), int("attributes")),
+            _ => super::spec::shape(p.str("set")).map_or((0.0, 0.0), |s| {
+                let a = (s.continuous + s.nominal) as f64;
+                (s.instances as f64 * a, a)
             }),
         };
-        let key = match p.str("figure") {
-            scale::SCALE_FIGURE => "scale",
-            LEARN_FIGURE => "learn",
-            _ => "sets",
+        let per_iteration = *self.spec.settings.rules_per_iteration.get_ref() as f64;
+        let expressed = *self.spec.settings.expressed_probability.get_ref() * attributes;
+        let (key, copies, rules, rule) = match p.str("figure") {
+            scale::SCALE_FIGURE => ("scale", 3.0, int("iterations") * per_iteration, rule_bytes(expressed)),
+            LEARN_FIGURE => {
+                let expressed = attributes.min(crate::library::biohel_learning::EXPECTED_EXPRESSED_ATTRIBUTES);
+                ("learn", 4.0, 2.0 * int("population"), rule_bytes(expressed))
+            }
+            _ => ("sets", 3.0, int("iterations") * per_iteration, rule_bytes(expressed)),
         };
-        Footprint { host_bytes: 3 * 4 * values, device_bytes: 4 * values, key }
+        let device_rules = if p.str("figure") == LEARN_FIGURE { rules } else { per_iteration };
+        Footprint {
+            host_bytes: (copies * 4.0 * values + rules * rule) as u64,
+            device_bytes: (4.0 * values + device_rules * rule) as u64,
+            key,
+        }
     }
 
     pub(super) fn run(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {

@@ -84,6 +84,7 @@ impl Experiment for Biohel {
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
         let spec: BiohelSpec = file.parse()?;
+        spec.paper.check_id(file, self.id())?;
         spec::validate(file, &spec)?;
         let claims = Claims::bind(file, &spec.claims, &spec.paper.hardware, claims::CHECKS)?;
         let mut peak_bands = BTreeMap::new();
@@ -131,7 +132,7 @@ impl Paper for BiohelPaper {
     }
 
     fn footprint(&self, case: &Case) -> Footprint {
-        BiohelPaper::footprint(case)
+        self.case_footprint(case)
     }
 
     fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {

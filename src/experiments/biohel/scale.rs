@@ -9,6 +9,7 @@
 //! against the device's measured integer-instruction rate.
 
 use super::cases::simulated_ga;
+use super::spec::{MAX_ITERATIONS, rule_bytes};
 use super::{BALLOT, CUDA, PARALLEL, SERIAL};
 use crate::error::SpecError;
 use crate::experiments::{Case, RunEnv, Section};
@@ -17,7 +18,7 @@ use crate::library::dataset;
 use crate::records::Record;
 use crate::report::chart::{self, RegionChart};
 use crate::report::{MachineRecords, Table};
-use crate::spec::SpecFile;
+use crate::spec::{SpecFile, bytes_text, steps_time};
 use crate::stats::median;
 use crate::svm::{self, Boundary, Point};
 use anyhow::Result;
@@ -49,7 +50,8 @@ pub struct ScaleProfile {
 }
 
 impl ScaleProfile {
-    pub fn validate(&self, file: &SpecFile, key: &str) -> Result<(), SpecError> {
+    /// Ranges, the iterations bounded by the rules they hold (`rules` an iteration) and the time they take.
+    pub fn validate(&self, file: &SpecFile, key: &str, rules: usize) -> Result<(), SpecError> {
         for n in &self.instances {
             if !(1..=10_000_000).contains(n.get_ref()) {
                 return Err(file.invalid(n, &format!("{key}.instances"), format!("{} instances: must be in 1..=10000000", n.get_ref())));
@@ -69,6 +71,14 @@ impl ScaleProfile {
         if *self.iterations.get_ref() == 0 {
             return Err(file.invalid(&self.iterations, &format!("{key}.iterations"), "must be at least 1"));
         }
+        let fewest = self.instances.iter().map(|n| *n.get_ref()).min().unwrap_or(1) as f64;
+        file.check_at_most(&self.iterations, &format!("{key}.iterations"), MAX_ITERATIONS as u64, |n| {
+            format!(
+                "each case would hold {} of rules ({rules} an iteration) and test them in {}",
+                bytes_text(n * rules as f64 * rule_bytes(0.0)),
+                steps_time(n * rules as f64 * fewest)
+            )
+        })?;
         file.check_repeats(&self.seeds, &format!("{key}.seeds"))
     }
 

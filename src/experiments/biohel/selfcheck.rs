@@ -14,7 +14,8 @@ pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64, datasets: &Path) -> Result<u
         sets.push(dataset::waveform(20_000, seed));
         let dir = datasets.join("biohel");
         for name in ["adu", "c-4"] {
-            let mut d = dataset::load_named(&dir, name).with_context(|| format!("data set `{name}` under {}", dir.display()))?;
+            let mut d =
+                dataset::load_named(&dir, name, datasets.parent()).with_context(|| format!("data set `{name}` under {}", dir.display()))?;
             let all: Vec<usize> = (0..d.instances()).collect();
             d.impute_missing(&all);
             sets.push(d);

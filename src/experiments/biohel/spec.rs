@@ -4,8 +4,9 @@
 
 use super::scale;
 use crate::error::SpecError;
-use crate::library::dataset::StandIn;
-use crate::spec::{ClaimSpec, Pair, PaperMeta, SpecFile};
+use crate::library::biohel::{Condition, Counts, Rule};
+use crate::library::dataset::{self, Shape, StandIn};
+use crate::spec::{ClaimSpec, Pair, PaperMeta, SpecFile, bytes_text, steps_time};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -23,6 +24,24 @@ pub fn stand_in(set: &str) -> Option<StandIn> {
         "sa" => Some(StandIn::Sa),
         _ => None,
     }
+}
+
+/// The shape of a set of Table 1: a vendored file's, ParMX's or a stand-in's.
+pub fn shape(set: &str) -> Option<Shape> {
+    stand_in(set).map(StandIn::paper_shape).or_else(|| dataset::named_shape(set))
+}
+
+/// The most rules an evaluation iteration draws (`settings.rules_per_iteration`;
+/// the paper's GA has 500) and the largest learning population.
+pub const MAX_RULES: usize = 100_000;
+/// The most GA iterations of a simulated or a learning GA (the paper's: 50).
+pub const MAX_ITERATIONS: usize = 10_000;
+/// The most cross-validation folds (the paper's: 10).
+pub const MAX_FOLDS: usize = 100;
+
+/// Bytes one rule holds with `conditions` expressed attributes, its counts included.
+pub fn rule_bytes(conditions: f64) -> f64 {
+    (size_of::<Rule>() + size_of::<Counts>()) as f64 + conditions * size_of::<Condition>() as f64
 }
 
 /// A set's name as every table row shows it: a stand-in marked as one.
@@ -203,6 +222,15 @@ pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
     if *s.folds.get_ref() < 2 {
         return Err(file.invalid(&s.folds, "settings.folds", "must be at least 2"));
     }
+    let rules = *s.rules_per_iteration.get_ref();
+    file.check_at_most(&s.rules_per_iteration, "settings.rules_per_iteration", MAX_RULES as u64, |n| {
+        format!("one iteration's rules alone would take {} of memory", bytes_text(n * rule_bytes(0.0)))
+    })?;
+    file.check_at_most(&s.folds, "settings.folds", MAX_FOLDS as u64, |n| {
+        format!("a fold of Table 1's smallest set would hold {:.0} instances", 5_000.0 / n)
+    })?;
+    // The fewest instances of a profile's sets: the time bounds' floor.
+    let fewest = |sets: &[Spanned<String>]| sets.iter().filter_map(|s| shape(s.get_ref())).map(|s| s.instances).min().unwrap_or(1) as f64;
     for (name, p) in &spec.profiles {
         validate_sets(file, &p.sets, &format!("profiles.{name}.sets"))?;
         validate_windows(file, &p.windows, &format!("profiles.{name}.windows"))?;
@@ -211,13 +239,20 @@ pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
             None if !p.sets.is_empty() => {
                 return Err(file.invalid(&p.sets[0], &format!("profiles.{name}.iterations"), "missing: the evaluation sweep needs it"));
             }
+            Some(i) => file.check_at_most(i, &format!("profiles.{name}.iterations"), MAX_ITERATIONS as u64, |n| {
+                format!(
+                    "each case would hold {} of rules ({rules} an iteration) and test them in {}",
+                    bytes_text(n * rules as f64 * rule_bytes(0.0)),
+                    steps_time(n * rules as f64 * fewest(&p.sets))
+                )
+            })?,
             _ => {}
         }
         if let Some(n) = &p.seeds {
             file.check_repeats(n, &format!("profiles.{name}.seeds"))?;
         }
         if let Some(sc) = &p.scale {
-            sc.validate(file, &format!("profiles.{name}.scale"))?;
+            sc.validate(file, &format!("profiles.{name}.scale"), rules)?;
         }
         if let Some(l) = &p.learn {
             validate_sets(file, &l.sets, &format!("profiles.{name}.learn.sets"))?;
@@ -229,6 +264,20 @@ pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
                     return Err(file.invalid(v, &format!("profiles.{name}.learn.{key}"), "must be at least 1"));
                 }
             }
+            let population = *l.population.get_ref() as f64;
+            // An iteration on the smallest stratum of the most windows.
+            let stratum = fewest(&l.sets) / l.windows.iter().map(|w| *w.get_ref()).max().unwrap_or(1) as f64;
+            // Each GA holds its population and as many offspring, and tests each on the (strata of the) set.
+            file.check_at_most(&l.population, &format!("profiles.{name}.learn.population"), MAX_RULES as u64, |n| {
+                format!(
+                    "a GA would hold {} of rules and test them in {} an iteration",
+                    bytes_text(2.0 * n * rule_bytes(0.0)),
+                    steps_time(n * fewest(&l.sets))
+                )
+            })?;
+            file.check_at_most(&l.iterations, &format!("profiles.{name}.learn.iterations"), MAX_ITERATIONS as u64, |n| {
+                format!("one GA of {population} rules would make {}", steps_time(n * population * stratum))
+            })?;
             // The claims count a budget in rule evaluations per GA (`analysis::Budget::for_claims`):
             // a rule limit at BioHEL's whole GA budget would pass for the paper's.
             let d = crate::library::biohel_learning::LearningConfig::default();

@@ -82,6 +82,7 @@ impl Experiment for Ecga {
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
         let spec: EcgaSpec = file.parse()?;
+        spec.paper.check_id(file, self.id())?;
         spec::validate(file, &spec)?;
         let claims = Claims::bind(file, &spec.claims, &spec.paper.hardware, claims::CHECKS)?;
         Ok(Box::new(EcgaPaper { spec, file: file.clone(), claims }))

@@ -5,7 +5,7 @@
 use crate::claims::hardware::Quantity;
 use crate::error::SpecError;
 use crate::library::ecga::{EcgaConfig, Randomness, Search};
-use crate::spec::{ClaimSpec, PaperMeta, SpecFile};
+use crate::spec::{ClaimSpec, MAX_REPEATS, PaperMeta, SpecFile};
 use crate::stats;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -14,6 +14,10 @@ use toml::Spanned;
 
 /// The largest problem the harness accepts (the paper's scalability limit).
 pub const MAX_ELL: usize = 10_000;
+/// The most cases a whole run's builds are dealt into.
+pub const MAX_WHOLE_CHUNKS: usize = 10_000;
+/// The most builds timed at once.
+pub const MAX_WHOLE_THREADS: usize = 1024;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -236,6 +240,13 @@ pub fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
     if s.bisection_n0.get_ref() < s.tournament.get_ref() {
         return Err(file.invalid(&s.bisection_n0, "settings.bisection_n0", "must be at least the tournament size"));
     }
+    let max_n = crate::library::ecga::BisectionCriteria::default().max_n;
+    file.check_at_most(&s.bisection_n0, "settings.bisection_n0", max_n as u64, |n| {
+        format!(
+            "the bisection doubles N up to {max_n}; a population of {n:.0} at ℓ = {MAX_ELL} would hold {}",
+            crate::spec::bytes_text(n * MAX_ELL as f64)
+        )
+    })?;
     if !(*s.bisection_precision.get_ref() > 0.0 && *s.bisection_precision.get_ref() < 1.0) {
         return Err(file.invalid(&s.bisection_precision, "settings.bisection_precision", "must be in (0, 1)"));
     }
@@ -295,16 +306,32 @@ pub fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
         }
         for n in &p.fig6_pops {
             if n.get_ref() < s.tournament.get_ref() || *n.get_ref() > 1 << 24 {
-                return Err(file.invalid(n, &format!("profiles.{name}.fig6_pops"), "population must be ≥ the tournament size and ≤ 2^24"));
+                return Err(file.invalid(
+                    n,
+                    &format!("profiles.{name}.fig6_pops"),
+                    format!("population {} must be ≥ the tournament size ({}) and ≤ 2^24", n.get_ref(), s.tournament.get_ref()),
+                ));
             }
         }
         for (key, n) in [
             ("table5_bisections", &p.table5_bisections),
+            ("table5_runs_per_trial", &p.table5_runs_per_trial),
             ("fig5_runs", &p.fig5_runs),
             ("fig6_runs", &p.fig6_runs),
             ("fig7_runs", &p.fig7_runs),
         ] {
             file.check_repeats(n, &format!("profiles.{name}.{key}"))?;
+        }
+        // Read without spans: the error names the key's line in the profile.
+        let table = format!("profiles.{name}");
+        for (key, n, max, what) in [
+            ("whole_runs", p.whole_runs, MAX_REPEATS, "whole runs, each a case of its own per chunk"),
+            ("whole_chunks", p.whole_chunks, MAX_WHOLE_CHUNKS, "chunks, each a case of its own per run"),
+            ("whole_threads", p.whole_threads, MAX_WHOLE_THREADS, "builds at once, each holding a selected population"),
+        ] {
+            if n > max {
+                return Err(file.invalid_key(&table, key, format!("{n}: at most {max} ({n} {what})")));
+            }
         }
     }
     // Neither table keeps spans: the error names the line where the table starts.

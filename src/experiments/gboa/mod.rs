@@ -41,6 +41,7 @@ impl Experiment for Gboa {
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
         let spec: GboaSpec = file.parse()?;
+        spec.paper.check_id(file, self.id())?;
         spec::validate(file, &spec)?;
         let claims = Claims::bind(file, &spec.claims, &spec.paper.hardware, claims::CHECKS)?;
         Ok(Box::new(GboaPaper { spec, file: file.clone(), claims }))

@@ -41,6 +41,8 @@ pub struct Profile {
 /// Largest problem and population the harness accepts.
 pub const MAX_ELL: usize = 4096;
 pub const MAX_POP: usize = 1 << 20;
+/// The most generations of a run (the paper's runs converge within a few hundred).
+pub const MAX_GENERATIONS: usize = 100_000;
 
 /// Values that parse but cannot be run, with file, line and key.
 pub fn validate(file: &SpecFile, spec: &GboaSpec) -> Result<(), SpecError> {
@@ -67,6 +69,12 @@ pub fn validate(file: &SpecFile, spec: &GboaSpec) -> Result<(), SpecError> {
         if *p.generations.get_ref() == 0 {
             return Err(file.invalid(&p.generations, &format!("profiles.{name}.generations"), "must be at least 1"));
         }
+        // Each generation samples N new strings of ℓ bits (and builds a model over as many).
+        let ell = p.table1_ells.iter().chain(&p.complexity_ells).chain([&p.complexity_ell]).map(|e| *e.get_ref()).max().unwrap_or(k);
+        let n = *s.population.get_ref() as f64;
+        file.check_at_most(&p.generations, &format!("profiles.{name}.generations"), MAX_GENERATIONS as u64, |g| {
+            format!("a run of N = {n} at ℓ = {ell} would draw {}", crate::spec::steps_time(g * n * ell as f64))
+        })?;
         file.check_repeats(&p.runs, &format!("profiles.{name}.runs"))?;
         let ells = p.table1_ells.iter().map(|e| ("table1_ells", e)).chain(p.complexity_ells.iter().map(|e| ("complexity_ells", e)));
         for (key, ell) in ells.chain([("complexity_ell", &p.complexity_ell)]) {

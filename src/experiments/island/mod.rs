@@ -59,6 +59,7 @@ impl Experiment for Island {
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
         let spec: IslandSpec = file.parse()?;
+        spec.paper.check_id(file, self.id())?;
         spec::validate(file, &spec)?;
         let claims = Claims::bind(file, &spec.claims, &spec.paper.hardware, claims::CHECKS)?;
         let instance = file.data_path(&spec.settings.instance, "settings.instance")?;

@@ -16,8 +16,16 @@ const MAX_ISLANDS: usize = 1024;
 /// Most CPU threads a speed case may ask for.
 const MAX_THREADS: usize = 1024;
 /// Most items and largest coefficient range of a generated instance (prices and weights stay far below 2³²).
-const MAX_ITEMS: usize = 1_000_000;
+const MAX_ITEMS: usize = crate::library::knapsack::MAX_INSTANCE_ITEMS;
 const MAX_RANGE: u32 = 1_000_000;
+/// Most generations of a run (the paper's full-length runs: 100,000).
+const MAX_GENERATIONS: u32 = 1_000_000;
+
+/// What `generations` of `islands` islands of `size` individuals take: each
+/// generation evaluates every individual.
+fn generations_cost(generations: f64, islands: usize, size: usize) -> String {
+    format!("{islands} islands of {size} would make {}", crate::spec::steps_time(generations * (islands * size) as f64))
+}
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -151,6 +159,10 @@ impl Families {
         if *self.generations.get_ref() == 0 {
             return Err(file.invalid(&self.generations, &key, "generations must be at least 1"));
         }
+        let (islands, size) = (*self.islands.get_ref(), *self.size.get_ref());
+        file.check_at_most(&self.generations, &format!("{key}.generations"), MAX_GENERATIONS.into(), |g| {
+            generations_cost(g, islands, size)
+        })?;
         file.check_repeats(&self.runs, &format!("{key}.runs"))
     }
 }
@@ -176,6 +188,10 @@ impl FullLength {
         }
         if self.generations == 0 {
             return bad("generations must be at least 1".into());
+        }
+        if self.generations > MAX_GENERATIONS {
+            let cost = generations_cost(self.generations.into(), self.islands, self.size);
+            return bad(format!("{} generations: at most {MAX_GENERATIONS} ({cost})", self.generations));
         }
         Ok(())
     }
@@ -239,18 +255,29 @@ pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecErr
         }
     }
     for (name, p) in &spec.profiles {
-        for n in p.grid_sizes.iter().chain(&p.speed_sizes).chain(&p.ring_sizes).chain(&p.table_sizes) {
+        let sizes = [
+            ("grid_sizes", &p.grid_sizes),
+            ("speed_sizes", &p.speed_sizes),
+            ("ring_sizes", &p.ring_sizes),
+            ("table_sizes", &p.table_sizes),
+        ];
+        for (key, n) in sizes.iter().flat_map(|(key, v)| v.iter().map(move |n| (key, n))) {
             if !(4..=MAX_SIZE).contains(n.get_ref()) || n.get_ref() % 2 != 0 {
                 return Err(file.invalid(
                     n,
-                    &format!("profiles.{name}"),
+                    &format!("profiles.{name}.{key}"),
                     format!("island size {} must be even and in 4..={MAX_SIZE}", n.get_ref()),
                 ));
             }
         }
-        for i in p.grid_islands.iter().chain(&p.ring_islands).chain(&p.table_islands) {
+        let islands = [("grid_islands", &p.grid_islands), ("ring_islands", &p.ring_islands), ("table_islands", &p.table_islands)];
+        for (key, i) in islands.iter().flat_map(|(key, v)| v.iter().map(move |i| (key, i))) {
             if !(1..=MAX_ISLANDS).contains(i.get_ref()) {
-                return Err(file.invalid(i, &format!("profiles.{name}"), format!("{} islands: must be in 1..={MAX_ISLANDS}", i.get_ref())));
+                return Err(file.invalid(
+                    i,
+                    &format!("profiles.{name}.{key}"),
+                    format!("{} islands: must be in 1..={MAX_ISLANDS}", i.get_ref()),
+                ));
             }
         }
         file.check_repeats(&p.runs, &format!("profiles.{name}.runs"))?;
@@ -274,10 +301,19 @@ pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecErr
         if let Some(f) = &p.full_length {
             file.check_repeats(&f.runs, &format!("profiles.{name}.full_length.runs"))?;
         }
-        for g in [&p.generations, &p.speed_generations].into_iter().chain(&p.ring_generations).chain(&p.table_generations) {
+        let largest = |v: &[Spanned<usize>]| v.iter().map(|x| *x.get_ref()).max().unwrap_or(1);
+        let generations = [
+            ("generations", Some(&p.generations), largest(&p.grid_islands), largest(&p.grid_sizes)),
+            ("speed_generations", Some(&p.speed_generations), 1, largest(&p.speed_sizes)),
+            ("ring_generations", p.ring_generations.as_ref(), largest(&p.ring_islands), largest(&p.ring_sizes)),
+            ("table_generations", p.table_generations.as_ref(), largest(&p.table_islands), largest(&p.table_sizes)),
+        ];
+        for (key, g, islands, size) in generations.into_iter().filter_map(|(k, g, i, s)| g.map(|g| (k, g, i, s))) {
+            let key = format!("profiles.{name}.{key}");
             if *g.get_ref() == 0 {
-                return Err(file.invalid(g, &format!("profiles.{name}"), "generations must be at least 1"));
+                return Err(file.invalid(g, &key, "generations must be at least 1"));
             }
+            file.check_at_most(g, &key, MAX_GENERATIONS.into(), |g| generations_cost(g, islands, size))?;
         }
         if let Some(f) = &p.full_length {
             f.validate(file, &format!("profiles.{name}"))?;
@@ -318,7 +354,7 @@ mod tests {
         assert!(e.contains("settings.migration_interval") && e.contains("at least 1"), "{e}");
         let text = include_str!("../../../experiments/island.toml").replacen("ring_islands = [2,", "ring_islands = [0,", 1);
         let e = load(&text).err().unwrap().to_string();
-        assert!(e.contains("profiles.gpu-multi") && e.contains("0 islands"), "{e}");
+        assert!(e.contains("profiles.gpu-multi.ring_islands") && e.contains("0 islands"), "{e}");
     }
 
     #[test]

@@ -52,6 +52,7 @@ impl Experiment for Layout {
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
         let spec: LayoutSpec = file.parse()?;
+        spec.paper.check_id(file, self.id())?;
         spec::validate(file, &spec)?;
         let claims = Claims::bind(file, &spec.claims, &spec.paper.hardware, claims::CHECKS)?;
         Ok(Box::new(LayoutPaper { spec, file: file.clone(), claims }))

@@ -244,10 +244,14 @@ pub fn validate(file: &SpecFile, spec: &LayoutSpec) -> Result<(), SpecError> {
     if *spec.settings.min_n.get_ref() < 2 {
         return Err(file.invalid(&spec.settings.min_n, "settings.min_n", "a 95% interval needs at least 2 tries"));
     }
+    file.check_repeats(&spec.settings.min_n, "settings.min_n")?;
     for s in &spec.sweep.named {
         let Pair([pop, dim]) = *s.get_ref();
         if pop < 1 || dim < 4 {
             return Err(file.invalid(s, "sweep.named", format!("{pop}×{dim}: population must be ≥ 1 and dimension ≥ 4")));
+        }
+        if pop.saturating_mul(dim) as u64 > MAX_ELEMENTS as u64 {
+            return Err(file.invalid(s, "sweep.named", elements_over(pop as u128 * dim as u128)));
         }
     }
     for (name, p) in &spec.profiles {
@@ -294,14 +298,23 @@ fn validate_profile(file: &SpecFile, name: &str, p: &Profile) -> Result<(), Spec
             return Err(file.invalid(s, &key("sizes"), format!("{pop}×{dim}: population must be ≥ 1 and dimension ≥ 4")));
         }
         if pop.saturating_mul(dim) > MAX_ELEMENTS {
-            return Err(file.invalid(
-                s,
-                &key("sizes"),
-                format!("{pop}×{dim} = {} coordinates exceeds the limit of {MAX_ELEMENTS}", i128::from(pop) * i128::from(dim)),
-            ));
+            let message = format!("{pop}×{dim}: {}", elements_over(pop as u128 * dim as u128));
+            return Err(file.invalid(s, &key("sizes"), message));
         }
     }
+    if let Some(m) = p.max_elements
+        && !(1..=MAX_ELEMENTS).contains(&m)
+    {
+        let table = format!("profiles.{name}");
+        return Err(file.invalid_key(&table, "max_elements", format!("{m} coordinates: must be in 1..={MAX_ELEMENTS}")));
+    }
     Ok(())
+}
+
+/// Why a size of `elements` coordinates is refused, with the memory its population takes (f32 coordinates).
+fn elements_over(elements: u128) -> String {
+    let memory = crate::spec::bytes_text(elements as f64 * 4.0);
+    format!("{elements} coordinates exceeds the limit of {MAX_ELEMENTS} (the population alone would take {memory})")
 }
 
 fn validate_figure(file: &SpecFile, spec: &LayoutSpec, f: &FigureSpec) -> Result<(), SpecError> {
