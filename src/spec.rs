@@ -229,8 +229,10 @@ impl SpecFile {
         let mut header = None;
         for (i, line) in self.text.lines().enumerate() {
             let t = line.trim();
-            if let Some(name) = t.strip_prefix('[').and_then(|r| r.split(']').next()) {
-                current = name.trim_matches(|c| c == '[' || c == ' ').to_owned();
+            // A header, not a line of an array's rows (`[100, 100], [200, 200],`).
+            let header_name = t.strip_prefix('[').and_then(|r| r.split(']').next()).map(|n| n.trim_matches(|c| c == '[' || c == ' '));
+            if let Some(name) = header_name.filter(|n| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || "_-. \"".contains(c))) {
+                current = name.to_owned();
                 if current == table {
                     header = Some(i + 1);
                 }
@@ -476,6 +478,9 @@ mod tests {
         assert_eq!(f.line_of_key("profiles.none", "tries"), 1);
         let e = f.invalid_key("profiles.paper", "runs", "too many").to_string();
         assert_eq!(e, "k.toml:6: `profiles.paper.runs`: too many");
+        // Rows of an array that start a line are not table headers.
+        let f = SpecFile::from_text(Path::new("k.toml"), "[profiles.paper]\nsizes = [\n  [1, 2], [3, 4],\n]\nmax = 5\n".into());
+        assert_eq!(f.line_of_key("profiles.paper", "max"), 5);
     }
 
     #[test]
@@ -484,7 +489,7 @@ mod tests {
         let path = tmp.path().join("bad.toml");
         std::fs::write(&path, b"a = 1\nb = \"ok\xff\"\n").unwrap();
         let e = SpecFile::read(&path).unwrap_err().to_string();
-        assert_eq!(e, format!("{}:2:9: not UTF-8 text; save the spec as UTF-8", path.display()));
+        assert_eq!(e, format!("{}:2:8: not UTF-8 text; save the spec as UTF-8", path.display()));
         let f = SpecFile::from_text(Path::new("t.toml"), "x = 1\n\n[profiles.quick]\nruns = 2\n".into());
         assert_eq!((f.line_of_table("profiles.quick"), f.line_of_table("profiles.none")), (3, 1));
     }

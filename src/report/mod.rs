@@ -56,27 +56,40 @@ impl MachineRecords {
         self.rows.iter().filter(|r| r.str("record_kind") == "measurement")
     }
 
-    /// Measurement rows where each timed configuration comes from one code
-    /// version: among rows with the same `point` (e.g. figure and size), the
-    /// run that measured it last (largest `run_id`) names a commit, and every
-    /// run of that commit at the point is kept, whichever profile ran it
-    /// (issue #44: runs are superseded by run, not by profile name; runs of
-    /// unchanged code are pooled). Means and ratios never mix code versions.
-    /// Rows without a point are all kept.
+    /// Measurement rows where each timed configuration comes from one profile
+    /// at one code version: among rows with the same `point` (e.g. figure and
+    /// size), the run that measured it last (largest `run_id`) names a commit
+    /// and a profile, and every run of that profile at that commit is kept
+    /// (issue #44: runs are superseded by run, and runs of one profile at
+    /// unchanged code are pooled). Rows without a point are all kept.
     pub fn latest_measurements<K: Ord>(&self, point: impl Fn(&Record) -> Option<K>) -> Vec<&Record> {
-        let mut latest: BTreeMap<K, (i64, &str)> = BTreeMap::new();
+        self.latest_runs(point, |r| r.str("profile").to_owned())
+    }
+
+    /// As [`Self::latest_measurements`], pooling the runs of every profile at
+    /// the latest commit whose `setting` (what changes the measurement beyond
+    /// the point, e.g. the generations run) equals the latest run's, so that
+    /// one profile's runs never hide another's of the same measurement.
+    pub fn pooled_measurements<K: Ord, S: PartialEq>(
+        &self,
+        point: impl Fn(&Record) -> Option<K>,
+        setting: impl Fn(&Record) -> S,
+    ) -> Vec<&Record> {
+        self.latest_runs(point, setting)
+    }
+
+    fn latest_runs<K: Ord, S: PartialEq>(&self, point: impl Fn(&Record) -> Option<K>, setting: impl Fn(&Record) -> S) -> Vec<&Record> {
+        let version = |r: &Record| (r.str("git_commit").to_owned(), setting(r));
+        let mut latest: BTreeMap<K, (i64, (String, S))> = BTreeMap::new();
         for r in self.measurements() {
             if let Some(k) = point(r) {
                 let run = r.int("run_id").unwrap_or(0);
-                match latest.get(&k) {
-                    Some(&(at, _)) if at >= run => {}
-                    _ => {
-                        latest.insert(k, (run, r.str("git_commit")));
-                    }
+                if latest.get(&k).is_none_or(|(at, _)| *at < run) {
+                    latest.insert(k, (run, version(r)));
                 }
             }
         }
-        self.measurements().filter(|r| point(r).is_none_or(|k| latest.get(&k).is_some_and(|l| l.1 == r.str("git_commit")))).collect()
+        self.measurements().filter(|r| point(r).is_none_or(|k| latest.get(&k).is_some_and(|l| l.1 == version(r)))).collect()
     }
 
     /// The latest measured value of a ceiling, if any: GB/s for bandwidths
@@ -725,7 +738,7 @@ mod tests {
     }
 
     #[test]
-    fn each_point_pools_the_runs_of_the_commit_that_measured_it_last() {
+    fn each_point_keeps_the_latest_runs_profile_at_its_commit_or_pools_the_commit() {
         let row = |profile: &str, commit: &str, run_id: u64, size: u64| {
             Record::new()
                 .with("record_kind", "measurement")
@@ -738,15 +751,34 @@ mod tests {
             row("a", "c1", 1, 10),
             row("b", "c2", 2, 10),
             row("a", "c2", 3, 10),
+            row("a", "c1", 4, 10),
             row("a", "c1", 1, 20),
             row("b", "c2", 2, 30).with("untimed", true),
-            row("a", "c1", 4, 40),
+            row("b", "c1", 4, 40),
             row("b", "c2", 5, 40),
+            row("b", "c2", 6, 40),
         ];
         let m = MachineRecords { hw_id: "m".into(), rows };
-        let kept = m.latest_measurements(|r| (r.get("untimed") != &crate::records::Value::Bool(true)).then(|| r.int("size")));
-        let got: Vec<(String, i64)> = kept.iter().map(|r| (r.str("profile").to_owned(), r.int("size").unwrap())).collect();
-        // size 10: both profiles' runs of c2 pooled, c1's superseded; size 40: c2's later run supersedes c1.
-        assert_eq!(got, vec![("b".into(), 10), ("a".into(), 10), ("a".into(), 20), ("b".into(), 30), ("b".into(), 40)]);
+        let point = |r: &Record| (r.get("untimed") != &crate::records::Value::Bool(true)).then(|| r.int("size"));
+        let got = |kept: Vec<&Record>| -> Vec<(String, u64)> {
+            kept.iter().map(|r| (r.str("profile").to_owned(), r.int("run_id").unwrap() as u64)).collect()
+        };
+        // size 10: the latest run is a's at c1, so a's runs of c1 (runs 1 and 4), not a's of c2 nor b's;
+        // size 40: b's two runs of c2 supersede its run of c1.
+        assert_eq!(
+            got(m.latest_measurements(point)),
+            vec![("a".into(), 1), ("a".into(), 4), ("a".into(), 1), ("b".into(), 2), ("b".into(), 5), ("b".into(), 6)]
+        );
+        // Pooled over profiles of the latest commit with the same setting: a profile no longer
+        // hides another's, but a run of another setting (generations) stays apart.
+        let rows = vec![
+            row("gpu", "c3", 7, 50).with("generations", 200u64),
+            row("speed", "c3", 6, 50).with("generations", 200u64),
+            row("quick", "c3", 5, 50).with("generations", 20u64),
+            row("speed", "c2", 4, 50).with("generations", 200u64),
+        ];
+        let m = MachineRecords { hw_id: "m".into(), rows };
+        assert_eq!(got(m.pooled_measurements(point, |r| r.int("generations"))), vec![("gpu".into(), 7), ("speed".into(), 6)]);
+        assert_eq!(got(m.latest_measurements(point)), vec![("gpu".into(), 7)]);
     }
 }

@@ -318,8 +318,8 @@ impl Analysis {
     /// Figure 5 comes from one profile, the one that measured the most of its ℓ
     /// (the latest on a tie), so that its table never mixes code versions (the
     /// `speed` profile's ℓ = 500 goals read that profile alone, in
-    /// `performance.rs`); other timings of one ℓ come from the commit that
-    /// measured it last, so that each ratio compares scorers of one code version.
+    /// `performance.rs`); other timings of one ℓ come from the profile that
+    /// measured it last, at its commit, so that each ratio compares scorers of one code version.
     pub fn of(m: &MachineRecords, published: &Published) -> Analysis {
         let fig5 = fig5_profile(m);
         let rows = m.rows.iter().filter(|r| r.str("figure") != "fig5" || Some(r.str("profile")) == fig5.as_deref()).cloned().collect();

@@ -75,7 +75,7 @@ pub struct Analysis {
 
 impl Analysis {
     /// Each point (Table I's ℓ and generations, a complexity sweep's value) from
-    /// the commit that measured it last (its runs pooled over profiles): one code version per mean.
+    /// the profile that measured it last, at its commit: one code version per mean.
     pub fn of(m: &MachineRecords) -> Analysis {
         let point = |r: &Record| {
             let value = if r.str("axis") == "n" { r.int("n") } else { r.int("ell") };

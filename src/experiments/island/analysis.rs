@@ -175,7 +175,9 @@ pub(super) struct Analysis {
 
 impl Analysis {
     /// Each (figure, islands, island size) from the commit that measured it
-    /// last (its runs pooled over profiles): one code version per mean.
+    /// last, its runs of the same generations pooled over profiles (the `gpu`
+    /// profile's speed cases are the `speed` profile's, with fewer runs and
+    /// threads): one code version and one budget per mean.
     pub fn of(m: &MachineRecords) -> Result<Analysis> {
         // A family point also names its instance and variant.
         let point = |r: &Record| {
@@ -186,7 +188,7 @@ impl Analysis {
             Some((figure, r.int("islands"), r.int("island_size")))
         };
         let mut a = Analysis::default();
-        for r in m.latest_measurements(point) {
+        for r in m.pooled_measurements(point, |r| r.int("generations")) {
             if r.str("status") != "ok" {
                 a.not_run.insert(r.str("method").to_owned(), r.str("reason").to_owned());
                 continue;
@@ -402,9 +404,14 @@ pub(super) mod fixtures {
         }
     }
 
-    /// A method that did not run, with the reason.
+    /// A method that did not run, with the reason (and its case's parameters, as the runner writes it).
     pub fn not_run(figure: &str, method: &str, reason: &str) -> Record {
+        let generations = match figure {
+            "table" | "speed" => 100,
+            _ => 1000,
+        };
         Record::new()
+            .with("generations", generations)
             .with("record_kind", "measurement")
             .with("profile", "p")
             .with("run_id", 1)
