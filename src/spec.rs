@@ -117,6 +117,15 @@ impl SpecContext {
     pub fn new(base_dir: &Path, root: &Path, allow_outside: bool) -> SpecContext {
         SpecContext { base_dir: resolve(base_dir), root: resolve(root), allow_outside }
     }
+
+    /// The folder a data file at `path` (as [`SpecFile::data_path`] accepted
+    /// it) must stay under once its links are followed: the spec's folder for
+    /// a spec outside the root that names a file beside it, else the root;
+    /// none with `--allow-outside`.
+    pub fn confinement(&self, path: &Path) -> Option<&Path> {
+        let beside = !self.base_dir.starts_with(&self.root) && path.starts_with(&self.base_dir);
+        (!self.allow_outside).then_some(if beside { self.base_dir.as_path() } else { self.root.as_path() })
+    }
 }
 
 /// A data file or folder a spec names, resolved against the spec's folder.

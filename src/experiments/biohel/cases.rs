@@ -54,11 +54,8 @@ impl BiohelPaper {
         Ok(match (set, stand_in(set)) {
             ("par", _) => dataset::parmx(),
             (_, Some(kind)) => standin(kind),
-            _ => {
-                let ctx = &self.file.context;
-                let root = (!ctx.allow_outside).then_some(ctx.root.as_path());
-                dataset::load_named(dir, set, root).with_context(|| format!("data set `{set}` under {}", dir.display()))?
-            }
+            _ => dataset::load_named(dir, set, self.file.context.confinement(dir))
+                .with_context(|| format!("data set `{set}` under {}", dir.display()))?,
         })
     }
 

@@ -43,8 +43,7 @@ use anyhow::{Context, Result};
 
 impl IslandPaper {
     pub(super) fn instance(&self) -> Result<Instance> {
-        let ctx = &self.file.context;
-        let root = (!ctx.allow_outside).then_some(ctx.root.as_path());
+        let root = self.file.context.confinement(&self.instance.path);
         Instance::load(&self.instance.path, root).with_context(|| format!("the knapsack instance of {}", self.file.path.display()))
     }
 
