@@ -496,6 +496,12 @@ fn a_fresh_run_writes_under_runs_and_sets_this_machine_beside_the_references() {
             .unwrap_or_else(|| panic!("no line for {}:\n{text}", m.hw_id));
         assert!(line.contains(&committed.machine_line(&m.hw_id, false)), "{line}");
     }
+    // Each row carries the load and clock at its case's start.
+    let records = evorepro::experiments::records_dir(&tmp.path().join("runs"), "gboa");
+    let file = evorepro::records::record_files(&records).into_iter().next().expect("a records file");
+    let rows = evorepro::records::read_parquet(&file).unwrap();
+    let measured: Vec<_> = rows.iter().filter(|r| r.str("record_kind") == "measurement").collect();
+    assert!(!measured.is_empty() && measured.iter().all(|r| r.float("load_avg_1m").is_some()), "rows without load_avg_1m");
     // `runs/` in the repository is ignored: the first command leaves `git status` clean.
     let ignored = Command::new("git").args(["check-ignore", "-q", "runs/gboa/REPORT.md"]).current_dir(ROOT).status();
     // (Exit 128: not a git checkout, e.g. a source archive.)
@@ -533,4 +539,18 @@ fn paper_ids_are_listed_in_help_and_completions() {
     assert_ok(&o, "completions bash");
     let script = stdout(&o);
     assert!(script.contains("_evorepro") && script.contains("biohel") && script.contains("island"), "{script}");
+}
+
+/// `--version`'s commit is marked `-dirty` exactly when the sources differ from
+/// it (build.rs), never for what a run rewrites (`reports/`, `runs/`) or docs.
+#[test]
+fn the_version_is_dirty_only_when_the_sources_differ() {
+    let sources = ["src", "kernels", "experiments", "benches", "Cargo.toml", "Cargo.lock", "build.rs"];
+    let status = Command::new("git").args(["status", "--porcelain", "--untracked-files=no", "--"]).args(sources).current_dir(ROOT).output();
+    let Some(status) = status.ok().filter(|o| o.status.success()) else {
+        println!("skipping: not a git checkout");
+        return;
+    };
+    let version = stdout(&evorepro(&["--version"]));
+    assert_eq!(version.contains("-dirty)"), !status.stdout.is_empty(), "{version}\n{}", String::from_utf8_lossy(&status.stdout));
 }

@@ -587,11 +587,17 @@ impl Writer {
     }
 }
 
-/// Runs `case` on `env`: its rows and the seconds it took.
+/// Runs `case` on `env`: its rows, each with the machine's load and clock at
+/// the case's start ([`hardware::Conditions`]; a warning where the load exceeds
+/// the threads), and the seconds it took.
 pub fn run_one(paper: &dyn Paper, case: &Case, env: &RunEnv) -> Result<(Vec<Record>, f64)> {
+    let conditions = hardware::Conditions::now();
+    if let Some(why) = conditions.busy(env.fingerprint.cpu_threads) {
+        crate::say!("warning: case {}: {why}", case.id);
+    }
     let started = std::time::Instant::now();
     let rows = paper.run_case(case, env).with_context(|| format!("case {}", case.id))?;
-    Ok((rows, started.elapsed().as_secs_f64()))
+    Ok((rows.into_iter().map(|r| conditions.on(r)).collect(), started.elapsed().as_secs_f64()))
 }
 
 static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -850,6 +856,9 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
     md +=
         "\n### Runs\n\nEach profile's records: the commits they were measured at and the cases stored against those the profile plans.\n\n";
     md += &report::runs_table(&machines, |profile| planned_ids(paper.as_ref(), profile));
+    if let Some(note) = report::busy_note(&machines) {
+        md += &format!("\n{note}\n");
+    }
     let unmerged = shard::unmerged(out, exp.id());
     if !unmerged.is_empty() {
         let names: Vec<String> = unmerged.iter().map(|f| format!("`{}`", f.display())).collect();
