@@ -521,7 +521,9 @@ fn selfcheck_names_an_unknown_paper_first_and_backends_have_help() {
     let err = stderr(&o);
     assert!(err.contains("unknown paper `ecgaa`") && !err.contains("libcuda"), "{err}");
     let help = stdout(&evorepro(&["reproduce", "--help"]));
-    for needle in ["cpu: The CPU parts only", "cuda: The GPU; refuses to start without one"] {
+    for needle in
+        ["- cpu:", "The CPU parts only; the GPU parts are recorded as not run here", "- cuda:", "The GPU; refuses to start without one"]
+    {
         assert!(help.contains(needle), "`reproduce --help` lacks `{needle}`:\n{help}");
     }
 }
