@@ -16,8 +16,16 @@ fn main() {
     let dirty = git(&status).is_some_and(|s| !s.is_empty());
     println!("cargo:rustc-env=EVOREPRO_GIT_COMMIT={commit}{}", if dirty { "-dirty" } else { "" });
     // The sources too: an edit that git has not seen yet must still mark the
-    // binary dirty (cargo watches every file under a listed directory).
-    for p in [".git/HEAD", ".git/index", ".git/refs/heads", "src", "kernels", "experiments", "Cargo.toml", "build.rs"] {
+    // binary dirty (cargo watches every file under a listed directory). Git's
+    // own files where git keeps them: in a worktree `.git` is a file, and a
+    // path that does not exist would rerun this script, and rebuild the crate,
+    // at every build.
+    for p in ["HEAD", "index", "refs/heads"] {
+        if let Some(path) = git(&["rev-parse", "--git-path", p]) {
+            println!("cargo:rerun-if-changed={path}");
+        }
+    }
+    for p in ["src", "kernels", "experiments", "Cargo.toml", "build.rs"] {
         println!("cargo:rerun-if-changed={p}");
     }
 }

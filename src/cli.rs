@@ -31,12 +31,13 @@ pub enum Command {
     /// The papers, their profiles and stored records.
     List {
         /// Root of the reports whose stored records are listed (OUT/<paper>/records/).
-        #[arg(long, default_value = "reports")]
+        #[arg(long, default_value = experiments::REFERENCES_DIR)]
         out: PathBuf,
     },
     /// Runs a paper's experiments (or `all`) and renders its report.
     Reproduce {
         /// The paper's id (see the list below), or `all`.
+        #[arg(value_parser = PaperId { all: true })]
         paper: String,
         /// Which of the spec's profiles to run (its cases and repeats).
         #[arg(long, default_value = "quick")]
@@ -48,8 +49,10 @@ pub enum Command {
         /// CUDA device ordinal.
         #[arg(long, default_value_t = 0)]
         device: usize,
-        /// Root of the reports (records go to OUT/<paper>/records/).
-        #[arg(long, default_value = "reports")]
+        /// Root of the run's reports (records go to OUT/<paper>/records/). The
+        /// default `runs` keeps a fresh run apart from the committed reference
+        /// runs; `--out reports` adds a reference run.
+        #[arg(long, default_value = experiments::RUNS_DIR)]
         out: PathBuf,
         /// Keep this machine's stored records and run only the missing cases
         /// (without it, earlier records of this machine and profile are archived).
@@ -91,12 +94,14 @@ pub enum Command {
     /// spec or commit, then renders the report.
     Merge {
         /// The paper's id, or `all`.
+        #[arg(value_parser = PaperId { all: true })]
         paper: String,
         /// Only this profile's shards (default: every sharded profile).
         #[arg(long)]
         profile: Option<String>,
-        /// Root of the reports (shards under OUT/<paper>/records/shards/).
-        #[arg(long, default_value = "reports")]
+        /// Root of the reports (shards under OUT/<paper>/records/shards/); the
+        /// same as the shards' `reproduce --out`.
+        #[arg(long, default_value = experiments::RUNS_DIR)]
         out: PathBuf,
         /// A spec file instead of ROOT/experiments/<paper>.toml: the cases each shard plans, and the report.
         #[arg(long)]
@@ -109,10 +114,11 @@ pub enum Command {
     /// Re-renders a paper's report from its raw records, without rerunning.
     Report {
         /// The paper's id, or `all`.
+        #[arg(value_parser = PaperId { all: true })]
         paper: String,
         /// Root of the reports: records read from OUT/<paper>/records/, the report
         /// and figures written to OUT/<paper>/.
-        #[arg(long, default_value = "reports")]
+        #[arg(long, default_value = experiments::REFERENCES_DIR)]
         out: PathBuf,
         /// A spec file instead of ROOT/experiments/<paper>.toml (the claims and
         /// the paper's values the report sets the records against).
@@ -122,9 +128,10 @@ pub enum Command {
     /// Side by side: every machine with records for a paper, and the paper's own hardware.
     Compare {
         /// The paper's id, or `all`.
+        #[arg(value_parser = PaperId { all: true })]
         paper: String,
         /// Root of the reports whose records are compared (and where COMPARE.md files are written)
-        #[arg(long, default_value = "reports")]
+        #[arg(long, default_value = experiments::REFERENCES_DIR)]
         out: PathBuf,
         /// Another reports folder whose records join the comparison (repeatable), e.g. a fresh run beside the committed reference runs
         #[arg(long = "with", value_name = "DIR")]
@@ -142,8 +149,14 @@ pub enum Command {
         #[arg(long)]
         seed: Option<u64>,
         /// Only this paper's kernels (default: every paper with kernels).
-        #[arg(long)]
+        #[arg(long, value_parser = PaperId { all: false })]
         paper: Option<String>,
+    },
+    /// A completion script for a shell (e.g. `evorepro completions bash >
+    /// ~/.local/share/bash-completion/completions/evorepro`).
+    Completions {
+        /// The shell the script is for.
+        shell: clap_complete::Shell,
     },
     /// Record files kept by an older evorepro.
     Records {
@@ -160,7 +173,7 @@ pub enum Command {
         #[arg(long)]
         record: bool,
         /// Root of the reports (with --record: OUT/hardware/records/).
-        #[arg(long, default_value = "reports")]
+        #[arg(long, default_value = experiments::REFERENCES_DIR)]
         out: PathBuf,
     },
 }
@@ -178,9 +191,36 @@ pub enum RecordsAction {
     /// old files either way; this is for tools that read the files themselves.
     Upgrade {
         /// Root of the reports whose record folders are upgraded.
-        #[arg(long, default_value = "reports")]
+        #[arg(long, default_value = experiments::REFERENCES_DIR)]
         out: PathBuf,
     },
+}
+
+/// A paper's id (with `all`, where every paper may be asked for): `--help` and
+/// the shell completions list them; an unknown id is named beside the known ones.
+#[derive(Clone)]
+struct PaperId {
+    all: bool,
+}
+
+impl clap::builder::TypedValueParser for PaperId {
+    type Value = String;
+
+    fn parse_ref(&self, cmd: &clap::Command, _arg: Option<&clap::Arg>, value: &std::ffi::OsStr) -> Result<String, clap::Error> {
+        let id = value.to_string_lossy();
+        if (self.all && id == "all") || experiments::registry().iter().any(|e| e.id() == id) {
+            return Ok(id.into_owned());
+        }
+        let known: Vec<&str> = experiments::registry().iter().map(|e| e.id()).collect();
+        let all = if self.all { ", or `all`" } else { "" };
+        let message = format!("unknown paper `{id}` (known: {}{all})\n", known.join(", "));
+        Err(clap::Error::raw(clap::error::ErrorKind::InvalidValue, message).with_cmd(cmd))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        let papers = experiments::registry().into_iter().map(|e| clap::builder::PossibleValue::new(e.id()).help(e.title()));
+        Some(Box::new(papers.chain(self.all.then(|| clap::builder::PossibleValue::new("all").help("every paper")))))
+    }
 }
 
 fn papers(id: &str) -> Result<Vec<&'static dyn experiments::Experiment>> {
@@ -215,6 +255,11 @@ pub fn parse() -> Cli {
 }
 
 pub fn run(cli: Cli) -> Result<()> {
+    if let Command::Completions { shell } = cli.command {
+        use clap::CommandFactory;
+        clap_complete::generate(shell, &mut Cli::command(), "evorepro", &mut std::io::stdout());
+        return Ok(());
+    }
     let root = crate::spec::find_root(cli.root.as_deref())?;
     experiments::set_quiet(cli.quiet);
     let choice = |file: Option<PathBuf>| SpecChoice { file, root: root.clone(), allow_outside: cli.allow_outside };
@@ -239,7 +284,12 @@ pub fn run(cli: Cli) -> Result<()> {
                 }
                 for profile in paper.profiles() {
                     let cases = paper.cases(&profile)?;
-                    println!("         profile {profile:14} {}", experiments::plan::profile_line(&cases, &known, &machines, &this));
+                    let about = paper.about(&profile);
+                    let smoke = if about.smoke { "; smoke profile: decides no paper claim" } else { "" };
+                    println!("         profile {profile:14} {}{smoke}", experiments::plan::profile_line(&cases, &known, &machines, &this));
+                    if let Some(d) = about.description {
+                        println!("                 {d}");
+                    }
                 }
                 for m in &machines {
                     println!("         records: {} ({} rows)", m.hw_id, m.rows.len());
@@ -332,6 +382,7 @@ pub fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Records { action: RecordsAction::Upgrade { out } } => upgrade_records(&out)?,
+        Command::Completions { .. } => unreachable!("answered above"),
         Command::Hw { device, record, out } => hw(device, record, &out)?,
         Command::Selfcheck { device, small, seed, paper } => selfcheck(device, small, seed, paper.as_deref(), &root.join("datasets"))?,
     }
@@ -390,25 +441,26 @@ fn hw(device: usize, record: bool, out: &std::path::Path) -> Result<()> {
     let gpu = match Gpu::open(device) {
         Ok(g) => Some(g),
         Err(e) => {
-            println!("GPU: not available ({e})");
+            println!("no CUDA device: {e}");
             None
         }
     };
     let fp = Fingerprint::this_machine(gpu.as_ref().map(|g| &g.info));
-    for (k, v) in fp.record().cells() {
-        println!("{k:20} {v}");
+    // Without a GPU its fields are empty: left out (the line above says why).
+    for (k, v) in fp.record().cells().filter(|(_, v)| !v.to_string().is_empty()) {
+        println!("{k:26} {v}");
     }
     let ceilings = experiments::measure_ceilings(gpu.as_ref(), false, "hw_ceiling")?;
     for r in &ceilings {
         let (value, unit) =
             crate::records::CEILING_VALUES.iter().find_map(|(k, unit)| r.float(k).map(|v| (v, *unit))).unwrap_or((f64::NAN, ""));
-        println!("{:20} {value:.2} {unit}", r.str("ceiling"));
+        println!("{:26} {value:.2} {unit}", r.str("ceiling"));
     }
     if !ceilings.iter().any(|r| r.str("ceiling") == "cpu_clock") {
-        println!("{:20} not measured on this architecture", "cpu_clock");
+        println!("{:26} not measured on this architecture", "cpu_clock");
     }
     if let Some(g) = &gpu {
-        println!("{:20} {:.0} GB/s (from clock and bus width)", "gpu_datasheet_bw", g.info.theoretical_bandwidth_gbs());
+        println!("{:26} {:.0} GB/s (from clock and bus width)", "gpu_datasheet_bw", g.info.theoretical_bandwidth_gbs());
     }
     if record {
         println!("recorded: {}", experiments::record_hardware(&fp, ceilings, out)?.display());
@@ -417,14 +469,15 @@ fn hw(device: usize, record: bool, out: &std::path::Path) -> Result<()> {
 }
 
 fn selfcheck(device: usize, small: bool, seed: Option<u64>, paper: Option<&str>, datasets: &std::path::Path) -> Result<()> {
-    let gpu = Gpu::open(device)?;
-    let seed =
-        seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
-    println!("selfcheck on {} (seed {seed})", gpu.info.name);
+    // An unknown paper is named before the GPU is looked for.
     let papers = match paper {
         Some(p) => vec![experiments::find(p)?],
         None => experiments::registry(),
     };
+    let gpu = Gpu::open(device)?;
+    let seed =
+        seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
+    println!("selfcheck on {} (seed {seed})", gpu.info.name);
     let mut failed = 0;
     for e in papers {
         failed += e.selfcheck(&gpu, small, seed, datasets)?;

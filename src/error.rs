@@ -37,10 +37,7 @@ pub enum RecordError {
          run without --resume to start afresh (the old records are archived, not deleted)"
     )]
     SpecChanged { path: PathBuf, found: String, expected: String },
-    #[error(
-        "another run (pid {holder}) is writing records to {path}'s folder; wait for it, or use another --out \
-         (delete {path} only if no such run is alive)"
-    )]
+    #[error("another run (pid {holder}) is writing records to {path}'s folder; wait for it, or use another --out")]
     Locked { path: PathBuf, holder: String },
 }
 

@@ -84,6 +84,41 @@ impl Fingerprint {
 /// model numbers join it: two generations never share an id, so one never
 /// archives the other's records. Records from before the signature keep their
 /// ids (e.g. `cpu-only__amd-epyc__2t`) and are a machine of their own.
+/// Record column: the 1-minute load average when the row's case started.
+pub const LOAD_AVG_1M: &str = "load_avg_1m";
+/// Record column: the CPU's clock (mean over its logical CPUs, as the OS reports it) when the row's case started.
+pub const CPU_FREQ_MHZ: &str = "cpu_freq_mhz";
+
+/// What the machine was doing when a case started, recorded with its rows
+/// ([`LOAD_AVG_1M`], [`CPU_FREQ_MHZ`]; older records lack both).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Conditions {
+    pub load_avg_1m: Option<f64>,
+    pub cpu_freq_mhz: Option<f64>,
+}
+
+impl Conditions {
+    pub fn now() -> Conditions {
+        use sysinfo::{CpuRefreshKind, RefreshKind};
+        let load_avg_1m = System::load_average().ok().map(|l| l.one).filter(|l| l.is_finite() && *l >= 0.0);
+        let cpus = System::new_with_specifics(RefreshKind::nothing().with_cpu(CpuRefreshKind::nothing().with_frequency())).ok();
+        let mhz: Vec<f64> = cpus.iter().flat_map(|s| s.cpus()).map(|c| c.frequency() as f64).filter(|f| *f > 0.0).collect();
+        let cpu_freq_mhz = (!mhz.is_empty()).then(|| (mhz.iter().sum::<f64>() / mhz.len() as f64).round());
+        Conditions { load_avg_1m, cpu_freq_mhz }
+    }
+
+    /// The warning hyperfine gives: more runnable work than `threads` when the case started.
+    pub fn busy(&self, threads: usize) -> Option<String> {
+        let load = self.load_avg_1m.filter(|l| *l > threads as f64)?;
+        Some(format!("the 1-minute load average was {load:.2}, over this machine's {threads} threads: other work may slow its times"))
+    }
+
+    /// `row` with these conditions' columns.
+    pub fn on(&self, row: Record) -> Record {
+        row.with(LOAD_AVG_1M, self.load_avg_1m).with(CPU_FREQ_MHZ, self.cpu_freq_mhz)
+    }
+}
+
 fn hw_id(gpu_part: &str, cpu_model: &str, signature: Option<&str>, threads: usize) -> String {
     let cpu = match signature {
         Some(sig) => slug(&format!("{cpu_model} {sig}")),
@@ -224,5 +259,21 @@ mod tests {
         assert_eq!(r.str("hw_id"), f.hw_id);
         assert!(r.int("cpu_threads").unwrap() >= 1);
         assert_eq!(r.get("gpu_name"), &crate::records::Value::Null);
+    }
+
+    /// Every case's rows carry the load and clock at its start; the warning comes only above the threads.
+    #[test]
+    fn conditions_are_read_and_warn_above_the_threads() {
+        let now = Conditions::now();
+        if cfg!(target_os = "linux") {
+            assert!(now.load_avg_1m.is_some_and(|l| l >= 0.0), "{now:?}");
+        }
+        let row = now.on(Record::new());
+        assert_eq!(row.float(LOAD_AVG_1M), now.load_avg_1m);
+        assert_eq!(row.float(CPU_FREQ_MHZ), now.cpu_freq_mhz);
+        let c = |load| Conditions { load_avg_1m: Some(load), cpu_freq_mhz: Some(2000.0) };
+        assert_eq!(c(1.9).busy(2), None);
+        assert!(c(3.5).busy(2).is_some_and(|w| w.contains("3.50") && w.contains("2 threads")));
+        assert_eq!(Conditions { load_avg_1m: None, cpu_freq_mhz: None }.busy(1), None);
     }
 }

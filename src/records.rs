@@ -838,14 +838,15 @@ fn remove_orphan_temporaries(dir: &Path) {
     }
 }
 
-/// `<dir>/.lock` while a run writes records to `dir`, holding its pid; removed
-/// when the run ends. A lock whose process is gone (a killed run) is taken over.
+/// `<dir>/.lock`, locked ([`std::fs::File::try_lock`]) while a run writes
+/// records to `dir`, with the run's pid in it. The system releases the lock when
+/// the run ends, however it ends; the file stays.
 pub struct WriterLock {
-    path: PathBuf,
+    _file: std::fs::File,
 }
 
 impl WriterLock {
-    /// Takes `<dir>/.lock`, refusing while a live process holds it.
+    /// Locks `<dir>/.lock`, refusing while another run holds it.
     pub fn take(dir: &Path) -> Result<WriterLock, RecordError> {
         let path = dir.join(".lock");
         let err = |e: std::io::Error| RecordError::Write { path: path.clone(), message: e.to_string() };
@@ -854,39 +855,19 @@ impl WriterLock {
             return Err(RecordError::Write { path: dir.to_owned(), message });
         }
         std::fs::create_dir_all(dir).map_err(err)?;
-        for _ in 0..2 {
-            match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
-                Ok(mut f) => {
-                    write!(f, "{}", std::process::id()).map_err(err)?;
-                    return Ok(WriterLock { path });
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    let holder = std::fs::read_to_string(&path).unwrap_or_default();
-                    let pid: Option<u32> = holder.trim().parse().ok();
-                    if pid.is_some_and(process_alive) {
-                        return Err(RecordError::Locked { path, holder: holder.trim().to_owned() });
-                    }
-                    crate::say!("taking over {} from a run that is gone (pid {})", path.display(), holder.trim());
-                    std::fs::remove_file(&path).map_err(err)?;
-                }
-                Err(e) => return Err(err(e)),
+        let mut file = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path).map_err(err)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let holder = std::fs::read_to_string(&path).unwrap_or_default();
+                return Err(RecordError::Locked { path, holder: holder.trim().to_owned() });
             }
+            Err(std::fs::TryLockError::Error(e)) => return Err(err(e)),
         }
-        Err(RecordError::Locked { path, holder: "unknown".into() })
+        file.set_len(0).map_err(err)?;
+        write!(file, "{}", std::process::id()).map_err(err)?;
+        Ok(WriterLock { _file: file })
     }
-}
-
-impl Drop for WriterLock {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
-    }
-}
-
-/// Whether process `pid` runs (on systems without `/proc`, assumed so: the user
-/// removes a stale lock by hand, as the error says).
-fn process_alive(pid: u32) -> bool {
-    let proc = Path::new("/proc");
-    if proc.is_dir() { proc.join(pid.to_string()).exists() } else { true }
 }
 
 /// The column that holds when a row was recorded: UTC, RFC 3339 to the second.
@@ -1334,7 +1315,7 @@ mod tests {
         assert_eq!(upgraded.len(), 1);
         let archived = raw_frame(&dir.path().join("ecga/records/archive/m.parquet"));
         assert!(archived.column("gbs").is_ok(), "archives are kept as they were taken");
-        assert!(!dir.path().join("ecga/records/.lock").exists(), "the lock goes with the upgrade");
+        assert!(WriterLock::take(&dir.path().join("ecga/records")).is_ok(), "the lock goes with the upgrade");
     }
 
     #[test]
@@ -1486,8 +1467,21 @@ mod tests {
         assert!(e.contains(".lock") && e.contains(&std::process::id().to_string()), "{e}");
         drop(first);
         assert!(RecordStore::open(dir.path(), "b", &["h"], false).is_ok(), "the lock goes with its store");
-        // A lock left by a process that is gone is taken over.
+        // A lock file left by a process that is gone holds no lock.
         std::fs::write(dir.path().join(".lock"), "4294967290").unwrap();
         assert!(RecordStore::open(dir.path(), "b", &["h"], false).is_ok());
+        // A lock another process holds is refused, naming its pid; released when that process ends.
+        // (`-o`: flock holds the lock itself, not the command it runs.)
+        let mut child = std::process::Command::new("flock").args(["-x", "-o"]).arg(dir.path().join(".lock")).args(["sleep", "10"]).spawn();
+        if let Ok(child) = child.as_mut() {
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            while WriterLock::take(dir.path()).is_ok() && std::time::Instant::now() < deadline {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            assert!(RecordStore::open(dir.path(), "b", &["h"], false).is_err(), "a lock held by another process was taken");
+            child.kill().unwrap();
+            child.wait().unwrap();
+            assert!(RecordStore::open(dir.path(), "b", &["h"], false).is_ok(), "the lock of a killed process stayed");
+        }
     }
 }

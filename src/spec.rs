@@ -175,6 +175,13 @@ impl SpecFile {
         let text_hash = hex(text.as_bytes());
         let content = toml::from_str::<toml::Table>(&text).ok().and_then(|mut t| {
             t.remove("claims");
+            // What a profile is for ([`ProfileAbout`]) never changes what it measures either.
+            for p in t.get_mut("profiles").and_then(toml::Value::as_table_mut).into_iter().flat_map(|p| p.iter_mut().map(|(_, v)| v)) {
+                if let Some(p) = p.as_table_mut() {
+                    p.remove("description");
+                    p.remove("smoke");
+                }
+            }
             toml::to_string(&t).ok()
         });
         let hash = content.map_or_else(|| text_hash.clone(), |c| hex(c.as_bytes()));
@@ -411,6 +418,16 @@ pub enum ReducedBudget {
     Judge,
 }
 
+/// What a profile is for, besides the cases it plans (keys `description` and
+/// `smoke` of every `[profiles.*]` table; neither counts in the spec's hash).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ProfileAbout {
+    pub description: Option<String>,
+    /// A smoke test of the harness (the `quick` profiles): its records never
+    /// decide a paper's claim ([`crate::claims::smoke_gate`]).
+    pub smoke: bool,
+}
+
 /// A claim of the paper, checked by the experiment's code named in `check`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -514,6 +531,10 @@ mod tests {
         assert_ne!(a.hash, spec("x = 1\n[t]\ny = [1, 3]\n").hash);
         // Claims judge records; they never change what a run measures.
         assert_eq!(a.hash, spec("x = 1\n[t]\ny = [1, 2]\n[[claims]]\nid = \"c\"\n").hash);
+        // Nor does what a profile is for: its description and smoke flag.
+        let p = spec("[profiles.quick]\nruns = 2\n");
+        assert_eq!(p.hash, spec("[profiles.quick]\ndescription = \"a smoke test\"\nsmoke = true\nruns = 2\n").hash);
+        assert_ne!(p.hash, spec("[profiles.quick]\nruns = 3\n").hash);
         // The hash of records written before: the text's, comments included.
         assert_eq!(a.text_hash, sha_prefix("# about 3 minutes\nx = 1\n[t]\ny = [1, 2]\n"));
         assert_ne!(a.text_hash, commented.text_hash);

@@ -302,7 +302,7 @@ fn quick_profile_on_cpu_end_to_end() {
     ]);
     assert_ok(&o, "reproduce --quiet (second fresh run)");
     assert!(!stderr(&o).lines().any(|l| l.contains(" cases, ")), "--quiet printed progress:\n{}", stderr(&o));
-    for needle in ["layout: ", " not run here — ", "REPORT.md", "verdicts.json"] {
+    for needle in ["layout on this machine (", "paper claims: 0 of ", " not run here (--backend cpu)", "REPORT.md", "verdicts.json"] {
         assert!(stdout(&o).contains(needle), "the summary lacks `{needle}`:\n{}", stdout(&o));
     }
     let archive = records.join("archive");
@@ -352,13 +352,21 @@ fn list_and_hw_succeed() {
     }
     // Every profile with its cases and time (unknown: an empty records folder).
     let line = text.lines().find(|l| l.trim_start().starts_with("profile quick")).expect("a line for the quick profile");
-    assert!(line.contains(" cases, unknown"), "{line}");
+    assert!(line.contains(" cases, unknown") && line.contains("smoke profile: decides no paper claim"), "{line}");
+    // Each profile's one-line description under it.
+    let next = text.lines().skip_while(|l| !l.trim_start().starts_with("profile quick")).nth(1).unwrap();
+    assert!(next.trim_start().starts_with("Smoke test:"), "{next}");
 
     let o = evorepro(&["hw"]);
     assert_ok(&o, "hw");
     let text = stdout(&o);
     for k in ["hw_id", "cpu_read_1t"] {
         assert!(text.contains(k), "hw does not print {k}:\n{text}");
+    }
+    // Without a GPU: one line says why, and no empty GPU field follows.
+    if evorepro::gpu::probe().is_err() {
+        assert!(text.lines().any(|l| l.starts_with("no CUDA device: ")), "{text}");
+        assert!(!text.lines().any(|l| l.starts_with("gpu_") || l.starts_with("cuda_")), "{text}");
     }
 }
 
@@ -445,7 +453,7 @@ fn a_run_outlives_a_closed_pipe_and_releases_its_lock() {
     let records = tmp.path().join("gboa").join("records");
     let files: Vec<PathBuf> = tree(&records);
     assert!(files.iter().any(|p| p.extension().is_some_and(|e| e == "parquet")), "no records stored: {files:?}");
-    assert!(!files.iter().any(|p| p.file_name().is_some_and(|n| n.to_string_lossy().contains("lock"))), "a lock was left: {files:?}");
+    assert!(evorepro::records::WriterLock::take(&records).is_ok(), "the run's lock was not released: {files:?}");
 }
 
 #[test]
@@ -458,4 +466,93 @@ fn reproduce_help_lists_every_paper_with_its_profiles_and_version_names_the_comm
     }
     let v = evorepro(&["--version"]);
     assert!(String::from_utf8_lossy(&v.stdout).contains("(commit "), "{}", String::from_utf8_lossy(&v.stdout));
+}
+
+/// The README's first command: a fresh run writes under `runs/` (ignored by git)
+/// beside the current folder, and its summary says what this machine judged, then
+/// how the committed reference runs stand.
+#[test]
+fn a_fresh_run_writes_under_runs_and_sets_this_machine_beside_the_references() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_evorepro"))
+        .args(["--root", ROOT, "reproduce", "gboa", "--profile", "quick", "--backend", "cpu", "--max-cases", "1", "--quiet"])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    assert_ok(&o, "reproduce gboa without --out");
+    assert!(tmp.path().join("runs/gboa/REPORT.md").is_file(), "written: {:?}", tree(tmp.path()));
+    let text = stdout(&o);
+    let this =
+        text.lines().position(|l| l.starts_with("gboa on this machine (")).unwrap_or_else(|| panic!("no line for this machine:\n{text}"));
+    let refs =
+        text.lines().position(|l| l.starts_with("gboa reference runs committed in ")).unwrap_or_else(|| panic!("no references:\n{text}"));
+    assert!(this < refs, "{text}");
+    let committed =
+        evorepro::report::index::PaperVerdicts::read(&Path::new(ROOT).join("reports"), "gboa").expect("committed gboa verdicts");
+    for m in &committed.machines {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("  `{}` (", m.hw_id)))
+            .unwrap_or_else(|| panic!("no line for {}:\n{text}", m.hw_id));
+        assert!(line.contains(&committed.machine_line(&m.hw_id, false)), "{line}");
+    }
+    // Each row carries the load and clock at its case's start.
+    let records = evorepro::experiments::records_dir(&tmp.path().join("runs"), "gboa");
+    let file = evorepro::records::record_files(&records).into_iter().next().expect("a records file");
+    let rows = evorepro::records::read_parquet(&file).unwrap();
+    let measured: Vec<_> = rows.iter().filter(|r| r.str("record_kind") == "measurement").collect();
+    assert!(!measured.is_empty() && measured.iter().all(|r| r.float("load_avg_1m").is_some()), "rows without load_avg_1m");
+    // `runs/` in the repository is ignored: the first command leaves `git status` clean.
+    let ignored = Command::new("git").args(["check-ignore", "-q", "runs/gboa/REPORT.md"]).current_dir(ROOT).status();
+    // (Exit 128: not a git checkout, e.g. a source archive.)
+    if let Ok(status) = ignored
+        && status.code() != Some(128)
+    {
+        assert!(status.success(), "git does not ignore runs/");
+    }
+}
+
+/// `selfcheck --paper` with a misspelt id names the paper before looking for a GPU;
+/// `--backend`'s values each say what they do.
+#[test]
+fn selfcheck_names_an_unknown_paper_first_and_backends_have_help() {
+    let o = evorepro(&["selfcheck", "--paper", "ecgaa"]);
+    assert_failed(&o, "selfcheck --paper ecgaa");
+    let err = stderr(&o);
+    assert!(err.contains("unknown paper `ecgaa`") && !err.contains("libcuda"), "{err}");
+    let help = stdout(&evorepro(&["reproduce", "--help"]));
+    for needle in
+        ["- cpu:", "The CPU parts only; the GPU parts are recorded as not run here", "- cuda:", "The GPU; refuses to start without one"]
+    {
+        assert!(help.contains(needle), "`reproduce --help` lacks `{needle}`:\n{help}");
+    }
+}
+
+/// Paper ids are listed by `report --help` and `compare --help`, and a shell's completions offer them.
+#[test]
+fn paper_ids_are_listed_in_help_and_completions() {
+    for command in ["report", "compare", "merge"] {
+        let help = stdout(&evorepro(&[command, "--help"]));
+        for e in evorepro::experiments::registry() {
+            assert!(help.contains(e.id()) && help.contains(e.title()), "`{command} --help` lacks `{}`:\n{help}", e.id());
+        }
+    }
+    let o = evorepro(&["completions", "bash"]);
+    assert_ok(&o, "completions bash");
+    let script = stdout(&o);
+    assert!(script.contains("_evorepro") && script.contains("biohel") && script.contains("island"), "{script}");
+}
+
+/// `--version`'s commit is marked `-dirty` exactly when the sources differ from
+/// it (build.rs), never for what a run rewrites (`reports/`, `runs/`) or docs.
+#[test]
+fn the_version_is_dirty_only_when_the_sources_differ() {
+    let sources = ["src", "kernels", "experiments", "benches", "Cargo.toml", "Cargo.lock", "build.rs"];
+    let status = Command::new("git").args(["status", "--porcelain", "--untracked-files=no", "--"]).args(sources).current_dir(ROOT).output();
+    let Some(status) = status.ok().filter(|o| o.status.success()) else {
+        println!("skipping: not a git checkout");
+        return;
+    };
+    let version = stdout(&evorepro(&["--version"]));
+    assert_eq!(version.contains("-dirty)"), !status.stdout.is_empty(), "{version}\n{}", String::from_utf8_lossy(&status.stdout));
 }

@@ -21,7 +21,10 @@
 //!   **inconclusive** too;
 //! - **not run here** when the records hold nothing to judge (with the reason),
 //!   when the evidence needs a stand-in data set, or when it was measured below
-//!   the paper's budget and the claim does not tolerate that ([`finalize`]).
+//!   the paper's budget and the claim does not tolerate that ([`finalize`]);
+//! - **not judged** (counted as not run) when a paper claim's only evidence on
+//!   a machine is a smoke profile's (`smoke = true`, every `quick`): a smoke
+//!   test of the harness never decides a paper claim ([`smoke_gate`]).
 //!
 //! Each claim is the paper's (with its quoted sentence) or the harness's own
 //! check ([`Provenance`]): the two are shown and counted apart everywhere.
@@ -70,6 +73,9 @@ pub enum NotRun {
     StandIn(String),
     /// Measured below the paper's budget, which the claim does not tolerate.
     ReducedBudget(Budget),
+    /// The machine's evidence is a smoke profile's only (`smoke = true`: the
+    /// harness tested at reduced sizes and runs), which never judges a paper claim.
+    Smoke(String),
 }
 
 /// A budget below the paper's: `used` of the paper's `paper` `unit`.
@@ -207,6 +213,7 @@ impl Verdict {
             Verdict::NotRun(NotRun::Here(why)) => format!("not run here ({why})"),
             Verdict::NotRun(NotRun::StandIn(what)) => format!("not run here (stand-in: {what})"),
             Verdict::NotRun(NotRun::ReducedBudget(b)) => format!("not run here ({})", b.label()),
+            Verdict::NotRun(NotRun::Smoke(profiles)) => format!("not judged here (smoke profile {profiles} only)"),
         }
     }
 
@@ -332,6 +339,39 @@ pub fn finalize(spec: &ClaimSpec, o: Outcome) -> Outcome {
         Some(b) if b.is_reduced() && spec.reduced_budget == ReducedBudget::Gate => o.set_aside(NotRun::ReducedBudget(b)),
         _ => o,
     }
+}
+
+/// The smoke gate: a smoke profile never decides a paper claim. `judged` are
+/// the claims judged on every record of `machine`, `without` the same judged
+/// without its smoke profiles' (`profiles`, named in the label). A paper claim
+/// of `machine` takes its outcome without them; where nothing else judges it,
+/// it is not judged (smoke profile), its evidence kept.
+pub fn smoke_gate(judged: Vec<ClaimResult>, without: &[ClaimResult], machine: &str, profiles: &str) -> Vec<ClaimResult> {
+    judged
+        .into_iter()
+        .map(|mut c| {
+            if c.machine != machine || !c.is_paper() {
+                return c;
+            }
+            let other = without.iter().find(|w| w.id == c.id && w.machine == c.machine).map(|w| &w.outcome);
+            match other {
+                Some(o) if !matches!(o.verdict, Verdict::NotRun(_)) => c.outcome = o.clone(),
+                _ if !matches!(c.outcome.verdict, Verdict::NotRun(_)) => {
+                    let o = c.outcome.clone();
+                    let evidence = format!("on the smoke profile's records: {}; {}", o.label(), o.evidence);
+                    c.outcome = Outcome {
+                        verdict: Verdict::NotRun(NotRun::Smoke(profiles.to_owned())),
+                        evidence,
+                        ratio: None,
+                        quantity: None,
+                        ..o
+                    };
+                }
+                _ => {}
+            }
+            c
+        })
+        .collect()
 }
 
 /// What a check sees of one machine besides the paper's analysis: its records
@@ -691,5 +731,33 @@ mod tests {
         let incomplete = Verdict::Incomplete { profile: "quick".into(), stored: 10, planned: 15 };
         assert_eq!(incomplete.label(), "inconclusive (incomplete: sweep `quick` has 10 of 15 cases)");
         assert_eq!(incomplete.kind(), VerdictKind::Inconclusive);
+    }
+
+    /// A paper claim decided on a smoke profile's records alone reads "smoke profile"; one that other records decide
+    /// takes their verdict; the harness's own checks keep theirs.
+    #[test]
+    fn a_smoke_profile_never_decides_a_paper_claim() {
+        let (paper, mut harness) = (ClaimSpec::for_tests("p"), ClaimSpec::for_tests("h"));
+        harness.provenance = Provenance::Harness;
+        let other = ClaimSpec::for_tests("q");
+        let judged = vec![
+            ClaimResult::of(&paper, "m", Outcome::new(Verdict::Reproduced, "3 tries").with_ratio(1.1)),
+            ClaimResult::of(&harness, "m", Outcome::new(Verdict::Reproduced, "ok")),
+            ClaimResult::of(&other, "m", Outcome::new(Verdict::NotReproduced(None), "pooled")),
+            ClaimResult::of(&paper, "elsewhere", Outcome::new(Verdict::Reproduced, "ok")),
+        ];
+        let without = vec![
+            ClaimResult::not_run(&paper, "m", "no runs"),
+            ClaimResult::not_run(&harness, "m", "no runs"),
+            ClaimResult::of(&other, "m", Outcome::new(Verdict::Reproduced, "paper profile")),
+        ];
+        let gated = smoke_gate(judged, &without, "m", "`quick`");
+        assert_eq!(gated[0].outcome.verdict, Verdict::NotRun(NotRun::Smoke("`quick`".into())));
+        assert_eq!(gated[0].outcome.label(), "not judged here (smoke profile `quick` only)");
+        assert_eq!(gated[0].outcome.ratio, None);
+        assert!(gated[0].outcome.evidence.contains("reproduced; 3 tries"), "{}", gated[0].outcome.evidence);
+        assert_eq!(gated[1].outcome.verdict, Verdict::Reproduced);
+        assert_eq!(gated[2].outcome.verdict, Verdict::Reproduced);
+        assert_eq!(gated[3].outcome.verdict, Verdict::Reproduced);
     }
 }

@@ -23,7 +23,7 @@ pub mod mpi;
 pub mod plan;
 pub mod shard;
 
-use crate::claims::{ClaimResult, Outcome, Verdict, counts, counts_line};
+use crate::claims::{ClaimResult, Outcome, Verdict};
 use crate::error::{GpuError, SpecError};
 use crate::gpu::{self, Gpu};
 use crate::hardware::{self, Fingerprint};
@@ -59,6 +59,8 @@ pub trait Experiment: Sync {
 pub trait Paper {
     fn meta(&self) -> &PaperMeta;
     fn profiles(&self) -> Vec<String>;
+    /// What a profile is for: its description, and whether it is a smoke test.
+    fn about(&self, profile: &str) -> crate::spec::ProfileAbout;
     /// The cases of a profile, in run order.
     fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError>;
     /// Opens and checks every data set or instance `cases` use (a missing or
@@ -219,7 +221,9 @@ pub const SPEED_PROFILE: &str = "speed";
 pub enum BackendChoice {
     /// The GPU where one is present, else the CPU parts only.
     Auto,
+    /// The CPU parts only; the GPU parts are recorded as not run here.
     Cpu,
+    /// The GPU; refuses to start without one.
     Cuda,
 }
 
@@ -413,14 +417,17 @@ pub struct DryRunOptions {
 pub fn dry_run(exp: &dyn Experiment, opts: &RunOptions, dry: &DryRunOptions) -> Result<String> {
     let Checked { paper, cases, env, .. } = check_run(exp, opts)?;
     let hw = env.fingerprint.hw_id.as_str();
-    let machines = report::by_machine(load_records(&opts.out, exp.id())?, Some(hw));
-    let stored: std::collections::BTreeSet<&str> = machines
+    let mut rows = load_records(&opts.out, exp.id())?;
+    let stored: std::collections::BTreeSet<String> = rows
         .iter()
-        .filter(|m| m.hw_id == hw)
-        .flat_map(|m| m.measurements())
-        .filter(|r| r.str("profile") == opts.profile)
-        .map(|r| r.str("case_id"))
+        .filter(|r| r.str("hw_id") == hw && r.str("record_kind") == "measurement" && r.str("profile") == opts.profile)
+        .map(|r| r.str("case_id").to_owned())
         .collect();
+    // Times from the committed reference runs too, for a machine new to the paper.
+    if let Some(refs) = reference_folder(&opts.out, &opts.spec.root) {
+        rows.extend(load_records(&refs, exp.id())?);
+    }
+    let machines = report::by_machine(rows, Some(hw));
     let on = match &env.gpu {
         Some(g) => format!("GPU {}", g.info.name),
         None => format!("CPU only ({}): GPU parts would be recorded as not run here", env.gpu_absent),
@@ -432,17 +439,25 @@ pub fn dry_run(exp: &dyn Experiment, opts: &RunOptions, dry: &DryRunOptions) -> 
     }
     let times = plan::CaseTimes::new(&machines, &basis, &cases, &known);
     let mut md = format!("# {} — profile `{}` on `{hw}`, {on}; nothing is run or written\n\n", exp.id(), opts.profile);
+    let about = paper.about(&opts.profile);
+    if let Some(d) = &about.description {
+        md += &format!("{d}.\n\n");
+    }
+    if about.smoke {
+        md += "A smoke profile: it tests the harness and decides none of the paper's claims (they read \"not judged here (smoke \
+               profile)\"); the harness's own checks are judged.\n\n";
+    }
     if let Some(line) = said {
         md += &format!("{line}\n\n");
     }
     let plan = plan::DryRun { paper: paper.as_ref(), cases: &cases, times: &times, this_hw: hw, gpus: dry.gpus };
-    md += &plan.render(|c| stored.contains(c.id.as_str()));
+    md += &plan.render(|c| stored.contains(&c.id));
     Ok(md)
 }
 
 /// What `reproduce` wrote: a report, or (with `--shard`) a shard's records.
 pub enum Finished {
-    Rendered(Rendered),
+    Rendered(Box<Rendered>),
     Shard { shard: shard::Shard, file: PathBuf, stored: usize, planned: usize },
 }
 
@@ -554,7 +569,7 @@ impl<'a> Run<'a> {
         if let Some(shard) = self.opts.shard {
             return Ok(Finished::Shard { shard, file: store.file(), stored: store.finished_cases(), planned: self.cases.len() });
         }
-        Ok(Finished::Rendered(render(self.exp, &self.opts.out, Some(&self.env.fingerprint.hw_id), &self.opts.spec)?))
+        Ok(Finished::Rendered(Box::new(render(self.exp, &self.opts.out, Some(&self.env.fingerprint.hw_id), &self.opts.spec)?)))
     }
 }
 
@@ -588,11 +603,17 @@ impl Writer {
     }
 }
 
-/// Runs `case` on `env`: its rows and the seconds it took.
+/// Runs `case` on `env`: its rows, each with the machine's load and clock at
+/// the case's start ([`hardware::Conditions`]; a warning where the load exceeds
+/// the threads), and the seconds it took.
 pub fn run_one(paper: &dyn Paper, case: &Case, env: &RunEnv) -> Result<(Vec<Record>, f64)> {
+    let conditions = hardware::Conditions::now();
+    if let Some(why) = conditions.busy(env.fingerprint.cpu_threads) {
+        crate::say!("warning: case {}: {why}", case.id);
+    }
     let started = std::time::Instant::now();
     let rows = paper.run_case(case, env).with_context(|| format!("case {}", case.id))?;
-    Ok((rows, started.elapsed().as_secs_f64()))
+    Ok((rows.into_iter().map(|r| conditions.on(r)).collect(), started.elapsed().as_secs_f64()))
 }
 
 static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -764,20 +785,68 @@ pub struct Rendered {
     pub compare: PathBuf,
     /// The claims judged, on every machine with records.
     pub claims: Vec<ClaimResult>,
+    /// The same as `verdicts.json` holds them.
+    pub judged: report::index::PaperVerdicts,
+    /// The machine the command runs on.
+    pub this_hw: Option<String>,
+    /// The committed reference runs' verdicts (`<root>/reports/<id>/verdicts.json`)
+    /// where the report was rendered elsewhere: the file and what it holds.
+    pub references: Option<(PathBuf, report::index::PaperVerdicts)>,
 }
 
 impl Rendered {
-    /// "layout: 8 reproduced, 2 not reproduced — reports/layout/REPORT.md, …".
+    /// What this machine judged (its own claims' verdicts), then how every other
+    /// machine stands: those with records beside it, then the committed reference
+    /// runs on other hardware; then the files written.
     pub fn summary(&self, id: &str) -> String {
-        format!(
-            "{id}: {} — {}, {}, {}, {}",
-            counts_line(&counts(&self.claims)),
+        let mut lines = Vec::new();
+        let this = self.this_hw.as_deref().and_then(|hw| self.judged.machines.iter().find(|m| m.hw_id == hw));
+        match this {
+            Some(m) => lines.push(format!("{id} on this machine ({}): {}", m.label, self.judged.machine_line(&m.hw_id, true))),
+            None => lines.push(format!("{id}: this machine has no records here")),
+        }
+        let others: Vec<_> = self.judged.machines.iter().filter(|m| this.is_none_or(|t| t.hw_id != m.hw_id)).collect();
+        if !others.is_empty() {
+            lines.push(format!("{id} on the other machines with records beside it:"));
+            lines.extend(others.iter().map(|m| format!("  `{}` ({}): {}", m.hw_id, m.label, self.judged.machine_line(&m.hw_id, false))));
+        }
+        if let Some((file, refs)) = &self.references {
+            lines.push(format!("{id} reference runs committed in {}:", file.display()));
+            for m in &refs.machines {
+                let mine = if self.this_hw.as_deref() == Some(m.hw_id.as_str()) { ", this machine" } else { "" };
+                lines.push(format!("  `{}` ({}{mine}): {}", m.hw_id, m.label, refs.machine_line(&m.hw_id, false)));
+            }
+        }
+        lines.push(format!(
+            "{id}: {}, {}, {}, {}",
             self.report.display(),
             self.verdicts.display(),
             self.index.display(),
             self.compare.display()
-        )
+        ));
+        lines.join("\n")
     }
+}
+
+/// The folder of the committed reference runs, under the repository root.
+pub const REFERENCES_DIR: &str = "reports";
+
+/// Where `reproduce` writes by default (ignored by git): a fresh run stays apart
+/// from the committed reference runs of [`REFERENCES_DIR`].
+pub const RUNS_DIR: &str = "runs";
+
+/// The committed reference runs' folder under `root`, unless `out` is that folder (or it is missing).
+fn reference_folder(out: &Path, root: &Path) -> Option<PathBuf> {
+    let refs = root.join(REFERENCES_DIR);
+    let same = std::fs::canonicalize(&refs).ok()? == std::fs::canonicalize(out).unwrap_or_default();
+    (!same).then_some(refs)
+}
+
+/// The committed reference runs' verdicts of paper `id` under `root`, unless `out` is that folder.
+fn references(out: &Path, root: &Path, id: &str) -> Option<(PathBuf, report::index::PaperVerdicts)> {
+    let refs = reference_folder(out, root)?;
+    let verdicts = report::index::PaperVerdicts::read(&refs, id)?;
+    Some((refs.join(id).join("verdicts.json"), verdicts))
 }
 
 /// Re-renders `out/<id>/REPORT.md` (and figures) from the stored records, with
@@ -790,6 +859,7 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
     let dir = out.join(exp.id());
     std::fs::create_dir_all(dir.join("figures"))?;
     let mut body = paper.report(&machines, &dir)?;
+    body.claims = gate_smoke(paper.as_ref(), &machines, body.claims)?;
     body.claims = mark_incomplete(paper.as_ref(), &machines, body.claims)?;
     let mut md = report::header(paper.meta(), exp.id());
     md += "## Verdicts\n\n";
@@ -802,6 +872,9 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
     md +=
         "\n### Runs\n\nEach profile's records: the commits they were measured at and the cases stored against those the profile plans.\n\n";
     md += &report::runs_table(&machines, |profile| planned_ids(paper.as_ref(), profile));
+    if let Some(note) = report::busy_note(&machines) {
+        md += &format!("\n{note}\n");
+    }
     let unmerged = shard::unmerged(out, exp.id());
     if !unmerged.is_empty() {
         let names: Vec<String> = unmerged.iter().map(|f| format!("`{}`", f.display())).collect();
@@ -835,15 +908,49 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
     }
     let path = dir.join("REPORT.md");
     records::write_atomic(&path, md.as_bytes())?;
-    let verdicts = report::index::PaperVerdicts::new(exp.id(), &paper.meta().title, &machines, &body.claims).write(out)?;
+    let judged = report::index::PaperVerdicts::new(exp.id(), &paper.meta().title, &machines, &body.claims);
+    let verdicts = judged.write(out)?;
     compare(exp, out, spec, &[])?;
     let index = write_index(out)?;
-    Ok(Rendered { report: path, verdicts, index, compare: dir.join("COMPARE.md"), claims: body.claims })
+    Ok(Rendered {
+        report: path,
+        verdicts,
+        index,
+        compare: dir.join("COMPARE.md"),
+        claims: body.claims,
+        judged,
+        this_hw: this_hw.map(str::to_owned),
+        references: references(out, &spec.root, exp.id()),
+    })
 }
 
 /// The ids of the cases a profile plans now; None for a profile the spec no longer has.
 fn planned_ids(paper: &dyn Paper, profile: &str) -> Option<std::collections::BTreeSet<String>> {
     paper.cases(profile).ok().map(|c| c.into_iter().map(|c| c.id).collect())
+}
+
+/// The paper's smoke profiles (`smoke = true`).
+pub fn smoke_profiles(paper: &dyn Paper) -> Vec<String> {
+    paper.profiles().into_iter().filter(|p| paper.about(p).smoke).collect()
+}
+
+/// The smoke gate ([`crate::claims::smoke_gate`]) on each machine with records
+/// of a smoke profile: its claims judged again without them.
+fn gate_smoke(paper: &dyn Paper, machines: &[MachineRecords], mut claims: Vec<ClaimResult>) -> Result<Vec<ClaimResult>> {
+    let smoke = smoke_profiles(paper);
+    for m in machines {
+        let used: std::collections::BTreeSet<String> =
+            m.measurements().map(|r| r.str("profile").to_owned()).filter(|p| smoke.contains(p)).collect();
+        if used.is_empty() {
+            continue;
+        }
+        let mut without = m.clone();
+        without.rows.retain(|r| !(r.str("record_kind") == "measurement" && used.contains(r.str("profile"))));
+        let judged = paper.judge(std::slice::from_ref(&without))?;
+        let names: Vec<String> = used.iter().map(|p| format!("`{p}`")).collect();
+        claims = crate::claims::smoke_gate(claims, &judged, &m.hw_id, &names.join(", "));
+    }
+    Ok(claims)
 }
 
 /// Claims that rest on an incomplete sweep. For each machine and profile with
@@ -886,7 +993,7 @@ fn mark_incomplete(paper: &dyn Paper, machines: &[MachineRecords], mut claims: V
 pub fn judge(exp: &dyn Experiment, out: &Path, spec: &SpecChoice) -> Result<Vec<ClaimResult>> {
     let paper = load_paper(exp, spec)?;
     let machines = machines(out, exp.id(), None)?;
-    let claims = paper.judge(&machines)?;
+    let claims = gate_smoke(paper.as_ref(), &machines, paper.judge(&machines)?)?;
     mark_incomplete(paper.as_ref(), &machines, claims)
 }
 
@@ -1006,6 +1113,20 @@ mod tests {
             .collect();
         on_disk.sort_unstable();
         assert_eq!(listed, on_disk);
+    }
+
+    /// Every shipped profile says what it is for, and every paper's `quick` profile is a smoke test (and only it).
+    #[test]
+    fn every_profile_has_a_description_and_quick_is_the_smoke_profile() {
+        for e in registry() {
+            let (_, paper) = loaded(e.id(), str::to_owned);
+            for p in paper.profiles() {
+                let about = paper.about(&p);
+                assert!(about.description.as_ref().is_some_and(|d| !d.trim().is_empty()), "{} {p}: no description", e.id());
+                assert_eq!(about.smoke, p == "quick", "{} {p}", e.id());
+            }
+            assert_eq!(smoke_profiles(paper.as_ref()), vec!["quick".to_owned()], "{}", e.id());
+        }
     }
 
     /// A paper loaded from its shipped spec with `edit` applied, as from `experiments/`.

@@ -176,11 +176,26 @@ impl CaseTimes {
     }
 }
 
+/// How like this machine another is, by their ids (`<gpu>__<cpu>__<threads>t`):
+/// the same GPU (`cpu-only` for none) first, then the same CPU family (the CPU
+/// up to its model number), so that a machine without a GPU is estimated from
+/// another CPU-only machine, one of its own CPU family first, before any GPU host.
+fn likeness(this_hw: &str, hw: &str) -> (bool, bool) {
+    let parts = |id: &str| {
+        let mut p = id.split("__");
+        let gpu = p.next().unwrap_or("").to_owned();
+        let cpu = p.next().unwrap_or("");
+        (gpu, cpu.split("-model-").next().unwrap_or(cpu).to_owned())
+    };
+    let ((gpu, family), (their_gpu, their_family)) = (parts(this_hw), parts(hw));
+    (gpu == their_gpu, family == their_family)
+}
+
 /// The machine whose records estimate, and a line saying which when it is not
 /// this machine: among the machines `wanted` names (an `hw_id` or a part of
 /// one; this machine when None), the one with the most timed rows; when none of
-/// them has any, the machine with the most (the nearest with records).
-/// Err names the machines when `wanted` matches none.
+/// them has any, the most similar machine with timed rows ([`likeness`]; of
+/// equals, the one with the most). Err names the machines when `wanted` matches none.
 pub fn basis(machines: &[MachineRecords], this_hw: &str, wanted: Option<&str>) -> Result<(String, Option<String>), String> {
     let timed = |m: &MachineRecords| m.measurements().filter(|r| r.float(CASE_SECONDS).is_some()).count();
     let most =
@@ -200,19 +215,30 @@ pub fn basis(machines: &[MachineRecords], this_hw: &str, wanted: Option<&str>) -
     Ok(match (named, most(&mut machines.iter())) {
         (Some(hw), _) if hw == this_hw => (hw, None),
         (Some(hw), _) => (hw.clone(), Some(format!("Estimated from the records of `{hw}` (--estimate-from)."))),
-        (None, Some(hw)) => (hw.clone(), Some(format!("No timed records of {which}: estimated from `{hw}`, the machine with the most."))),
+        (None, Some(_)) => {
+            let hw = machines
+                .iter()
+                .filter(|m| timed(m) > 0)
+                .max_by_key(|m| (likeness(this_hw, &m.hw_id), timed(m)))
+                .map(|m| m.hw_id.clone())
+                .expect("a machine with timed rows");
+            let line = format!("No timed records of {which}: estimated from `{hw}`, the most similar machine with records.");
+            (hw, Some(line))
+        }
         (None, None) => (this_hw.to_owned(), None),
     })
 }
 
 /// A profile in one line for `evorepro list`: its cases and the time they
-/// would take, estimated as `--dry-run` does from this machine's records (cases
-/// with no estimate counted).
+/// would take, estimated as `--dry-run` does (this machine's records, else the
+/// most similar machine's, named; cases with no estimate counted).
 pub fn profile_line(cases: &[Case], known: &[Case], machines: &[MachineRecords], this_hw: &str) -> String {
-    let times = CaseTimes::new(machines, this_hw, cases, known);
+    let (basis, _) = basis(machines, this_hw, None).expect("no machine named");
+    let times = CaseTimes::new(machines, &basis, cases, known);
     let known: Vec<f64> = cases.iter().filter_map(|c| times.estimate(c).seconds()).collect();
     let n = cases.len();
-    format!("{n} case{}, {}", if n == 1 { "" } else { "s" }, fmt_partial(known.iter().sum(), n - known.len(), n))
+    let from = if basis == this_hw || known.is_empty() { String::new() } else { format!(" (estimated from `{basis}`)") };
+    format!("{n} case{}, {}{from}", if n == 1 { "" } else { "s" }, fmt_partial(known.iter().sum(), n - known.len(), n))
 }
 
 /// The figure a case belongs to: its id up to the first `/`, with its
@@ -549,6 +575,21 @@ mod tests {
         assert!(said.unwrap().contains("No timed records of `gpu-c`"));
         let e = basis(&machines, "cpu", Some("tpu")).unwrap_err();
         assert!(e.contains("names no machine") && e.contains("`gpu-a`"), "{e}");
+    }
+
+    /// A machine without records is estimated from the most similar one: the same GPU (or none) first, then the same CPU family.
+    #[test]
+    fn the_basis_of_a_new_machine_is_the_most_similar_with_records() {
+        let (h100, epyc) = ("nvidia-h100__intel-xeon-family-6-model-207__16t", "cpu-only__amd-epyc-family-25-model-17__2t");
+        let mut rows: Vec<Record> = (0..5).map(|i| timed(h100, &format!("grid/{i}"), 1, 1.0)).collect();
+        rows.push(timed(epyc, "grid/a", 1, 9.0));
+        let machines = crate::report::by_machine(rows, None);
+        let (b, said) = basis(&machines, "cpu-only__amd-epyc-family-25-model-1__2t", None).unwrap();
+        assert_eq!(b, epyc);
+        assert!(said.unwrap().contains("most similar"));
+        assert_eq!(basis(&machines, "nvidia-h200__intel-xeon-family-6-model-207__16t", None).unwrap().0, h100);
+        // Another CPU-only machine of another family before any GPU host.
+        assert_eq!(basis(&machines, "cpu-only__intel-xeon-family-6-model-85__4t", None).unwrap().0, epyc);
     }
 
     #[test]

@@ -244,6 +244,46 @@ impl PaperVerdicts {
     }
 }
 
+impl PaperVerdicts {
+    /// One machine's verdicts in a line, the paper's claims and the harness's
+    /// checks apart: "paper claims: 3 of 12 reproduced, 6 not reproduced, 3 not
+    /// run here"; with `reasons`, why the claims not run were not ("12 not run
+    /// here (libcuda not found)").
+    pub fn machine_line(&self, hw_id: &str, reasons: bool) -> String {
+        let mut parts = Vec::new();
+        for (whose, provenance) in [("paper claims", Provenance::Paper), ("harness checks", Provenance::Harness)] {
+            let mine: Vec<&ClaimVerdict> = self.claims.iter().filter(|c| c.machine == hw_id && c.provenance == provenance).collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let of = |k: VerdictKind| mine.iter().filter(|c| c.verdict == k.key()).collect::<Vec<_>>();
+            let mut kinds = vec![format!("{} of {} reproduced", of(VerdictKind::Reproduced).len(), mine.len())];
+            for k in VerdictKind::ALL.into_iter().skip(1) {
+                let these = of(k);
+                if these.is_empty() {
+                    continue;
+                }
+                let mut why: BTreeMap<&str, usize> = BTreeMap::new();
+                for c in these.iter().filter(|_| reasons && k == VerdictKind::NotRun) {
+                    *why.entry(c.label.strip_prefix("not run here (").and_then(|l| l.strip_suffix(')')).unwrap_or(&c.label))
+                        .or_default() += 1;
+                }
+                let why: Vec<String> =
+                    why.iter().map(|(r, n)| if *n == these.len() { (*r).to_owned() } else { format!("{n}: {r}") }).collect();
+                let why = if why.is_empty() { String::new() } else { format!(" ({})", why.join("; ")) };
+                kinds.push(format!("{} {}{why}", these.len(), k.label()));
+            }
+            parts.push(format!("{whose}: {}", kinds.join(", ")));
+        }
+        if parts.is_empty() { "no claims judged".into() } else { parts.join("; ") }
+    }
+
+    /// Reads `out/<paper>/verdicts.json`; None where it is missing or of another layout.
+    pub fn read(out: &Path, paper: &str) -> Option<PaperVerdicts> {
+        serde_json::from_str(&std::fs::read_to_string(out.join(paper).join("verdicts.json")).ok()?).ok()
+    }
+}
+
 /// Every paper's verdicts found under `out/*/verdicts.json`, in `order` first
 /// (the registry's), then any other by name.
 pub fn read_all(out: &Path, order: &[&str]) -> Result<Vec<PaperVerdicts>> {
@@ -364,5 +404,27 @@ mod tests {
         let md = std::fs::read_to_string(dir.path().join("INDEX.md")).unwrap();
         assert!(md.contains("| [demo](demo/REPORT.md) | `m2` (CPU (no GPU)) | abc123 | 0 | 1 | 0 | 0 | 0 | — |"), "{md}");
         assert!(md.contains("- `fast` on `m1`: **reproduced** (1.20× the paper's)"), "{md}");
+    }
+
+    /// A run's summary line: one machine's own verdicts, paper claims and harness checks apart, with why the claims not run were not.
+    #[test]
+    fn machine_line_counts_one_machine_and_names_why_claims_were_not_run() {
+        let (paper, mut harness) = (ClaimSpec::for_tests("fast"), ClaimSpec::for_tests("check"));
+        harness.provenance = Provenance::Harness;
+        let claims = vec![
+            ClaimResult::not_run(&paper, "cpu", "libcuda not found"),
+            ClaimResult::not_run(&paper, "cpu", "libcuda not found"),
+            ClaimResult::of(&harness, "cpu", Outcome::new(Verdict::Reproduced, "ok")),
+            ClaimResult::of(&paper, "gpu", Outcome::new(Verdict::Reproduced, "ok")),
+            ClaimResult::not_run(&paper, "gpu", "stand-in"),
+        ];
+        let v = PaperVerdicts::new("demo", "Demo paper", &[machine("cpu"), machine("gpu")], &claims);
+        assert_eq!(
+            v.machine_line("cpu", true),
+            "paper claims: 0 of 2 reproduced, 2 not run here (libcuda not found); harness checks: 1 of 1 reproduced"
+        );
+        assert_eq!(v.machine_line("gpu", false), "paper claims: 1 of 2 reproduced, 1 not run here");
+        assert_eq!(v.machine_line("gpu", true), "paper claims: 1 of 2 reproduced, 1 not run here (stand-in)");
+        assert_eq!(v.machine_line("elsewhere", true), "no claims judged");
     }
 }

@@ -483,6 +483,34 @@ pub fn beyond_table(claims: &[ClaimResult]) -> Option<String> {
     (!t.is_empty()).then(|| t.render())
 }
 
+/// A note for each machine whose cases started while the 1-minute load average
+/// exceeded its threads (as hyperfine warns): how many, and the highest load.
+pub fn busy_note(machines: &[MachineRecords]) -> Option<String> {
+    let mut lines = Vec::new();
+    for m in machines {
+        let mut busy: BTreeMap<&str, f64> = BTreeMap::new();
+        let mut all = std::collections::BTreeSet::new();
+        for r in m.measurements() {
+            all.insert(r.str("case_id"));
+            let threads = r.float("cpu_threads").unwrap_or(f64::INFINITY);
+            if let Some(load) = r.float(crate::hardware::LOAD_AVG_1M).filter(|l| *l > threads) {
+                let e = busy.entry(r.str("case_id")).or_insert(load);
+                *e = e.max(load);
+            }
+        }
+        if let Some(top) = busy.values().copied().reduce(f64::max) {
+            lines.push(format!(
+                "**Busy machine:** `{}`: {} of {} cases started with the 1-minute load average above its threads (up to {top:.2}); \
+                 their times may be slowed by other work.",
+                m.hw_id,
+                busy.len(),
+                all.len()
+            ));
+        }
+    }
+    (!lines.is_empty()).then(|| lines.join("\n\n"))
+}
+
 /// Verdict counts per machine, the opening of every report.
 pub fn verdict_summary(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
     let mut t = Table::new(&["machine", "claims", "verdicts"]);
@@ -614,6 +642,28 @@ pub(crate) fn int32_ceiling(profile: &str, run_id: u64, gop_per_s: f64) -> Recor
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A report notes the machines whose cases started under a load above their threads; records without the column
+    /// (older ones) raise no note.
+    #[test]
+    fn busy_note_counts_cases_started_under_load() {
+        let row = |case: &str, load: Option<f64>| {
+            Record::new()
+                .with("hw_id", "m")
+                .with("record_kind", "measurement")
+                .with("case_id", case)
+                .with("cpu_threads", 2)
+                .with(crate::hardware::LOAD_AVG_1M, load)
+        };
+        let machines = vec![MachineRecords {
+            hw_id: "m".into(),
+            rows: vec![row("a", Some(3.2)), row("a", Some(2.5)), row("b", Some(1.0)), row("c", None)],
+        }];
+        let note = busy_note(&machines).unwrap();
+        assert!(note.contains("`m`: 1 of 3 cases") && note.contains("up to 3.20"), "{note}");
+        let calm = vec![MachineRecords { hw_id: "m".into(), rows: vec![row("b", Some(1.0)), row("c", None)] }];
+        assert_eq!(busy_note(&calm), None);
+    }
 
     #[test]
     fn run_ratios_show_the_spread_and_the_runs_short_of_the_goal() {

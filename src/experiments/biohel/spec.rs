@@ -108,6 +108,12 @@ pub struct Settings {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Profile {
+    /// One line for `evorepro list` and `--dry-run`: what the profile is for.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// A smoke test of the harness: its records never decide a paper's claim.
+    #[serde(default)]
+    pub smoke: bool,
     #[serde(default)]
     pub sets: Vec<Spanned<String>>,
     #[serde(default)]

@@ -58,6 +58,12 @@ pub struct Settings {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Profile {
+    /// One line for `evorepro list` and `--dry-run`: what the profile is for.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// A smoke test of the harness: its records never decide a paper's claim.
+    #[serde(default)]
+    pub smoke: bool,
     pub table5_ells: Vec<Spanned<usize>>,
     pub table5_bisections: Spanned<usize>,
     /// Table 5's per-trial rule: runs per population size tried, and the runs

@@ -30,6 +30,12 @@ pub struct Settings {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Profile {
+    /// One line for `evorepro list` and `--dry-run`: what the profile is for.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// A smoke test of the harness: its records never decide a paper's claim.
+    #[serde(default)]
+    pub smoke: bool,
     pub table1_ells: Vec<Spanned<usize>>,
     pub generations: Spanned<usize>,
     pub runs: Spanned<usize>,

@@ -55,6 +55,12 @@ pub(super) struct Settings {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct Profile {
+    /// One line for `evorepro list` and `--dry-run`: what the profile is for.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// A smoke test of the harness: its records never decide a paper's claim.
+    #[serde(default)]
+    pub smoke: bool,
     pub grid_islands: Vec<Spanned<usize>>,
     pub grid_sizes: Vec<Spanned<usize>>,
     pub generations: Spanned<u32>,

@@ -73,6 +73,12 @@ pub enum Sweep {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Profile {
+    /// One line for `evorepro list` and `--dry-run`: what the profile is for.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// A smoke test of the harness: its records never decide a paper's claim.
+    #[serde(default)]
+    pub smoke: bool,
     pub tries: Spanned<usize>,
     pub functions: Vec<Spanned<String>>,
     pub sizes: Vec<Spanned<Pair<i64>>>,
