@@ -277,7 +277,7 @@ pub fn run(cli: Cli) -> Result<()> {
                         Err(err) => println!("         unreadable: {err}"),
                     }
                 }
-                let machines = crate::report::by_machine(rows, Some(&this));
+                let machines = crate::records::by_machine(rows, Some(&this));
                 let mut known = Vec::new();
                 for profile in paper.profiles() {
                     known.extend(paper.cases(&profile)?);
@@ -423,7 +423,7 @@ fn upgrade_records(out: &std::path::Path) -> Result<()> {
             rows.extend(r);
         }
     }
-    let aliases = crate::report::aliases(&rows);
+    let aliases = crate::records::aliases(&rows);
     let mut renamed = 0;
     for (f, id) in by_file {
         if let Some(new) = aliases.get(&id) {

@@ -35,6 +35,7 @@ pub mod claims;
 pub mod cli;
 pub mod error;
 pub mod experiments;
+pub mod fmt;
 pub mod gpu;
 pub mod hardware;
 pub mod library;

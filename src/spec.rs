@@ -2,8 +2,8 @@
 //! typed spec with errors that name the file, line and key; the repository root
 //! they are found under, and the data paths they name ([`SpecFile::data_path`]).
 
-use crate::claims::hardware::{Datasheet, Quantity};
 use crate::error::SpecError;
+use crate::hardware::Quantity;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use sha2::{Digest, Sha256};
@@ -460,6 +460,15 @@ impl ClaimSpec {
         let text = format!("id = \"{id}\"\nsource = \"s\"\ntext = \"t\"\ncheck = \"c\"\n");
         toml::from_str(&text).expect("test claim")
     }
+}
+
+/// A datasheet value of the paper's hardware, with where it comes from.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Datasheet {
+    #[serde(deserialize_with = "positive_finite")]
+    pub value: f64,
+    pub source: String,
 }
 
 #[cfg(test)]

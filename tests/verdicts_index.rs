@@ -79,10 +79,11 @@ fn committed_verdicts_follow_the_schema() {
 /// reproduced claim) is refused, so the schema can fail.
 #[test]
 fn every_kind_of_verdict_follows_the_schema_and_the_schema_can_fail() {
-    use evorepro::claims::hardware::{Explanation, Factor, Predicted, Quantity};
+    use evorepro::claims::hardware::{Explanation, Factor, Predicted};
     use evorepro::claims::{Budget, ClaimResult, Direction, Estimate, Outcome, Verdict, judge};
+    use evorepro::hardware::Quantity;
+    use evorepro::records::MachineRecords;
     use evorepro::records::Record;
-    use evorepro::report::MachineRecords;
     let text = "id = \"c\"\nsource = \"s\"\ntext = \"t\"\nquote = \"q\"\ncheck = \"k\"\n";
     let paper: evorepro::spec::ClaimSpec = toml::from_str(text).unwrap();
     let harness: evorepro::spec::ClaimSpec = toml::from_str(&text.replace("quote = \"q\"\n", "provenance = \"harness\"\n")).unwrap();

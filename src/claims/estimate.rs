@@ -144,7 +144,7 @@ impl Estimate {
 impl std::fmt::Display for Estimate {
     /// "12.1 [11.7, 12.5] (n = 5)"; an exact value alone.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        use super::judge::fmt_sig;
+        use crate::fmt::fmt_sig;
         if self.is_exact() {
             return write!(f, "{}", fmt_sig(self.value));
         }

@@ -16,96 +16,11 @@
 //! inside the claim's band (measured / predicted); every factor must be
 //! measured here and known for the paper.
 
-use crate::report::MachineRecords;
+use crate::hardware::Quantity;
+use crate::records::MachineRecords;
 use crate::spec::PaperHardware;
 use serde::Deserialize;
 use std::collections::BTreeMap;
-
-/// A hardware quantity known both here (measured or recorded) and for the paper's machine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Quantity {
-    /// Device memory bandwidth, GB/s: here the device-to-device copy (read + write) measured in the run.
-    GpuBandwidth,
-    /// 32-bit integer instructions per second, 10⁹/s: here the measured ceiling.
-    GpuInt32,
-    /// Streaming multiprocessors.
-    GpuSms,
-    /// Host→device bandwidth, GB/s: here the pinned copy measured in the run.
-    HostLink,
-    /// One core's clock, GHz: here a chain of dependent integer adds (one per cycle), turbo included.
-    CpuClock,
-    /// Physical CPU cores of the machine (all sockets): here the fingerprint's count.
-    CpuCores,
-    /// Device memory, GiB.
-    GpuMemory,
-    /// Threads a block may have.
-    GpuThreadsPerBlock,
-    /// A point's whole-run gain by Amdahl's law, 1 / ((1 − p) + p / s), from the
-    /// share p of the sped-up phase at that point (supplied by the check).
-    Amdahl,
-    /// A point's occupancy: resident warps per SM over the card's maximum (supplied by the check).
-    Occupancy,
-}
-
-impl Quantity {
-    pub fn label(self) -> &'static str {
-        match self {
-            Quantity::GpuBandwidth => "GPU memory bandwidth",
-            Quantity::GpuInt32 => "GPU int32 rate",
-            Quantity::GpuSms => "GPU SMs",
-            Quantity::HostLink => "host→device bandwidth",
-            Quantity::CpuClock => "one core's clock",
-            Quantity::CpuCores => "CPU cores",
-            Quantity::GpuMemory => "GPU memory",
-            Quantity::GpuThreadsPerBlock => "threads per block",
-            Quantity::Amdahl => "whole-run gain by Amdahl's law",
-            Quantity::Occupancy => "occupancy (warps per SM over the maximum)",
-        }
-    }
-
-    pub fn unit(self) -> &'static str {
-        match self {
-            Quantity::GpuBandwidth | Quantity::HostLink => "GB/s",
-            Quantity::GpuInt32 => "G/s",
-            Quantity::CpuClock => "GHz",
-            Quantity::GpuMemory => "GiB",
-            Quantity::GpuSms | Quantity::GpuThreadsPerBlock | Quantity::CpuCores | Quantity::Amdahl | Quantity::Occupancy => "",
-        }
-    }
-
-    /// A quantity of a point (supplied by the check), not of the machine.
-    pub fn of_point(self) -> bool {
-        matches!(self, Quantity::Amdahl | Quantity::Occupancy)
-    }
-
-    /// The value on a machine, from its records: ceilings measured in its runs
-    /// (else by `evorepro hw --record` on the same machine), or its fingerprint.
-    pub fn here(self, m: &MachineRecords) -> Option<f64> {
-        let first = |k: &str| m.rows.iter().find_map(|r| r.float(k).or_else(|| r.int(k).map(|v| v as f64)));
-        match self {
-            Quantity::GpuBandwidth => m.ceiling_or_hw("gpu_d2d"),
-            Quantity::GpuInt32 => m.ceiling_or_hw("gpu_int32"),
-            Quantity::HostLink => m.ceiling_or_hw("gpu_h2d_pinned"),
-            Quantity::CpuClock => m.ceiling_or_hw("cpu_clock"),
-            Quantity::GpuSms => first("gpu_sms"),
-            Quantity::CpuCores => first("cpu_physical_cores"),
-            Quantity::GpuMemory => first("gpu_mem_gib"),
-            Quantity::GpuThreadsPerBlock => first("gpu_max_threads_per_block"),
-            Quantity::Amdahl | Quantity::Occupancy => None,
-        }
-        .filter(|v| v.is_finite() && *v > 0.0)
-    }
-}
-
-/// A datasheet value of the paper's hardware, with where it comes from.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Datasheet {
-    #[serde(deserialize_with = "crate::spec::positive_finite")]
-    pub value: f64,
-    pub source: String,
-}
 
 /// How a claim's result scales with the hardware: quantity → exponent.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -136,13 +51,13 @@ impl Factor {
 impl std::fmt::Display for Factor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let unit = if self.quantity.unit().is_empty() { String::new() } else { format!(" {}", self.quantity.unit()) };
-        let power = if self.exponent == 1.0 { String::new() } else { format!(" (power {})", super::judge::fmt_num(self.exponent)) };
+        let power = if self.exponent == 1.0 { String::new() } else { format!(" (power {})", crate::fmt::fmt_num(self.exponent)) };
         write!(
             f,
             "{} {}{unit} here against {}{unit} ({}){power}",
             self.quantity.label(),
-            super::judge::fmt_sig(self.here),
-            super::judge::fmt_sig(self.paper),
+            crate::fmt::fmt_sig(self.here),
+            crate::fmt::fmt_sig(self.paper),
             self.source
         )
     }
@@ -200,7 +115,7 @@ impl Explanation {
 
 impl std::fmt::Display for Explanation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        use super::judge::fmt_ratio;
+        use crate::fmt::fmt_ratio;
         let factors: Vec<String> = self.factors.iter().map(|x| x.to_string()).collect();
         write!(f, "{}", factors.join(", "))?;
         match self.points.as_slice() {
@@ -284,7 +199,7 @@ impl Model {
             "the hardware model ({e}) misses {} of {} points outside the band {band}× (by up to {})",
             missed.len(),
             e.points.len(),
-            super::judge::fmt_ratio(worst)
+            crate::fmt::fmt_ratio(worst)
         ))
     }
 }

@@ -23,6 +23,7 @@
 
 use super::estimate::{Estimate, MAX_N_NEEDED};
 use super::{Ctx, Direction, Model, Outcome, Point, Quantified, Verdict};
+use crate::fmt::{fmt_num, fmt_ratio, fmt_sig};
 use crate::spec::Pair;
 use crate::stats::{self, Summary, t975};
 use serde::Deserialize;
@@ -288,27 +289,6 @@ impl std::fmt::Display for Band {
     }
 }
 
-/// A number with as many digits as it needs (up to 3 decimals).
-pub fn fmt_num(x: f64) -> String {
-    if x == x.round() && x.abs() < 1e15 {
-        format!("{x:.0}")
-    } else {
-        let s = format!("{x:.3}");
-        s.trim_end_matches('0').trim_end_matches('.').to_owned()
-    }
-}
-
-/// A ratio as "12.3×" with a sensible number of digits.
-pub fn fmt_ratio(r: f64) -> String {
-    if r >= 100.0 {
-        format!("{r:.0}×")
-    } else if r >= 10.0 {
-        format!("{r:.1}×")
-    } else {
-        format!("{r:.2}×")
-    }
-}
-
 /// `Err(inconclusive, needing min_n)` when `n < min_n`.
 pub fn enough(n: usize, min_n: usize, what: &str) -> Result<(), Outcome> {
     if n < min_n { Err(Outcome::too_few(n, min_n, format!("{what}: n = {n}"))) } else { Ok(()) }
@@ -385,29 +365,12 @@ pub fn compare_exact(a: f64, b: f64) -> Comparison {
     }
 }
 
-/// "12.1 ± 0.4 (95% CI, n = 5)".
-pub fn fmt_mean(xs: &[f64]) -> String {
-    match Summary::of(xs) {
-        Some(s) if s.n > 1 => format!("{} ± {} (95% CI, n = {})", fmt_sig(s.mean), fmt_sig(s.ci95()), s.n),
-        Some(s) => format!("{} (n = 1)", fmt_sig(s.mean)),
-        None => "—".into(),
-    }
-}
-
-/// Three significant digits.
-pub fn fmt_sig(x: f64) -> String {
-    if x == 0.0 || !x.is_finite() {
-        return format!("{x}");
-    }
-    let digits = (2 - x.abs().log10().floor() as i32).max(0) as usize;
-    format!("{x:.digits$}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::testing;
     use super::*;
     use crate::claims::VerdictKind;
+    use crate::fmt::fmt_mean;
 
     #[test]
     fn bands_parse_from_pairs_and_refuse_reversed_ones() {

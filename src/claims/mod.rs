@@ -36,7 +36,7 @@ pub mod hardware;
 pub mod judge;
 
 use crate::error::SpecError;
-use crate::report::MachineRecords;
+use crate::records::MachineRecords;
 use crate::spec::{ClaimSpec, PaperHardware, Provenance, ReducedBudget, SpecFile};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -98,7 +98,7 @@ impl Budget {
 
     /// "reduced budget (2000 of the paper's 100000 generations)".
     pub fn label(&self) -> String {
-        use judge::fmt_num;
+        use crate::fmt::fmt_num;
         format!("reduced budget ({} of the paper's {} {})", fmt_num(self.used), fmt_num(self.paper), self.unit)
     }
 }

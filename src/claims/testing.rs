@@ -2,8 +2,8 @@
 //! every claim of a spec can reach a verdict.
 
 use super::{Claims, Ctx, Model, VerdictKind};
+use crate::records::MachineRecords;
 use crate::records::Record;
-use crate::report::MachineRecords;
 use crate::spec::PaperHardware;
 
 /// A machine whose records hold only these ceilings (`gpu_int32` in 10⁹/s,

@@ -27,8 +27,9 @@ use crate::claims::{ClaimResult, Outcome, Verdict};
 use crate::error::{GpuError, SpecError};
 use crate::gpu::{self, Gpu};
 use crate::hardware::{self, Fingerprint};
+use crate::records::MachineRecords;
 use crate::records::{self, Record, RecordStore};
-use crate::report::{self, MachineRecords};
+use crate::report;
 use crate::spec::{PaperMeta, SpecContext, SpecFile};
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -427,7 +428,7 @@ pub fn dry_run(exp: &dyn Experiment, opts: &RunOptions, dry: &DryRunOptions) -> 
     if let Some(refs) = reference_folder(&opts.out, &opts.spec.root) {
         rows.extend(load_records(&refs, exp.id())?);
     }
-    let machines = report::by_machine(rows, Some(hw));
+    let machines = crate::records::by_machine(rows, Some(hw));
     let on = match &env.gpu {
         Some(g) => format!("GPU {}", g.info.name),
         None => format!("CPU only ({}): GPU parts would be recorded as not run here", env.gpu_absent),
@@ -1053,10 +1054,10 @@ fn compared_machines(out: &Path, id: &str, this_hw: Option<&str>, with: &[PathBu
         }
         // One id per machine across every paper's records and the hardware records.
         let mut hardware = load_records(folder, HARDWARE_DIR)?;
-        let alias = report::aliases(&all_records(folder)?);
-        report::apply_aliases(&mut rows, &alias);
-        report::apply_aliases(&mut hardware, &alias);
-        let mut machines = report::by_machine(rows, this_hw);
+        let alias = crate::records::aliases(&all_records(folder)?);
+        crate::records::apply_aliases(&mut rows, &alias);
+        crate::records::apply_aliases(&mut hardware, &alias);
+        let mut machines = crate::records::by_machine(rows, this_hw);
         for r in hardware {
             if let Some(m) = machines.iter_mut().find(|m| m.hw_id == r.str("hw_id")) {
                 m.rows.push(r);

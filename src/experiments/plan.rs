@@ -12,8 +12,9 @@
 //! same case on another machine (named), else unknown.
 
 use super::{Case, Footprint, Paper};
+use crate::records::MachineRecords;
 use crate::records::{Record, Value};
-use crate::report::{MachineRecords, Table};
+use crate::report::Table;
 use std::collections::BTreeMap;
 
 /// Record column: seconds the whole case took (every row of the case carries it).
@@ -500,7 +501,7 @@ mod tests {
             timed("there", "grid/b", 1, 30.0),
             timed("there", "speed/c", 1, 5.0),
         ];
-        let machines = crate::report::by_machine(rows, Some("here"));
+        let machines = crate::records::by_machine(rows, Some("here"));
         let cases = [case("grid/a", 4), case("grid/b", 2), case("speed/c", 8), case("ring/d", 1)];
         let t = CaseTimes::new(&machines, "here", &cases, &[]);
         // The latest run of the basis, not another machine's.
@@ -529,7 +530,7 @@ mod tests {
             timed("here", "fig5/a", 1, 10.0).with("single_thread", false),
             timed("here", "fig5/b", 1, 500.0).with("single_thread", true),
         ];
-        let machines = crate::report::by_machine(rows, Some("here"));
+        let machines = crate::records::by_machine(rows, Some("here"));
         let timed_cases = [case("fig5/a", 10).with_param("single_thread", false), one("fig5/b", 10)];
         let t = CaseTimes::new(&machines, "here", &timed_cases, &[]);
         // 1 s per unit of weight for the multi-threaded runs, 50 s for the single-threaded ones.
@@ -542,13 +543,13 @@ mod tests {
         let mut row = timed("here", "grid/a", 1, 10.0).with("generations", 100);
         let mut c = case("grid/a", 5);
         c.params = Record::new().with("generations", 500);
-        let machines = crate::report::by_machine(vec![row.clone()], Some("here"));
+        let machines = crate::records::by_machine(vec![row.clone()], Some("here"));
         // The same id, 500 generations planned, 100 stored: not this case; the model scales by weight.
         let other = Case { params: Record::new().with("generations", 100), ..case("grid/a", 1) };
         let t = CaseTimes::new(&machines, "here", std::slice::from_ref(&c), std::slice::from_ref(&other));
         assert_eq!(t.estimate(&c), Estimate::Model(50.0));
         row.set("generations", 500.0);
-        let machines = crate::report::by_machine(vec![row], Some("here"));
+        let machines = crate::records::by_machine(vec![row], Some("here"));
         let t = CaseTimes::new(&machines, "here", std::slice::from_ref(&c), &[]);
         assert_eq!(t.estimate(&c), Estimate::Measured(10.0));
     }
@@ -561,7 +562,7 @@ mod tests {
             timed("gpu-b", "grid/a", 1, 1.0),
             Record::new().with("hw_id", "gpu-c").with("record_kind", "measurement").with("case_id", "grid/a"),
         ];
-        let machines = crate::report::by_machine(rows, Some("cpu"));
+        let machines = crate::records::by_machine(rows, Some("cpu"));
         let (b, said) = basis(&machines, "cpu", None).unwrap();
         assert_eq!(b, "gpu-a");
         assert!(said.unwrap().contains("No timed records of this machine"));
@@ -583,7 +584,7 @@ mod tests {
         let (h100, epyc) = ("nvidia-h100__intel-xeon-family-6-model-207__16t", "cpu-only__amd-epyc-family-25-model-17__2t");
         let mut rows: Vec<Record> = (0..5).map(|i| timed(h100, &format!("grid/{i}"), 1, 1.0)).collect();
         rows.push(timed(epyc, "grid/a", 1, 9.0));
-        let machines = crate::report::by_machine(rows, None);
+        let machines = crate::records::by_machine(rows, None);
         let (b, said) = basis(&machines, "cpu-only__amd-epyc-family-25-model-1__2t", None).unwrap();
         assert_eq!(b, epyc);
         assert!(said.unwrap().contains("most similar"));

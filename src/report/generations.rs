@@ -11,13 +11,15 @@
 //! than [`WITHIN`] names the quantity whose ratio comes closest to what was
 //! measured: the assumption that broke.
 
+use super::Table;
 use super::chart::{self, RegionChart};
-use super::{MachineRecords, Table};
-use crate::claims::hardware::{Datasheet, Quantity};
+use crate::hardware::Quantity;
+use crate::records::MachineRecords;
+use crate::spec::Datasheet;
 
 /// A prediction across machines explains a measured ratio when they agree within this factor.
 pub const WITHIN: f64 = 2.0;
-use crate::claims::judge::{fmt_ratio, fmt_sig};
+use crate::fmt::{fmt_ratio, fmt_sig};
 use crate::stats::median;
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;

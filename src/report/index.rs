@@ -3,8 +3,9 @@
 //! `verdicts.json` at the root of the reports. All three come from the same
 //! [`ClaimResult`]s as the report's own summary, so they cannot disagree.
 
-use super::{MachineRecords, Table};
+use super::Table;
 use crate::claims::{ClaimResult, Direction, Estimate, VerdictKind, counts};
+use crate::records::MachineRecords;
 use crate::records::write_atomic;
 use crate::spec::Provenance;
 use anyhow::{Context, Result};
@@ -360,7 +361,7 @@ pub fn index_markdown(papers: &[PaperVerdicts]) -> String {
     for p in papers {
         let _ = writeln!(md, "\n## [{}]({}) — {}\n", p.paper, p.report, p.title);
         for c in &p.claims {
-            let ratio = c.ratio.as_ref().map_or(String::new(), |r| format!(" ({} the paper's)", crate::claims::judge::fmt_ratio(r.value)));
+            let ratio = c.ratio.as_ref().map_or(String::new(), |r| format!(" ({} the paper's)", crate::fmt::fmt_ratio(r.value)));
             let whose = if c.provenance == Provenance::Harness { " (harness check)" } else { "" };
             let _ = writeln!(md, "- `{}`{whose} on `{}`: **{}**{ratio}", c.id, c.machine, c.label);
         }

@@ -7,7 +7,7 @@ pub mod generations;
 pub mod index;
 
 use crate::claims::ClaimResult;
-use crate::records::{Record, Value};
+use crate::records::MachineRecords;
 use crate::spec::PaperMeta;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -41,259 +41,6 @@ impl Table {
         }
         out
     }
-}
-
-/// Records of one machine (one `records/*.parquet` file or several of one hw_id).
-#[derive(Clone, Debug)]
-pub struct MachineRecords {
-    pub hw_id: String,
-    pub rows: Vec<Record>,
-}
-
-impl MachineRecords {
-    /// Measurement rows only (not ceilings).
-    pub fn measurements(&self) -> impl Iterator<Item = &Record> {
-        self.rows.iter().filter(|r| r.str("record_kind") == "measurement")
-    }
-
-    /// Measurement rows where each timed configuration comes from one profile
-    /// at one code version: among rows with the same `point` (e.g. figure and
-    /// size), the run that measured it last (largest `run_id`) names a commit
-    /// and a profile, and every run of that profile at that commit is kept
-    /// (issue #44: runs are superseded by run, and runs of one profile at
-    /// unchanged code are pooled). Rows without a point are all kept.
-    pub fn latest_measurements<K: Ord>(&self, point: impl Fn(&Record) -> Option<K>) -> Vec<&Record> {
-        self.latest_runs(point, |r| r.str("profile").to_owned())
-    }
-
-    /// As [`Self::latest_measurements`], pooling the runs of every profile at
-    /// the latest commit whose `setting` (what changes the measurement beyond
-    /// the point, e.g. the generations run) equals the latest run's, so that
-    /// one profile's runs never hide another's of the same measurement.
-    pub fn pooled_measurements<K: Ord, S: PartialEq>(
-        &self,
-        point: impl Fn(&Record) -> Option<K>,
-        setting: impl Fn(&Record) -> S,
-    ) -> Vec<&Record> {
-        self.latest_runs(point, setting)
-    }
-
-    fn latest_runs<K: Ord, S: PartialEq>(&self, point: impl Fn(&Record) -> Option<K>, setting: impl Fn(&Record) -> S) -> Vec<&Record> {
-        let version = |r: &Record| (r.str("git_commit").to_owned(), setting(r));
-        let mut latest: BTreeMap<K, (i64, (String, S))> = BTreeMap::new();
-        for r in self.measurements() {
-            if let Some(k) = point(r) {
-                let run = r.int("run_id").unwrap_or(0);
-                if latest.get(&k).is_none_or(|(at, _)| *at < run) {
-                    latest.insert(k, (run, version(r)));
-                }
-            }
-        }
-        self.measurements().filter(|r| point(r).is_none_or(|k| latest.get(&k).is_some_and(|l| l.1 == version(r)))).collect()
-    }
-
-    /// The latest measured value of a ceiling, if any: GB/s for bandwidths
-    /// (column `gb_per_s`), 10⁹ instructions per second for rates (column
-    /// `gop_per_s`), GHz for a core's clock (column `cpu_clock_ghz`).
-    pub fn ceiling(&self, name: &str) -> Option<f64> {
-        self.ceiling_where(name, |_| true)
-    }
-
-    /// The latest value of a ceiling measured by runs of `profile` (the runs
-    /// whose measurements a report row compares with it), else the latest of any.
-    pub fn ceiling_of_profile(&self, name: &str, profile: &str) -> Option<f64> {
-        self.ceiling_where(name, |r| r.str("profile") == profile).or_else(|| self.ceiling(name))
-    }
-
-    /// A ceiling measured in this machine's runs, else by `evorepro hw --record`
-    /// on the same machine (record kind `hw_ceiling`): for explanations, never
-    /// for a kernel's share of a ceiling, which must come from its own run.
-    pub fn ceiling_or_hw(&self, name: &str) -> Option<f64> {
-        self.ceiling(name).or_else(|| self.latest_of(name, "hw_ceiling", |_| true))
-    }
-
-    /// Latest by the run's start time (`run_id`), not by the order the record
-    /// files were read in.
-    fn ceiling_where(&self, name: &str, keep: impl Fn(&Record) -> bool) -> Option<f64> {
-        self.latest_of(name, "ceiling", keep)
-    }
-
-    fn latest_of(&self, name: &str, kind: &str, keep: impl Fn(&Record) -> bool) -> Option<f64> {
-        self.rows
-            .iter()
-            .filter(|r| r.str("record_kind") == kind && r.str("ceiling") == name && keep(r))
-            .filter_map(|r| Some((r.int("run_id").unwrap_or(0), crate::records::ceiling_value(r)?)))
-            .max_by_key(|&(run, _)| run)
-            .map(|(_, v)| v)
-    }
-
-    pub fn has_gpu(&self) -> bool {
-        self.rows.iter().any(|r| !r.str("gpu_name").is_empty())
-    }
-
-    fn first(&self) -> Option<&Record> {
-        self.rows.first()
-    }
-
-    /// A short human name: GPU (if any) + CPU.
-    pub fn label(&self) -> String {
-        let r = match self.first() {
-            Some(r) => r,
-            None => return self.hw_id.clone(),
-        };
-        let gpu = r.str("gpu_name");
-        if gpu.is_empty() { format!("{} (no GPU)", r.str("cpu_model")) } else { format!("{gpu} + {}", r.str("cpu_model")) }
-    }
-}
-
-/// The fingerprint fields that make a machine, all but its id and the CPU's
-/// signature (which older ids lack).
-const FINGERPRINT: [&str; 12] = [
-    "cpu_model",
-    "cpu_physical_cores",
-    "cpu_threads",
-    "mem_gib",
-    "os",
-    "gpu_name",
-    "gpu_cc",
-    "gpu_sms",
-    "gpu_mem_gib",
-    "gpu_mem_bus_bits",
-    "gpu_max_threads_per_block",
-    "cuda_driver",
-];
-
-/// The column keeping a row's id as recorded when [`by_machine`] names its machine by another.
-pub const HW_ID_RECORDED: &str = "hw_id_recorded";
-
-/// One machine, one id: records from before the CPU's signature joined the id
-/// (`…processor__16t`, no `cpu_signature`) belong to the one machine whose
-/// fingerprint equals theirs in every other field they recorded (a field an
-/// older evorepro did not record matches any value) and that has a signature
-/// (`…processor-family-6-model-207__16t`). Old id → canonical id; an old id
-/// that two signatures could claim, or one fingerprint of which no signed
-/// machine has, keeps its own.
-pub fn aliases(rows: &[Record]) -> BTreeMap<String, String> {
-    type Key = Vec<Option<String>>;
-    let key = |r: &Record| -> Key {
-        FINGERPRINT.iter().map(|k| Some(r.get(k)).filter(|v| !matches!(v, Value::Null)).map(|v| v.to_string())).collect()
-    };
-    // A field an older evorepro did not record matches any value.
-    let matches = |old: &Key, new: &Key| old.iter().zip(new).all(|(o, n)| o.is_none() || o == n);
-    let mut signed: BTreeMap<Key, BTreeSet<String>> = BTreeMap::new();
-    let mut unsigned: BTreeMap<String, BTreeSet<Key>> = BTreeMap::new();
-    for r in rows.iter().filter(|r| matches!(r.str("record_kind"), "measurement" | "ceiling" | "hw_ceiling")) {
-        if r.str("cpu_signature").is_empty() {
-            unsigned.entry(r.str("hw_id").to_owned()).or_default().insert(key(r));
-        } else {
-            signed.entry(key(r)).or_default().insert(r.str("hw_id").to_owned());
-        }
-    }
-    let mut out = BTreeMap::new();
-    for (old, keys) in unsigned {
-        // Every fingerprint the old id was recorded with must match a signed
-        // machine's, and all of them the same one machine's.
-        let per_key: Vec<BTreeSet<&String>> =
-            keys.iter().map(|k| signed.iter().filter(|(s, _)| matches(k, s)).flat_map(|(_, ids)| ids).collect()).collect();
-        let targets: BTreeSet<&String> = per_key.iter().flatten().copied().collect();
-        if let ([new], true) = (targets.into_iter().collect::<Vec<_>>().as_slice(), per_key.iter().all(|t| !t.is_empty()))
-            && **new != old
-        {
-            out.insert(old, (*new).clone());
-        }
-    }
-    out
-}
-
-/// Groups rows by machine, this machine first, then by name: aliased ids
-/// ([`aliases`]) join their machine (the id recorded kept in
-/// [`HW_ID_RECORDED`]), and a profile measured at several commits on one
-/// machine keeps the latest run's commit; the earlier commit's rows are
-/// marked `superseded` (never measurements), so no table mixes code versions.
-pub fn by_machine(mut rows: Vec<Record>, this_hw: Option<&str>) -> Vec<MachineRecords> {
-    let alias = aliases(&rows);
-    apply_aliases(&mut rows, &alias);
-    let mut out: Vec<MachineRecords> = Vec::new();
-    for r in rows {
-        let id = r.str("hw_id").to_owned();
-        match out.iter_mut().find(|m| m.hw_id == id) {
-            Some(m) => m.rows.push(r),
-            None => out.push(MachineRecords { hw_id: id, rows: vec![r] }),
-        }
-    }
-    for m in &mut out {
-        m.supersede();
-    }
-    out.sort_by_key(|m| (Some(m.hw_id.as_str()) != this_hw, m.hw_id.clone()));
-    out
-}
-
-/// Names each row's machine by its canonical id (`alias`: old → canonical),
-/// keeping the id recorded in [`HW_ID_RECORDED`].
-pub fn apply_aliases(rows: &mut [Record], alias: &BTreeMap<String, String>) {
-    for r in rows.iter_mut() {
-        if let Some(new) = alias.get(r.str("hw_id")) {
-            let old = r.str("hw_id").to_owned();
-            r.set(HW_ID_RECORDED, old);
-            r.set("hw_id", new.clone());
-        }
-    }
-}
-
-impl MachineRecords {
-    /// The ids this machine's records were written under besides its own.
-    pub fn aliases(&self) -> Vec<String> {
-        let set: BTreeSet<&str> = self.rows.iter().map(|r| r.str(HW_ID_RECORDED)).filter(|s| !s.is_empty() && *s != self.hw_id).collect();
-        set.into_iter().map(str::to_owned).collect()
-    }
-
-    /// Per profile, the rows of every commit but the latest run's become `superseded`.
-    fn supersede(&mut self) {
-        let mut latest: BTreeMap<String, (i64, String)> = BTreeMap::new();
-        for r in self.rows.iter().filter(|r| matches!(r.str("record_kind"), "measurement" | "ceiling")) {
-            let run = r.int("run_id").unwrap_or(0);
-            let e = latest.entry(r.str("profile").to_owned()).or_insert((run, r.str("git_commit").to_owned()));
-            if run > e.0 {
-                *e = (run, r.str("git_commit").to_owned());
-            }
-        }
-        for r in self.rows.iter_mut().filter(|r| matches!(r.str("record_kind"), "measurement" | "ceiling")) {
-            if let Some((_, commit)) = latest.get(r.str("profile"))
-                && r.str("git_commit") != commit
-            {
-                let by = commit.clone();
-                r.set("record_kind", "superseded");
-                r.set("superseded_by", by);
-            }
-        }
-    }
-
-    /// The fingerprint as recorded (the first row's fields that are set).
-    pub fn fingerprint(&self) -> BTreeMap<String, String> {
-        let mut out = BTreeMap::new();
-        if let Some(r) = self.rows.iter().find(|r| r.str("record_kind") == "measurement").or(self.rows.first()) {
-            for k in FINGERPRINT.iter().chain(&["cpu_signature", "gpu_sm_clock_mhz", "gpu_mem_clock_mhz", "gpu_max_smem_per_block_kib"]) {
-                let v = r.get(k).to_string();
-                if !v.is_empty() {
-                    out.insert((*k).to_owned(), v);
-                }
-            }
-        }
-        out
-    }
-
-    /// (profile, commit, superseding commit, rows) of every superseded run.
-    pub fn superseded(&self) -> Vec<(String, String, String, usize)> {
-        let mut n: BTreeMap<(String, String, String), usize> = BTreeMap::new();
-        for r in self.rows.iter().filter(|r| r.str("record_kind") == "superseded") {
-            *n.entry((r.str("profile").to_owned(), r.str("git_commit").to_owned(), r.str("superseded_by").to_owned())).or_default() += 1;
-        }
-        n.into_iter().map(|((p, c, b), k)| (p, c, b, k)).collect()
-    }
-}
-
-fn fmt_opt(v: Option<f64>, digits: usize) -> String {
-    v.map_or("—".into(), |v| format!("{v:.digits$}"))
 }
 
 /// The hardware table: the paper's machine, then every machine with records.
@@ -347,7 +94,7 @@ pub fn hardware_table(meta: &PaperMeta, machines: &[MachineRecords]) -> String {
             r.str("cuda_driver").to_owned(),
             r.str("cpu_model").to_owned(),
             format!("{}/{}", r.int("cpu_physical_cores").unwrap_or(0), r.int("cpu_threads").unwrap_or(0)),
-            fmt_opt(r.float("mem_gib"), 0) + " GiB",
+            crate::fmt::opt(r.float("mem_gib"), 0) + " GiB",
             r.str("os").to_owned(),
             profiles.join(", "),
             commits.join(", "),
@@ -460,7 +207,7 @@ pub fn claims_table(claims: &[ClaimResult]) -> String {
 
 /// "1.15× [1.02×, 1.31×]": measured over the paper's with its 95% interval.
 pub fn ratio_cell(o: &crate::claims::Outcome) -> String {
-    use crate::claims::judge::fmt_ratio;
+    use crate::fmt::fmt_ratio;
     match (&o.quantity, o.ratio) {
         (Some(q), _) if q.ratio.is_exact() => fmt_ratio(q.ratio.value),
         (Some(q), _) if q.ratio.high.is_finite() => {
@@ -628,20 +375,10 @@ pub fn run_ratios(ratios: &[f64], goal: Option<f64>) -> String {
     format!(" (runs {lo:.1}–{hi:.1}×, n = {}{reached})", ratios.len())
 }
 
-/// A `gpu_int32` ceiling record of a run of `profile`, for tests.
-#[cfg(test)]
-pub(crate) fn int32_ceiling(profile: &str, run_id: u64, gop_per_s: f64) -> Record {
-    Record::new()
-        .with("record_kind", "ceiling")
-        .with("ceiling", "gpu_int32")
-        .with("profile", profile)
-        .with("run_id", run_id)
-        .with(crate::records::GOP_PER_S, gop_per_s)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::records::Record;
 
     /// A report notes the machines whose cases started under a load above their threads; records without the column
     /// (older ones) raise no note.
@@ -717,118 +454,5 @@ mod tests {
         let mut t = Table::new(&["a", "b"]);
         t.row(vec!["1".into(), "x|y".into()]);
         assert_eq!(t.render(), "| a | b |\n|---|---|\n| 1 | x\\|y |\n");
-    }
-
-    #[test]
-    fn an_old_id_joins_the_one_machine_its_fingerprint_matches() {
-        let row = |hw: &str, sig: Option<&str>, gpu: &str, profile: &str, commit: &str, run: i64| {
-            Record::new()
-                .with("hw_id", hw)
-                .with("cpu_signature", sig.map(str::to_owned))
-                .with("cpu_model", "Xeon")
-                .with("cpu_threads", 16usize)
-                .with("gpu_name", gpu)
-                .with("record_kind", "measurement")
-                .with("profile", profile)
-                .with("git_commit", commit)
-                .with("run_id", run)
-        };
-        let rows = vec![
-            row("h100__xeon__16t", None, "H100", "speed", "old", 1),
-            row("h100__xeon__16t", None, "H100", "cpu", "old", 1),
-            row("h100__xeon-family-6-model-207__16t", Some("family 6 model 207"), "H100", "speed", "new", 2),
-            row("h200__xeon__16t", None, "H200", "speed", "old", 1),
-        ];
-        assert_eq!(
-            aliases(&rows).into_iter().collect::<Vec<_>>(),
-            vec![("h100__xeon__16t".into(), "h100__xeon-family-6-model-207__16t".into())]
-        );
-        let m = by_machine(rows.clone(), None);
-        assert_eq!(m.iter().map(|m| m.hw_id.as_str()).collect::<Vec<_>>(), vec!["h100__xeon-family-6-model-207__16t", "h200__xeon__16t"]);
-        assert_eq!(m[0].aliases(), vec!["h100__xeon__16t"]);
-        // The same profile at an older commit is superseded by the later run; another profile stays.
-        let kept: Vec<(&str, &str)> = m[0].measurements().map(|r| (r.str("profile"), r.str("git_commit"))).collect();
-        assert_eq!(kept, vec![("cpu", "old"), ("speed", "new")]);
-        assert_eq!(m[0].superseded(), vec![("speed".into(), "old".into(), "new".into(), 1)]);
-        // An old id recorded with two fingerprints, each that of the one signed machine: that machine.
-        let mut drift = rows.clone();
-        for r in [
-            row("h100__xeon__16t", None, "H100", "cpu", "old", 1),
-            row("h100__xeon-family-6-model-207__16t", Some("family 6 model 207"), "H100", "cpu", "new", 2),
-        ] {
-            drift.push(r.with("cpu_threads", 32usize));
-        }
-        assert_eq!(aliases(&drift).get("h100__xeon__16t").map(String::as_str), Some("h100__xeon-family-6-model-207__16t"));
-        // ...but one fingerprint no signed machine has keeps the old id its own.
-        drift.push(row("h100__xeon__16t", None, "H100", "cpu", "old", 1).with("cpu_threads", 8usize));
-        assert!(aliases(&drift).is_empty());
-        // An old id two signed machines could claim keeps its own.
-        let mut two = rows;
-        two.push(row("h100__xeon-family-6-model-143__16t", Some("family 6 model 143"), "H100", "speed", "new", 3));
-        assert!(aliases(&two).is_empty());
-    }
-
-    #[test]
-    fn machines_group_with_this_one_first() {
-        let r = |hw: &str| Record::new().with("hw_id", hw);
-        let m = by_machine(vec![r("a"), r("b"), r("a")], Some("b"));
-        assert_eq!(m.iter().map(|m| m.hw_id.as_str()).collect::<Vec<_>>(), vec!["b", "a"]);
-        assert_eq!(m[1].rows.len(), 2);
-    }
-
-    #[test]
-    fn the_latest_ceiling_is_the_latest_run_not_the_last_file_read() {
-        let m = MachineRecords {
-            hw_id: "m".into(),
-            rows: vec![int32_ceiling("gpu-scale", 30, 1.0), int32_ceiling("gpu", 10, 2.0), int32_ceiling("speed", 20, 3.0)],
-        };
-        assert_eq!(m.ceiling("gpu_int32"), Some(1.0));
-        assert_eq!(m.ceiling_of_profile("gpu_int32", "speed"), Some(3.0));
-        assert_eq!(m.ceiling_of_profile("gpu_int32", "none"), Some(1.0), "falls back to the latest of any profile");
-    }
-
-    #[test]
-    fn each_point_keeps_the_latest_runs_profile_at_its_commit_or_pools_the_commit() {
-        let row = |profile: &str, commit: &str, run_id: u64, size: u64| {
-            Record::new()
-                .with("record_kind", "measurement")
-                .with("profile", profile)
-                .with("git_commit", commit)
-                .with("run_id", run_id)
-                .with("size", size)
-        };
-        let rows = vec![
-            row("a", "c1", 1, 10),
-            row("b", "c2", 2, 10),
-            row("a", "c2", 3, 10),
-            row("a", "c1", 4, 10),
-            row("a", "c1", 1, 20),
-            row("b", "c2", 2, 30).with("untimed", true),
-            row("b", "c1", 4, 40),
-            row("b", "c2", 5, 40),
-            row("b", "c2", 6, 40),
-        ];
-        let m = MachineRecords { hw_id: "m".into(), rows };
-        let point = |r: &Record| (r.get("untimed") != &crate::records::Value::Bool(true)).then(|| r.int("size"));
-        let got = |kept: Vec<&Record>| -> Vec<(String, u64)> {
-            kept.iter().map(|r| (r.str("profile").to_owned(), r.int("run_id").unwrap() as u64)).collect()
-        };
-        // size 10: the latest run is a's at c1, so a's runs of c1 (runs 1 and 4), not a's of c2 nor b's;
-        // size 40: b's two runs of c2 supersede its run of c1.
-        assert_eq!(
-            got(m.latest_measurements(point)),
-            vec![("a".into(), 1), ("a".into(), 4), ("a".into(), 1), ("b".into(), 2), ("b".into(), 5), ("b".into(), 6)]
-        );
-        // Pooled over profiles of the latest commit with the same setting: a profile no longer
-        // hides another's, but a run of another setting (generations) stays apart.
-        let rows = vec![
-            row("gpu", "c3", 7, 50).with("generations", 200u64),
-            row("speed", "c3", 6, 50).with("generations", 200u64),
-            row("quick", "c3", 5, 50).with("generations", 20u64),
-            row("speed", "c2", 4, 50).with("generations", 200u64),
-        ];
-        let m = MachineRecords { hw_id: "m".into(), rows };
-        assert_eq!(got(m.pooled_measurements(point, |r| r.int("generations"))), vec![("gpu".into(), 7), ("speed".into(), 6)]);
-        assert_eq!(got(m.latest_measurements(point)), vec![("gpu".into(), 7)]);
     }
 }

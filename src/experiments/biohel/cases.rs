@@ -5,45 +5,18 @@
 //! counts exactly and learn the serial rule list exactly; a case fails otherwise.
 
 use super::analysis::AttributeType;
+use super::methods::{evaluators, simulated_ga, threads};
 use super::spec::{rule_bytes, stand_in};
-use super::{BALLOT, BiohelPaper, CUDA, EVAL_FIGURE, LEARN_FIGURE, PARALLEL, SERIAL, scale};
+use super::{BiohelPaper, EVAL_FIGURE, LEARN_FIGURE, scale};
 use crate::error::SpecError;
 use crate::experiments::{Case, Footprint, RunEnv};
-use crate::gpu::biohel::{Design, GpuEvaluator};
-use crate::library::biohel::{Counts, ParallelEvaluator, Rule, RuleEvaluator, SerialEvaluator, ilas_strata, random_rule, window_range};
+use crate::library::biohel::{ilas_strata, random_rule, window_range};
 use crate::library::biohel_learning::{LearnedModel, LearningConfig, learn};
 use crate::library::dataset::{self, Dataset};
 use crate::records::Record;
 use anyhow::{Context, Result, bail};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use std::time::Instant;
-
-/// The evaluators of a case in run order (serial first: the reference every other
-/// one must equal), and a "not run here" row for each CUDA design when there is
-/// no GPU.
-type Evaluators<'g> = Vec<(&'static str, Box<dyn RuleEvaluator + 'g>)>;
-
-fn evaluators(env: &RunEnv) -> Result<(Evaluators<'_>, Vec<Record>)> {
-    let mut evaluators: Evaluators = vec![(SERIAL, Box::new(SerialEvaluator)), (PARALLEL, Box::new(ParallelEvaluator))];
-    let mut not_run = Vec::new();
-    match &env.gpu {
-        Some(gpu) => {
-            evaluators.push((CUDA, Box::new(GpuEvaluator::new(gpu, Design::Paper)?)));
-            evaluators.push((BALLOT, Box::new(GpuEvaluator::new(gpu, Design::Ballot)?)));
-        }
-        None => {
-            for method in [CUDA, BALLOT] {
-                not_run.push(Record::new().with("method", method).with("status", "not_run").with("reason", env.gpu_absent.as_str()));
-            }
-        }
-    }
-    Ok((evaluators, not_run))
-}
-
-fn threads(method: &str) -> usize {
-    if method == PARALLEL { rayon::current_num_threads() } else { 1 }
-}
 
 impl BiohelPaper {
     /// The whole set of Table 1 by its short name: a vendored public file, ParMX
@@ -281,50 +254,6 @@ impl BiohelPaper {
     }
 }
 
-/// One simulated GA per evaluator, serial first: the instances loaded once (the
-/// paper's copy to the device, part of the evaluation time), then `rules[t]`
-/// evaluated on `window(t)`; every evaluator must give the serial counts. Rows:
-/// method, status, `eval_s` (load included), `load_s`, threads; "not run here"
-/// rows for the CUDA designs without a GPU.
-pub(super) fn simulated_ga(
-    case_id: &str,
-    env: &RunEnv,
-    data: &Dataset,
-    rules: &[Vec<Rule>],
-    window: impl Fn(usize) -> std::ops::Range<usize>,
-) -> Result<Vec<Record>> {
-    let (evaluators, mut rows) = evaluators(env)?;
-    let mut serial: Option<Vec<Vec<Counts>>> = None;
-    for (name, mut evaluator) in evaluators {
-        let mut counts = Vec::with_capacity(rules.len());
-        let t0 = Instant::now();
-        evaluator.load(data)?;
-        let load_s = t0.elapsed().as_secs_f64();
-        let device_before = evaluator.device_seconds();
-        for (t, batch) in rules.iter().enumerate() {
-            let mut out = Vec::new();
-            evaluator.evaluate(data, window(t), batch, &mut out)?;
-            counts.push(out);
-        }
-        let eval_s = t0.elapsed().as_secs_f64();
-        match &serial {
-            None => serial = Some(counts),
-            Some(want) => anyhow::ensure!(*want == counts, "{name} counts differ from the serial evaluator's in case {case_id}"),
-        }
-        let mut row = Record::new()
-            .with("method", name)
-            .with("status", "ok")
-            .with("eval_s", eval_s)
-            .with("load_s", load_s)
-            .with("threads", threads(name));
-        if let (Some(before), Some(after)) = (device_before, evaluator.device_seconds()) {
-            row.set("kernel_s", after - before);
-        }
-        rows.push(row);
-    }
-    Ok(rows)
-}
-
 /// Where two learned models differ, if they do.
 fn rule_list_difference(want: &LearnedModel, got: &LearnedModel) -> Option<String> {
     if want.default_class != got.default_class {
@@ -339,7 +268,7 @@ fn rule_list_difference(want: &LearnedModel, got: &LearnedModel) -> Option<Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::library::biohel::Condition;
+    use crate::library::biohel::{Condition, Rule};
 
     #[test]
     fn rule_lists_must_be_identical() {

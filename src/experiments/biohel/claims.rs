@@ -15,8 +15,9 @@ use super::analysis::{Analysis, Learning, Stage, StratumPoint, compare_variances
 use super::spec::{PaperSpeedups, SETS, set_label, stand_in};
 use super::{BALLOT, CUDA, SERIAL};
 use crate::check;
-use crate::claims::judge::{self, Band, Finding, fmt_mean, fmt_num, fmt_ratio, fmt_sig};
+use crate::claims::judge::{self, Band, Finding};
 use crate::claims::{Budget, Check, Comparison, Ctx, Direction, Estimate, Model, Outcome, Params, Point, Verdict};
+use crate::fmt::{fmt_mean, fmt_num, fmt_ratio, fmt_sig};
 use serde::Deserialize;
 
 /// The table of checks the spec's claims name.

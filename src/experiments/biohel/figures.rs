@@ -7,7 +7,7 @@ use super::claims::StageName;
 use super::spec::set_label;
 use super::{BiohelPaper, CUDA};
 use crate::claims::Band;
-use crate::report::MachineRecords;
+use crate::records::MachineRecords;
 use crate::report::chart;
 use anyhow::{Context, Result};
 use plotters::coord::Shift;

@@ -27,12 +27,13 @@
 //!
 //! Files: `spec.rs` (the typed spec), `cases.rs` (cases and running one),
 //! `analysis.rs` (records → analysis), `render.rs` and `figures.rs` (the
-//! report's sections), `claims.rs` (the checks), `scale.rs`, `selfcheck.rs`.
+//! report's sections), `claims.rs` (the checks), `methods.rs` (the evaluators and the simulated GA), `scale.rs`, `selfcheck.rs`.
 
 mod analysis;
 mod cases;
 mod claims;
 mod figures;
+mod methods;
 mod render;
 mod scale;
 pub mod selfcheck;
@@ -41,8 +42,8 @@ mod spec;
 use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv, SPEED_PROFILE};
 use crate::claims::{Band, Claims};
 use crate::error::SpecError;
+use crate::records::MachineRecords;
 use crate::records::Record;
-use crate::report::MachineRecords;
 use crate::spec::{DataPath, PaperMeta, SpecFile};
 use analysis::Analysis;
 use anyhow::Result;

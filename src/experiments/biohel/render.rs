@@ -9,7 +9,9 @@ use super::spec::{Column, SETS, set_label, stand_in};
 use super::{BALLOT, BiohelPaper, CUDA, METHODS, PARALLEL, SERIAL, SPEED_PROFILE, scale};
 use crate::claims::Ctx;
 use crate::experiments::{PaperReport, Section};
-use crate::report::{MachineRecords, PaperValue, Table, write_paper_values};
+use crate::fmt;
+use crate::records::MachineRecords;
+use crate::report::{PaperValue, Table, write_paper_values};
 use crate::stats::Summary;
 use anyhow::Result;
 use std::collections::{BTreeMap, BTreeSet};
@@ -24,21 +26,8 @@ fn fmt_paper([mean, sd]: [f64; 2]) -> String {
     format!("{mean:.1} ± {sd:.1}")
 }
 
-fn fmt_secs(v: Option<f64>) -> String {
-    v.map_or("—".into(), |v| format!("{v:.3}"))
-}
-
-fn fmt_x(v: Option<f64>) -> String {
-    v.map_or("—".into(), |v| format!("{v:.1}×"))
-}
-
 fn fmt_pct(s: Option<Summary>) -> String {
     s.map_or("—".into(), |s| format!("{:.1} ± {:.1} %", 100.0 * s.mean, 100.0 * s.sd))
-}
-
-/// `num / den` as a speedup cell.
-fn x(num: Option<f64>, den: Option<f64>) -> String {
-    fmt_x(num.zip(den).map(|(n, d)| n / d))
 }
 
 impl BiohelPaper {
@@ -289,8 +278,8 @@ impl BiohelPaper {
     /// A speedup of the paper's Tables 3–4, with the note of its text where the two disagree.
     fn paper_cell(&self, table: &str, set: &str, windows: usize, column: Column, value: Option<f64>) -> String {
         match self.spec.text_note(table, set, windows, column) {
-            Some(note) if value.is_some() => format!("{} ({note})", fmt_x(value)),
-            _ => fmt_x(value),
+            Some(note) if value.is_some() => format!("{} ({note})", fmt::times(value, 1)),
+            _ => fmt::times(value, 1),
         }
     }
 
@@ -326,17 +315,17 @@ impl BiohelPaper {
                     format!(
                         "{} / {} / {}",
                         self.paper_cell("table3", set, w, Column::Net, paper.map(|p| p.0)),
-                        x(serial, a.eval.mean(set, w, CUDA)),
-                        x(serial, a.eval.mean(set, w, BALLOT))
+                        fmt::quotient(serial, a.eval.mean(set, w, CUDA), 1),
+                        fmt::quotient(serial, a.eval.mean(set, w, BALLOT), 1)
                     ),
                     format!(
                         "{} / {} / {}",
                         self.paper_cell("table3", set, w, Column::Total, paper.map(|p| p.1)),
-                        x(base, a.eval.mean(set, w, CUDA)),
-                        x(base, a.eval.mean(set, w, BALLOT))
+                        fmt::quotient(base, a.eval.mean(set, w, CUDA), 1),
+                        fmt::quotient(base, a.eval.mean(set, w, BALLOT), 1)
                     ),
-                    x(serial, a.eval.mean(set, w, PARALLEL)),
-                    x(base, serial),
+                    fmt::quotient(serial, a.eval.mean(set, w, PARALLEL), 1),
+                    fmt::quotient(base, serial, 1),
                 ]);
             }
         }
@@ -382,16 +371,16 @@ impl BiohelPaper {
                         format!(
                             "{} / {} / {}",
                             self.paper_cell("table4", set, w, Column::Net, paper.map(|p| p.0)),
-                            x(serial, st.mean(set, w, CUDA)),
-                            x(serial, st.mean(set, w, BALLOT))
+                            fmt::quotient(serial, st.mean(set, w, CUDA), 1),
+                            fmt::quotient(serial, st.mean(set, w, BALLOT), 1)
                         ),
                         format!(
                             "{} / {} / {}",
                             self.paper_cell("table4", set, w, Column::Total, paper.map(|p| p.1)),
-                            x(base, st.mean(set, w, CUDA)),
-                            x(base, st.mean(set, w, BALLOT))
+                            fmt::quotient(base, st.mean(set, w, CUDA), 1),
+                            fmt::quotient(base, st.mean(set, w, BALLOT), 1)
                         ),
-                        x(serial, st.mean(set, w, PARALLEL)),
+                        fmt::quotient(serial, st.mean(set, w, PARALLEL), 1),
                         l.evaluation_share(set, w).map_or("—".into(), |s| format!("{:.0} %", 100.0 * s)),
                         rules.map_or("—".into(), |s| format!("{:.1}", s.mean)),
                     ]);
@@ -555,11 +544,11 @@ impl BiohelPaper {
                 t.row(vec![
                     format!("`{}`", m.hw_id),
                     set_label(set),
-                    fmt_secs(eval(SERIAL)),
-                    fmt_secs(eval(PARALLEL)),
-                    format!("{} / {}", fmt_secs(eval(CUDA)), fmt_secs(eval(BALLOT))),
+                    fmt::opt(eval(SERIAL), 3),
+                    fmt::opt(eval(PARALLEL), 3),
+                    format!("{} / {}", fmt::opt(eval(CUDA), 3), fmt::opt(eval(BALLOT), 3)),
                     paper.map_or("—".into(), |r| format!("{:.1} / {:.1}", r.evaluation_serial[0], r.evaluation_cuda[0])),
-                    format!("{} / {}", fmt_secs(learn(SERIAL)), fmt_secs(learn(CUDA))),
+                    format!("{} / {}", fmt::opt(learn(SERIAL), 3), fmt::opt(learn(CUDA), 3)),
                     paper.map_or("—".into(), |r| format!("{:.1} / {:.1}", r.integration_serial[0], r.integration_cuda[0])),
                 ]);
             }
@@ -717,8 +706,8 @@ fn speed(m: &MachineRecords, a: &Analysis) -> String {
             a.speed.cell(set, 1, CUDA),
             a.speed.cell(set, 1, BALLOT),
             fmt_s(a.speed_load.summary(set, 1, BALLOT)),
-            fmt_x(paper),
-            fmt_x(ballot),
+            fmt::times(paper, 1),
+            fmt::times(ballot, 1),
             match best {
                 Some(x) if x >= SPEED_GOAL => "met".into(),
                 Some(_) => "not met".into(),

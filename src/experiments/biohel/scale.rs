@@ -8,27 +8,24 @@
 //! The largest size also gives the match kernels' condition tests per second
 //! against the device's measured integer-instruction rate.
 
-use super::cases::simulated_ga;
-use super::spec::{MAX_ITERATIONS, rule_bytes};
+use super::methods::simulated_ga;
+use super::spec::ScaleProfile;
 use super::{BALLOT, CUDA, PARALLEL, SERIAL};
-use crate::error::SpecError;
 use crate::experiments::{Case, RunEnv, Section};
 use crate::library::biohel::{condition_tests, random_rule};
 use crate::library::dataset;
+use crate::records::MachineRecords;
 use crate::records::Record;
+use crate::report::Table;
 use crate::report::chart::{self, RegionChart};
-use crate::report::{MachineRecords, Table};
-use crate::spec::{SpecFile, bytes_text, steps_time};
 use crate::stats::median;
 use crate::svm::{self, Boundary, Point};
 use anyhow::Result;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
-use toml::Spanned;
 
 /// The `figure` parameter of the sweep's cases.
 pub const SCALE_FIGURE: &str = "scale";
@@ -37,51 +34,7 @@ const GPU: &str = "gpu";
 /// Cost of the SVMs' slack (as the layout paper's regions).
 const SVM_COST: f64 = 100.0;
 
-/// The sweep of a profile: every (instances, attributes) pair, `seeds` sets each.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ScaleProfile {
-    instances: Vec<Spanned<usize>>,
-    attributes: Vec<Spanned<usize>>,
-    classes: Spanned<usize>,
-    nominal_fraction: Spanned<f64>,
-    iterations: Spanned<usize>,
-    seeds: Spanned<usize>,
-}
-
 impl ScaleProfile {
-    /// Ranges, the iterations bounded by the rules they hold (`rules` an iteration) and the time they take.
-    pub fn validate(&self, file: &SpecFile, key: &str, rules: usize) -> Result<(), SpecError> {
-        for n in &self.instances {
-            if !(1..=10_000_000).contains(n.get_ref()) {
-                return Err(file.invalid(n, &format!("{key}.instances"), format!("{} instances: must be in 1..=10000000", n.get_ref())));
-            }
-        }
-        for a in &self.attributes {
-            if !(2..=1000).contains(a.get_ref()) {
-                return Err(file.invalid(a, &format!("{key}.attributes"), format!("{} attributes: must be in 2..=1000", a.get_ref())));
-            }
-        }
-        if !(2..=100).contains(self.classes.get_ref()) {
-            return Err(file.invalid(&self.classes, &format!("{key}.classes"), "must be in 2..=100"));
-        }
-        if !(0.0..=1.0).contains(self.nominal_fraction.get_ref()) {
-            return Err(file.invalid(&self.nominal_fraction, &format!("{key}.nominal_fraction"), "must be in [0, 1]"));
-        }
-        if *self.iterations.get_ref() == 0 {
-            return Err(file.invalid(&self.iterations, &format!("{key}.iterations"), "must be at least 1"));
-        }
-        let fewest = self.instances.iter().map(|n| *n.get_ref()).min().unwrap_or(1) as f64;
-        file.check_at_most(&self.iterations, &format!("{key}.iterations"), MAX_ITERATIONS as u64, |n| {
-            format!(
-                "each case would hold {} of rules ({rules} an iteration) and test them in {}",
-                bytes_text(n * rules as f64 * rule_bytes(0.0)),
-                steps_time(n * rules as f64 * fewest)
-            )
-        })?;
-        file.check_repeats(&self.seeds, &format!("{key}.seeds"))
-    }
-
     pub fn cases(&self, base_seed: u64) -> Vec<Case> {
         let mut cases = Vec::new();
         for n in self.instances.iter().map(|n| *n.get_ref()) {

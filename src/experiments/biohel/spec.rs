@@ -2,7 +2,6 @@
 //! profiles (evaluation sweep, learning sweep, the sweep beyond the paper), the
 //! paper's Tables 2–4 and the claims, validated with file, line and key.
 
-use super::scale;
 use crate::error::SpecError;
 use crate::library::biohel::{Condition, Counts, Rule};
 use crate::library::dataset::{self, Shape, StandIn};
@@ -121,7 +120,7 @@ pub struct Profile {
     pub iterations: Option<Spanned<usize>>,
     pub seeds: Option<Spanned<usize>>,
     pub learn: Option<LearnProfile>,
-    pub scale: Option<scale::ScaleProfile>,
+    pub scale: Option<ScaleProfile>,
     /// Why this profile leaves out points of the paper's Tables 3–4 (shown where
     /// the report lists them as not run).
     pub left_out: Option<String>,
@@ -330,6 +329,52 @@ pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
         }
     }
     Ok(())
+}
+
+/// The sweep of a profile: every (instances, attributes) pair, `seeds` sets each.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScaleProfile {
+    pub(super) instances: Vec<Spanned<usize>>,
+    pub(super) attributes: Vec<Spanned<usize>>,
+    pub(super) classes: Spanned<usize>,
+    pub(super) nominal_fraction: Spanned<f64>,
+    pub(super) iterations: Spanned<usize>,
+    pub(super) seeds: Spanned<usize>,
+}
+
+impl ScaleProfile {
+    /// Ranges, the iterations bounded by the rules they hold (`rules` an iteration) and the time they take.
+    pub fn validate(&self, file: &SpecFile, key: &str, rules: usize) -> Result<(), SpecError> {
+        for n in &self.instances {
+            if !(1..=10_000_000).contains(n.get_ref()) {
+                return Err(file.invalid(n, &format!("{key}.instances"), format!("{} instances: must be in 1..=10000000", n.get_ref())));
+            }
+        }
+        for a in &self.attributes {
+            if !(2..=1000).contains(a.get_ref()) {
+                return Err(file.invalid(a, &format!("{key}.attributes"), format!("{} attributes: must be in 2..=1000", a.get_ref())));
+            }
+        }
+        if !(2..=100).contains(self.classes.get_ref()) {
+            return Err(file.invalid(&self.classes, &format!("{key}.classes"), "must be in 2..=100"));
+        }
+        if !(0.0..=1.0).contains(self.nominal_fraction.get_ref()) {
+            return Err(file.invalid(&self.nominal_fraction, &format!("{key}.nominal_fraction"), "must be in [0, 1]"));
+        }
+        if *self.iterations.get_ref() == 0 {
+            return Err(file.invalid(&self.iterations, &format!("{key}.iterations"), "must be at least 1"));
+        }
+        let fewest = self.instances.iter().map(|n| *n.get_ref()).min().unwrap_or(1) as f64;
+        file.check_at_most(&self.iterations, &format!("{key}.iterations"), MAX_ITERATIONS as u64, |n| {
+            format!(
+                "each case would hold {} of rules ({rules} an iteration) and test them in {}",
+                bytes_text(n * rules as f64 * rule_bytes(0.0)),
+                steps_time(n * rules as f64 * fewest)
+            )
+        })?;
+        file.check_repeats(&self.seeds, &format!("{key}.seeds"))
+    }
 }
 
 #[cfg(test)]

@@ -5,8 +5,8 @@
 
 use super::spec::Published;
 use super::{BASELINE, FASTCOUNT, GECGA, GECGA_DEVICE};
+use crate::records::MachineRecords;
 use crate::records::{Record, Value};
-use crate::report::MachineRecords;
 use crate::stats::Summary;
 use std::collections::BTreeMap;
 

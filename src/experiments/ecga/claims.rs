@@ -15,9 +15,11 @@ use super::scale::{harness_bytes, paper_usable_bytes, table4_bytes};
 use super::spec::power_fit_se;
 use super::{BASELINE, FASTCOUNT, GECGA};
 use crate::check;
-use crate::claims::hardware::{Factor, Quantity, amdahl};
-use crate::claims::judge::{self, Band, Comparison, Finding, fmt_mean, fmt_num, fmt_sig};
+use crate::claims::hardware::{Factor, amdahl};
+use crate::claims::judge::{self, Band, Comparison, Finding};
 use crate::claims::{Check, Ctx, Direction, Estimate, Model, Outcome, Params, Point, Verdict};
+use crate::fmt::{fmt_mean, fmt_num, fmt_sig};
+use crate::hardware::Quantity;
 use crate::library::ecga::Search;
 use crate::stats::Summary;
 use serde::Deserialize;
@@ -513,7 +515,7 @@ fn spg_at_500(p: &PaperSpeedup, a: &Analysis, ctx: &Ctx) -> Outcome {
             format!(
                 "one model build of the first selection at ℓ = {ell} (not a whole run's model building): baseline / gECGA = {}× — {} the paper's spg(m)",
                 fmt_sig(b / g),
-                judge::fmt_ratio(b / g / f.spg_m)
+                crate::fmt::fmt_ratio(b / g / f.spg_m)
             )
         });
     let pairs = |phase| a.paired_speedups(ell, BASELINE, GECGA, phase);
@@ -811,7 +813,7 @@ fn gm_faster(p: &GmFaster, a: &Analysis, ctx: &Ctx) -> Outcome {
             fmt_num(f.spg_m),
             fmt_num(f.spg_w),
             f.ell,
-            judge::fmt_ratio(f.spgm_w / f.spg_w),
+            crate::fmt::fmt_ratio(f.spgm_w / f.spg_w),
             fmt_num(f.spgm_w),
             fmt_num(f.spg_w)
         );

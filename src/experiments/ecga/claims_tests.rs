@@ -8,8 +8,8 @@ use crate::claims::testing::{self, every_claim_reaches};
 use crate::claims::{Claims, NotRun, Verdict, VerdictKind};
 use crate::experiments::ecga::analysis::tests::{fig5, published};
 use crate::experiments::ecga::spec::EcgaSpec;
+use crate::records::MachineRecords;
 use crate::records::Record;
-use crate::report::MachineRecords;
 use crate::spec::{PaperHardware, SpecFile};
 use std::path::Path;
 
@@ -258,7 +258,7 @@ fn the_scale_claim_rests_on_table_4_against_the_usable_memory() {
     assert_eq!(o.verdict, Verdict::Reproduced);
     assert!(o.evidence.contains("2.727 GB needed of the 2.818 GB usable") && o.evidence.contains("96.8%"), "{}", o.evidence);
     // Read as 2.687·10⁹ bytes, the paper's own Table 4 does not fit its point.
-    hw.datasheet.get_mut(&crate::claims::hardware::Quantity::GpuMemory).unwrap().value = 2.687e9 / (1u64 << 30) as f64;
+    hw.datasheet.get_mut(&crate::hardware::Quantity::GpuMemory).unwrap().value = 2.687e9 / (1u64 << 30) as f64;
     let o = claims.judge_one("scale", &a, &Ctx { machine: &m, paper: &hw }).unwrap();
     assert_eq!(o.verdict, Verdict::NotReproduced(Some(crate::claims::Direction::Exceeds)));
     assert!(o.evidence.contains("does not fit"), "{}", o.evidence);

@@ -6,8 +6,9 @@
 use super::analysis::{Analysis, PHASES, Phase, SETUP, ScorerTimes};
 use super::cases::{COUNT_CHECKED, COUNT_ELL, COUNT_GROUPS, COUNT_REPS};
 use super::{BASELINE, CPU_MT, GECGA, GECGA_DEVICE, SCORERS, SPEED_PROFILE};
+use crate::records::MachineRecords;
 use crate::records::Record;
-use crate::report::{MachineRecords, Table, run_ratios};
+use crate::report::{Table, run_ratios};
 use crate::stats::Summary;
 
 /// One machine's part of the Performance section: throughput of model
@@ -365,7 +366,7 @@ fn builds(a: &Analysis) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::int32_ceiling;
+    use crate::records::machine::int32_ceiling;
 
     /// Two Figure 5 runs at ℓ = 500: 16-thread FastCount's whole runs of 10 s and 9 s, the device's of 100 ms
     /// with 10 ms in each of the 6 phases and, when given, 15 ms of setup.

@@ -8,9 +8,11 @@ use super::{CPU_MT, EcgaPaper, GECGA, GECGA_DEVICE, SCORERS, performance, scale,
 use crate::claims::Ctx;
 use crate::claims::judge::{self, Comparison};
 use crate::experiments::{PaperReport, Section};
+use crate::fmt;
 use crate::library::ecga::Search;
+use crate::records::MachineRecords;
 use crate::report::chart::{self, LineChart, PaperPoints};
-use crate::report::{MachineRecords, PaperValue, Table, write_paper_values};
+use crate::report::{PaperValue, Table, write_paper_values};
 use crate::stats::Summary;
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -203,10 +205,6 @@ fn figure(dir: &Path, hw_id: &str, name: &str, alt: &str, chart: &LineChart) -> 
     Ok(format!("![{alt}](figures/{hw_id}__{name}.png)\n"))
 }
 
-fn fmt_x(v: Option<f64>) -> String {
-    v.map_or("—".into(), |v| format!("{v:.1}×"))
-}
-
 fn fmt_ms(s: Option<Summary>) -> String {
     s.map_or("—".into(), |s| if s.n > 1 { format!("{:.1} ± {:.1}", s.mean, s.sd) } else { format!("{:.1}", s.mean) })
 }
@@ -246,12 +244,12 @@ fn fig5(m: &MachineRecords, a: &Analysis, paper: &PaperPoints, dir: &Path) -> Re
         }
         let sp = a.speedups(ell);
         cells.push(format!("{identical}/{runs}"));
-        cells.push(format!("{} / {}", fmt_x(sp.spc_m), fmt_x(sp.spc_w)));
-        cells.push(format!("{} / {}", fmt_x(sp.spg_m), fmt_x(sp.spg_w)));
-        cells.push(format!("{} / {}", fmt_x(sp.spcg_m), fmt_x(sp.spcg_w)));
+        cells.push(format!("{} / {}", fmt::times(sp.spc_m, 1), fmt::times(sp.spc_w, 1)));
+        cells.push(format!("{} / {}", fmt::times(sp.spg_m, 1), fmt::times(sp.spg_w, 1)));
+        cells.push(format!("{} / {}", fmt::times(sp.spcg_m, 1), fmt::times(sp.spcg_w, 1)));
         let whole = |s: &str| a.mean(ell, s, false);
         let device = whole(GECGA_DEVICE);
-        let over = |s: &str| fmt_x(whole(s).zip(device).map(|(o, d)| o / d));
+        let over = |s: &str| fmt::times(whole(s).zip(device).map(|(o, d)| o / d), 1);
         cells.push(format!("{} / {}", over(super::BASELINE), over(CPU_MT)));
         t.row(cells);
         for (name, v) in [("spc(m)", sp.spc_m), ("spc(w)", sp.spc_w), ("spg(m)", sp.spg_m), ("spg(w)", sp.spg_w), ("spcg(m)", sp.spcg_m)] {
@@ -323,7 +321,7 @@ fn whole_runs(a: &Analysis) -> String {
             ("baseline / gecga-device, whole run (beyond the paper; goal ≥ 2000×)", sp.device_w, None),
         ] {
             let r = here.zip(paper).map_or("—".into(), |(h, q)| format!("{:.2}", h / q));
-            s.row(vec![name.into(), fmt_x(here), paper.map_or("—".into(), |q| format!("{q:.2}×")), r]);
+            s.row(vec![name.into(), fmt::times(here, 1), paper.map_or("—".into(), |q| format!("{q:.2}×")), r]);
         }
         let cost = |scorer: &str| {
             a.concurrency_cost(ell, at_once, scorer).map_or(format!("{scorer}: no lone build to compare"), |(lone, shared)| {
@@ -406,8 +404,8 @@ fn fig7(a: &Analysis) -> String {
                 (Some(g), Some(m)) => format!("{:.2}", m.mean / g.mean),
                 _ => "—".into(),
             },
-            fmt_x(if scorer == GECGA { a.speedups(ell).spg_w } else { None }),
-            fmt_x(if scorer == GECGA { base.zip(gm_s).map(|(b, m)| b / m.mean) } else { None }),
+            fmt::times(if scorer == GECGA { a.speedups(ell).spg_w } else { None }, 1),
+            fmt::times(if scorer == GECGA { base.zip(gm_s).map(|(b, m)| b / m.mean) } else { None }, 1),
         ]);
     }
     if t.is_empty() { String::new() } else { t.render() }
@@ -535,17 +533,17 @@ impl EcgaPaper {
                 runs.row(vec![
                     format!("`{}`", m.hw_id),
                     ell.to_string(),
-                    fmt_x(sp.spg_m),
-                    fmt_x(sp.spg_w),
-                    fmt_x(sp.spcg_m),
-                    fmt_x(over_mt),
+                    fmt::times(sp.spg_m, 1),
+                    fmt::times(sp.spg_w, 1),
+                    fmt::times(sp.spcg_m, 1),
+                    fmt::times(over_mt, 1),
                 ]);
             }
             for (&ell, (n, scorers)) in &a.build {
                 let ms = |s: &str| scorers.get(s).and_then(|t| Summary::of(&t.model)).map(|m| m.mean);
                 let (base, mt, gpu) = (ms(super::BASELINE), ms(CPU_MT), ms(GECGA));
                 let cell = |v: Option<f64>| v.map_or("—".into(), |v| format!("{v:.1}"));
-                let ratio = |a: Option<f64>| fmt_x(a.zip(gpu).map(|(a, g)| a / g));
+                let ratio = |a: Option<f64>| fmt::times(a.zip(gpu).map(|(a, g)| a / g), 1);
                 builds.row(vec![
                     format!("`{}`", m.hw_id),
                     ell.to_string(),

@@ -4,9 +4,10 @@
 
 use super::performance::scale_rate;
 use super::spec::EcgaSpec;
-use crate::claims::hardware::Quantity;
+use crate::hardware::Quantity;
 use crate::library::ecga::Search;
-use crate::report::{MachineRecords, Table};
+use crate::records::MachineRecords;
+use crate::report::Table;
 use crate::spec::PaperHardware;
 use std::fmt::Write;
 

@@ -2,8 +2,8 @@
 //! at load: settings of Section 5.2, profiles, the paper's Table 5, its
 //! Figure 5 speedups at ℓ = 500 and its scalability point of Section 5.4.
 
-use crate::claims::hardware::Quantity;
 use crate::error::SpecError;
+use crate::hardware::Quantity;
 use crate::library::ecga::{EcgaConfig, Randomness, Search};
 use crate::spec::{ClaimSpec, MAX_REPEATS, PaperMeta, SpecFile};
 use crate::stats;

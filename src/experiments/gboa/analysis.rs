@@ -2,8 +2,8 @@
 
 use super::cases::{GBOA, GBOA_PAPER};
 use crate::claims::Estimate;
+use crate::records::MachineRecords;
 use crate::records::{Record, Value};
-use crate::report::MachineRecords;
 use crate::stats::{self, Summary};
 use std::collections::BTreeMap;
 

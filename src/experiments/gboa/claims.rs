@@ -9,9 +9,11 @@
 use super::analysis::{Analysis, Point, RunTimes, exponent_of};
 use super::cases::{GBOA, GBOA_PAPER, PBOA, PBOA_MT, SBOA};
 use crate::check;
-use crate::claims::hardware::{Factor, Quantity};
-use crate::claims::judge::{self, Band, Comparison, Finding, fmt_ratio};
+use crate::claims::hardware::Factor;
+use crate::claims::judge::{self, Band, Comparison, Finding};
 use crate::claims::{Check, Ctx, Estimate, Model, NoParams, Outcome, Params, Point as Matched};
+use crate::fmt::fmt_ratio;
+use crate::hardware::Quantity;
 use serde::Deserialize;
 
 /// The table of checks, by the name a spec's `check` uses.

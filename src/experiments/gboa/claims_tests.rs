@@ -4,7 +4,7 @@
 use super::*;
 use crate::claims::testing::{self, every_claim_reaches};
 use crate::claims::{Claims, Direction, NotRun, Verdict, VerdictKind};
-use crate::report::MachineRecords;
+use crate::records::MachineRecords;
 use crate::spec::{PaperHardware, Provenance, SpecFile};
 
 fn shipped() -> Claims<Analysis> {

@@ -6,8 +6,10 @@ use super::analysis::{Analysis, Point, RunTimes};
 use super::cases::{GBOA, GBOA_DEVICE, GBOA_PAPER, METHODS, PBOA, PBOA_MT, SBOA};
 use crate::claims::Ctx;
 use crate::experiments::{PaperReport, SPEED_PROFILE, Section};
+use crate::fmt;
+use crate::records::MachineRecords;
 use crate::report::chart::{self, LineChart};
-use crate::report::{MachineRecords, PaperValue, Table, run_ratios, write_paper_values};
+use crate::report::{PaperValue, Table, run_ratios, write_paper_values};
 use crate::stats;
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -129,12 +131,12 @@ impl GboaPaper {
                 t.row(vec![
                     format!("`{}`", m.hw_id),
                     at.to_string(),
-                    fmt_ms(total(SBOA)),
-                    fmt_ms(total(PBOA)),
-                    fmt_ms(total(PBOA_MT)),
-                    fmt_ms(total(GBOA)),
-                    ratio(total(SBOA), total(GBOA)),
-                    ratio(total(PBOA), total(GBOA)),
+                    fmt::opt(total(SBOA), 1),
+                    fmt::opt(total(PBOA), 1),
+                    fmt::opt(total(PBOA_MT), 1),
+                    fmt::opt(total(GBOA), 1),
+                    fmt::quotient(total(SBOA), total(GBOA), 2),
+                    fmt::quotient(total(PBOA), total(GBOA), 2),
                 ]);
             }
         }
@@ -260,14 +262,6 @@ impl GboaPaper {
     }
 }
 
-fn fmt_ms(v: Option<f64>) -> String {
-    v.map_or("—".into(), |v| format!("{v:.1}"))
-}
-
-fn ratio(a: Option<f64>, b: Option<f64>) -> String {
-    a.zip(b).map_or("—".into(), |(a, b)| format!("{:.2}×", a / b))
-}
-
 /// The range the claims judge: ℓ within `ells` at `generations` (None: any).
 pub(super) struct Range {
     ells: Option<(f64, f64)>,
@@ -324,15 +318,16 @@ fn table1(m: &MachineRecords, a: &Analysis, dir: &Path, range: &Range, implied: 
         }
         let total = |method: &str| a.mean(at, method, |r| r.total);
         let built = |method: &str| a.mean(at, method, |r| r.construction);
-        let both = |base: &str, gpu: &str| format!("{}, {}", ratio(total(base), total(gpu)), ratio(built(base), built(gpu)));
-        cells.push(ratio(total(SBOA), total(PBOA)));
-        cells.push(ratio(total(PBOA), total(PBOA_MT)));
+        let both =
+            |base: &str, gpu: &str| format!("{}, {}", fmt::quotient(total(base), total(gpu), 2), fmt::quotient(built(base), built(gpu), 2));
+        cells.push(fmt::quotient(total(SBOA), total(PBOA), 2));
+        cells.push(fmt::quotient(total(PBOA), total(PBOA_MT), 2));
         cells.push(both(SBOA, GBOA));
         cells.push(both(PBOA, GBOA));
         cells.push(both(SBOA, GBOA_PAPER));
         cells.push(both(PBOA, GBOA_PAPER));
-        cells.push(ratio(total(SBOA), total(GBOA_DEVICE)));
-        cells.push(ratio(total(PBOA_MT), total(GBOA_DEVICE)));
+        cells.push(fmt::quotient(total(SBOA), total(GBOA_DEVICE), 2));
+        cells.push(fmt::quotient(total(PBOA_MT), total(GBOA_DEVICE), 2));
         t.row(cells);
     }
     let name = if inside { "table1" } else { "table1_beyond" };
@@ -409,9 +404,9 @@ fn device_run(m: &MachineRecords, a: &Analysis) -> String {
         t.row(vec![
             at.to_string(),
             format!("{total:.1}"),
-            ratio(total_of(SBOA), Some(total)) + &run_ratios(&a.paired_ratios(at, SBOA, GBOA_DEVICE), Some(100.0)),
-            ratio(total_of(PBOA_MT), Some(total)) + &run_ratios(&a.paired_ratios(at, PBOA_MT, GBOA_DEVICE), Some(10.0)),
-            ratio(total_of(GBOA), Some(total)),
+            fmt::quotient(total_of(SBOA), Some(total), 2) + &run_ratios(&a.paired_ratios(at, SBOA, GBOA_DEVICE), Some(100.0)),
+            fmt::quotient(total_of(PBOA_MT), Some(total), 2) + &run_ratios(&a.paired_ratios(at, PBOA_MT, GBOA_DEVICE), Some(10.0)),
+            fmt::quotient(total_of(GBOA), Some(total), 2),
             mean(GBOA_DEVICE, |r| r.solved).map_or("—".into(), |q| format!("{:.0}%", 100.0 * q)),
         ]);
         let profile = a.profiles.get(&at);
@@ -528,14 +523,14 @@ fn construction_speed(m: &MachineRecords, a: &Analysis) -> String {
             ms(c(PBOA)),
             ms(c(PBOA_MT)),
             format!("{g:.0}"),
-            fmt_ms(calls),
-            fmt_ms(kernel),
+            fmt::opt(calls, 1),
+            fmt::opt(kernel, 1),
             times(c(SBOA)),
             times(c(PBOA_MT)),
-            fmt_ms(c(GBOA_PAPER)),
-            fmt_ms(paper_kernel),
-            ratio(c(GBOA_PAPER), Some(g)),
-            ratio(paper_kernel, kernel),
+            fmt::opt(c(GBOA_PAPER), 1),
+            fmt::opt(paper_kernel, 1),
+            fmt::quotient(c(GBOA_PAPER), Some(g), 2),
+            fmt::quotient(paper_kernel, kernel, 2),
         ]);
         if let (Some(alleles), Some(kernel)) = (device(|r| r.alleles), kernel) {
             let rate = alleles / (kernel * 1e-3);
@@ -577,9 +572,9 @@ fn complexity(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
         t.row(vec![
             if axis == "ell" { "ℓ (N fixed)".into() } else { "N (ℓ fixed)".into() },
             v.to_string(),
-            fmt_ms(med(SBOA)),
-            fmt_ms(med(PBOA)),
-            fmt_ms(med(PBOA_MT)),
+            fmt::opt(med(SBOA), 1),
+            fmt::opt(med(PBOA), 1),
+            fmt::opt(med(PBOA_MT), 1),
             kernel(GBOA).map_or("—".into(), |v| format!("{v:.3}")),
             kernel(GBOA_PAPER).map_or("—".into(), |v| format!("{v:.3}")),
         ]);

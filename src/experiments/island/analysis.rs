@@ -3,8 +3,8 @@
 //! is an error naming the case and the column, never a silent default.
 
 use super::{CPU_MT, CUDA, CUDA_RING};
+use crate::records::MachineRecords;
 use crate::records::{Record, Value};
-use crate::report::MachineRecords;
 use crate::stats::Summary;
 use anyhow::{Context, Result};
 use std::collections::BTreeMap;
@@ -329,8 +329,8 @@ impl Analysis {
 /// Synthetic records for the tests of the report and the claims.
 #[cfg(test)]
 pub(super) mod fixtures {
+    use crate::records::MachineRecords;
     use crate::records::Record;
-    use crate::report::MachineRecords;
 
     fn run(figure: &str, method: &str, islands: usize, size: usize, generations: u32, total_ms: f64) -> Record {
         Record::new()

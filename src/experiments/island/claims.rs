@@ -12,10 +12,12 @@
 use super::analysis::{Analysis, Run};
 use super::{CPU_1T, CPU_MT, CUDA, CUDA_RING, CUDA_SPLIT, cpu_threads};
 use crate::check;
-use crate::claims::hardware::{Factor, Quantity};
-use crate::claims::judge::{self, fmt_mean, fmt_num, fmt_ratio, fmt_sig};
+use crate::claims::hardware::Factor;
+use crate::claims::judge;
 use crate::claims::{Band, Budget, Check, Comparison, Ctx, Direction, Estimate, Finding, Model, Outcome, Params, Point};
-use crate::report::MachineRecords;
+use crate::fmt::{fmt_mean, fmt_num, fmt_ratio, fmt_sig};
+use crate::hardware::Quantity;
+use crate::records::MachineRecords;
 use crate::spec::Pair;
 use serde::Deserialize;
 use std::collections::BTreeMap;

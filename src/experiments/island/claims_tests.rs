@@ -7,8 +7,8 @@ use super::super::spec::IslandSpec;
 use super::*;
 use crate::claims::testing::every_claim_reaches;
 use crate::claims::{Claims, NotRun, Verdict, VerdictKind};
+use crate::records::MachineRecords;
 use crate::records::Record;
-use crate::report::MachineRecords;
 use crate::spec::{PaperHardware, SpecFile};
 use std::path::Path;
 

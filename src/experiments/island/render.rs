@@ -8,8 +8,10 @@ use super::claims::{Step, rate_share};
 use super::spec::IslandSpec;
 use super::{CPU_1T, CPU_MT, CUDA, CUDA_FUSED, CUDA_RING, CUDA_SPLIT};
 use crate::experiments::Section;
+use crate::fmt;
+use crate::records::MachineRecords;
 use crate::report::chart::{self, LineChart, PaperPoints};
-use crate::report::{MachineRecords, PaperValue, Table, write_paper_values};
+use crate::report::{PaperValue, Table, write_paper_values};
 use crate::stats::Summary;
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -181,14 +183,6 @@ fn families(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
         md += &write_chart(dir, m, &format!("families_{variant}_n{items}"), &chart)?;
     }
     Ok(md)
-}
-
-fn fmt_opt(v: Option<f64>, digits: usize) -> String {
-    v.map_or("—".into(), |v| format!("{v:.digits$}"))
-}
-
-fn ratio(num: Option<f64>, den: Option<f64>) -> String {
-    num.zip(den).map_or("—".into(), |(n, d)| format!("{:.1}×", n / d))
 }
 
 /// A GPU column's cell: the value, else why the GPU did not run.
@@ -507,10 +501,10 @@ fn tables(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, dir: &Path) -> Re
         let mut t2_row = vec![format!("{} ({})", plural_islands(i), gpus(i))];
         for &n in &sizes {
             let (one, all, gpu) = (per(i, n, CPU_1T), per(i, n, CPU_MT), per(i, n, CUDA));
-            time_row.push(format!("{} / {} / {}", fmt_opt(one, 3), fmt_opt(all, 3), gpu_cell(a, CUDA, gpu)));
-            cpu_row.push(format!("{} / {}", ratio(one, all), paper(&spec.table1, "24 CPUs", n)));
-            gpu_row.push(format!("{} / {}", ratio(one, gpu), paper(&spec.table1, &gpus(i), n)));
-            t2_row.push(format!("{} / {}", ratio(all, gpu), paper(&spec.table2, &gpus(i), n)));
+            time_row.push(format!("{} / {} / {}", fmt::opt(one, 3), fmt::opt(all, 3), gpu_cell(a, CUDA, gpu)));
+            cpu_row.push(format!("{} / {}", fmt::quotient(one, all, 1), paper(&spec.table1, "24 CPUs", n)));
+            gpu_row.push(format!("{} / {}", fmt::quotient(one, gpu, 1), paper(&spec.table1, &gpus(i), n)));
+            t2_row.push(format!("{} / {}", fmt::quotient(all, gpu, 1), paper(&spec.table2, &gpus(i), n)));
             if let Some((one, gpu)) = one.zip(gpu) {
                 s1.entry(name.clone()).or_default().push((n as f64, one / gpu));
             }
@@ -657,11 +651,11 @@ fn ring_section(a: &Analysis) -> String {
             size.to_string(),
             r.generations.to_string(),
             format!("{} ({})", r.gpus.unwrap_or(r.split.len()), split.join("+")),
-            fmt_opt(one_ms, 4),
-            fmt_opt(ring_ms, 4),
+            fmt::opt(one_ms, 4),
+            fmt::opt(ring_ms, 4),
             one_ms.zip(ring_ms).map_or("—".into(), |(o, r)| format!("{:.2}×", o / r)),
-            fmt_opt(mean(&one, Run::island_generations_per_s), 0),
-            fmt_opt(mean(runs, Run::island_generations_per_s), 0),
+            fmt::opt(mean(&one, Run::island_generations_per_s), 0),
+            fmt::opt(mean(runs, Run::island_generations_per_s), 0),
             mean(runs, Run::migration_share).map_or("—".into(), |s| format!("{:.2}%", 100.0 * s)),
             (if runs.iter().all(|r| r.identical) { "yes" } else { "—" }).into(),
             format!("{} / {}", one.len(), runs.len()),
@@ -827,16 +821,16 @@ fn fig7(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, items: Option<usize
         let paper = |c: &str| spec.table1.at(c, size).map_or("—".into(), |v| format!("{v:.2}×"));
         t.row(vec![
             size.to_string(),
-            fmt_opt(per(CPU_1T), 3),
-            fmt_opt(per(CPU_MT), 3),
+            fmt::opt(per(CPU_1T), 3),
+            fmt::opt(per(CPU_MT), 3),
             gpu_cell(a, CUDA, per(CUDA)),
             gpu_cell(a, CUDA_SPLIT, per(CUDA_SPLIT)),
             gpu_cell(a, CUDA_FUSED, per(CUDA_FUSED)),
-            ratio(per(CPU_1T), per(CPU_MT)),
+            fmt::quotient(per(CPU_1T), per(CPU_MT), 1),
             paper("12 CPUs"),
-            ratio(per(CPU_1T), per(CUDA)),
-            ratio(per(CPU_1T), per(CUDA_SPLIT)),
-            ratio(per(CPU_1T), per(CUDA_FUSED)),
+            fmt::quotient(per(CPU_1T), per(CUDA), 1),
+            fmt::quotient(per(CPU_1T), per(CUDA_SPLIT), 1),
+            fmt::quotient(per(CPU_1T), per(CUDA_FUSED), 1),
             paper("1 GPU"),
         ]);
     }
@@ -913,10 +907,10 @@ pub(super) fn compare(spec: &IslandSpec, machines: &[MachineRecords]) -> Result<
             t.row(vec![
                 format!("`{}`", m.hw_id),
                 size.to_string(),
-                fmt_opt(per(CPU_1T), 3),
-                fmt_opt(per(CPU_MT), 3),
+                fmt::opt(per(CPU_1T), 3),
+                fmt::opt(per(CPU_MT), 3),
                 gpu_cell(&a, CUDA, per(CUDA)),
-                ratio(per(CPU_1T), per(CUDA)),
+                fmt::quotient(per(CPU_1T), per(CUDA), 1),
                 paper,
             ]);
         }

@@ -14,7 +14,8 @@ use super::analysis::Analysis;
 use super::spec::{GPU_CLASSES, Size};
 use crate::claims::Estimate;
 use crate::claims::estimate::Spread;
-use crate::claims::judge::{self, Comparison, Finding, fmt_num};
+use crate::claims::judge::{self, Comparison, Finding};
+use crate::fmt::fmt_num;
 use crate::library::nonseparable::Function;
 
 /// Where a function's curve reaches 1 over some sizes.

@@ -12,10 +12,11 @@
 //! function's winner is the one of the function it is said to behave like.
 
 use super::analysis::{Analysis, Cell, Standing};
-use super::claims::{Points, list, size, undecidable};
+use super::points::{Points, list, size, undecidable};
 use super::spec::{Class, Func, GPU_CLASSES, Size};
-use crate::claims::judge::{self, Comparison, Finding, fmt_ratio};
+use crate::claims::judge::{self, Comparison, Finding};
 use crate::claims::{Ctx, Outcome, Params};
+use crate::fmt::fmt_ratio;
 use crate::library::nonseparable::Function;
 use serde::Deserialize;
 

@@ -1,9 +1,9 @@
 //! The layout spec (`experiments/layout.toml`): settings, profiles, the paper's
 //! Table 1 and Figures 1–6, and the sweep its claims are judged on.
 
-use crate::claims::hardware::Quantity;
 use crate::error::SpecError;
 use crate::gpu::layout::Strategy;
+use crate::hardware::Quantity;
 use crate::library::nonseparable::Function;
 use crate::spec::{ClaimSpec, MAX_REPEATS, Pair, PaperMeta, SpecFile};
 use crate::svm::Features;

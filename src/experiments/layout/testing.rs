@@ -3,8 +3,8 @@
 
 use super::analysis::Analysis;
 use super::spec::{Size, tests::shipped};
+use crate::records::MachineRecords;
 use crate::records::Record;
-use crate::report::MachineRecords;
 
 /// A machine's records, built size by size.
 #[derive(Clone)]

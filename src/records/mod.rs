@@ -4,6 +4,10 @@
 //! append-only, each file replaced atomically after every finished case so that
 //! killing a run loses only the case in flight.
 
+pub mod machine;
+
+pub use machine::{HW_ID_RECORDED, MachineRecords, aliases, apply_aliases, by_machine};
+
 use crate::error::RecordError;
 use polars::prelude::*;
 use sha2::{Digest, Sha256};

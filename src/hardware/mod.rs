@@ -1,6 +1,10 @@
 //! Hardware fingerprint (sysinfo for the host, CUDA device properties for the
 //! GPU) written into every record, and the CPU memory-bandwidth ceiling.
 
+mod quantity;
+
+pub use quantity::Quantity;
+
 use crate::gpu::GpuInfo;
 use crate::records::Record;
 use crate::stats::median;

@@ -1,0 +1,80 @@
+//! Every number and cell as the reports print it: one place, so that a value
+//! reads the same in a verdict, a table and the index.
+
+use crate::stats::Summary;
+
+/// A number with as many digits as it needs (up to 3 decimals).
+pub fn fmt_num(x: f64) -> String {
+    if x == x.round() && x.abs() < 1e15 {
+        format!("{x:.0}")
+    } else {
+        let s = format!("{x:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_owned()
+    }
+}
+
+/// A ratio as "12.3×" with a sensible number of digits.
+pub fn fmt_ratio(r: f64) -> String {
+    if r >= 100.0 {
+        format!("{r:.0}×")
+    } else if r >= 10.0 {
+        format!("{r:.1}×")
+    } else {
+        format!("{r:.2}×")
+    }
+}
+
+/// "12.1 ± 0.4 (95% CI, n = 5)".
+pub fn fmt_mean(xs: &[f64]) -> String {
+    match Summary::of(xs) {
+        Some(s) if s.n > 1 => format!("{} ± {} (95% CI, n = {})", fmt_sig(s.mean), fmt_sig(s.ci95()), s.n),
+        Some(s) => format!("{} (n = 1)", fmt_sig(s.mean)),
+        None => "—".into(),
+    }
+}
+
+/// Three significant digits.
+pub fn fmt_sig(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let digits = (2 - x.abs().log10().floor() as i32).max(0) as usize;
+    format!("{x:.digits$}")
+}
+
+/// An optional value with `digits` decimals, "—" when absent.
+pub fn opt(v: Option<f64>, digits: usize) -> String {
+    v.map_or("—".into(), |v| format!("{v:.digits$}"))
+}
+
+/// An optional speedup with `digits` decimals and "×", "—" when absent.
+pub fn times(v: Option<f64>, digits: usize) -> String {
+    v.map_or("—".into(), |v| format!("{v:.digits$}×"))
+}
+
+/// `num / den` as a speedup cell ([`times`]), "—" when either is absent.
+pub fn quotient(num: Option<f64>, den: Option<f64>, digits: usize) -> String {
+    times(num.zip(den).map(|(n, d)| n / d), digits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_print_with_the_digits_they_need() {
+        assert_eq!(fmt_num(3.0), "3");
+        assert_eq!(fmt_num(0.1250), "0.125");
+        assert_eq!(fmt_ratio(123.4), "123×");
+        assert_eq!(fmt_ratio(12.34), "12.3×");
+        assert_eq!(fmt_ratio(1.234), "1.23×");
+        assert_eq!(fmt_sig(0.0012345), "0.00123");
+        assert_eq!(fmt_sig(1234.5), "1234");
+        assert_eq!(fmt_mean(&[]), "—");
+        assert_eq!(fmt_mean(&[2.0]), "2.00 (n = 1)");
+        assert_eq!(opt(None, 2), "—");
+        assert_eq!(opt(Some(1.0 / 3.0), 2), "0.33");
+        assert_eq!(quotient(Some(3.0), Some(2.0), 1), "1.5×");
+        assert_eq!(quotient(Some(3.0), None, 1), "—");
+    }
+}
