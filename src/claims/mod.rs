@@ -509,6 +509,21 @@ impl<A: 'static> Claims<A> {
         self.claims.iter().map(|(spec, run)| ClaimResult::of(spec, &ctx.machine.hw_id, finalize(spec, run(analysis, ctx)))).collect()
     }
 
+    /// Every claim judged on every machine, each on its own analysis (`analysis`
+    /// made once per machine, e.g. by the report that also shows it).
+    pub fn judge_machines<'a, B: std::borrow::Borrow<A>>(
+        &self,
+        machines: &'a [MachineRecords],
+        paper: &PaperHardware,
+        analysis: impl Fn(&'a MachineRecords) -> anyhow::Result<B>,
+    ) -> anyhow::Result<Vec<ClaimResult>> {
+        let mut out = Vec::new();
+        for m in machines {
+            out.extend(self.judge(analysis(m)?.borrow(), &Ctx { machine: m, paper }));
+        }
+        Ok(out)
+    }
+
     /// Judges the claim `id` alone (tests).
     pub fn judge_one(&self, id: &str, analysis: &A, ctx: &Ctx) -> Option<Outcome> {
         self.claims.iter().find(|(s, _)| s.id == id).map(|(spec, run)| finalize(spec, run(analysis, ctx)))

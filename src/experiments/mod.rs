@@ -75,13 +75,9 @@ pub trait Paper {
     /// `dir/figures/`; the runner lays it out ([`render`]).
     fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport>;
     /// Every claim judged on every machine, from the analyses alone (no report,
-    /// no figure): what [`mark_incomplete`] and the verdict tests call. By
-    /// default the claims of a report rendered into a scratch folder.
-    fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {
-        let scratch = tempfile::tempdir()?;
-        std::fs::create_dir_all(scratch.path().join("figures"))?;
-        Ok(self.report(machines, scratch.path())?.claims)
-    }
+    /// no figure): what [`mark_incomplete`] and the verdict tests call; the
+    /// report's claims are these.
+    fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>>;
     /// Side-by-side of every machine and the paper's hardware.
     fn compare(&self, machines: &[MachineRecords]) -> String;
     /// What one case holds at its peak, estimated from its sizes (none by default).

@@ -40,7 +40,7 @@ pub mod selfcheck;
 mod spec;
 
 use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv, SPEED_PROFILE};
-use crate::claims::{Band, Claims};
+use crate::claims::{Band, ClaimResult, Claims};
 use crate::error::SpecError;
 use crate::records::MachineRecords;
 use crate::records::Record;
@@ -146,6 +146,10 @@ impl Paper for BiohelPaper {
 
     fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
         self.paper_report(machines, dir)
+    }
+
+    fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {
+        self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(Analysis::of(m, &self.tables)))
     }
 
     fn compare(&self, machines: &[MachineRecords]) -> String {

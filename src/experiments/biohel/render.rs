@@ -7,7 +7,6 @@
 use super::analysis::{Analysis, AttributeType, Budget, Chance, Learning, Models, Stage, fmt_s};
 use super::spec::{Column, SETS, set_label, stand_in};
 use super::{BALLOT, BiohelPaper, CUDA, METHODS, PARALLEL, SERIAL, SPEED_PROFILE, scale};
-use crate::claims::Ctx;
 use crate::experiments::{PaperReport, Section};
 use crate::fmt;
 use crate::records::MachineRecords;
@@ -125,10 +124,7 @@ impl BiohelPaper {
                 |m| Ok(speed(m, a(m))),
             )?);
         }
-        let mut claims = Vec::new();
-        for m in machines {
-            claims.extend(self.claims.judge(a(m), &Ctx { machine: m, paper: &self.spec.paper.hardware }));
-        }
+        let claims = self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(a(m)))?;
         Ok(PaperReport { method: self.method(), sections, claims })
     }
 

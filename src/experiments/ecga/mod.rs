@@ -40,7 +40,7 @@ pub mod selfcheck;
 mod spec;
 
 use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv, SPEED_PROFILE, plan};
-use crate::claims::Claims;
+use crate::claims::{ClaimResult, Claims};
 use crate::error::SpecError;
 use crate::records::MachineRecords;
 use crate::records::Record;
@@ -122,6 +122,11 @@ impl Paper for EcgaPaper {
 
     fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
         self.paper_report(machines, dir)
+    }
+
+    fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {
+        let published = self.spec.published();
+        self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(Analysis::of(m, &published)))
     }
 
     fn compare(&self, machines: &[MachineRecords]) -> String {

@@ -5,7 +5,6 @@
 
 use super::analysis::{Analysis, PerGeneration, Table5Rule};
 use super::{CPU_MT, EcgaPaper, GECGA, GECGA_DEVICE, SCORERS, performance, scale, spec::power_fit};
-use crate::claims::Ctx;
 use crate::claims::judge::{self, Comparison};
 use crate::experiments::{PaperReport, Section};
 use crate::fmt;
@@ -75,8 +74,7 @@ impl EcgaPaper {
             Section::per_machine("Performance", "", machines, |m| Ok(performance::section(m, of(m))))?,
         ];
         write_paper_values(dir, "ecga", "experiments/ecga.toml [[table5]], [fig5_paper], [scale_paper]", &self.paper_values())?;
-        let claims =
-            machines.iter().flat_map(|m| self.claims.judge(of(m), &Ctx { machine: m, paper: &self.spec.paper.hardware })).collect();
+        let claims = self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(of(m)))?;
         Ok(PaperReport { method: self.method(), sections, claims })
     }
 

@@ -15,7 +15,7 @@ pub mod selfcheck;
 mod spec;
 
 use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv};
-use crate::claims::Claims;
+use crate::claims::{ClaimResult, Claims};
 use crate::error::SpecError;
 use crate::gpu::Gpu;
 use crate::records::MachineRecords;
@@ -83,6 +83,10 @@ impl Paper for GboaPaper {
     }
     fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
         self.build_report(machines, dir)
+    }
+
+    fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {
+        self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(self.analysis(m)))
     }
     fn compare(&self, machines: &[MachineRecords]) -> String {
         self.compare_machines(machines)

@@ -4,7 +4,6 @@
 use super::GboaPaper;
 use super::analysis::{Analysis, Point, RunTimes};
 use super::cases::{GBOA, GBOA_DEVICE, GBOA_PAPER, METHODS, PBOA, PBOA_MT, SBOA};
-use crate::claims::Ctx;
 use crate::experiments::{PaperReport, SPEED_PROFILE, Section};
 use crate::fmt;
 use crate::records::MachineRecords;
@@ -92,11 +91,7 @@ impl GboaPaper {
             )?,
         ];
         write_paper_values(dir, "gboa", "experiments/gboa.toml: the claims' stated values", &self.paper_values())?;
-        let claims = machines
-            .iter()
-            .zip(&analyses)
-            .flat_map(|(m, a)| self.claims.judge(a, &Ctx { machine: m, paper: &self.spec.paper.hardware }))
-            .collect();
+        let claims = self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(of(m)))?;
         Ok(PaperReport { method: self.method(), sections, claims })
     }
 
@@ -150,7 +145,7 @@ impl GboaPaper {
 
 impl GboaPaper {
     /// One machine's analysis with the spec's settings.
-    fn analysis(&self, m: &MachineRecords) -> Analysis {
+    pub(super) fn analysis(&self, m: &MachineRecords) -> Analysis {
         let st = &self.spec.settings;
         Analysis::of(m).with_settings(*st.max_parents.get_ref(), *st.selection.get_ref())
     }

@@ -11,7 +11,7 @@ pub mod selfcheck;
 mod spec;
 
 use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv};
-use crate::claims::{Claims, Ctx};
+use crate::claims::{ClaimResult, Claims};
 use crate::error::SpecError;
 use crate::records::MachineRecords;
 use crate::records::Record;
@@ -118,11 +118,12 @@ impl Paper for IslandPaper {
         }
         let optimum = self.optimum_note()?;
         let sections = render::sections(&self.spec, machines, &analyses, self.item_count(), &optimum, dir)?;
-        let claims = machines
-            .iter()
-            .flat_map(|m| self.claims.judge(&analyses[&m.hw_id], &Ctx { machine: m, paper: &self.spec.paper.hardware }))
-            .collect();
+        let claims = self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(&analyses[&m.hw_id]))?;
         Ok(PaperReport { method: render::method(&self.spec, &self.instance.label, &optimum), sections, claims })
+    }
+
+    fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {
+        self.claims.judge_machines(machines, &self.spec.paper.hardware, Analysis::of)
     }
 
     fn compare(&self, machines: &[MachineRecords]) -> String {
