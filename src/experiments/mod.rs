@@ -1033,7 +1033,42 @@ pub fn compare(exp: &dyn Experiment, out: &Path, spec: &SpecChoice, with: &[Path
     records::write_atomic(&dir.join("COMPARE.md"), md.as_bytes())?;
     write_generations_summary(out, this.as_str(), &catalogue, with)?;
     write_index(out)?;
+    prune_figures(out, exp.id())?;
     Ok(md)
+}
+
+/// Removes the charts under `out/<id>/figures/` that neither the paper's
+/// REPORT.md and COMPARE.md nor `out/COMPARE.md` show in any format (a retired
+/// machine id's, a figure a report no longer draws; a chart's PNG and SVG go
+/// together), so that every figure file belongs to a report. Returns the names
+/// removed.
+pub fn prune_figures(out: &Path, id: &str) -> Result<Vec<String>> {
+    let dir = out.join(id);
+    let mut shown = String::new();
+    for md in [dir.join("REPORT.md"), dir.join("COMPARE.md"), out.join("COMPARE.md")] {
+        match std::fs::read_to_string(&md) {
+            Ok(text) => shown += &text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(anyhow::Error::new(e).context(format!("reading {}", md.display()))),
+        }
+    }
+    let figures = dir.join("figures");
+    let Ok(entries) = std::fs::read_dir(&figures) else { return Ok(vec![]) };
+    let mut removed = Vec::new();
+    for entry in entries {
+        let path = entry?.path();
+        let (Some(name), Some(stem)) = (path.file_name().and_then(|n| n.to_str()), path.file_stem().and_then(|n| n.to_str())) else {
+            continue;
+        };
+        let name = name.to_owned();
+        let chart = path.extension().is_some_and(|e| e == "png" || e == "svg");
+        if chart && !shown.contains(&format!("figures/{stem}.")) {
+            std::fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
+            removed.push(name);
+        }
+    }
+    removed.sort();
+    Ok(removed)
 }
 
 /// The machines of `out` and of every folder in `with` (each with its own
@@ -1093,6 +1128,26 @@ fn write_generations_summary(out: &Path, this_hw: &str, catalogue: &report::gene
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Only the charts a report shows stay: a retired id's PNG and SVG go, a shown chart's SVG twin stays, and a
+    /// file that is not a chart is left alone.
+    #[test]
+    fn figures_no_report_shows_are_removed() {
+        let out = tempfile::tempdir().unwrap();
+        let figures = out.path().join("p").join("figures");
+        std::fs::create_dir_all(&figures).unwrap();
+        for f in ["new__fig5.png", "new__fig5.svg", "old__fig5.png", "old__fig5.svg", "gen.svg", "notes.txt", "new__fig5b.png"] {
+            std::fs::write(figures.join(f), "x").unwrap();
+        }
+        std::fs::write(out.path().join("p").join("REPORT.md"), "![Figure 5](figures/new__fig5.png)\n").unwrap();
+        std::fs::write(out.path().join("p").join("COMPARE.md"), "![](figures/gen.svg)\n").unwrap();
+        let removed = prune_figures(out.path(), "p").unwrap();
+        assert_eq!(removed, vec!["new__fig5b.png", "old__fig5.png", "old__fig5.svg"]);
+        let mut left: Vec<String> =
+            std::fs::read_dir(&figures).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        left.sort();
+        assert_eq!(left, vec!["gen.svg", "new__fig5.png", "new__fig5.svg", "notes.txt"]);
+    }
 
     const GIB: u64 = 1 << 30;
 

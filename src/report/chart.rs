@@ -21,9 +21,11 @@ pub fn register_font() {
     });
 }
 
-/// A colour per series index.
+/// A colour per series index, never the same twice in one chart: Tableau's ten,
+/// then their ten lighter tints, then hues a golden angle apart (issue #41: a
+/// ninth series took the first one's blue).
 pub fn palette(i: usize) -> RGBColor {
-    const C: [RGBColor; 8] = [
+    const C: [RGBColor; 20] = [
         RGBColor(31, 119, 180),
         RGBColor(255, 127, 14),
         RGBColor(44, 160, 44),
@@ -32,8 +34,26 @@ pub fn palette(i: usize) -> RGBColor {
         RGBColor(140, 86, 75),
         RGBColor(227, 119, 194),
         RGBColor(127, 127, 127),
+        RGBColor(188, 189, 34),
+        RGBColor(23, 190, 207),
+        RGBColor(174, 199, 232),
+        RGBColor(255, 187, 120),
+        RGBColor(152, 223, 138),
+        RGBColor(255, 152, 150),
+        RGBColor(197, 176, 213),
+        RGBColor(196, 156, 148),
+        RGBColor(247, 182, 210),
+        RGBColor(199, 199, 199),
+        RGBColor(219, 219, 141),
+        RGBColor(158, 218, 229),
     ];
-    C[i % C.len()]
+    match C.get(i) {
+        Some(&c) => c,
+        None => {
+            let (r, g, b) = HSLColor(((i - C.len()) as f64 * 0.381_966) % 1.0, 0.65, 0.45).rgb();
+            RGBColor(r, g, b)
+        }
+    }
 }
 
 /// The colours of decision boundaries and of a paper's series without a measured
@@ -586,6 +606,17 @@ mod tests {
         assert_eq!(boundary_color(11), boundary_color(1));
     }
     use super::*;
+
+    /// However many series a chart has (up to 64 here), no two share a colour, and none takes a boundary's.
+    #[test]
+    fn no_two_series_of_one_chart_share_a_colour() {
+        let colours: Vec<(u8, u8, u8)> = (0..64).map(|i| palette(i).rgb()).collect();
+        let distinct: std::collections::BTreeSet<_> = colours.iter().collect();
+        assert_eq!(distinct.len(), colours.len(), "{colours:?}");
+        for k in 0..11 {
+            assert!(!distinct.contains(&boundary_color(k).rgb()), "boundary {k}");
+        }
+    }
 
     fn chart() -> LineChart<'static> {
         LineChart {
