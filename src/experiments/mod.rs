@@ -64,6 +64,8 @@ pub trait Paper {
     fn about(&self, profile: &str) -> crate::spec::ProfileAbout;
     /// The cases of a profile, in run order.
     fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError>;
+    /// The spec's claims, in its order.
+    fn claim_specs(&self) -> Vec<&crate::spec::ClaimSpec>;
     /// Opens and checks every data set or instance `cases` use (a missing or
     /// malformed file fails here, naming it, before anything is written).
     fn prepare(&self, _cases: &[Case]) -> Result<()> {
@@ -449,6 +451,12 @@ pub fn dry_run(exp: &dyn Experiment, opts: &RunOptions, dry: &DryRunOptions) -> 
     }
     let plan = plan::DryRun { paper: paper.as_ref(), cases: &cases, times: &times, this_hw: hw, gpus: dry.gpus };
     md += &plan.render(|c| stored.contains(&c.id));
+    let here = match &env.gpu {
+        Some(_) => plan::GpusHere { count: plan::GpusHere::probe().count.max(1), absent: String::new() },
+        None => plan::GpusHere { count: 0, absent: env.gpu_absent.clone() },
+    };
+    let claims: Vec<plan::Foresight> = paper.claim_specs().into_iter().map(|c| plan::foresee(c, &cases, about.smoke, &here)).collect();
+    md += &format!("\n## The claims this run can decide here\n\n{}", plan::foresight_table(&claims));
     Ok(md)
 }
 
@@ -990,8 +998,13 @@ fn mark_incomplete(paper: &dyn Paper, machines: &[MachineRecords], mut claims: V
 pub fn judge(exp: &dyn Experiment, out: &Path, spec: &SpecChoice) -> Result<Vec<ClaimResult>> {
     let paper = load_paper(exp, spec)?;
     let machines = machines(out, exp.id(), None)?;
-    let claims = gate_smoke(paper.as_ref(), &machines, paper.judge(&machines)?)?;
-    mark_incomplete(paper.as_ref(), &machines, claims)
+    judge_machines(paper.as_ref(), &machines)
+}
+
+/// Every claim judged on `machines` as a report judges them: smoke profiles gated, incomplete sweeps marked.
+fn judge_machines(paper: &dyn Paper, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {
+    let claims = gate_smoke(paper, machines, paper.judge(machines)?)?;
+    mark_incomplete(paper, machines, claims)
 }
 
 /// Rewrites `out/INDEX.md` and `out/verdicts.json` from every paper's verdicts.
@@ -1179,6 +1192,71 @@ mod tests {
             }
             assert_eq!(smoke_profiles(paper.as_ref()), vec!["quick".to_owned()], "{}", e.id());
         }
+    }
+
+    /// What `--dry-run` and `list` say a profile can decide on a machine without a GPU, against what the
+    /// judge then says of that profile's records: the committed runs of the CPU-only machine (the quick
+    /// profile of every paper, ECGA's `cpu` and `fig6`, gBOA's `cpu`), each judged alone as a run of it
+    /// would leave them. A claim the dry run says the profile cannot decide is not run there, and one with
+    /// too few runs for its n is not decided: the claims the judge does not mark "not run here" are among
+    /// those the dry run said it decides or has too few runs for. The dry run's "decides" is an upper bound
+    /// (so it says): where the records hold no sizes in the paper's range, rest on a stand-in data set or
+    /// spread too widely, the judge still leaves a claim undecided.
+    #[test]
+    fn the_dry_run_foresees_what_the_judge_decides_on_a_machine_without_a_gpu() {
+        use plan::Blocked;
+        let refs = Path::new(env!("CARGO_MANIFEST_DIR")).join(REFERENCES_DIR);
+        let none = plan::GpusHere { count: 0, absent: "libcuda not found".into() };
+        let (mut checked, mut wrong, mut decides) = (Vec::new(), Vec::new(), Vec::new());
+        for e in registry() {
+            let (_, paper) = loaded(e.id(), str::to_owned);
+            let rows: Vec<Record> =
+                load_records(&refs, e.id()).unwrap().into_iter().filter(|r| r.str("hw_id").starts_with("cpu-only")).collect();
+            let profiles: std::collections::BTreeSet<String> =
+                rows.iter().filter(|r| r.str("record_kind") == "measurement").map(|r| r.str("profile").to_owned()).collect();
+            for profile in profiles.iter().filter(|p| paper.profiles().contains(p)) {
+                let alone = rows.iter().filter(|r| r.str("record_kind") != "measurement" || r.str("profile") == profile).cloned();
+                let machines = report::by_machine(alone.collect(), None);
+                let judged = judge_machines(paper.as_ref(), &machines).unwrap();
+                let cases = paper.cases(profile).unwrap();
+                for f in paper.claim_specs().into_iter().map(|c| plan::foresee(c, &cases, paper.about(profile).smoke, &none)) {
+                    for j in judged.iter().filter(|j| j.id == f.claim.id) {
+                        let v = &j.outcome.verdict;
+                        let agrees = match &f.blocked {
+                            None => true,
+                            Some(Blocked::TooFewRuns { .. }) => !v.is_decided(),
+                            Some(_) => v.kind() == crate::claims::VerdictKind::NotRun,
+                        };
+                        if !agrees {
+                            wrong.push(format!("{} {profile} {}: dry run {:?}, judged {}", e.id(), f.claim.id, f.blocked, v.label()));
+                        }
+                        if f.blocked.is_none() {
+                            decides.push((format!("{} {profile} {}", e.id(), f.claim.id), v.kind() != crate::claims::VerdictKind::NotRun));
+                        }
+                    }
+                }
+                checked.push(format!("{} {profile}", e.id()));
+            }
+        }
+        assert!(wrong.is_empty(), "the dry run disagrees with the judge:\n{}", wrong.join("\n"));
+        for want in ["layout quick", "gboa quick", "gboa cpu", "ecga quick", "ecga cpu", "ecga fig6", "island quick", "biohel quick"] {
+            assert!(checked.iter().any(|c| c == want), "no committed CPU-only records of {want}: {checked:?}");
+        }
+        // On these records the sets are equal: what the dry run says these profiles decide here, the judge
+        // judges (reproduced, or inconclusive by the spread it found), and nothing else.
+        let want = [
+            "ecga cpu gm_population_not_smaller",
+            "ecga cpu population_growth",
+            "ecga fig6 greedy_quality_higher",
+            "ecga fig6 greedy_converges_earlier",
+            "gboa cpu pboa_faster_than_sboa",
+            "gboa cpu complexity",
+            "gboa cpu quality_kept",
+            "biohel quick windows_cut_serial_time",
+        ];
+        let ids: Vec<&str> = decides.iter().map(|(d, _)| d.as_str()).collect();
+        assert_eq!(ids, want);
+        assert!(decides.iter().all(|(_, judged)| *judged), "decides, but not run here: {decides:?}");
     }
 
     /// A paper loaded from its shipped spec with `edit` applied, as from `experiments/`.
