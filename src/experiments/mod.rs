@@ -90,6 +90,11 @@ pub trait Paper {
     fn not_run_column(&self) -> &'static str {
         "method"
     }
+    /// How its rows time one repetition of a method, whose spread over
+    /// repeats a run warns of ([`plan::Repeats`]): `total_ms` by default.
+    fn timing(&self) -> plan::Timing {
+        plan::Timing { method: self.not_run_column(), columns: &["total_ms"], only: None }
+    }
     /// What one case occupies while it runs ([`plan::Resource`]). One GPU by
     /// default: every case of the shipped papers runs its GPU method(s) where
     /// there is a GPU, beside the CPU baselines it times (a case run without one
@@ -498,6 +503,10 @@ pub struct Run<'a> {
 pub struct Writer {
     store: RecordStore,
     common: Record,
+    /// The run's repeated timings, for the spread warning at its end.
+    repeats: plan::Repeats,
+    /// How the paper's rows time a repetition.
+    timing: plan::Timing,
 }
 
 impl<'a> Run<'a> {
@@ -543,7 +552,7 @@ impl<'a> Run<'a> {
             crate::say!("{}: kernels compiled and loaded in {:.2} s (before any timed case)", exp.id(), t0.elapsed().as_secs_f64());
         }
         let ceilings = measure_ceilings(env.gpu.as_ref(), opts.profile == "quick", "ceiling")?;
-        let mut writer = Writer { store, common };
+        let mut writer = Writer { store, common, repeats: plan::Repeats::default(), timing: paper.timing() };
         let rows = writer.with_common(ceilings, None);
         writer.store.append(None, rows)?;
         Ok(Run { exp, opts, paper, cases, env, writer })
@@ -569,6 +578,9 @@ impl<'a> Run<'a> {
 
     /// Writes the CSV copy and renders the report (a shard only says what it stored).
     pub fn finish(self) -> Result<Finished> {
+        if let Some(w) = self.writer.repeats.warning() {
+            crate::say!("warning: {}: {w}", self.exp.id());
+        }
         let store = &self.writer.store;
         store.finish()?;
         if let Some(shard) = self.opts.shard {
@@ -604,6 +616,7 @@ impl Writer {
         let utc = records::utc_now();
         let rows = rows.into_iter().map(|r| r.with(plan::CASE_SECONDS, case_s).with(records::UTC, utc.as_str())).collect();
         let rows = self.with_common(rows, Some(case));
+        self.repeats.add(case, &rows, &self.timing);
         Ok(self.store.append(Some(&case.id), rows)?)
     }
 }
@@ -878,6 +891,9 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
         "\n### Runs\n\nEach profile's records: the commits they were measured at and the cases stored against those the profile plans.\n\n";
     md += &report::runs_table(&machines, |profile| planned_ids(paper.as_ref(), profile));
     if let Some(note) = report::busy_note(&machines) {
+        md += &format!("\n{note}\n");
+    }
+    if let Some(note) = plan::spread_note(&machines, |p| paper.cases(p).ok(), &paper.timing()) {
         md += &format!("\n{note}\n");
     }
     let unmerged = shard::unmerged(out, exp.id());

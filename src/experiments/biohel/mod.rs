@@ -123,6 +123,9 @@ impl Paper for BiohelPaper {
     fn profiles(&self) -> Vec<String> {
         self.spec.profiles.keys().cloned().collect()
     }
+    fn timing(&self) -> crate::experiments::plan::Timing {
+        crate::experiments::plan::Timing { method: "method", columns: &["eval_s", "learn_s"], only: None }
+    }
     fn claim_specs(&self) -> Vec<&crate::spec::ClaimSpec> {
         self.claims.specs()
     }

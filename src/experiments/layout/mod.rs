@@ -82,6 +82,9 @@ impl Paper for LayoutPaper {
     fn profiles(&self) -> Vec<String> {
         self.spec.profiles.keys().cloned().collect()
     }
+    fn timing(&self) -> crate::experiments::plan::Timing {
+        crate::experiments::plan::Timing { method: "strategy", columns: &["wall_ms"], only: Some(("phase", "timed")) }
+    }
     fn claim_specs(&self) -> Vec<&crate::spec::ClaimSpec> {
         self.claims.specs()
     }
