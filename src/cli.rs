@@ -266,6 +266,7 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::List { out } => {
             let this = Fingerprint::this_machine(None).hw_id;
+            let here = experiments::plan::GpusHere::probe();
             for e in experiments::registry() {
                 let paper = experiments::load_paper(e, &choice(None))?;
                 println!("{:8} {}", e.id(), e.title());
@@ -290,6 +291,9 @@ pub fn run(cli: Cli) -> Result<()> {
                     if let Some(d) = about.description {
                         println!("                 {d}");
                     }
+                    let claims: Vec<_> =
+                        paper.claim_specs().into_iter().map(|c| experiments::plan::foresee(c, &cases, about.smoke, &here)).collect();
+                    println!("                 {}", experiments::plan::foresight_line(&claims));
                 }
                 for m in &machines {
                     println!("         records: {} ({} rows)", m.hw_id, m.rows.len());

@@ -446,11 +446,106 @@ pub struct ClaimSpec {
     /// Whether a budget below the paper's gates the claim or is judged and labelled.
     #[serde(default)]
     pub reduced_budget: ReducedBudget,
+    /// What its evidence needs of a profile and a machine, for `--dry-run`
+    /// and `list` (never read by the judge).
+    #[serde(default)]
+    pub needs: ClaimNeeds,
     /// Which checker evaluates it.
     pub check: toml::Spanned<String>,
     /// The check's parameters (an inline table), typed by the check.
     #[serde(default)]
     pub params: Option<toml::Spanned<toml::Value>>,
+}
+
+impl ClaimSpec {
+    /// The runs each point needs before its spread decides (`min_n` of its
+    /// `params`, where the check takes one).
+    pub fn min_n(&self) -> Option<usize> {
+        let v = self.params.as_ref()?.get_ref().get("min_n")?.as_integer()?;
+        usize::try_from(v).ok()
+    }
+}
+
+/// What a claim's evidence needs, as far as the spec tells before any run
+/// (`needs = { … }` of a `[[claims]]` entry): `--dry-run` and `list` say from
+/// it which claims a profile can decide on a machine
+/// ([`crate::experiments::plan::foresee`]). The judge never reads it; a test
+/// holds it to the judge's verdicts on the committed records.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimNeeds {
+    /// GPUs its evidence is measured on (0: its methods run on the CPU).
+    #[serde(default)]
+    pub gpus: usize,
+    /// The cases it reads, one filter per kind of case it needs (each must
+    /// match a case of the profile): per case parameter, the value it must
+    /// have, the `[low, high]` range it must lie in, or the strings it may be.
+    #[serde(default)]
+    pub cases: Vec<BTreeMap<String, Wanted>>,
+    /// The case parameter that numbers a point's repetitions (`run`,
+    /// `bisection`, `seed`): the cases it reads that differ only in it and in
+    /// `seed` are one point's runs, set against the claim's `min_n`.
+    #[serde(default)]
+    pub runs: Option<String>,
+    /// Its evidence's budget, where the check states one.
+    #[serde(default)]
+    pub budget: Option<NeedsBudget>,
+}
+
+/// A case parameter's wanted value in [`ClaimNeeds::cases`].
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Wanted {
+    /// `[low, high]`, both included.
+    Range(Pair<f64>),
+    /// One of these names.
+    OneOf(Vec<String>),
+    Number(f64),
+    Text(String),
+    Flag(bool),
+}
+
+impl Wanted {
+    /// Whether a case's parameter `value` is the one wanted.
+    pub fn admits(&self, value: &crate::records::Value) -> bool {
+        use crate::records::Value;
+        let number = match *value {
+            Value::Int(x) => Some(x as f64),
+            Value::Float(x) => Some(x),
+            _ => None,
+        };
+        match (self, value) {
+            (Wanted::Range(r), _) => number.is_some_and(|x| r[0] <= x && x <= r[1]),
+            (Wanted::OneOf(names), Value::Str(s)) => names.contains(s),
+            (Wanted::Number(want), _) => number == Some(*want),
+            (Wanted::Text(want), Value::Str(s)) => want == s,
+            (Wanted::Flag(want), Value::Bool(b)) => want == b,
+            _ => false,
+        }
+    }
+}
+
+impl std::fmt::Display for Wanted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Wanted::Range(r) => write!(f, "in [{}, {}]", r[0], r[1]),
+            Wanted::OneOf(names) => write!(f, "one of {}", names.join(", ")),
+            Wanted::Number(x) => write!(f, "= {x}"),
+            Wanted::Text(s) => write!(f, "= {s}"),
+            Wanted::Flag(b) => write!(f, "= {b}"),
+        }
+    }
+}
+
+/// The budget a claim's evidence is measured at: the product of these case
+/// parameters (`["generations"]`, `["population", "iterations"]`) against the
+/// paper's; below it the claim is gated unless `reduced_budget = "judge"`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NeedsBudget {
+    pub of: Vec<String>,
+    #[serde(deserialize_with = "positive_finite")]
+    pub paper: f64,
 }
 
 #[cfg(test)]

@@ -356,6 +356,13 @@ fn list_and_hw_succeed() {
     // Each profile's one-line description under it.
     let next = text.lines().skip_while(|l| !l.trim_start().starts_with("profile quick")).nth(1).unwrap();
     assert!(next.trim_start().starts_with("Smoke test:"), "{next}");
+    // Then which of the paper's claims it can decide here: layout's all need a GPU.
+    let claims = text.lines().skip_while(|l| !l.trim_start().starts_with("profile quick")).nth(2).unwrap().trim_start();
+    if evorepro::gpu::probe().is_err() {
+        assert_eq!(claims, "decides 0 of 12 claims here; 12 need a GPU");
+    } else {
+        assert_eq!(claims, "decides 0 of 12 claims here; 12 smoke profile");
+    }
 
     let o = evorepro(&["hw"]);
     assert_ok(&o, "hw");
@@ -368,6 +375,32 @@ fn list_and_hw_succeed() {
         assert!(text.lines().any(|l| l.starts_with("no CUDA device: ")), "{text}");
         assert!(!text.lines().any(|l| l.starts_with("gpu_") || l.starts_with("cuda_")), "{text}");
     }
+}
+
+/// `--dry-run` says claim by claim which of the paper's claims the profile can
+/// decide on this machine, and why not (`--backend cpu`: as without a GPU).
+#[test]
+fn the_dry_run_says_which_claims_the_profile_can_decide_here() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().to_str().expect("a UTF-8 temporary folder");
+    let o = evorepro(&["reproduce", "gboa", "--profile", "cpu", "--backend", "cpu", "--dry-run", "--out", out]);
+    assert_ok(&o, "reproduce gboa --profile cpu --dry-run");
+    let text = stdout(&o);
+    let claims = text.split("## The claims this run can decide here\n\n").nth(1).unwrap_or_else(|| panic!("no claims section:\n{text}"));
+    assert!(claims.starts_with("decides 3 of 8 claims here; 5 need a GPU."), "{claims}");
+    for row in [
+        "| `pboa_faster_than_sboa` | paper | decides |",
+        "| `quality_kept` | harness | decides |",
+        "| `speedup_over_sboa` | paper | cannot decide: needs a GPU (none here: --backend cpu) |",
+    ] {
+        assert!(claims.contains(row), "no `{row}` in:\n{claims}");
+    }
+    let o = evorepro(&["reproduce", "gboa", "--profile", "quick", "--backend", "cpu", "--dry-run", "--out", out]);
+    assert_ok(&o, "reproduce gboa --dry-run");
+    let text = stdout(&o);
+    assert!(text.contains("| `pboa_faster_than_sboa` | paper | cannot decide: the profile plans none of its cases (ell in [1, 190], figure = table1, generations = 200) |"), "{text}");
+    assert!(text.contains("| `quality_kept` | harness | cannot decide: the profile plans none of its cases"), "{text}");
+    assert_eq!(tree(tmp.path()), Vec::<PathBuf>::new(), "the dry run wrote something");
 }
 
 #[test]

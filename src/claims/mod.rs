@@ -499,6 +499,9 @@ impl<A: 'static> Claims<A> {
                 }
                 _ => {}
             }
+            if c.needs.budget.as_ref().is_some_and(|b| b.of.is_empty()) {
+                return Err(file.invalid(&c.check, "claims.needs.budget.of", "names no case parameter: the budget is their product"));
+            }
             claims.push((c.clone(), (check.bind)(file, c, paper)?));
         }
         Ok(Claims { claims })
@@ -527,6 +530,11 @@ impl<A: 'static> Claims<A> {
     /// Judges the claim `id` alone (tests).
     pub fn judge_one(&self, id: &str, analysis: &A, ctx: &Ctx) -> Option<Outcome> {
         self.claims.iter().find(|(s, _)| s.id == id).map(|(spec, run)| finalize(spec, run(analysis, ctx)))
+    }
+
+    /// The claims as the spec gives them.
+    pub fn specs(&self) -> Vec<&ClaimSpec> {
+        self.claims.iter().map(|(s, _)| s).collect()
     }
 
     pub fn ids(&self) -> Vec<&str> {
@@ -699,6 +707,32 @@ mod tests {
         assert!(bind_text(&format!("{harness}params = {{ max = 1.0 }}\n")).is_ok());
         let both = HEAD.replace("text = \"t\"\n", "text = \"t\"\nprovenance = \"harness\"\n");
         assert!(bind_text(&format!("{both}params = {{ max = 1.0 }}\n")).err().unwrap().to_string().contains("harness's own check"));
+    }
+
+    /// A claim's `needs` is typed when the spec loads: a range of three values or a budget of nothing is refused, naming the line.
+    #[test]
+    fn needs_are_checked_at_load() {
+        let ok = bind_text(&format!(
+            "{HEAD}needs = {{ gpus = 1, cases = [{{ ell = [1, 2], figure = \"f\" }}], runs = \"run\" }}\nparams = {{ max = 1.0 }}\n"
+        ));
+        assert!(ok.is_ok());
+        let e = bind_text(&format!("{HEAD}needs = {{ cases = [{{ ell = [1, 2, 3] }}] }}\nparams = {{ max = 1.0 }}\n"))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("t.toml") && e.contains("line 7"), "{e}");
+        let e = bind_text(&format!("{HEAD}needs = {{ gpu = true }}\nparams = {{ max = 1.0 }}\n")).err().unwrap().to_string();
+        assert!(e.contains("line 7") && e.contains("gpu"), "{e}");
+        let e = bind_text(&format!("{HEAD}needs = {{ budget = {{ of = [], paper = 10 }} }}\nparams = {{ max = 1.0 }}\n"))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("t.toml:6") && e.contains("claims.needs.budget.of"), "{e}");
+        let e = bind_text(&format!("{HEAD}needs = {{ budget = {{ of = [\"g\"], paper = 0 }} }}\nparams = {{ max = 1.0 }}\n"))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("line 7") && e.contains("positive"), "{e}");
     }
 
     fn spec_with(extra: &str) -> ClaimSpec {

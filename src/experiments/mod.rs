@@ -64,6 +64,8 @@ pub trait Paper {
     fn about(&self, profile: &str) -> crate::spec::ProfileAbout;
     /// The cases of a profile, in run order.
     fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError>;
+    /// The spec's claims, in its order.
+    fn claim_specs(&self) -> Vec<&crate::spec::ClaimSpec>;
     /// Opens and checks every data set or instance `cases` use (a missing or
     /// malformed file fails here, naming it, before anything is written).
     fn prepare(&self, _cases: &[Case]) -> Result<()> {
@@ -87,6 +89,11 @@ pub trait Paper {
     /// The record column that names what a "not run here" row did not run.
     fn not_run_column(&self) -> &'static str {
         "method"
+    }
+    /// How its rows time one repetition of a method, whose spread over
+    /// repeats a run warns of ([`plan::Repeats`]): `total_ms` by default.
+    fn timing(&self) -> plan::Timing {
+        plan::Timing { method: self.not_run_column(), columns: &["total_ms"], only: None }
     }
     /// What one case occupies while it runs ([`plan::Resource`]). One GPU by
     /// default: every case of the shipped papers runs its GPU method(s) where
@@ -449,6 +456,12 @@ pub fn dry_run(exp: &dyn Experiment, opts: &RunOptions, dry: &DryRunOptions) -> 
     }
     let plan = plan::DryRun { paper: paper.as_ref(), cases: &cases, times: &times, this_hw: hw, gpus: dry.gpus };
     md += &plan.render(|c| stored.contains(&c.id));
+    let here = match &env.gpu {
+        Some(_) => plan::GpusHere { count: plan::GpusHere::probe().count.max(1), absent: String::new() },
+        None => plan::GpusHere { count: 0, absent: env.gpu_absent.clone() },
+    };
+    let claims: Vec<plan::Foresight> = paper.claim_specs().into_iter().map(|c| plan::foresee(c, &cases, about.smoke, &here)).collect();
+    md += &format!("\n## The claims this run can decide here\n\n{}", plan::foresight_table(&claims));
     Ok(md)
 }
 
@@ -490,6 +503,10 @@ pub struct Run<'a> {
 pub struct Writer {
     store: RecordStore,
     common: Record,
+    /// The run's repeated timings, for the spread warning at its end.
+    repeats: plan::Repeats,
+    /// How the paper's rows time a repetition.
+    timing: plan::Timing,
 }
 
 impl<'a> Run<'a> {
@@ -535,7 +552,7 @@ impl<'a> Run<'a> {
             crate::say!("{}: kernels compiled and loaded in {:.2} s (before any timed case)", exp.id(), t0.elapsed().as_secs_f64());
         }
         let ceilings = measure_ceilings(env.gpu.as_ref(), opts.profile == "quick", "ceiling")?;
-        let mut writer = Writer { store, common };
+        let mut writer = Writer { store, common, repeats: plan::Repeats::default(), timing: paper.timing() };
         let rows = writer.with_common(ceilings, None);
         writer.store.append(None, rows)?;
         Ok(Run { exp, opts, paper, cases, env, writer })
@@ -561,6 +578,9 @@ impl<'a> Run<'a> {
 
     /// Writes the CSV copy and renders the report (a shard only says what it stored).
     pub fn finish(self) -> Result<Finished> {
+        if let Some(w) = self.writer.repeats.warning() {
+            crate::say!("warning: {}: {w}", self.exp.id());
+        }
         let store = &self.writer.store;
         store.finish()?;
         if let Some(shard) = self.opts.shard {
@@ -596,6 +616,7 @@ impl Writer {
         let utc = records::utc_now();
         let rows = rows.into_iter().map(|r| r.with(plan::CASE_SECONDS, case_s).with(records::UTC, utc.as_str())).collect();
         let rows = self.with_common(rows, Some(case));
+        self.repeats.add(case, &rows, &self.timing);
         Ok(self.store.append(Some(&case.id), rows)?)
     }
 }
@@ -872,6 +893,9 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
     if let Some(note) = report::busy_note(&machines) {
         md += &format!("\n{note}\n");
     }
+    if let Some(note) = plan::spread_note(&machines, |p| paper.cases(p).ok(), &paper.timing()) {
+        md += &format!("\n{note}\n");
+    }
     let unmerged = shard::unmerged(out, exp.id());
     if !unmerged.is_empty() {
         let names: Vec<String> = unmerged.iter().map(|f| format!("`{}`", f.display())).collect();
@@ -990,8 +1014,13 @@ fn mark_incomplete(paper: &dyn Paper, machines: &[MachineRecords], mut claims: V
 pub fn judge(exp: &dyn Experiment, out: &Path, spec: &SpecChoice) -> Result<Vec<ClaimResult>> {
     let paper = load_paper(exp, spec)?;
     let machines = machines(out, exp.id(), None)?;
-    let claims = gate_smoke(paper.as_ref(), &machines, paper.judge(&machines)?)?;
-    mark_incomplete(paper.as_ref(), &machines, claims)
+    judge_machines(paper.as_ref(), &machines)
+}
+
+/// Every claim judged on `machines` as a report judges them: smoke profiles gated, incomplete sweeps marked.
+fn judge_machines(paper: &dyn Paper, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {
+    let claims = gate_smoke(paper, machines, paper.judge(machines)?)?;
+    mark_incomplete(paper, machines, claims)
 }
 
 /// Rewrites `out/INDEX.md` and `out/verdicts.json` from every paper's verdicts.
@@ -1179,6 +1208,71 @@ mod tests {
             }
             assert_eq!(smoke_profiles(paper.as_ref()), vec!["quick".to_owned()], "{}", e.id());
         }
+    }
+
+    /// What `--dry-run` and `list` say a profile can decide on a machine without a GPU, against what the
+    /// judge then says of that profile's records: the committed runs of the CPU-only machine (the quick
+    /// profile of every paper, ECGA's `cpu` and `fig6`, gBOA's `cpu`), each judged alone as a run of it
+    /// would leave them. A claim the dry run says the profile cannot decide is not run there, and one with
+    /// too few runs for its n is not decided: the claims the judge does not mark "not run here" are among
+    /// those the dry run said it decides or has too few runs for. The dry run's "decides" is an upper bound
+    /// (so it says): where the records hold no sizes in the paper's range, rest on a stand-in data set or
+    /// spread too widely, the judge still leaves a claim undecided.
+    #[test]
+    fn the_dry_run_foresees_what_the_judge_decides_on_a_machine_without_a_gpu() {
+        use plan::Blocked;
+        let refs = Path::new(env!("CARGO_MANIFEST_DIR")).join(REFERENCES_DIR);
+        let none = plan::GpusHere { count: 0, absent: "libcuda not found".into() };
+        let (mut checked, mut wrong, mut decides) = (Vec::new(), Vec::new(), Vec::new());
+        for e in registry() {
+            let (_, paper) = loaded(e.id(), str::to_owned);
+            let rows: Vec<Record> =
+                load_records(&refs, e.id()).unwrap().into_iter().filter(|r| r.str("hw_id").starts_with("cpu-only")).collect();
+            let profiles: std::collections::BTreeSet<String> =
+                rows.iter().filter(|r| r.str("record_kind") == "measurement").map(|r| r.str("profile").to_owned()).collect();
+            for profile in profiles.iter().filter(|p| paper.profiles().contains(p)) {
+                let alone = rows.iter().filter(|r| r.str("record_kind") != "measurement" || r.str("profile") == profile).cloned();
+                let machines = report::by_machine(alone.collect(), None);
+                let judged = judge_machines(paper.as_ref(), &machines).unwrap();
+                let cases = paper.cases(profile).unwrap();
+                for f in paper.claim_specs().into_iter().map(|c| plan::foresee(c, &cases, paper.about(profile).smoke, &none)) {
+                    for j in judged.iter().filter(|j| j.id == f.claim.id) {
+                        let v = &j.outcome.verdict;
+                        let agrees = match &f.blocked {
+                            None => true,
+                            Some(Blocked::TooFewRuns { .. }) => !v.is_decided(),
+                            Some(_) => v.kind() == crate::claims::VerdictKind::NotRun,
+                        };
+                        if !agrees {
+                            wrong.push(format!("{} {profile} {}: dry run {:?}, judged {}", e.id(), f.claim.id, f.blocked, v.label()));
+                        }
+                        if f.blocked.is_none() {
+                            decides.push((format!("{} {profile} {}", e.id(), f.claim.id), v.kind() != crate::claims::VerdictKind::NotRun));
+                        }
+                    }
+                }
+                checked.push(format!("{} {profile}", e.id()));
+            }
+        }
+        assert!(wrong.is_empty(), "the dry run disagrees with the judge:\n{}", wrong.join("\n"));
+        for want in ["layout quick", "gboa quick", "gboa cpu", "ecga quick", "ecga cpu", "ecga fig6", "island quick", "biohel quick"] {
+            assert!(checked.iter().any(|c| c == want), "no committed CPU-only records of {want}: {checked:?}");
+        }
+        // On these records the sets are equal: what the dry run says these profiles decide here, the judge
+        // judges (reproduced, or inconclusive by the spread it found), and nothing else.
+        let want = [
+            "ecga cpu gm_population_not_smaller",
+            "ecga cpu population_growth",
+            "ecga fig6 greedy_quality_higher",
+            "ecga fig6 greedy_converges_earlier",
+            "gboa cpu pboa_faster_than_sboa",
+            "gboa cpu complexity",
+            "gboa cpu quality_kept",
+            "biohel quick windows_cut_serial_time",
+        ];
+        let ids: Vec<&str> = decides.iter().map(|(d, _)| d.as_str()).collect();
+        assert_eq!(ids, want);
+        assert!(decides.iter().all(|(_, judged)| *judged), "decides, but not run here: {decides:?}");
     }
 
     /// A paper loaded from its shipped spec with `edit` applied, as from `experiments/`.

@@ -10,6 +10,10 @@
 //! the basis's median seconds per unit of case weight over its timed cases of the
 //! same figure, else over all its timed cases (a stated rough model), else the
 //! same case on another machine (named), else unknown.
+//!
+//! Here too: which of a paper's claims a profile can decide on a machine, and
+//! why not ([`foresee`]), for the dry run and `list`; and the spread of a run's
+//! repeated timings ([`Repeats`]), which a run warns of and a report notes.
 
 use super::{Case, Footprint, Paper};
 use crate::records::MachineRecords;
@@ -240,6 +244,342 @@ pub fn profile_line(cases: &[Case], known: &[Case], machines: &[MachineRecords],
     let n = cases.len();
     let from = if basis == this_hw || known.is_empty() { String::new() } else { format!(" (estimated from `{basis}`)") };
     format!("{n} case{}, {}{from}", if n == 1 { "" } else { "s" }, fmt_partial(known.iter().sum(), n - known.len(), n))
+}
+
+/// Repeated timings of one case (the same point and method) whose slowest is
+/// more than this many times its fastest, over two repeats or more, are
+/// flagged, as hyperfine flags outliers: other work, a clock that changed or
+/// an unstable timing spread them, and their mean hides it.
+pub const SPREAD_FACTOR: f64 = 1.5;
+
+/// Timings under this many milliseconds are left out of the spread check: the
+/// clock's resolution and a cold cache alone spread them.
+pub const SPREAD_MIN_MS: f64 = 1.0;
+
+/// The case parameters that tell repeats of one point apart: its run's index and seed.
+const REPEAT_KEYS: [&str; 2] = ["run", "seed"];
+
+/// A timing column's value in milliseconds, by the unit its name carries (`_ms`, `_s`).
+fn millis(column: &str, value: f64) -> Option<f64> {
+    let ms = if column.ends_with("_ms") {
+        value
+    } else if column.ends_with("_s") {
+        value * 1e3
+    } else {
+        return None;
+    };
+    (ms.is_finite() && ms > 0.0).then_some(ms)
+}
+
+/// How a paper's rows time one repetition of a method, for the spread check.
+#[derive(Clone, Copy, Debug)]
+pub struct Timing {
+    /// The column that names the method.
+    pub method: &'static str,
+    /// The columns that time one repetition: a row's first with a value.
+    pub columns: &'static [&'static str],
+    /// Only rows whose column holds this value (layout's timed tries, not its
+    /// block-size search).
+    pub only: Option<(&'static str, &'static str)>,
+}
+
+impl Timing {
+    /// A row's timing of a repetition, in milliseconds, and its column.
+    fn of(&self, row: &Record) -> Option<(&'static str, f64)> {
+        if self.only.is_some_and(|(k, v)| row.str(k) != v) {
+            return None;
+        }
+        self.columns.iter().find_map(|c| Some((*c, millis(c, row.float(c)?)?)))
+    }
+}
+
+/// Where repeated timings belong together: a point (the case's parameters but
+/// its run and seed), a method and a timing column.
+type RepeatKey = (String, String, String);
+
+/// Repeated timings of the same case: per [`RepeatKey`], the cases and their times.
+#[derive(Debug, Default)]
+pub struct Repeats {
+    times: BTreeMap<RepeatKey, (Vec<String>, Vec<f64>)>,
+}
+
+/// A case whose repeated timings spread more than [`SPREAD_FACTOR`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spread {
+    /// The point's first case, and how many cases repeat it.
+    pub case: String,
+    pub cases: usize,
+    pub method: String,
+    pub column: String,
+    pub timings: usize,
+    /// The slowest timing over the fastest.
+    pub factor: f64,
+}
+
+impl Spread {
+    /// "case table1/l30/r0 (and 4 repeats of it), sboa `total_ms`: 5 timings, the slowest 1.73× the fastest".
+    pub fn label(&self) -> String {
+        let more = match self.cases {
+            1 => String::new(),
+            n => format!(" (and {} repeat{} of it)", n - 1, if n == 2 { "" } else { "s" }),
+        };
+        format!(
+            "case {}{more}, {} `{}`: {} timings, the slowest {:.2}× the fastest",
+            self.case, self.method, self.column, self.timings, self.factor
+        )
+    }
+}
+
+impl Repeats {
+    /// Adds the timings of `rows`, the rows of `case`, each under its method.
+    pub fn add<'r>(&mut self, case: &Case, rows: impl IntoIterator<Item = &'r Record>, timing: &Timing) {
+        let point: Vec<String> = case.params.cells().filter(|(k, _)| !REPEAT_KEYS.contains(k)).map(|(k, v)| format!("{k}={v}")).collect();
+        for r in rows {
+            let Some((column, ms)) = timing.of(r) else { continue };
+            let (cases, times) = self.times.entry((point.join(","), r.str(timing.method).to_owned(), column.to_owned())).or_default();
+            if !cases.contains(&case.id) {
+                cases.push(case.id.clone());
+            }
+            times.push(ms);
+        }
+    }
+
+    /// The cases whose timings (two or more, the fastest at least
+    /// [`SPREAD_MIN_MS`]) spread more than [`SPREAD_FACTOR`], widest first.
+    pub fn spread(&self) -> Vec<Spread> {
+        let mut out: Vec<Spread> = self
+            .times
+            .iter()
+            .filter(|(_, (_, t))| t.len() >= 2)
+            .filter_map(|((_, method, column), (cases, t))| {
+                let (lo, hi) = (t.iter().copied().fold(f64::INFINITY, f64::min), t.iter().copied().fold(0.0, f64::max));
+                (lo >= SPREAD_MIN_MS && hi / lo > SPREAD_FACTOR).then(|| Spread {
+                    case: cases[0].clone(),
+                    cases: cases.len(),
+                    method: method.clone(),
+                    column: column.clone(),
+                    timings: t.len(),
+                    factor: hi / lo,
+                })
+            })
+            .collect();
+        out.sort_by(|a, b| b.factor.total_cmp(&a.factor));
+        out
+    }
+
+    /// A run's one warning line: how many cases spread, and the widest.
+    pub fn warning(&self) -> Option<String> {
+        let spread = self.spread();
+        let widest = spread.first()?;
+        let others = match spread.len() {
+            1 => String::new(),
+            2 => " (1 more case too; the report's Runs section names it)".to_owned(),
+            n => format!(" ({} more cases too; the report's Runs section lists them)", n - 1),
+        };
+        Some(format!(
+            "repeated timings spread more than {SPREAD_FACTOR}× (slowest over fastest): {}{others}; their means may hide other work or an unstable timing",
+            widest.label()
+        ))
+    }
+}
+
+/// The report's note on spread repeats (beside the busy-machine note): per
+/// machine and profile, at one commit, the cases of `cases(profile)` whose
+/// repeated timings spread more than [`SPREAD_FACTOR`], the widest three named.
+pub fn spread_note(machines: &[MachineRecords], cases: impl Fn(&str) -> Option<Vec<Case>>, timing: &Timing) -> Option<String> {
+    let mut lines = Vec::new();
+    for m in machines {
+        let mut runs: BTreeMap<(String, String), BTreeMap<String, Vec<&Record>>> = BTreeMap::new();
+        for r in m.measurements() {
+            let key = (r.str("profile").to_owned(), r.str("git_commit").to_owned());
+            runs.entry(key).or_default().entry(r.str("case_id").to_owned()).or_default().push(r);
+        }
+        for ((profile, commit), by_case) in runs {
+            let Some(planned) = cases(&profile) else { continue };
+            let mut repeats = Repeats::default();
+            for c in &planned {
+                if let Some(rows) = by_case.get(&c.id) {
+                    repeats.add(c, rows.iter().copied(), timing);
+                }
+            }
+            let spread = repeats.spread();
+            if spread.is_empty() {
+                continue;
+            }
+            let named: Vec<String> = spread.iter().take(3).map(Spread::label).collect();
+            let more = if spread.len() > 3 { format!("; {} more", spread.len() - 3) } else { String::new() };
+            lines.push(format!(
+                "**Spread repeats:** `{}`, profile `{profile}` at `{commit}`: {} case{} whose repeated timings spread more than \
+                 {SPREAD_FACTOR}× (slowest over fastest, timings of {SPREAD_MIN_MS} ms or more): {}{more}. Their means may hide \
+                 other work or an unstable timing.",
+                m.hw_id,
+                spread.len(),
+                if spread.len() == 1 { "" } else { "s" },
+                named.join("; ")
+            ));
+        }
+    }
+    (!lines.is_empty()).then(|| lines.join("\n\n"))
+}
+
+/// The GPUs a machine offers a claim's evidence: how many, and why none.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GpusHere {
+    pub count: usize,
+    /// Why there are none ("libcuda not found", "--backend cpu").
+    pub absent: String,
+}
+
+impl GpusHere {
+    /// This machine's CUDA devices, as a run would find them.
+    pub fn probe() -> GpusHere {
+        match crate::gpu::probe() {
+            Ok(count) => GpusHere { count, absent: String::new() },
+            Err(crate::error::GpuError::Unavailable(why)) => GpusHere { count: 0, absent: why },
+            Err(e) => GpusHere { count: 0, absent: e.to_string() },
+        }
+    }
+}
+
+/// Why a profile cannot decide a claim on a machine, known before it runs,
+/// from the claim's `needs`, its `min_n` and `reduced_budget`, and the
+/// profile's cases; in the order the judge would meet them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Blocked {
+    /// The profile plans none of the cases it reads (the filter they miss).
+    NoCases(String),
+    /// Its evidence is measured on `needs` GPUs; the machine has `have` (why none).
+    Gpus { needs: usize, have: usize, why: String },
+    /// Its evidence would lie below the paper's budget, which it does not tolerate.
+    ReducedBudget(crate::claims::Budget),
+    /// A smoke profile never decides a paper claim ([`crate::claims::smoke_gate`]).
+    Smoke,
+    /// Fewer runs per point than the claim's `min_n`: inconclusive at best.
+    TooFewRuns { runs: usize, needs: usize },
+}
+
+impl Blocked {
+    pub fn label(&self) -> String {
+        match self {
+            Blocked::NoCases(filter) => format!("the profile plans none of its cases ({filter})"),
+            Blocked::Gpus { needs: 1, have: 0, why } => format!("needs a GPU (none here: {why})"),
+            Blocked::Gpus { needs, have: 0, why } => format!("needs {needs} GPUs (none here: {why})"),
+            Blocked::Gpus { needs, have, .. } => format!("needs {needs} GPUs ({have} here)"),
+            Blocked::ReducedBudget(b) => b.label(),
+            Blocked::Smoke => "smoke profile: it decides no paper claim".into(),
+            Blocked::TooFewRuns { runs, needs } => {
+                format!("too few runs for its n ({runs} per point, it needs {needs}): inconclusive at best")
+            }
+        }
+    }
+
+    /// What `list` counts: "need a GPU", "smoke profile", …
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Blocked::NoCases(_) => "not in this profile",
+            Blocked::Gpus { have: 0, .. } => "need a GPU",
+            Blocked::Gpus { .. } => "need more GPUs",
+            Blocked::ReducedBudget(_) => "reduced budget",
+            Blocked::Smoke => "smoke profile",
+            Blocked::TooFewRuns { .. } => "too few runs",
+        }
+    }
+}
+
+/// What a profile can do for one claim on a machine, before it runs.
+#[derive(Clone, Debug)]
+pub struct Foresight<'c> {
+    pub claim: &'c crate::spec::ClaimSpec,
+    /// Why it cannot decide it; None: nothing the spec tells stops it.
+    pub blocked: Option<Blocked>,
+    /// A budget below the paper's that the claim tolerates (its verdict will say so).
+    pub reduced: Option<crate::claims::Budget>,
+}
+
+/// What `cases` (a profile's, `smoke` or not) can do for `claim` on a machine
+/// with the GPUs `here`: the claim's cases must be planned, its GPUs present,
+/// its budget the paper's (unless it tolerates less), the profile no smoke
+/// test (for a paper claim) and each point's runs at least its `min_n`.
+/// "Decides" is an upper bound: the sizes the records end up holding, a
+/// stand-in data set or a spread too wide for the runs are known only after
+/// the run.
+pub fn foresee<'c>(claim: &'c crate::spec::ClaimSpec, cases: &[Case], smoke: bool, here: &GpusHere) -> Foresight<'c> {
+    let needs = &claim.needs;
+    let matching = |f: &BTreeMap<String, crate::spec::Wanted>| -> Vec<&Case> {
+        cases.iter().filter(|c| f.iter().all(|(k, w)| w.admits(c.params.get(k)))).collect()
+    };
+    let read: Vec<Vec<&Case>> =
+        if needs.cases.is_empty() { vec![cases.iter().collect()] } else { needs.cases.iter().map(matching).collect() };
+    let blocked = |b| Foresight { claim, blocked: Some(b), reduced: None };
+    if let Some(i) = read.iter().position(Vec::is_empty) {
+        let filter =
+            needs.cases.get(i).map_or("no cases".into(), |f| f.iter().map(|(k, w)| format!("{k} {w}")).collect::<Vec<_>>().join(", "));
+        return blocked(Blocked::NoCases(filter));
+    }
+    if needs.gpus > here.count {
+        return blocked(Blocked::Gpus { needs: needs.gpus, have: here.count, why: here.absent.clone() });
+    }
+    let read: Vec<&Case> = read.into_iter().flatten().collect();
+    let budget = needs.budget.as_ref().and_then(|b| {
+        let product = |c: &Case| b.of.iter().map(|k| c.params.float(k)).product::<Option<f64>>();
+        let used = read.iter().filter_map(|c| product(c)).reduce(f64::min)?;
+        Some(crate::claims::Budget::new(used, b.paper, b.of.join(" × "))).filter(|b| b.is_reduced())
+    });
+    if let Some(b) = &budget
+        && claim.reduced_budget == crate::spec::ReducedBudget::Gate
+    {
+        return blocked(Blocked::ReducedBudget(b.clone()));
+    }
+    if smoke && claim.provenance == crate::spec::Provenance::Paper {
+        return blocked(Blocked::Smoke);
+    }
+    if let (Some(key), Some(min_n)) = (&needs.runs, claim.min_n()) {
+        let mut points: BTreeMap<String, usize> = BTreeMap::new();
+        for c in &read {
+            let point: Vec<String> = c.params.cells().filter(|(k, _)| k != key && *k != "seed").map(|(k, v)| format!("{k}={v}")).collect();
+            *points.entry(point.join(",")).or_default() += 1;
+        }
+        let runs = points.into_values().min().unwrap_or(0);
+        if runs < min_n {
+            return blocked(Blocked::TooFewRuns { runs, needs: min_n });
+        }
+    }
+    Foresight { claim, blocked: None, reduced: budget }
+}
+
+/// A profile's claims in one line for `list`: "decides 5 of 12 claims here; 7 need a GPU".
+pub fn foresight_line(all: &[Foresight]) -> String {
+    let decided = all.iter().filter(|f| f.blocked.is_none()).count();
+    let mut why: Vec<(&str, usize)> = Vec::new();
+    for b in all.iter().filter_map(|f| f.blocked.as_ref()) {
+        match why.iter_mut().find(|(k, _)| *k == b.kind()) {
+            Some((_, n)) => *n += 1,
+            None => why.push((b.kind(), 1)),
+        }
+    }
+    let why: Vec<String> = why.into_iter().map(|(k, n)| format!("{n} {k}")).collect();
+    let rest = if why.is_empty() { String::new() } else { format!("; {}", why.join(", ")) };
+    format!("decides {decided} of {} claims here{rest}", all.len())
+}
+
+/// The dry run's claims section: for each claim whether the profile can decide
+/// it here, and why not.
+pub fn foresight_table(all: &[Foresight]) -> String {
+    let mut t = Table::new(&["claim", "whose", "this profile here"]);
+    for f in all {
+        let here = match (&f.blocked, &f.reduced) {
+            (Some(b), _) => format!("cannot decide: {}", b.label()),
+            (None, Some(b)) => format!("decides, its verdict labelled {}", b.label()),
+            (None, None) => "decides".into(),
+        };
+        t.row(vec![format!("`{}`", f.claim.id), f.claim.provenance.label().into(), here]);
+    }
+    let mut md = format!("{}.\n\n", foresight_line(all));
+    md += &t.render();
+    md += "\n*Decides*: nothing the spec tells stops it (its cases are planned, with the GPUs, budget and runs per point it \
+           needs, and a smoke profile decides no paper claim); whether the records then hold its sizes, rest on a stand-in \
+           data set or spread too widely for their runs is known only after the run.\n";
+    md
 }
 
 /// The figure a case belongs to: its id up to the first `/`, with its
@@ -483,6 +823,131 @@ mod tests {
             self.params = self.params.with(key, value);
             self
         }
+    }
+
+    fn claim(extra: &str) -> crate::spec::ClaimSpec {
+        toml::from_str(&format!("id = \"c\"\nsource = \"s\"\ntext = \"t\"\ncheck = \"c\"\n{extra}")).unwrap()
+    }
+
+    /// Each reason a profile cannot decide a claim on a machine, from the claim's needs and the profile's cases.
+    #[test]
+    fn foresight_says_why_a_profile_cannot_decide_a_claim() {
+        let run = |figure: &str, ell: i64, r: i64, generations: i64| Case {
+            id: format!("{figure}/l{ell}/r{r}"),
+            params: Record::new()
+                .with("figure", figure)
+                .with("ell", ell)
+                .with("run", r)
+                .with("generations", generations)
+                .with("seed", 7 * r + ell),
+            weight: 1,
+        };
+        let mut cases: Vec<Case> = (0..3).flat_map(|r| [run("table1", 30, r, 200), run("table1", 60, r, 200)]).collect();
+        cases.push(run("speed", 190, 0, 200));
+        let none = GpusHere { count: 0, absent: "libcuda not found".into() };
+        let one = GpusHere { count: 1, absent: String::new() };
+        let blocked = |extra: &str, smoke: bool, here: &GpusHere| foresee(&claim(extra), &cases, smoke, here).blocked.map(|b| b.label());
+        assert_eq!(blocked("", false, &none), None);
+        assert_eq!(blocked("needs = { gpus = 1 }", false, &none).as_deref(), Some("needs a GPU (none here: libcuda not found)"));
+        assert_eq!(blocked("needs = { gpus = 1 }", false, &one), None);
+        assert_eq!(blocked("needs = { gpus = 2 }", false, &one).as_deref(), Some("needs 2 GPUs (1 here)"));
+        // Each filter must match a case: a value, a range, names.
+        assert_eq!(blocked("needs = { cases = [{ figure = \"table1\", ell = [1, 50] }] }", false, &none), None);
+        assert_eq!(
+            blocked("needs = { cases = [{ figure = \"table1\" }, { figure = [\"fig5\", \"fig7\"], ell = [100, 500] }] }", false, &none)
+                .as_deref(),
+            Some("the profile plans none of its cases (ell in [100, 500], figure one of fig5, fig7)")
+        );
+        // A smoke profile decides no paper claim; the harness's own checks it does.
+        assert_eq!(blocked("", true, &none).as_deref(), Some("smoke profile: it decides no paper claim"));
+        assert_eq!(blocked("provenance = \"harness\"", true, &none), None);
+        // Runs per point (the cases that differ only in `run` and `seed`) against the claim's min_n: the speed case's one run is not read.
+        let runs = "needs = { cases = [{ figure = \"table1\" }], runs = \"run\" }\nparams = { min_n = ";
+        assert_eq!(blocked(&format!("{runs}3 }}"), false, &none), None);
+        assert_eq!(
+            blocked(&format!("{runs}4 }}"), false, &none).as_deref(),
+            Some("too few runs for its n (3 per point, it needs 4): inconclusive at best")
+        );
+        assert_eq!(
+            blocked("needs = { runs = \"run\" }\nparams = { min_n = 2 }", false, &none).map(|_| ()),
+            Some(()),
+            "the speed case has one run"
+        );
+        // Below the paper's budget: gated unless the claim tolerates it, then decided and labelled.
+        let budget = "needs = { budget = { of = [\"generations\", \"ell\"], paper = 20000 } }";
+        assert_eq!(blocked(budget, false, &none).as_deref(), Some("reduced budget (6000 of the paper's 20000 generations × ell)"));
+        let judged = claim(&format!("{budget}\nreduced_budget = \"judge\""));
+        let f = foresee(&judged, &cases, false, &none);
+        assert_eq!((f.blocked, f.reduced.map(|b| b.used)), (None, Some(6000.0)));
+        // In the judge's order: the GPU before the smoke profile.
+        assert_eq!(blocked("needs = { gpus = 1 }", true, &none).as_deref(), Some("needs a GPU (none here: libcuda not found)"));
+        let claims = [claim(""), claim("needs = { gpus = 1 }"), claim("needs = { gpus = 3 }"), claim("provenance = \"harness\"")];
+        let all: Vec<Foresight> = claims.iter().map(|c| foresee(c, &cases, true, &none)).collect();
+        assert_eq!(foresight_line(&all), "decides 1 of 4 claims here; 1 smoke profile, 2 need a GPU");
+        let table = foresight_table(&all);
+        assert!(table.starts_with("decides 1 of 4 claims here;") && table.contains("| `c` | harness | decides |"), "{table}");
+    }
+
+    fn repeat(ell: i64, r: i64) -> Case {
+        let params = Record::new().with("figure", "table1").with("ell", ell).with("run", r).with("seed", 11 * r + ell);
+        Case { id: format!("table1/l{ell}/r{r}"), params, weight: 1 }
+    }
+
+    const TOTAL: Timing = Timing { method: "method", columns: &["total_ms"], only: None };
+
+    fn timed_row(method: &str, ms: f64) -> Record {
+        Record::new().with("method", method).with("total_ms", ms)
+    }
+
+    /// Repeats of a point (cases that differ only in run and seed) whose timings of one method spread past the
+    /// factor are flagged with it; steady methods, a lone timing and sub-millisecond timings are not.
+    #[test]
+    fn repeated_timings_that_spread_are_flagged_with_their_factor() {
+        let mut rep = Repeats::default();
+        for (r, (slow, fast, tiny)) in [(100.0, 50.0, 0.01), (120.0, 52.0, 0.05), (170.0, 55.0, 0.02)].into_iter().enumerate() {
+            let not_run = Record::new().with("method", "gboa").with("status", "not_run");
+            let rows = [timed_row("sboa", slow), timed_row("pboa", fast), timed_row("pboa-mt", tiny), not_run];
+            rep.add(&repeat(30, r as i64), &rows, &TOTAL);
+        }
+        rep.add(&repeat(60, 0), &[timed_row("sboa", 10.0)], &TOTAL);
+        let spread = rep.spread();
+        assert_eq!(spread.len(), 1, "{spread:?}");
+        let s = &spread[0];
+        assert_eq!((s.case.as_str(), s.cases, s.method.as_str(), s.timings), ("table1/l30/r0", 3, "sboa", 3));
+        assert!((s.factor - 1.7).abs() < 1e-12, "{}", s.factor);
+        let w = rep.warning().unwrap();
+        let named = "case table1/l30/r0 (and 2 repeats of it), sboa `total_ms`: 3 timings, the slowest 1.70× the fastest";
+        assert!(w.contains(named) && w.contains(&format!("more than {SPREAD_FACTOR}×")) && !w.contains("more case"), "{w}");
+        // At the factor exactly, nothing; rows of one case repeat too, and seconds count as milliseconds.
+        let mut at = Repeats::default();
+        at.add(&repeat(30, 0), &[timed_row("sboa", 100.0), timed_row("sboa", 100.0 * SPREAD_FACTOR)], &TOTAL);
+        assert_eq!(at.warning(), None);
+        let mut secs = Repeats::default();
+        let eval = |s: f64, phase: &str| Record::new().with("strategy", "serial").with("eval_s", s).with("phase", phase);
+        let timing = Timing { method: "strategy", columns: &["total_ms", "eval_s"], only: Some(("phase", "timed")) };
+        secs.add(&repeat(30, 0), &[eval(0.002, "timed"), eval(0.005, "timed"), eval(0.5, "search")], &timing);
+        assert_eq!(secs.spread().first().map(|x| (x.column.as_str(), x.timings, x.factor)), Some(("eval_s", 2, 2.5)));
+    }
+
+    /// The report's note names the machine, the profile and commit, and the widest cases, from the stored rows.
+    #[test]
+    fn the_spread_note_names_machine_profile_and_cases() {
+        let stored = |hw: &str, commit: &str, r: i64, ms: f64| {
+            timed_row("sboa", ms)
+                .with("hw_id", hw)
+                .with("record_kind", "measurement")
+                .with("profile", "cpu")
+                .with("git_commit", commit)
+                .with("case_id", format!("table1/l30/r{r}"))
+        };
+        let rows =
+            vec![stored("m", "abc", 0, 100.0), stored("m", "abc", 1, 240.0), stored("n", "abc", 0, 100.0), stored("n", "abc", 1, 110.0)];
+        let machines = crate::report::by_machine(rows, None);
+        let planned = |p: &str| (p == "cpu").then(|| vec![repeat(30, 0), repeat(30, 1)]);
+        let note = spread_note(&machines, planned, &TOTAL).unwrap();
+        assert!(note.starts_with("**Spread repeats:** `m`, profile `cpu` at `abc`: 1 case whose"), "{note}");
+        assert!(note.contains("the slowest 2.40× the fastest") && !note.contains("`n`"), "{note}");
+        assert_eq!(spread_note(&machines, |_| None, &TOTAL), None);
     }
 
     #[test]

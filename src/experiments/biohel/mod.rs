@@ -123,6 +123,12 @@ impl Paper for BiohelPaper {
     fn profiles(&self) -> Vec<String> {
         self.spec.profiles.keys().cloned().collect()
     }
+    fn timing(&self) -> crate::experiments::plan::Timing {
+        crate::experiments::plan::Timing { method: "method", columns: &["eval_s", "learn_s"], only: None }
+    }
+    fn claim_specs(&self) -> Vec<&crate::spec::ClaimSpec> {
+        self.claims.specs()
+    }
     fn about(&self, profile: &str) -> crate::spec::ProfileAbout {
         let p = self.spec.profiles.get(profile);
         crate::spec::ProfileAbout { description: p.and_then(|p| p.description.clone()), smoke: p.is_some_and(|p| p.smoke) }

@@ -103,6 +103,9 @@ impl Paper for EcgaPaper {
     fn profiles(&self) -> Vec<String> {
         self.spec.profiles.keys().cloned().collect()
     }
+    fn claim_specs(&self) -> Vec<&crate::spec::ClaimSpec> {
+        self.claims.specs()
+    }
     fn about(&self, profile: &str) -> crate::spec::ProfileAbout {
         let p = self.spec.profiles.get(profile);
         crate::spec::ProfileAbout { description: p.and_then(|p| p.description.clone()), smoke: p.is_some_and(|p| p.smoke) }
