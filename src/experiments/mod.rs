@@ -1232,7 +1232,7 @@ mod tests {
                 rows.iter().filter(|r| r.str("record_kind") == "measurement").map(|r| r.str("profile").to_owned()).collect();
             for profile in profiles.iter().filter(|p| paper.profiles().contains(p)) {
                 let alone = rows.iter().filter(|r| r.str("record_kind") != "measurement" || r.str("profile") == profile).cloned();
-                let machines = report::by_machine(alone.collect(), None);
+                let machines = crate::records::by_machine(alone.collect(), None);
                 let judged = judge_machines(paper.as_ref(), &machines).unwrap();
                 let cases = paper.cases(profile).unwrap();
                 for f in paper.claim_specs().into_iter().map(|c| plan::foresee(c, &cases, paper.about(profile).smoke, &none)) {

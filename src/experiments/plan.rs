@@ -942,7 +942,7 @@ mod tests {
         };
         let rows =
             vec![stored("m", "abc", 0, 100.0), stored("m", "abc", 1, 240.0), stored("n", "abc", 0, 100.0), stored("n", "abc", 1, 110.0)];
-        let machines = crate::report::by_machine(rows, None);
+        let machines = crate::records::by_machine(rows, None);
         let planned = |p: &str| (p == "cpu").then(|| vec![repeat(30, 0), repeat(30, 1)]);
         let note = spread_note(&machines, planned, &TOTAL).unwrap();
         assert!(note.starts_with("**Spread repeats:** `m`, profile `cpu` at `abc`: 1 case whose"), "{note}");

@@ -54,7 +54,7 @@ impl Fingerprint {
         let mem_gib = sys.as_ref().map_or(0.0, |s| s.total_memory() as f64 / (1u64 << 30) as f64);
         let os = System::long_os_version().unwrap_or_else(|_| std::env::consts::OS.into());
         let gpu_part = gpu.map_or("cpu-only".to_owned(), |g| slug(&g.name));
-        let cpu_signature = std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|t| cpu_signature(&t));
+        let cpu_signature = cpuid_signature().or_else(|| std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|t| cpu_signature(&t)));
         let hw_id = hw_id(&gpu_part, &cpu_model, cpu_signature.as_deref(), cpu_threads);
         Fingerprint { hw_id, cpu_model, cpu_signature, cpu_physical_cores, cpu_threads, mem_gib, os, gpu: gpu.cloned() }
     }
@@ -129,6 +129,18 @@ fn hw_id(gpu_part: &str, cpu_model: &str, signature: Option<&str>, threads: usiz
         None => slug(cpu_model),
     };
     format!("{gpu_part}__{cpu}__{threads}t")
+}
+
+/// "family 25 model 17" from the CPUID instruction (the display family and model, as
+/// Linux shows them in `/proc/cpuinfo`), on any OS; None on other CPUs.
+pub fn cpuid_signature() -> Option<String> {
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    {
+        let f = raw_cpuid::CpuId::new().get_feature_info()?;
+        Some(format!("family {} model {}", f.family_id(), f.model_id()))
+    }
+    #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+    None
 }
 
 /// "family 25 model 17" (x86: `cpu family`, `model`) or "implementer 0x41 part
@@ -253,6 +265,17 @@ mod tests {
         let arm = "CPU implementer\t: 0x41\nCPU architecture: 8\nCPU part\t: 0xd40\n";
         assert_eq!(cpu_signature(arm).unwrap(), "implementer 0x41 part 0xd40");
         assert_eq!(cpu_signature("processor : 0\n"), None);
+    }
+
+    /// The machine ids of committed records were made from `/proc/cpuinfo`: CPUID must name the CPU the same way.
+    #[test]
+    fn cpuid_names_the_cpu_as_proc_cpuinfo_does() {
+        let Ok(text) = std::fs::read_to_string("/proc/cpuinfo") else { return };
+        if cfg!(any(target_arch = "x86", target_arch = "x86_64")) {
+            assert_eq!(cpuid_signature(), cpu_signature(&text));
+        } else {
+            assert_eq!(cpuid_signature(), None);
+        }
     }
 
     #[test]
