@@ -57,6 +57,16 @@ pub fn quotient(num: Option<f64>, den: Option<f64>, digits: usize) -> String {
     times(num.zip(den).map(|(n, d)| n / d), digits)
 }
 
+/// The mark of a measurement above the ceiling it is compared with (as hyperfine warns): the ceiling was
+/// measured under other work, or the measurement counts bytes a cache served, or its unit is not the ceiling's.
+pub const ABOVE_CEILING: &str = "⚠";
+
+/// `x` as a share of the ceiling `of` with `digits` decimals ("42.0%"), marked [`ABOVE_CEILING`] past 100%.
+pub fn share(x: f64, of: f64, digits: usize) -> String {
+    let p = 100.0 * x / of;
+    if p > 100.0 { format!("{p:.digits$}% {ABOVE_CEILING}") } else { format!("{p:.digits$}%") }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,5 +86,12 @@ mod tests {
         assert_eq!(opt(Some(1.0 / 3.0), 2), "0.33");
         assert_eq!(quotient(Some(3.0), Some(2.0), 1), "1.5×");
         assert_eq!(quotient(Some(3.0), None, 1), "—");
+    }
+
+    #[test]
+    fn a_share_past_its_ceiling_is_marked() {
+        assert_eq!(share(1.0, 4.0, 1), "25.0%");
+        assert_eq!(share(4.0, 4.0, 0), "100%");
+        assert_eq!(share(5.0, 4.0, 0), format!("125% {ABOVE_CEILING}"));
     }
 }

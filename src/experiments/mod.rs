@@ -122,6 +122,36 @@ pub struct Section {
     pub machines: Vec<(String, String)>,
 }
 
+/// A note for each machine whose sections show a measurement above the ceiling it is compared with
+/// (marked [`crate::fmt::ABOVE_CEILING`]): how many cells, in which sections.
+fn above_ceiling_note(sections: &[Section]) -> Option<String> {
+    let mut marked: std::collections::BTreeMap<&str, (usize, Vec<&str>)> = std::collections::BTreeMap::new();
+    for s in sections {
+        for (hw, part) in &s.machines {
+            let n = part.matches(crate::fmt::ABOVE_CEILING).count();
+            if n > 0 {
+                let e = marked.entry(hw).or_default();
+                e.0 += n;
+                e.1.push(&s.title);
+            }
+        }
+    }
+    let lines: Vec<String> = marked
+        .iter()
+        .map(|(hw, (n, titles))| {
+            format!(
+                "**Above a ceiling:** `{hw}`: {n} measurement{} above the ceiling measured in the same run, marked {} (in {}): \
+                 the ceiling was measured under other work, or the measurement counts bytes a cache served, or its unit is not the \
+                 ceiling's; read them with care.",
+                if *n == 1 { "" } else { "s" },
+                crate::fmt::ABOVE_CEILING,
+                titles.iter().map(|t| format!("*{t}*")).collect::<Vec<_>>().join(", ")
+            )
+        })
+        .collect();
+    (!lines.is_empty()).then(|| lines.join("\n\n"))
+}
+
 impl Section {
     /// A section whose part for each machine is `body(machine)` (an empty part is left out).
     pub fn per_machine(
@@ -896,6 +926,10 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
     if let Some(note) = plan::spread_note(&machines, |p| paper.cases(p).ok(), &paper.timing()) {
         md += &format!("\n{note}\n");
     }
+    if let Some(note) = above_ceiling_note(&body.sections) {
+        crate::say!("{}: warning: {note}", exp.id());
+        md += &format!("\n{note}\n");
+    }
     let unmerged = shard::unmerged(out, exp.id());
     if !unmerged.is_empty() {
         let names: Vec<String> = unmerged.iter().map(|f| format!("`{}`", f.display())).collect();
@@ -1157,6 +1191,24 @@ fn write_generations_summary(out: &Path, this_hw: &str, catalogue: &report::gene
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn measurements_above_their_ceiling_are_counted_per_machine() {
+        let mark = crate::fmt::share(5.0, 4.0, 0);
+        let section = |title: &str, parts: &[(&str, &str)]| Section {
+            title: title.into(),
+            intro: String::new(),
+            machines: parts.iter().map(|(h, p)| ((*h).into(), (*p).into())).collect(),
+        };
+        let sections = [
+            section("Rates", &[("a", &format!("| x | {mark} |\n| y | {mark} |")), ("b", "| x | 90% |")]),
+            section("Kernel", &[("a", &format!("at {mark}"))]),
+        ];
+        let note = above_ceiling_note(&sections).unwrap();
+        assert!(note.starts_with("**Above a ceiling:** `a`: 3 measurements above the ceiling"), "{note}");
+        assert!(note.contains("(in *Rates*, *Kernel*)") && !note.contains("`b`"), "{note}");
+        assert_eq!(above_ceiling_note(&sections[..1].iter().map(|s| section(&s.title, &[("b", "90%")])).collect::<Vec<_>>()), None);
+    }
 
     /// Only the charts a report shows stay: a retired id's PNG and SVG go, a shown chart's SVG twin stays, and a
     /// file that is not a chart is left alone.

@@ -292,8 +292,9 @@ fn rates(m: &MachineRecords, s: &Sweep) -> String {
     let Some((&(n, a), times)) = s.times.iter().max_by_key(|((n, a), _)| n * a) else { return String::new() };
     let profile = s.profiles.get(&(n, a)).map_or("", String::as_str);
     let ceiling = |name: &str| m.ceiling_of_profile(name, profile);
-    let fraction =
-        |rate: f64, ceiling: Option<f64>| ceiling.map_or("not in these records".into(), |c| format!("{:.1}% of {c:.0}", 100.0 * rate / c));
+    let fraction = |rate: f64, ceiling: Option<f64>| {
+        ceiling.map_or("not in these records".into(), |c| format!("{} of {c:.0}", crate::fmt::share(rate, c, 1)))
+    };
     let mut t = Table::new(&[
         "method",
         "evaluations (s)",

@@ -92,7 +92,7 @@ fn counting_rate(m: &MachineRecords, a: &Analysis) -> String {
             format!("{:.1}", kernel.mean),
             format!("{rate:.2e}"),
             format!("{ceiling:.0}"),
-            format!("{:.0}%", 100.0 * rate / (ceiling * 1e9)),
+            crate::fmt::share(rate, ceiling * 1e9, 0),
         ]);
     }
     if t.is_empty() {
@@ -122,7 +122,7 @@ fn scale_rates(m: &MachineRecords) -> String {
         .filter(|r| r.str("figure") == "scale" && r.str("status") == "ok")
         .filter_map(|r| {
             let (per_s, int32) = scale_rate(m, r)?;
-            Some(format!("{} {:.0}% (ℓ = {}, N = {})", r.str("search"), 100.0 * per_s / int32, r.int("ell")?, r.int("n")?))
+            Some(format!("{} {} (ℓ = {}, N = {})", r.str("search"), crate::fmt::share(per_s, int32, 0), r.int("ell")?, r.int("n")?))
         })
         .collect();
     if rates.is_empty() {
@@ -160,7 +160,7 @@ fn counting_kernel(m: &MachineRecords) -> String {
         };
         let per_s = alleles / (kernel_ms * 1e-3);
         let share = |ceiling: &str, v: f64| {
-            m.ceiling_of_profile(ceiling, r.str("profile")).map_or("—".into(), |c| format!("{:.0}%", 100.0 * v / (c * 1e9)))
+            m.ceiling_of_profile(ceiling, r.str("profile")).map_or("—".into(), |c| crate::fmt::share(v, c * 1e9, 0))
         };
         t.row(vec![
             size.to_string(),
@@ -313,7 +313,7 @@ fn phase_ceilings(t: &mut Table, m: &MachineRecords, a: &Analysis, ell: usize, n
         let Some(ms) = device.phases.get(column).and_then(|v| mean(v)) else { continue };
         let gbs = g * per_generation / (ms * 1e-3) / 1e9;
         let of = ceiling("gpu_d2d")
-            .map_or("— (no ceiling recorded)".into(), |c| format!("{:.2}% of {c:.0} GB/s device copy", 100.0 * gbs / c));
+            .map_or("— (no ceiling recorded)".into(), |c| format!("{} of {c:.0} GB/s device copy", crate::fmt::share(gbs, c, 2)));
         t.row(row(phase, ms, format!("{:.2e} B", g * per_generation), format!("{gbs:.1} GB/s"), of));
         if phase == "selection" {
             let (Some(ms), Some(alleles)) = (device.phases.get("model_device_ms").and_then(|v| mean(v)), mean(&device.alleles)) else {
@@ -321,7 +321,7 @@ fn phase_ceilings(t: &mut Table, m: &MachineRecords, a: &Analysis, ell: usize, n
             };
             let rate = alleles / (ms * 1e-3);
             let of = ceiling("gpu_int32")
-                .map_or("— (no ceiling recorded)".into(), |c| format!("{:.1}% of {c:.0}·10⁹ int32/s", 100.0 * rate / (c * 1e9)));
+                .map_or("— (no ceiling recorded)".into(), |c| format!("{} of {c:.0}·10⁹ int32/s", crate::fmt::share(rate, c * 1e9, 1)));
             t.row(row("model", ms, format!("{alleles:.2e} alleles"), format!("{rate:.2e} alleles/s"), of));
         }
     }

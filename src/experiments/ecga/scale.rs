@@ -113,8 +113,8 @@ pub fn section(spec: &EcgaSpec, m: &MachineRecords) -> String {
         }
         let (ell, n) = (r.int("ell").unwrap_or(0) as usize, r.int("n").unwrap_or(0) as usize);
         let secs = |k: &str| r.float(k).map_or("—".into(), |v| format!("{:.1}", v / 1e3));
-        let rate =
-            scale_rate(m, r).map_or("—".into(), |(per_s, int32)| format!("{per_s:.2e} ÷ {int32:.2e} = {:.0}%", 100.0 * per_s / int32));
+        let rate = scale_rate(m, r)
+            .map_or("—".into(), |(per_s, int32)| format!("{per_s:.2e} ÷ {int32:.2e} = {}", crate::fmt::share(per_s, int32, 0)));
         t.row(vec![
             r.str("search").to_string(),
             ell.to_string(),

@@ -427,7 +427,7 @@ fn device_run(m: &MachineRecords, a: &Analysis) -> String {
                 format!("{:.2e} B", g * per_generation),
                 format!("{gbs:.2} GB/s"),
                 ceiling("gpu_d2d")
-                    .map_or("— (no ceiling recorded)".into(), |c| format!("{:.2}% of {c:.0} GB/s device copy", 100.0 * gbs / c)),
+                    .map_or("— (no ceiling recorded)".into(), |c| format!("{} of {c:.0} GB/s device copy", crate::fmt::share(gbs, c, 2))),
             ]);
         }
         if let (Some(ms), Some(alleles)) = (mean(GBOA_DEVICE, |r| r.construction), mean(GBOA_DEVICE, |r| r.alleles)) {
@@ -439,8 +439,9 @@ fn device_run(m: &MachineRecords, a: &Analysis) -> String {
                 share(ms),
                 format!("{alleles:.2e} alleles"),
                 format!("{rate:.2e} alleles/s"),
-                ceiling("gpu_int32")
-                    .map_or("— (no ceiling recorded)".into(), |c| format!("{:.1}% of {c:.0}·10⁹ int32/s", 100.0 * rate / (c * 1e9))),
+                ceiling("gpu_int32").map_or("— (no ceiling recorded)".into(), |c| {
+                    format!("{} of {c:.0}·10⁹ int32/s", crate::fmt::share(rate, c * 1e9, 1))
+                }),
             ]);
         }
         // The statistics after each generation (it reads every allele and fitness),
@@ -455,7 +456,7 @@ fn device_run(m: &MachineRecords, a: &Analysis) -> String {
             format!("{:.2e} B", g * (n * ell + 4.0 * n)),
             format!("{gbs:.2} GB/s"),
             ceiling("gpu_d2d")
-                .map_or("— (no ceiling recorded)".into(), |c| format!("{:.2}% of {c:.0} GB/s device copy", 100.0 * gbs / c)),
+                .map_or("— (no ceiling recorded)".into(), |c| format!("{} of {c:.0} GB/s device copy", crate::fmt::share(gbs, c, 2))),
         ]);
         let picks: [Pick; 5] = [|r| r.selection, |r| r.construction, |r| r.sampling, |r| r.evaluation, |r| r.replacement];
         let (Some(setup), Some(inside)) =
@@ -534,7 +535,7 @@ fn construction_speed(m: &MachineRecords, a: &Analysis) -> String {
                 format!("{alleles:.2e}"),
                 format!("{kernel:.1}"),
                 format!("{rate:.2e}"),
-                ceiling.map_or("— (no ceiling recorded)".into(), |c| format!("{:.1}%", 100.0 * rate / (c * 1e9))),
+                ceiling.map_or("— (no ceiling recorded)".into(), |c| crate::fmt::share(rate, c * 1e9, 1)),
             ]);
         }
     }

@@ -590,7 +590,7 @@ fn sustained_rate(m: &MachineRecords, a: &Analysis) -> String {
                 format!("{:.3}", ops / 1e9),
                 format!("{:.1}", r.ms_per_generation() * 1e3),
                 r.operations_per_s().map_or("—".into(), |x| format!("{:.0}", x / 1e9)),
-                share.map_or("no int32 ceiling recorded".into(), |(_, s)| format!("{:.1}%", 100.0 * s)),
+                share.map_or("no int32 ceiling recorded".into(), |(_, s)| crate::fmt::share(s, 1.0, 1)),
             ],
         ));
     }
@@ -701,7 +701,7 @@ fn performance(m: &MachineRecords, a: &Analysis, items: Option<usize>) -> String
             format!("{:.2}", bytes / 1e6),
             format!("{:.1}", ms * 1e3),
             format!("{gbs:.0}"),
-            ceiling.map_or("—".into(), |c| format!("{:.1}%", 100.0 * gbs / c)),
+            ceiling.map_or("—".into(), |c| crate::fmt::share(gbs, c, 1)),
         ]);
     }
     let md = "Bytes counted: parents read and children written by genetic manipulation, offspring read by evaluation, fitness \
@@ -746,7 +746,12 @@ fn manipulation_bound(m: &MachineRecords, a: &Analysis, run: &Run, items: usize)
     let calls = crate::gpu::island::manipulation_philox_calls(items, run.size, run.islands) as f64;
     let rate = calls / (run.manipulation_ms * 1e-3 / f64::from(run.generations));
     let philox = Summary::of(&a.philox).map_or("no Philox ceiling recorded".into(), |s| {
-        format!("{:.1}% of the Philox ceiling of {:.0} G calls/s (n = {})", 100.0 * rate / s.median, s.median / 1e9, a.philox.len())
+        format!(
+            "{} of the Philox ceiling of {:.0} G calls/s (n = {})",
+            crate::fmt::share(rate, s.median, 1),
+            s.median / 1e9,
+            a.philox.len()
+        )
     });
     let int32 = m
         .ceiling_of_profile("gpu_int32", &run.profile)
@@ -783,7 +788,7 @@ fn manipulation_against_philox(a: &Analysis, items: usize) -> String {
             format!("{:.2} M", calls / 1e6),
             format!("{:.1}", ms * 1e3),
             format!("{:.1}", rate / 1e9),
-            format!("{:.1}%", 100.0 * rate / ceiling),
+            crate::fmt::share(rate, ceiling, 1),
         ]);
     }
     format!(

@@ -439,7 +439,7 @@ fn region_figure(stem: &Path, fig: &Figure, m: &MachineRecords, paper_card: &str
 fn performance(m: &MachineRecords, analyses: &[&Analysis]) -> String {
     let mut md = String::new();
     let mut ceilings = String::new();
-    let pct = |x: f64, c: Option<f64>| c.map_or("–".to_owned(), |c| format!("{:.0}%", 100.0 * x / c));
+    let pct = |x: f64, c: Option<f64>| c.map_or("–".to_owned(), |c| crate::fmt::share(x, c, 0));
     let mut gpu = Table::new(&[
         "profile",
         "function",
