@@ -82,6 +82,8 @@ mod tests {
         assert_eq!(fmt_sig(1234.5), "1234");
         assert_eq!(fmt_mean(&[]), "—");
         assert_eq!(fmt_mean(&[2.0]), "2.00 (n = 1)");
+        assert_eq!(fmt_mean(&[1.0, 2.0, 3.0]), "2.00 ± 2.48 (95% CI, n = 3)");
+        assert_eq!(fmt_ratio(1161.0), "1161×");
         assert_eq!(opt(None, 2), "—");
         assert_eq!(opt(Some(1.0 / 3.0), 2), "0.33");
         assert_eq!(quotient(Some(3.0), Some(2.0), 1), "1.5×");

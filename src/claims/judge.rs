@@ -370,7 +370,6 @@ mod tests {
     use super::super::testing;
     use super::*;
     use crate::claims::VerdictKind;
-    use crate::fmt::fmt_mean;
 
     #[test]
     fn bands_parse_from_pairs_and_refuse_reversed_ones() {
@@ -478,15 +477,5 @@ mod tests {
         assert_eq!(o.verdict.kind(), VerdictKind::Inconclusive, "{}", o.verdict.label());
         assert!(o.verdict.n_needed().is_some());
         assert_eq!(ratio("x", Estimate::exact(1.0), 0.0, &BAND, None, &[], &ctx).verdict.kind(), VerdictKind::Inconclusive);
-    }
-
-    #[test]
-    fn numbers_format_compactly() {
-        assert_eq!(fmt_num(2.0), "2");
-        assert_eq!(fmt_num(0.25), "0.25");
-        assert_eq!(fmt_ratio(1161.0), "1161×");
-        assert_eq!(fmt_sig(0.012345), "0.0123");
-        assert_eq!(fmt_sig(1234.4), "1234");
-        assert_eq!(fmt_mean(&[1.0, 2.0, 3.0]), "2.00 ± 2.48 (95% CI, n = 3)");
     }
 }
