@@ -110,7 +110,7 @@ impl Paper for LayoutPaper {
     }
 
     fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {
-        Ok(self.judge_claims(machines))
+        self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(Analysis::of(m, &self.spec)))
     }
 
     fn compare(&self, machines: &[MachineRecords]) -> String {

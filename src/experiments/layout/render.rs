@@ -5,7 +5,6 @@
 use super::LayoutPaper;
 use super::analysis::{Analysis, Cell, Figure, Metric, paper_standing};
 use super::spec::{ALL_CLASSES, PAPER_CLASSES, Size};
-use crate::claims::{ClaimResult, Ctx};
 use crate::experiments::{PaperReport, Section};
 use crate::library::nonseparable::{self as ns, Function};
 use crate::records::MachineRecords;
@@ -78,18 +77,8 @@ impl LayoutPaper {
             )?,
         ];
         write_paper_values(dir, "layout", "experiments/layout.toml [[table1]]", &self.paper_values())?;
-        Ok(PaperReport { method: self.method(), sections, claims: self.claims_of(machines, &analyses) })
-    }
-
-    /// Every claim on every machine from its analysis alone (no section, no figure).
-    pub(super) fn judge_claims(&self, machines: &[MachineRecords]) -> Vec<ClaimResult> {
-        let analyses: Vec<Analysis> = machines.iter().map(|m| Analysis::of(m, &self.spec)).collect();
-        self.claims_of(machines, &analyses)
-    }
-
-    fn claims_of(&self, machines: &[MachineRecords], analyses: &[Analysis]) -> Vec<ClaimResult> {
-        let paper = &self.spec.paper.hardware;
-        machines.iter().zip(analyses).flat_map(|(m, a)| self.claims.judge(a, &Ctx { machine: m, paper })).collect()
+        let claims = self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(of(m)))?;
+        Ok(PaperReport { method: self.method(), sections, claims })
     }
 
     /// Table 1's C2075 times, mean and sd over the paper's tries.
