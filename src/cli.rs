@@ -125,7 +125,7 @@ pub enum Command {
         #[arg(long)]
         spec: Option<PathBuf>,
     },
-    /// Side by side: every machine with records for a paper, and the paper's own hardware.
+    /// Side by side: every machine with records for a paper, and the paper's own hardware, written to OUT/<paper>/COMPARE.md; prints each paper's headline workload.
     Compare {
         /// The paper's id, or `all`.
         #[arg(value_parser = PaperId { all: true })]

@@ -66,6 +66,10 @@ fn predictions_follow_the_recorded_ceilings_and_several_folders_compare_at_once(
     let o = common::evorepro(&["compare", "island", "--out", a.to_str().unwrap(), "--with", b.to_str().unwrap()]);
     assert!(o.status.success(), "{}", common::describe(&o));
     let md = std::fs::read_to_string(a.join("island/COMPARE.md")).unwrap();
+    // The terminal gets the headline workload and the file's path, not the whole comparison.
+    let shown = String::from_utf8_lossy(&o.stdout);
+    assert!(shown.lines().count() < 20 && shown.starts_with("## island") && shown.contains("ring-one-gpu"), "{shown}");
+    assert!(shown.contains(&a.join("island/COMPARE.md").display().to_string()), "{shown}");
 
     // The H200's time predicted from the H100's by the ratio of their measured int32 ceilings.
     let recorded = rows(&repo.join("reports/island/records"));

@@ -948,7 +948,7 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
         }
         for (hw, part) in &s.machines {
             let label = machines.iter().find(|m| &m.hw_id == hw).map_or_else(|| hw.clone(), |m| m.label());
-            md += &format!("### `{hw}` ({label})\n\n{}\n\n", part.trim_end());
+            md += &format!("### {label}\n\nMachine `{hw}`.\n\n{}\n\n", part.trim_end());
         }
     }
     md += "## Claims\n\n";
@@ -1065,7 +1065,8 @@ pub fn write_index(out: &Path) -> Result<PathBuf> {
 
 /// Writes `out/<id>/COMPARE.md` (the paper's tables, then the hardware
 /// generations: bounds, predictions and measurements, with charts) and the
-/// cross-paper `out/COMPARE.md`; returns the paper's text. `with` adds the
+/// cross-paper `out/COMPARE.md`; returns a few lines for the terminal: the paper's
+/// headline workload on each machine and where the whole comparison is. `with` adds the
 /// records of other report folders (a user's run beside the committed ones); a
 /// machine found in two folders appears twice, named with its folder.
 pub fn compare(exp: &dyn Experiment, out: &Path, spec: &SpecChoice, with: &[PathBuf]) -> Result<String> {
@@ -1091,13 +1092,21 @@ pub fn compare(exp: &dyn Experiment, out: &Path, spec: &SpecChoice, with: &[Path
     md += "\n";
     md += &paper.compare(&machines);
     md += "\n";
-    md += &report::generations::PaperGenerations { catalogue: &catalogue, paper_id: exp.id(), machines: &machines }
-        .render(&dir.join("figures"))?;
-    records::write_atomic(&dir.join("COMPARE.md"), md.as_bytes())?;
+    let generations = report::generations::PaperGenerations { catalogue: &catalogue, paper_id: exp.id(), machines: &machines };
+    md += &generations.render(&dir.join("figures"))?;
+    let path = dir.join("COMPARE.md");
+    records::write_atomic(&path, md.as_bytes())?;
     write_generations_summary(out, this.as_str(), &catalogue, with)?;
     write_index(out)?;
     prune_figures(out, exp.id())?;
-    Ok(md)
+    let headline = generations.summary().unwrap_or_else(|| "No workload of `experiments/generations.toml` has records here.\n".into());
+    Ok(format!(
+        "## {}\n\n{headline}\nEvery table, workload, bound and prediction on {} machine{}: {}\n",
+        exp.id(),
+        machines.len(),
+        if machines.len() == 1 { "" } else { "s" },
+        path.display()
+    ))
 }
 
 /// Removes the charts under `out/<id>/figures/` that neither the paper's

@@ -98,14 +98,16 @@ impl MachineRecords {
         self.rows.first()
     }
 
-    /// A short human name: GPU (if any) + CPU.
+    /// The machine as people name it ([`crate::hardware::machine_name`]).
     pub fn label(&self) -> String {
-        let r = match self.first() {
-            Some(r) => r,
-            None => return self.hw_id.clone(),
-        };
-        let gpu = r.str("gpu_name");
-        if gpu.is_empty() { format!("{} (no GPU)", r.str("cpu_model")) } else { format!("{gpu} + {}", r.str("cpu_model")) }
+        let Some(r) = self.first() else { return self.hw_id.clone() };
+        // Rows older than the signature column lack it; then the machine's later rows or its id (aliases) have it.
+        let from_id = self.hw_id.split("__").nth(1).and_then(|cpu| {
+            let at = cpu.find("family-").or_else(|| cpu.find("implementer-"))?;
+            Some(cpu[at..].replace('-', " "))
+        });
+        let signature = self.rows.iter().map(|r| r.str("cpu_signature").to_owned()).find(|s| !s.is_empty()).or(from_id);
+        crate::hardware::machine_name(r.str("gpu_name"), r.str("cpu_model"), signature.as_deref(), r.int("cpu_threads"))
     }
 }
 
@@ -297,6 +299,11 @@ mod tests {
         let m = by_machine(rows.clone(), None);
         assert_eq!(m.iter().map(|m| m.hw_id.as_str()).collect::<Vec<_>>(), vec!["h100__xeon-family-6-model-207__16t", "h200__xeon__16t"]);
         assert_eq!(m[0].aliases(), vec!["h100__xeon__16t"]);
+        // Named with the generation its later rows record, though its first row predates the signature.
+        assert_eq!(m[0].label(), "H100 · 16-thread Xeon (family 6 model 207)");
+        assert_eq!(m[1].label(), "H200 · 16-thread Xeon");
+        let renamed = MachineRecords { hw_id: "h200__xeon-family-6-model-207__16t".into(), rows: vec![m[1].rows[0].clone()] };
+        assert_eq!(renamed.label(), "H200 · 16-thread Xeon (family 6 model 207)", "the id's signature, where no row has one");
         // The same profile at an older commit is superseded by the later run; another profile stays.
         let kept: Vec<(&str, &str)> = m[0].measurements().map(|r| (r.str("profile"), r.str("git_commit"))).collect();
         assert_eq!(kept, vec![("cpu", "old"), ("speed", "new")]);

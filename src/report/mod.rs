@@ -264,7 +264,7 @@ pub fn verdict_summary(claims: &[ClaimResult], machines: &[MachineRecords]) -> S
     for m in machines {
         let mine: Vec<&ClaimResult> = claims.iter().filter(|c| c.machine == m.hw_id).collect();
         t.row(vec![
-            format!("`{}` ({})", m.hw_id, m.label()),
+            format!("{} (`{}`)", m.label(), m.hw_id),
             mine.len().to_string(),
             crate::claims::counts_by_provenance(mine.iter().copied()),
         ]);

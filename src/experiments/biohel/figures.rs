@@ -204,8 +204,40 @@ fn draw_speedups<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, f: &Speedups)
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .label_font(("sans-serif", 13))
-        .position(SeriesLabelPosition::UpperLeft)
+        .position(legend_corner(pts(), (x0, x1), (y0, y1), series.len() + 2))
         .draw()
         .map_err(e)?;
     root.present().map_err(e)
+}
+
+/// The corner of a log–log plot over `x`×`y` where a legend of `rows` lines (about 36% of the width, 16 px a
+/// row of ~500) covers the fewest of the `points`; the upper left on a tie.
+fn legend_corner(points: impl Iterator<Item = (f64, f64)>, x: (f64, f64), y: (f64, f64), rows: usize) -> SeriesLabelPosition {
+    let frac = |v: f64, (lo, hi): (f64, f64)| (v.ln() - lo.ln()) / (hi.ln() - lo.ln());
+    let (w, h) = (0.36, ((rows * 16 + 20) as f64 / 500.0).min(1.0));
+    let points: Vec<(f64, f64)> = points.map(|(px, py)| (frac(px, x), frac(py, y))).collect();
+    let corners = [
+        (SeriesLabelPosition::UpperLeft, false, true),
+        (SeriesLabelPosition::LowerRight, true, false),
+        (SeriesLabelPosition::UpperRight, true, true),
+        (SeriesLabelPosition::LowerLeft, false, false),
+    ];
+    let covered = |right: bool, top: bool| {
+        points.iter().filter(|&&(fx, fy)| (if right { fx > 1.0 - w } else { fx < w }) && (if top { fy > 1.0 - h } else { fy < h })).count()
+    };
+    corners.into_iter().min_by_key(|&(_, right, top)| covered(right, top)).map_or(SeriesLabelPosition::UpperLeft, |c| c.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_legend_goes_to_the_corner_with_the_fewest_points() {
+        let (x, y) = ((1.0, 1e4), (1.0, 1e3));
+        let upper_left = [(2.0, 800.0), (3.0, 700.0), (5e3, 2.0)];
+        // Two points under the upper left, one under the lower right: the upper right is free.
+        assert!(matches!(legend_corner(upper_left.into_iter(), x, y, 5), SeriesLabelPosition::UpperRight));
+        assert!(matches!(legend_corner([(5e3, 500.0)].into_iter(), x, y, 5), SeriesLabelPosition::UpperLeft));
+    }
 }
