@@ -61,10 +61,15 @@ pub fn quotient(num: Option<f64>, den: Option<f64>, digits: usize) -> String {
 /// measured under other work, or the measurement counts bytes a cache served, or its unit is not the ceiling's.
 pub const ABOVE_CEILING: &str = "⚠";
 
-/// `x` as a share of the ceiling `of` with `digits` decimals ("42.0%"), marked [`ABOVE_CEILING`] past 100%.
+/// `x` as a share of the ceiling `of` with `digits` decimals ("42.0%"), marked [`ABOVE_CEILING`] where what it
+/// prints exceeds 100%; "—" where the ceiling is not a positive number or the share not finite.
 pub fn share(x: f64, of: f64, digits: usize) -> String {
     let p = 100.0 * x / of;
-    if p > 100.0 { format!("{p:.digits$}% {ABOVE_CEILING}") } else { format!("{p:.digits$}%") }
+    if of <= 0.0 || !p.is_finite() {
+        return "—".into();
+    }
+    let printed = format!("{p:.digits$}");
+    if printed.parse::<f64>().is_ok_and(|v| v > 100.0) { format!("{printed}% {ABOVE_CEILING}") } else { format!("{printed}%") }
 }
 
 #[cfg(test)]
@@ -84,6 +89,8 @@ mod tests {
         assert_eq!(fmt_mean(&[2.0]), "2.00 (n = 1)");
         assert_eq!(fmt_mean(&[1.0, 2.0, 3.0]), "2.00 ± 2.48 (95% CI, n = 3)");
         assert_eq!(fmt_ratio(1161.0), "1161×");
+        assert_eq!(fmt_num(0.25), "0.25");
+        assert_eq!(fmt_sig(0.012345), "0.0123");
         assert_eq!(opt(None, 2), "—");
         assert_eq!(opt(Some(1.0 / 3.0), 2), "0.33");
         assert_eq!(quotient(Some(3.0), Some(2.0), 1), "1.5×");
@@ -95,5 +102,10 @@ mod tests {
         assert_eq!(share(1.0, 4.0, 1), "25.0%");
         assert_eq!(share(4.0, 4.0, 0), "100%");
         assert_eq!(share(5.0, 4.0, 0), format!("125% {ABOVE_CEILING}"));
+        // Marked by what it prints: 100.04% at no decimals reads 100%, unmarked.
+        assert_eq!(share(100.04, 100.0, 0), "100%");
+        assert_eq!(share(100.04, 100.0, 2), format!("100.04% {ABOVE_CEILING}"));
+        assert_eq!(share(1.0, 0.0, 1), "—");
+        assert_eq!(share(1.0, f64::NAN, 1), "—");
     }
 }

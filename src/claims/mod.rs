@@ -499,6 +499,11 @@ impl<A: 'static> Claims<A> {
                 }
                 _ => {}
             }
+            let reversed = c.needs.cases.iter().flatten().find(|(_, w)| matches!(w, crate::spec::Wanted::Range(r) if r.0[0] > r.0[1]));
+            if let Some((param, crate::spec::Wanted::Range(r))) = reversed {
+                let why = format!("`{param}` wants [{}, {}]: a range runs from low to high", r.0[0], r.0[1]);
+                return Err(file.invalid(&c.check, "claims.needs.cases", why));
+            }
             if c.needs.budget.as_ref().is_some_and(|b| b.of.is_empty()) {
                 return Err(file.invalid(&c.check, "claims.needs.budget.of", "names no case parameter: the budget is their product"));
             }
@@ -728,6 +733,10 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(e.contains("t.toml:6") && e.contains("claims.needs.budget.of"), "{e}");
+        // A reversed range would match no case and read as "cases not planned": refused.
+        let e =
+            bind_text(&format!("{HEAD}needs = {{ cases = [{{ ell = [50, 1] }}] }}\nparams = {{ max = 1.0 }}\n")).err().unwrap().to_string();
+        assert!(e.contains("t.toml:6") && e.contains("`ell` wants [50, 1]"), "{e}");
         let e = bind_text(&format!("{HEAD}needs = {{ budget = {{ of = [\"g\"], paper = 0 }} }}\nparams = {{ max = 1.0 }}\n"))
             .err()
             .unwrap()

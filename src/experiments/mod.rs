@@ -140,8 +140,8 @@ fn above_ceiling_note(sections: &[Section]) -> Option<String> {
         .iter()
         .map(|(hw, (n, titles))| {
             format!(
-                "**Above a ceiling:** `{hw}`: {n} measurement{} above the ceiling measured in the same run, marked {} (in {}): \
-                 the ceiling was measured under other work, or the measurement counts bytes a cache served, or its unit is not the \
+                "**Above a ceiling:** `{hw}`: {n} measurement{} above the ceiling it is compared with (its profile's runs' own, \
+                 else the machine's latest), marked {} (in {}): the ceiling was measured under other work, or the measurement counts bytes a cache served, or its unit is not the \
                  ceiling's; read them with care.",
                 if *n == 1 { "" } else { "s" },
                 crate::fmt::ABOVE_CEILING,

@@ -344,16 +344,16 @@ impl Repeats {
         }
     }
 
-    /// The cases whose timings (two or more, the fastest at least
-    /// [`SPREAD_MIN_MS`]) spread more than [`SPREAD_FACTOR`], widest first.
+    /// The cases whose timings of at least [`SPREAD_MIN_MS`] (two or more)
+    /// spread more than [`SPREAD_FACTOR`], widest first.
     pub fn spread(&self) -> Vec<Spread> {
         let mut out: Vec<Spread> = self
             .times
             .iter()
-            .filter(|(_, (_, t))| t.len() >= 2)
             .filter_map(|((_, method, column), (cases, t))| {
+                let t: Vec<f64> = t.iter().copied().filter(|ms| *ms >= SPREAD_MIN_MS).collect();
                 let (lo, hi) = (t.iter().copied().fold(f64::INFINITY, f64::min), t.iter().copied().fold(0.0, f64::max));
-                (lo >= SPREAD_MIN_MS && hi / lo > SPREAD_FACTOR).then(|| Spread {
+                (t.len() >= 2 && hi / lo > SPREAD_FACTOR).then(|| Spread {
                     case: cases[0].clone(),
                     cases: cases.len(),
                     method: method.clone(),
@@ -374,7 +374,7 @@ impl Repeats {
         let others = match spread.len() {
             1 => String::new(),
             2 => " (1 more case too; the report's Runs section names it)".to_owned(),
-            n => format!(" ({} more cases too; the report's Runs section lists them)", n - 1),
+            n => format!(" ({} more cases too; the report's Runs section counts them and names the widest)", n - 1),
         };
         Some(format!(
             "repeated timings spread more than {SPREAD_FACTOR}× (slowest over fastest): {}{others}; their means may hide other work or an unstable timing",
@@ -519,7 +519,10 @@ pub fn foresee<'c>(claim: &'c crate::spec::ClaimSpec, cases: &[Case], smoke: boo
     if needs.gpus > here.count {
         return blocked(Blocked::Gpus { needs: needs.gpus, have: here.count, why: here.absent.clone() });
     }
-    let read: Vec<&Case> = read.into_iter().flatten().collect();
+    // A case two filters match is read once.
+    let mut read: Vec<&Case> = read.into_iter().flatten().collect();
+    read.sort_by(|a, b| a.id.cmp(&b.id));
+    read.dedup_by(|a, b| a.id == b.id);
     let budget = needs.budget.as_ref().and_then(|b| {
         let product = |c: &Case| b.of.iter().map(|k| c.params.float(k)).product::<Option<f64>>();
         let used = read.iter().filter_map(|c| product(c)).reduce(f64::min)?;
@@ -927,6 +930,10 @@ mod tests {
         let timing = Timing { method: "strategy", columns: &["total_ms", "eval_s"], only: Some(("phase", "timed")) };
         secs.add(&repeat(30, 0), &[eval(0.002, "timed"), eval(0.005, "timed"), eval(0.5, "search")], &timing);
         assert_eq!(secs.spread().first().map(|x| (x.column.as_str(), x.timings, x.factor)), Some(("eval_s", 2, 2.5)));
+        // A sub-millisecond timing is left out alone; the others of its case still spread.
+        let mut mixed = Repeats::default();
+        mixed.add(&repeat(30, 0), &[timed_row("sboa", 0.5), timed_row("sboa", 2.0), timed_row("sboa", 5.0)], &TOTAL);
+        assert_eq!(mixed.spread().first().map(|x| (x.timings, x.factor)), Some((2, 2.5)));
     }
 
     /// The report's note names the machine, the profile and commit, and the widest cases, from the stored rows.

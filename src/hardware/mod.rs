@@ -143,7 +143,8 @@ pub fn machine_name(gpu: &str, cpu: &str, signature: Option<&str>, threads: Opti
         .map(|w| w.trim_end_matches("(R)").trim_end_matches("(TM)").trim_end_matches("(tm)"))
         .filter(|w| !w.is_empty() && !["CPU", "Processor", "processor"].contains(w))
         .collect();
-    let mut host = cpu.join(" ");
+    // A model named by the dropped words alone ("CPU") keeps its name.
+    let mut host = if cpu.is_empty() { "CPU".to_owned() } else { cpu.join(" ") };
     if let Some(t) = threads {
         host = format!("{t}-thread {host}");
     }
@@ -284,6 +285,7 @@ mod tests {
         assert_eq!(h100, "H100 80GB HBM3 · 16-thread Intel Xeon (family 6 model 207)");
         assert_eq!(machine_name("", "AMD EPYC", Some("family 25 model 17"), Some(2)), "2-thread AMD EPYC (family 25 model 17), no GPU");
         assert_eq!(machine_name("", "Intel(R) Xeon(R) CPU @ 2.20GHz", None, None), "Intel Xeon, no GPU");
+        assert_eq!(machine_name("", "CPU", None, None), "CPU, no GPU");
     }
 
     #[test]

@@ -248,8 +248,9 @@ pub struct LineChart<'a> {
     pub hlines: Vec<(String, f64)>,
 }
 
-/// The axis range of the positive `values`, padded by a share of their own spread: ×1.5 each side where they span
-/// decades, about 2% where they span a few percent (a fixed ×1.5 squeezed a 3.3–3.5% range into a sliver).
+/// The axis range of the positive `values`, padded by a share of their own spread, (hi/lo)^0.08 each side between
+/// ×1.02 and ×1.5: ×1.2 over one decade, ×1.5 from about 160×, 2% over a few percent (a fixed ×1.5 squeezed a
+/// 3.3–3.5% range into a sliver).
 pub fn span(values: impl Iterator<Item = f64>) -> (f64, f64) {
     let (lo, hi) = values.filter(|v| *v > 0.0).fold((f64::INFINITY, 0.0f64), |(a, b), v| (a.min(v), b.max(v)));
     if !lo.is_finite() {

@@ -452,7 +452,7 @@ impl PaperGenerations<'_> {
             let share = match (time, w.bytes, w.bound.quantity(), q) {
                 (Some((t, _)), Some(bytes), Some(Quantity::GpuBandwidth | Quantity::HostLink), Some((ceiling, src))) => {
                     let gbs = bytes / (t / 1000.0) / 1e9;
-                    format!("{} GB/s = {:.0}% of {}{}", fmt_sig(gbs), 100.0 * gbs / ceiling, fmt_sig(ceiling), source_mark(src))
+                    format!("{} GB/s = {} of {}{}", fmt_sig(gbs), crate::fmt::share(gbs, ceiling, 0), fmt_sig(ceiling), source_mark(src))
                 }
                 _ => "—".into(),
             };

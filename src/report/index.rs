@@ -403,7 +403,7 @@ mod tests {
         assert_eq!(v.claims[1].direction, Some(Direction::FallsShort));
         assert_eq!(v.machines[1].commits, vec!["abc123"]);
         let md = std::fs::read_to_string(dir.path().join("INDEX.md")).unwrap();
-        assert!(md.contains("| [demo](demo/REPORT.md) | `m2` (CPU (no GPU)) | abc123 | 0 | 1 | 0 | 0 | 0 | — |"), "{md}");
+        assert!(md.contains("| [demo](demo/REPORT.md) | `m2` (CPU, no GPU) | abc123 | 0 | 1 | 0 | 0 | 0 | — |"), "{md}");
         assert!(md.contains("- `fast` on `m1`: **reproduced** (1.20× the paper's)"), "{md}");
     }
 
