@@ -120,12 +120,14 @@ pub fn stored_cases(out: &std::path::Path, paper: &str) -> std::collections::BTr
 /// differ from run to run) and `out` written as `OUT`.
 pub fn masked_report(out: &std::path::Path, paper: &str) -> String {
     let text = std::fs::read_to_string(out.join(paper).join("REPORT.md")).unwrap();
-    // The busy-machine and spread-repeats notes record the load a run met, a condition of the run and not a
-    // result: two runs of the same cases differ in them whenever other work came and went between them.
+    // The busy-machine, spread-repeats and above-ceiling notes (and the ⚠ marks) record the load a run met, a
+    // condition of the run and not a result: two runs of the same cases differ in them whenever other work came
+    // and went between them.
+    let notes = ["**Busy machine:**", "**Spread repeats:**", "**Above a ceiling:**"];
     let mut text: String = text
         .lines()
-        .filter(|l| !l.starts_with("**Busy machine:**") && !l.starts_with("**Spread repeats:**"))
-        .map(|l| format!("{l}\n"))
+        .filter(|l| !notes.iter().any(|n| l.starts_with(n)))
+        .map(|l| format!("{}\n", l.replace(&format!(" {}", evorepro::fmt::ABOVE_CEILING), "")))
         .collect();
     while text.contains("\n\n\n") {
         text = text.replace("\n\n\n", "\n\n");
