@@ -34,7 +34,7 @@ fn index_json_and_reports_agree() {
         let report = read(&root.join(&p.report));
         let summary = report.split("## Verdicts").nth(1).and_then(|s| s.split("\n## ").next()).expect("a verdict summary");
         for m in &p.machines {
-            let row = summary.lines().find(|l| l.starts_with(&format!("| `{}` ", m.hw_id))).unwrap_or_else(|| {
+            let row = summary.lines().find(|l| l.starts_with("| ") && l.contains(&format!("(`{}`)", m.hw_id))).unwrap_or_else(|| {
                 panic!("{}: no summary row for {}", p.report, m.hw_id);
             });
             for (kind, n) in m.counts.paper.iter().chain(&m.counts.harness).filter(|(_, n)| **n > 0) {
