@@ -131,32 +131,6 @@ fn hw_id(gpu_part: &str, cpu_model: &str, signature: Option<&str>, threads: usiz
     format!("{gpu_part}__{cpu}__{threads}t")
 }
 
-/// A machine as people name it: "H100 80GB HBM3 · 16-thread Intel Xeon (family 6 model 207)", or
-/// "2-thread AMD EPYC (family 25 model 17), no GPU": the vendor's marks, "CPU", "Processor" and the clock
-/// dropped, the CPU's generation kept (its id's signature).
-pub fn machine_name(gpu: &str, cpu: &str, signature: Option<&str>, threads: Option<i64>) -> String {
-    let cpu: Vec<&str> = cpu
-        .split('@')
-        .next()
-        .unwrap_or("")
-        .split_whitespace()
-        .map(|w| w.trim_end_matches("(R)").trim_end_matches("(TM)").trim_end_matches("(tm)"))
-        .filter(|w| !w.is_empty() && !["CPU", "Processor", "processor"].contains(w))
-        .collect();
-    // A model named by the dropped words alone ("CPU") keeps its name.
-    let mut host = if cpu.is_empty() { "CPU".to_owned() } else { cpu.join(" ") };
-    if let Some(t) = threads {
-        host = format!("{t}-thread {host}");
-    }
-    if let Some(s) = signature.filter(|s| !s.is_empty()) {
-        host = format!("{host} ({s})");
-    }
-    match gpu.trim().strip_prefix("NVIDIA ").unwrap_or(gpu.trim()) {
-        "" => format!("{host}, no GPU"),
-        g => format!("{g} · {host}"),
-    }
-}
-
 /// "family 25 model 17" from the CPUID instruction (the display family and model, as
 /// Linux shows them in `/proc/cpuinfo`), on any OS; None on other CPUs.
 pub fn cpuid_signature() -> Option<String> {
@@ -277,15 +251,6 @@ mod tests {
     fn slugs_are_stable_identifiers() {
         assert_eq!(slug("NVIDIA H100 80GB HBM3"), "nvidia-h100-80gb-hbm3");
         assert_eq!(slug("Intel(R) Xeon(R) CPU @ 2.20GHz"), "intel-r-xeon-r-cpu-2-20ghz");
-    }
-
-    #[test]
-    fn machines_are_named_as_people_name_them() {
-        let h100 = machine_name("NVIDIA H100 80GB HBM3", "Intel(R) Xeon(R) Processor", Some("family 6 model 207"), Some(16));
-        assert_eq!(h100, "H100 80GB HBM3 · 16-thread Intel Xeon (family 6 model 207)");
-        assert_eq!(machine_name("", "AMD EPYC", Some("family 25 model 17"), Some(2)), "2-thread AMD EPYC (family 25 model 17), no GPU");
-        assert_eq!(machine_name("", "Intel(R) Xeon(R) CPU @ 2.20GHz", None, None), "Intel Xeon, no GPU");
-        assert_eq!(machine_name("", "CPU", None, None), "CPU, no GPU");
     }
 
     #[test]

@@ -98,7 +98,7 @@ impl MachineRecords {
         self.rows.first()
     }
 
-    /// The machine as people name it ([`crate::hardware::machine_name`]).
+    /// The machine as people name it ([`crate::fmt::machine_name`]).
     pub fn label(&self) -> String {
         let Some(r) = self.first() else { return self.hw_id.clone() };
         // Rows older than the signature column lack it; then the machine's later rows or its id (aliases) have it.
@@ -107,7 +107,7 @@ impl MachineRecords {
             Some(cpu[at..].replace('-', " "))
         });
         let signature = self.rows.iter().map(|r| r.str("cpu_signature").to_owned()).find(|s| !s.is_empty()).or(from_id);
-        crate::hardware::machine_name(r.str("gpu_name"), r.str("cpu_model"), signature.as_deref(), r.int("cpu_threads"))
+        crate::fmt::machine_name(r.str("gpu_name"), r.str("cpu_model"), signature.as_deref(), r.int("cpu_threads"))
     }
 }
 
