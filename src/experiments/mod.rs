@@ -656,13 +656,18 @@ impl Writer {
 /// the threads), and the seconds it took.
 pub fn run_one(paper: &dyn Paper, case: &Case, env: &RunEnv) -> Result<(Vec<Record>, f64)> {
     let conditions = hardware::Conditions::now();
-    if let Some(why) = conditions.busy(env.fingerprint.cpu_threads) {
-        crate::say!("warning: case {}: {why}", case.id);
+    if let Some(why) = conditions.busy(env.fingerprint.cpu_threads)
+        && !BUSY_SAID.swap(true, std::sync::atomic::Ordering::Relaxed)
+    {
+        crate::say!("warning: case {}: {why} (later cases under load are not listed: the report's Runs section counts them)", case.id);
     }
     let started = std::time::Instant::now();
     let rows = paper.run_case(case, env).with_context(|| format!("case {}", case.id))?;
     Ok((rows.into_iter().map(|r| conditions.on(r)).collect(), started.elapsed().as_secs_f64()))
 }
+
+/// Whether this process has warned of a busy machine: once, not once per case.
+static BUSY_SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
@@ -910,9 +915,11 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
     body.claims = gate_smoke(paper.as_ref(), &machines, body.claims)?;
     body.claims = mark_incomplete(paper.as_ref(), &machines, body.claims)?;
     let mut md = report::header(paper.meta(), exp.id());
-    md += "## Verdicts\n\n";
+    md += "## At a glance\n\n";
+    md += &report::glance::glance(&body.claims, &machines);
+    md += "\n## Verdicts\n\n";
     md += &report::verdict_summary(&body.claims, &machines);
-    md += "\nEach claim, its evidence and its measured value over the paper's are in [Claims](#claims).\n\n";
+    md += "\n";
     md += "## Hardware\n\n";
     md += &report::hardware_table(paper.meta(), &machines);
     md += "\n### Measured ceilings\n\nMeasured at the start of each run, in the same process as the experiment (median of repeats).\n\n";
@@ -946,13 +953,26 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
             md += s.intro.trim_end();
             md += "\n\n";
         }
+        // A machine whose part only says it did not run is one line after the others.
+        let said_not_run =
+            |part: &str| part.lines().filter(|l| !l.trim().is_empty()).all(|l| l.contains("not run here") && !l.starts_with(['|', '!']));
+        let label = |hw: &String| machines.iter().find(|m| &m.hw_id == hw).map_or_else(|| hw.clone(), |m| m.label());
+        let mut not_run = Vec::new();
         for (hw, part) in &s.machines {
-            let label = machines.iter().find(|m| &m.hw_id == hw).map_or_else(|| hw.clone(), |m| m.label());
-            md += &format!("### {label}\n\nMachine `{hw}`.\n\n{}\n\n", part.trim_end());
+            if said_not_run(part) {
+                let why = part.trim().replace('\n', " ");
+                let why = why.strip_prefix("not run here (").and_then(|w| w.strip_suffix(')')).unwrap_or(&why);
+                not_run.push(format!("{} (`{hw}`): {why}", label(hw)));
+                continue;
+            }
+            md += &format!("### {}\n\nMachine `{hw}`.\n\n{}\n\n", label(hw), part.trim_end());
+        }
+        if !not_run.is_empty() {
+            md += &format!("**Not run on** {}.\n\n", not_run.join("; "));
         }
     }
     md += "## Claims\n\n";
-    md += &report::claims_table(&body.claims);
+    md += &report::glance::claims_section(&body.claims, &machines);
     if let Some(t) = report::beyond_table(&body.claims) {
         md += "\n## Beyond the paper\n\nMeasured outside the paper's range or settings; not part of any verdict above.\n\n";
         md += &t;

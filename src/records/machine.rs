@@ -111,6 +111,20 @@ impl MachineRecords {
     }
 }
 
+impl MachineRecords {
+    /// The machine in a few words, for a table's column: its GPU and its host's
+    /// threads ("H100 80GB HBM3, 16 threads"; "CPU only, 2 threads").
+    pub fn short_label(&self) -> String {
+        let Some(r) = self.first() else { return self.hw_id.clone() };
+        let gpu = r.str("gpu_name").trim();
+        let gpu = if gpu.is_empty() { "CPU only" } else { gpu.strip_prefix("NVIDIA ").unwrap_or(gpu) };
+        match r.int("cpu_threads") {
+            Some(t) => format!("{gpu}, {t} threads"),
+            None => gpu.to_owned(),
+        }
+    }
+}
+
 /// The fingerprint fields that make a machine, all but its id and the CPU's
 /// signature (which older ids lack).
 const FINGERPRINT: [&str; 12] = [

@@ -4,6 +4,7 @@
 
 pub mod chart;
 pub mod generations;
+pub mod glance;
 pub mod index;
 
 use crate::claims::ClaimResult;
@@ -179,28 +180,6 @@ pub fn ceilings_table(machines: &[MachineRecords]) -> String {
             None => "not run here".into(),
         });
         t.row(row);
-    }
-    t.render()
-}
-
-/// The claims table: every claim on every machine, with the measured value over
-/// the paper's where the claim is quantitative.
-pub fn claims_table(claims: &[ClaimResult]) -> String {
-    let mut t = Table::new(&["claim", "whose", "paper says (source)", "machine", "verdict", "measured / paper [95%]", "evidence"]);
-    for c in claims {
-        let says = match &c.quote {
-            Some(q) => format!("{} ({}: “{q}”)", c.text, c.source),
-            None => format!("{} ({})", c.text, c.source),
-        };
-        t.row(vec![
-            format!("`{}`", c.id),
-            c.provenance.label().to_owned(),
-            says,
-            format!("`{}`", c.machine),
-            format!("**{}**", c.outcome.label()),
-            ratio_cell(&c.outcome),
-            c.outcome.evidence.clone(),
-        ]);
     }
     t.render()
 }

@@ -1,0 +1,284 @@
+//! A report's first screen and its claims section (issue #41): each claim
+//! under the paper's table or figure it rests on, a column per machine that
+//! judged anything, and the evidence without the rows that only say "not run
+//! here" (those machines are one line each).
+
+use super::{Table, ratio_cell};
+use crate::claims::{ClaimResult, Direction, NotRun, Verdict};
+use crate::records::MachineRecords;
+use std::collections::BTreeMap;
+
+/// The paper's table or figure a claim's `source` names first ("Section 5.5,
+/// Figure 6(a)" → "Figure 6(a)", "Figures 3, 5, 6" stays whole), else its
+/// section ("Section 4.4"), else "—".
+pub fn figure_of(source: &str) -> String {
+    let first = |words: &[&str]| words.iter().filter_map(|w| source.find(w)).min();
+    let Some(at) = first(&["Table", "Figure"]).or_else(|| first(&["Section"])) else {
+        // A short source naming neither ("Conclusion") names the place itself.
+        let part = source.split(',').next().unwrap_or("").trim();
+        return if part.is_empty() || part.chars().count() > 24 { "—".into() } else { part.to_owned() };
+    };
+    let rest = &source[at..];
+    let word_end = rest.find(|c: char| !c.is_alphabetic()).unwrap_or(rest.len());
+    let (word, tail) = rest.split_at(word_end);
+    let number = |s: &str| s.find(|c: char| !(c.is_alphanumeric() || "().–-".contains(c))).unwrap_or(s.len());
+    // The first number after a space, then more only as ", 5" or " and 5": `end` bytes of `tail`.
+    let mut end = 0;
+    let mut next = tail.strip_prefix(' ').filter(|s| s.starts_with(|c: char| c.is_ascii_digit() || "IVX".contains(c)));
+    while let Some(s) = next {
+        let n = number(s);
+        end = tail.len() - s.len() + n;
+        let rest = &s[n..];
+        next = rest.strip_prefix(", ").or_else(|| rest.strip_prefix(" and ")).filter(|s| s.starts_with(|c: char| c.is_ascii_digit()));
+    }
+    format!("{word}{}", &tail[..end])
+}
+
+/// Where a table or figure sorts: tables, then figures, then sections, each by number.
+fn figure_order(figure: &str) -> (u8, i64, String) {
+    let kind = ["Table", "Figure", "Section"].iter().position(|w| figure.starts_with(w)).unwrap_or(3) as u8;
+    let token = figure.split_whitespace().nth(1).unwrap_or("");
+    let arabic: String = token.chars().take_while(char::is_ascii_digit).collect();
+    let values: Vec<i64> = token
+        .chars()
+        .map_while(|c| match c {
+            'I' => Some(1),
+            'V' => Some(5),
+            'X' => Some(10),
+            _ => None,
+        })
+        .collect();
+    let roman =
+        || values.iter().enumerate().fold(0, |sum, (i, &v)| if values.get(i + 1).is_some_and(|&n| n > v) { sum - v } else { sum + v });
+    let n = arabic.parse().unwrap_or_else(|_| roman());
+    (kind, n, figure.to_owned())
+}
+
+/// A verdict in a table cell: ✓ reproduced, ✗ not reproduced, ≠ differs,
+/// ? inconclusive, – not run; ↓/↑ which way from the paper; the measured
+/// value over the paper's with its 95% interval where the claim is quantitative.
+pub fn verdict_cell(r: &ClaimResult) -> String {
+    let o = &r.outcome;
+    let way = |d: Option<Direction>| match d {
+        Some(Direction::FallsShort) => " ↓",
+        Some(Direction::Exceeds) => " ↑",
+        None => "",
+    };
+    let mut cell = match &o.verdict {
+        Verdict::Reproduced => "✓".to_owned(),
+        Verdict::NotReproduced(d) => format!("✗{}", way(*d)),
+        Verdict::Differs(e) => format!("≠{}", way(Some(e.direction))),
+        Verdict::Inconclusive { n, n_needed: Some(k), .. } => format!("? n = {n} of ≈ {k}"),
+        Verdict::Inconclusive { n, n_needed: None, .. } => format!("? n = {n}"),
+        Verdict::Incomplete { .. } => "? incomplete sweep".to_owned(),
+        Verdict::NotRun(NotRun::Here(_)) => "–".to_owned(),
+        Verdict::NotRun(NotRun::StandIn(_)) => "– stand-in".to_owned(),
+        Verdict::NotRun(NotRun::ReducedBudget(_)) => "– reduced budget".to_owned(),
+        Verdict::NotRun(NotRun::Smoke(_)) => "– smoke profile".to_owned(),
+    };
+    if o.budget.as_ref().is_some_and(|b| b.is_reduced()) && !matches!(o.verdict, Verdict::NotRun(_)) {
+        cell += " (reduced budget)";
+    }
+    match ratio_cell(o) {
+        r if r == "—" => cell,
+        r if cell.starts_with('?') => format!("{cell}; {r}"),
+        r => format!("{cell} {r}"),
+    }
+}
+
+/// A result that says only "not run here" (what it measured beyond the paper has its own table).
+fn bare_not_run(r: &ClaimResult) -> bool {
+    matches!(r.outcome.verdict, Verdict::NotRun(NotRun::Here(_))) && r.outcome.evidence.is_empty()
+}
+
+/// The claims in the order the glance lists them: paper claims, then the
+/// harness's checks, each by table or figure; the first result of each claim.
+fn claims_in_order(claims: &[ClaimResult]) -> Vec<(String, &ClaimResult)> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut order: Vec<(String, &ClaimResult)> =
+        claims.iter().filter(|c| seen.insert(c.id.as_str())).map(|c| (figure_of(&c.source), c)).collect();
+    order.sort_by_key(|(f, c)| (!c.is_paper(), figure_order(f)));
+    order
+}
+
+/// The machines that judged something: the columns of the glance.
+fn judging<'m>(claims: &[ClaimResult], machines: &'m [MachineRecords]) -> Vec<&'m MachineRecords> {
+    machines.iter().filter(|m| claims.iter().any(|c| c.machine == m.hw_id && !bare_not_run(c))).collect()
+}
+
+/// "**Not run on** …: reason (n claims)": one line per machine whose results all only say "not run here".
+fn not_run_lines(claims: &[ClaimResult], machines: &[MachineRecords], judged: &[&MachineRecords]) -> Vec<String> {
+    machines
+        .iter()
+        .filter(|m| !judged.iter().any(|j| j.hw_id == m.hw_id))
+        .filter_map(|m| {
+            let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+            for c in claims.iter().filter(|c| c.machine == m.hw_id) {
+                *reasons.entry(c.outcome.label()).or_default() += 1;
+            }
+            let why: Vec<String> = reasons.iter().map(|(r, n)| format!("{r} ({n} claim{})", if *n == 1 { "" } else { "s" })).collect();
+            (!why.is_empty()).then(|| format!("**Not run on** {} (`{}`): {}.", m.label(), m.hw_id, why.join("; ")))
+        })
+        .collect()
+}
+
+/// The first screen: a row per claim under its table or figure, a column per
+/// machine that judged any claim (its verdict and measured / paper), and a
+/// line per machine that judged none.
+pub fn glance(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
+    let judged = judging(claims, machines);
+    let paper =
+        |id: &str| claims.iter().filter(|r| r.id == id).find_map(|r| r.outcome.quantity.as_ref()).map(|q| crate::fmt::fmt_num(q.paper));
+    // The paper's value where any claim is quantitative.
+    let quantified = claims.iter().any(|r| r.outcome.quantity.is_some());
+    let mut header = vec!["table / figure".to_owned(), "claim".to_owned()];
+    if quantified {
+        header.push("paper".into());
+    }
+    header.extend(judged.iter().map(|m| m.short_label()));
+    let mut t = Table::new(&header);
+    for (figure, c) in claims_in_order(claims) {
+        let whose = if c.is_paper() { "" } else { " (harness check)" };
+        let mut row = vec![figure, format!("`{}`{whose}", c.id)];
+        if quantified {
+            row.push(paper(&c.id).unwrap_or_else(|| "—".into()));
+        }
+        for m in &judged {
+            row.push(claims.iter().find(|r| r.id == c.id && r.machine == m.hw_id).map_or_else(|| "–".into(), verdict_cell));
+        }
+        t.row(row);
+    }
+    let mut md = t.render();
+    md += "\n✓ reproduced · ✗ not reproduced (↓ falls short of the paper, ↑ exceeds it) · ≠ differs on this hardware \
+           (a computed model predicts the points) · ? inconclusive (n runs of the ≈ n the spread needs) · – not run; \
+           beside a verdict, the measured value over the paper's with its 95% interval. Evidence in [Claims](#claims).\n";
+    for line in not_run_lines(claims, machines, &judged) {
+        md += &format!("\n{line}\n");
+    }
+    md
+}
+
+/// The claims section: what each claim says (once), its evidence on each
+/// machine that judged it, and the claims each machine did not run, one line
+/// per machine and reason.
+pub fn claims_section(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
+    let label = |hw: &str| machines.iter().find(|m| m.hw_id == hw).map_or_else(|| format!("`{hw}`"), |m| m.short_label());
+    let mut says = Table::new(&["claim", "whose", "paper says (source)"]);
+    for (_, c) in claims_in_order(claims) {
+        let text = match &c.quote {
+            Some(q) => format!("{} ({}: “{q}”)", c.text, c.source),
+            None => format!("{} ({})", c.text, c.source),
+        };
+        says.row(vec![format!("`{}`", c.id), c.provenance.label().to_owned(), text]);
+    }
+    let mut evidence = Table::new(&["claim", "machine", "verdict", "measured / paper [95%]", "evidence"]);
+    let mut not_run: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    for (_, first) in claims_in_order(claims) {
+        for c in claims.iter().filter(|c| c.id == first.id) {
+            if bare_not_run(c) {
+                not_run.entry((c.machine.clone(), c.outcome.label())).or_default().push(format!("`{}`", c.id));
+                continue;
+            }
+            evidence.row(vec![
+                format!("`{}`", c.id),
+                label(&c.machine),
+                format!("**{}**", c.outcome.label()),
+                ratio_cell(&c.outcome),
+                c.outcome.evidence.clone(),
+            ]);
+        }
+    }
+    let mut md = says.render();
+    if !evidence.is_empty() {
+        md += "\n### Evidence\n\nEach claim on each machine that judged it (the machines' full names and ids are in [Verdicts](#verdicts)).\n\n";
+        md += &evidence.render();
+    }
+    if !not_run.is_empty() {
+        md += "\n### Not run\n\n";
+        for ((hw, why), ids) in &not_run {
+            md += &format!("- {} (`{hw}`): **{why}**: {}\n", label(hw), ids.join(", "));
+        }
+    }
+    md
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_claim_sits_under_the_first_table_or_figure_its_source_names() {
+        for (source, figure) in [
+            ("Figure 6(a), Section 5.5", "Figure 6(a)"),
+            ("Section 5.1, Table 3, Abstract", "Table 3"),
+            ("Sections 4.2–4.4, Figures 3, 5, 6", "Figures 3, 5, 6"),
+            ("Section 5.2, Tables 3–4", "Tables 3–4"),
+            ("Table II's baseline", "Table II"),
+            ("Section 5.1, Table 3 (the claims index)", "Table 3"),
+            ("Captions of Figures 1–6", "Figures 1–6"),
+            ("Section 4.3 and Conclusion", "Section 4.3"),
+            ("Sections 4.1 and 4.3", "Sections 4.1 and 4.3"),
+            ("none: the paper reports no solution quality (Section III motivates the check)", "Section III"),
+            ("Conclusion", "Conclusion"),
+            ("the harness's own reading of several sentences of the paper", "—"),
+        ] {
+            assert_eq!(figure_of(source), figure, "{source}");
+        }
+        let mut figures = vec!["Figure 7", "Section 4.4", "Table II", "Figure 4", "Table I", "Figure 10", "Table IV"];
+        figures.sort_by_key(|f| figure_order(f));
+        assert_eq!(figures, ["Table I", "Table II", "Table IV", "Figure 4", "Figure 7", "Figure 10", "Section 4.4"]);
+    }
+
+    fn result(id: &str, source: &str, paper: bool, machine: &str, outcome: crate::claims::Outcome) -> ClaimResult {
+        use crate::spec::Provenance;
+        ClaimResult {
+            id: id.into(),
+            source: source.into(),
+            text: format!("claim {id}"),
+            provenance: if paper { Provenance::Paper } else { Provenance::Harness },
+            quote: None,
+            machine: machine.into(),
+            outcome,
+        }
+    }
+
+    /// A machine with a GPU judges; one that ran nothing is a line, its claims listed once under "Not run".
+    #[test]
+    fn machines_that_judged_nothing_are_one_line_and_paper_claims_come_first() {
+        use crate::claims::{Band, Estimate, Outcome, Quantified};
+        use crate::records::Record;
+        let machine = |hw: &str, gpu: &str, threads: i64| MachineRecords {
+            hw_id: hw.into(),
+            rows: vec![Record::new().with("hw_id", hw).with("gpu_name", gpu).with("cpu_threads", threads).with("cpu_model", "Xeon")],
+        };
+        let machines = [machine("gpu-host", "NVIDIA H100", 16), machine("cpu-host", "", 2)];
+        let quantity = Quantified {
+            measured: Estimate::exact(110.0),
+            paper: 100.0,
+            band: Band { low: 0.5, high: 2.0 },
+            ratio: Estimate::from_spread(1.1, 0.05, 5),
+        };
+        let mut fast = Outcome::new(Verdict::Reproduced, "measured 110 (n = 5)");
+        fast.quantity = Some(quantity);
+        let claims = [
+            result("grows", "Section 4, Table 1", false, "gpu-host", Outcome::too_few(2, 5, "2 runs")),
+            result("grows", "Section 4, Table 1", false, "cpu-host", Outcome::not_run("libcuda not found")),
+            result("fast", "Figure 5, Section 5", true, "gpu-host", fast),
+            result("fast", "Figure 5, Section 5", true, "cpu-host", Outcome::not_run("libcuda not found")),
+        ];
+        let md = glance(&claims, &machines);
+        let lines: Vec<&str> = md.lines().collect();
+        assert_eq!(lines[0], "| table / figure | claim | paper | H100, 16 threads |", "{md}");
+        assert!(lines[2].starts_with("| Figure 5 | `fast` | 100 | ✓ 1.10× ["), "the paper's claim first: {md}");
+        assert_eq!(lines[3], "| Table 1 | `grows` (harness check) | — | ? n = 2 of ≈ 5 |", "{md}");
+        assert!(md.contains("**Not run on** 2-thread Xeon, no GPU (`cpu-host`): not run here (libcuda not found) (2 claims)."), "{md}");
+        let section = claims_section(&claims, &machines);
+        let evidence = section.split("### Evidence").nth(1).and_then(|s| s.split("### Not run").next()).expect("evidence");
+        assert_eq!(evidence.matches("| H100, 16 threads |").count(), 2, "{section}");
+        assert!(!evidence.contains("cpu-host") && !evidence.contains("CPU only"), "{section}");
+        assert!(
+            section.contains("- CPU only, 2 threads (`cpu-host`): **not run here (libcuda not found)**: `fast`, `grows`\n"),
+            "{section}"
+        );
+    }
+}
