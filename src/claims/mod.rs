@@ -666,26 +666,31 @@ mod tests {
         Claims::bind(&file, &spec.claims, &testing::paper_hardware(), TABLE)
     }
 
+    /// The error binding `text` gives (it must give one).
+    fn bind_error(text: &str) -> String {
+        bind_text(text).err().expect("refused").to_string()
+    }
+
     const HEAD: &str = "[[claims]]\nid = \"a\"\nsource = \"s\"\ntext = \"t\"\nquote = \"q\"\ncheck = \"below\"\n";
 
     #[test]
     fn parameters_are_typed_and_checked_at_load() {
-        let e = bind_text(&format!("{HEAD}params = {{ max = \"x\" }}\n")).err().unwrap().to_string();
+        let e = bind_error(&format!("{HEAD}params = {{ max = \"x\" }}\n"));
         assert!(e.contains("t.toml:7") && e.contains("claims.a.params") && e.contains("invalid type"), "{e}");
-        let e = bind_text(&format!("{HEAD}params = {{ maxx = 1.0 }}\n")).err().unwrap().to_string();
+        let e = bind_error(&format!("{HEAD}params = {{ maxx = 1.0 }}\n"));
         assert!(e.contains("t.toml:7") && e.contains("maxx"), "{e}");
-        let e = bind_text(HEAD).err().unwrap().to_string();
+        let e = bind_error(HEAD);
         assert!(e.contains("missing field `max`"), "{e}");
-        let e = bind_text(&format!("{HEAD}params = {{ max = -1.0 }}\n")).err().unwrap().to_string();
+        let e = bind_error(&format!("{HEAD}params = {{ max = -1.0 }}\n"));
         assert!(e.contains("t.toml:7") && e.contains("claims.a.params.max") && e.contains("must be positive"), "{e}");
-        let e = bind_text(&HEAD.replace("\"below\"", "\"nope\"")).err().unwrap().to_string();
+        let e = bind_error(&HEAD.replace("\"below\"", "\"nope\""));
         assert!(e.contains("t.toml:6") && e.contains("unknown check `nope`") && e.contains("below"), "{e}");
-        let e = bind_text(&format!("{HEAD}params = {{ max = 1.0 }}\n{HEAD}params = {{ max = 1.0 }}\n")).err().unwrap().to_string();
+        let e = bind_error(&format!("{HEAD}params = {{ max = 1.0 }}\n{HEAD}params = {{ max = 1.0 }}\n"));
         assert!(e.contains("appears twice"), "{e}");
         // A model may name only quantities the paper's datasheet gives (the test paper gives no SM count).
         let modelled = HEAD.replace("\"below\"", "\"modelled\"");
         assert!(bind_text(&format!("{modelled}params = {{ model = {{ gpu_bandwidth = 1.0 }} }}\n")).is_ok());
-        let e = bind_text(&format!("{modelled}params = {{ model = {{ gpu_sms = 1.0 }} }}\n")).err().unwrap().to_string();
+        let e = bind_error(&format!("{modelled}params = {{ model = {{ gpu_sms = 1.0 }} }}\n"));
         assert!(e.contains("t.toml:7") && e.contains("claims.a.params.model") && e.contains("gives no GPU SMs"), "{e}");
     }
 
@@ -706,12 +711,12 @@ mod tests {
     #[test]
     fn paper_claims_quote_the_paper_and_harness_checks_do_not() {
         let no_quote = HEAD.replace("quote = \"q\"\n", "");
-        let e = bind_text(&format!("{no_quote}params = {{ max = 1.0 }}\n")).err().unwrap().to_string();
+        let e = bind_error(&format!("{no_quote}params = {{ max = 1.0 }}\n"));
         assert!(e.contains("t.toml:5") && e.contains("claims.quote") && e.contains("quotes no sentence"), "{e}");
         let harness = no_quote.replace("text = \"t\"\n", "text = \"t\"\nprovenance = \"harness\"\n");
         assert!(bind_text(&format!("{harness}params = {{ max = 1.0 }}\n")).is_ok());
         let both = HEAD.replace("text = \"t\"\n", "text = \"t\"\nprovenance = \"harness\"\n");
-        assert!(bind_text(&format!("{both}params = {{ max = 1.0 }}\n")).err().unwrap().to_string().contains("harness's own check"));
+        assert!(bind_error(&format!("{both}params = {{ max = 1.0 }}\n")).contains("harness's own check"));
     }
 
     /// A claim's `needs` is typed when the spec loads: a range of three values or a budget of nothing is refused, naming the line.
@@ -721,26 +726,16 @@ mod tests {
             "{HEAD}needs = {{ gpus = 1, cases = [{{ ell = [1, 2], figure = \"f\" }}], runs = \"run\" }}\nparams = {{ max = 1.0 }}\n"
         ));
         assert!(ok.is_ok());
-        let e = bind_text(&format!("{HEAD}needs = {{ cases = [{{ ell = [1, 2, 3] }}] }}\nparams = {{ max = 1.0 }}\n"))
-            .err()
-            .unwrap()
-            .to_string();
+        let e = bind_error(&format!("{HEAD}needs = {{ cases = [{{ ell = [1, 2, 3] }}] }}\nparams = {{ max = 1.0 }}\n"));
         assert!(e.contains("t.toml") && e.contains("line 7"), "{e}");
-        let e = bind_text(&format!("{HEAD}needs = {{ gpu = true }}\nparams = {{ max = 1.0 }}\n")).err().unwrap().to_string();
+        let e = bind_error(&format!("{HEAD}needs = {{ gpu = true }}\nparams = {{ max = 1.0 }}\n"));
         assert!(e.contains("line 7") && e.contains("gpu"), "{e}");
-        let e = bind_text(&format!("{HEAD}needs = {{ budget = {{ of = [], paper = 10 }} }}\nparams = {{ max = 1.0 }}\n"))
-            .err()
-            .unwrap()
-            .to_string();
+        let e = bind_error(&format!("{HEAD}needs = {{ budget = {{ of = [], paper = 10 }} }}\nparams = {{ max = 1.0 }}\n"));
         assert!(e.contains("t.toml:6") && e.contains("claims.needs.budget.of"), "{e}");
         // A reversed range would match no case and read as "cases not planned": refused.
-        let e =
-            bind_text(&format!("{HEAD}needs = {{ cases = [{{ ell = [50, 1] }}] }}\nparams = {{ max = 1.0 }}\n")).err().unwrap().to_string();
+        let e = bind_error(&format!("{HEAD}needs = {{ cases = [{{ ell = [50, 1] }}] }}\nparams = {{ max = 1.0 }}\n"));
         assert!(e.contains("t.toml:6") && e.contains("`ell` wants [50, 1]"), "{e}");
-        let e = bind_text(&format!("{HEAD}needs = {{ budget = {{ of = [\"g\"], paper = 0 }} }}\nparams = {{ max = 1.0 }}\n"))
-            .err()
-            .unwrap()
-            .to_string();
+        let e = bind_error(&format!("{HEAD}needs = {{ budget = {{ of = [\"g\"], paper = 0 }} }}\nparams = {{ max = 1.0 }}\n"));
         assert!(e.contains("line 7") && e.contains("positive"), "{e}");
     }
 

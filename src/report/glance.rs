@@ -76,14 +76,15 @@ pub fn verdict_cell(r: &ClaimResult) -> String {
         Verdict::NotRun(NotRun::ReducedBudget(_)) => "– reduced budget".to_owned(),
         Verdict::NotRun(NotRun::Smoke(_)) => "– smoke profile".to_owned(),
     };
+    let ratio = ratio_cell(o);
+    if ratio != "—" {
+        cell += if cell.starts_with('?') { "; " } else { " " };
+        cell += &ratio;
+    }
     if o.budget.as_ref().is_some_and(|b| b.is_reduced()) && !matches!(o.verdict, Verdict::NotRun(_)) {
         cell += " (reduced budget)";
     }
-    match ratio_cell(o) {
-        r if r == "—" => cell,
-        r if cell.starts_with('?') => format!("{cell}; {r}"),
-        r => format!("{cell} {r}"),
-    }
+    cell
 }
 
 /// A result that says only "not run here" (what it measured beyond the paper has its own table).
