@@ -545,6 +545,7 @@ impl<'a> Run<'a> {
     pub fn start(exp: &'a dyn Experiment, opts: &'a RunOptions) -> Result<Run<'a>> {
         // Nothing is written before every check passes: the report at the end reads every record file.
         let Checked { file, paper, cases, env } = check_run(exp, opts)?;
+        BUSY_SAID.store(false, std::sync::atomic::Ordering::Relaxed);
         let records = records_dir(&opts.out, exp.id());
         let folder = opts.shard.map_or_else(|| records.clone(), |s| s.folder(&records, &opts.profile));
         let spec_hash = file.hash;
@@ -666,7 +667,7 @@ pub fn run_one(paper: &dyn Paper, case: &Case, env: &RunEnv) -> Result<(Vec<Reco
     Ok((rows.into_iter().map(|r| conditions.on(r)).collect(), started.elapsed().as_secs_f64()))
 }
 
-/// Whether this process has warned of a busy machine: once, not once per case.
+/// Whether this run has warned of a busy machine: once a run, not once per case.
 static BUSY_SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -960,8 +961,11 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
         let mut not_run = Vec::new();
         for (hw, part) in &s.machines {
             if said_not_run(part) {
-                let why = part.trim().replace('\n', " ");
-                let why = why.strip_prefix("not run here (").and_then(|w| w.strip_suffix(')')).unwrap_or(&why);
+                let lines: Vec<&str> = part.lines().map(|l| l.trim().trim_end_matches('.')).filter(|l| !l.is_empty()).collect();
+                let why = match lines.as_slice() {
+                    [one] => one.strip_prefix("not run here (").and_then(|w| w.strip_suffix(')')).unwrap_or(one).to_owned(),
+                    _ => lines.join("; "),
+                };
                 not_run.push(format!("{} (`{hw}`): {why}", label(hw)));
                 continue;
             }

@@ -31,7 +31,32 @@ pub fn figure_of(source: &str) -> String {
         let rest = &s[n..];
         next = rest.strip_prefix(", ").or_else(|| rest.strip_prefix(" and ")).filter(|s| s.starts_with(|c: char| c.is_ascii_digit()));
     }
-    format!("{word}{}", &tail[..end])
+    // A sentence's full stop or an enclosing parenthesis is not part of the number.
+    let mut number = tail[..end].trim_end_matches('.');
+    if number.matches(')').count() > number.matches('(').count() {
+        number = number.strip_suffix(')').unwrap_or(number);
+    }
+    format!("{word}{number}")
+}
+
+/// Each machine's name in a column or cell: its short label, the full name where
+/// two machines share the short one, with the id where they share that too.
+fn names(machines: &[MachineRecords]) -> BTreeMap<String, String> {
+    let count = |labels: &[String], l: &String| labels.iter().filter(|x| *x == l).count();
+    let short: Vec<String> = machines.iter().map(|m| m.short_label()).collect();
+    let full: Vec<String> = machines.iter().map(|m| m.label()).collect();
+    machines
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let name = match (count(&short, &short[i]), count(&full, &full[i])) {
+                (1, _) => short[i].clone(),
+                (_, 1) => full[i].clone(),
+                _ => format!("{} (`{}`)", full[i], m.hw_id),
+            };
+            (m.hw_id.clone(), name)
+        })
+        .collect()
 }
 
 /// Where a table or figure sorts: tables, then figures, then sections, each by number.
@@ -128,24 +153,41 @@ fn not_run_lines(claims: &[ClaimResult], machines: &[MachineRecords], judged: &[
 /// line per machine that judged none.
 pub fn glance(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
     let judged = judging(claims, machines);
-    let paper =
-        |id: &str| claims.iter().filter(|r| r.id == id).find_map(|r| r.outcome.quantity.as_ref()).map(|q| crate::fmt::fmt_num(q.paper));
+    let names = names(machines);
+    // The paper's values of a claim: one, unless a check compares each machine at its own point.
+    let papers = |id: &str| -> std::collections::BTreeSet<String> {
+        claims.iter().filter(|r| r.id == id).filter_map(|r| r.outcome.quantity.as_ref()).map(|q| crate::fmt::fmt_num(q.paper)).collect()
+    };
     // The paper's value where any claim is quantitative.
     let quantified = claims.iter().any(|r| r.outcome.quantity.is_some());
     let mut header = vec!["table / figure".to_owned(), "claim".to_owned()];
     if quantified {
         header.push("paper".into());
     }
-    header.extend(judged.iter().map(|m| m.short_label()));
+    header.extend(judged.iter().map(|m| names[&m.hw_id].clone()));
     let mut t = Table::new(&header);
     for (figure, c) in claims_in_order(claims) {
         let whose = if c.is_paper() { "" } else { " (harness check)" };
         let mut row = vec![figure, format!("`{}`{whose}", c.id)];
+        let paper = papers(&c.id);
         if quantified {
-            row.push(paper(&c.id).unwrap_or_else(|| "—".into()));
+            row.push(match paper.len() {
+                0 => "—".into(),
+                1 => paper.first().expect("one").clone(),
+                _ => "by machine".into(),
+            });
         }
         for m in &judged {
-            row.push(claims.iter().find(|r| r.id == c.id && r.machine == m.hw_id).map_or_else(|| "–".into(), verdict_cell));
+            let cell = claims.iter().find(|r| r.id == c.id && r.machine == m.hw_id).map(|r| {
+                let of = r
+                    .outcome
+                    .quantity
+                    .as_ref()
+                    .filter(|_| paper.len() > 1)
+                    .map(|q| format!(" of the paper's {}", crate::fmt::fmt_num(q.paper)));
+                verdict_cell(r) + &of.unwrap_or_default()
+            });
+            row.push(cell.unwrap_or_else(|| "–".into()));
         }
         t.row(row);
     }
@@ -163,7 +205,8 @@ pub fn glance(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
 /// machine that judged it, and the claims each machine did not run, one line
 /// per machine and reason.
 pub fn claims_section(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
-    let label = |hw: &str| machines.iter().find(|m| m.hw_id == hw).map_or_else(|| format!("`{hw}`"), |m| m.short_label());
+    let names = names(machines);
+    let label = |hw: &str| names.get(hw).cloned().unwrap_or_else(|| format!("`{hw}`"));
     let mut says = Table::new(&["claim", "whose", "paper says (source)"]);
     for (_, c) in claims_in_order(claims) {
         let text = match &c.quote {
@@ -221,6 +264,8 @@ mod tests {
             ("Sections 4.1 and 4.3", "Sections 4.1 and 4.3"),
             ("none: the paper reports no solution quality (Section III motivates the check)", "Section III"),
             ("Conclusion", "Conclusion"),
+            ("as the paper says (see Section 4.2)", "Section 4.2"),
+            ("Table 3.", "Table 3"),
             ("the harness's own reading of several sentences of the paper", "—"),
         ] {
             assert_eq!(figure_of(source), figure, "{source}");
@@ -281,5 +326,42 @@ mod tests {
             section.contains("- CPU only, 2 threads (`cpu-host`): **not run here (libcuda not found)**: `fast`, `grows`\n"),
             "{section}"
         );
+    }
+
+    /// Two machines of one short name are told apart by their full names, or by their ids where those agree too.
+    #[test]
+    fn machines_sharing_a_short_name_are_named_in_full() {
+        use crate::records::Record;
+        let machine = |hw: &str, cpu: &str| MachineRecords {
+            hw_id: hw.into(),
+            rows: vec![Record::new().with("hw_id", hw).with("gpu_name", "").with("cpu_threads", 2i64).with("cpu_model", cpu)],
+        };
+        let n = names(&[machine("a", "AMD EPYC"), machine("b", "Intel Xeon"), machine("c", "Intel Xeon"), machine("d", "Arm")]);
+        assert_eq!(n["a"], "2-thread AMD EPYC, no GPU");
+        assert_eq!(n["b"], "2-thread Intel Xeon, no GPU (`b`)");
+        assert_eq!(n["d"], "2-thread Arm, no GPU");
+        let one = names(&[machine("a", "AMD EPYC")]);
+        assert_eq!(one["a"], "CPU only, 2 threads");
+    }
+
+    /// A check that compares each machine at its own point has a paper value per machine: each cell names its own.
+    #[test]
+    fn paper_values_that_differ_by_machine_are_named_in_each_cell() {
+        use crate::claims::{Band, Estimate, Outcome, Quantified};
+        use crate::records::Record;
+        let machine = |hw: &str, gpu: &str| MachineRecords {
+            hw_id: hw.into(),
+            rows: vec![Record::new().with("hw_id", hw).with("gpu_name", gpu).with("cpu_threads", 16i64).with("cpu_model", "Xeon")],
+        };
+        let at = |paper: f64| {
+            let mut o = Outcome::new(Verdict::Reproduced, "measured");
+            let ratio = Estimate::exact(1.0);
+            o.quantity = Some(Quantified { measured: Estimate::exact(paper), paper, band: Band { low: 0.5, high: 2.0 }, ratio });
+            o
+        };
+        let claims = [result("k", "Table 2", true, "h100", at(100.0)), result("k", "Table 2", true, "h200", at(50.0))];
+        let md = glance(&claims, &[machine("h100", "NVIDIA H100"), machine("h200", "NVIDIA H200")]);
+        let row = md.lines().find(|l| l.contains("`k`")).expect("a row");
+        assert_eq!(row, "| Table 2 | `k` | by machine | ✓ 1.00× of the paper's 100 | ✓ 1.00× of the paper's 50 |", "{md}");
     }
 }
