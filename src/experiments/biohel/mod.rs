@@ -44,7 +44,7 @@ use crate::claims::{Band, ClaimResult, Claims};
 use crate::error::SpecError;
 use crate::records::MachineRecords;
 use crate::records::Record;
-use crate::spec::{DataPath, PaperMeta, SpecFile};
+use crate::spec::{DataPath, SpecFile, SpecOutline};
 use analysis::Analysis;
 use anyhow::Result;
 use claims::{PeakParams, StageName};
@@ -84,10 +84,7 @@ impl Experiment for Biohel {
         selfcheck::selfcheck(gpu, small, seed, datasets)
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
-        let spec: BiohelSpec = file.parse()?;
-        spec.paper.check_id(file, self.id())?;
-        spec::validate(file, &spec)?;
-        let claims = Claims::bind(file, &spec.claims, &spec.paper.hardware, claims::CHECKS)?;
+        let (spec, claims): (BiohelSpec, _) = super::load_spec(file, self.id(), claims::CHECKS)?;
         let mut peak_bands = BTreeMap::new();
         for c in spec.claims.iter().filter(|c| c.check.get_ref() == "speedup_peak_band") {
             // Read as `bind` read it (the same deserializer), so the two cannot disagree.
@@ -116,22 +113,12 @@ struct BiohelPaper {
 }
 
 impl Paper for BiohelPaper {
-    fn meta(&self) -> &PaperMeta {
-        &self.spec.paper
+    fn outline(&self) -> &dyn SpecOutline {
+        &self.spec
     }
 
-    fn profiles(&self) -> Vec<String> {
-        self.spec.profiles.keys().cloned().collect()
-    }
     fn timing(&self) -> crate::experiments::plan::Timing {
         crate::experiments::plan::Timing { method: "method", columns: &["eval_s", "learn_s"], only: None }
-    }
-    fn claim_specs(&self) -> Vec<&crate::spec::ClaimSpec> {
-        self.claims.specs()
-    }
-    fn about(&self, profile: &str) -> crate::spec::ProfileAbout {
-        let p = self.spec.profiles.get(profile);
-        crate::spec::ProfileAbout { description: p.and_then(|p| p.description.clone()), smoke: p.is_some_and(|p| p.smoke) }
     }
 
     fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
@@ -152,6 +139,10 @@ impl Paper for BiohelPaper {
 
     fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
         self.paper_report(machines, dir)
+    }
+
+    fn paper_values(&self) -> (&'static str, Vec<crate::report::PaperValue>) {
+        ("experiments/biohel.toml [[table2]], [table3], [table4]", self.stated_values())
     }
 
     fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {

@@ -10,7 +10,7 @@ use super::{BALLOT, BiohelPaper, CUDA, METHODS, PARALLEL, SERIAL, SPEED_PROFILE,
 use crate::experiments::{PaperReport, Section};
 use crate::fmt;
 use crate::records::MachineRecords;
-use crate::report::{PaperValue, Table, write_paper_values};
+use crate::report::{PaperValue, Table};
 use crate::stats::Summary;
 use anyhow::Result;
 use std::collections::{BTreeMap, BTreeSet};
@@ -31,7 +31,7 @@ fn fmt_pct(s: Option<Summary>) -> String {
 
 impl BiohelPaper {
     /// Table 2's times (mean and sd over the folds) and Tables 3–4's speedups.
-    fn paper_values(&self) -> Vec<PaperValue> {
+    pub(super) fn stated_values(&self) -> Vec<PaperValue> {
         let mut values = Vec::new();
         for r in &self.spec.table2 {
             for (series, [mean, sd]) in [
@@ -58,7 +58,6 @@ impl BiohelPaper {
         let analyses: BTreeMap<&str, Analysis> = machines.iter().map(|m| (m.hw_id.as_str(), Analysis::of(m, &self.tables))).collect();
         let a = |m: &MachineRecords| &analyses[m.hw_id.as_str()];
         let types = self.attribute_types(machines)?;
-        write_paper_values(dir, "biohel", "experiments/biohel.toml [[table2]], [table3], [table4]", &self.paper_values())?;
         let mut sections = vec![
             Section::per_machine("Table 2 — evaluation time with 1 window", "", machines, |m| Ok(self.table2(a(m))))?,
             Section::per_machine("Table 2 — integration: whole learning time with 1 window", "", machines, |m| {

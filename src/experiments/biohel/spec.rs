@@ -215,6 +215,8 @@ fn validate_windows(file: &SpecFile, windows: &[Spanned<usize>], key: &str) -> R
     Ok(())
 }
 
+crate::spec::paper_spec!(BiohelSpec, Profile, validate);
+
 /// Range checks beyond the types (the claims' parameters are checked when they are bound).
 pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
     let s = &spec.settings;

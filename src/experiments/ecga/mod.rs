@@ -44,7 +44,7 @@ use crate::claims::{ClaimResult, Claims};
 use crate::error::SpecError;
 use crate::records::MachineRecords;
 use crate::records::Record;
-use crate::spec::{PaperMeta, SpecFile};
+use crate::spec::{SpecFile, SpecOutline};
 use analysis::Analysis;
 use anyhow::Result;
 use spec::EcgaSpec;
@@ -81,10 +81,7 @@ impl Experiment for Ecga {
         selfcheck::selfcheck(gpu, small, seed)
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
-        let spec: EcgaSpec = file.parse()?;
-        spec.paper.check_id(file, self.id())?;
-        spec::validate(file, &spec)?;
-        let claims = Claims::bind(file, &spec.claims, &spec.paper.hardware, claims::CHECKS)?;
+        let (spec, claims): (EcgaSpec, _) = super::load_spec(file, self.id(), claims::CHECKS)?;
         Ok(Box::new(EcgaPaper { spec, file: file.clone(), claims }))
     }
 }
@@ -96,19 +93,8 @@ struct EcgaPaper {
 }
 
 impl Paper for EcgaPaper {
-    fn meta(&self) -> &PaperMeta {
-        &self.spec.paper
-    }
-
-    fn profiles(&self) -> Vec<String> {
-        self.spec.profiles.keys().cloned().collect()
-    }
-    fn claim_specs(&self) -> Vec<&crate::spec::ClaimSpec> {
-        self.claims.specs()
-    }
-    fn about(&self, profile: &str) -> crate::spec::ProfileAbout {
-        let p = self.spec.profiles.get(profile);
-        crate::spec::ProfileAbout { description: p.and_then(|p| p.description.clone()), smoke: p.is_some_and(|p| p.smoke) }
+    fn outline(&self) -> &dyn SpecOutline {
+        &self.spec
     }
 
     fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
@@ -125,6 +111,10 @@ impl Paper for EcgaPaper {
 
     fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
         self.paper_report(machines, dir)
+    }
+
+    fn paper_values(&self) -> (&'static str, Vec<crate::report::PaperValue>) {
+        ("experiments/ecga.toml [[table5]], [fig5_paper], [scale_paper]", self.stated_values())
     }
 
     fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {

@@ -11,7 +11,7 @@ use crate::fmt;
 use crate::library::ecga::Search;
 use crate::records::MachineRecords;
 use crate::report::chart::{self, LineChart, PaperPoints};
-use crate::report::{PaperValue, Table, write_paper_values};
+use crate::report::{PaperValue, Table};
 use crate::stats::Summary;
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -73,7 +73,6 @@ impl EcgaPaper {
             })?,
             Section::per_machine("Performance", "", machines, |m| Ok(performance::section(m, of(m))))?,
         ];
-        write_paper_values(dir, "ecga", "experiments/ecga.toml [[table5]], [fig5_paper], [scale_paper]", &self.paper_values())?;
         let claims = self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(of(m)))?;
         Ok(PaperReport { method: self.method(), sections, claims })
     }
@@ -411,7 +410,7 @@ fn fig7(a: &Analysis) -> String {
 
 impl EcgaPaper {
     /// Table 5's populations, the speedups of Sections 5.3 and 5.5 and the scalability point of Section 5.4.
-    fn paper_values(&self) -> Vec<PaperValue> {
+    pub(super) fn stated_values(&self) -> Vec<PaperValue> {
         let mut values = Vec::new();
         for r in &self.spec.table5 {
             values.push(PaperValue::new("Table 5", "greedy", "ℓ", r.ell, r.greedy as f64, "individuals"));

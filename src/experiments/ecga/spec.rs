@@ -229,6 +229,8 @@ pub fn power_fit_se(points: &[(f64, f64)]) -> Option<(f64, f64)> {
     Some((b, (sse / (x.len() - 2) as f64 / sxx).sqrt()))
 }
 
+crate::spec::paper_spec!(EcgaSpec, Profile, validate);
+
 /// Checks what the types cannot: ranges of the settings and sizes, Table 5
 /// enough to fit, and the datasheet value the scalability claim needs.
 pub fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {

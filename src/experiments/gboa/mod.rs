@@ -20,7 +20,7 @@ use crate::error::SpecError;
 use crate::gpu::Gpu;
 use crate::records::MachineRecords;
 use crate::records::Record;
-use crate::spec::{PaperMeta, SpecFile};
+use crate::spec::{SpecFile, SpecOutline};
 use analysis::Analysis;
 use anyhow::Result;
 use spec::GboaSpec;
@@ -40,10 +40,7 @@ impl Experiment for Gboa {
         include_str!("../../../experiments/gboa.toml")
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
-        let spec: GboaSpec = file.parse()?;
-        spec.paper.check_id(file, self.id())?;
-        spec::validate(file, &spec)?;
-        let claims = Claims::bind(file, &spec.claims, &spec.paper.hardware, claims::CHECKS)?;
+        let (spec, claims): (GboaSpec, _) = super::load_spec(file, self.id(), claims::CHECKS)?;
         Ok(Box::new(GboaPaper { spec, file: file.clone(), claims }))
     }
     fn kernels(&self) -> &'static [&'static crate::gpu::KernelSource] {
@@ -61,18 +58,8 @@ struct GboaPaper {
 }
 
 impl Paper for GboaPaper {
-    fn meta(&self) -> &PaperMeta {
-        &self.spec.paper
-    }
-    fn profiles(&self) -> Vec<String> {
-        self.spec.profiles.keys().cloned().collect()
-    }
-    fn claim_specs(&self) -> Vec<&crate::spec::ClaimSpec> {
-        self.claims.specs()
-    }
-    fn about(&self, profile: &str) -> crate::spec::ProfileAbout {
-        let p = self.spec.profiles.get(profile);
-        crate::spec::ProfileAbout { description: p.and_then(|p| p.description.clone()), smoke: p.is_some_and(|p| p.smoke) }
+    fn outline(&self) -> &dyn SpecOutline {
+        &self.spec
     }
     fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
         self.list_cases(profile)
@@ -86,6 +73,10 @@ impl Paper for GboaPaper {
     }
     fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
         self.build_report(machines, dir)
+    }
+
+    fn paper_values(&self) -> (&'static str, Vec<crate::report::PaperValue>) {
+        ("experiments/gboa.toml: the claims' stated values", self.stated_values())
     }
 
     fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {

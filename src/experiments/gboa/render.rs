@@ -8,7 +8,7 @@ use crate::experiments::{PaperReport, SPEED_PROFILE, Section};
 use crate::fmt;
 use crate::records::MachineRecords;
 use crate::report::chart::{self, LineChart};
-use crate::report::{PaperValue, Table, run_ratios, write_paper_values};
+use crate::report::{PaperValue, Table, run_ratios};
 use crate::stats;
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -90,7 +90,6 @@ impl GboaPaper {
                 |m| complexity(m, of(m), dir),
             )?,
         ];
-        write_paper_values(dir, "gboa", "experiments/gboa.toml: the claims' stated values", &self.paper_values())?;
         let claims = self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(of(m)))?;
         Ok(PaperReport { method: self.method(), sections, claims })
     }
@@ -179,7 +178,7 @@ impl GboaPaper {
     /// What the text states (Table I's numbers and sizes did not survive in it): the
     /// speedups and the construction shares its claims quote, and the sBOA / pBOA
     /// ratio the two speedups imply.
-    fn paper_values(&self) -> Vec<PaperValue> {
+    pub(super) fn stated_values(&self) -> Vec<PaperValue> {
         let mut values = Vec::new();
         for c in &self.spec.claims {
             let params = c.params.as_ref().map(|p| p.get_ref());

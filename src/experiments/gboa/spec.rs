@@ -50,6 +50,8 @@ pub const MAX_POP: usize = 1 << 20;
 /// The most generations of a run (the paper's runs converge within a few hundred).
 pub const MAX_GENERATIONS: usize = 100_000;
 
+crate::spec::paper_spec!(GboaSpec, Profile, validate);
+
 /// Values that parse but cannot be run, with file, line and key.
 pub fn validate(file: &SpecFile, spec: &GboaSpec) -> Result<(), SpecError> {
     let s = &spec.settings;

@@ -15,7 +15,7 @@ use crate::claims::{ClaimResult, Claims};
 use crate::error::SpecError;
 use crate::records::MachineRecords;
 use crate::records::Record;
-use crate::spec::{DataPath, PaperMeta, SpecFile};
+use crate::spec::{DataPath, SpecFile, SpecOutline};
 use analysis::Analysis;
 use anyhow::Result;
 use spec::IslandSpec;
@@ -58,10 +58,7 @@ impl Experiment for Island {
         selfcheck::selfcheck(gpu, small, seed, datasets)
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
-        let spec: IslandSpec = file.parse()?;
-        spec.paper.check_id(file, self.id())?;
-        spec::validate(file, &spec)?;
-        let claims = Claims::bind(file, &spec.claims, &spec.paper.hardware, claims::CHECKS)?;
+        let (spec, claims): (IslandSpec, _) = super::load_spec(file, self.id(), claims::CHECKS)?;
         let instance = file.data_path(&spec.settings.instance, "settings.instance")?;
         Ok(Box::new(IslandPaper { spec, file: file.clone(), claims, instance, certificates: Default::default() }))
     }
@@ -78,19 +75,8 @@ struct IslandPaper {
 }
 
 impl Paper for IslandPaper {
-    fn meta(&self) -> &PaperMeta {
-        &self.spec.paper
-    }
-
-    fn profiles(&self) -> Vec<String> {
-        self.spec.profiles.keys().cloned().collect()
-    }
-    fn claim_specs(&self) -> Vec<&crate::spec::ClaimSpec> {
-        self.claims.specs()
-    }
-    fn about(&self, profile: &str) -> crate::spec::ProfileAbout {
-        let p = self.spec.profiles.get(profile);
-        crate::spec::ProfileAbout { description: p.and_then(|p| p.description.clone()), smoke: p.is_some_and(|p| p.smoke) }
+    fn outline(&self) -> &dyn SpecOutline {
+        &self.spec
     }
 
     fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
@@ -123,6 +109,10 @@ impl Paper for IslandPaper {
         let sections = render::sections(&self.spec, machines, &analyses, self.item_count(), &optimum, dir)?;
         let claims = self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(&analyses[&m.hw_id]))?;
         Ok(PaperReport { method: render::method(&self.spec, &self.instance.label, &optimum), sections, claims })
+    }
+
+    fn paper_values(&self) -> (&'static str, Vec<crate::report::PaperValue>) {
+        ("experiments/island.toml [table1], [table2]", render::paper_values(&self.spec))
     }
 
     fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {

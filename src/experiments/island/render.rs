@@ -11,7 +11,7 @@ use crate::experiments::Section;
 use crate::fmt;
 use crate::records::MachineRecords;
 use crate::report::chart::{self, LineChart, PaperPoints};
-use crate::report::{PaperValue, Table, write_paper_values};
+use crate::report::{PaperValue, Table};
 use crate::stats::Summary;
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -47,6 +47,15 @@ pub(super) fn method(spec: &IslandSpec, instance: &str, optimum: &str) -> String
     )
 }
 
+/// Tables I and II's speedups as `paper_values.csv` lists them.
+pub(super) fn paper_values(spec: &IslandSpec) -> Vec<PaperValue> {
+    spec.table1
+        .values()
+        .map(|(config, size, v)| PaperValue::new("Table I", config, "island size", size, v, "×"))
+        .chain(spec.table2.values().map(|(config, size, v)| PaperValue::new("Table II", config, "island size", size, v, "×")))
+        .collect()
+}
+
 /// Every section, from each machine's analysis (by hw_id).
 pub(super) fn sections(
     spec: &IslandSpec,
@@ -57,13 +66,6 @@ pub(super) fn sections(
     dir: &Path,
 ) -> Result<Vec<Section>> {
     let of = |m: &MachineRecords| &analyses[&m.hw_id];
-    let values: Vec<PaperValue> = spec
-        .table1
-        .values()
-        .map(|(config, size, v)| PaperValue::new("Table I", config, "island size", size, v, "×"))
-        .chain(spec.table2.values().map(|(config, size, v)| PaperValue::new("Table II", config, "island size", size, v, "×")))
-        .collect();
-    write_paper_values(dir, "island", "experiments/island.toml [table1], [table2]", &values)?;
     let mut sections = vec![
         Section::per_machine("Figure 4 — best fitness after the run", "", machines, |m| fig4(m, of(m), optimum, dir))?,
         Section::per_machine("Figure 5 — total time, and Figure 6 — migration overhead", "", machines, |m| {

@@ -231,6 +231,8 @@ impl SpeedupTable {
     }
 }
 
+crate::spec::paper_spec!(IslandSpec, Profile, validate);
+
 /// Range checks the types cannot express.
 pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecError> {
     let s = &spec.settings;

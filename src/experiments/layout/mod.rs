@@ -27,7 +27,7 @@ use crate::claims::{ClaimResult, Claims};
 use crate::error::SpecError;
 use crate::records::MachineRecords;
 use crate::records::Record;
-use crate::spec::{PaperMeta, SpecFile};
+use crate::spec::{SpecFile, SpecOutline};
 use analysis::Analysis;
 use anyhow::Result;
 use spec::{LayoutSpec, Profile};
@@ -53,10 +53,7 @@ impl Experiment for Layout {
         selfcheck::selfcheck(gpu, small, seed)
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
-        let spec: LayoutSpec = file.parse()?;
-        spec.paper.check_id(file, self.id())?;
-        spec::validate(file, &spec)?;
-        let claims = Claims::bind(file, &spec.claims, &spec.paper.hardware, claims::CHECKS)?;
+        let (spec, claims): (LayoutSpec, _) = super::load_spec(file, self.id(), claims::CHECKS)?;
         Ok(Box::new(LayoutPaper { spec, file: file.clone(), claims }))
     }
 }
@@ -75,22 +72,12 @@ impl LayoutPaper {
 }
 
 impl Paper for LayoutPaper {
-    fn meta(&self) -> &PaperMeta {
-        &self.spec.paper
+    fn outline(&self) -> &dyn SpecOutline {
+        &self.spec
     }
 
-    fn profiles(&self) -> Vec<String> {
-        self.spec.profiles.keys().cloned().collect()
-    }
     fn timing(&self) -> crate::experiments::plan::Timing {
         crate::experiments::plan::Timing { method: "strategy", columns: &["wall_ms"], only: Some(("phase", "timed")) }
-    }
-    fn claim_specs(&self) -> Vec<&crate::spec::ClaimSpec> {
-        self.claims.specs()
-    }
-    fn about(&self, profile: &str) -> crate::spec::ProfileAbout {
-        let p = self.spec.profiles.get(profile);
-        crate::spec::ProfileAbout { description: p.and_then(|p| p.description.clone()), smoke: p.is_some_and(|p| p.smoke) }
     }
 
     fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
@@ -107,6 +94,10 @@ impl Paper for LayoutPaper {
 
     fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
         self.build_report(machines, dir)
+    }
+
+    fn paper_values(&self) -> (&'static str, Vec<crate::report::PaperValue>) {
+        ("experiments/layout.toml [[table1]]", self.stated_values())
     }
 
     fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {

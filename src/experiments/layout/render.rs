@@ -9,7 +9,7 @@ use crate::experiments::{PaperReport, Section};
 use crate::library::nonseparable::{self as ns, Function};
 use crate::records::MachineRecords;
 use crate::report::chart::{self, LineChart, PaperPoints, RegionChart};
-use crate::report::{PaperValue, Table, write_paper_values};
+use crate::report::{PaperValue, Table};
 use crate::stats;
 use crate::svm;
 use anyhow::Result;
@@ -76,13 +76,12 @@ impl LayoutPaper {
                 |m| Ok(performance(m, &[of(m), &Analysis::of_profile(m, &self.spec, "speed")])),
             )?,
         ];
-        write_paper_values(dir, "layout", "experiments/layout.toml [[table1]]", &self.paper_values())?;
         let claims = self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(of(m)))?;
         Ok(PaperReport { method: self.method(), sections, claims })
     }
 
     /// Table 1's C2075 times, mean and sd over the paper's tries.
-    fn paper_values(&self) -> Vec<PaperValue> {
+    pub(super) fn stated_values(&self) -> Vec<PaperValue> {
         let unit = &self.spec.settings.table1_unit;
         let mut values = Vec::new();
         for r in &self.spec.table1 {

@@ -223,6 +223,8 @@ impl LayoutSpec {
     }
 }
 
+crate::spec::paper_spec!(LayoutSpec, Profile, validate);
+
 /// Checks what the types cannot: known functions and strategies, runnable sizes,
 /// figures that name the paper's classes and support vectors inside their sweep.
 pub fn validate(file: &SpecFile, spec: &LayoutSpec) -> Result<(), SpecError> {

@@ -1,0 +1,353 @@
+//! From records to a paper's report: every machine's records judged and laid
+//! out ([`render`]), the verdicts index, the side-by-side comparison and the
+//! hardware generations.
+
+use super::{
+    Experiment, HARDWARE_DIR, Paper, SpecChoice, above_ceiling_note, compared_machines, load_paper, machines, plan, references, registry,
+    shard, write_missing_copies,
+};
+use crate::claims::{ClaimResult, Outcome, Verdict};
+use crate::hardware::Fingerprint;
+use crate::records::{self, MachineRecords};
+use crate::report;
+use anyhow::{Context, Result, bail};
+use std::path::{Path, PathBuf};
+
+/// What [`render`] wrote.
+pub struct Rendered {
+    pub report: PathBuf,
+    pub verdicts: PathBuf,
+    pub index: PathBuf,
+    /// `out/<id>/COMPARE.md`, refreshed with the report.
+    pub compare: PathBuf,
+    /// The claims judged, on every machine with records.
+    pub claims: Vec<ClaimResult>,
+    /// The same as `verdicts.json` holds them.
+    pub judged: report::index::PaperVerdicts,
+    /// The machine the command runs on.
+    pub this_hw: Option<String>,
+    /// The committed reference runs' verdicts (`<root>/reports/<id>/verdicts.json`)
+    /// where the report was rendered elsewhere: the file and what it holds.
+    pub references: Option<(PathBuf, report::index::PaperVerdicts)>,
+}
+
+impl Rendered {
+    /// What this machine judged (its own claims' verdicts), then how every other
+    /// machine stands: those with records beside it, then the committed reference
+    /// runs on other hardware; then the files written.
+    pub fn summary(&self, id: &str) -> String {
+        let mut lines = Vec::new();
+        let this = self.this_hw.as_deref().and_then(|hw| self.judged.machines.iter().find(|m| m.hw_id == hw));
+        match this {
+            Some(m) => lines.push(format!("{id} on this machine ({}): {}", m.label, self.judged.machine_line(&m.hw_id, true))),
+            None => lines.push(format!("{id}: this machine has no records here")),
+        }
+        let others: Vec<_> = self.judged.machines.iter().filter(|m| this.is_none_or(|t| t.hw_id != m.hw_id)).collect();
+        if !others.is_empty() {
+            lines.push(format!("{id} on the other machines with records beside it:"));
+            lines.extend(others.iter().map(|m| format!("  `{}` ({}): {}", m.hw_id, m.label, self.judged.machine_line(&m.hw_id, false))));
+        }
+        if let Some((file, refs)) = &self.references {
+            lines.push(format!("{id} reference runs committed in {}:", file.display()));
+            for m in &refs.machines {
+                let mine = if self.this_hw.as_deref() == Some(m.hw_id.as_str()) { ", this machine" } else { "" };
+                lines.push(format!("  `{}` ({}{mine}): {}", m.hw_id, m.label, refs.machine_line(&m.hw_id, false)));
+            }
+        }
+        lines.push(format!(
+            "{id}: {}, {}, {}, {}",
+            self.report.display(),
+            self.verdicts.display(),
+            self.index.display(),
+            self.compare.display()
+        ));
+        lines.join("\n")
+    }
+}
+
+/// Re-renders `out/<id>/REPORT.md` (and figures) from the stored records, with
+/// `out/<id>/verdicts.json`, `out/INDEX.md` and `out/verdicts.json`.
+pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &SpecChoice) -> Result<Rendered> {
+    let paper = load_paper(exp, spec)?;
+    write_missing_copies(out, exp.id())?;
+    write_missing_copies(out, HARDWARE_DIR)?;
+    let machines = machines(out, exp.id(), this_hw)?;
+    let dir = out.join(exp.id());
+    std::fs::create_dir_all(dir.join("figures"))?;
+    let mut body = paper.report(&machines, &dir)?;
+    let (source, values) = paper.paper_values();
+    report::write_paper_values(&dir, &paper.meta().id, source, &values)?;
+    body.claims = gate_smoke(paper.as_ref(), &machines, body.claims)?;
+    body.claims = mark_incomplete(paper.as_ref(), &machines, body.claims)?;
+    let mut md = report::header(paper.meta(), exp.id());
+    md += "## At a glance\n\n";
+    md += &report::glance::glance(&body.claims, &machines);
+    md += "\n## Verdicts\n\n";
+    md += &report::verdict_summary(&body.claims, &machines);
+    md += "\n";
+    md += "## Hardware\n\n";
+    md += &report::hardware_table(paper.meta(), &machines);
+    md += "\n### Measured ceilings\n\nMeasured at the start of each run, in the same process as the experiment (median of repeats).\n\n";
+    md += &report::ceilings_table(&machines);
+    md +=
+        "\n### Runs\n\nEach profile's records: the commits they were measured at and the cases stored against those the profile plans.\n\n";
+    md += &report::runs_table(&machines, |profile| planned_ids(paper.as_ref(), profile));
+    if let Some(note) = report::busy_note(&machines) {
+        md += &format!("\n{note}\n");
+    }
+    if let Some(note) = plan::spread_note(&machines, |p| paper.cases(p).ok(), &paper.timing()) {
+        md += &format!("\n{note}\n");
+    }
+    if let Some(note) = above_ceiling_note(&body.sections) {
+        crate::say!("{}: warning: {note}", exp.id());
+        md += &format!("\n{note}\n");
+    }
+    let unmerged = shard::unmerged(out, exp.id());
+    if !unmerged.is_empty() {
+        let names: Vec<String> = unmerged.iter().map(|f| format!("`{}`", f.display())).collect();
+        let note = format!("**Unmerged shards, not in this report:** {} (`evorepro merge {}` combines them).", names.join(", "), exp.id());
+        crate::say!("{}: {note}", exp.id());
+        md += &format!("\n{note}\n");
+    }
+    md += "\n## How this was measured\n\n";
+    md += body.method.trim_end();
+    md += "\n\n";
+    for s in &body.sections {
+        md += &format!("## {}\n\n", s.title);
+        if !s.intro.trim().is_empty() {
+            md += s.intro.trim_end();
+            md += "\n\n";
+        }
+        // A machine whose part only says it did not run is one line after the others.
+        let said_not_run =
+            |part: &str| part.lines().filter(|l| !l.trim().is_empty()).all(|l| l.contains("not run here") && !l.starts_with(['|', '!']));
+        let label = |hw: &String| machines.iter().find(|m| &m.hw_id == hw).map_or_else(|| hw.clone(), |m| m.label());
+        let mut not_run = Vec::new();
+        for (hw, part) in &s.machines {
+            if said_not_run(part) {
+                let lines: Vec<&str> = part.lines().map(|l| l.trim().trim_end_matches('.')).filter(|l| !l.is_empty()).collect();
+                let why = match lines.as_slice() {
+                    [one] => one.strip_prefix("not run here (").and_then(|w| w.strip_suffix(')')).unwrap_or(one).to_owned(),
+                    _ => lines.join("; "),
+                };
+                not_run.push(format!("{} (`{hw}`): {why}", label(hw)));
+                continue;
+            }
+            md += &format!("### {}\n\nMachine `{hw}`.\n\n{}\n\n", label(hw), part.trim_end());
+        }
+        if !not_run.is_empty() {
+            md += &format!("**Not run on** {}.\n\n", not_run.join("; "));
+        }
+    }
+    md += "## Claims\n\n";
+    md += &report::glance::claims_section(&body.claims, &machines);
+    if let Some(t) = report::beyond_table(&body.claims) {
+        md += "\n## Beyond the paper\n\nMeasured outside the paper's range or settings; not part of any verdict above.\n\n";
+        md += &t;
+    }
+    if let Some(t) = report::not_run_table(&machines, paper.not_run_column()) {
+        md += "\n## Not run here\n\n";
+        md += &t;
+    }
+    let path = dir.join("REPORT.md");
+    records::write_atomic(&path, md.as_bytes())?;
+    let judged = report::index::PaperVerdicts::new(exp.id(), &paper.meta().title, &machines, &body.claims);
+    let verdicts = judged.write(out)?;
+    compare(exp, out, spec, &[])?;
+    let index = write_index(out)?;
+    Ok(Rendered {
+        report: path,
+        verdicts,
+        index,
+        compare: dir.join("COMPARE.md"),
+        claims: body.claims,
+        judged,
+        this_hw: this_hw.map(str::to_owned),
+        references: references(out, &spec.root, exp.id()),
+    })
+}
+
+/// The ids of the cases a profile plans now; None for a profile the spec no longer has.
+fn planned_ids(paper: &dyn Paper, profile: &str) -> Option<std::collections::BTreeSet<String>> {
+    paper.cases(profile).ok().map(|c| c.into_iter().map(|c| c.id).collect())
+}
+
+/// The paper's smoke profiles (`smoke = true`).
+pub fn smoke_profiles(paper: &dyn Paper) -> Vec<String> {
+    paper.profiles().into_iter().filter(|p| paper.about(p).smoke).collect()
+}
+
+/// The smoke gate ([`crate::claims::smoke_gate`]) on each machine with records
+/// of a smoke profile: its claims judged again without them.
+fn gate_smoke(paper: &dyn Paper, machines: &[MachineRecords], mut claims: Vec<ClaimResult>) -> Result<Vec<ClaimResult>> {
+    let smoke = smoke_profiles(paper);
+    for m in machines {
+        let used: std::collections::BTreeSet<String> =
+            m.measurements().map(|r| r.str("profile").to_owned()).filter(|p| smoke.contains(p)).collect();
+        if used.is_empty() {
+            continue;
+        }
+        let mut without = m.clone();
+        without.rows.retain(|r| !(r.str("record_kind") == "measurement" && used.contains(r.str("profile"))));
+        let judged = paper.judge(std::slice::from_ref(&without))?;
+        let names: Vec<String> = used.iter().map(|p| format!("`{p}`")).collect();
+        claims = crate::claims::smoke_gate(claims, &judged, &m.hw_id, &names.join(", "));
+    }
+    Ok(claims)
+}
+
+/// Claims that rest on an incomplete sweep. For each machine and profile with
+/// fewer cases stored than the profile plans, the claims are judged again
+/// without that profile's measurements: a claim whose outcome changes rests on
+/// the profile, so it cannot be decided until the missing cases run. Its
+/// verdict becomes "too few runs" (cases stored of planned) and its evidence
+/// keeps what the stored cases say.
+fn mark_incomplete(paper: &dyn Paper, machines: &[MachineRecords], mut claims: Vec<ClaimResult>) -> Result<Vec<ClaimResult>> {
+    for m in machines {
+        for (profile, stored) in report::cases_stored(m) {
+            let Some(plan) = planned_ids(paper, &profile) else { continue };
+            let (done, _) = report::planned_and_not(&stored, &plan);
+            let planned = plan.len();
+            if done >= planned {
+                continue;
+            }
+            let mut without = machines.to_vec();
+            for w in without.iter_mut().filter(|w| w.hw_id == m.hw_id) {
+                w.rows.retain(|r| !(r.str("record_kind") == "measurement" && r.str("profile") == profile));
+            }
+            let judged = paper.judge(&without)?;
+            for c in claims.iter_mut().filter(|c| c.machine == m.hw_id && c.outcome.verdict.is_decided()) {
+                let same = judged.iter().find(|j| j.id == c.id && j.machine == c.machine).is_some_and(|j| j.outcome == c.outcome);
+                if !same {
+                    let o = &c.outcome;
+                    let evidence = format!("on the {done} cases stored: {}; {}", o.verdict.label(), o.evidence);
+                    let verdict = Verdict::Incomplete { profile: profile.clone(), stored: done, planned };
+                    c.outcome = Outcome { verdict, evidence, ratio: None, quantity: None, ..o.clone() };
+                }
+            }
+        }
+    }
+    Ok(claims)
+}
+
+/// Every claim of a paper judged on every machine with records under `out`
+/// (incomplete sweeps marked), without writing anything: the verdicts a
+/// [`render`] would show.
+pub fn judge(exp: &dyn Experiment, out: &Path, spec: &SpecChoice) -> Result<Vec<ClaimResult>> {
+    let paper = load_paper(exp, spec)?;
+    let machines = machines(out, exp.id(), None)?;
+    judge_machines(paper.as_ref(), &machines)
+}
+
+/// Every claim judged on `machines` as a report judges them: smoke profiles gated, incomplete sweeps marked.
+pub(super) fn judge_machines(paper: &dyn Paper, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {
+    let claims = gate_smoke(paper, machines, paper.judge(machines)?)?;
+    mark_incomplete(paper, machines, claims)
+}
+
+/// Rewrites `out/INDEX.md` and `out/verdicts.json` from every paper's verdicts.
+pub fn write_index(out: &Path) -> Result<PathBuf> {
+    let order: Vec<&str> = registry().iter().map(|e| e.id()).collect();
+    report::index::write_index(out, &order)
+}
+
+/// Writes `out/<id>/COMPARE.md` (the paper's tables, then the hardware
+/// generations: bounds, predictions and measurements, with charts) and the
+/// cross-paper `out/COMPARE.md`; returns a few lines for the terminal: the paper's
+/// headline workload on each machine and where the whole comparison is. `with` adds the
+/// records of other report folders (a user's run beside the committed ones); a
+/// machine found in two folders appears twice, named with its folder.
+pub fn compare(exp: &dyn Experiment, out: &Path, spec: &SpecChoice, with: &[PathBuf]) -> Result<String> {
+    let paper = load_paper(exp, spec)?;
+    if let Some(f) = with.iter().find(|f| !f.join(exp.id()).join("records").is_dir()) {
+        bail!("{}: no records of {} in this folder (expected {})", f.display(), exp.id(), f.join(exp.id()).join("records").display());
+    }
+    let this = Fingerprint::this_machine(None).hw_id;
+    let machines = compared_machines(out, exp.id(), Some(&this), with)?;
+    if machines.is_empty() {
+        bail!("no records under {} — run `evorepro reproduce {}` first", out.join(exp.id()).join("records").display(), exp.id());
+    }
+    let catalogue = report::generations::Generations::load(&spec.root)?;
+    let dir = out.join(exp.id());
+    std::fs::create_dir_all(dir.join("figures"))?;
+    let mut md = format!("# {} — hardware generations\n\n", paper.meta().title);
+    if !with.is_empty() {
+        let folders: Vec<String> =
+            std::iter::once(out).chain(with.iter().map(PathBuf::as_path)).map(|p| format!("`{}`", p.display())).collect();
+        md += &format!("Records from {}.\n\n", folders.join(", "));
+    }
+    md += &report::hardware_table(paper.meta(), &machines);
+    md += "\n";
+    md += &paper.compare(&machines);
+    md += "\n";
+    let generations = report::generations::PaperGenerations { catalogue: &catalogue, paper_id: exp.id(), machines: &machines };
+    md += &generations.render(&dir.join("figures"))?;
+    let path = dir.join("COMPARE.md");
+    records::write_atomic(&path, md.as_bytes())?;
+    write_generations_summary(out, this.as_str(), &catalogue, with)?;
+    write_index(out)?;
+    prune_figures(out, exp.id())?;
+    let headline = generations.summary().unwrap_or_else(|| "No workload of `experiments/generations.toml` has records here.\n".into());
+    Ok(format!(
+        "## {}\n\n{headline}\nEvery table, workload, bound and prediction on {} machine{}: {}\n",
+        exp.id(),
+        machines.len(),
+        if machines.len() == 1 { "" } else { "s" },
+        path.display()
+    ))
+}
+
+/// Removes the charts under `out/<id>/figures/` that neither the paper's
+/// REPORT.md and COMPARE.md nor `out/COMPARE.md` show in any format (a retired
+/// machine id's, a figure a report no longer draws; a chart's PNG and SVG go
+/// together), so that every figure file belongs to a report. Returns the names
+/// removed.
+pub fn prune_figures(out: &Path, id: &str) -> Result<Vec<String>> {
+    let dir = out.join(id);
+    let mut shown = String::new();
+    for md in [dir.join("REPORT.md"), dir.join("COMPARE.md"), out.join("COMPARE.md")] {
+        match std::fs::read_to_string(&md) {
+            Ok(text) => shown += &text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(anyhow::Error::new(e).context(format!("reading {}", md.display()))),
+        }
+    }
+    let figures = dir.join("figures");
+    let Ok(entries) = std::fs::read_dir(&figures) else { return Ok(vec![]) };
+    let mut removed = Vec::new();
+    for entry in entries {
+        let path = entry?.path();
+        let (Some(name), Some(stem)) = (path.file_name().and_then(|n| n.to_str()), path.file_stem().and_then(|n| n.to_str())) else {
+            continue;
+        };
+        let name = name.to_owned();
+        let chart = path.extension().is_some_and(|e| e == "png" || e == "svg");
+        if chart && !shown.contains(&format!("figures/{stem}.")) {
+            std::fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
+            removed.push(name);
+        }
+    }
+    removed.sort();
+    Ok(removed)
+}
+
+/// `out/COMPARE.md`: per paper with records, its headline workload on every
+/// machine, the speedup over the paper's card and the predictions for cards
+/// nobody ran here.
+fn write_generations_summary(out: &Path, this_hw: &str, catalogue: &report::generations::Generations, with: &[PathBuf]) -> Result<()> {
+    let mut md = String::from(
+        "# Hardware generations\n\nPer paper, the headline workload (the first of `experiments/generations.toml` with \
+         records) on every machine with records, its speedup over the paper's card, and the time the workload's \
+         bound predicts for cards not run here (predictions, not measurements). Each paper's `COMPARE.md` has every \
+         workload with its bound, the predictions both ways and charts.\n\n",
+    );
+    for exp in registry() {
+        let machines = compared_machines(out, exp.id(), Some(this_hw), with)?;
+        let g = report::generations::PaperGenerations { catalogue, paper_id: exp.id(), machines: &machines };
+        if let Some(s) = g.summary() {
+            md += &format!("## [{}]({}/COMPARE.md)\n\n{s}\n", exp.id(), exp.id());
+        }
+    }
+    records::write_atomic(&out.join("COMPARE.md"), md.as_bytes())?;
+    Ok(())
+}
