@@ -1,0 +1,216 @@
+//! Counting the schemata of a group of loci (Section 4.1): the baseline's scan of
+//! every row, FastCount (AND/NOT of locus words + unity table) and FastCount sharing
+//! AND prefixes between schemata.
+
+use super::{LocusPacked, Population};
+
+/// Counts how often each schema over `loci` occurs in a population.
+///
+/// `counts` has `2^|loci|` entries and is overwritten; bit `j` of a schema's index
+/// is its allele at `loci[j]`.
+pub trait SchemaCounter: Sync {
+    fn name(&self) -> &'static str;
+    fn count(&self, pop: &Population, loci: &[usize], counts: &mut [u32]);
+}
+
+/// Scans every individual's row and bins its schema index, as the C++ ECGA v1.1 of
+/// Lobo, Sastry & Harik (the paper's baseline, Section 5.2) does.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BaselineCounter;
+
+impl SchemaCounter for BaselineCounter {
+    fn name(&self) -> &'static str {
+        "baseline"
+    }
+
+    fn count(&self, pop: &Population, loci: &[usize], counts: &mut [u32]) {
+        counts.fill(0);
+        for row in pop.rows.chunks_exact(pop.ell) {
+            let schema = loci.iter().enumerate().fold(0, |v, (j, &l)| v | usize::from(row[l]) << j);
+            counts[schema] += 1;
+        }
+    }
+}
+
+/// How FastCount counts the ones of an ANDed word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Popcount {
+    /// The paper's CPU unity table for 16-bit strings (Sections 4.1 and 5.2), four
+    /// lookups per 64-bit word.
+    UnityTable16,
+    /// `u64::count_ones` (the POPCNT instruction).
+    Hardware,
+}
+
+/// Number of ones of every 16-bit string: the unity table of Section 4.1.
+pub(super) static UNITY_TABLE_16: [u8; 1 << 16] = unity_table();
+
+const fn unity_table() -> [u8; 1 << 16] {
+    let mut table = [0u8; 1 << 16];
+    let mut i = 1;
+    while i < table.len() {
+        table[i] = table[i >> 1] + (i & 1) as u8;
+        i += 1;
+    }
+    table
+}
+
+pub(super) fn unity16_ones(word: u64) -> u32 {
+    (0..4).map(|q| u32::from(UNITY_TABLE_16[(word >> (16 * q)) as usize & 0xffff])).sum()
+}
+
+#[inline(always)]
+fn hardware_ones(word: u64) -> u32 {
+    word.count_ones()
+}
+
+/// The FastCount loops compiled with the POPCNT instruction enabled. The crate
+/// targets baseline x86-64, where `count_ones` is a bit-twiddling sequence; these
+/// are chosen at run time when the CPU has POPCNT.
+#[cfg(target_arch = "x86_64")]
+mod popcnt {
+    use super::{Population, hardware_ones};
+
+    #[target_feature(enable = "popcnt")]
+    pub fn fast_count(pop: &Population, loci: &[usize], counts: &mut [u32]) {
+        super::fast_count(pop, loci, counts, hardware_ones)
+    }
+
+    #[target_feature(enable = "popcnt")]
+    pub fn prefix_fast_count(pop: &Population, loci: &[usize], counts: &mut [u32]) {
+        super::prefix_fast_count(pop, loci, counts, hardware_ones)
+    }
+}
+
+/// FastCount of Section 4.1 as the paper states it: schema `v`'s count over 64
+/// individuals is the ones of `∧_j (v_j ? S_j : ¬S_j)` over the locus words `S_j`,
+/// so `|loci|·2^|loci|` ANDs per word.
+#[derive(Clone, Copy, Debug)]
+pub struct FastCount {
+    pub popcount: Popcount,
+}
+
+impl SchemaCounter for FastCount {
+    fn name(&self) -> &'static str {
+        match self.popcount {
+            Popcount::UnityTable16 => "fastcount-table16",
+            Popcount::Hardware => "fastcount-popcnt",
+        }
+    }
+
+    fn count(&self, pop: &Population, loci: &[usize], counts: &mut [u32]) {
+        match self.popcount {
+            Popcount::UnityTable16 => fast_count(pop, loci, counts, unity16_ones),
+            Popcount::Hardware => {
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("popcnt") {
+                    // SAFETY: this CPU has POPCNT (checked just above).
+                    return unsafe { popcnt::fast_count(pop, loci, counts) };
+                }
+                fast_count(pop, loci, counts, hardware_ones)
+            }
+        }
+    }
+}
+
+/// Words processed together: the masks of one chunk (4,096 individuals per locus)
+/// stay in L1 while every schema is counted over them.
+const CHUNK_WORDS: usize = 64;
+
+/// `out[i] = base[i] & x[i]` for allele 1, `base[i] & !x[i]` for allele 0.
+fn and_allele(out: &mut [u64], base: &[u64], x: &[u64], allele: bool) {
+    let flip = if allele { 0 } else { u64::MAX };
+    for ((o, &b), &x) in out.iter_mut().zip(base).zip(x) {
+        *o = b & (x ^ flip);
+    }
+}
+
+/// The valid-individual masks of words `w0 .. w0 + out.len()`.
+fn chunk_masks(packed: &LocusPacked, w0: usize, out: &mut [u64]) {
+    for (i, mask) in out.iter_mut().enumerate() {
+        *mask = packed.valid_mask(w0 + i);
+    }
+}
+
+#[inline(always)]
+fn fast_count(pop: &Population, loci: &[usize], counts: &mut [u32], ones: impl Fn(u64) -> u32) {
+    counts.fill(0);
+    let packed = &pop.packed;
+    let (mut masks, mut hits) = ([0u64; CHUNK_WORDS], [0u64; CHUNK_WORDS]);
+    for w0 in (0..packed.words_per_locus).step_by(CHUNK_WORDS) {
+        let len = CHUNK_WORDS.min(packed.words_per_locus - w0);
+        chunk_masks(packed, w0, &mut masks[..len]);
+        for (schema, count) in counts.iter_mut().enumerate() {
+            hits[..len].copy_from_slice(&masks[..len]);
+            for (j, &l) in loci.iter().enumerate() {
+                let flip = if schema >> j & 1 == 1 { 0 } else { u64::MAX };
+                for (h, &x) in hits[..len].iter_mut().zip(&packed.locus(l)[w0..]) {
+                    *h &= x ^ flip;
+                }
+            }
+            *count += hits[..len].iter().map(|&h| ones(h)).sum::<u32>();
+        }
+    }
+}
+
+/// FastCount (Section 4.1) enumerating the schemata depth-first: the tree branches
+/// on `loci[S−1]` at the root and on `loci[0]` at the leaves, and each node ANDs one
+/// locus word onto its parent's mask, so a word costs about `2·2^S` ANDs instead of
+/// `S·2^S`. Not in the paper; an extra CPU column.
+#[derive(Clone, Copy, Debug)]
+pub struct PrefixFastCount {
+    pub popcount: Popcount,
+}
+
+impl SchemaCounter for PrefixFastCount {
+    fn name(&self) -> &'static str {
+        match self.popcount {
+            Popcount::UnityTable16 => "prefix-fastcount-table16",
+            Popcount::Hardware => "prefix-fastcount-popcnt",
+        }
+    }
+
+    fn count(&self, pop: &Population, loci: &[usize], counts: &mut [u32]) {
+        match self.popcount {
+            Popcount::UnityTable16 => prefix_fast_count(pop, loci, counts, unity16_ones),
+            Popcount::Hardware => {
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("popcnt") {
+                    // SAFETY: this CPU has POPCNT (checked just above).
+                    return unsafe { popcnt::prefix_fast_count(pop, loci, counts) };
+                }
+                prefix_fast_count(pop, loci, counts, hardware_ones)
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn prefix_fast_count(pop: &Population, loci: &[usize], counts: &mut [u32], ones: impl Fn(u64) -> u32) {
+    counts.fill(0);
+    let packed = &pop.packed;
+    let s = loci.len();
+    // Level d of `prefix` (CHUNK_WORDS words) is the AND of the choices for the
+    // loci branched on above depth d; depth d branches on loci[s − 1 − d], i.e.
+    // schema bit s − 1 − d.
+    let mut prefix = vec![0u64; (s + 1) * CHUNK_WORDS];
+    for w0 in (0..packed.words_per_locus).step_by(CHUNK_WORDS) {
+        let len = CHUNK_WORDS.min(packed.words_per_locus - w0);
+        chunk_masks(packed, w0, &mut prefix[..len]);
+        for (schema, count) in counts.iter_mut().enumerate() {
+            // From schema − 1 to schema, bits 0..=tz flip: the deepest tz + 1 levels.
+            let first = if schema == 0 { 0 } else { s - 1 - schema.trailing_zeros() as usize };
+            for d in first..s {
+                let (above, below) = prefix.split_at_mut((d + 1) * CHUNK_WORDS);
+                let bit = s - 1 - d;
+                and_allele(
+                    &mut below[..len],
+                    &above[d * CHUNK_WORDS..][..len],
+                    &packed.locus(loci[bit])[w0..][..len],
+                    schema >> bit & 1 == 1,
+                );
+            }
+            *count += prefix[s * CHUNK_WORDS..][..len].iter().map(|&p| ones(p)).sum::<u32>();
+        }
+    }
+}
