@@ -1,0 +1,84 @@
+//! A run on the device (Sections V–VI): the islands of one GPU or of a ring of GPUs behind one trait, and the run loop
+//! that records the reference's statistics and trace.
+
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+
+use super::{Design, GpuIslands, IslandState};
+use crate::gpu::Gpu;
+use crate::library::island::{Config, Feasibility, Layout, PhaseTimes, RunResult, Statistics, TracePoint};
+use crate::library::knapsack::{Evaluator, Instance};
+
+/// The islands of a run on the device: all on one GPU ([`GpuIslands`]) or split over several
+/// ([`super::island_ring::Ring`]); both evolve exactly as the reference [`Islands`].
+///
+/// [`super::island_ring::Ring`]: crate::gpu::island_ring::Ring
+/// [`Islands`]: crate::library::island::Islands
+pub trait DeviceIslands {
+    /// Generation `generation` on every island, then migration when due (launched without waiting).
+    fn generation(&mut self, generation: u32) -> Result<()>;
+    /// Every island's arrays, in ring order (waits for the GPUs).
+    fn download(&self) -> Result<Vec<IslandState>>;
+    /// The reference's statistics of the current parents (waits for the GPUs).
+    fn statistics(&self, evaluator: &Evaluator<'_>) -> Result<Statistics>;
+    /// Waits for everything launched so far.
+    fn synchronize(&self) -> Result<()>;
+    /// Time per phase summed over the generations so far (waits for them); `statistics` is zero.
+    fn phase_times(&mut self) -> Result<PhaseTimes>;
+}
+
+impl DeviceIslands for GpuIslands<'_> {
+    fn generation(&mut self, generation: u32) -> Result<()> {
+        GpuIslands::generation(self, generation)
+    }
+    fn download(&self) -> Result<Vec<IslandState>> {
+        GpuIslands::download(self)
+    }
+    fn statistics(&self, evaluator: &Evaluator<'_>) -> Result<Statistics> {
+        GpuIslands::statistics(self, evaluator)
+    }
+    fn synchronize(&self) -> Result<()> {
+        GpuIslands::synchronize(self)
+    }
+    fn phase_times(&mut self) -> Result<PhaseTimes> {
+        GpuIslands::phase_times(self)
+    }
+}
+
+/// Evolves `config.islands` islands on `instance` on the GPU, as [`crate::library::island::run`] does on the CPU:
+/// the same statistics, trace and (GPU-measured) phase times, with kernels of `design`; `config.threads` is ignored.
+pub fn run(gpu: &Gpu, instance: &Instance, config: &Config, design: Design) -> Result<RunResult> {
+    let evaluator = Evaluator::new(instance);
+    run_on(&mut GpuIslands::new(gpu, &evaluator, config, design)?, &evaluator, config)
+}
+
+/// [`run`] on islands already built on the device(s).
+pub(in crate::gpu) fn run_on(islands: &mut dyn DeviceIslands, evaluator: &Evaluator<'_>, config: &Config) -> Result<RunResult> {
+    let mut trace = Vec::new();
+    let mut statistics_time = Duration::ZERO;
+    let mut feasibility = Feasibility::default();
+    let mut record = |islands: &dyn DeviceIslands, generation: u32| -> Result<Statistics> {
+        // The generations launched so far are not the statistics' time.
+        islands.synchronize()?;
+        let start = Instant::now();
+        let statistics = islands.statistics(evaluator)?;
+        statistics_time += start.elapsed();
+        // Every parent evaluated again on the host, outside the statistics' time.
+        let states = islands.download()?;
+        feasibility =
+            Feasibility::of(evaluator, Layout::new(evaluator.instance().item_count()).words, states.iter().map(|s| &s.population[..]));
+        trace.push(TracePoint { generation, best: statistics.best, mean: statistics.mean, feasible: feasibility.individuals() });
+        Ok(statistics)
+    };
+    let mut statistics = record(islands, 0)?;
+    for generation in 0..config.generations {
+        islands.generation(generation)?;
+        let done = generation + 1;
+        if done == config.generations || (config.statistics_interval > 0 && done.is_multiple_of(config.statistics_interval)) {
+            statistics = record(islands, done)?;
+        }
+    }
+    let times = PhaseTimes { statistics: statistics_time, ..islands.phase_times()? };
+    Ok(RunResult { statistics, times, trace, feasibility })
+}
