@@ -72,6 +72,11 @@ pub fn share(x: f64, of: f64, digits: usize) -> String {
     if printed.parse::<f64>().is_ok_and(|v| v > 100.0) { format!("{printed}% {ABOVE_CEILING}") } else { format!("{printed}%") }
 }
 
+/// A GPU as people name it: "H100 80GB HBM3" (the vendor's name dropped); "" for none.
+pub fn gpu_name(gpu: &str) -> &str {
+    gpu.trim().strip_prefix("NVIDIA ").unwrap_or(gpu.trim())
+}
+
 /// A machine as people name it: "H100 80GB HBM3 · 16-thread Intel Xeon (family 6 model 207)", or
 /// "2-thread AMD EPYC (family 25 model 17), no GPU": the vendor's marks, "CPU", "Processor" and the clock
 /// dropped, the CPU's generation kept (its id's signature).
@@ -92,7 +97,7 @@ pub fn machine_name(gpu: &str, cpu: &str, signature: Option<&str>, threads: Opti
     if let Some(s) = signature.filter(|s| !s.is_empty()) {
         host = format!("{host} ({s})");
     }
-    match gpu.trim().strip_prefix("NVIDIA ").unwrap_or(gpu.trim()) {
+    match gpu_name(gpu) {
         "" => format!("{host}, no GPU"),
         g => format!("{g} · {host}"),
     }

@@ -116,8 +116,10 @@ impl MachineRecords {
     /// threads ("H100 80GB HBM3, 16 threads"; "CPU only, 2 threads").
     pub fn short_label(&self) -> String {
         let Some(r) = self.first() else { return self.hw_id.clone() };
-        let gpu = r.str("gpu_name").trim();
-        let gpu = if gpu.is_empty() { "CPU only" } else { gpu.strip_prefix("NVIDIA ").unwrap_or(gpu) };
+        let gpu = match crate::fmt::gpu_name(r.str("gpu_name")) {
+            "" => "CPU only",
+            g => g,
+        };
         match r.int("cpu_threads") {
             Some(t) => format!("{gpu}, {t} threads"),
             None => gpu.to_owned(),
