@@ -32,6 +32,7 @@
 //! the report's own *beyond the paper* section and never in the verdict.
 
 pub mod estimate;
+pub mod generic;
 pub mod hardware;
 pub mod judge;
 

@@ -1,0 +1,313 @@
+//! A sixth paper, in the tests only: what adding a paper costs, run end to end
+//! through the harness's runner (`reproduce`, then `render` with its verdicts).
+//!
+//! "OneMax by a small GA": one table (Table 1, evaluations to the optimum by
+//! string length ℓ), one figure (Figure 1, the best fitness by generation), one
+//! generic claim (`ratio_to_paper` of `claims::generic`: evaluations at ℓ = 32
+//! over ℓ = 16 against the paper's 2.5, ℓ log ℓ) and one written here (the
+//! best fitness never falls: elitism, read from Figure 1's traces).
+
+use anyhow::Result;
+use evorepro::claims::generic::{self, Series};
+use evorepro::claims::{Check, ClaimResult, Claims, Ctx, Finding, NoParams, Outcome, VerdictKind};
+use evorepro::error::SpecError;
+use evorepro::experiments::{self, BackendChoice, Case, Experiment, Paper, PaperReport, RunEnv, RunOptions, Section, SpecChoice};
+use evorepro::records::{MachineRecords, Record};
+use evorepro::report::{PaperValue, Table, chart};
+use evorepro::spec::{ClaimSpec, PaperMeta, PaperSpec, ProfileAbout, SpecFile, SpecOutline};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+const SPEC: &str = r#"
+[paper]
+id = "onemax"
+title = "OneMax by a small GA"
+citation = "A test paper of the harness (tests/sixth_paper.rs)."
+year = 2026
+
+[paper.hardware]
+gpu = "none"
+cpu = "any"
+cuda = "none"
+gpu_bandwidth_gbs = 1.0
+
+[settings]
+seed = 7
+population = 24
+
+[profiles.quick]
+description = "Table 1 and Figure 1 at two lengths"
+lengths = [16, 32]
+runs = 6
+
+[[claims]]
+id = "evaluations_grow_as_l_log_l"
+source = "Table 1"
+text = "evaluations to the optimum grow as ℓ log ℓ: 2.5× from ℓ = 16 to 32"
+provenance = "paper"
+quote = "Doubling the length costs two and a half times the evaluations."
+check = "ratio_to_paper"
+params = { a = "evals_l32", b = "evals_l16", paper = 2.5, band = [0.5, 2.0], min_n = 3 }
+
+[[claims]]
+id = "best_never_falls"
+source = "Figure 1"
+text = "the best fitness never falls from one generation to the next"
+provenance = "paper"
+quote = "With elitism the best individual is never lost."
+check = "best_never_falls"
+"#;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OnemaxSpec {
+    paper: PaperMeta,
+    settings: Settings,
+    profiles: BTreeMap<String, Profile>,
+    claims: Vec<ClaimSpec>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Settings {
+    seed: u64,
+    population: usize,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Profile {
+    description: Option<String>,
+    #[serde(default)]
+    smoke: bool,
+    lengths: Vec<usize>,
+    runs: usize,
+}
+
+impl PaperSpec for OnemaxSpec {
+    type Profile = Profile;
+    fn paper(&self) -> &PaperMeta {
+        &self.paper
+    }
+    fn profiles(&self) -> &BTreeMap<String, Profile> {
+        &self.profiles
+    }
+    fn claims(&self) -> &[ClaimSpec] {
+        &self.claims
+    }
+    fn about(p: &Profile) -> ProfileAbout {
+        ProfileAbout { description: p.description.clone(), smoke: p.smoke }
+    }
+    fn validate(&self, file: &SpecFile) -> Result<(), SpecError> {
+        match self.settings.population {
+            2..=4096 => Ok(()),
+            n => Err(file.invalid_key("settings", "population", format!("{n} must be in 2..=4096"))),
+        }
+    }
+}
+
+/// One machine's runs: evaluations to the optimum and best-fitness traces by ℓ.
+struct Analysis {
+    evaluations: BTreeMap<i64, Vec<f64>>,
+    traces: BTreeMap<i64, Vec<Vec<f64>>>,
+}
+
+impl Analysis {
+    fn of(m: &MachineRecords) -> Analysis {
+        let (mut evaluations, mut traces) = (BTreeMap::<i64, Vec<f64>>::new(), BTreeMap::<i64, Vec<Vec<f64>>>::new());
+        for r in m.rows.iter().filter(|r| r.str("record_kind") == "measurement") {
+            let ell = r.int("ell").unwrap_or_default();
+            evaluations.entry(ell).or_default().extend(r.float("evaluations"));
+            traces.entry(ell).or_default().push(r.str("best_trace").split(' ').filter_map(|v| v.parse().ok()).collect());
+        }
+        Analysis { evaluations, traces }
+    }
+}
+
+impl Series for Analysis {
+    fn series(&self, name: &str) -> Option<Vec<f64>> {
+        self.evaluations.get(&name.strip_prefix("evals_l")?.parse().ok()?).cloned()
+    }
+}
+
+/// The hand-written claim: no trace of Figure 1 ever falls.
+fn best_never_falls(_: &NoParams, a: &Analysis, _: &Ctx) -> Outcome {
+    let traces: Vec<&Vec<f64>> = a.traces.values().flatten().collect();
+    if traces.is_empty() {
+        return Outcome::not_run("no runs on this machine");
+    }
+    let falls = traces.iter().filter(|t| t.windows(2).any(|w| w[1] < w[0])).count();
+    let finding = if falls == 0 { Finding::Holds } else { Finding::Fails(None) };
+    Outcome::decided(finding, traces.len(), format!("{falls} of {} traces fall", traces.len()))
+}
+
+fn checks() -> Vec<Check<Analysis>> {
+    let mut all = generic::checks::<Analysis>().into_iter().collect::<Vec<_>>();
+    all.push(evorepro::check!("best_never_falls", best_never_falls));
+    all
+}
+
+struct Onemax;
+static ONEMAX: Onemax = Onemax;
+
+impl Experiment for Onemax {
+    fn id(&self) -> &'static str {
+        "onemax"
+    }
+    fn title(&self) -> &'static str {
+        "OneMax by a small GA (a test paper)"
+    }
+    fn embedded_spec(&self) -> &'static str {
+        SPEC
+    }
+    fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
+        let (spec, claims) = experiments::load_spec::<OnemaxSpec, _>(file, self.id(), &checks())?;
+        Ok(Box::new(OnemaxPaper { spec, claims }))
+    }
+    fn selfcheck(&self, _: &evorepro::gpu::Gpu, _: bool, _: u64, _: &Path) -> Result<usize> {
+        Ok(0)
+    }
+    fn kernels(&self) -> &'static [&'static evorepro::gpu::KernelSource] {
+        &[]
+    }
+}
+
+struct OnemaxPaper {
+    spec: OnemaxSpec,
+    claims: Claims<Analysis>,
+}
+
+impl Paper for OnemaxPaper {
+    fn outline(&self) -> &dyn SpecOutline {
+        &self.spec
+    }
+    fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
+        let p = &self.spec.profiles[profile];
+        Ok(p.lengths
+            .iter()
+            .flat_map(|&ell| (0..p.runs).map(move |run| (ell, run)))
+            .map(|(ell, run)| Case {
+                id: format!("table1/l{ell}/r{run}"),
+                params: Record::new().with("figure", "table1").with("ell", ell as i64).with("run", run as i64),
+                weight: ell as u64,
+            })
+            .collect())
+    }
+    fn run_case(&self, case: &Case, _: &RunEnv) -> Result<Vec<Record>> {
+        let ell = case.params.int("ell").unwrap() as usize;
+        let seed = self.spec.settings.seed ^ (ell as u64) << 32 ^ case.params.int("run").unwrap() as u64;
+        let start = std::time::Instant::now();
+        let (evaluations, trace) = onemax_ga(ell, self.spec.settings.population, seed);
+        let trace: Vec<String> = trace.iter().map(usize::to_string).collect();
+        Ok(vec![
+            case.params
+                .clone()
+                .with("method", "ga")
+                .with("evaluations", evaluations as f64)
+                .with("best_trace", trace.join(" "))
+                .with("total_ms", start.elapsed().as_secs_f64() * 1e3),
+        ])
+    }
+    fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
+        let table = Section::per_machine("Table 1 — evaluations to the optimum", "", machines, |m| {
+            let mut t = Table::new(&["ℓ", "runs", "mean evaluations"]);
+            for (ell, e) in &Analysis::of(m).evaluations {
+                t.row(vec![ell.to_string(), e.len().to_string(), format!("{:.0}", e.iter().sum::<f64>() / e.len() as f64)]);
+            }
+            Ok(t.render())
+        })?;
+        let figure = Section::per_machine("Figure 1 — best fitness by generation", "", machines, |m| {
+            let series = Analysis::of(m)
+                .traces
+                .iter()
+                .map(|(ell, t)| (format!("ℓ = {ell}"), t[0].iter().enumerate().map(|(g, &b)| (g as f64 + 1.0, b)).collect()))
+                .collect();
+            let c = chart::LineChart { title: "Figure 1", x_label: "generation", y_label: "best fitness", series, ..Default::default() };
+            let name = format!("figure1__{}", m.hw_id);
+            chart::write_lines(&dir.join("figures").join(&name), &c).map_err(anyhow::Error::msg)?;
+            Ok(format!("![Figure 1](figures/{name}.svg)\n"))
+        })?;
+        Ok(PaperReport { method: "A GA on OneMax.".into(), sections: vec![table, figure], claims: self.judge(machines)? })
+    }
+    fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {
+        self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(Analysis::of(m)))
+    }
+    fn compare(&self, _: &[MachineRecords]) -> String {
+        String::new()
+    }
+    fn paper_values(&self) -> (&'static str, Vec<PaperValue>) {
+        ("tests/sixth_paper.rs SPEC", vec![PaperValue::new("Table 1", "ga", "ℓ", "32 / 16", 2.5, "×")])
+    }
+}
+
+/// Steady generations of tournament selection (2), uniform crossover and one
+/// bit flip per child, the best kept: (evaluations to the optimum, best by generation).
+fn onemax_ga(ell: usize, population: usize, seed: u64) -> (usize, Vec<usize>) {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut pop: Vec<Vec<bool>> = (0..population).map(|_| (0..ell).map(|_| next(2) == 1).collect()).collect();
+    let fitness = |x: &Vec<bool>| x.iter().filter(|&&b| b).count();
+    let (mut evaluations, mut trace) = (population, Vec::new());
+    loop {
+        let best = pop.iter().max_by_key(|x| fitness(x)).unwrap().clone();
+        trace.push(fitness(&best));
+        if fitness(&best) == ell || trace.len() > 50 * ell {
+            return (evaluations, trace);
+        }
+        let mut children = vec![best];
+        while children.len() < population {
+            let mut pick = || {
+                let (a, b) = (&pop[next(population)], &pop[next(population)]);
+                if fitness(a) >= fitness(b) { a.clone() } else { b.clone() }
+            };
+            let (p, q) = (pick(), pick());
+            let mut child: Vec<bool> = p.iter().zip(&q).map(|(&x, &y)| if next(2) == 0 { x } else { y }).collect();
+            let i = next(ell);
+            child[i] = !child[i];
+            children.push(child);
+        }
+        evaluations += population - 1;
+        pop = children;
+    }
+}
+
+#[test]
+fn a_sixth_paper_runs_end_to_end_through_the_runner() {
+    let out = tempfile::tempdir().unwrap();
+    let root: std::path::PathBuf = env!("CARGO_MANIFEST_DIR").into();
+    let spec = SpecChoice { file: None, root: root.clone(), allow_outside: false };
+    let opts = RunOptions {
+        profile: "quick".into(),
+        backend: BackendChoice::Cpu,
+        device: 0,
+        out: out.path().into(),
+        resume: false,
+        spec: SpecChoice { file: None, root, allow_outside: false },
+        shard: None,
+        max_cases: None,
+    };
+    experiments::set_quiet(true);
+    experiments::reproduce(&ONEMAX, &opts).unwrap();
+    let rendered = experiments::render(&ONEMAX, out.path(), None, &spec).unwrap();
+    let report = std::fs::read_to_string(&rendered.report).unwrap();
+    for part in ["## At a glance", "Table 1 — evaluations to the optimum", "Figure 1 — best fitness by generation", "## Claims"] {
+        assert!(report.contains(part), "{part} missing from\n{report}");
+    }
+    let figures: Vec<_> = std::fs::read_dir(out.path().join("onemax").join("figures")).unwrap().collect();
+    assert_eq!(figures.len(), 2, "one figure as PNG and SVG: {figures:?}");
+    assert!(out.path().join("onemax").join("paper_values.csv").exists());
+    // Both claims are judged (decided or, for the ratio, undecided with the runs it needs), none "not run here".
+    let mine: Vec<&ClaimResult> = rendered.claims.iter().collect();
+    assert_eq!(mine.len(), 2, "{mine:?}");
+    for c in &mine {
+        assert_ne!(c.outcome.verdict.kind(), VerdictKind::NotRun, "{}: {}", c.id, c.outcome.evidence);
+    }
+    let elitism = mine.iter().find(|c| c.id == "best_never_falls").unwrap();
+    assert_eq!(elitism.outcome.verdict.kind(), VerdictKind::Reproduced, "{}", elitism.outcome.evidence);
+}
