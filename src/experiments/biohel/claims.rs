@@ -739,5 +739,17 @@ fn small_sets_gain_little(p: &SmallSetsParams, a: &Analysis, _: &Ctx) -> Outcome
 }
 
 #[cfg(test)]
+#[path = "claims_test_support.rs"]
+mod test_support;
+
+#[cfg(test)]
 #[path = "claims_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "claims_tests_comparisons.rs"]
+mod comparison_tests;
+
+#[cfg(test)]
+#[path = "claims_tests_speedups.rs"]
+mod speedup_tests;

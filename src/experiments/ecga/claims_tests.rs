@@ -5,9 +5,10 @@
 
 use super::*;
 use crate::claims::testing::{self, every_claim_reaches};
-use crate::claims::{Claims, NotRun, Verdict, VerdictKind};
+use crate::claims::{Claims, Ctx, NotRun, Verdict, VerdictKind};
 use crate::experiments::ecga::analysis::tests::{fig5, published};
 use crate::experiments::ecga::spec::EcgaSpec;
+use crate::experiments::ecga::{BASELINE, FASTCOUNT, GECGA};
 use crate::records::MachineRecords;
 use crate::records::Record;
 use crate::spec::{PaperHardware, SpecFile};
