@@ -3,10 +3,12 @@
 //! migration fixed (issue "Verdicts decided once, by the framework").
 
 use super::super::analysis::fixtures::*;
+use super::super::claims_speed::{GpuSpeedup, max_warps_per_sm, occupancy};
 use super::super::spec::IslandSpec;
+use super::super::{CPU_1T, CPU_MT, CUDA, CUDA_SPLIT, cpu_threads};
 use super::*;
 use crate::claims::testing::every_claim_reaches;
-use crate::claims::{Claims, NotRun, Verdict, VerdictKind};
+use crate::claims::{Claims, Ctx, Direction, NotRun, Outcome, Verdict, VerdictKind};
 use crate::records::MachineRecords;
 use crate::records::Record;
 use crate::spec::{PaperHardware, SpecFile};

@@ -6,9 +6,23 @@
 mod analysis;
 mod cases;
 mod claims;
+mod claims_common;
+mod claims_fitness;
+mod claims_migration;
+mod claims_speed;
+mod claims_time;
+mod families;
+mod fig4;
+mod fig5_6;
+mod fig7;
+mod performance;
 mod render;
+mod render_common;
+mod ring;
 pub mod selfcheck;
 mod spec;
+mod sustained_rate;
+mod tables;
 
 use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv};
 use crate::claims::{ClaimResult, Claims};
