@@ -6,6 +6,8 @@ use super::analysis::Analysis;
 use super::claims_speed::rate_share;
 use crate::records::MachineRecords;
 use crate::report::Table;
+use crate::stats::median;
+use std::collections::BTreeMap;
 
 pub(super) const RATE_INTRO: &str = "The paper counted its operations with PAPI and reported 405 GFLOPS per GPU, 26% of the peak the SHOC \
     benchmark measured. Here each GPU row records the 32-bit integer operations of a generation, counted from the kernels' \
@@ -14,48 +16,57 @@ pub(super) const RATE_INTRO: &str = "The paper counted its operations with PAPI 
     by the measured time per generation (all phases) and set against the int32 instruction rate measured in the same run. \
     The paper's setting is one island per GPU; islands sharing one GPU go beyond it.";
 
-/// Counted operations per second of every GPU run that records them, against its profile's int32 ceiling.
+/// Counted operations per second of the GPU runs that record them, one row per
+/// configuration (case, islands × size): its runs, and the median and range over
+/// them of the time per generation and of the share of its profile's int32 ceiling.
 pub(super) fn sustained_rate(m: &MachineRecords, a: &Analysis) -> String {
-    let mut t = Table::new(&[
-        "case",
-        "islands × size",
-        "G operations per generation",
-        "µs per generation",
-        "G operations/s",
-        "of the int32 ceiling",
-    ]);
     let runs = a
         .table_runs()
         .map(|r| ("table", r))
         .chain(a.speed_runs().map(|r| ("speed", r)))
         .chain(a.grid.values().flatten().map(|r| ("grid", r)));
-    let mut rows: Vec<(String, usize, usize, Vec<String>)> = Vec::new();
+    let mut by_config: BTreeMap<(&str, usize, usize), Vec<(f64, f64, Option<(f64, f64)>)>> = BTreeMap::new();
     for (figure, r) in runs.filter(|(_, r)| r.method == CUDA) {
         let Some(ops) = r.operations_per_generation else { continue };
-        let share = rate_share(r, m);
-        rows.push((
-            figure.to_owned(),
-            r.islands,
-            r.size,
-            vec![
-                figure.to_owned(),
-                format!("{} × {}", r.islands, r.size),
-                format!("{:.3}", ops / 1e9),
-                format!("{:.1}", r.ms_per_generation() * 1e3),
-                r.operations_per_s().map_or("—".into(), |x| format!("{:.0}", x / 1e9)),
-                share.map_or("no int32 ceiling recorded".into(), |(_, s)| crate::fmt::share(s, 1.0, 1)),
-            ],
-        ));
+        by_config.entry((figure, r.islands, r.size)).or_default().push((ops, r.ms_per_generation() * 1e3, rate_share(r, m)));
     }
-    if rows.is_empty() {
+    if by_config.is_empty() {
         return a.reason(CUDA).map_or_else(
             || "No GPU runs recording their counted operations in this machine's records (column `operations_per_generation`).\n".into(),
             |why| format!("not run here ({why})\n"),
         );
     }
-    rows.sort_by(|x, y| (&x.0, x.1, x.2).cmp(&(&y.0, y.1, y.2)));
-    for (_, _, _, cells) in rows {
-        t.row(cells);
+    let mut t = Table::new(&[
+        "case",
+        "islands × size",
+        "runs",
+        "G operations per generation",
+        "µs per generation (median, range)",
+        "G operations/s (median)",
+        "of the int32 ceiling (median, range)",
+    ]);
+    for ((figure, islands, size), runs) in by_config {
+        let us: Vec<f64> = runs.iter().map(|r| r.1).collect();
+        let rates: Vec<f64> = runs.iter().filter_map(|r| r.2.map(|(rate, _)| rate)).collect();
+        let shares: Vec<f64> = runs.iter().filter_map(|r| r.2.map(|(_, share)| share)).collect();
+        let range = |xs: &[f64], cell: &dyn Fn(f64) -> String| match xs.len() {
+            0 => None,
+            1 => Some(cell(xs[0])),
+            _ => {
+                let (lo, hi) = xs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+                Some(format!("{} ({}–{})", cell(median(xs)), cell(lo), cell(hi)))
+            }
+        };
+        let share_cell = |s: f64| crate::fmt::share(s, 1.0, 1);
+        t.row(vec![
+            figure.to_owned(),
+            format!("{islands} × {size}"),
+            runs.len().to_string(),
+            format!("{:.3}", runs[0].0 / 1e9),
+            range(&us, &|x| format!("{x:.1}")).unwrap_or_default(),
+            if rates.is_empty() { "—".into() } else { format!("{:.0}", median(&rates) / 1e9) },
+            range(&shares, &share_cell).unwrap_or_else(|| "no int32 ceiling recorded".into()),
+        ]);
     }
     t.render()
 }
