@@ -58,14 +58,14 @@ pub fn new_run_id() -> u64 {
 /// spec loads and validates, the profile has cases, every stored record file
 /// reads, every data file the cases use loads, and every case fits this
 /// machine's memory.
-struct Checked {
+pub(super) struct Checked {
     file: SpecFile,
-    paper: Box<dyn Paper>,
-    cases: Vec<Case>,
-    env: RunEnv,
+    pub(super) paper: Box<dyn Paper>,
+    pub(super) cases: Vec<Case>,
+    pub(super) env: RunEnv,
 }
 
-fn check_run(exp: &dyn Experiment, opts: &RunOptions) -> Result<Checked> {
+pub(super) fn check_run(exp: &dyn Experiment, opts: &RunOptions) -> Result<Checked> {
     let (file, paper, cases) = check_spec(exp, opts)?;
     let env = RunEnv::open(opts.backend, opts.device, &opts.profile)?;
     let host_bytes = (env.fingerprint.mem_gib * f64::from(1u32 << 30)) as u64;

@@ -16,6 +16,14 @@ pub(super) const RATE_INTRO: &str = "The paper counted its operations with PAPI 
     by the measured time per generation (all phases) and set against the int32 instruction rate measured in the same run. \
     The paper's setting is one island per GPU; islands sharing one GPU go beyond it.";
 
+/// One GPU run: counted operations per generation, µs per generation, and
+/// its operations/s with their share of the int32 ceiling ([`rate_share`]).
+struct Point {
+    ops: f64,
+    us: f64,
+    rate_share: Option<(f64, f64)>,
+}
+
 /// Counted operations per second of the GPU runs that record them, one row per
 /// configuration (case, islands × size): its runs, and the median and range over
 /// them of the time per generation and of the share of its profile's int32 ceiling.
@@ -25,10 +33,11 @@ pub(super) fn sustained_rate(m: &MachineRecords, a: &Analysis) -> String {
         .map(|r| ("table", r))
         .chain(a.speed_runs().map(|r| ("speed", r)))
         .chain(a.grid.values().flatten().map(|r| ("grid", r)));
-    let mut by_config: BTreeMap<(&str, usize, usize), Vec<(f64, f64, Option<(f64, f64)>)>> = BTreeMap::new();
+    let mut by_config: BTreeMap<(&str, usize, usize), Vec<Point>> = BTreeMap::new();
     for (figure, r) in runs.filter(|(_, r)| r.method == CUDA) {
         let Some(ops) = r.operations_per_generation else { continue };
-        by_config.entry((figure, r.islands, r.size)).or_default().push((ops, r.ms_per_generation() * 1e3, rate_share(r, m)));
+        let point = Point { ops, us: r.ms_per_generation() * 1e3, rate_share: rate_share(r, m) };
+        by_config.entry((figure, r.islands, r.size)).or_default().push(point);
     }
     if by_config.is_empty() {
         return a.reason(CUDA).map_or_else(
@@ -46,9 +55,9 @@ pub(super) fn sustained_rate(m: &MachineRecords, a: &Analysis) -> String {
         "of the int32 ceiling (median, range)",
     ]);
     for ((figure, islands, size), runs) in by_config {
-        let us: Vec<f64> = runs.iter().map(|r| r.1).collect();
-        let rates: Vec<f64> = runs.iter().filter_map(|r| r.2.map(|(rate, _)| rate)).collect();
-        let shares: Vec<f64> = runs.iter().filter_map(|r| r.2.map(|(_, share)| share)).collect();
+        let us: Vec<f64> = runs.iter().map(|r| r.us).collect();
+        let rates: Vec<f64> = runs.iter().filter_map(|r| r.rate_share.map(|(rate, _)| rate)).collect();
+        let shares: Vec<f64> = runs.iter().filter_map(|r| r.rate_share.map(|(_, share)| share)).collect();
         let range = |xs: &[f64], cell: &dyn Fn(f64) -> String| match xs.len() {
             0 => None,
             1 => Some(cell(xs[0])),
@@ -62,7 +71,7 @@ pub(super) fn sustained_rate(m: &MachineRecords, a: &Analysis) -> String {
             figure.to_owned(),
             format!("{islands} × {size}"),
             runs.len().to_string(),
-            format!("{:.3}", runs[0].0 / 1e9),
+            format!("{:.3}", runs[0].ops / 1e9),
             range(&us, &|x| format!("{x:.1}")).unwrap_or_default(),
             if rates.is_empty() { "—".into() } else { format!("{:.0}", median(&rates) / 1e9) },
             range(&shares, &share_cell).unwrap_or_else(|| "no int32 ceiling recorded".into()),
