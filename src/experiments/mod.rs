@@ -149,8 +149,23 @@ pub struct PaperReport {
 pub struct Section {
     pub title: String,
     pub intro: String,
-    /// (hw_id, Markdown) per machine, each under the machine's own heading.
-    pub machines: Vec<(String, String)>,
+    /// (hw_id, part) per machine: what it shows goes under the machine's own
+    /// heading, why it has nothing to show into one line after them.
+    pub machines: Vec<(String, Part)>,
+}
+
+/// One machine's part of a section.
+pub enum Part {
+    /// Markdown under the machine's heading.
+    Shown(String),
+    /// Why this machine has no results for the section ("libcuda not found").
+    NotRun(String),
+}
+
+impl From<String> for Part {
+    fn from(md: String) -> Part {
+        Part::Shown(md)
+    }
 }
 
 /// A note for each machine whose sections show a measurement above the ceiling it is compared with
@@ -159,6 +174,7 @@ fn above_ceiling_note(sections: &[Section]) -> Option<String> {
     let mut marked: std::collections::BTreeMap<&str, (usize, Vec<&str>)> = std::collections::BTreeMap::new();
     for s in sections {
         for (hw, part) in &s.machines {
+            let Part::Shown(part) = part else { continue };
             let n = part.matches(crate::fmt::ABOVE_CEILING).count();
             if n > 0 {
                 let e = marked.entry(hw).or_default();
@@ -184,18 +200,19 @@ fn above_ceiling_note(sections: &[Section]) -> Option<String> {
 }
 
 impl Section {
-    /// A section whose part for each machine is `body(machine)` (an empty part is left out).
-    pub fn per_machine(
+    /// A section whose part for each machine is `body(machine)`: Markdown (an
+    /// empty part is left out) or a [`Part`].
+    pub fn per_machine<P: Into<Part>>(
         title: impl Into<String>,
         intro: impl Into<String>,
         machines: &[MachineRecords],
-        mut body: impl FnMut(&MachineRecords) -> Result<String>,
+        mut body: impl FnMut(&MachineRecords) -> Result<P>,
     ) -> Result<Section> {
         let mut parts = Vec::new();
         for m in machines {
-            let md = body(m)?;
-            if !md.trim().is_empty() {
-                parts.push((m.hw_id.clone(), md));
+            match body(m)?.into() {
+                Part::Shown(md) if md.trim().is_empty() => {}
+                part => parts.push((m.hw_id.clone(), part)),
             }
         }
         Ok(Section { title: title.into(), intro: intro.into(), machines: parts })

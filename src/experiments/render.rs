@@ -3,8 +3,8 @@
 //! hardware generations.
 
 use super::{
-    Experiment, HARDWARE_DIR, Paper, SpecChoice, above_ceiling_note, compared_machines, load_paper, machines, plan, references, registry,
-    shard, write_missing_copies,
+    Experiment, HARDWARE_DIR, Paper, Part, SpecChoice, above_ceiling_note, compared_machines, load_paper, machines, plan, references,
+    registry, shard, write_missing_copies,
 };
 use crate::claims::{ClaimResult, Outcome, Verdict};
 use crate::hardware::Fingerprint;
@@ -118,22 +118,14 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
             md += s.intro.trim_end();
             md += "\n\n";
         }
-        // A machine whose part only says it did not run is one line after the others.
-        let said_not_run =
-            |part: &str| part.lines().filter(|l| !l.trim().is_empty()).all(|l| l.contains("not run here") && !l.starts_with(['|', '!']));
+        // A machine without results for the section is one line after the others.
         let label = |hw: &String| machines.iter().find(|m| &m.hw_id == hw).map_or_else(|| hw.clone(), |m| m.label());
         let mut not_run = Vec::new();
         for (hw, part) in &s.machines {
-            if said_not_run(part) {
-                let lines: Vec<&str> = part.lines().map(|l| l.trim().trim_end_matches('.')).filter(|l| !l.is_empty()).collect();
-                let why = match lines.as_slice() {
-                    [one] => one.strip_prefix("not run here (").and_then(|w| w.strip_suffix(')')).unwrap_or(one).to_owned(),
-                    _ => lines.join("; "),
-                };
-                not_run.push(format!("{} (`{hw}`): {why}", label(hw)));
-                continue;
+            match part {
+                Part::NotRun(why) => not_run.push(format!("{} (`{hw}`): {why}", label(hw))),
+                Part::Shown(part) => md += &format!("### {}\n\nMachine `{hw}`.\n\n{}\n\n", label(hw), part.trim_end()),
             }
-            md += &format!("### {}\n\nMachine `{hw}`.\n\n{}\n\n", label(hw), part.trim_end());
         }
         if !not_run.is_empty() {
             md += &format!("**Not run on** {}.\n\n", not_run.join("; "));

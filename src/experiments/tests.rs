@@ -18,7 +18,7 @@ fn measurements_above_their_ceiling_are_counted_per_machine() {
     let section = |title: &str, parts: &[(&str, &str)]| Section {
         title: title.into(),
         intro: String::new(),
-        machines: parts.iter().map(|(h, p)| ((*h).into(), (*p).into())).collect(),
+        machines: parts.iter().map(|(h, p)| ((*h).into(), Part::Shown((*p).into()))).collect(),
     };
     let sections = [
         section("Rates", &[("a", &format!("| x | {mark} |\n| y | {mark} |")), ("b", "| x | 90% |")]),

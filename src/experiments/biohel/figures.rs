@@ -7,6 +7,7 @@ use super::claims::StageName;
 use super::spec::set_label;
 use super::{BiohelPaper, CUDA};
 use crate::claims::Band;
+use crate::experiments::Part;
 use crate::records::MachineRecords;
 use crate::report::chart;
 use anyhow::{Context, Result};
@@ -27,14 +28,17 @@ fn color(t: AttributeType) -> RGBColor {
 
 impl BiohelPaper {
     /// Figures 4 and 5 of one machine, written under `dir/figures/`.
-    pub(super) fn figures(&self, m: &MachineRecords, a: &Analysis, types: &BTreeMap<String, AttributeType>, dir: &Path) -> Result<String> {
+    pub(super) fn figures(&self, m: &MachineRecords, a: &Analysis, types: &BTreeMap<String, AttributeType>, dir: &Path) -> Result<Part> {
         let mut md = String::new();
+        // The stages not run here, each with its reason: both, and the machine is one line after the others.
+        let mut not_run = Vec::new();
         // The learning stage's figure is drawn from the budget the claims use.
         let learning = a.main_learning().map(|(b, l)| (&l.total, format!(" Budget: {}.", b.describe())));
         let stages = [
             ("Figure 4", StageName::Evaluation, "evaluation", "fig4", Some((&a.eval, String::new()))),
             ("Figure 5", StageName::Learning, "learning", "fig5", learning),
         ];
+        let stage_count = stages.len();
         for (figure, stage_name, label, file, stage) in stages {
             let Some((stage, budget)) = stage else {
                 let _ = writeln!(md, "{figure} ({label} stage): no {label} runs in this machine's records.\n");
@@ -43,7 +47,9 @@ impl BiohelPaper {
             let curves = stage.speedups_per_stratum(&a.instances, CUDA, |_| true);
             let series: Vec<(&Curve, AttributeType)> = curves.iter().filter_map(|c| Some((c, *types.get(c.set)?))).collect();
             if series.is_empty() {
-                let _ = writeln!(md, "{figure} ({label} stage): not run here ({}).\n", stage.reason(CUDA));
+                let why = format!("{figure} ({label} stage): not run here ({})", stage.reason(CUDA));
+                let _ = writeln!(md, "{why}.\n");
+                not_run.push(why);
                 continue;
             }
             let stem = dir.join("figures").join(format!("{}__{file}", m.hw_id));
@@ -78,7 +84,7 @@ impl BiohelPaper {
                 .collect();
             let _ = writeln!(md, "{figure} peaks (speedup at T/x): {}.{budget}\n", peaks.join("; "));
         }
-        Ok(md)
+        Ok(if not_run.len() == stage_count { Part::NotRun(not_run.join("; ")) } else { Part::Shown(md) })
     }
 }
 

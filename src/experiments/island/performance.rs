@@ -4,6 +4,7 @@
 
 use super::CUDA;
 use super::analysis::Analysis;
+use crate::experiments::Part;
 use crate::records::MachineRecords;
 use crate::report::Table;
 use crate::stats::Summary;
@@ -11,11 +12,11 @@ use crate::stats::Summary;
 /// The GPU grid's bytes per generation (`gpu::island::bytes_per_generation`, a
 /// lower bound) over its time per generation, against the device-copy ceiling
 /// measured in the same run.
-pub(super) fn performance(m: &MachineRecords, a: &Analysis, items: Option<usize>) -> String {
+pub(super) fn performance(m: &MachineRecords, a: &Analysis, items: Option<usize>) -> Part {
     let (Some(items), Some(CUDA)) = (items, a.grid_method()) else {
         return a
             .reason(CUDA)
-            .map_or_else(|| "No GPU grid runs in this machine's records.\n".into(), |why| format!("not run here ({why})\n"));
+            .map_or_else(|| "No GPU grid runs in this machine's records.\n".to_owned().into(), |why| Part::NotRun(why.to_owned()));
     };
     let ceiling = m.ceiling("gpu_d2d");
     let mut t = Table::new(&["islands × size", "MB per generation", "µs per generation", "GB/s", "of the device-copy ceiling"]);
@@ -35,7 +36,7 @@ pub(super) fn performance(m: &MachineRecords, a: &Analysis, items: Option<usize>
               reads and writes (not the genomes replacement copies, migration or statistics); time per generation includes \
               migration every 100 generations.\n\n"
         .to_owned();
-    md + &t.render() + "\n" + &manipulation_against_philox(a, items)
+    (md + &t.render() + "\n" + &manipulation_against_philox(a, items)).into()
 }
 
 /// Genetic manipulation's Philox calls per second (`gpu::island::manipulation_philox_calls`, a lower bound) against

@@ -4,6 +4,7 @@
 use super::CUDA;
 use super::analysis::Analysis;
 use super::claims_speed::rate_share;
+use crate::experiments::Part;
 use crate::records::MachineRecords;
 use crate::report::Table;
 use crate::stats::median;
@@ -27,7 +28,7 @@ struct Point {
 /// Counted operations per second of the GPU runs that record them, one row per
 /// configuration (case, islands × size): its runs, and the median and range over
 /// them of the time per generation and of the share of its profile's int32 ceiling.
-pub(super) fn sustained_rate(m: &MachineRecords, a: &Analysis) -> String {
+pub(super) fn sustained_rate(m: &MachineRecords, a: &Analysis) -> Part {
     let runs = a
         .table_runs()
         .map(|r| ("table", r))
@@ -41,8 +42,12 @@ pub(super) fn sustained_rate(m: &MachineRecords, a: &Analysis) -> String {
     }
     if by_config.is_empty() {
         return a.reason(CUDA).map_or_else(
-            || "No GPU runs recording their counted operations in this machine's records (column `operations_per_generation`).\n".into(),
-            |why| format!("not run here ({why})\n"),
+            || {
+                "No GPU runs recording their counted operations in this machine's records (column `operations_per_generation`).\n"
+                    .to_owned()
+                    .into()
+            },
+            |why| Part::NotRun(why.to_owned()),
         );
     }
     let mut t = Table::new(&[
@@ -77,5 +82,5 @@ pub(super) fn sustained_rate(m: &MachineRecords, a: &Analysis) -> String {
             range(&shares, &share_cell).unwrap_or_else(|| "no int32 ceiling recorded".into()),
         ]);
     }
-    t.render()
+    t.render().into()
 }

@@ -140,7 +140,7 @@ mod tests {
             assert!(dir.path().join(format!("figures/test__{figure}.png")).exists(), "{figure}");
         }
         // The sustained rate of the GPU rows: 10⁹ operations in 2 ms = 500 G/s, 1.7% of 29,415 G/s.
-        let rate = sustained_rate(&m, &a);
+        let crate::experiments::Part::Shown(rate) = sustained_rate(&m, &a) else { panic!("GPU rows are shown") };
         assert!(rate.contains("| table | 1 × 128 | 1 | 1.000 | 2000.0 | 500 | 1.7% |"), "{rate}");
         assert!(rate.contains("| table | 14 × 128 | 1 | 14.000 | 500.0 | 28000 | 95.2% |"), "{rate}");
         let none = machine(vec![], None, &[]);
