@@ -351,6 +351,7 @@ pub trait PaperSpec: DeserializeOwned {
 /// Implements [`PaperSpec`] for a spec type with fields `paper`, `profiles` and
 /// `claims`, whose profile type has `description` and `smoke`, checked by
 /// `validate(file, spec)`.
+#[macro_export]
 macro_rules! paper_spec {
     ($spec:ty, $profile:ty, $validate:path) => {
         impl $crate::spec::PaperSpec for $spec {
@@ -373,7 +374,27 @@ macro_rules! paper_spec {
         }
     };
 }
-pub(crate) use paper_spec;
+
+/// Declares a paper's `[profiles.*]` table: the fields every profile has
+/// (`description`, `smoke`, read by [`paper_spec!`]) and then the paper's own;
+/// unknown keys are refused.
+#[macro_export]
+macro_rules! paper_profile {
+    ($(#[$attr:meta])* $vis:vis struct $name:ident { $($fields:tt)* }) => {
+        $(#[$attr])*
+        #[derive(Debug, serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        $vis struct $name {
+            /// One line for `evorepro list` and `--dry-run`: what the profile is for.
+            #[serde(default)]
+            pub description: Option<String>,
+            /// A smoke test of the harness: its records never decide a paper's claim.
+            #[serde(default)]
+            pub smoke: bool,
+            $($fields)*
+        }
+    };
+}
 
 /// A loaded spec as the runner sees it, whatever the paper: its `[paper]`
 /// table, profiles and claims.

@@ -14,7 +14,7 @@ use evorepro::error::SpecError;
 use evorepro::experiments::{self, BackendChoice, Case, Experiment, Paper, PaperReport, RunEnv, RunOptions, Section, SpecChoice};
 use evorepro::records::{MachineRecords, Record};
 use evorepro::report::{PaperValue, Table, chart};
-use evorepro::spec::{ClaimSpec, PaperMeta, PaperSpec, ProfileAbout, SpecFile, SpecOutline};
+use evorepro::spec::{ClaimSpec, PaperMeta, SpecFile, SpecOutline};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -75,35 +75,19 @@ struct Settings {
     population: usize,
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Profile {
-    description: Option<String>,
-    #[serde(default)]
-    smoke: bool,
-    lengths: Vec<usize>,
-    runs: usize,
+evorepro::paper_profile! {
+    struct Profile {
+        lengths: Vec<usize>,
+        runs: usize,
+    }
 }
 
-impl PaperSpec for OnemaxSpec {
-    type Profile = Profile;
-    fn paper(&self) -> &PaperMeta {
-        &self.paper
-    }
-    fn profiles(&self) -> &BTreeMap<String, Profile> {
-        &self.profiles
-    }
-    fn claims(&self) -> &[ClaimSpec] {
-        &self.claims
-    }
-    fn about(p: &Profile) -> ProfileAbout {
-        ProfileAbout { description: p.description.clone(), smoke: p.smoke }
-    }
-    fn validate(&self, file: &SpecFile) -> Result<(), SpecError> {
-        match self.settings.population {
-            2..=4096 => Ok(()),
-            n => Err(file.invalid_key("settings", "population", format!("{n} must be in 2..=4096"))),
-        }
+evorepro::paper_spec!(OnemaxSpec, Profile, validate);
+
+fn validate(file: &SpecFile, spec: &OnemaxSpec) -> Result<(), SpecError> {
+    match spec.settings.population {
+        2..=4096 => Ok(()),
+        n => Err(file.invalid_key("settings", "population", format!("{n} must be in 2..=4096"))),
     }
 }
 

@@ -64,6 +64,18 @@ pub trait Experiment: Sync {
     fn kernels(&self) -> &'static [&'static gpu::KernelSource];
 }
 
+/// A self check's closing lines: a FAIL where it exercised nothing (`vacuous`
+/// says why), then "`what`: `checked` `noun` checked, `failed` failed";
+/// returns the failures, the vacuous check counted.
+pub(crate) fn tally(paper: &str, what: &str, checked: usize, noun: &str, mut failed: usize, vacuous: Option<&str>) -> usize {
+    if let Some(why) = vacuous {
+        println!("FAIL {paper}: {why}");
+        failed += 1;
+    }
+    println!("{what}: {checked} {noun} checked, {failed} failed");
+    failed
+}
+
 /// A loaded paper: its cases, how to run one, and what its report says.
 pub trait Paper {
     /// Its loaded spec ([`load_spec`]), whatever the paper.

@@ -491,6 +491,26 @@ pub fn write_lines(stem: &Path, c: &LineChart) -> Result<(), String> {
     write_figure(stem, |a| draw_lines(a, c), |a| draw_lines(a, c))
 }
 
+impl<'a> LineChart<'a> {
+    /// A chart of `series` measured on `machine`: no paper points, no reference lines.
+    pub fn new<K: Into<String>>(
+        title: &'a str,
+        (x_label, y_label): (&'a str, &'a str),
+        series: impl IntoIterator<Item = (K, Vec<(f64, f64)>)>,
+        machine: String,
+    ) -> Self {
+        let series = series.into_iter().map(|(k, v)| (k.into(), v)).collect();
+        LineChart { title, x_label, y_label, series, machine, ..LineChart::default() }
+    }
+}
+
+/// Writes `chart` as `<dir>/figures/<hw_id>__<name>.png` and `.svg`; returns
+/// the report's image line, `![alt](figures/<hw_id>__<name>.png)`.
+pub fn figure(dir: &Path, hw_id: &str, name: &str, alt: &str, chart: &LineChart) -> anyhow::Result<String> {
+    write_lines(&dir.join("figures").join(format!("{hw_id}__{name}")), chart).map_err(anyhow::Error::msg)?;
+    Ok(format!("![{alt}](figures/{hw_id}__{name}.png)"))
+}
+
 /// The tick labels of a chart's SVG: x labels (centred under the axis) and y
 /// labels (right-aligned beside it), each (x, y, text), and their font size.
 #[allow(clippy::type_complexity)]

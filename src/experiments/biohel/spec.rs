@@ -102,28 +102,22 @@ pub struct Settings {
     pub folds: Spanned<usize>,
 }
 
-/// The evaluation-stage sweep of a profile (none when `sets` is empty), its
-/// learning-stage sweep and its sweep over the scalable synthetic family.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Profile {
-    /// One line for `evorepro list` and `--dry-run`: what the profile is for.
-    #[serde(default)]
-    pub description: Option<String>,
-    /// A smoke test of the harness: its records never decide a paper's claim.
-    #[serde(default)]
-    pub smoke: bool,
-    #[serde(default)]
-    pub sets: Vec<Spanned<String>>,
-    #[serde(default)]
-    pub windows: Vec<Spanned<usize>>,
-    pub iterations: Option<Spanned<usize>>,
-    pub seeds: Option<Spanned<usize>>,
-    pub learn: Option<LearnProfile>,
-    pub scale: Option<ScaleProfile>,
-    /// Why this profile leaves out points of the paper's Tables 3–4 (shown where
-    /// the report lists them as not run).
-    pub left_out: Option<String>,
+crate::paper_profile! {
+    /// The evaluation-stage sweep of a profile (none when `sets` is empty), its
+    /// learning-stage sweep and its sweep over the scalable synthetic family.
+    pub struct Profile {
+        #[serde(default)]
+        pub sets: Vec<Spanned<String>>,
+        #[serde(default)]
+        pub windows: Vec<Spanned<usize>>,
+        pub iterations: Option<Spanned<usize>>,
+        pub seeds: Option<Spanned<usize>>,
+        pub learn: Option<LearnProfile>,
+        pub scale: Option<ScaleProfile>,
+        /// Why this profile leaves out points of the paper's Tables 3–4 (shown where
+        /// the report lists them as not run).
+        pub left_out: Option<String>,
+    }
 }
 
 /// The learning-stage sweep (Section 4, second stage; Table 4): BioHEL on each
@@ -215,7 +209,7 @@ fn validate_windows(file: &SpecFile, windows: &[Spanned<usize>], key: &str) -> R
     Ok(())
 }
 
-crate::spec::paper_spec!(BiohelSpec, Profile, validate);
+crate::paper_spec!(BiohelSpec, Profile, validate);
 
 /// Range checks beyond the types (the claims' parameters are checked when they are bound).
 pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {

@@ -183,23 +183,10 @@ impl EcgaPaper {
         let fits: Vec<String> =
             series.iter().filter_map(|(name, pts)| power_fit(pts).map(|(a, b)| format!("{name}: n ≈ {a:.1}·ℓ^{b:.2}"))).collect();
         let _ = writeln!(md, "\nPower-law fits (least squares in log–log): {}.\n", fits.join("; "));
-        let chart = LineChart {
-            title: "Table 5: population size to solve m − 1 subproblems",
-            x_label: "problem size ℓ",
-            y_label: "population size",
-            series: series.into_iter().collect(),
-            machine: m.label(),
-            ..LineChart::default()
-        };
-        Ok(md + &figure(dir, &m.hw_id, "table5", "Table 5", &chart)?)
+        let chart =
+            LineChart::new("Table 5: population size to solve m − 1 subproblems", ("problem size ℓ", "population size"), series, m.label());
+        Ok(md + &chart::figure(dir, &m.hw_id, "table5", "Table 5", &chart)? + "\n")
     }
-}
-
-/// Writes a chart under `dir/figures/` and returns its Markdown image line.
-fn figure(dir: &Path, hw_id: &str, name: &str, alt: &str, chart: &LineChart) -> Result<String> {
-    let stem = dir.join("figures").join(format!("{hw_id}__{name}"));
-    chart::write_lines(&stem, chart).map_err(anyhow::Error::msg)?;
-    Ok(format!("![{alt}](figures/{hw_id}__{name}.png)\n"))
 }
 
 fn fmt_ms(s: Option<Summary>) -> String {
@@ -258,15 +245,10 @@ fn fig5(m: &MachineRecords, a: &Analysis, paper: &PaperPoints, dir: &Path) -> Re
     let mut md = t.render() + "\n";
     if !series.is_empty() {
         let chart = LineChart {
-            title: "Figure 5: speedups over the baseline",
-            x_label: "problem size ℓ",
-            y_label: "speedup",
-            series: series.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
-            machine: m.label(),
             paper: paper.clone(),
-            ..LineChart::default()
+            ..LineChart::new("Figure 5: speedups over the baseline", ("problem size ℓ", "speedup"), series, m.label())
         };
-        md += &figure(dir, &m.hw_id, "fig5", "Figure 5", &chart)?;
+        md += &(chart::figure(dir, &m.hw_id, "fig5", "Figure 5", &chart)? + "\n");
     }
     Ok(md)
 }
@@ -457,15 +439,9 @@ fn fig6_chart(m: &MachineRecords, a: &Analysis, paper_min_n: usize, dir: &Path) 
     if series.is_empty() {
         return Ok(String::new());
     }
-    let chart = LineChart {
-        title: "Figure 6: ratio of ones after selection, (10,5)-trap (* the paper's conditions)",
-        x_label: "generation",
-        y_label: "ratio of ones",
-        series,
-        machine: m.label(),
-        ..LineChart::default()
-    };
-    Ok(format!("\n{}", figure(dir, &m.hw_id, "fig6", "Figure 6", &chart)?))
+    let title = "Figure 6: ratio of ones after selection, (10,5)-trap (* the paper's conditions)";
+    let chart = LineChart::new(title, ("generation", "ratio of ones"), series, m.label());
+    Ok(format!("\n{}\n", chart::figure(dir, &m.hw_id, "fig6", "Figure 6", &chart)?))
 }
 
 /// Figure 7 as curves: greedy search's model building and whole run at every ℓ
@@ -488,15 +464,9 @@ fn fig7_chart(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
     if series.is_empty() {
         return Ok(String::new());
     }
-    let chart = LineChart {
-        title: "Figure 7: greedy and GM search, each at its own population",
-        x_label: "problem size ℓ",
-        y_label: "time (ms)",
-        series: series.into_iter().collect(),
-        machine: m.label(),
-        ..LineChart::default()
-    };
-    Ok(format!("\n{}", figure(dir, &m.hw_id, "fig7", "Figure 7", &chart)?))
+    let chart =
+        LineChart::new("Figure 7: greedy and GM search, each at its own population", ("problem size ℓ", "time (ms)"), series, m.label());
+    Ok(format!("\n{}\n", chart::figure(dir, &m.hw_id, "fig7", "Figure 7", &chart)?))
 }
 
 impl EcgaPaper {

@@ -55,65 +55,59 @@ pub struct Settings {
     pub fig6_paper_min_n: usize,
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Profile {
-    /// One line for `evorepro list` and `--dry-run`: what the profile is for.
-    #[serde(default)]
-    pub description: Option<String>,
-    /// A smoke test of the harness: its records never decide a paper's claim.
-    #[serde(default)]
-    pub smoke: bool,
-    pub table5_ells: Vec<Spanned<usize>>,
-    pub table5_bisections: Spanned<usize>,
-    /// Table 5's per-trial rule: runs per population size tried, and the runs
-    /// that must succeed for the size to succeed (1 of 1 without them).
-    #[serde(default = "one")]
-    pub table5_runs_per_trial: Spanned<usize>,
-    #[serde(default = "one")]
-    pub table5_successes: Spanned<usize>,
-    /// The random numbers of Table 5's runs: `paper` (the default) or
-    /// `counter`, whose runs go wholly on the device where there is a GPU.
-    #[serde(default = "paper_randomness")]
-    pub table5_randomness: Spanned<String>,
-    pub fig5_ells: Vec<Spanned<usize>>,
-    pub fig5_runs: Spanned<usize>,
-    pub cpu_1t_max_ell: usize,
-    pub fig6_pops: Vec<Spanned<usize>>,
-    pub fig6_runs: Spanned<usize>,
-    pub fig7_ells: Vec<Spanned<usize>>,
-    pub fig7_runs: Spanned<usize>,
-    /// ℓ of single model builds (the first generation's selected population)
-    /// timed with every scorer, the baseline included: the speed goal at ℓ =
-    /// 500, where a whole baseline run does not fit a GPU-machine command.
-    #[serde(default)]
-    pub build_ells: Vec<Spanned<usize>>,
-    /// One model build per search (greedy, GM) at the paper's scalability point
-    /// (`[scale_paper]`: ℓ and N of Section 5.4) with gECGA, on a planted population.
-    #[serde(default)]
-    pub scale_build: bool,
-    /// Merged-group sizes L whose scoring the `count` case times alone, at the
-    /// scalability point's N (`[scale_paper]`).
-    #[serde(default)]
-    pub count_sizes: Vec<Spanned<usize>>,
-    /// ℓ of whole runs timed against the single-threaded scorers as Section 5.3
-    /// times them, where a whole baseline run outlasts a GPU-machine command: a
-    /// run with counter-based randomness keeps each generation's selected
-    /// population, and the baseline and FastCount build each generation's model,
-    /// one build per timing, `whole_threads` builds at once, beside the `build`
-    /// case's selection, whose lone time checks that sharing the host's cores
-    /// costs a build under 5%.
-    #[serde(default)]
-    pub whole_ells: Vec<Spanned<usize>>,
-    /// Whole runs (seeds) per ℓ of `whole_ells`.
-    #[serde(default)]
-    pub whole_runs: usize,
-    /// Cases each whole run's builds are dealt into (generation g to case g mod this).
-    #[serde(default)]
-    pub whole_chunks: usize,
-    /// Builds at once (0: the host's physical cores).
-    #[serde(default)]
-    pub whole_threads: usize,
+crate::paper_profile! {
+    pub struct Profile {
+        pub table5_ells: Vec<Spanned<usize>>,
+        pub table5_bisections: Spanned<usize>,
+        /// Table 5's per-trial rule: runs per population size tried, and the runs
+        /// that must succeed for the size to succeed (1 of 1 without them).
+        #[serde(default = "one")]
+        pub table5_runs_per_trial: Spanned<usize>,
+        #[serde(default = "one")]
+        pub table5_successes: Spanned<usize>,
+        /// The random numbers of Table 5's runs: `paper` (the default) or
+        /// `counter`, whose runs go wholly on the device where there is a GPU.
+        #[serde(default = "paper_randomness")]
+        pub table5_randomness: Spanned<String>,
+        pub fig5_ells: Vec<Spanned<usize>>,
+        pub fig5_runs: Spanned<usize>,
+        pub cpu_1t_max_ell: usize,
+        pub fig6_pops: Vec<Spanned<usize>>,
+        pub fig6_runs: Spanned<usize>,
+        pub fig7_ells: Vec<Spanned<usize>>,
+        pub fig7_runs: Spanned<usize>,
+        /// ℓ of single model builds (the first generation's selected population)
+        /// timed with every scorer, the baseline included: the speed goal at ℓ =
+        /// 500, where a whole baseline run does not fit a GPU-machine command.
+        #[serde(default)]
+        pub build_ells: Vec<Spanned<usize>>,
+        /// One model build per search (greedy, GM) at the paper's scalability point
+        /// (`[scale_paper]`: ℓ and N of Section 5.4) with gECGA, on a planted population.
+        #[serde(default)]
+        pub scale_build: bool,
+        /// Merged-group sizes L whose scoring the `count` case times alone, at the
+        /// scalability point's N (`[scale_paper]`).
+        #[serde(default)]
+        pub count_sizes: Vec<Spanned<usize>>,
+        /// ℓ of whole runs timed against the single-threaded scorers as Section 5.3
+        /// times them, where a whole baseline run outlasts a GPU-machine command: a
+        /// run with counter-based randomness keeps each generation's selected
+        /// population, and the baseline and FastCount build each generation's model,
+        /// one build per timing, `whole_threads` builds at once, beside the `build`
+        /// case's selection, whose lone time checks that sharing the host's cores
+        /// costs a build under 5%.
+        #[serde(default)]
+        pub whole_ells: Vec<Spanned<usize>>,
+        /// Whole runs (seeds) per ℓ of `whole_ells`.
+        #[serde(default)]
+        pub whole_runs: usize,
+        /// Cases each whole run's builds are dealt into (generation g to case g mod this).
+        #[serde(default)]
+        pub whole_chunks: usize,
+        /// Builds at once (0: the host's physical cores).
+        #[serde(default)]
+        pub whole_threads: usize,
+    }
 }
 
 fn one() -> Spanned<usize> {
@@ -229,7 +223,7 @@ pub fn power_fit_se(points: &[(f64, f64)]) -> Option<(f64, f64)> {
     Some((b, (sse / (x.len() - 2) as f64 / sxx).sqrt()))
 }
 
-crate::spec::paper_spec!(EcgaSpec, Profile, validate);
+crate::paper_spec!(EcgaSpec, Profile, validate);
 
 /// Checks what the types cannot: ranges of the settings and sizes, Table 5
 /// enough to fit, and the datasheet value the scalability claim needs.

@@ -242,17 +242,10 @@ impl GboaPaper {
                 Some((format!("paper: construction > {s:.0}% of gBOA's run, {which} (Figure 7)"), s))
             })
             .collect();
-        let chart = LineChart {
-            title: "Figure 7: network construction's share of the run",
-            x_label: "problem size ℓ",
-            y_label: "network construction (% of the run)",
-            series: series.into_iter().collect(),
-            machine: m.label(),
-            hlines,
-            ..LineChart::default()
-        };
-        chart::write_lines(&dir.join("figures").join(format!("{}__fig7", m.hw_id)), &chart).map_err(anyhow::Error::msg)?;
-        Ok(format!("\n![Figure 7](figures/{}__fig7.png)\n", m.hw_id))
+        let title = "Figure 7: network construction's share of the run";
+        let chart =
+            LineChart { hlines, ..LineChart::new(title, ("problem size ℓ", "network construction (% of the run)"), series, m.label()) };
+        Ok(format!("\n{}\n", chart::figure(dir, &m.hw_id, "fig7", "Figure 7", &chart)?))
     }
 }
 
@@ -325,17 +318,9 @@ fn table1(m: &MachineRecords, a: &Analysis, dir: &Path, range: &Range, implied: 
         t.row(cells);
     }
     let name = if inside { "table1" } else { "table1_beyond" };
-    let stem = dir.join("figures").join(format!("{}__{name}", m.hw_id));
-    let chart = LineChart {
-        title: if inside { "Table I: total time per run" } else { "Table I beyond the paper: total time per run" },
-        x_label: "problem size ℓ",
-        y_label: "time (ms)",
-        series: series.into_iter().collect(),
-        machine: m.label(),
-        ..LineChart::default()
-    };
-    chart::write_lines(&stem, &chart).map_err(anyhow::Error::msg)?;
-    Ok(format!("{}\n![Table I](figures/{}__{name}.png)", t.render(), m.hw_id))
+    let title = if inside { "Table I: total time per run" } else { "Table I beyond the paper: total time per run" };
+    let chart = LineChart::new(title, ("problem size ℓ", "time (ms)"), series, m.label());
+    Ok(format!("{}\n{}", t.render(), chart::figure(dir, &m.hw_id, name, "Table I", &chart)?))
 }
 
 fn fig7(a: &Analysis) -> String {
@@ -601,17 +586,14 @@ fn complexity(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
         fits.join("; ")
     );
     for (axis, series) in charts {
-        let stem = dir.join("figures").join(format!("{}__complexity_{axis}", m.hw_id));
-        let chart = LineChart {
-            title: if axis == "ell" { "Network construction against ℓ" } else { "Network construction against N" },
-            x_label: if axis == "ell" { "problem size ℓ" } else { "population N" },
-            y_label: "time (ms; gBOA: kernel)",
-            series: series.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
-            machine: m.label(),
-            ..LineChart::default()
+        let (title, x_label) = if axis == "ell" {
+            ("Network construction against ℓ", "problem size ℓ")
+        } else {
+            ("Network construction against N", "population N")
         };
-        chart::write_lines(&stem, &chart).map_err(anyhow::Error::msg)?;
-        let _ = writeln!(md, "![complexity against {axis}](figures/{}__complexity_{axis}.png)\n", m.hw_id);
+        let chart = LineChart::new(title, (x_label, "time (ms; gBOA: kernel)"), series, m.label());
+        let alt = format!("complexity against {axis}");
+        let _ = writeln!(md, "{}\n", chart::figure(dir, &m.hw_id, &format!("complexity_{axis}"), &alt, &chart)?);
     }
     Ok(md)
 }

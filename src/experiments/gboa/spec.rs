@@ -27,21 +27,15 @@ pub struct Settings {
     pub selection: Spanned<f64>,
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Profile {
-    /// One line for `evorepro list` and `--dry-run`: what the profile is for.
-    #[serde(default)]
-    pub description: Option<String>,
-    /// A smoke test of the harness: its records never decide a paper's claim.
-    #[serde(default)]
-    pub smoke: bool,
-    pub table1_ells: Vec<Spanned<usize>>,
-    pub generations: Spanned<usize>,
-    pub runs: Spanned<usize>,
-    pub complexity_ells: Vec<Spanned<usize>>,
-    pub complexity_pops: Vec<Spanned<usize>>,
-    pub complexity_ell: Spanned<usize>,
+crate::paper_profile! {
+    pub struct Profile {
+        pub table1_ells: Vec<Spanned<usize>>,
+        pub generations: Spanned<usize>,
+        pub runs: Spanned<usize>,
+        pub complexity_ells: Vec<Spanned<usize>>,
+        pub complexity_pops: Vec<Spanned<usize>>,
+        pub complexity_ell: Spanned<usize>,
+    }
 }
 
 /// Largest problem and population the harness accepts.
@@ -50,7 +44,7 @@ pub const MAX_POP: usize = 1 << 20;
 /// The most generations of a run (the paper's runs converge within a few hundred).
 pub const MAX_GENERATIONS: usize = 100_000;
 
-crate::spec::paper_spec!(GboaSpec, Profile, validate);
+crate::paper_spec!(GboaSpec, Profile, validate);
 
 /// Values that parse but cannot be run, with file, line and key.
 pub fn validate(file: &SpecFile, spec: &GboaSpec) -> Result<(), SpecError> {

@@ -93,14 +93,7 @@ pub(super) fn families(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<S
             series.entry(kind).or_default().extend(p);
         }
         let title = format!("Gap against capacity ratio: {variant}, {items} items (log–log; gaps of 0, the optimum, left out)");
-        let chart = LineChart {
-            title: &title,
-            x_label: "capacity / total weight",
-            y_label: "gap (%)",
-            series: series.into_iter().collect(),
-            machine: m.label(),
-            ..LineChart::default()
-        };
+        let chart = LineChart::new(&title, ("capacity / total weight", "gap (%)"), series, m.label());
         md += &write_chart(dir, m, &format!("families_{variant}_n{items}"), &chart)?;
     }
     Ok(md)

@@ -52,14 +52,7 @@ pub(super) fn fig4(m: &MachineRecords, a: &Analysis, optimum: &str, dir: &Path) 
     }
     md += &fig4_steps(a);
     md += &grid_feasibility(a);
-    let chart = LineChart {
-        title: "Figure 4: gap to the optimum after the run",
-        x_label: "island size",
-        y_label: "gap (%)",
-        series,
-        machine: m.label(),
-        ..LineChart::default()
-    };
+    let chart = LineChart::new("Figure 4: gap to the optimum after the run", ("island size", "gap (%)"), series, m.label());
     Ok(md + &write_chart(dir, m, "fig4", &chart)?)
 }
 

@@ -29,14 +29,7 @@ pub(super) fn fig5(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<Strin
         a.grid_method().unwrap_or("—")
     );
     md += &t.render();
-    let chart = LineChart {
-        title: "Figure 5: total time of a run",
-        x_label: "island size",
-        y_label: "time (s)",
-        series,
-        machine: m.label(),
-        ..LineChart::default()
-    };
+    let chart = LineChart::new("Figure 5: total time of a run", ("island size", "time (s)"), series, m.label());
     Ok(md + &write_chart(dir, m, "fig5", &chart)?)
 }
 
@@ -55,13 +48,6 @@ pub(super) fn fig6(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<Strin
     if series.is_empty() {
         return Ok(String::new());
     }
-    let chart = LineChart {
-        title: "Figure 6: migration overhead",
-        x_label: "island size",
-        y_label: "migration (% of the run)",
-        series,
-        machine: m.label(),
-        ..LineChart::default()
-    };
+    let chart = LineChart::new("Figure 6: migration overhead", ("island size", "migration (% of the run)"), series, m.label());
     write_chart(dir, m, "fig6", &chart)
 }

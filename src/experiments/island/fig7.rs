@@ -128,13 +128,8 @@ pub(super) fn fig7_chart(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, di
         }
     }
     let chart = LineChart {
-        title: "Figure 7: one island, speedup over one CPU thread",
-        x_label: "island size",
-        y_label: "speedup",
-        series: series.into_iter().collect(),
-        machine: m.label(),
         paper,
-        ..LineChart::default()
+        ..LineChart::new("Figure 7: one island, speedup over one CPU thread", ("island size", "speedup"), series, m.label())
     };
     write_chart(dir, m, "fig7", &chart)
 }

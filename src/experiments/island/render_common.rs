@@ -54,9 +54,7 @@ pub(super) fn grid_table(
 }
 
 pub(super) fn write_chart(dir: &Path, m: &MachineRecords, figure: &str, chart: &LineChart) -> Result<String> {
-    let stem = dir.join("figures").join(format!("{}__{figure}", m.hw_id));
-    chart::write_lines(&stem, chart).map_err(anyhow::Error::msg)?;
-    Ok(format!("\n![{}](figures/{}__{figure}.png)\n", chart.title, m.hw_id))
+    Ok(format!("\n{}\n", chart::figure(dir, &m.hw_id, figure, chart.title, chart)?))
 }
 
 /// The generation by which each run first held a feasible individual: "0" at the start, "≤ g" (between the trace

@@ -52,54 +52,48 @@ pub(super) struct Settings {
     pub migration_fraction: Spanned<f64>,
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct Profile {
-    /// One line for `evorepro list` and `--dry-run`: what the profile is for.
-    #[serde(default)]
-    pub description: Option<String>,
-    /// A smoke test of the harness: its records never decide a paper's claim.
-    #[serde(default)]
-    pub smoke: bool,
-    pub grid_islands: Vec<Spanned<usize>>,
-    pub grid_sizes: Vec<Spanned<usize>>,
-    pub generations: Spanned<u32>,
-    pub runs: Spanned<usize>,
-    pub speed_sizes: Vec<Spanned<usize>>,
-    pub speed_generations: Spanned<u32>,
-    /// Runs of each speed case (timing repeats, for intervals; default 1).
-    #[serde(default)]
-    pub speed_runs: Option<Spanned<usize>>,
-    /// CPU thread counts each speed case also runs besides one and all threads (Figure 7: 6 and 12); a count above
-    /// the machine's physical cores is recorded as not run, with the reason.
-    #[serde(default)]
-    pub speed_threads: Vec<Spanned<usize>>,
-    /// The headline configuration at the paper's full length (Section VI: 100k
-    /// generations), where the profile shortens the grid.
-    pub full_length: Option<FullLength>,
-    /// The multi-GPU ring (`ring` cases): island counts × sizes, run for `ring_generations`.
-    #[serde(default)]
-    pub ring_islands: Vec<Spanned<usize>>,
-    #[serde(default)]
-    pub ring_sizes: Vec<Spanned<usize>>,
-    #[serde(default)]
-    pub ring_generations: Option<Spanned<u32>>,
-    /// Runs of each ring case (default 1).
-    #[serde(default)]
-    pub ring_runs: Option<Spanned<usize>>,
-    /// Tables I and II (`table` cases): island counts × sizes, each run for `table_generations` on one CPU thread,
-    /// all CPU threads and the GPU.
-    #[serde(default)]
-    pub table_islands: Vec<Spanned<usize>>,
-    #[serde(default)]
-    pub table_sizes: Vec<Spanned<usize>>,
-    #[serde(default)]
-    pub table_generations: Option<Spanned<u32>>,
-    /// Runs of each table case (default 1).
-    #[serde(default)]
-    pub table_runs: Option<Spanned<usize>>,
-    /// Beyond the paper: Pisinger's instance families (`families` cases).
-    pub families: Option<Families>,
+crate::paper_profile! {
+    pub(super) struct Profile {
+        pub grid_islands: Vec<Spanned<usize>>,
+        pub grid_sizes: Vec<Spanned<usize>>,
+        pub generations: Spanned<u32>,
+        pub runs: Spanned<usize>,
+        pub speed_sizes: Vec<Spanned<usize>>,
+        pub speed_generations: Spanned<u32>,
+        /// Runs of each speed case (timing repeats, for intervals; default 1).
+        #[serde(default)]
+        pub speed_runs: Option<Spanned<usize>>,
+        /// CPU thread counts each speed case also runs besides one and all threads (Figure 7: 6 and 12); a count above
+        /// the machine's physical cores is recorded as not run, with the reason.
+        #[serde(default)]
+        pub speed_threads: Vec<Spanned<usize>>,
+        /// The headline configuration at the paper's full length (Section VI: 100k
+        /// generations), where the profile shortens the grid.
+        pub full_length: Option<FullLength>,
+        /// The multi-GPU ring (`ring` cases): island counts × sizes, run for `ring_generations`.
+        #[serde(default)]
+        pub ring_islands: Vec<Spanned<usize>>,
+        #[serde(default)]
+        pub ring_sizes: Vec<Spanned<usize>>,
+        #[serde(default)]
+        pub ring_generations: Option<Spanned<u32>>,
+        /// Runs of each ring case (default 1).
+        #[serde(default)]
+        pub ring_runs: Option<Spanned<usize>>,
+        /// Tables I and II (`table` cases): island counts × sizes, each run for `table_generations` on one CPU thread,
+        /// all CPU threads and the GPU.
+        #[serde(default)]
+        pub table_islands: Vec<Spanned<usize>>,
+        #[serde(default)]
+        pub table_sizes: Vec<Spanned<usize>>,
+        #[serde(default)]
+        pub table_generations: Option<Spanned<u32>>,
+        /// Runs of each table case (default 1).
+        #[serde(default)]
+        pub table_runs: Option<Spanned<usize>>,
+        /// Beyond the paper: Pisinger's instance families (`families` cases).
+        pub families: Option<Families>,
+    }
 }
 
 /// A case's repeat count: `runs` where the profile gives it, else 1.
@@ -231,7 +225,7 @@ impl SpeedupTable {
     }
 }
 
-crate::spec::paper_spec!(IslandSpec, Profile, validate);
+crate::paper_spec!(IslandSpec, Profile, validate);
 
 /// Range checks the types cannot express.
 pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecError> {

@@ -85,15 +85,8 @@ pub(super) fn tables(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, dir: &
             let name = format!("{} (here on 1 GPU)", plural_islands(i));
             paper.push(if series.contains_key(&name) { &name } else { config }, (size as f64, v));
         }
-        let chart = LineChart {
-            title,
-            x_label: "island size",
-            y_label,
-            series: series.into_iter().collect(),
-            machine: m.label(),
-            paper,
-            hlines: if figure == "table2" { vec![("all CPU cores".into(), 1.0)] } else { vec![] },
-        };
+        let hlines = if figure == "table2" { vec![("all CPU cores".into(), 1.0)] } else { vec![] };
+        let chart = LineChart { paper, hlines, ..LineChart::new(title, ("island size", y_label), series, m.label()) };
         md += &write_chart(dir, m, figure, &chart)?;
     }
     Ok(md)

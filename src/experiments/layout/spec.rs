@@ -70,26 +70,20 @@ pub enum Sweep {
     Named,
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Profile {
-    /// One line for `evorepro list` and `--dry-run`: what the profile is for.
-    #[serde(default)]
-    pub description: Option<String>,
-    /// A smoke test of the harness: its records never decide a paper's claim.
-    #[serde(default)]
-    pub smoke: bool,
-    pub tries: Spanned<usize>,
-    pub functions: Vec<Spanned<String>>,
-    pub sizes: Vec<Spanned<Pair<i64>>>,
-    #[serde(default)]
-    pub grid_pops: Vec<i64>,
-    #[serde(default)]
-    pub grid_dims: Vec<i64>,
-    pub max_elements: Option<i64>,
-    /// GPU strategies to run (names of `gpu::layout::Strategy`); all when empty.
-    #[serde(default)]
-    pub gpu_strategies: Vec<Spanned<String>>,
+crate::paper_profile! {
+    pub struct Profile {
+        pub tries: Spanned<usize>,
+        pub functions: Vec<Spanned<String>>,
+        pub sizes: Vec<Spanned<Pair<i64>>>,
+        #[serde(default)]
+        pub grid_pops: Vec<i64>,
+        #[serde(default)]
+        pub grid_dims: Vec<i64>,
+        pub max_elements: Option<i64>,
+        /// GPU strategies to run (names of `gpu::layout::Strategy`); all when empty.
+        #[serde(default)]
+        pub gpu_strategies: Vec<Spanned<String>>,
+    }
 }
 
 impl Profile {
@@ -223,7 +217,7 @@ impl LayoutSpec {
     }
 }
 
-crate::spec::paper_spec!(LayoutSpec, Profile, validate);
+crate::paper_spec!(LayoutSpec, Profile, validate);
 
 /// Checks what the types cannot: known functions and strategies, runnable sizes,
 /// figures that name the paper's classes and support vectors inside their sweep.
