@@ -4,6 +4,7 @@
 use super::{Claims, Ctx, Model, VerdictKind};
 use crate::records::MachineRecords;
 use crate::records::Record;
+use crate::records::col;
 use crate::spec::PaperHardware;
 
 /// A machine whose records hold only these ceilings (`gpu_int32` in 10⁹/s,
@@ -17,7 +18,7 @@ pub fn machine(ceilings: &[(&str, f64)]) -> MachineRecords {
                 "cpu_clock" => crate::records::CPU_CLOCK_GHZ,
                 _ => crate::records::GB_PER_S,
             };
-            Record::new().with("hw_id", "test").with("record_kind", "ceiling").with("ceiling", name).with("run_id", 1u64).with(unit, v)
+            Record::new().with("hw_id", "test").with(col::RECORD_KIND, "ceiling").with("ceiling", name).with("run_id", 1u64).with(unit, v)
         })
         .collect();
     MachineRecords { hw_id: "test".into(), rows }

@@ -39,6 +39,7 @@ use crate::error::{GpuError, SpecError};
 use crate::gpu::{self, Gpu};
 use crate::hardware::Fingerprint;
 use crate::records::MachineRecords;
+use crate::records::col;
 use crate::records::{self, Record};
 use crate::report;
 use crate::spec::{PaperMeta, PaperSpec, SpecContext, SpecFile, SpecOutline};
@@ -437,7 +438,7 @@ fn machines(out: &Path, id: &str, this_hw: Option<&str>) -> Result<Vec<MachineRe
 pub fn record_hardware(fp: &Fingerprint, ceilings: Vec<Record>, out: &Path) -> Result<PathBuf> {
     let run_id = new_run_id();
     let mut common =
-        Record::new().with("run_id", run_id).with("git_commit", GIT_COMMIT).with("profile", "hw").with(records::UTC, records::utc_now());
+        Record::new().with("run_id", run_id).with("git_commit", GIT_COMMIT).with(col::PROFILE, "hw").with(records::UTC, records::utc_now());
     common.extend(&fp.record());
     let rows: Vec<Record> = ceilings
         .into_iter()

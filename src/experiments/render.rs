@@ -8,6 +8,7 @@ use super::{
 };
 use crate::claims::{ClaimResult, Outcome, Verdict};
 use crate::hardware::Fingerprint;
+use crate::records::col;
 use crate::records::{self, MachineRecords};
 use crate::report;
 use anyhow::{Context, Result, bail};
@@ -175,12 +176,12 @@ fn gate_smoke(paper: &dyn Paper, machines: &[MachineRecords], mut claims: Vec<Cl
     let smoke = smoke_profiles(paper);
     for m in machines {
         let used: std::collections::BTreeSet<String> =
-            m.measurements().map(|r| r.str("profile").to_owned()).filter(|p| smoke.contains(p)).collect();
+            m.measurements().map(|r| r.str(col::PROFILE).to_owned()).filter(|p| smoke.contains(p)).collect();
         if used.is_empty() {
             continue;
         }
         let mut without = m.clone();
-        without.rows.retain(|r| !(r.str("record_kind") == "measurement" && used.contains(r.str("profile"))));
+        without.rows.retain(|r| !(r.str(col::RECORD_KIND) == "measurement" && used.contains(r.str(col::PROFILE))));
         let judged = paper.judge(std::slice::from_ref(&without))?;
         let names: Vec<String> = used.iter().map(|p| format!("`{p}`")).collect();
         claims = crate::claims::smoke_gate(claims, &judged, &m.hw_id, &names.join(", "));
@@ -205,7 +206,7 @@ fn mark_incomplete(paper: &dyn Paper, machines: &[MachineRecords], mut claims: V
             }
             let mut without = machines.to_vec();
             for w in without.iter_mut().filter(|w| w.hw_id == m.hw_id) {
-                w.rows.retain(|r| !(r.str("record_kind") == "measurement" && r.str("profile") == profile));
+                w.rows.retain(|r| !(r.str(col::RECORD_KIND) == "measurement" && r.str(col::PROFILE) == profile));
             }
             let judged = paper.judge(&without)?;
             for c in claims.iter_mut().filter(|c| c.machine == m.hw_id && c.outcome.verdict.is_decided()) {

@@ -10,6 +10,7 @@ use super::{
 use crate::error::SpecError;
 use crate::gpu::{self, Gpu};
 use crate::hardware;
+use crate::records::col;
 use crate::records::{self, Record, RecordStore};
 use crate::spec::SpecFile;
 use anyhow::{Context, Result, bail};
@@ -24,7 +25,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// `quick`, else 512 MiB.
 pub fn measure_ceilings(gpu: Option<&Gpu>, quick: bool, kind: &str) -> Result<Vec<Record>> {
     let mib = if quick { 128 } else { 512 };
-    let row = |name: &str, column: &str, v: f64| Record::new().with("record_kind", kind).with("ceiling", name).with(column, v);
+    let row = |name: &str, column: &str, v: f64| Record::new().with(col::RECORD_KIND, kind).with("ceiling", name).with(column, v);
     let cpu = hardware::measure_cpu(mib << 20, 5);
     let (gb_per_s, gop_per_s, clock_ghz) = (records::GB_PER_S, records::GOP_PER_S, records::CPU_CLOCK_GHZ);
     let mut rows = vec![row("cpu_read_1t", gb_per_s, cpu.read_1t_gbs), row("cpu_read_all", gb_per_s, cpu.read_all_gbs)];
@@ -138,7 +139,7 @@ pub fn dry_run(exp: &dyn Experiment, opts: &RunOptions, dry: &DryRunOptions) -> 
     let mut rows = load_records(&opts.out, exp.id())?;
     let stored: std::collections::BTreeSet<String> = rows
         .iter()
-        .filter(|r| r.str("hw_id") == hw && r.str("record_kind") == "measurement" && r.str("profile") == opts.profile)
+        .filter(|r| r.str("hw_id") == hw && r.str(col::RECORD_KIND) == "measurement" && r.str(col::PROFILE) == opts.profile)
         .map(|r| r.str("case_id").to_owned())
         .collect();
     // Times from the committed reference runs too, for a machine new to the paper.
@@ -233,7 +234,7 @@ impl<'a> Run<'a> {
         let store = RecordStore::open(&folder, &name, &[&spec_hash, &file.text_hash], opts.resume)?;
         let mut common = Record::new()
             .with("paper", exp.id())
-            .with("profile", opts.profile.as_str())
+            .with(col::PROFILE, opts.profile.as_str())
             .with("run_id", new_run_id())
             .with("git_commit", GIT_COMMIT)
             .with("spec_hash", spec_hash.as_str())
@@ -310,8 +311,8 @@ impl Writer {
                     row.set("case_id", c.id.as_str());
                     row.extend(&c.params);
                 }
-                if r.get("record_kind") == &records::Value::Null {
-                    row.set("record_kind", "measurement");
+                if r.get(col::RECORD_KIND) == &records::Value::Null {
+                    row.set(col::RECORD_KIND, "measurement");
                 }
                 row.extend(&r);
                 row

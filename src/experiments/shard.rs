@@ -12,6 +12,7 @@
 
 use super::plan::Resource;
 use super::{Case, records_dir};
+use crate::records::col;
 use crate::records::{self, Record};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
@@ -237,7 +238,7 @@ fn merge_profile(
         for f in records::record_files(dir) {
             let rows = records::read_parquet(&f)?;
             with_records[shard.index - 1] = true;
-            stored.extend(rows.iter().filter(|r| r.str("record_kind") == "measurement").map(|r| r.str("case_id").to_owned()));
+            stored.extend(rows.iter().filter(|r| r.str(col::RECORD_KIND) == "measurement").map(|r| r.str("case_id").to_owned()));
             let name = f.file_stem().and_then(|s| s.to_str()).context("a records file name")?.to_owned();
             groups.entry(name).or_default().push((f, rows));
         }
@@ -292,7 +293,7 @@ fn merge_profile(
                         Some(_) => {}
                     }
                 }
-                if r.str("record_kind") == "measurement" {
+                if r.str(col::RECORD_KIND) == "measurement" {
                     cases_here.insert(r.str("case_id").to_owned());
                 }
             }

@@ -101,9 +101,9 @@ fn the_dry_run_foresees_what_the_judge_decides_on_a_machine_without_a_gpu() {
         let rows: Vec<Record> =
             load_records(&refs, e.id()).unwrap().into_iter().filter(|r| r.str("hw_id").starts_with("cpu-only")).collect();
         let profiles: std::collections::BTreeSet<String> =
-            rows.iter().filter(|r| r.str("record_kind") == "measurement").map(|r| r.str("profile").to_owned()).collect();
+            rows.iter().filter(|r| r.str(col::RECORD_KIND) == "measurement").map(|r| r.str(col::PROFILE).to_owned()).collect();
         for profile in profiles.iter().filter(|p| paper.profiles().contains(p)) {
-            let alone = rows.iter().filter(|r| r.str("record_kind") != "measurement" || r.str("profile") == profile).cloned();
+            let alone = rows.iter().filter(|r| r.str(col::RECORD_KIND) != "measurement" || r.str(col::PROFILE) == profile).cloned();
             let machines = crate::records::by_machine(alone.collect(), None);
             let judged = judge_machines(paper.as_ref(), &machines).unwrap();
             let cases = paper.cases(profile).unwrap();
@@ -192,6 +192,7 @@ fn every_shipped_profile_fits_the_gpu_machine_and_has_an_estimate() {
     }
 }
 
+use crate::records::col;
 use crate::spec::MAX_REPEATS;
 
 /// `exp`'s shipped spec with `field` set to `n` on the first line starting

@@ -2,6 +2,7 @@
 
 use super::{CPU_CLOCK_GHZ, GB_PER_S, GOP_PER_S, Record, UTC, Value};
 use crate::error::RecordError;
+use crate::records::col;
 use polars::prelude::*;
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
@@ -169,7 +170,7 @@ pub(super) fn read_main_and_tail(path: &Path) -> Result<(Vec<Record>, Vec<Record
         return Ok((main, Vec::new()));
     }
     let tail = parse_parquet(&tail_file, &read_verified(&tail_file)?)?;
-    let case = |r: &Record| (r.str("record_kind") == "measurement").then(|| r.str("case_id").to_owned());
+    let case = |r: &Record| (r.str(col::RECORD_KIND) == "measurement").then(|| r.str("case_id").to_owned());
     let stale = tail.iter().find_map(case).is_some_and(|first| main.iter().filter_map(case).any(|id| id == first));
     Ok((main, if stale { Vec::new() } else { tail }))
 }
@@ -263,8 +264,8 @@ fn check_rows(path: &Path, rows: &[Record]) -> Result<(), RecordError> {
         if let Some(c) = REQUIRED.iter().find(|c| matches!(r.get(c), Value::Null)) {
             return Err(bad(i, format!("no `{c}`")));
         }
-        if !KINDS.contains(&r.str("record_kind")) {
-            return Err(bad(i, format!("record kind `{}` is none of {}", r.str("record_kind"), KINDS.join(", "))));
+        if !KINDS.contains(&r.str(col::RECORD_KIND)) {
+            return Err(bad(i, format!("record kind `{}` is none of {}", r.str(col::RECORD_KIND), KINDS.join(", "))));
         }
         for (k, v) in r.cells() {
             let measured = ["_ms", "_s", "_per_s", "_ghz"].iter().any(|u| k.ends_with(u));

@@ -3,6 +3,7 @@
 //! runs a table pools.
 
 use super::{Record, Value};
+use crate::records::col;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Records of one machine (one `records/*.parquet` file or several of one hw_id).
@@ -15,7 +16,7 @@ pub struct MachineRecords {
 impl MachineRecords {
     /// Measurement rows only (not ceilings).
     pub fn measurements(&self) -> impl Iterator<Item = &Record> {
-        self.rows.iter().filter(|r| r.str("record_kind") == "measurement")
+        self.rows.iter().filter(|r| r.str(col::RECORD_KIND) == "measurement")
     }
 
     /// Measurement rows where each timed configuration comes from one profile
@@ -25,7 +26,7 @@ impl MachineRecords {
     /// (issue #44: runs are superseded by run, and runs of one profile at
     /// unchanged code are pooled). Rows without a point are all kept.
     pub fn latest_measurements<K: Ord>(&self, point: impl Fn(&Record) -> Option<K>) -> Vec<&Record> {
-        self.latest_runs(point, |r| r.str("profile").to_owned())
+        self.latest_runs(point, |r| r.str(col::PROFILE).to_owned())
     }
 
     /// As [`Self::latest_measurements`], pooling the runs of every profile at
@@ -64,7 +65,7 @@ impl MachineRecords {
     /// The latest value of a ceiling measured by runs of `profile` (the runs
     /// whose measurements a report row compares with it), else the latest of any.
     pub fn ceiling_of_profile(&self, name: &str, profile: &str) -> Option<f64> {
-        self.ceiling_where(name, |r| r.str("profile") == profile).or_else(|| self.ceiling(name))
+        self.ceiling_where(name, |r| r.str(col::PROFILE) == profile).or_else(|| self.ceiling(name))
     }
 
     /// A ceiling measured in this machine's runs, else by `evorepro hw --record`
@@ -83,7 +84,7 @@ impl MachineRecords {
     fn latest_of(&self, name: &str, kind: &str, keep: impl Fn(&Record) -> bool) -> Option<f64> {
         self.rows
             .iter()
-            .filter(|r| r.str("record_kind") == kind && r.str("ceiling") == name && keep(r))
+            .filter(|r| r.str(col::RECORD_KIND) == kind && r.str("ceiling") == name && keep(r))
             .filter_map(|r| Some((r.int("run_id").unwrap_or(0), crate::records::ceiling_value(r)?)))
             .max_by_key(|&(run, _)| run)
             .map(|(_, v)| v)
@@ -163,7 +164,7 @@ pub fn aliases(rows: &[Record]) -> BTreeMap<String, String> {
     let matches = |old: &Key, new: &Key| old.iter().zip(new).all(|(o, n)| o.is_none() || o == n);
     let mut signed: BTreeMap<Key, BTreeSet<String>> = BTreeMap::new();
     let mut unsigned: BTreeMap<String, BTreeSet<Key>> = BTreeMap::new();
-    for r in rows.iter().filter(|r| matches!(r.str("record_kind"), "measurement" | "ceiling" | "hw_ceiling")) {
+    for r in rows.iter().filter(|r| matches!(r.str(col::RECORD_KIND), "measurement" | "ceiling" | "hw_ceiling")) {
         if r.str("cpu_signature").is_empty() {
             unsigned.entry(r.str("hw_id").to_owned()).or_default().insert(key(r));
         } else {
@@ -231,19 +232,19 @@ impl MachineRecords {
     /// Per profile, the rows of every commit but the latest run's become `superseded`.
     fn supersede(&mut self) {
         let mut latest: BTreeMap<String, (i64, String)> = BTreeMap::new();
-        for r in self.rows.iter().filter(|r| matches!(r.str("record_kind"), "measurement" | "ceiling")) {
+        for r in self.rows.iter().filter(|r| matches!(r.str(col::RECORD_KIND), "measurement" | "ceiling")) {
             let run = r.int("run_id").unwrap_or(0);
-            let e = latest.entry(r.str("profile").to_owned()).or_insert((run, r.str("git_commit").to_owned()));
+            let e = latest.entry(r.str(col::PROFILE).to_owned()).or_insert((run, r.str("git_commit").to_owned()));
             if run > e.0 {
                 *e = (run, r.str("git_commit").to_owned());
             }
         }
-        for r in self.rows.iter_mut().filter(|r| matches!(r.str("record_kind"), "measurement" | "ceiling")) {
-            if let Some((_, commit)) = latest.get(r.str("profile"))
+        for r in self.rows.iter_mut().filter(|r| matches!(r.str(col::RECORD_KIND), "measurement" | "ceiling")) {
+            if let Some((_, commit)) = latest.get(r.str(col::PROFILE))
                 && r.str("git_commit") != commit
             {
                 let by = commit.clone();
-                r.set("record_kind", "superseded");
+                r.set(col::RECORD_KIND, "superseded");
                 r.set("superseded_by", by);
             }
         }
@@ -252,7 +253,7 @@ impl MachineRecords {
     /// The fingerprint as recorded (the first row's fields that are set).
     pub fn fingerprint(&self) -> BTreeMap<String, String> {
         let mut out = BTreeMap::new();
-        if let Some(r) = self.rows.iter().find(|r| r.str("record_kind") == "measurement").or(self.rows.first()) {
+        if let Some(r) = self.rows.iter().find(|r| r.str(col::RECORD_KIND) == "measurement").or(self.rows.first()) {
             for k in FINGERPRINT.iter().chain(&["cpu_signature", "gpu_sm_clock_mhz", "gpu_mem_clock_mhz", "gpu_max_smem_per_block_kib"]) {
                 let v = r.get(k).to_string();
                 if !v.is_empty() {
@@ -266,8 +267,8 @@ impl MachineRecords {
     /// (profile, commit, superseding commit, rows) of every superseded run.
     pub fn superseded(&self) -> Vec<(String, String, String, usize)> {
         let mut n: BTreeMap<(String, String, String), usize> = BTreeMap::new();
-        for r in self.rows.iter().filter(|r| r.str("record_kind") == "superseded") {
-            *n.entry((r.str("profile").to_owned(), r.str("git_commit").to_owned(), r.str("superseded_by").to_owned())).or_default() += 1;
+        for r in self.rows.iter().filter(|r| r.str(col::RECORD_KIND) == "superseded") {
+            *n.entry((r.str(col::PROFILE).to_owned(), r.str("git_commit").to_owned(), r.str("superseded_by").to_owned())).or_default() += 1;
         }
         n.into_iter().map(|((p, c, b), k)| (p, c, b, k)).collect()
     }
@@ -277,9 +278,9 @@ impl MachineRecords {
 #[cfg(test)]
 pub(crate) fn int32_ceiling(profile: &str, run_id: u64, gop_per_s: f64) -> Record {
     Record::new()
-        .with("record_kind", "ceiling")
+        .with(col::RECORD_KIND, "ceiling")
         .with("ceiling", "gpu_int32")
-        .with("profile", profile)
+        .with(col::PROFILE, profile)
         .with("run_id", run_id)
         .with(super::GOP_PER_S, gop_per_s)
 }
@@ -297,8 +298,8 @@ mod tests {
                 .with("cpu_model", "Xeon")
                 .with("cpu_threads", 16usize)
                 .with("gpu_name", gpu)
-                .with("record_kind", "measurement")
-                .with("profile", profile)
+                .with(col::RECORD_KIND, "measurement")
+                .with(col::PROFILE, profile)
                 .with("git_commit", commit)
                 .with("run_id", run)
         };
@@ -321,7 +322,7 @@ mod tests {
         let renamed = MachineRecords { hw_id: "h200__xeon-family-6-model-207__16t".into(), rows: vec![m[1].rows[0].clone()] };
         assert_eq!(renamed.label(), "H200 · 16-thread Xeon (family 6 model 207)", "the id's signature, where no row has one");
         // The same profile at an older commit is superseded by the later run; another profile stays.
-        let kept: Vec<(&str, &str)> = m[0].measurements().map(|r| (r.str("profile"), r.str("git_commit"))).collect();
+        let kept: Vec<(&str, &str)> = m[0].measurements().map(|r| (r.str(col::PROFILE), r.str("git_commit"))).collect();
         assert_eq!(kept, vec![("cpu", "old"), ("speed", "new")]);
         assert_eq!(m[0].superseded(), vec![("speed".into(), "old".into(), "new".into(), 1)]);
         // An old id recorded with two fingerprints, each that of the one signed machine: that machine.
@@ -365,8 +366,8 @@ mod tests {
     fn each_point_keeps_the_latest_runs_profile_at_its_commit_or_pools_the_commit() {
         let row = |profile: &str, commit: &str, run_id: u64, size: u64| {
             Record::new()
-                .with("record_kind", "measurement")
-                .with("profile", profile)
+                .with(col::RECORD_KIND, "measurement")
+                .with(col::PROFILE, profile)
                 .with("git_commit", commit)
                 .with("run_id", run_id)
                 .with("size", size)
@@ -385,7 +386,7 @@ mod tests {
         let m = MachineRecords { hw_id: "m".into(), rows };
         let point = |r: &Record| (r.get("untimed") != &crate::records::Value::Bool(true)).then(|| r.int("size"));
         let got = |kept: Vec<&Record>| -> Vec<(String, u64)> {
-            kept.iter().map(|r| (r.str("profile").to_owned(), r.int("run_id").unwrap() as u64)).collect()
+            kept.iter().map(|r| (r.str(col::PROFILE).to_owned(), r.int("run_id").unwrap() as u64)).collect()
         };
         // size 10: the latest run is a's at c1, so a's runs of c1 (runs 1 and 4), not a's of c2 nor b's;
         // size 40: b's two runs of c2 supersede its run of c1.

@@ -6,12 +6,14 @@
 
 mod files;
 pub mod machine;
+mod row;
 mod store;
 #[cfg(test)]
 mod tests;
 
 pub use files::*;
 pub use machine::{HW_ID_RECORDED, MachineRecords, aliases, apply_aliases, by_machine};
+pub use row::{Cell, Row, col};
 pub use store::{RecordStore, TAIL_SHARE};
 
 use std::fmt;

@@ -3,6 +3,7 @@
 use super::Record;
 use super::files::{WriterLock, archive, read_main_and_tail, tail_path, to_frame, write_csv, write_err, write_frame_file, write_parquet};
 use crate::error::RecordError;
+use crate::records::col;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -54,7 +55,7 @@ impl RecordStore {
                 return Err(RecordError::SpecChanged { path: parquet, found: found.to_owned(), expected });
             }
         }
-        let done = rows.iter().filter(|r| r.str("record_kind") == "measurement").map(|r| r.str("case_id").to_owned()).collect();
+        let done = rows.iter().filter(|r| r.str(col::RECORD_KIND) == "measurement").map(|r| r.str("case_id").to_owned()).collect();
         Ok(RecordStore { stem, rows, main_rows, done, archive_first: exists && !resume, written: exists && resume, _lock: lock })
     }
 

@@ -2,6 +2,7 @@
 
 use super::files::{csv_bytes, read_main_and_tail, sha256_hex, write_parquet_frame};
 use super::*;
+use crate::records::col;
 use polars::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -12,14 +13,14 @@ fn sample() -> Vec<Record> {
             .with("n", 1)
             .with("t", 0.5)
             .with("ok", true)
-            .with("record_kind", "measurement")
+            .with(col::RECORD_KIND, "measurement")
             .with("spec_hash", "h"),
         Record::new()
             .with("case_id", "b")
             .with("n", 2)
             .with("t", 2)
             .with("note", "x")
-            .with("record_kind", "measurement")
+            .with(col::RECORD_KIND, "measurement")
             .with("spec_hash", "h"),
     ]
 }
@@ -101,7 +102,7 @@ fn store_appends_resumes_and_archives() {
 fn a_long_sweep_stores_its_cases_in_a_tail_that_reads_with_its_file_and_survives_a_kill() {
     let dir = tempfile::tempdir().unwrap();
     let case = |i: i64| {
-        vec![Record::new().with("record_kind", "measurement").with("case_id", format!("c{i}")).with("i", i).with("spec_hash", "h")]
+        vec![Record::new().with(col::RECORD_KIND, "measurement").with("case_id", format!("c{i}")).with("i", i).with("spec_hash", "h")]
     };
     let parquet = dir.path().join("m.parquet");
     let tail = tail_path(&parquet);
@@ -145,7 +146,7 @@ fn upgrading_a_file_with_a_live_tail_keeps_the_tails_rows() {
     let dir = tempfile::tempdir().unwrap();
     let stem = dir.path().join("m");
     write_records(&stem, &legacy_rows()).unwrap();
-    let extra = vec![Record::new().with("record_kind", "measurement").with("case_id", "z").with("gbs", 3.0)];
+    let extra = vec![Record::new().with(col::RECORD_KIND, "measurement").with("case_id", "z").with("gbs", 3.0)];
     let tail = tail_path(&stem.with_extension("parquet"));
     write_frame_file(&tail, &mut to_frame(&extra).unwrap()).unwrap();
     let before = read_parquet(&stem.with_extension("parquet")).unwrap().len();
@@ -213,13 +214,13 @@ fn a_flipped_byte_in_a_data_page_is_caught_by_the_checksum() {
 /// Rows as an older evorepro wrote them: a ceiling under each old name, and
 /// measurements with nulls, NaN and every type around them.
 fn legacy_rows() -> Vec<Record> {
-    let ceiling = |name: &str, column: &str, v: f64| Record::new().with("record_kind", "ceiling").with("ceiling", name).with(column, v);
+    let ceiling = |name: &str, column: &str, v: f64| Record::new().with(col::RECORD_KIND, "ceiling").with("ceiling", name).with(column, v);
     vec![
         ceiling("gpu_d2d", "gbs", 2915.25),
         ceiling("gpu_int32", "gops", 28_000.5),
         ceiling("cpu_clock", "ghz", 2.1),
-        Record::new().with("record_kind", "measurement").with("case_id", "a").with("n", 3).with("t", f64::NAN).with("ok", true),
-        Record::new().with("record_kind", "measurement").with("case_id", "b").with("link_gbs", 351.75).with("t", 0.1),
+        Record::new().with(col::RECORD_KIND, "measurement").with("case_id", "a").with("n", 3).with("t", f64::NAN).with("ok", true),
+        Record::new().with(col::RECORD_KIND, "measurement").with("case_id", "b").with("link_gbs", 351.75).with("t", 0.1),
     ]
 }
 
@@ -248,7 +249,7 @@ fn old_column_names_are_read_as_the_new_ones() {
 fn a_machine_renamed_keeps_its_recorded_id_and_its_rows() {
     let dir = tempfile::tempdir().unwrap();
     let rows =
-        |hw: &str| (0..3).map(|i| Record::new().with("hw_id", hw).with("record_kind", "measurement").with("i", i)).collect::<Vec<_>>();
+        |hw: &str| (0..3).map(|i| Record::new().with("hw_id", hw).with(col::RECORD_KIND, "measurement").with("i", i)).collect::<Vec<_>>();
     write_records(&dir.path().join("old__speed"), &rows("old")).unwrap();
     let to = rename_machine(&dir.path().join("old__speed.parquet"), "old", "new").unwrap();
     assert_eq!(to, dir.path().join("new__speed.parquet"));
@@ -402,10 +403,10 @@ fn records_without_a_checksum_are_refused_until_certified() {
             .map(|i| {
                 Record::new()
                     .with("hw_id", "m")
-                    .with("record_kind", "measurement")
+                    .with(col::RECORD_KIND, "measurement")
                     .with("run_id", 1)
                     .with("git_commit", "abc")
-                    .with("profile", "quick")
+                    .with(col::PROFILE, "quick")
                     .with("case_id", format!("c{i}"))
                     .with("kernel_ms", t)
             })
@@ -433,7 +434,7 @@ fn records_without_a_checksum_are_refused_until_certified() {
     let e = certify(&negative.with_extension("parquet")).unwrap_err().to_string();
     assert!(e.contains("`kernel_ms` = -1") && e.contains("not certified"), "{e}");
     let mut no_kind = rows(1.0);
-    no_kind[1].set("record_kind", "whatever");
+    no_kind[1].set(col::RECORD_KIND, "whatever");
     write_records(&dir.path().join("kind"), &no_kind).unwrap();
     std::fs::remove_file(checksum_path(&dir.path().join("kind.parquet"))).unwrap();
     assert!(certify(&dir.path().join("kind.parquet")).unwrap_err().to_string().contains("row 2: record kind `whatever`"));

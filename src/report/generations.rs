@@ -20,6 +20,7 @@ use crate::spec::Datasheet;
 /// A prediction across machines explains a measured ratio when they agree within this factor.
 pub const WITHIN: f64 = 2.0;
 use crate::fmt::{fmt_ratio, fmt_sig};
+use crate::records::col;
 use crate::stats::median;
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
@@ -243,13 +244,13 @@ fn latest_rows<'m>(w: &Workload, m: &'m MachineRecords) -> Vec<&'m crate::record
             };
             r.get(k).to_string() == want
         }) && r.float(&w.time).is_some()
-            && matches!(r.str("status"), "" | "ok")
+            && matches!(r.str(col::STATUS), "" | "ok")
     };
     let rows: Vec<_> = m.measurements().filter(|r| matches(r)).collect();
-    let Some(latest) = rows.iter().max_by_key(|r| r.int("run_id").unwrap_or(0)).map(|r| r.str("profile").to_owned()) else {
+    let Some(latest) = rows.iter().max_by_key(|r| r.int("run_id").unwrap_or(0)).map(|r| r.str(col::PROFILE).to_owned()) else {
         return Vec::new();
     };
-    rows.into_iter().filter(|r| r.str("profile") == latest).collect()
+    rows.into_iter().filter(|r| r.str(col::PROFILE) == latest).collect()
 }
 
 /// A workload's time on one machine: the median of [`latest_rows`], in ms, and how many rows.
@@ -573,19 +574,19 @@ mod tests {
     use crate::records::Record;
 
     fn machine(hw: &str, gpu: &str, ceilings: &[(&str, f64)], rows: &[(&str, f64)]) -> MachineRecords {
-        let base = Record::new().with("hw_id", hw).with("gpu_name", gpu).with("run_id", 1i64).with("profile", "speed");
+        let base = Record::new().with("hw_id", hw).with("gpu_name", gpu).with("run_id", 1i64).with(col::PROFILE, "speed");
         let mut all: Vec<Record> = ceilings
             .iter()
             .map(|&(name, v)| {
                 base.clone()
-                    .with("record_kind", "ceiling")
+                    .with(col::RECORD_KIND, "ceiling")
                     .with("ceiling", name)
                     .with(if name == "cpu_clock" { crate::records::CPU_CLOCK_GHZ } else { crate::records::GB_PER_S }, v)
             })
             .collect();
         all.extend(
             rows.iter()
-                .map(|&(strategy, ms)| base.clone().with("record_kind", "measurement").with("strategy", strategy).with("wall_ms", ms)),
+                .map(|&(strategy, ms)| base.clone().with(col::RECORD_KIND, "measurement").with("strategy", strategy).with("wall_ms", ms)),
         );
         MachineRecords { hw_id: hw.into(), rows: all }
     }

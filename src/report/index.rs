@@ -373,14 +373,14 @@ pub fn index_markdown(papers: &[PaperVerdicts]) -> String {
 mod tests {
     use super::*;
     use crate::claims::{Outcome, Verdict};
-    use crate::records::Record;
+    use crate::records::{Record, col};
     use crate::spec::ClaimSpec;
 
     fn machine(hw: &str) -> MachineRecords {
         MachineRecords {
             hw_id: hw.into(),
             rows: vec![
-                Record::new().with("hw_id", hw).with("cpu_model", "CPU").with("git_commit", "abc123").with("record_kind", "measurement"),
+                Record::new().with("hw_id", hw).with("cpu_model", "CPU").with("git_commit", "abc123").with(col::RECORD_KIND, "measurement"),
             ],
         }
     }

@@ -9,6 +9,7 @@ pub mod index;
 
 use crate::claims::ClaimResult;
 use crate::records::MachineRecords;
+use crate::records::col;
 use crate::spec::PaperMeta;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -80,7 +81,7 @@ pub fn hardware_table(meta: &PaperMeta, machines: &[MachineRecords]) -> String {
     for m in machines {
         let Some(r) = m.first() else { continue };
         let gpu = r.str("gpu_name");
-        let mut profiles: Vec<&str> = m.rows.iter().map(|r| r.str("profile")).collect();
+        let mut profiles: Vec<&str> = m.rows.iter().map(|r| r.str(col::PROFILE)).collect();
         profiles.sort();
         profiles.dedup();
         let mut commits: Vec<&str> = m.rows.iter().map(|r| r.str("git_commit")).collect();
@@ -109,7 +110,7 @@ pub fn hardware_table(meta: &PaperMeta, machines: &[MachineRecords]) -> String {
 pub fn cases_stored(m: &MachineRecords) -> BTreeMap<String, BTreeSet<String>> {
     let mut cases: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for r in m.measurements() {
-        cases.entry(r.str("profile").to_owned()).or_default().insert(r.str("case_id").to_owned());
+        cases.entry(r.str(col::PROFILE).to_owned()).or_default().insert(r.str("case_id").to_owned());
     }
     cases
 }
@@ -128,8 +129,8 @@ pub fn runs_table(machines: &[MachineRecords], planned: impl Fn(&str) -> Option<
     let mut t = Table::new(&["machine", "profile", "commits", "cases stored / planned"]);
     for m in machines {
         let mut profiles: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
-        for r in m.rows.iter().filter(|r| matches!(r.str("record_kind"), "measurement" | "ceiling")) {
-            profiles.entry(r.str("profile")).or_default().insert(r.str("git_commit"));
+        for r in m.rows.iter().filter(|r| matches!(r.str(col::RECORD_KIND), "measurement" | "ceiling")) {
+            profiles.entry(r.str(col::PROFILE)).or_default().insert(r.str("git_commit"));
         }
         let stored = cases_stored(m);
         let none = BTreeSet::new();
@@ -255,9 +256,9 @@ pub fn verdict_summary(claims: &[ClaimResult], machines: &[MachineRecords]) -> S
 pub fn not_run_table(machines: &[MachineRecords], column: &str) -> Option<String> {
     let mut seen: BTreeMap<(String, String), std::collections::BTreeSet<String>> = BTreeMap::new();
     for m in machines {
-        for r in m.measurements().filter(|r| r.str("status") == "not_run") {
+        for r in m.measurements().filter(|r| r.str(col::STATUS) == "not_run") {
             let what = if r.str(column).is_empty() { "—" } else { r.str(column) };
-            seen.entry((m.hw_id.clone(), r.str("reason").to_owned())).or_default().insert(what.to_owned());
+            seen.entry((m.hw_id.clone(), r.str(col::REASON).to_owned())).or_default().insert(what.to_owned());
         }
     }
     let mut t = Table::new(&["machine", column, "reason"]);
@@ -366,7 +367,7 @@ mod tests {
         let row = |case: &str, load: Option<f64>| {
             Record::new()
                 .with("hw_id", "m")
-                .with("record_kind", "measurement")
+                .with(col::RECORD_KIND, "measurement")
                 .with("case_id", case)
                 .with("cpu_threads", 2)
                 .with(crate::hardware::LOAD_AVG_1M, load)
@@ -391,7 +392,7 @@ mod tests {
     #[test]
     fn runs_show_commits_and_incomplete_sweeps() {
         let row = |profile: &str, case: &str, commit: &str| {
-            Record::new().with("record_kind", "measurement").with("profile", profile).with("case_id", case).with("git_commit", commit)
+            Record::new().with(col::RECORD_KIND, "measurement").with(col::PROFILE, profile).with("case_id", case).with("git_commit", commit)
         };
         let m = MachineRecords {
             hw_id: "m".into(),

@@ -10,6 +10,7 @@ use crate::library::biohel_learning::LearningConfig;
 use crate::library::dataset::Dataset;
 use crate::records::MachineRecords;
 use crate::records::Record;
+use crate::records::col;
 use crate::stats::Summary;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -64,9 +65,9 @@ pub struct Stage {
 impl Stage {
     /// Adds `column` of an `ok` row, or the reason of a `not_run` row.
     pub fn add(&mut self, r: &Record, column: &str) {
-        let method = r.str("method").to_owned();
-        if r.str("status") != "ok" {
-            self.not_run.insert(method, r.str("reason").to_owned());
+        let method = r.str(col::METHOD).to_owned();
+        if r.str(col::STATUS) != "ok" {
+            self.not_run.insert(method, r.str(col::REASON).to_owned());
             return;
         }
         let key = (r.str("set").to_owned(), r.int("windows").unwrap_or(0) as usize, method);
@@ -324,27 +325,27 @@ impl Analysis {
             paper: Arc::clone(paper),
         };
         let mut no_rule = BTreeMap::new();
-        for r in m.latest_measurements(point).into_iter().filter(|r| r.str("figure") != scale::SCALE_FIGURE) {
+        for r in m.latest_measurements(point).into_iter().filter(|r| r.str(col::FIGURE) != scale::SCALE_FIGURE) {
             if let Some(n) = r.int("instances") {
                 a.instances.insert(r.str("set").to_owned(), n);
             }
-            if r.str("profile") == SPEED_PROFILE {
+            if r.str(col::PROFILE) == SPEED_PROFILE {
                 a.speed.add(r, "eval_s");
                 a.speed_load.add(r, "load_s");
                 continue;
             }
-            if r.str("figure") != LEARN_FIGURE {
+            if r.str(col::FIGURE) != LEARN_FIGURE {
                 a.eval.add(r, "eval_s");
-                a.eval_iterations.extend(r.int("iterations").filter(|_| r.str("status") == "ok"));
+                a.eval_iterations.extend(r.int("iterations").filter(|_| r.str(col::STATUS) == "ok"));
                 continue;
             }
             let l = a.learning.entry(Budget::of(r)).or_default();
             l.total.add(r, "learn_s");
             l.evaluation.add(r, "eval_s");
-            if r.str("status") == "ok" {
+            if r.str(col::STATUS) == "ok" {
                 let models = l.models.entry((r.str("set").to_owned(), r.int("windows").unwrap_or(0) as usize)).or_default();
-                models.methods.insert(r.str("method").to_owned());
-                if r.str("method") == SERIAL {
+                models.methods.insert(r.str(col::METHOD).to_owned());
+                if r.str(col::METHOD) == SERIAL {
                     models.rules.extend(r.float("rules"));
                     models.train.extend(r.float("train_accuracy"));
                     models.test.extend(r.float("test_accuracy"));
@@ -398,9 +399,9 @@ impl Analysis {
 /// (e.g. `gpu` and `learning-500-eval` at 1 window); the `speed` profile's runs
 /// are a stage of their own.
 fn point(r: &Record) -> Option<(bool, String, String, i64, Budget)> {
-    let budget = if r.str("figure") == LEARN_FIGURE { Budget::of(r) } else { Budget { population: 0, iterations: 0, max_rules: None } };
-    let speed = r.str("profile") == SPEED_PROFILE;
-    Some((speed, r.str("figure").to_owned(), r.str("set").to_owned(), r.int("windows")?, budget))
+    let budget = if r.str(col::FIGURE) == LEARN_FIGURE { Budget::of(r) } else { Budget { population: 0, iterations: 0, max_rules: None } };
+    let speed = r.str(col::PROFILE) == SPEED_PROFILE;
+    Some((speed, r.str(col::FIGURE).to_owned(), r.str("set").to_owned(), r.int("windows")?, budget))
 }
 
 /// Whether the variance of `a` is smaller than, equal to (within the noise) or

@@ -14,6 +14,7 @@ use crate::library::biohel::{ilas_strata, random_rule, window_range};
 use crate::library::biohel_learning::{LearnedModel, LearningConfig, learn};
 use crate::library::dataset::{self, Dataset};
 use crate::records::Record;
+use crate::records::col;
 use anyhow::{Context, Result, bail};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -35,8 +36,11 @@ impl BiohelPaper {
     /// Loads every set of Table 1 that the evaluation and learning cases among
     /// `cases` use, once each: a missing or malformed file fails here, named.
     pub(super) fn load_data(&self, cases: &[Case]) -> Result<()> {
-        let mut sets: Vec<&str> =
-            cases.iter().filter(|c| [EVAL_FIGURE, LEARN_FIGURE].contains(&c.params.str("figure"))).map(|c| c.params.str("set")).collect();
+        let mut sets: Vec<&str> = cases
+            .iter()
+            .filter(|c| [EVAL_FIGURE, LEARN_FIGURE].contains(&c.params.str(col::FIGURE)))
+            .map(|c| c.params.str("set"))
+            .collect();
         sets.sort_unstable();
         sets.dedup();
         for set in sets {
@@ -76,7 +80,7 @@ impl BiohelPaper {
                     cases.push(Case {
                         id: format!("eval/{set}/w{w}/s{s}"),
                         params: Record::new()
-                            .with("figure", EVAL_FIGURE)
+                            .with(col::FIGURE, EVAL_FIGURE)
                             .with("set", set)
                             .with("windows", w)
                             .with("iterations", p.iterations.as_ref().map_or(0, |i| *i.get_ref()))
@@ -95,7 +99,7 @@ impl BiohelPaper {
                         cases.push(Case {
                             id: format!("learn/{set}/w{w}/s{s}"),
                             params: Record::new()
-                                .with("figure", LEARN_FIGURE)
+                                .with(col::FIGURE, LEARN_FIGURE)
                                 .with("set", set)
                                 .with("windows", w)
                                 .with("population", population)
@@ -124,7 +128,7 @@ impl BiohelPaper {
     pub(super) fn case_footprint(&self, case: &Case) -> Footprint {
         let p = &case.params;
         let int = |k: &str| p.int(k).unwrap_or(0).max(0) as f64;
-        let (values, attributes) = match p.str("figure") {
+        let (values, attributes) = match p.str(col::FIGURE) {
             scale::SCALE_FIGURE => (int("instances") * int("attributes"), int("attributes")),
             _ => super::spec::shape(p.str("set")).map_or((0.0, 0.0), |s| {
                 let a = (s.continuous + s.nominal) as f64;
@@ -133,7 +137,7 @@ impl BiohelPaper {
         };
         let per_iteration = *self.spec.settings.rules_per_iteration.get_ref() as f64;
         let expressed = *self.spec.settings.expressed_probability.get_ref() * attributes;
-        let (key, copies, rules, rule) = match p.str("figure") {
+        let (key, copies, rules, rule) = match p.str(col::FIGURE) {
             scale::SCALE_FIGURE => ("scale", 3.0, int("iterations") * per_iteration, rule_bytes(expressed)),
             LEARN_FIGURE => {
                 let expressed = attributes.min(crate::library::biohel_learning::EXPECTED_EXPRESSED_ATTRIBUTES);
@@ -141,7 +145,7 @@ impl BiohelPaper {
             }
             _ => ("sets", 3.0, int("iterations") * per_iteration, rule_bytes(expressed)),
         };
-        let device_rules = if p.str("figure") == LEARN_FIGURE { rules } else { per_iteration };
+        let device_rules = if p.str(col::FIGURE) == LEARN_FIGURE { rules } else { per_iteration };
         Footprint {
             host_bytes: (copies * 4.0 * values + rules * rule) as u64,
             device_bytes: (4.0 * values + device_rules * rule) as u64,
@@ -151,7 +155,7 @@ impl BiohelPaper {
 
     pub(super) fn run(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
         let s = &self.spec.settings;
-        match case.params.str("figure") {
+        match case.params.str(col::FIGURE) {
             EVAL_FIGURE => self.run_evaluation(case, env),
             LEARN_FIGURE => self.run_learning(case, env),
             scale::SCALE_FIGURE => scale::run(case, env, *s.rules_per_iteration.get_ref(), *s.expressed_probability.get_ref()),
@@ -179,7 +183,7 @@ impl BiohelPaper {
         let pairs: usize =
             rules.iter().enumerate().map(|(t, b)| b.len() * window_range(data.instances(), windows, t % windows).len()).sum();
         let mut rows = simulated_ga(&case.id, env, &data, &rules, |t| window_range(data.instances(), windows, t % windows))?;
-        for row in rows.iter_mut().filter(|r| r.str("status") == "ok") {
+        for row in rows.iter_mut().filter(|r| r.str(col::STATUS) == "ok") {
             row.set("pairs", pairs);
             row.set("instances", data.instances());
             row.set("attributes", data.attribute_count());
@@ -220,8 +224,8 @@ impl BiohelPaper {
             }
             timed.push(
                 Record::new()
-                    .with("method", name)
-                    .with("status", "ok")
+                    .with(col::METHOD, name)
+                    .with(col::STATUS, "ok")
                     .with("learn_s", stats.total_time.as_secs_f64())
                     .with("eval_s", stats.evaluation.time.as_secs_f64())
                     .with("loads", stats.evaluation.loads)

@@ -10,6 +10,7 @@ use crate::experiments::biohel::spec::{BiohelSpec, PaperTables};
 use crate::experiments::biohel::{BIOHEL, CUDA, EVAL_FIGURE, LEARN_FIGURE, SERIAL};
 use crate::records::MachineRecords;
 use crate::records::Record;
+use crate::records::col;
 use crate::spec::{PaperHardware, SpecFile};
 use std::path::Path;
 use std::sync::Arc;
@@ -81,17 +82,17 @@ pub(super) fn row(
 ) -> Record {
     let column = if figure == LEARN_FIGURE { "learn_s" } else { "eval_s" };
     let r = Record::new()
-        .with("record_kind", "measurement")
-        .with("figure", figure)
-        .with("profile", profile)
+        .with(col::RECORD_KIND, "measurement")
+        .with(col::FIGURE, figure)
+        .with(col::PROFILE, profile)
         .with("run_id", 1u64)
         .with("seed", seed as u64)
         .with("set", set)
         .with("windows", windows)
         .with("population", ga.0)
         .with("iterations", ga.1)
-        .with("method", method)
-        .with("status", "ok")
+        .with(col::METHOD, method)
+        .with(col::STATUS, "ok")
         .with(column, secs)
         .with("instances", instances);
     match ga.2 {
@@ -133,7 +134,7 @@ impl Rows {
 
     /// "Not run here" rows of cuda-paper in `figure`.
     pub(super) fn not_run(mut self, figure: &str, ga: Ga, reason: &str) -> Rows {
-        self.0.push(row(figure, "gpu", ga, "sat", 5790, 1, 0, CUDA, 0.0).with("status", "not_run").with("reason", reason));
+        self.0.push(row(figure, "gpu", ga, "sat", 5790, 1, 0, CUDA, 0.0).with(col::STATUS, "not_run").with(col::REASON, reason));
         self
     }
 

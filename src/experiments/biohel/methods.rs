@@ -8,6 +8,7 @@ use crate::gpu::biohel::{Design, GpuEvaluator};
 use crate::library::biohel::{Counts, ParallelEvaluator, Rule, RuleEvaluator, SerialEvaluator};
 use crate::library::dataset::Dataset;
 use crate::records::Record;
+use crate::records::col;
 use anyhow::Result;
 use std::time::Instant;
 
@@ -26,7 +27,8 @@ pub(super) fn evaluators(env: &RunEnv) -> Result<(Evaluators<'_>, Vec<Record>)> 
         }
         None => {
             for method in [CUDA, BALLOT] {
-                not_run.push(Record::new().with("method", method).with("status", "not_run").with("reason", env.gpu_absent.as_str()));
+                not_run
+                    .push(Record::new().with(col::METHOD, method).with(col::STATUS, "not_run").with(col::REASON, env.gpu_absent.as_str()));
             }
         }
     }
@@ -68,8 +70,8 @@ pub(super) fn simulated_ga(
             Some(want) => anyhow::ensure!(*want == counts, "{name} counts differ from the serial evaluator's in case {case_id}"),
         }
         let mut row = Record::new()
-            .with("method", name)
-            .with("status", "ok")
+            .with(col::METHOD, name)
+            .with(col::STATUS, "ok")
             .with("eval_s", eval_s)
             .with("load_s", load_s)
             .with("threads", threads(name));

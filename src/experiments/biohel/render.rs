@@ -10,6 +10,7 @@ use super::{BALLOT, BiohelPaper, CUDA, METHODS, PARALLEL, SERIAL, SPEED_PROFILE,
 use crate::experiments::{PaperReport, Section};
 use crate::fmt;
 use crate::records::MachineRecords;
+use crate::records::col;
 use crate::report::{PaperValue, Table};
 use crate::stats::Summary;
 use anyhow::Result;
@@ -433,8 +434,8 @@ impl BiohelPaper {
         let profiles: BTreeMap<&String, &super::spec::Profile> = self.spec.profiles.iter().filter(|(n, _)| *n != SPEED_PROFILE).collect();
         let mut run: Vec<&str> = m
             .measurements()
-            .filter(|r| [super::EVAL_FIGURE, super::LEARN_FIGURE].contains(&r.str("figure")) && r.str("profile") != SPEED_PROFILE)
-            .map(|r| r.str("profile"))
+            .filter(|r| [super::EVAL_FIGURE, super::LEARN_FIGURE].contains(&r.str(col::FIGURE)) && r.str(col::PROFILE) != SPEED_PROFILE)
+            .map(|r| r.str(col::PROFILE))
             .collect();
         run.sort_unstable();
         run.dedup();
@@ -672,7 +673,7 @@ fn speed(m: &MachineRecords, a: &Analysis) -> String {
     // The code versions behind this section and behind Tables 2–4 of the same machine.
     let commits = |speed: bool| {
         let mut c: Vec<&str> =
-            m.measurements().filter(|r| (r.str("profile") == SPEED_PROFILE) == speed).map(|r| r.str("git_commit")).collect();
+            m.measurements().filter(|r| (r.str(col::PROFILE) == SPEED_PROFILE) == speed).map(|r| r.str("git_commit")).collect();
         c.sort_unstable();
         c.dedup();
         c.join(", ")
@@ -732,15 +733,15 @@ mod tests {
     /// A serial learning run of `set` at `windows`: rules learned, test accuracy and (newer rows) the majority-class rate.
     fn learned(set: &str, windows: usize, rules: u64, test: f64, majority: Option<f64>) -> Record {
         let r = Record::new()
-            .with("record_kind", "measurement")
-            .with("figure", LEARN_FIGURE)
-            .with("profile", "gpu")
+            .with(col::RECORD_KIND, "measurement")
+            .with(col::FIGURE, LEARN_FIGURE)
+            .with(col::PROFILE, "gpu")
             .with("set", set)
             .with("windows", windows)
             .with("population", 50u64)
             .with("iterations", 20u64)
-            .with("method", SERIAL)
-            .with("status", "ok")
+            .with(col::METHOD, SERIAL)
+            .with(col::STATUS, "ok")
             .with("learn_s", 1.0)
             .with("rules", rules)
             .with("train_accuracy", test)

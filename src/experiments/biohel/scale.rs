@@ -16,6 +16,7 @@ use crate::library::biohel::{condition_tests, random_rule};
 use crate::library::dataset;
 use crate::records::MachineRecords;
 use crate::records::Record;
+use crate::records::col;
 use crate::report::Table;
 use crate::report::chart::{self, RegionChart};
 use crate::stats::median;
@@ -43,7 +44,7 @@ impl ScaleProfile {
                     cases.push(Case {
                         id: format!("scale/n{n}/a{a}/s{s}"),
                         params: Record::new()
-                            .with("figure", SCALE_FIGURE)
+                            .with(col::FIGURE, SCALE_FIGURE)
                             .with("instances", n)
                             .with("attributes", a)
                             .with("classes", *self.classes.get_ref())
@@ -72,7 +73,7 @@ pub fn run(case: &Case, env: &RunEnv, rules_per_iteration: usize, expressed_prob
         (0..iterations).map(|_| (0..rules_per_iteration).map(|_| random_rule(&data, &mut rng, expressed_probability)).collect()).collect();
     let tests: u64 = rules.iter().map(|batch| condition_tests(&data, 0..n, batch)).sum();
     let mut rows = simulated_ga(&case.id, env, &data, &rules, |_| 0..n)?;
-    for row in rows.iter_mut().filter(|r| r.str("status") == "ok") {
+    for row in rows.iter_mut().filter(|r| r.str(col::STATUS) == "ok") {
         row.set("pairs", n * rules_per_iteration * iterations);
         row.set("condition_tests", tests);
     }
@@ -107,14 +108,14 @@ impl Sweep {
     pub fn of(m: &MachineRecords) -> Sweep {
         let mut raw: BTreeMap<(Size, String), Vec<Timing>> = BTreeMap::new();
         let mut sweep = Sweep::default();
-        for r in m.measurements().filter(|r| r.str("figure") == SCALE_FIGURE) {
-            let method = r.str("method").to_owned();
-            if r.str("status") != "ok" {
-                sweep.not_run.insert(method, r.str("reason").to_owned());
+        for r in m.measurements().filter(|r| r.str(col::FIGURE) == SCALE_FIGURE) {
+            let method = r.str(col::METHOD).to_owned();
+            if r.str(col::STATUS) != "ok" {
+                sweep.not_run.insert(method, r.str(col::REASON).to_owned());
                 continue;
             }
             let size = (r.int("instances").unwrap_or(0) as usize, r.int("attributes").unwrap_or(0) as usize);
-            sweep.profiles.insert(size, r.str("profile").to_owned());
+            sweep.profiles.insert(size, r.str(col::PROFILE).to_owned());
             if let (Some(total), Some(load)) = (r.float("eval_s"), r.float("load_s")) {
                 let (tests, pairs) = (r.float("condition_tests").unwrap_or(0.0), r.float("pairs").unwrap_or(0.0));
                 let kernel_s = r.float("kernel_s");

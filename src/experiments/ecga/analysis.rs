@@ -6,6 +6,7 @@
 use super::spec::Published;
 use super::{BASELINE, FASTCOUNT, GECGA, GECGA_DEVICE};
 use crate::records::MachineRecords;
+use crate::records::col;
 use crate::records::{Record, Value};
 use crate::stats::Summary;
 use std::collections::BTreeMap;
@@ -306,8 +307,8 @@ fn builds_at_once(r: &Record) -> usize {
 /// The profile whose Figure 5 runs a machine's report shows: the most ℓ measured, the latest run on a tie.
 fn fig5_profile(m: &MachineRecords) -> Option<String> {
     let mut per: BTreeMap<String, (std::collections::BTreeSet<i64>, i64)> = BTreeMap::new();
-    for r in m.measurements().filter(|r| r.str("figure") == "fig5") {
-        let e = per.entry(r.str("profile").to_owned()).or_default();
+    for r in m.measurements().filter(|r| r.str(col::FIGURE) == "fig5") {
+        let e = per.entry(r.str(col::PROFILE).to_owned()).or_default();
         e.0.extend(r.int("ell"));
         e.1 = e.1.max(r.int("run_id").unwrap_or(0));
     }
@@ -322,20 +323,21 @@ impl Analysis {
     /// measured it last, at its commit, so that each ratio compares scorers of one code version.
     pub fn of(m: &MachineRecords, published: &Published) -> Analysis {
         let fig5 = fig5_profile(m);
-        let rows = m.rows.iter().filter(|r| r.str("figure") != "fig5" || Some(r.str("profile")) == fig5.as_deref()).cloned().collect();
+        let rows =
+            m.rows.iter().filter(|r| r.str(col::FIGURE) != "fig5" || Some(r.str(col::PROFILE)) == fig5.as_deref()).cloned().collect();
         let one = MachineRecords { hw_id: m.hw_id.clone(), rows };
         // Figures 6 and 7 per population as well: two profiles' runs of one case id are two runs, never one.
-        let timed = |r: &Record| match r.str("figure") {
+        let timed = |r: &Record| match r.str(col::FIGURE) {
             f @ ("fig5" | "build") => Some((f.to_owned(), r.int("ell"), None)),
             f @ ("fig6" | "fig7") => Some((f.to_owned(), r.int("ell"), r.int("n"))),
             _ => None,
         };
         let mut a = Analysis::of_rows(one.latest_measurements(timed).into_iter(), published);
         // Every profile's lone builds, not only the latest (one collection point).
-        for r in m.measurements().filter(|r| r.str("figure") == "build" && r.str("status") == "ok") {
+        for r in m.measurements().filter(|r| r.str(col::FIGURE) == "build" && r.str(col::STATUS) == "ok") {
             a.lone_build(r);
         }
-        for r in m.measurements().filter(|r| r.str("figure") == "fig5" && r.str("scorer") == GECGA && r.str("status") == "ok") {
+        for r in m.measurements().filter(|r| r.str(col::FIGURE) == "fig5" && r.str("scorer") == GECGA && r.str(col::STATUS) == "ok") {
             let e = a.gecga_identical.entry(r.int("ell").unwrap_or(0) as usize).or_default();
             e.0 += usize::from(r.get("identical") == &Value::Bool(true));
             e.1 += 1;
@@ -367,7 +369,7 @@ impl Analysis {
         };
         let rows: Vec<&Record> = rows.collect();
         let mut rules: BTreeMap<Table5Rule, (usize, i64)> = BTreeMap::new();
-        for r in rows.iter().filter(|r| r.str("figure") == "table5" && r.str("status") == "ok") {
+        for r in rows.iter().filter(|r| r.str(col::FIGURE) == "table5" && r.str(col::STATUS) == "ok") {
             let e = rules.entry(Table5Rule::of(r)).or_default();
             e.0 += 1;
             e.1 = e.1.max(r.int("run_id").unwrap_or(0));
@@ -379,7 +381,7 @@ impl Analysis {
         // profiles (`quick` and `cpu`, `gpu` and `fig6`) is the same run twice: counted once.
         let mut seen = std::collections::BTreeSet::new();
         for r in rows {
-            if matches!(r.str("figure"), "table5" | "fig6")
+            if matches!(r.str(col::FIGURE), "table5" | "fig6")
                 && !r.str("case_id").is_empty()
                 && !seen.insert((r.str("case_id"), r.int("generation"), r.str("scorer"), Table5Rule::of(r)))
             {
@@ -388,19 +390,19 @@ impl Analysis {
             let ell = r.int("ell").unwrap_or(0) as usize;
             let n = r.int("n").unwrap_or(0) as usize;
             let search = r.str("search").to_owned();
-            let ok = r.str("status") == "ok";
+            let ok = r.str(col::STATUS) == "ok";
             if !ok && r.str("scorer") == GECGA {
-                a.gecga_absent.get_or_insert_with(|| r.str("reason").to_owned());
+                a.gecga_absent.get_or_insert_with(|| r.str(col::REASON).to_owned());
             }
-            match r.str("figure") {
+            match r.str(col::FIGURE) {
                 "table5" if ok && Some(&Table5Rule::of(r)) == a.table5_rule.as_ref() => {
                     a.table5.entry((search, ell)).or_default().extend(r.float("n_min"))
                 }
                 "fig5" | "build" => {
-                    if r.str("figure") == "fig5" {
-                        a.fig5_profile.insert(ell, r.str("profile").to_owned());
+                    if r.str(col::FIGURE) == "fig5" {
+                        a.fig5_profile.insert(ell, r.str(col::PROFILE).to_owned());
                     }
-                    let runs = if r.str("figure") == "fig5" { &mut a.fig5 } else { &mut a.build };
+                    let runs = if r.str(col::FIGURE) == "fig5" { &mut a.fig5 } else { &mut a.build };
                     let entry = runs.entry(ell).or_insert_with(|| (n, BTreeMap::new()));
                     let t = entry.1.entry(r.str("scorer").to_owned()).or_default();
                     if ok {
@@ -422,7 +424,7 @@ impl Analysis {
                         t.runs += 1;
                         t.identical += usize::from(r.get("identical") == &Value::Bool(true));
                     } else {
-                        t.not_run = Some(r.str("reason").to_owned());
+                        t.not_run = Some(r.str(col::REASON).to_owned());
                     }
                 }
                 "fig6" => {
@@ -452,7 +454,7 @@ impl Analysis {
                 }
                 "whole" if ok => {
                     let key = (ell, builds_at_once(r));
-                    a.whole_profile.insert(key, r.str("profile").to_owned());
+                    a.whole_profile.insert(key, r.str(col::PROFILE).to_owned());
                     let set = a.whole.entry(key).or_insert_with(|| (n, BTreeMap::new()));
                     let run = set.1.entry(r.int("run").unwrap_or(0) as usize).or_default();
                     let ms = |key: &str| r.float(key).unwrap_or(f64::NAN);
@@ -517,7 +519,7 @@ impl Analysis {
 
     /// Stores a `build` case's row among its profile's lone builds.
     fn lone_build(&mut self, r: &Record) {
-        let key = (r.str("profile").to_owned(), r.int("ell").unwrap_or(0) as usize);
+        let key = (r.str(col::PROFILE).to_owned(), r.int("ell").unwrap_or(0) as usize);
         self.lone.entry(key).or_default().entry(r.str("scorer").to_owned()).or_default().extend(r.float("model_ms"));
     }
 
@@ -575,15 +577,15 @@ pub mod tests {
     /// A Figure 5 row of one scorer in one run.
     pub fn fig5(profile: &str, run_id: u64, ell: usize, run: usize, scorer: &str, model_ms: f64, total_ms: f64) -> Record {
         Record::new()
-            .with("record_kind", "measurement")
-            .with("figure", "fig5")
-            .with("profile", profile)
+            .with(col::RECORD_KIND, "measurement")
+            .with(col::FIGURE, "fig5")
+            .with(col::PROFILE, profile)
             .with("run_id", run_id)
             .with("case_id", format!("fig5/l{ell}/r{run}"))
             .with("ell", ell)
             .with("n", 100usize)
             .with("scorer", scorer)
-            .with("status", "ok")
+            .with(col::STATUS, "ok")
             .with("model_ms", model_ms)
             .with("total_ms", total_ms)
             .with("identical", true)
@@ -644,10 +646,10 @@ pub mod tests {
     fn two_profiles_runs_of_one_figure_6_case_are_not_mixed() {
         let fig6 = |profile: &str, run_id: u64, g: usize, ones: f64| {
             Record::new()
-                .with("record_kind", "measurement")
-                .with("figure", "fig6")
-                .with("status", "ok")
-                .with("profile", profile)
+                .with(col::RECORD_KIND, "measurement")
+                .with(col::FIGURE, "fig6")
+                .with(col::STATUS, "ok")
+                .with(col::PROFILE, profile)
                 .with("run_id", run_id)
                 .with("case_id", "fig6/greedy/n2400/r0")
                 .with("search", "greedy")
@@ -666,7 +668,7 @@ pub mod tests {
     #[test]
     fn table_5_keeps_the_rule_with_the_most_bisections_and_counts_the_others() {
         let t5 = |n: f64, runs: Option<usize>, randomness: &str| {
-            let r = Record::new().with("record_kind", "measurement").with("figure", "table5").with("status", "ok");
+            let r = Record::new().with(col::RECORD_KIND, "measurement").with(col::FIGURE, "table5").with(col::STATUS, "ok");
             let r = r.with("search", "greedy").with("ell", 50usize).with("n_min", n);
             match runs {
                 Some(k) => r.with("runs_per_trial", k).with("required_successes", 3usize).with("randomness", randomness),
@@ -682,7 +684,7 @@ pub mod tests {
         assert_eq!(a.table5_left_out.get(&old), Some(&1), "rows without the columns: one run of one, the paper's randomness");
         assert_eq!(a.table5_left_out.len(), 2);
         // The same case stored by two profiles is one bisection.
-        let twice = |p: &str| t5(2500.0, Some(5), "counter").with("case_id", "table5/greedy/l50/b0").with("profile", p);
+        let twice = |p: &str| t5(2500.0, Some(5), "counter").with("case_id", "table5/greedy/l50/b0").with(col::PROFILE, p);
         let a = Analysis::of(&MachineRecords { hw_id: "m".into(), rows: vec![twice("cpu"), twice("quick")] }, &published());
         assert_eq!(a.table5[&("greedy".to_owned(), 50)], vec![2500.0]);
         assert!(rule.describe().contains("5 runs per trial") && old.describe().starts_with("one run per trial"), "{}", rule.describe());

@@ -11,6 +11,7 @@ use crate::library::ecga::{
     RunResult, Search, XLogX,
 };
 use crate::library::trap::Trap;
+use crate::records::col;
 use crate::records::{Record, Value};
 use anyhow::Result;
 use std::hash::{Hash, Hasher};
@@ -37,7 +38,7 @@ impl EcgaPaper {
             for search in [Search::Greedy, Search::GreedyMating] {
                 for b in 0..*p.table5_bisections.get_ref() {
                     let params = Record::new()
-                        .with("figure", "table5")
+                        .with(col::FIGURE, "table5")
                         .with("search", search.name())
                         .with("ell", ell)
                         .with("bisection", b)
@@ -52,7 +53,7 @@ impl EcgaPaper {
             for search in [Search::Greedy, Search::GreedyMating] {
                 for r in 0..*p.fig6_runs.get_ref() {
                     let params =
-                        Record::new().with("figure", "fig6").with("search", search.name()).with("ell", 50).with("n", n).with("run", r);
+                        Record::new().with(col::FIGURE, "fig6").with("search", search.name()).with("ell", 50).with("n", n).with("run", r);
                     add(format!("fig6/{}/n{n}/r{r}", search.name()), params, n as u64 / 100 + 1);
                 }
             }
@@ -61,7 +62,7 @@ impl EcgaPaper {
             let n = self.spec.population(ell, Search::GreedyMating);
             for r in 0..*p.fig7_runs.get_ref() {
                 let params = Record::new()
-                    .with("figure", "fig7")
+                    .with(col::FIGURE, "fig7")
                     .with("search", Search::GreedyMating.name())
                     .with("ell", ell)
                     .with("n", n)
@@ -73,7 +74,7 @@ impl EcgaPaper {
             let n = self.spec.population(ell, Search::Greedy);
             for r in 0..*p.fig5_runs.get_ref() {
                 let params = Record::new()
-                    .with("figure", "fig5")
+                    .with(col::FIGURE, "fig5")
                     .with("search", Search::Greedy.name())
                     .with("ell", ell)
                     .with("n", n)
@@ -84,7 +85,7 @@ impl EcgaPaper {
         }
         for ell in p.build_ells.iter().map(|e| *e.get_ref()) {
             let n = self.spec.population(ell, Search::Greedy);
-            let params = Record::new().with("figure", "build").with("search", Search::Greedy.name()).with("ell", ell).with("n", n);
+            let params = Record::new().with(col::FIGURE, "build").with("search", Search::Greedy.name()).with("ell", ell).with("n", n);
             add(format!("build/l{ell}"), params, (ell * ell * n / 1_000) as u64 + 1);
         }
         for ell in p.whole_ells.iter().map(|e| *e.get_ref()) {
@@ -92,7 +93,7 @@ impl EcgaPaper {
             for r in 0..p.whole_runs {
                 for c in 0..p.whole_chunks {
                     let params = Record::new()
-                        .with("figure", "whole")
+                        .with(col::FIGURE, "whole")
                         .with("search", Search::Greedy.name())
                         .with("ell", ell)
                         .with("n", n)
@@ -110,14 +111,14 @@ impl EcgaPaper {
             // Section 5.4: "both of our implementations scale up to 9,800-bit".
             let (ell, n) = (self.spec.scale_paper.ell, self.spec.scale_paper.n);
             for (search, suffix) in [(Search::Greedy, ""), (Search::GreedyMating, "/gm")] {
-                let params = Record::new().with("figure", "scale").with("search", search.name()).with("ell", ell).with("n", n);
+                let params = Record::new().with(col::FIGURE, "scale").with("search", search.name()).with("ell", ell).with("n", n);
                 add(format!("scale/l{ell}{suffix}"), params, (ell * ell * n / 1_000) as u64 + 1);
             }
         }
         if !p.count_sizes.is_empty() {
             let n = self.spec.scale_paper.n;
             let sizes: Vec<String> = p.count_sizes.iter().map(|s| s.get_ref().to_string()).collect();
-            let params = Record::new().with("figure", "count").with("search", "none").with("ell", COUNT_ELL).with("n", n);
+            let params = Record::new().with(col::FIGURE, "count").with("search", "none").with("ell", COUNT_ELL).with("n", n);
             add(format!("count/n{n}"), params.with("sizes", sizes.join(",")), (COUNT_ELL * n / 1_000) as u64 + 1);
         }
         Ok(cases)
@@ -134,7 +135,7 @@ impl EcgaPaper {
             Some(n) => n.max(0) as u64,
             None => 2 * self.spec.population(ell as usize, search_of(p.str("search"))) as u64,
         };
-        let key = match p.str("figure") {
+        let key = match p.str(col::FIGURE) {
             "table5" => "table5_ells",
             "fig5" => "fig5_ells",
             "fig6" => "fig6_pops",
@@ -175,7 +176,7 @@ impl EcgaPaper {
         let trap = Trap { k, m: ell / k };
         let n = || p.int("n").expect("n") as usize;
         let mut rows = Vec::new();
-        match p.str("figure") {
+        match p.str(col::FIGURE) {
             "table5" => {
                 let int = |key: &str| p.int(key).map_or(1, |v| v.max(1) as usize);
                 let criteria = BisectionCriteria {
@@ -196,7 +197,7 @@ impl EcgaPaper {
                 rows.push(
                     Record::new()
                         .with("scorer", name)
-                        .with("status", "ok")
+                        .with(col::STATUS, "ok")
                         .with("n_min", b.n)
                         .with("trials", b.trials.len())
                         .with("runs", b.trials.iter().map(|t| t.runs).sum::<usize>())
@@ -232,7 +233,7 @@ impl EcgaPaper {
                     let identical = *reference.get_or_insert_with(|| trace.clone()) == trace;
                     let row = Record::new()
                         .with("scorer", name)
-                        .with("status", "ok")
+                        .with(col::STATUS, "ok")
                         .with("model_ms", model_ms)
                         .with("pairs_scored", trace.pairs_scored)
                         .with("merges", trace.merges.len())
@@ -266,7 +267,7 @@ impl EcgaPaper {
                     rows.push(
                         Record::new()
                             .with("scorer", name)
-                            .with("status", "ok")
+                            .with(col::STATUS, "ok")
                             .with("generation", g + 1)
                             .with("generations", r.generations)
                             .with("model_quality", h.model_quality)
@@ -312,7 +313,7 @@ fn digest(r: &RunResult) -> String {
 fn run_row(scorer: &str, r: &RunResult, wall_ms: f64) -> Record {
     Record::new()
         .with("scorer", scorer)
-        .with("status", "ok")
+        .with(col::STATUS, "ok")
         .with("model_ms", r.model_building.as_secs_f64() * 1e3)
         .with("total_ms", r.total.as_secs_f64() * 1e3)
         .with("wall_ms", wall_ms)
@@ -429,7 +430,7 @@ fn whole_run(
                         let trace = greedy.search.build(pop, scorer.as_mut(), greedy.max_l, &xlogx)?;
                         let row = Record::new()
                             .with("scorer", name)
-                            .with("status", "ok")
+                            .with(col::STATUS, "ok")
                             .with("model_ms", t0.elapsed().as_secs_f64() * 1e3)
                             .with("pairs_scored", trace.pairs_scored)
                             .with("concurrent", threads)
@@ -461,7 +462,7 @@ fn device_times(row: Record, scorer: &dyn PairScorer) -> Record {
 
 /// The row of a scorer this machine does not run, with the one-line reason.
 fn not_run(scorer: &str, reason: &str) -> Record {
-    Record::new().with("scorer", scorer).with("status", "not_run").with("reason", reason)
+    Record::new().with("scorer", scorer).with(col::STATUS, "not_run").with(col::REASON, reason)
 }
 
 /// Every scorer of Figure 5 this machine runs — the single-threaded baseline
@@ -512,7 +513,7 @@ fn scale_build(trap: &Trap, search: Search, n: usize, seed: u64, max_l: usize, e
     let trace = search.build(&pop, &mut scorer, max_l, &xlogx)?;
     let row = Record::new()
         .with("scorer", GECGA)
-        .with("status", "ok")
+        .with(col::STATUS, "ok")
         .with("n", n)
         .with("population_ms", prep_ms)
         .with("model_ms", t1.elapsed().as_secs_f64() * 1e3)
@@ -557,7 +558,7 @@ fn count_rates(trap: &Trap, sizes: &[usize], n: usize, seed: u64, env: &RunEnv) 
         rows.push(
             Record::new()
                 .with("scorer", GECGA)
-                .with("status", "ok")
+                .with(col::STATUS, "ok")
                 .with("group_size", size)
                 .with("counting", if size <= crate::gpu::ecga::FASTCOUNT_MAX_L { "FastCount" } else { "histogram" })
                 .with("groups", COUNT_GROUPS)
@@ -603,11 +604,11 @@ mod tests {
         assert!(cases.iter().all(|c| c.id.starts_with("table5/") && c.params.str("randomness") == "counter"));
         assert!(cases.iter().all(|c| c.params.int("runs_per_trial") == Some(5) && c.params.int("required_successes") == Some(3)));
         let quick = p.cases("quick").unwrap();
-        let t5 = quick.iter().find(|c| c.params.str("figure") == "table5").unwrap();
+        let t5 = quick.iter().find(|c| c.params.str(col::FIGURE) == "table5").unwrap();
         assert_eq!((t5.params.int("runs_per_trial"), t5.params.str("randomness")), (Some(1), "paper"), "the default rule");
         let fig6 = p.cases("fig6").unwrap();
         assert_eq!(fig6.len(), 5 * 2 * 30);
-        assert!(fig6.iter().all(|c| c.params.str("figure") == "fig6"));
+        assert!(fig6.iter().all(|c| c.params.str(col::FIGURE) == "fig6"));
     }
 
     #[test]
@@ -624,8 +625,8 @@ mod tests {
     #[test]
     fn a_whole_cases_footprint_counts_its_kept_generations() {
         let p = paper();
-        let whole = p.cases("whole").unwrap().into_iter().find(|c| c.params.str("figure") == "whole").unwrap();
-        let build = p.cases("speed").unwrap().into_iter().find(|c| c.params.str("figure") == "build").unwrap();
+        let whole = p.cases("whole").unwrap().into_iter().find(|c| c.params.str(col::FIGURE) == "whole").unwrap();
+        let build = p.cases("speed").unwrap().into_iter().find(|c| c.params.str(col::FIGURE) == "build").unwrap();
         let (w, b) = (p.footprint(&whole), p.footprint(&build));
         // ℓ = 500, N = 60,775, 2 chunks: ⌈50/2⌉ kept generations and the `build` selection, 9/8 byte per allele.
         let (n, ell) = (build.params.int("n").unwrap() as u64, 500u64);

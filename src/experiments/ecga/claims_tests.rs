@@ -11,6 +11,7 @@ use crate::experiments::ecga::spec::EcgaSpec;
 use crate::experiments::ecga::{BASELINE, FASTCOUNT, GECGA};
 use crate::records::MachineRecords;
 use crate::records::Record;
+use crate::records::col;
 use crate::spec::{PaperHardware, SpecFile};
 use std::path::Path;
 
@@ -37,10 +38,10 @@ fn around(mean: f64, n: usize) -> Vec<f64> {
 
 fn row(figure: &str) -> Record {
     Record::new()
-        .with("record_kind", "measurement")
-        .with("figure", figure)
-        .with("status", "ok")
-        .with("profile", "test")
+        .with(col::RECORD_KIND, "measurement")
+        .with(col::FIGURE, figure)
+        .with(col::STATUS, "ok")
+        .with(col::PROFILE, "test")
         .with("run_id", 1u64)
 }
 
@@ -209,7 +210,7 @@ fn records_with_nothing_to_judge_are_not_run_here_with_the_records_reason() {
     // A machine without a GPU: its Figure 5 rows say why gECGA did not run.
     let mut rows = runs(50, 5, 100.0, 1.0);
     rows.retain(|r| r.str("scorer") != GECGA);
-    rows.push(row("fig5").with("ell", 50usize).with("scorer", GECGA).with("status", "not_run").with("reason", "libcuda not found"));
+    rows.push(row("fig5").with("ell", 50usize).with("scorer", GECGA).with(col::STATUS, "not_run").with(col::REASON, "libcuda not found"));
     for id in ["gecga_identical", "spg_grows", "spg_at_500", "gm_faster"] {
         let (_, a, m) = case(id, rows.clone());
         let o = claims.judge_one(id, &a, &Ctx { machine: &m, paper: &hw }).unwrap();
@@ -220,7 +221,7 @@ fn records_with_nothing_to_judge_are_not_run_here_with_the_records_reason() {
     let mut rows = runs(500, 3, 1.0, 1.0);
     rows.retain(|r| r.str("scorer") != BASELINE);
     rows.push(
-        fig5("test", 1, 500, 0, BASELINE, 0.0, 0.0).with("status", "not_run").with("reason", "ℓ beyond the profile's cpu_1t_max_ell"),
+        fig5("test", 1, 500, 0, BASELINE, 0.0, 0.0).with(col::STATUS, "not_run").with(col::REASON, "ℓ beyond the profile's cpu_1t_max_ell"),
     );
     let (_, a, m) = case("spg_at_500", rows);
     let o = claims.judge_one("spg_at_500", &a, &Ctx { machine: &m, paper: &hw }).unwrap();
@@ -444,7 +445,7 @@ fn spg_at_500_is_judged_with_the_cost_of_sharing_the_cores_as_a_systematic() {
     assert!(o.evidence.contains("spg(w) at ℓ = 500: measured"), "{}", o.evidence);
     // The lone builds' own spread is shown beside the cost measured against one of them.
     let mut rows = whole(3, 20, 12_057.0, 1000.0, 1100.0);
-    rows.push(row("build").with("ell", 500usize).with("scorer", BASELINE).with("model_ms", 1300.0).with("profile", "whole2"));
+    rows.push(row("build").with("ell", 500usize).with("scorer", BASELINE).with("model_ms", 1300.0).with(col::PROFILE, "whole2"));
     let o = judge(rows);
     assert!(
         o.evidence.contains("the lone build itself took 1000–1300 ms over 2 builds here (the slowest +30.0% over the fastest)"),
@@ -472,7 +473,7 @@ fn spg_at_500_judges_the_set_of_whole_runs_with_the_most_runs() {
     // Each set against the lone build of its own profile's run: the 8-builds
     // set's 1,100 ms is +10% over the `speed` run's 1,000 ms lone build but +0%
     // over its own `whole` run's 1,100 ms.
-    let of = |profile: &str, rows: Vec<Record>| rows.into_iter().map(|r| r.with("profile", profile)).collect::<Vec<Record>>();
+    let of = |profile: &str, rows: Vec<Record>| rows.into_iter().map(|r| r.with(col::PROFILE, profile)).collect::<Vec<Record>>();
     let mut rows = of("speed", whole(1, 20, 12_057.0, 1000.0, 1350.0));
     rows.extend(of("whole", whole(3, 20, 12_057.0, 1100.0, 1100.0).into_iter().map(|r| r.with("threads", 8usize)).collect()));
     let o = judge(rows);

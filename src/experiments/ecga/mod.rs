@@ -46,6 +46,7 @@ use crate::claims::{ClaimResult, Claims};
 use crate::error::SpecError;
 use crate::records::MachineRecords;
 use crate::records::Record;
+use crate::records::col;
 use crate::spec::{SpecFile, SpecOutline};
 use analysis::Analysis;
 use anyhow::Result;
@@ -137,7 +138,7 @@ impl Paper for EcgaPaper {
     /// to the host's counter-based ones): any rank runs them, on the GPU where
     /// it has one, else on all its cores. The other cases time gECGA.
     fn resource(&self, case: &Case) -> plan::Resource {
-        match case.params.str("figure") {
+        match case.params.str(col::FIGURE) {
             "table5" | "fig6" => plan::Resource::CpuCores,
             _ => plan::Resource::Gpu,
         }

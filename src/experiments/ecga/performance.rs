@@ -8,6 +8,7 @@ use super::cases::{COUNT_CHECKED, COUNT_ELL, COUNT_GROUPS, COUNT_REPS};
 use super::{BASELINE, CPU_MT, GECGA, GECGA_DEVICE, SCORERS, SPEED_PROFILE};
 use crate::records::MachineRecords;
 use crate::records::Record;
+use crate::records::col;
 use crate::report::{Table, run_ratios};
 use crate::stats::Summary;
 
@@ -52,7 +53,7 @@ pub fn section(m: &MachineRecords, a: &Analysis) -> String {
     md += &builds(a);
     // The goals from the `speed` profile's runs where this machine has them (one
     // build of the code, not a mean over profiles measured by different versions).
-    let speed = Analysis::of_rows(m.measurements().filter(|r| r.str("profile") == SPEED_PROFILE), &a.published);
+    let speed = Analysis::of_rows(m.measurements().filter(|r| r.str(col::PROFILE) == SPEED_PROFILE), &a.published);
     md += &if speed.fig5.is_empty() && speed.build.is_empty() {
         speed_goals(m, a, "")
     } else {
@@ -112,14 +113,14 @@ fn counting_rate(m: &MachineRecords, a: &Analysis) -> String {
 /// instruction rate (per second) measured in the same profile's runs.
 pub fn scale_rate(m: &MachineRecords, r: &Record) -> Option<(f64, f64)> {
     let per_s = r.float("alleles_counted")? / (r.float("kernel_ms")? * 1e-3);
-    Some((per_s, m.ceiling_of_profile("gpu_int32", r.str("profile"))? * 1e9))
+    Some((per_s, m.ceiling_of_profile("gpu_int32", r.str(col::PROFILE))? * 1e9))
 }
 
 /// The counting rate where counting dominates: the scale builds' long scoring blocks.
 fn scale_rates(m: &MachineRecords) -> String {
     let rates: Vec<String> = m
         .measurements()
-        .filter(|r| r.str("figure") == "scale" && r.str("status") == "ok")
+        .filter(|r| r.str(col::FIGURE) == "scale" && r.str(col::STATUS) == "ok")
         .filter_map(|r| {
             let (per_s, int32) = scale_rate(m, r)?;
             Some(format!("{} {} (ℓ = {}, N = {})", r.str("search"), crate::fmt::share(per_s, int32, 0), r.int("ell")?, r.int("n")?))
@@ -148,7 +149,7 @@ fn counting_kernel(m: &MachineRecords) -> String {
         "÷ device copy",
     ]);
     // The latest run's rows: each run measured one version of the kernel.
-    let count_rows = || m.measurements().filter(|r| r.str("figure") == "count" && r.str("status") == "ok");
+    let count_rows = || m.measurements().filter(|r| r.str(col::FIGURE) == "count" && r.str(col::STATUS) == "ok");
     let Some(latest) = count_rows().filter_map(|r| r.int("run_id")).max() else { return String::new() };
     let mut commit = String::new();
     for r in count_rows().filter(|r| r.int("run_id") == Some(latest)) {
@@ -160,7 +161,7 @@ fn counting_kernel(m: &MachineRecords) -> String {
         };
         let per_s = alleles / (kernel_ms * 1e-3);
         let share = |ceiling: &str, v: f64| {
-            m.ceiling_of_profile(ceiling, r.str("profile")).map_or("—".into(), |c| crate::fmt::share(v, c * 1e9, 0))
+            m.ceiling_of_profile(ceiling, r.str(col::PROFILE)).map_or("—".into(), |c| crate::fmt::share(v, c * 1e9, 0))
         };
         t.row(vec![
             size.to_string(),
@@ -411,9 +412,9 @@ mod tests {
         assert!(text.contains("| 500 | sampling | 10.0 | 10% | 1.25e5 B | 0.0 GB/s | — (no ceiling recorded) |"), "{text}");
         // ℓ = 500, N = 100: P = 6,250 bytes; 10 generations in 10 ms a phase.
         let d2d = Record::new()
-            .with("record_kind", "ceiling")
+            .with(col::RECORD_KIND, "ceiling")
             .with("ceiling", "gpu_d2d")
-            .with("profile", "speed")
+            .with(col::PROFILE, "speed")
             .with("run_id", 1u64)
             .with(crate::records::GB_PER_S, 0.0125);
         m.rows.extend([d2d, int32_ceiling("speed", 1, 1000.0), int32_ceiling("gpu", 2, 1.0)]);
@@ -428,11 +429,11 @@ mod tests {
 
     fn scale(search: &str, status: &str, alleles: f64, kernel_ms: f64) -> Record {
         Record::new()
-            .with("record_kind", "measurement")
-            .with("figure", "scale")
-            .with("profile", "gpu-scale")
+            .with(col::RECORD_KIND, "measurement")
+            .with(col::FIGURE, "scale")
+            .with(col::PROFILE, "gpu-scale")
             .with("search", search)
-            .with("status", status)
+            .with(col::STATUS, status)
             .with("ell", 9800usize)
             .with("n", 1_912_315usize)
             .with("alleles_counted", alleles)
@@ -449,7 +450,7 @@ mod tests {
             scale("gm", "not_run", 9.0e12, 1000.0),
         ];
         let m = MachineRecords { hw_id: "m".into(), rows };
-        let ok: Vec<&Record> = m.measurements().filter(|r| r.str("status") == "ok").collect();
+        let ok: Vec<&Record> = m.measurements().filter(|r| r.str(col::STATUS) == "ok").collect();
         // 10¹² alleles in 1 s against the gpu-scale run's 2·10¹² int32/s, not the later gpu run's.
         assert_eq!(scale_rate(&m, ok[0]), Some((1.0e12, 2.0e12)));
         let text = scale_rates(&m);
@@ -460,12 +461,12 @@ mod tests {
 
     fn count(run_id: u64, size: usize, counting: &str, alleles: f64, kernel_ms: f64) -> Record {
         Record::new()
-            .with("record_kind", "measurement")
-            .with("figure", "count")
-            .with("profile", "gpu-count")
+            .with(col::RECORD_KIND, "measurement")
+            .with(col::FIGURE, "count")
+            .with(col::PROFILE, "gpu-count")
             .with("run_id", run_id)
             .with("git_commit", format!("c{run_id}"))
-            .with("status", "ok")
+            .with(col::STATUS, "ok")
             .with("group_size", size)
             .with("counting", counting)
             .with("n", 1000usize)

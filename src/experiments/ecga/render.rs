@@ -10,6 +10,7 @@ use crate::experiments::{PaperReport, Section};
 use crate::fmt;
 use crate::library::ecga::Search;
 use crate::records::MachineRecords;
+use crate::records::col;
 use crate::report::chart::{self, LineChart, PaperPoints};
 use crate::report::{PaperValue, Table};
 use crate::stats::Summary;
@@ -159,7 +160,7 @@ impl EcgaPaper {
         if let Some(rule) = &a.table5_rule {
             let scorers: std::collections::BTreeSet<&str> = m
                 .measurements()
-                .filter(|r| r.str("figure") == "table5" && r.str("status") == "ok" && &Table5Rule::of(r) == rule)
+                .filter(|r| r.str(col::FIGURE) == "table5" && r.str(col::STATUS) == "ok" && &Table5Rule::of(r) == rule)
                 .map(|r| r.str("scorer"))
                 .filter(|s| !s.is_empty())
                 .collect();

@@ -7,6 +7,7 @@ use super::spec::EcgaSpec;
 use crate::hardware::Quantity;
 use crate::library::ecga::Search;
 use crate::records::MachineRecords;
+use crate::records::col;
 use crate::report::Table;
 use crate::spec::PaperHardware;
 use std::fmt::Write;
@@ -106,9 +107,9 @@ pub fn section(spec: &EcgaSpec, m: &MachineRecords) -> String {
         "alleles counted per second ÷ int32 rate",
     ]);
     let mut not_run = String::new();
-    for r in m.measurements().filter(|r| r.str("figure") == "scale") {
-        if r.str("status") != "ok" {
-            let _ = writeln!(not_run, "Model build not run here ({}).", r.str("reason"));
+    for r in m.measurements().filter(|r| r.str(col::FIGURE) == "scale") {
+        if r.str(col::STATUS) != "ok" {
+            let _ = writeln!(not_run, "Model build not run here ({}).", r.str(col::REASON));
             continue;
         }
         let (ell, n) = (r.int("ell").unwrap_or(0) as usize, r.int("n").unwrap_or(0) as usize);

@@ -1,9 +1,10 @@
 //! One machine's gBOA records, indexed by Table I point and complexity axis.
 
 use super::cases::{GBOA, GBOA_PAPER};
+use super::rows::{COMPLEXITY, ComplexityCase, RunRow, TABLE1, Table1Case};
 use crate::claims::Estimate;
 use crate::records::MachineRecords;
-use crate::records::{Record, Value};
+use crate::records::{Record, col};
 use crate::stats::{self, Summary};
 use std::collections::BTreeMap;
 
@@ -77,56 +78,54 @@ impl Analysis {
     /// Each point (Table I's ℓ and generations, a complexity sweep's value) from
     /// the profile that measured it last, at its commit: one code version per mean.
     pub fn of(m: &MachineRecords) -> Analysis {
-        let point = |r: &Record| {
-            let value = if r.str("axis") == "n" { r.int("n") } else { r.int("ell") };
-            Some((r.str("figure").to_owned(), r.str("axis").to_owned(), value, r.int("generations")))
+        // A Table I point is (ℓ, generations); a complexity point is its axis' value.
+        let point = |r: &Record| match (r.row::<Table1Case>(), r.row::<ComplexityCase>()) {
+            (Ok(t), _) => Some((TABLE1, String::new(), t.ell, t.generations)),
+            (_, Ok(c)) => Some((COMPLEXITY, c.axis.clone(), if c.axis == "n" { c.n } else { c.ell }, 0)),
+            _ => None,
         };
         let mut a = Analysis { gpu_sms: m.rows.iter().find_map(|r| r.int("gpu_sms")).map(|v| v as usize), ..Analysis::default() };
+        let ran = |r: &Record| r.str(col::STATUS) == "ok";
         // Identity is evidence whichever profile ran it: every gBOA run counts.
-        for r in m.measurements().filter(|r| [GBOA, GBOA_PAPER].contains(&r.str("method")) && r.str("status") == "ok") {
-            a.identical.0 += usize::from(r.get("identical") == &Value::Bool(true));
+        for r in m.measurements().filter(|r| [GBOA, GBOA_PAPER].contains(&r.str(col::METHOD)) && ran(r)) {
+            a.identical.0 += usize::from(r.row::<RunRow>().is_ok_and(|run| run.identical == Some(true)));
             a.identical.1 += 1;
         }
         for r in m.latest_measurements(point) {
-            let method = r.str("method").to_owned();
-            if r.str("status") != "ok" {
-                a.not_run.insert(method, r.str("reason").to_owned());
+            let method = r.str(col::METHOD).to_owned();
+            if !ran(r) {
+                a.not_run.insert(method, r.str(col::REASON).to_owned());
                 continue;
             }
-            let f = |k: &str| r.float(k).unwrap_or(f64::NAN);
-            let ell = r.int("ell").unwrap_or(0) as usize;
-            match r.str("figure") {
-                "table1" => {
-                    let at = Point { ell, generations: r.int("generations").unwrap_or(0) as usize };
-                    a.profiles.insert(at, r.str("profile").to_owned());
-                    a.table1.entry(at).or_default().entry(method).or_default().push(RunTimes {
-                        run: r.int("run").unwrap_or(0) as usize,
-                        selection: f("selection_ms"),
-                        construction: f("construction_ms"),
-                        sampling: f("sampling_ms"),
-                        evaluation: r.float("evaluation_ms").unwrap_or(0.0),
-                        n: r.int("n").map_or(f64::NAN, |v| v as f64),
-                        selected: r.int("selected").map_or(f64::NAN, |v| v as f64),
-                        replacement: f("replacement_ms"),
-                        total: f("total_ms"),
-                        solved: f("solved_fraction"),
-                        kernel: f("kernel_ms"),
-                        device_calls: f("device_calls_ms"),
-                        alleles: f("alleles_counted"),
-                        statistics: f("statistics_ms"),
-                        setup: f("setup_ms"),
-                    });
+            let Ok(run) = r.row::<RunRow>() else { continue };
+            let nan = |v: Option<f64>| v.unwrap_or(f64::NAN);
+            if let Ok(case) = r.row::<Table1Case>() {
+                let at = Point { ell: case.ell, generations: case.generations };
+                a.profiles.insert(at, r.str(col::PROFILE).to_owned());
+                a.table1.entry(at).or_default().entry(method).or_default().push(RunTimes {
+                    run: case.run,
+                    selection: run.selection_ms,
+                    construction: run.construction_ms,
+                    sampling: run.sampling_ms,
+                    evaluation: run.evaluation_ms.unwrap_or(0.0),
+                    n: case.n as f64,
+                    selected: run.selected.map_or(f64::NAN, |v| v as f64),
+                    replacement: run.replacement_ms,
+                    total: run.total_ms,
+                    solved: run.solved_fraction,
+                    kernel: nan(run.kernel_ms),
+                    device_calls: nan(run.device_calls_ms),
+                    alleles: nan(run.alleles_counted),
+                    statistics: nan(run.statistics_ms),
+                    setup: nan(run.setup_ms),
+                });
+            } else if let Ok(ComplexityCase { axis, ell, n, .. }) = r.row::<ComplexityCase>() {
+                let value = if axis == "ell" { ell } else { n };
+                a.complexity_fixed.insert((axis.clone(), value), (ell, n));
+                if let Some(kernel) = run.kernel_ms {
+                    a.complexity_kernel.entry((axis.clone(), value)).or_default().entry(method.clone()).or_default().push(kernel);
                 }
-                "complexity" => {
-                    let axis = r.str("axis").to_owned();
-                    let value = if axis == "ell" { ell } else { r.int("n").unwrap_or(0) as usize };
-                    a.complexity_fixed.insert((axis.clone(), value), (ell, r.int("n").unwrap_or(0) as usize));
-                    if let Some(kernel) = r.float("kernel_ms") {
-                        a.complexity_kernel.entry((axis.clone(), value)).or_default().entry(method.clone()).or_default().push(kernel);
-                    }
-                    a.complexity.entry((axis, value)).or_default().entry(method).or_default().push(f("construction_ms"));
-                }
-                _ => {}
+                a.complexity.entry((axis, value)).or_default().entry(method).or_default().push(run.construction_ms);
             }
         }
         a

@@ -19,6 +19,7 @@
 //! against the CPU's counter-based run generation by generation.
 
 use super::GboaPaper;
+use super::rows::{COMPLEXITY, ComplexityCase, RunRow, TABLE1, Table1Case};
 use super::spec::Profile;
 use crate::error::SpecError;
 use crate::experiments::{Case, Footprint, RunEnv};
@@ -26,7 +27,7 @@ use crate::gpu::boa::{GpuFamilyScorer, device_run_bytes, run_on_device};
 use crate::library::boa::{self, BoaConfig, BoaResult, Construction, CpuFamilyScorer, FamilyScorer, ParallelFamilyScorer, Randomness};
 use crate::library::ecga::{Popcount, PrefixFastCount};
 use crate::library::trap::Trap;
-use crate::records::Record;
+use crate::records::{Record, col};
 use anyhow::Result;
 
 /// Column names, in report order: the paper's three and the multi-threaded extra.
@@ -69,13 +70,13 @@ impl GboaPaper {
             for r in 0..*p.runs.get_ref() {
                 cases.push(Case {
                     id: format!("table1/l{ell}/r{r}"),
-                    params: Record::new()
-                        .with("figure", "table1")
-                        .with("ell", ell)
-                        .with("n", n)
-                        .with("run", r)
-                        .with("generations", *p.generations.get_ref())
-                        .with("seed", seed ^ ((ell as u64) << 20) ^ r as u64),
+                    params: Record::new().with(col::FIGURE, TABLE1).with_row(&Table1Case {
+                        ell,
+                        n,
+                        run: r,
+                        generations: *p.generations.get_ref(),
+                        seed: seed ^ ((ell as u64) << 20) ^ r as u64,
+                    }),
                     weight: (ell * ell * *p.generations.get_ref()) as u64 / 100 + 1,
                 });
             }
@@ -85,18 +86,11 @@ impl GboaPaper {
             .iter()
             .map(|e| (*e.get_ref(), n, "ell"))
             .chain(p.complexity_pops.iter().map(|pop| (*p.complexity_ell.get_ref(), *pop.get_ref(), "n")));
-        for (ell, pop, axis) in complexity {
-            let id = if axis == "ell" { format!("complexity/l{ell}") } else { format!("complexity/n{pop}") };
-            cases.push(Case {
-                id,
-                params: Record::new()
-                    .with("figure", "complexity")
-                    .with("axis", axis)
-                    .with("ell", ell)
-                    .with("n", pop)
-                    .with("seed", seed ^ ((ell as u64) << 40) ^ pop as u64),
-                weight: (ell * ell * pop / 4800) as u64 / 100 + 1,
-            });
+        for (ell, n, axis) in complexity {
+            let id = if axis == "ell" { format!("complexity/l{ell}") } else { format!("complexity/n{n}") };
+            let params = ComplexityCase { axis: axis.into(), ell, n, seed: seed ^ ((ell as u64) << 40) ^ n as u64 };
+            let params = Record::new().with(col::FIGURE, COMPLEXITY).with_row(&params);
+            cases.push(Case { id, params, weight: (ell * ell * n / 4800) as u64 / 100 + 1 });
         }
         Ok(cases)
     }
@@ -107,34 +101,34 @@ impl GboaPaper {
     /// both scorers alive at once) and the gains, or for Table I the whole
     /// `gboa-device` run ([`device_run_bytes`]) where that is more.
     pub(super) fn footprint(&self, case: &Case) -> Footprint {
-        let (ell, n) = (case.params.int("ell").unwrap_or(0).max(0) as u64, case.params.int("n").unwrap_or(0).max(0) as u64);
-        let key = match (case.params.str("figure"), case.params.str("axis")) {
-            ("table1", _) => "table1_ells",
-            (_, "ell") => "complexity_ells",
-            _ => "complexity_pops",
-        };
-        let network = n * ell / 8 + n * ell + 8 * ell * ell;
-        let device_bytes = if key == "table1_ells" {
-            let (generations, n) = (case.params.int("generations").unwrap_or(0).max(0) as usize, n as usize);
-            let selected = self.config(n, generations, Construction::Permutation).selected();
-            let whole = device_run_bytes(n, ell as usize, selected, generations);
-            network.max(u64::try_from(whole).unwrap_or(u64::MAX))
-        } else {
-            network
-        };
-        Footprint { host_bytes: 3 * n * ell + 8 * ell * ell, device_bytes, key }
+        let network = |n: usize, ell: usize| (n * ell / 8 + n * ell + 8 * ell * ell) as u64;
+        let host = |n: usize, ell: usize| (3 * n * ell + 8 * ell * ell) as u64;
+        match (case.params.row::<Table1Case>(), case.params.row::<ComplexityCase>()) {
+            (Ok(Table1Case { ell, n, generations, .. }), _) => {
+                let selected = self.config(n, generations, Construction::Permutation).selected();
+                let whole = u64::try_from(device_run_bytes(n, ell, selected, generations)).unwrap_or(u64::MAX);
+                Footprint { host_bytes: host(n, ell), device_bytes: network(n, ell).max(whole), key: "table1_ells" }
+            }
+            (_, Ok(ComplexityCase { axis, ell, n, .. })) => {
+                let key = if axis == "ell" { "complexity_ells" } else { "complexity_pops" };
+                Footprint { host_bytes: host(n, ell), device_bytes: network(n, ell), key }
+            }
+            (Err(e), _) => panic!("gBOA case {}: {e}", case.id),
+        }
     }
 
     pub(super) fn run(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
-        let p = &case.params;
-        let ell = p.int("ell").expect("ell") as usize;
-        let n = p.int("n").expect("n") as usize;
-        let seed = p.int("seed").expect("seed") as u64;
+        // Table I: the paper's run length; complexity: one generation (one network),
+        // repeated, for it takes milliseconds (median in the report).
+        let table1 = case.params.row::<Table1Case>().ok();
+        let (ell, n, seed, generations, repeats) = match &table1 {
+            Some(t) => (t.ell, t.n, t.seed, t.generations, 1),
+            None => {
+                let c: ComplexityCase = case.params.row().map_err(|e| anyhow::anyhow!("gBOA case {}: {e}", case.id))?;
+                (c.ell, c.n, c.seed, 1, COMPLEXITY_REPEATS)
+            }
+        };
         let trap = Trap { k: *self.spec.settings.k_trap.get_ref(), m: ell / *self.spec.settings.k_trap.get_ref() };
-        // Table I: the paper's run length; complexity: one generation (one network).
-        let generations = if p.str("figure") == "table1" { p.int("generations").expect("generations") as usize } else { 1 };
-        // A single network takes milliseconds: repeat it (median in the report).
-        let repeats = if p.str("figure") == "table1" { 1 } else { COMPLEXITY_REPEATS };
         let mut rows = Vec::new();
         let mut methods: Vec<(&str, Construction, Box<dyn FamilyScorer + '_>)> = cpu_methods();
         match &env.gpu {
@@ -144,26 +138,27 @@ impl GboaPaper {
             }
             None => {
                 for method in [GBOA, GBOA_PAPER] {
-                    rows.push(Record::new().with("method", method).with("status", "not_run").with("reason", env.gpu_absent.as_str()));
+                    rows.push(Record::not_run(method, &env.gpu_absent));
                 }
             }
         }
-        if p.str("figure") == "table1" {
+        if table1.is_some() {
             match &env.gpu {
                 Some(gpu) => {
                     let cfg = BoaConfig { rng: Randomness::Counter, ..self.config(n, generations, Construction::Permutation) };
                     let d = run_on_device(gpu, &trap, &cfg, seed, None)?;
-                    let row = run_row(GBOA_DEVICE, &d.result).with("repeat", 0).with("rng", Randomness::Counter.name());
-                    rows.push(
-                        row.with("alleles_counted", d.alleles)
-                            .with("selected", cfg.selected())
-                            .with("statistics_ms", d.statistics_ms)
-                            .with("setup_ms", d.setup_ms),
-                    );
+                    let row = RunRow {
+                        repeat: Some(0),
+                        rng: Some(Randomness::Counter.name().into()),
+                        alleles_counted: Some(d.alleles),
+                        selected: Some(cfg.selected()),
+                        statistics_ms: Some(d.statistics_ms),
+                        setup_ms: Some(d.setup_ms),
+                        ..run_row(&d.result)
+                    };
+                    rows.push(Record::ran(GBOA_DEVICE).with_row(&row));
                 }
-                None => {
-                    rows.push(Record::new().with("method", GBOA_DEVICE).with("status", "not_run").with("reason", env.gpu_absent.as_str()))
-                }
+                None => rows.push(Record::not_run(GBOA_DEVICE, &env.gpu_absent)),
             }
         }
         let mut pboa: Option<BoaResult> = None;
@@ -171,21 +166,20 @@ impl GboaPaper {
             for rep in 0..repeats {
                 let before = scorer.device_stats();
                 let r = boa::run(&trap, &self.config(n, generations, construction), seed, scorer.as_mut())?;
-                let mut row = run_row(name, &r).with("repeat", rep);
+                let mut row = RunRow { repeat: Some(rep), ..run_row(&r) };
                 if let (Some(b), Some(a)) = (before, scorer.device_stats()) {
-                    row = row
-                        .with("kernel_ms", a.kernel_ms - b.kernel_ms)
-                        .with("device_calls_ms", a.calls_ms - b.calls_ms)
-                        .with("alleles_counted", a.alleles - b.alleles);
+                    row.kernel_ms = Some(a.kernel_ms - b.kernel_ms);
+                    row.device_calls_ms = Some(a.calls_ms - b.calls_ms);
+                    row.alleles_counted = Some(a.alleles - b.alleles);
                 }
                 if construction == Construction::Permutation {
                     // Every pBOA column must make the same run: same networks, same offspring.
                     let reference = pboa.get_or_insert_with(|| r.clone());
                     let identical = same_run(reference, &r);
                     anyhow::ensure!(identical, "{name} diverged from single-threaded pBOA in case {} (seed {seed})", case.id);
-                    row = row.with("identical", identical);
+                    row.identical = Some(identical);
                 }
-                rows.push(row);
+                rows.push(Record::ran(name).with_row(&row));
             }
         }
         Ok(rows)
@@ -212,21 +206,30 @@ fn same_run(a: &BoaResult, b: &BoaResult) -> bool {
         && a.history == b.history
 }
 
-fn run_row(method: &str, r: &BoaResult) -> Record {
+/// A run's row: its phase times and result, the method's own columns empty.
+fn run_row(r: &BoaResult) -> RunRow {
     let t = &r.timings;
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
-    Record::new()
-        .with("method", method)
-        .with("status", "ok")
-        .with("generations", r.generations)
-        .with("selection_ms", ms(t.selection))
-        .with("construction_ms", ms(t.construction))
-        .with("sampling_ms", ms(t.sampling))
-        .with("evaluation_ms", ms(t.evaluation))
-        .with("replacement_ms", ms(t.replacement))
-        .with("total_ms", ms(t.total))
-        .with("solved_fraction", r.solved_fraction)
-        .with("best_fitness", r.best_fitness)
-        .with("families_scored", r.families_scored)
-        .with("edges", r.history.last().map_or(0, |g| g.edges))
+    RunRow {
+        generations: r.generations,
+        selection_ms: ms(t.selection),
+        construction_ms: ms(t.construction),
+        sampling_ms: ms(t.sampling),
+        evaluation_ms: Some(ms(t.evaluation)),
+        replacement_ms: ms(t.replacement),
+        total_ms: ms(t.total),
+        solved_fraction: r.solved_fraction,
+        best_fitness: r.best_fitness,
+        families_scored: r.families_scored,
+        edges: r.history.last().map_or(0, |g| g.edges),
+        repeat: None,
+        rng: None,
+        kernel_ms: None,
+        device_calls_ms: None,
+        alleles_counted: None,
+        selected: None,
+        statistics_ms: None,
+        setup_ms: None,
+        identical: None,
+    }
 }

@@ -11,6 +11,7 @@ mod analysis;
 mod cases;
 mod claims;
 mod render;
+mod rows;
 pub mod selfcheck;
 mod spec;
 

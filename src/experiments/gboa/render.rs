@@ -7,6 +7,7 @@ use super::cases::{GBOA, GBOA_DEVICE, GBOA_PAPER, METHODS, PBOA, PBOA_MT, SBOA};
 use crate::experiments::{PaperReport, SPEED_PROFILE, Section};
 use crate::fmt;
 use crate::records::MachineRecords;
+use crate::records::col;
 use crate::report::chart::{self, LineChart};
 use crate::report::{PaperValue, Table, run_ratios};
 use crate::stats;
@@ -354,7 +355,7 @@ type Pick = fn(&RunTimes) -> f64;
 /// The speed goals are benchmarks of the `speed` profile: its runs
 /// where this machine has device runs in it, else the latest profile's.
 fn speed_device_run(m: &MachineRecords, latest: &Analysis) -> String {
-    let keep = |r: &&crate::records::Record| r.str("record_kind") != "measurement" || r.str("profile") == SPEED_PROFILE;
+    let keep = |r: &&crate::records::Record| r.str(col::RECORD_KIND) != "measurement" || r.str(col::PROFILE) == SPEED_PROFILE;
     let speed = MachineRecords { hw_id: m.hw_id.clone(), rows: m.rows.iter().filter(keep).cloned().collect() };
     let a = Analysis::of(&speed);
     if a.table1.values().any(|methods| methods.contains_key(GBOA_DEVICE)) {

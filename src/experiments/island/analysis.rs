@@ -4,6 +4,7 @@
 
 use super::{CPU_MT, CUDA, CUDA_RING};
 use crate::records::MachineRecords;
+use crate::records::col;
 use crate::records::{Record, Value};
 use crate::stats::Summary;
 use anyhow::{Context, Result};
@@ -97,8 +98,8 @@ impl Run {
             s => s.split('+').map(str::parse).collect::<Result<_, _>>().with_context(|| format!("case `{case}`: split `{s}`"))?,
         };
         Ok(Run {
-            method: r.str("method").to_owned(),
-            profile: r.str("profile").to_owned(),
+            method: r.str(col::METHOD).to_owned(),
+            profile: r.str(col::PROFILE).to_owned(),
             islands: int("islands")? as usize,
             size: int("island_size")? as usize,
             generations,
@@ -108,7 +109,7 @@ impl Run {
             feasibility: r.float("feasible_individuals").zip(r.float("feasible_islands")),
             first_feasible: r.int("first_feasible").map(|g| g as u32),
             first_feasible_after: r.int("first_feasible_after").map(|g| g as u32),
-            family: if r.str("figure") == "families" { Some(Family::of(r, case)?) } else { None },
+            family: if r.str(col::FIGURE) == "families" { Some(Family::of(r, case)?) } else { None },
             total_ms,
             migration_ms: float("migration_ms")?,
             manipulation_ms: float("manipulation_ms")?,
@@ -181,7 +182,7 @@ impl Analysis {
     pub fn of(m: &MachineRecords) -> Result<Analysis> {
         // A family point also names its instance and variant.
         let point = |r: &Record| {
-            let figure = match r.str("figure") {
+            let figure = match r.str(col::FIGURE) {
                 "families" => format!("families/{}/{}/{}/{}", r.str("kind"), r.get("items"), r.get("capacity_ratio"), r.str("variant")),
                 other => other.to_owned(),
             };
@@ -189,8 +190,8 @@ impl Analysis {
         };
         let mut a = Analysis::default();
         for r in m.pooled_measurements(point, |r| r.int("generations")) {
-            if r.str("status") != "ok" {
-                a.not_run.insert(r.str("method").to_owned(), r.str("reason").to_owned());
+            if r.str(col::STATUS) != "ok" {
+                a.not_run.insert(r.str(col::METHOD).to_owned(), r.str(col::REASON).to_owned());
                 continue;
             }
             let run = Run::of(r).with_context(|| format!("machine `{}`", m.hw_id))?;
@@ -198,7 +199,7 @@ impl Analysis {
                 a.threads = a.threads.max(run.threads);
             }
             a.philox.extend(r.float("philox_calls_per_s"));
-            match r.str("figure") {
+            match r.str(col::FIGURE) {
                 "grid" => a.grid.entry((run.islands, run.size)).or_default().push(run),
                 "full" => a.full.push(run),
                 "ring" => a.ring.push(run),
@@ -330,17 +331,17 @@ impl Analysis {
 #[cfg(test)]
 pub(super) mod fixtures {
     use crate::records::MachineRecords;
-    use crate::records::Record;
+    use crate::records::{Record, col};
 
     fn run(figure: &str, method: &str, islands: usize, size: usize, generations: u32, total_ms: f64) -> Record {
         Record::new()
-            .with("record_kind", "measurement")
-            .with("profile", "p")
+            .with(col::RECORD_KIND, "measurement")
+            .with(col::PROFILE, "p")
             .with("run_id", 1)
             .with("case_id", format!("{figure}/i{islands}/n{size}"))
-            .with("figure", figure)
-            .with("method", method)
-            .with("status", "ok")
+            .with(col::FIGURE, figure)
+            .with(col::METHOD, method)
+            .with(col::STATUS, "ok")
             .with("islands", islands)
             .with("island_size", size)
             .with("generations", generations)
@@ -412,15 +413,15 @@ pub(super) mod fixtures {
         };
         Record::new()
             .with("generations", generations)
-            .with("record_kind", "measurement")
-            .with("profile", "p")
+            .with(col::RECORD_KIND, "measurement")
+            .with(col::PROFILE, "p")
             .with("run_id", 1)
-            .with("figure", figure)
+            .with(col::FIGURE, figure)
             .with("islands", 1)
             .with("island_size", 128)
-            .with("method", method)
-            .with("status", "not_run")
-            .with("reason", reason)
+            .with(col::METHOD, method)
+            .with(col::STATUS, "not_run")
+            .with(col::REASON, reason)
     }
 
     /// A machine with these rows, its GPU's SM count (if any) and ceilings (as `testing::machine`).

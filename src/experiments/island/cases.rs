@@ -39,6 +39,7 @@ use crate::gpu::island::Design;
 use crate::library::island::{self, Config, RunResult, Threads, Variant};
 use crate::library::knapsack::{Certificate, Instance, PisingerKind, certify, pisinger_with_ratio};
 use crate::records::Record;
+use crate::records::col;
 use anyhow::{Context, Result};
 
 impl IslandPaper {
@@ -117,7 +118,7 @@ impl IslandPaper {
                     cases.push(Case {
                         id: format!("grid/i{islands}/n{size}/r{r}"),
                         params: Record::new()
-                            .with("figure", "grid")
+                            .with(col::FIGURE, "grid")
                             .with("islands", islands)
                             .with("island_size", size)
                             .with("generations", gens)
@@ -133,7 +134,7 @@ impl IslandPaper {
                 cases.push(Case {
                     id: format!("full/i{}/n{}/r{r}", f.islands, f.size),
                     params: Record::new()
-                        .with("figure", "full")
+                        .with(col::FIGURE, "full")
                         .with("islands", f.islands)
                         .with("island_size", f.size)
                         .with("generations", f.generations)
@@ -150,7 +151,7 @@ impl IslandPaper {
                         cases.push(Case {
                             id: repeat_id(format!("ring/i{islands}/n{size}"), r),
                             params: Record::new()
-                                .with("figure", "ring")
+                                .with(col::FIGURE, "ring")
                                 .with("islands", islands)
                                 .with("island_size", size)
                                 .with("generations", gens)
@@ -173,7 +174,7 @@ impl IslandPaper {
                                 cases.push(Case {
                                     id: format!("families/{kind}/n{items}/c{ratio}/{variant}/r{r}"),
                                     params: Record::new()
-                                        .with("figure", "families")
+                                        .with(col::FIGURE, "families")
                                         .with("kind", kind.as_str())
                                         .with("items", items)
                                         .with("capacity_ratio", ratio)
@@ -200,7 +201,7 @@ impl IslandPaper {
                         cases.push(Case {
                             id: repeat_id(format!("table/i{islands}/n{size}"), r),
                             params: Record::new()
-                                .with("figure", "table")
+                                .with(col::FIGURE, "table")
                                 .with("islands", islands)
                                 .with("island_size", size)
                                 .with("generations", gens)
@@ -220,7 +221,7 @@ impl IslandPaper {
                 cases.push(Case {
                     id: repeat_id(format!("speed/n{size}"), r),
                     params: Record::new()
-                        .with("figure", "speed")
+                        .with(col::FIGURE, "speed")
                         .with("islands", 1)
                         .with("island_size", size)
                         .with("generations", gens)
@@ -242,7 +243,7 @@ impl IslandPaper {
         let items = case.params.int("items").map_or_else(|| self.item_count().unwrap_or(0), |n| n.max(0) as usize);
         let words = items.div_ceil(32) as u64;
         let bytes = 2 * count("islands") * count("island_size") * (4 * words + 8);
-        let key = match case.params.str("figure") {
+        let key = match case.params.str(col::FIGURE) {
             "full" => "full_length",
             "families" => "families",
             "ring" => "ring_sizes",
@@ -262,17 +263,17 @@ impl IslandPaper {
         let instance = self.instance()?;
         let optimum = self.stated_optimum(&instance)?;
         let mut rows = Vec::new();
-        if p.str("figure") == "families" {
+        if p.str(col::FIGURE) == "families" {
             return self.family_row(case, islands, size, generations, seed, env);
         }
-        if p.str("figure") == "ring" {
+        if p.str(col::FIGURE) == "ring" {
             return ring_rows(&instance, &self.config(islands, size, generations, seed, Threads::Rayon), optimum, env);
         }
         let operations = self.operations(&instance, islands, size);
-        if p.str("figure") == "table" {
+        if p.str(col::FIGURE) == "table" {
             return self.table_rows(case, &instance, islands, size, generations, seed, env);
         }
-        if p.str("figure") != "speed" {
+        if p.str(col::FIGURE) != "speed" {
             let cfg = self.config(islands, size, generations, seed, Threads::Rayon);
             let row = match &env.gpu {
                 Some(gpu) => run_row(CUDA, &crate::gpu::island::run(gpu, &instance, &cfg, Design::Paper)?, Some(optimum))
@@ -449,8 +450,8 @@ fn run_row(method: &str, r: &RunResult, optimum: Option<StatedOptimum>) -> Recor
     let first = r.first_feasible();
     let before = first.and_then(|g| r.trace.iter().rev().map(|t| t.generation).find(|&t| t < g));
     let mut row = Record::new()
-        .with("method", method)
-        .with("status", "ok")
+        .with(col::METHOD, method)
+        .with(col::STATUS, "ok")
         .with("best", s.best)
         .with("mean", s.mean)
         .with("std_dev", s.std_dev)
@@ -496,7 +497,7 @@ fn thread_counts(s: &str) -> Result<Vec<usize>> {
 
 /// The row of a method this machine does not run, with the one-line reason.
 fn not_run(method: &str, reason: &str) -> Record {
-    Record::new().with("method", method).with("status", "not_run").with("reason", reason)
+    Record::new().with(col::METHOD, method).with(col::STATUS, "not_run").with(col::REASON, reason)
 }
 
 /// Bytes each GPU sends to the next when the ring's link is measured (`link_gb_per_s` of a ring row).
@@ -578,7 +579,7 @@ mod tests {
         let tiny = "[profiles.tiny]\ngrid_islands = [1]\ngrid_sizes = [8]\ngenerations = 2\nruns = 1\nspeed_sizes = [8]\nspeed_generations = 1\n\n";
         let p = paper(&SHIPPED.replacen("[profiles.quick]", &format!("{tiny}[profiles.quick]"), 1));
         let env = RunEnv::open(crate::experiments::BackendChoice::Cpu, 0, "tiny").unwrap();
-        let case = p.cases("tiny").unwrap().into_iter().find(|c| c.params.str("figure") == "grid").unwrap();
+        let case = p.cases("tiny").unwrap().into_iter().find(|c| c.params.str(col::FIGURE) == "grid").unwrap();
         let rows = p.run_case(&case, &env).unwrap();
         assert!(!rows.is_empty());
         for r in &rows {
@@ -606,14 +607,17 @@ mod tests {
         let mut env = crate::experiments::RunEnv::open(crate::experiments::BackendChoice::Cpu, 0, "quick").unwrap();
         env.fingerprint.cpu_physical_cores = 2;
         let rows = p.run_case(&case, &env).unwrap();
-        let row = |m: &str| rows.iter().find(|r| r.str("method") == m).unwrap();
-        assert_eq!((row("cpu-6t").str("status"), row("cpu-6t").str("reason")), ("not_run", "6 threads: this machine has 2 physical cores"));
-        assert_eq!(row("cpu-12t").str("status"), "not_run");
+        let row = |m: &str| rows.iter().find(|r| r.str(col::METHOD) == m).unwrap();
+        assert_eq!(
+            (row("cpu-6t").str(col::STATUS), row("cpu-6t").str(col::REASON)),
+            ("not_run", "6 threads: this machine has 2 physical cores")
+        );
+        assert_eq!(row("cpu-12t").str(col::STATUS), "not_run");
         // Where the cores exist, k threads run and evolve the same population as one thread.
         env.fingerprint.cpu_physical_cores = 16;
         let rows = p.run_case(&case, &env).unwrap();
-        let row = |m: &str| rows.iter().find(|r| r.str("method") == m).unwrap();
-        assert_eq!((row("cpu-6t").str("status"), row("cpu-6t").int("threads")), ("ok", Some(6)));
+        let row = |m: &str| rows.iter().find(|r| r.str(col::METHOD) == m).unwrap();
+        assert_eq!((row("cpu-6t").str(col::STATUS), row("cpu-6t").int("threads")), ("ok", Some(6)));
         assert_eq!(row("cpu-12t").get("best"), row("cpu-1t").get("best"));
     }
 }

@@ -12,6 +12,7 @@ use crate::claims::judge::{self, Comparison, Finding};
 use crate::library::nonseparable::Function;
 use crate::records::MachineRecords;
 use crate::records::Record;
+use crate::records::col;
 use crate::stats::{self, Summary};
 use crate::svm::{self, Boundary, Point};
 use std::collections::{BTreeMap, BTreeSet};
@@ -282,12 +283,12 @@ pub struct Analysis {
 impl Analysis {
     /// The paper profile's records where the machine has them, else the quick profile's.
     pub fn of(m: &MachineRecords, spec: &LayoutSpec) -> Analysis {
-        let profile = if m.measurements().any(|r| r.str("profile") == "paper") { "paper" } else { "quick" };
+        let profile = if m.measurements().any(|r| r.str(col::PROFILE) == "paper") { "paper" } else { "quick" };
         Analysis::of_profile(m, spec, profile)
     }
 
     pub fn of_profile(m: &MachineRecords, spec: &LayoutSpec, profile: &str) -> Analysis {
-        let (cells, gpu_ran, gpu_absent) = index(m.measurements().filter(|r| r.str("profile") == profile));
+        let (cells, gpu_ran, gpu_absent) = index(m.measurements().filter(|r| r.str(col::PROFILE) == profile));
         let reasons = cells.values().filter_map(|c| if let Cell::CannotRun(r) = c { Some(r.as_str()) } else { None });
         let s3_here = limits::here(m, reasons);
         let mut a = Analysis {
@@ -447,7 +448,7 @@ fn index<'a>(rows: impl Iterator<Item = &'a Record>) -> (BTreeMap<(Function, Siz
     let mut gpu_ran = false;
     let mut gpu_absent = String::new();
     for (key, rows) in groups {
-        let timed: Vec<&Record> = rows.iter().copied().filter(|r| r.str("phase") == "timed" && r.str("status") == "ok").collect();
+        let timed: Vec<&Record> = rows.iter().copied().filter(|r| r.str("phase") == "timed" && r.str(col::STATUS) == "ok").collect();
         let walls: Vec<f64> = timed.iter().filter_map(|r| r.float("wall_ms")).collect();
         let cell = if let Some(summary) = Summary::of(&walls) {
             let events: Vec<f64> = timed.iter().filter_map(|r| r.float("events_ms")).collect();
@@ -461,10 +462,10 @@ fn index<'a>(rows: impl Iterator<Item = &'a Record>) -> (BTreeMap<(Function, Siz
                 transposes: timed.iter().filter_map(|r| r.float("transpose_ms")).collect(),
                 transpose_threads: timed[0].int("transpose_threads"),
             })
-        } else if let Some(r) = rows.iter().find(|r| r.str("status") == "cannot_run") {
-            Cell::CannotRun(r.str("reason").to_owned())
+        } else if let Some(r) = rows.iter().find(|r| r.str(col::STATUS) == "cannot_run") {
+            Cell::CannotRun(r.str(col::REASON).to_owned())
         } else {
-            Cell::NotRun(rows.first().map_or("", |r| r.str("reason")).to_owned())
+            Cell::NotRun(rows.first().map_or("", |r| r.str(col::REASON)).to_owned())
         };
         match &cell {
             Cell::Ok(_) | Cell::CannotRun(_) if key.2.starts_with('S') => gpu_ran = true,

@@ -13,6 +13,7 @@ use crate::experiments::{Case, Footprint, RunEnv};
 use crate::gpu::layout::{LayoutBuffers, Strategy, Timing, launch_config};
 use crate::library::nonseparable::{self as ns, Function};
 use crate::records::Record;
+use crate::records::col;
 use anyhow::{Result, bail};
 use std::time::Instant;
 
@@ -32,7 +33,7 @@ fn timed_transposition(x: &[f32], pop: usize, dim: usize, t: &mut [f32]) -> f64 
 }
 
 fn row(strategy: &str, phase: &str, try_index: usize) -> Record {
-    Record::new().with("strategy", strategy).with("phase", phase).with("try", try_index).with("status", "ok")
+    Record::new().with("strategy", strategy).with("phase", phase).with("try", try_index).with(col::STATUS, "ok")
 }
 
 fn gpu_row(s: Strategy, phase: &str, t: usize, block: u32, tm: &Timing, ratio: f64) -> Record {
@@ -127,7 +128,7 @@ impl LayoutPaper {
         let strategies = self.profile(&env.profile)?.strategies();
         let Some(gpu) = &env.gpu else {
             for &s in &strategies {
-                rows.push(row(s.name(), "timed", 0).with("status", "not_run").with("reason", env.gpu_absent.as_str()));
+                rows.push(row(s.name(), "timed", 0).with(col::STATUS, "not_run").with(col::REASON, env.gpu_absent.as_str()));
             }
             return Ok(rows);
         };
@@ -142,7 +143,9 @@ impl LayoutPaper {
                 let (cfg, threads_per_block) = match launch_config(gpu, f, s, pop, dim, block)? {
                     Ok(c) => c,
                     Err(reason) => {
-                        rows.push(row(s.name(), "timed", 0).with("block_size", block).with("status", "cannot_run").with("reason", reason));
+                        rows.push(
+                            row(s.name(), "timed", 0).with("block_size", block).with(col::STATUS, "cannot_run").with(col::REASON, reason),
+                        );
                         continue;
                     }
                 };

@@ -5,6 +5,7 @@ use super::analysis::Analysis;
 use super::spec::{Size, tests::shipped};
 use crate::records::MachineRecords;
 use crate::records::Record;
+use crate::records::col;
 
 /// A machine's records, built size by size.
 #[derive(Clone)]
@@ -21,8 +22,8 @@ impl Fake {
     pub fn new() -> Fake {
         let base = Record::new()
             .with("hw_id", "test")
-            .with("record_kind", "measurement")
-            .with("profile", "paper")
+            .with(col::RECORD_KIND, "measurement")
+            .with(col::PROFILE, "paper")
             .with("run_id", 1_u64)
             .with("gpu_name", "Test GPU")
             .with("gpu_cc", "9.0");
@@ -51,12 +52,12 @@ impl Fake {
     pub fn size(mut self, function: &str, size: Size, means: &[(&str, f64)]) -> Fake {
         for &(strategy, mean) in means {
             if let Some(reason) = self.absent.as_deref().filter(|_| strategy.starts_with('S')) {
-                self.rows.push(self.row(function, size, strategy).with("status", "not_run").with("reason", reason));
+                self.rows.push(self.row(function, size, strategy).with(col::STATUS, "not_run").with(col::REASON, reason));
                 continue;
             }
             for t in 0..self.tries {
                 let wall = mean * (1.0 + 0.001 * ((t % 5) as f64 - 2.0));
-                let r = self.row(function, size, strategy).with("try", t).with("status", "ok").with("wall_ms", wall);
+                let r = self.row(function, size, strategy).with("try", t).with(col::STATUS, "ok").with("wall_ms", wall);
                 self.rows.push(if strategy.starts_with('S') { r.with("kernel_ms", 0.5 * wall).with("events_ms", wall) } else { r });
             }
         }
@@ -100,7 +101,7 @@ impl Fake {
     }
 
     pub fn cannot_run(mut self, function: &str, size: Size, strategy: &str, reason: &str) -> Fake {
-        self.rows.push(self.row(function, size, strategy).with("status", "cannot_run").with("reason", reason));
+        self.rows.push(self.row(function, size, strategy).with(col::STATUS, "cannot_run").with(col::REASON, reason));
         self
     }
 

@@ -4,6 +4,7 @@
 use crate::experiments::Case;
 use crate::records::MachineRecords;
 use crate::records::Record;
+use crate::records::col;
 use std::collections::BTreeMap;
 
 /// Repeated timings of one case (the same point and method) whose slowest is
@@ -151,7 +152,7 @@ pub fn spread_note(machines: &[MachineRecords], cases: impl Fn(&str) -> Option<V
     for m in machines {
         let mut runs: BTreeMap<(String, String), BTreeMap<String, Vec<&Record>>> = BTreeMap::new();
         for r in m.measurements() {
-            let key = (r.str("profile").to_owned(), r.str("git_commit").to_owned());
+            let key = (r.str(col::PROFILE).to_owned(), r.str("git_commit").to_owned());
             runs.entry(key).or_default().entry(r.str("case_id").to_owned()).or_default().push(r);
         }
         for ((profile, commit), by_case) in runs {

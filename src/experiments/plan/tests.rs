@@ -4,13 +4,14 @@
 
 use super::*;
 use crate::records::Record;
+use crate::records::col;
 
 /// Rows of a timed case, for tests.
 fn timed(hw: &str, case: &str, run_id: i64, secs: f64) -> Record {
     Record::new()
         .with("hw_id", hw)
-        .with("record_kind", "measurement")
-        .with("profile", "quick")
+        .with(col::RECORD_KIND, "measurement")
+        .with(col::PROFILE, "quick")
         .with("case_id", case)
         .with("run_id", run_id)
         .with(CASE_SECONDS, secs)
@@ -37,7 +38,7 @@ fn foresight_says_why_a_profile_cannot_decide_a_claim() {
     let run = |figure: &str, ell: i64, r: i64, generations: i64| Case {
         id: format!("{figure}/l{ell}/r{r}"),
         params: Record::new()
-            .with("figure", figure)
+            .with(col::FIGURE, figure)
             .with("ell", ell)
             .with("run", r)
             .with("generations", generations)
@@ -91,14 +92,14 @@ fn foresight_says_why_a_profile_cannot_decide_a_claim() {
 }
 
 fn repeat(ell: i64, r: i64) -> Case {
-    let params = Record::new().with("figure", "table1").with("ell", ell).with("run", r).with("seed", 11 * r + ell);
+    let params = Record::new().with(col::FIGURE, "table1").with("ell", ell).with("run", r).with("seed", 11 * r + ell);
     Case { id: format!("table1/l{ell}/r{r}"), params, weight: 1 }
 }
 
 const TOTAL: Timing = Timing { method: "method", columns: &["total_ms"], only: None };
 
 fn timed_row(method: &str, ms: f64) -> Record {
-    Record::new().with("method", method).with("total_ms", ms)
+    Record::new().with(col::METHOD, method).with("total_ms", ms)
 }
 
 /// Repeats of a point (cases that differ only in run and seed) whose timings of one method spread past the
@@ -107,7 +108,7 @@ fn timed_row(method: &str, ms: f64) -> Record {
 fn repeated_timings_that_spread_are_flagged_with_their_factor() {
     let mut rep = Repeats::default();
     for (r, (slow, fast, tiny)) in [(100.0, 50.0, 0.01), (120.0, 52.0, 0.05), (170.0, 55.0, 0.02)].into_iter().enumerate() {
-        let not_run = Record::new().with("method", "gboa").with("status", "not_run");
+        let not_run = Record::new().with(col::METHOD, "gboa").with(col::STATUS, "not_run");
         let rows = [timed_row("sboa", slow), timed_row("pboa", fast), timed_row("pboa-mt", tiny), not_run];
         rep.add(&repeat(30, r as i64), &rows, &TOTAL);
     }
@@ -141,8 +142,8 @@ fn the_spread_note_names_machine_profile_and_cases() {
     let stored = |hw: &str, commit: &str, r: i64, ms: f64| {
         timed_row("sboa", ms)
             .with("hw_id", hw)
-            .with("record_kind", "measurement")
-            .with("profile", "cpu")
+            .with(col::RECORD_KIND, "measurement")
+            .with(col::PROFILE, "cpu")
             .with("git_commit", commit)
             .with("case_id", format!("table1/l30/r{r}"))
     };
@@ -228,7 +229,7 @@ fn the_basis_is_this_machine_the_named_one_or_the_one_with_most_times() {
         timed("gpu-a", "grid/a", 1, 1.0),
         timed("gpu-a", "grid/b", 1, 1.0),
         timed("gpu-b", "grid/a", 1, 1.0),
-        Record::new().with("hw_id", "gpu-c").with("record_kind", "measurement").with("case_id", "grid/a"),
+        Record::new().with("hw_id", "gpu-c").with(col::RECORD_KIND, "measurement").with("case_id", "grid/a"),
     ];
     let machines = crate::records::by_machine(rows, Some("cpu"));
     let (b, said) = basis(&machines, "cpu", None).unwrap();
