@@ -21,6 +21,8 @@ pub struct Rendered {
     pub index: PathBuf,
     /// `out/<id>/COMPARE.md`, refreshed with the report.
     pub compare: PathBuf,
+    /// `out/<id>/report.html`, the report's page of the HTML site (`out/index.html`).
+    pub html: PathBuf,
     /// The claims judged, on every machine with records.
     pub claims: Vec<ClaimResult>,
     /// The same as `verdicts.json` holds them.
@@ -56,11 +58,12 @@ impl Rendered {
             }
         }
         lines.push(format!(
-            "{id}: {}, {}, {}, {}",
+            "{id}: {}, {}, {}, {}; in a browser: {}",
             self.report.display(),
             self.verdicts.display(),
             self.index.display(),
-            self.compare.display()
+            self.compare.display(),
+            self.html.display()
         ));
         lines.join("\n")
     }
@@ -148,11 +151,13 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
     let verdicts = judged.write(out)?;
     compare(exp, out, spec, &[])?;
     let index = write_index(out)?;
+    report::html::write_site(out)?;
     Ok(Rendered {
         report: path,
         verdicts,
         index,
         compare: dir.join("COMPARE.md"),
+        html: dir.join("report.html"),
         claims: body.claims,
         judged,
         this_hw: this_hw.map(str::to_owned),
@@ -280,6 +285,7 @@ pub fn compare(exp: &dyn Experiment, out: &Path, spec: &SpecChoice, with: &[Path
     write_generations_summary(out, this.as_str(), &catalogue, with)?;
     write_index(out)?;
     prune_figures(out, exp.id())?;
+    report::html::write_site(out)?;
     let headline = generations.summary().unwrap_or_else(|| "No workload of `experiments/generations.toml` has records here.\n".into());
     Ok(format!(
         "## {}\n\n{headline}\nEvery table, workload, bound and prediction on {} machine{}: {}\n",

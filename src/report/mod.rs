@@ -5,6 +5,7 @@
 pub mod chart;
 pub mod generations;
 pub mod glance;
+pub mod html;
 pub mod index;
 
 use crate::claims::ClaimResult;
