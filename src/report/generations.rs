@@ -253,21 +253,32 @@ fn latest_rows<'m>(w: &Workload, m: &'m MachineRecords) -> Vec<&'m crate::record
     rows.into_iter().filter(|r| r.str(col::PROFILE) == latest).collect()
 }
 
+/// A workload's times on one machine, in ms: one per row of [`latest_rows`].
+fn measured_times(w: &Workload, m: &MachineRecords) -> Vec<f64> {
+    let scale = if w.time.ends_with("_ms") { 1.0 } else { 1000.0 };
+    latest_rows(w, m).iter().filter_map(|r| r.float(&w.time)).map(|t| t * scale).collect()
+}
+
 /// A workload's time on one machine: the median of [`latest_rows`], in ms, and how many rows.
 pub fn measured_ms(w: &Workload, m: &MachineRecords) -> Option<(f64, usize)> {
-    let scale = if w.time.ends_with("_ms") { 1.0 } else { 1000.0 };
-    let times: Vec<f64> = latest_rows(w, m).iter().filter_map(|r| r.float(&w.time)).map(|t| t * scale).collect();
+    let times = measured_times(w, m);
     (!times.is_empty()).then(|| (median(&times), times.len()))
+}
+
+/// The commits (7 characters) a machine's time of `w` comes from.
+fn commit_list(w: &Workload, m: &MachineRecords) -> Vec<String> {
+    let mut c: Vec<String> =
+        latest_rows(w, m).iter().map(|r| r.str("git_commit")).filter(|c| !c.is_empty()).map(|c| c[..c.len().min(7)].to_owned()).collect();
+    c.sort_unstable();
+    c.dedup();
+    c
 }
 
 /// The commits the measured time comes from (", at abc1234"), so that a table
 /// never hides that its machines ran different code.
 fn commits(w: &Workload, s: &Side) -> String {
-    let Some(m) = s.measured else { return String::new() };
-    let mut c: Vec<&str> = latest_rows(w, m).iter().map(|r| r.str("git_commit")).filter(|c| !c.is_empty()).collect();
-    c.sort_unstable();
-    c.dedup();
-    if c.is_empty() { String::new() } else { format!(", at {}", c.iter().map(|c| &c[..c.len().min(7)]).collect::<Vec<_>>().join(", ")) }
+    let c = s.measured.map(|m| commit_list(w, m)).unwrap_or_default();
+    if c.is_empty() { String::new() } else { format!(", at {}", c.join(", ")) }
 }
 
 /// A computed prediction from one side to another.
@@ -348,7 +359,7 @@ impl PaperGenerations<'_> {
         }];
         for m in self.machines {
             sides.push(Side {
-                name: format!("`{}`", m.hw_id),
+                name: m.label(),
                 measured: Some(m),
                 card: self.catalogue.card_of(m),
                 cpu_clock: None,
@@ -403,7 +414,12 @@ impl PaperGenerations<'_> {
              measured, or both datasheet values: `experiments/generations.toml` gives the \
              cards' values with their sources). A prediction off by more than 2× names the \
              quantity whose ratio comes closest to the measured one. Each time names the commits \
-             it was measured at: machines measured at different commits ran different code.\n\n",
+             it was measured at: machines measured at different commits ran different code, and are \
+             not set against each other. Below each table, every measured machine's time predicted \
+             from every other's: a test of the bound where both ran the same commit (inside or \
+             outside the run-to-run spread), none where the code differs. In the charts a \
+             predicted card sits on the model line through the machine it is predicted from, at the \
+             quantity the prediction implies on that machine's measured scale.\n\n",
         );
         for w in &p.workloads {
             md += &self.workload_section(w, &sides, figures)?;
@@ -464,7 +480,14 @@ impl PaperGenerations<'_> {
                 Some((t, _)) => {
                     let against = if s.kind == SideKind::Paper { reference } else { paper_ms.map(|pt| (paper_side, pt)) };
                     let against = against.or(reference.filter(|(r, _)| !std::ptr::eq(*r, s)));
+                    let code = |side: &Side| side.measured.map(|m| commit_list(w, m));
                     match against.filter(|(from, _)| !std::ptr::eq(*from, s)) {
+                        // Machines that ran different code: a difference of versions, not of hardware.
+                        Some((from, _)) if code(from).is_some() && code(s).is_some() && code(from) != code(s) => format!(
+                            "not compared: the code differs ({} → {})",
+                            code(from).unwrap_or_default().join(", "),
+                            code(s).unwrap_or_default().join(", ")
+                        ),
                         Some((from, ft)) => match (predict(from, ft, s, w.bound), missed(from, ft, s, t, w.bound)) {
                             (Some(_), Some(why)) => why,
                             (Some(p), None) => format!("time / prediction from {} = {} (within 2×)", from.name, fmt_ratio(t / p.ms)),
@@ -485,10 +508,16 @@ impl PaperGenerations<'_> {
                 check,
             ]);
             if let Some((qv, _)) = s.shown_q(axis) {
-                let y = time.map(|t| t.0).or(from_ref.as_ref().map(|p| p.ms));
-                if let Some(y) = y {
-                    let name = if time.is_some() { s.name.replace('`', "") } else { format!("{} (predicted)", s.name) };
-                    points.push((name, vec![(qv, y)]));
+                match (time, &from_ref) {
+                    (Some((t, _)), _) => points.push((s.name.clone(), vec![(qv, t)])),
+                    // A prediction sits on the reference's model line: at the quantity it implies on the
+                    // reference's scale (the datasheets' ratio applied to the reference's measured value).
+                    (None, Some(p)) => {
+                        let on_line = reference.and_then(|(r, rt)| Some(r.shown_q(axis)?.0 * rt / p.ms));
+                        let x = if w.bound.quantity().is_some() { on_line.unwrap_or(qv) } else { qv };
+                        points.push((format!("{} (predicted)", s.name), vec![(x, p.ms)]));
+                    }
+                    (None, None) => {}
                 }
             }
         }
@@ -506,7 +535,7 @@ impl PaperGenerations<'_> {
             if let Some((r, t)) = reference
                 && let Some((qv, _)) = r.shown_q(q)
             {
-                lines.push((format!("{model} through {}", r.name.replace('`', "")), [a, 1.0, a * qv.log10() + t.log10()]));
+                lines.push((format!("{model} through {}", r.name), [a, 1.0, a * qv.log10() + t.log10()]));
             }
             let xs = points.iter().map(|p| p.1[0].0);
             let ys = points.iter().map(|p| p.1[0].1);
@@ -533,8 +562,65 @@ impl PaperGenerations<'_> {
             .map_err(|e| anyhow::anyhow!(e))?;
             md += &format!("\n![{}](figures/generations-{}.svg)\n", w.id, w.id);
         }
+        md += &self.tested(w, sides);
         md += "\n";
         Ok(md)
+    }
+
+    /// Each measured machine's time predicted from each other one's and set against
+    /// what it measured: a test of the bound where both ran the same commit (the
+    /// prediction from every run of the one inside the range of the other's runs,
+    /// or not); across commits the code differs and the row says so instead.
+    fn tested(&self, w: &Workload, sides: &[Side]) -> String {
+        let runs_here = |s: &Side| w.runs_on == RunsOn::Cpu || s.measured.is_some_and(MachineRecords::has_gpu);
+        let timed: Vec<(&Side, Vec<f64>, Vec<String>)> = sides
+            .iter()
+            .filter(|s| s.kind == SideKind::Measured && runs_here(s))
+            .filter_map(|s| {
+                let m = s.measured?;
+                let times = measured_times(w, m);
+                (!times.is_empty()).then(|| (s, times, commit_list(w, m)))
+            })
+            .collect();
+        if timed.len() < 2 {
+            return String::new();
+        }
+        let range = |t: &[f64]| t.iter().fold((f64::INFINITY, 0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+        let mut t = Table::new(&["prediction", "predicted", "measured: median (range, n)", "measured / predicted", "test"]);
+        for (from, from_times, from_commits) in &timed {
+            for (to, to_times, to_commits) in &timed {
+                if std::ptr::eq(*from, *to) {
+                    continue;
+                }
+                let from_ms = median(from_times);
+                let Some(p) = predict(from, from_ms, to, w.bound) else { continue };
+                let ((flo, fhi), (tlo, thi)) = (range(from_times), range(to_times));
+                let test = if from_commits != to_commits {
+                    format!("not a test of the hardware: the code differs ({} → {})", from_commits.join(", "), to_commits.join(", "))
+                } else if from_times.len() < 2 || to_times.len() < 2 {
+                    format!("no spread to test against: n = {} and {} (at {})", from_times.len(), to_times.len(), to_commits.join(", "))
+                } else {
+                    // The prediction from each run of `from` against the range of `to`'s runs.
+                    let (plo, phi) = (p.ms * flo / from_ms, p.ms * fhi / from_ms);
+                    let inside = plo <= thi && phi >= tlo;
+                    format!(
+                        "{} the run-to-run spread (predicted {}–{}; same commit {})",
+                        if inside { "inside" } else { "outside" },
+                        fmt_ms(plo),
+                        fmt_ms(phi),
+                        to_commits.join(", ")
+                    )
+                };
+                t.row(vec![
+                    format!("{} → {}", from.name, to.name),
+                    format!("{}{}", fmt_ms(p.ms), source_mark(p.source)),
+                    format!("{} ({}–{}, n = {})", fmt_ms(median(to_times)), fmt_ms(tlo), fmt_ms(thi), to_times.len()),
+                    fmt_ratio(median(to_times) / p.ms),
+                    test,
+                ]);
+            }
+        }
+        format!("\n**Predictions tested between measured machines** ({}):\n\n{}", w.bound.label(), t.render())
     }
 
     /// One row per machine of the paper's first workload with a time anywhere:
@@ -628,7 +714,7 @@ paper = { ms = 40.0, source = "Table 1" }
         let dir = tempfile::tempdir().unwrap();
         let md = pg.render(dir.path()).unwrap();
         // The paper's card against a measured machine: datasheet on both sides (100 → 2000 GB/s): 40 × 100/2000 = 2 ms.
-        assert!(md.contains("| `new` | 1.50e3 |") || md.contains("| `new` | 1500 |"), "{md}");
+        assert!(md.contains("| New GPU · CPU | 1.50e3 |") || md.contains("| New GPU · CPU | 1500 |"), "{md}");
         assert!(md.contains("2.00 ms (datasheet)"), "{md}");
         assert!(md.contains("2.00 ms (n = 3)"), "{md}");
         assert!(md.contains("within 2×"), "{md}");
@@ -651,6 +737,32 @@ paper = { ms = 40.0, source = "Table 1" }
                 && md.contains("launch and synchronisation latency (× 1.00) comes closest"),
             "{md}"
         );
+    }
+
+    #[test]
+    fn predictions_between_measured_machines_are_tested_against_the_spread_at_one_commit() {
+        let g = Generations::parse("g.toml", CATALOGUE).unwrap();
+        let at = |mut m: MachineRecords, commit: &str| {
+            m.rows.iter_mut().for_each(|r| r.set("git_commit", commit));
+            m
+        };
+        let a = || at(machine("a", "New GPU", &[("gpu_d2d", 1500.0)], &[("S4", 2.0), ("S4", 2.2), ("S4", 1.8)]), "c1");
+        // Twice the bandwidth: predicted 1.8–2.2 ms × 1/2 = 0.90–1.10 ms.
+        let tested = |b: MachineRecords| {
+            let machines = [a(), b];
+            let pg = PaperGenerations { catalogue: &g, paper_id: "p", machines: &machines };
+            pg.tested(&g.papers["p"].workloads[0], &pg.sides())
+        };
+        let fast = |times: &[(&str, f64)], commit: &str| at(machine("b", "Fast GPU", &[("gpu_d2d", 3000.0)], times), commit);
+        let md = tested(fast(&[("S4", 1.0), ("S4", 1.05), ("S4", 0.95)], "c1"));
+        assert!(md.contains("| New GPU · CPU → Fast GPU · CPU | 1.00 ms | 1.00 ms (0.950 ms–1.05 ms, n = 3) | 1.00× | inside"), "{md}");
+        assert!(md.contains("| Fast GPU · CPU → New GPU · CPU |"), "both ways: {md}");
+        let md = tested(fast(&[("S4", 1.6), ("S4", 1.7), ("S4", 1.8)], "c1"));
+        assert!(md.contains("1.70× | outside the run-to-run spread"), "{md}");
+        let md = tested(fast(&[("S4", 1.0), ("S4", 1.05), ("S4", 0.95)], "c2"));
+        assert!(md.contains("not a test of the hardware: the code differs (c1 → c2)") && !md.contains("inside"), "{md}");
+        let md = tested(fast(&[("S4", 1.0)], "c1"));
+        assert!(md.contains("no spread to test against: n = 3 and 1"), "{md}");
     }
 
     #[test]
