@@ -94,27 +94,44 @@ pub trait Row: Sized {
     fn read(r: &Record) -> Result<Self, String>;
 }
 
+/// A column's name from its field's (`r#try` names the column `try`).
+pub const fn column(field: &'static str) -> &'static str {
+    match field.as_bytes() {
+        [b'r', b'#', rest @ ..] => match std::str::from_utf8(rest) {
+            Ok(name) => name,
+            Err(_) => panic!("a field name is UTF-8"),
+        },
+        _ => field,
+    }
+}
+
 /// Declares a typed row ([`Row`]): a struct whose fields are its columns, all
-/// public, each a [`Cell`] (`Option<_>` for a column older records lack).
+/// public, each a [`Cell`] (`Option<_>` for a column older records lack), and
+/// for each field an associated constant of the same name holding the column's
+/// name (`Timing::wall_ms == "wall_ms"`), for code that names a column alone.
 #[macro_export]
 macro_rules! record_row {
     ($(#[$attr:meta])* $vis:vis struct $name:ident { $($(#[$fattr:meta])* $field:ident : $ty:ty),* $(,)? }) => {
         $(#[$attr])*
-        #[derive(Clone, Debug, PartialEq)]
+        #[derive(Clone, Debug, Default, PartialEq)]
         $vis struct $name {
             $($(#[$fattr])* pub $field: $ty),*
         }
+        #[allow(non_upper_case_globals, dead_code)]
+        impl $name {
+            $(pub const $field: &'static str = $crate::records::column(stringify!($field));)*
+        }
         impl $crate::records::Row for $name {
-            const COLUMNS: &'static [&'static str] = &[$(stringify!($field)),*];
+            const COLUMNS: &'static [&'static str] = &[$($crate::records::column(stringify!($field))),*];
             fn write(&self, r: $crate::records::Record) -> $crate::records::Record {
-                r$(.with(stringify!($field), $crate::records::Cell::to_value(&self.$field)))*
+                r$(.with($name::$field, $crate::records::Cell::to_value(&self.$field)))*
             }
             fn read(r: &$crate::records::Record) -> Result<Self, String> {
                 Ok($name {
                     $($field: {
-                        let v = r.get(stringify!($field));
+                        let v = r.get($name::$field);
                         $crate::records::Cell::from_value(v)
-                            .ok_or_else(|| format!("column `{}`: {v:?} is not a {}", stringify!($field), stringify!($ty)))?
+                            .ok_or_else(|| format!("column `{}`: {v:?} is not a {}", $name::$field, stringify!($ty)))?
                     }),*
                 })
             }
@@ -157,17 +174,19 @@ mod tests {
             kernel_ms: Option<f64>,
             identical: bool,
             label: String,
+            r#try: usize,
         }
     }
 
     #[test]
     fn a_row_reads_back_what_it_wrote_in_column_order() {
-        let p = Point { ell: 40, seed: u64::MAX - 3, time_ms: 1.5, kernel_ms: None, identical: true, label: "x".into() };
+        let p = Point { ell: 40, seed: u64::MAX - 3, time_ms: 1.5, kernel_ms: None, identical: true, label: "x".into(), r#try: 2 };
         let r = Record::ran("gboa").with_row(&p);
         let names: Vec<&str> = r.cells().map(|(k, _)| k).collect();
-        assert_eq!(names, ["method", "status", "ell", "seed", "time_ms", "kernel_ms", "identical", "label"]);
+        assert_eq!(names, ["method", "status", "ell", "seed", "time_ms", "kernel_ms", "identical", "label", "try"]);
         assert_eq!(r.row::<Point>(), Ok(p));
-        assert_eq!(Point::COLUMNS.len(), 6);
+        assert_eq!(Point::COLUMNS.len(), 7);
+        assert_eq!((Point::time_ms, Point::r#try), ("time_ms", "try"));
     }
 
     #[test]
@@ -176,7 +195,7 @@ mod tests {
         let e = r.row::<Point>().unwrap_err();
         assert!(e.starts_with("column `time_ms`"), "{e}");
         // An optional column may be absent; a required one may not.
-        let r = Record::new().with("ell", 40).with("seed", 1).with("time_ms", 2).with("identical", false).with("label", "y");
+        let r = Record::new().with("ell", 40).with("seed", 1).with("time_ms", 2).with("identical", false).with("label", "y").with("try", 0);
         assert_eq!(r.row::<Point>().map(|p| (p.kernel_ms, p.time_ms)), Ok((None, 2.0)));
         let e = Record::new().with("ell", 40).row::<Point>().unwrap_err();
         assert!(e.starts_with("column `seed`"), "{e}");

@@ -222,14 +222,6 @@ fn run_row(r: &BoaResult) -> RunRow {
         best_fitness: r.best_fitness,
         families_scored: r.families_scored,
         edges: r.history.last().map_or(0, |g| g.edges),
-        repeat: None,
-        rng: None,
-        kernel_ms: None,
-        device_calls_ms: None,
-        alleles_counted: None,
-        selected: None,
-        statistics_ms: None,
-        setup_ms: None,
-        identical: None,
+        ..RunRow::default()
     }
 }

@@ -7,6 +7,7 @@
 //! SVMs fitted to the paper's own classed sizes; and the device limits S3 runs into.
 
 use super::limits::{self, S3Limits};
+use super::rows::{KERNEL_LOOP, Measured, SizeCase, TIMED, Try};
 use super::spec::{LayoutSpec, PAPER_CLASSES, Size, Sweep, Table1Row};
 use crate::claims::judge::{self, Comparison, Finding};
 use crate::library::nonseparable::Function;
@@ -438,34 +439,37 @@ type FigureParts = (String, Function, Vec<String>, BTreeMap<String, Vec<Size>>, 
 
 /// Groups rows by (function, size, strategy): the timed tries, else why it did not run.
 fn index<'a>(rows: impl Iterator<Item = &'a Record>) -> (BTreeMap<(Function, Size, String), Cell>, bool, String) {
-    let mut groups: BTreeMap<(Function, Size, String), Vec<&Record>> = BTreeMap::new();
+    // Each row with its case, its try and what it measured.
+    type Tried<'a> = (&'a Record, Try, Measured);
+    let mut groups: BTreeMap<(Function, Size, String), Vec<Tried>> = BTreeMap::new();
     for r in rows {
-        let Some(f) = Function::from_name(r.str("function")) else { continue };
-        let (Some(p), Some(d)) = (r.int("pop"), r.int("dim")) else { continue };
-        groups.entry((f, (p as usize, d as usize), r.str("strategy").to_owned())).or_default().push(r);
+        let (Ok(case), Ok(t), Ok(m)) = (r.row::<SizeCase>(), r.row::<Try>(), r.row::<Measured>()) else { continue };
+        let Some(f) = Function::from_name(&case.function) else { continue };
+        groups.entry((f, (case.pop, case.dim), t.strategy.clone())).or_default().push((r, t, m));
     }
     let mut cells = BTreeMap::new();
     let mut gpu_ran = false;
     let mut gpu_absent = String::new();
     for (key, rows) in groups {
-        let timed: Vec<&Record> = rows.iter().copied().filter(|r| r.str("phase") == "timed" && r.str(col::STATUS) == "ok").collect();
-        let walls: Vec<f64> = timed.iter().filter_map(|r| r.float("wall_ms")).collect();
+        let timed: Vec<&Measured> =
+            rows.iter().filter(|(r, t, _)| t.phase == TIMED && r.str(col::STATUS) == "ok").map(|(_, _, m)| m).collect();
+        let walls: Vec<f64> = timed.iter().filter_map(|m| m.wall_ms).collect();
         let cell = if let Some(summary) = Summary::of(&walls) {
-            let events: Vec<f64> = timed.iter().filter_map(|r| r.float("events_ms")).collect();
+            let events: Vec<f64> = timed.iter().filter_map(|m| m.events_ms).collect();
             Cell::Ok(Timed {
                 walls,
                 summary,
-                block: timed[0].int("block_size"),
-                kernels: timed.iter().filter_map(|r| r.float("kernel_ms")).collect(),
+                block: timed[0].block_size.map(i64::from),
+                kernels: timed.iter().filter_map(|m| m.kernel_ms).collect(),
                 events_median: (!events.is_empty()).then(|| stats::median(&events)),
-                kernel_loop: rows.iter().find(|r| r.str("phase") == "kernel_loop").and_then(|r| r.float("kernel_ms")),
-                transposes: timed.iter().filter_map(|r| r.float("transpose_ms")).collect(),
-                transpose_threads: timed[0].int("transpose_threads"),
+                kernel_loop: rows.iter().find(|(_, t, _)| t.phase == KERNEL_LOOP).and_then(|(_, _, m)| m.kernel_ms),
+                transposes: timed.iter().filter_map(|m| m.transpose_ms).collect(),
+                transpose_threads: timed[0].transpose_threads.map(|t| t as i64),
             })
-        } else if let Some(r) = rows.iter().find(|r| r.str(col::STATUS) == "cannot_run") {
+        } else if let Some((r, _, _)) = rows.iter().find(|(r, _, _)| r.str(col::STATUS) == "cannot_run") {
             Cell::CannotRun(r.str(col::REASON).to_owned())
         } else {
-            Cell::NotRun(rows.first().map_or("", |r| r.str(col::REASON)).to_owned())
+            Cell::NotRun(rows.first().map_or("", |(r, _, _)| r.str(col::REASON)).to_owned())
         };
         match &cell {
             Cell::Ok(_) | Cell::CannotRun(_) if key.2.starts_with('S') => gpu_ran = true,

@@ -8,9 +8,10 @@
 //! written once, as S1's does.
 
 use super::LayoutPaper;
+use super::rows::{KERNEL_LOOP, Measured, SEARCH, SizeCase, TIMED, Try};
 use crate::error::SpecError;
 use crate::experiments::{Case, Footprint, RunEnv};
-use crate::gpu::layout::{LayoutBuffers, Strategy, Timing, launch_config};
+use crate::gpu::layout::{LayoutBuffers, Timing, launch_config};
 use crate::library::nonseparable::{self as ns, Function};
 use crate::records::Record;
 use crate::records::col;
@@ -18,7 +19,7 @@ use anyhow::{Result, bail};
 use std::time::Instant;
 
 /// Back-to-back launches of the best configuration timed for the kernel-only rate.
-const KERNEL_LOOP: usize = 20;
+const KERNEL_LOOP_LAUNCHES: usize = 20;
 
 fn ms_since(t0: Instant) -> f64 {
     t0.elapsed().as_secs_f64() * 1e3
@@ -32,19 +33,22 @@ fn timed_transposition(x: &[f32], pop: usize, dim: usize, t: &mut [f32]) -> f64 
     ms_since(t0)
 }
 
+/// A try's row, status `ok` and what it measured to follow.
 fn row(strategy: &str, phase: &str, try_index: usize) -> Record {
-    Record::new().with("strategy", strategy).with("phase", phase).with("try", try_index).with(col::STATUS, "ok")
+    Record::new().with_row(&Try { strategy: strategy.into(), phase: phase.into(), r#try: try_index }).with(col::STATUS, "ok")
 }
 
-fn gpu_row(s: Strategy, phase: &str, t: usize, block: u32, tm: &Timing, ratio: f64) -> Record {
-    row(s.name(), phase, t)
-        .with("block_size", block)
-        .with("wall_ms", tm.wall_ms)
-        .with("h2d_ms", tm.h2d_ms)
-        .with("kernel_ms", tm.kernel_ms)
-        .with("d2h_ms", tm.d2h_ms)
-        .with("events_ms", tm.events_ms)
-        .with("check_ratio", ratio)
+fn gpu_measured(block: u32, tm: &Timing, ratio: f64) -> Measured {
+    Measured {
+        block_size: Some(block),
+        wall_ms: Some(tm.wall_ms),
+        h2d_ms: Some(tm.h2d_ms),
+        kernel_ms: Some(tm.kernel_ms),
+        d2h_ms: Some(tm.d2h_ms),
+        events_ms: Some(tm.events_ms),
+        check_ratio: Some(ratio),
+        ..Measured::default()
+    }
 }
 
 impl LayoutPaper {
@@ -63,12 +67,13 @@ impl LayoutPaper {
                 let f = Function::from_name(f.get_ref()).expect("validated");
                 cases.push(Case {
                     id: format!("{}/{pop}x{dim}", f.name()),
-                    params: Record::new()
-                        .with("function", f.name())
-                        .with("pop", pop)
-                        .with("dim", dim)
-                        .with("seed", self.seed(pop, dim))
-                        .with("tries", *p.tries.get_ref()),
+                    params: Record::new().with_row(&SizeCase {
+                        function: f.name().into(),
+                        pop,
+                        dim,
+                        seed: self.seed(pop, dim),
+                        tries: *p.tries.get_ref(),
+                    }),
                     weight: (pop * dim) as u64 / 1000 + 10,
                 });
             }
@@ -80,16 +85,15 @@ impl LayoutPaper {
     /// host; the population and one more buffer of its size (S1/S2's other
     /// layout) on the device.
     pub(super) fn footprint(case: &Case) -> Footprint {
-        let (pop, dim) = (case.params.int("pop").unwrap_or(0).max(0) as u64, case.params.int("dim").unwrap_or(0).max(0) as u64);
+        let (pop, dim) = case.params.row::<SizeCase>().map_or((0, 0), |c| (c.pop as u64, c.dim as u64));
         Footprint { host_bytes: pop * dim * 8 + pop * 16, device_bytes: pop * dim * 8 + pop * 4, key: "sizes" }
     }
 
     pub(super) fn run(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
-        let f = Function::from_name(case.params.str("function")).expect("case from spec");
-        let pop = case.params.int("pop").expect("pop") as usize;
-        let dim = case.params.int("dim").expect("dim") as usize;
-        let tries = case.params.int("tries").expect("tries") as usize;
-        let x = ns::random_population(pop, dim, case.params.int("seed").expect("seed") as u64);
+        let SizeCase { function, pop, dim, seed, tries } =
+            case.params.row().map_err(|e| anyhow::anyhow!("layout case {}: {e}", case.id))?;
+        let f = Function::from_name(&function).expect("case from spec");
+        let x = ns::random_population(pop, dim, seed);
         let refs = ns::references(f, &x, dim);
         let mut rows = Vec::new();
         let mut out = vec![f32::NAN; pop];
@@ -119,8 +123,15 @@ impl LayoutPaper {
                     std::hint::black_box(&out);
                     best = best.min(ms_since(t0));
                 }
-                let r = row(name, "timed", t).with("wall_ms", best).with("best_of", best_of).with("check_ratio", check.worst_ratio);
-                rows.push(if name == "cpu_mt" { r.with("threads", threads) } else { r });
+                let threads = (name == "cpu_mt").then_some(threads);
+                let m = Measured {
+                    wall_ms: Some(best),
+                    best_of: Some(best_of),
+                    check_ratio: Some(check.worst_ratio),
+                    threads,
+                    ..Measured::default()
+                };
+                rows.push(row(name, TIMED, t).with_row(&m));
             }
         }
 
@@ -128,7 +139,7 @@ impl LayoutPaper {
         let strategies = self.profile(&env.profile)?.strategies();
         let Some(gpu) = &env.gpu else {
             for &s in &strategies {
-                rows.push(row(s.name(), "timed", 0).with(col::STATUS, "not_run").with(col::REASON, env.gpu_absent.as_str()));
+                rows.push(row(s.name(), TIMED, 0).with(col::STATUS, "not_run").with(col::REASON, env.gpu_absent.as_str()));
             }
             return Ok(rows);
         };
@@ -143,9 +154,8 @@ impl LayoutPaper {
                 let (cfg, threads_per_block) = match launch_config(gpu, f, s, pop, dim, block)? {
                     Ok(c) => c,
                     Err(reason) => {
-                        rows.push(
-                            row(s.name(), "timed", 0).with("block_size", block).with(col::STATUS, "cannot_run").with(col::REASON, reason),
-                        );
+                        let m = Measured { block_size: Some(block), ..Measured::default() };
+                        rows.push(row(s.name(), TIMED, 0).with_row(&m).with(col::STATUS, "cannot_run").with(col::REASON, reason));
                         continue;
                     }
                 };
@@ -158,7 +168,7 @@ impl LayoutPaper {
                 for t in 0..search_tries {
                     let tm = bufs.run(gpu, f, s, cfg, false)?;
                     walls.push(tm.wall_ms);
-                    rows.push(gpu_row(s, "search", t, threads_per_block, &tm, check.worst_ratio));
+                    rows.push(row(s.name(), SEARCH, t).with_row(&gpu_measured(threads_per_block, &tm, check.worst_ratio)));
                 }
                 let med = crate::stats::median(&walls);
                 if best.is_none_or(|b| med < b.0) {
@@ -173,16 +183,15 @@ impl LayoutPaper {
                     // freshly written in the caches for the copy (which slowed it).
                     let transpose_ms = s.dimension_major().then(|| timed_transposition(&x, pop, dim, &mut xt));
                     let tm = bufs.run(gpu, f, s, cfg, false)?;
-                    let r = gpu_row(s, "timed", t, block, &tm, ratio);
-                    rows.push(match transpose_ms {
-                        Some(ms) => r.with("transpose_ms", ms).with("transpose_threads", threads),
-                        None => r,
-                    });
+                    let transpose_threads = transpose_ms.map(|_| threads);
+                    let m = Measured { transpose_ms, transpose_threads, ..gpu_measured(block, &tm, ratio) };
+                    rows.push(row(s.name(), TIMED, t).with_row(&m));
                 }
                 // Not in the paper: the kernel alone, launched back to back, as
                 // the device-copy ceiling is timed.
-                let per_launch = bufs.time_kernel(gpu, f, s, cfg, KERNEL_LOOP)?;
-                rows.push(row(s.name(), "kernel_loop", 0).with("block_size", block).with("kernel_ms", per_launch));
+                let per_launch = bufs.time_kernel(gpu, f, s, cfg, KERNEL_LOOP_LAUNCHES)?;
+                let m = Measured { block_size: Some(block), kernel_ms: Some(per_launch), ..Measured::default() };
+                rows.push(row(s.name(), KERNEL_LOOP, 0).with_row(&m));
             }
         }
         Ok(rows)

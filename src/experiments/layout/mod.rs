@@ -16,6 +16,7 @@ pub mod likeness;
 pub mod limits;
 mod points;
 pub mod render;
+pub mod rows;
 mod s3_limit;
 pub mod selfcheck;
 pub mod spec;
@@ -30,6 +31,7 @@ use crate::records::Record;
 use crate::spec::{SpecFile, SpecOutline};
 use analysis::Analysis;
 use anyhow::Result;
+use rows::{Measured, TIMED, Try};
 use spec::{LayoutSpec, Profile};
 use std::path::Path;
 
@@ -77,7 +79,7 @@ impl Paper for LayoutPaper {
     }
 
     fn timing(&self) -> crate::experiments::plan::Timing {
-        crate::experiments::plan::Timing { method: "strategy", columns: &["wall_ms"], only: Some(("phase", "timed")) }
+        crate::experiments::plan::Timing { method: Try::strategy, columns: &[Measured::wall_ms], only: Some((Try::phase, TIMED)) }
     }
 
     fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {

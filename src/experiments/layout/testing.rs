@@ -2,6 +2,7 @@
 //! runner writes them (paper profile, end-to-end `wall_ms` per try).
 
 use super::analysis::Analysis;
+use super::rows::{Measured, SizeCase, TIMED, Try};
 use super::spec::{Size, tests::shipped};
 use crate::records::MachineRecords;
 use crate::records::Record;
@@ -43,8 +44,10 @@ impl Fake {
         self
     }
 
-    fn row(&self, function: &str, (pop, dim): Size, strategy: &str) -> Record {
-        self.base.clone().with("function", function).with("pop", pop).with("dim", dim).with("strategy", strategy).with("phase", "timed")
+    fn row(&self, function: &str, (pop, dim): Size, strategy: &str, t: usize) -> Record {
+        let case = SizeCase { function: function.into(), pop, dim, seed: 1, tries: self.tries };
+        let tried = Try { strategy: strategy.into(), phase: TIMED.into(), r#try: t };
+        self.base.clone().with_row(&case).with_row(&tried)
     }
 
     /// Tries of each (strategy, mean ms) at one size, ±0.2% around the mean; a
@@ -52,13 +55,19 @@ impl Fake {
     pub fn size(mut self, function: &str, size: Size, means: &[(&str, f64)]) -> Fake {
         for &(strategy, mean) in means {
             if let Some(reason) = self.absent.as_deref().filter(|_| strategy.starts_with('S')) {
-                self.rows.push(self.row(function, size, strategy).with(col::STATUS, "not_run").with(col::REASON, reason));
+                self.rows.push(self.row(function, size, strategy, 0).with(col::STATUS, "not_run").with(col::REASON, reason));
                 continue;
             }
             for t in 0..self.tries {
-                let wall = mean * (1.0 + 0.001 * ((t % 5) as f64 - 2.0));
-                let r = self.row(function, size, strategy).with("try", t).with(col::STATUS, "ok").with("wall_ms", wall);
-                self.rows.push(if strategy.starts_with('S') { r.with("kernel_ms", 0.5 * wall).with("events_ms", wall) } else { r });
+                let wall = around(mean, t);
+                let gpu = strategy.starts_with('S');
+                let m = Measured {
+                    wall_ms: Some(wall),
+                    kernel_ms: gpu.then_some(0.5 * wall),
+                    events_ms: gpu.then_some(wall),
+                    ..Measured::default()
+                };
+                self.rows.push(self.row(function, size, strategy, t).with(col::STATUS, "ok").with_row(&m));
             }
         }
         self
@@ -66,42 +75,33 @@ impl Fake {
 
     /// Kernel times of a GPU strategy at one size set to `ms` per try (±0.2%).
     pub fn kernel(self, function: &str, size: Size, strategy: &str, ms: f64) -> Fake {
-        self.set(function, size, strategy, "kernel_ms", ms)
+        self.update(function, size, strategy, |t, m| m.kernel_ms = Some(around(ms, t)))
     }
 
     /// S4's host-side transposition before each try at one size, `ms` (±0.2%).
     pub fn transposition(self, function: &str, size: Size, ms: f64) -> Fake {
-        self.set(function, size, "S4", "transpose_ms", ms)
+        self.update(function, size, "S4", |t, m| m.transpose_ms = Some(around(ms, t)))
     }
 
     /// The end-to-end time of each try of one strategy at one size, in order.
-    pub fn walls(mut self, function: &str, size: Size, strategy: &str, walls: &[f64]) -> Fake {
-        for r in self.rows_of(function, size, strategy) {
-            let t = r.int("try").unwrap_or(0) as usize;
-            r.set("wall_ms", walls[t]);
-        }
-        self
+    pub fn walls(self, function: &str, size: Size, strategy: &str, walls: &[f64]) -> Fake {
+        self.update(function, size, strategy, |t, m| m.wall_ms = Some(walls[t]))
     }
 
-    fn set(mut self, function: &str, size: Size, strategy: &str, column: &str, ms: f64) -> Fake {
-        for r in self.rows_of(function, size, strategy) {
-            let t = r.int("try").unwrap_or(0) as f64;
-            r.set(column, ms * (1.0 + 0.001 * (t % 5.0 - 2.0)));
+    /// Changes what each try of one strategy at one size measured (`change(try, measured)`).
+    fn update(mut self, function: &str, (pop, dim): Size, strategy: &str, change: impl Fn(usize, &mut Measured)) -> Fake {
+        for r in &mut self.rows {
+            let (Ok(case), Ok(t), Ok(mut m)) = (r.row::<SizeCase>(), r.row::<Try>(), r.row::<Measured>()) else { continue };
+            if (case.function.as_str(), case.pop, case.dim, t.strategy.as_str()) == (function, pop, dim, strategy) {
+                change(t.r#try, &mut m);
+                *r = std::mem::take(r).with_row(&m);
+            }
         }
         self
-    }
-
-    fn rows_of<'a>(&'a mut self, function: &'a str, (pop, dim): Size, strategy: &'a str) -> impl Iterator<Item = &'a mut Record> {
-        self.rows.iter_mut().filter(move |r| {
-            r.str("function") == function
-                && r.int("pop") == Some(pop as i64)
-                && r.int("dim") == Some(dim as i64)
-                && r.str("strategy") == strategy
-        })
     }
 
     pub fn cannot_run(mut self, function: &str, size: Size, strategy: &str, reason: &str) -> Fake {
-        self.rows.push(self.row(function, size, strategy).with(col::STATUS, "cannot_run").with(col::REASON, reason));
+        self.rows.push(self.row(function, size, strategy, 0).with(col::STATUS, "cannot_run").with(col::REASON, reason));
         self
     }
 
@@ -122,4 +122,9 @@ impl Fake {
     pub fn analysis(&self) -> Analysis {
         Analysis::of(&self.machine(), &shipped().1)
     }
+}
+
+/// `ms` ±0.2% by try, as tries spread.
+fn around(ms: f64, t: usize) -> f64 {
+    ms * (1.0 + 0.001 * ((t % 5) as f64 - 2.0))
 }
