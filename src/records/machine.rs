@@ -99,8 +99,16 @@ impl MachineRecords {
         self.rows.first()
     }
 
-    /// The machine as people name it ([`crate::fmt::machine_name`]).
+    /// The machine as people name it ([`crate::fmt::machine_name`]), with the
+    /// folder its records came from where `compare --with` names it (`… @ folder`).
     pub fn label(&self) -> String {
+        match self.hw_id.split_once(" @ ") {
+            Some((_, folder)) => format!("{} @ {folder}", self.name()),
+            None => self.name(),
+        }
+    }
+
+    fn name(&self) -> String {
         let Some(r) = self.first() else { return self.hw_id.clone() };
         // Rows older than the signature column lack it; then the machine's later rows or its id (aliases) have it.
         let from_id = self.hw_id.split("__").nth(1).and_then(|cpu| {
