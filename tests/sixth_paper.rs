@@ -12,7 +12,7 @@ use evorepro::claims::generic::{self, Series};
 use evorepro::claims::{Check, ClaimResult, Claims, Ctx, Finding, NoParams, Outcome, VerdictKind};
 use evorepro::error::SpecError;
 use evorepro::experiments::{self, BackendChoice, Case, Experiment, Paper, PaperReport, RunEnv, RunOptions, Section, SpecChoice};
-use evorepro::records::{MachineRecords, Record};
+use evorepro::records::{MachineRecords, Record, col};
 use evorepro::report::{PaperValue, Table, chart};
 use evorepro::spec::{ClaimSpec, PaperMeta, SpecFile, SpecOutline};
 use serde::Deserialize;
@@ -91,19 +91,37 @@ fn validate(file: &SpecFile, spec: &OnemaxSpec) -> Result<(), SpecError> {
     }
 }
 
+evorepro::record_row! {
+    /// A Table 1 case: one GA run on OneMax of length `ell`.
+    struct OnemaxCase {
+        ell: usize,
+        run: usize,
+    }
+}
+
+evorepro::record_row! {
+    /// One run: evaluations to the optimum, the best fitness of each generation
+    /// (space-separated) and the time it took.
+    struct GaRun {
+        evaluations: f64,
+        best_trace: String,
+        total_ms: f64,
+    }
+}
+
 /// One machine's runs: evaluations to the optimum and best-fitness traces by ℓ.
 struct Analysis {
-    evaluations: BTreeMap<i64, Vec<f64>>,
-    traces: BTreeMap<i64, Vec<Vec<f64>>>,
+    evaluations: BTreeMap<usize, Vec<f64>>,
+    traces: BTreeMap<usize, Vec<Vec<f64>>>,
 }
 
 impl Analysis {
     fn of(m: &MachineRecords) -> Analysis {
-        let (mut evaluations, mut traces) = (BTreeMap::<i64, Vec<f64>>::new(), BTreeMap::<i64, Vec<Vec<f64>>>::new());
-        for r in m.rows.iter().filter(|r| r.str("record_kind") == "measurement") {
-            let ell = r.int("ell").unwrap_or_default();
-            evaluations.entry(ell).or_default().extend(r.float("evaluations"));
-            traces.entry(ell).or_default().push(r.str("best_trace").split(' ').filter_map(|v| v.parse().ok()).collect());
+        let (mut evaluations, mut traces) = (BTreeMap::<usize, Vec<f64>>::new(), BTreeMap::<usize, Vec<Vec<f64>>>::new());
+        for r in m.measurements() {
+            let (Ok(case), Ok(run)) = (r.row::<OnemaxCase>(), r.row::<GaRun>()) else { continue };
+            evaluations.entry(case.ell).or_default().push(run.evaluations);
+            traces.entry(case.ell).or_default().push(run.best_trace.split(' ').filter_map(|v| v.parse().ok()).collect());
         }
         Analysis { evaluations, traces }
     }
@@ -173,25 +191,19 @@ impl Paper for OnemaxPaper {
             .flat_map(|&ell| (0..p.runs).map(move |run| (ell, run)))
             .map(|(ell, run)| Case {
                 id: format!("table1/l{ell}/r{run}"),
-                params: Record::new().with("figure", "table1").with("ell", ell as i64).with("run", run as i64),
+                params: Record::new().with(col::FIGURE, "table1").with_row(&OnemaxCase { ell, run }),
                 weight: ell as u64,
             })
             .collect())
     }
     fn run_case(&self, case: &Case, _: &RunEnv) -> Result<Vec<Record>> {
-        let ell = case.params.int("ell").unwrap() as usize;
-        let seed = self.spec.settings.seed ^ (ell as u64) << 32 ^ case.params.int("run").unwrap() as u64;
+        let OnemaxCase { ell, run } = case.params.row().map_err(anyhow::Error::msg)?;
+        let seed = self.spec.settings.seed ^ (ell as u64) << 32 ^ run as u64;
         let start = std::time::Instant::now();
         let (evaluations, trace) = onemax_ga(ell, self.spec.settings.population, seed);
         let trace: Vec<String> = trace.iter().map(usize::to_string).collect();
-        Ok(vec![
-            case.params
-                .clone()
-                .with("method", "ga")
-                .with("evaluations", evaluations as f64)
-                .with("best_trace", trace.join(" "))
-                .with("total_ms", start.elapsed().as_secs_f64() * 1e3),
-        ])
+        let run = GaRun { evaluations: evaluations as f64, best_trace: trace.join(" "), total_ms: start.elapsed().as_secs_f64() * 1e3 };
+        Ok(vec![case.params.clone().with(col::METHOD, "ga").with_row(&run)])
     }
     fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
         let table = Section::per_machine("Table 1 — evaluations to the optimum", "", machines, |m| {
