@@ -150,6 +150,11 @@ impl Record {
         Record::new().with(col::METHOD, method).with(col::STATUS, "ok")
     }
 
+    /// Whether a method's row ran (status `ok`): not a "not run here" row.
+    pub fn is_ok(&self) -> bool {
+        self.str(col::STATUS) == "ok"
+    }
+
     /// `row`'s cells appended.
     pub fn with_row(self, row: &impl Row) -> Record {
         row.write(self)

@@ -3,6 +3,7 @@
 //! 2's integration columns, Table 4, Figure 5), the `speed` profile's runs
 //! (beyond the paper) and each set's training-set size.
 
+use super::rows::{Evaluator, LearnGa, LearnRun, Model, SetCase, SimulatedGa, TrainingSet};
 use super::spec::{PaperTables, SETS};
 use super::{LEARN_FIGURE, SERIAL, SPEED_PROFILE, scale};
 use crate::claims::{self, Comparison};
@@ -63,16 +64,16 @@ pub struct Stage {
 }
 
 impl Stage {
-    /// Adds `column` of an `ok` row, or the reason of a `not_run` row.
-    pub fn add(&mut self, r: &Record, column: &str) {
+    /// Adds the seconds `secs` of case `case`'s `ok` row `r`, or the reason of a `not_run` row.
+    pub fn add(&mut self, r: &Record, case: &SetCase, secs: Option<f64>) {
         let method = r.str(col::METHOD).to_owned();
-        if r.str(col::STATUS) != "ok" {
+        if !r.is_ok() {
             self.not_run.insert(method, r.str(col::REASON).to_owned());
             return;
         }
-        let key = (r.str("set").to_owned(), r.int("windows").unwrap_or(0) as usize, method);
-        let run = (r.int("run_id").unwrap_or(0), r.int("seed").unwrap_or(0));
-        if let Some(secs) = r.float(column) {
+        let key = (case.set.clone(), case.windows, method);
+        let run = (r.int("run_id").unwrap_or(0), case.seed as i64);
+        if let Some(secs) = secs {
             self.times.entry(key).or_default().push(Run { run, secs });
         }
     }
@@ -201,8 +202,9 @@ pub struct Budget {
 }
 
 impl Budget {
-    fn of(r: &Record) -> Budget {
-        Budget { population: r.int("population").unwrap_or(0), iterations: r.int("iterations").unwrap_or(0), max_rules: r.int("max_rules") }
+    fn of(case: &SetCase, r: &Record) -> Budget {
+        let ga = r.row::<LearnGa>().unwrap_or_default();
+        Budget { population: ga.population as i64, iterations: case.iterations as i64, max_rules: ga.max_rules.map(|m| m as i64) }
     }
 
     /// BioHEL's default budget, the paper's.
@@ -326,40 +328,40 @@ impl Analysis {
         };
         let mut no_rule = BTreeMap::new();
         for r in m.latest_measurements(point).into_iter().filter(|r| r.str(col::FIGURE) != scale::SCALE_FIGURE) {
-            if let Some(n) = r.int("instances") {
-                a.instances.insert(r.str("set").to_owned(), n);
+            let Ok(case) = r.row::<SetCase>() else { continue };
+            if let Ok(t) = r.row::<TrainingSet>() {
+                a.instances.insert(case.set.clone(), t.instances as i64);
             }
+            let eval_s = r.row::<Evaluator>().ok().map(|e| e.eval_s);
             if r.str(col::PROFILE) == SPEED_PROFILE {
-                a.speed.add(r, "eval_s");
-                a.speed_load.add(r, "load_s");
+                a.speed.add(r, &case, eval_s);
+                a.speed_load.add(r, &case, r.row::<SimulatedGa>().ok().map(|g| g.load_s));
                 continue;
             }
             if r.str(col::FIGURE) != LEARN_FIGURE {
-                a.eval.add(r, "eval_s");
-                a.eval_iterations.extend(r.int("iterations").filter(|_| r.str(col::STATUS) == "ok"));
+                a.eval.add(r, &case, eval_s);
+                a.eval_iterations.extend(r.is_ok().then_some(case.iterations as i64));
                 continue;
             }
-            let l = a.learning.entry(Budget::of(r)).or_default();
-            l.total.add(r, "learn_s");
-            l.evaluation.add(r, "eval_s");
-            if r.str(col::STATUS) == "ok" {
-                let models = l.models.entry((r.str("set").to_owned(), r.int("windows").unwrap_or(0) as usize)).or_default();
+            let l = a.learning.entry(Budget::of(&case, r)).or_default();
+            l.total.add(r, &case, r.row::<LearnRun>().ok().map(|run| run.learn_s));
+            l.evaluation.add(r, &case, eval_s);
+            if r.is_ok() {
+                let models = l.models.entry((case.set.clone(), case.windows)).or_default();
                 models.methods.insert(r.str(col::METHOD).to_owned());
-                if r.str(col::METHOD) == SERIAL {
-                    models.rules.extend(r.float("rules"));
-                    models.train.extend(r.float("train_accuracy"));
-                    models.test.extend(r.float("test_accuracy"));
-                    models.test_instances = models.test_instances.or(r.int("test_instances"));
-                    let set = r.str("set").to_owned();
-                    match (r.float("majority_accuracy"), r.float("test_accuracy")) {
-                        (Some(m), _) => {
-                            a.majority.insert(set, m);
-                        }
-                        (None, Some(t)) if r.float("rules") == Some(0.0) => {
-                            no_rule.insert(set, t);
-                        }
-                        _ => {}
+                let Some(model) = r.row::<Model>().ok().filter(|_| r.str(col::METHOD) == SERIAL) else { continue };
+                models.rules.push(model.rules as f64);
+                models.train.push(model.train_accuracy);
+                models.test.push(model.test_accuracy);
+                models.test_instances = models.test_instances.or(Some(model.test_instances as i64));
+                match model.majority_accuracy {
+                    Some(m) => {
+                        a.majority.insert(case.set, m);
                     }
+                    None if model.rules == 0 => {
+                        no_rule.insert(case.set, model.test_accuracy);
+                    }
+                    None => {}
                 }
             }
         }
@@ -398,10 +400,12 @@ impl Analysis {
 /// that ran last, so that no mean mixes code versions measured by two profiles
 /// (e.g. `gpu` and `learning-500-eval` at 1 window); the `speed` profile's runs
 /// are a stage of their own.
-fn point(r: &Record) -> Option<(bool, String, String, i64, Budget)> {
-    let budget = if r.str(col::FIGURE) == LEARN_FIGURE { Budget::of(r) } else { Budget { population: 0, iterations: 0, max_rules: None } };
+fn point(r: &Record) -> Option<(bool, String, String, usize, Budget)> {
+    let case = r.row::<SetCase>().ok()?;
+    let budget =
+        if r.str(col::FIGURE) == LEARN_FIGURE { Budget::of(&case, r) } else { Budget { population: 0, iterations: 0, max_rules: None } };
     let speed = r.str(col::PROFILE) == SPEED_PROFILE;
-    Some((speed, r.str(col::FIGURE).to_owned(), r.str("set").to_owned(), r.int("windows")?, budget))
+    Some((speed, r.str(col::FIGURE).to_owned(), case.set, case.windows, budget))
 }
 
 /// Whether the variance of `a` is smaller than, equal to (within the noise) or

@@ -6,6 +6,7 @@
 
 use super::analysis::AttributeType;
 use super::methods::{evaluators, simulated_ga, threads};
+use super::rows::{Evaluator, LearnGa, LearnRun, Model, ScaleCase, SetCase, TrainingSet};
 use super::spec::{rule_bytes, stand_in};
 use super::{BiohelPaper, EVAL_FIGURE, LEARN_FIGURE, scale};
 use crate::error::SpecError;
@@ -15,7 +16,7 @@ use crate::library::biohel_learning::{LearnedModel, LearningConfig, learn};
 use crate::library::dataset::{self, Dataset};
 use crate::records::Record;
 use crate::records::col;
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
@@ -36,15 +37,16 @@ impl BiohelPaper {
     /// Loads every set of Table 1 that the evaluation and learning cases among
     /// `cases` use, once each: a missing or malformed file fails here, named.
     pub(super) fn load_data(&self, cases: &[Case]) -> Result<()> {
-        let mut sets: Vec<&str> = cases
+        let mut sets: Vec<String> = cases
             .iter()
             .filter(|c| [EVAL_FIGURE, LEARN_FIGURE].contains(&c.params.str(col::FIGURE)))
-            .map(|c| c.params.str("set"))
+            .filter_map(|c| c.params.row::<SetCase>().ok())
+            .map(|c| c.set)
             .collect();
         sets.sort_unstable();
         sets.dedup();
         for set in sets {
-            self.data_set(set)?;
+            self.data_set(&set)?;
         }
         Ok(())
     }
@@ -76,15 +78,15 @@ impl BiohelPaper {
         for set in &p.sets {
             for w in p.windows.iter().map(|w| *w.get_ref()) {
                 for s in 0..p.seeds.as_ref().map_or(0, |n| *n.get_ref()) {
-                    let set = set.get_ref().as_str();
+                    let set = set.get_ref().clone();
                     cases.push(Case {
                         id: format!("eval/{set}/w{w}/s{s}"),
-                        params: Record::new()
-                            .with(col::FIGURE, EVAL_FIGURE)
-                            .with("set", set)
-                            .with("windows", w)
-                            .with("iterations", p.iterations.as_ref().map_or(0, |i| *i.get_ref()))
-                            .with("seed", seed(s, w)),
+                        params: Record::new().with(col::FIGURE, EVAL_FIGURE).with_row(&SetCase {
+                            set,
+                            windows: w,
+                            iterations: p.iterations.as_ref().map_or(0, |i| *i.get_ref()),
+                            seed: seed(s, w),
+                        }),
                         weight: 10,
                     });
                 }
@@ -95,17 +97,13 @@ impl BiohelPaper {
             for set in &l.sets {
                 for w in l.windows.iter().map(|w| *w.get_ref()) {
                     for s in 0..*l.seeds.get_ref() {
-                        let set = set.get_ref().as_str();
+                        let set = set.get_ref().clone();
                         cases.push(Case {
                             id: format!("learn/{set}/w{w}/s{s}"),
                             params: Record::new()
                                 .with(col::FIGURE, LEARN_FIGURE)
-                                .with("set", set)
-                                .with("windows", w)
-                                .with("population", population)
-                                .with("iterations", iterations)
-                                .with("max_rules", l.max_rules.as_ref().map(|m| *m.get_ref()))
-                                .with("seed", seed(s, w)),
+                                .with_row(&SetCase { set, windows: w, iterations, seed: seed(s, w) })
+                                .with_row(&LearnGa { population, max_rules: l.max_rules.as_ref().map(|m| *m.get_ref()) }),
                             // Rules evaluated per GA in whole-set passes: the
                             // iterations on strata, the last one on all instances.
                             weight: (population * (iterations / w + 1) / 50).max(1) as u64,
@@ -127,23 +125,24 @@ impl BiohelPaper {
     /// its population and as many offspring.
     pub(super) fn case_footprint(&self, case: &Case) -> Footprint {
         let p = &case.params;
-        let int = |k: &str| p.int(k).unwrap_or(0).max(0) as f64;
-        let (values, attributes) = match p.str(col::FIGURE) {
-            scale::SCALE_FIGURE => (int("instances") * int("attributes"), int("attributes")),
-            _ => super::spec::shape(p.str("set")).map_or((0.0, 0.0), |s| {
+        let (values, attributes, iterations) = match (p.row::<ScaleCase>(), p.row::<SetCase>()) {
+            (Ok(sc), _) => ((sc.instances * sc.attributes) as f64, sc.attributes as f64, sc.iterations as f64),
+            (_, Ok(c)) => super::spec::shape(&c.set).map_or((0.0, 0.0, 0.0), |s| {
                 let a = (s.continuous + s.nominal) as f64;
-                (s.instances as f64 * a, a)
+                (s.instances as f64 * a, a, c.iterations as f64)
             }),
+            _ => (0.0, 0.0, 0.0),
         };
         let per_iteration = *self.spec.settings.rules_per_iteration.get_ref() as f64;
         let expressed = *self.spec.settings.expressed_probability.get_ref() * attributes;
         let (key, copies, rules, rule) = match p.str(col::FIGURE) {
-            scale::SCALE_FIGURE => ("scale", 3.0, int("iterations") * per_iteration, rule_bytes(expressed)),
+            scale::SCALE_FIGURE => ("scale", 3.0, iterations * per_iteration, rule_bytes(expressed)),
             LEARN_FIGURE => {
                 let expressed = attributes.min(crate::library::biohel_learning::EXPECTED_EXPRESSED_ATTRIBUTES);
-                ("learn", 4.0, 2.0 * int("population"), rule_bytes(expressed))
+                let population = p.row::<LearnGa>().map_or(0.0, |l| l.population as f64);
+                ("learn", 4.0, 2.0 * population, rule_bytes(expressed))
             }
-            _ => ("sets", 3.0, int("iterations") * per_iteration, rule_bytes(expressed)),
+            _ => ("sets", 3.0, iterations * per_iteration, rule_bytes(expressed)),
         };
         let device_rules = if p.str(col::FIGURE) == LEARN_FIGURE { rules } else { per_iteration };
         Footprint {
@@ -165,12 +164,8 @@ impl BiohelPaper {
 
     /// First stage: one simulated GA per evaluator (Tables 2–3).
     fn run_evaluation(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
-        let p = &case.params;
-        let set = p.str("set");
-        let windows = p.int("windows").expect("windows") as usize;
-        let iterations = p.int("iterations").expect("iterations") as usize;
-        let seed = p.int("seed").expect("seed") as u64;
-        let data = self.training_set(set, windows, seed)?;
+        let SetCase { set, windows, iterations, seed } = case.params.row().map_err(|e| anyhow!("case {}: {e}", case.id))?;
+        let data = self.training_set(&set, windows, seed)?;
         // Every iteration's rules, drawn before any timing.
         let mut rng = StdRng::seed_from_u64(seed);
         let rules: Vec<Vec<_>> = (0..iterations)
@@ -180,34 +175,20 @@ impl BiohelPaper {
                     .collect()
             })
             .collect();
-        let pairs: usize =
-            rules.iter().enumerate().map(|(t, b)| b.len() * window_range(data.instances(), windows, t % windows).len()).sum();
-        let mut rows = simulated_ga(&case.id, env, &data, &rules, |t| window_range(data.instances(), windows, t % windows))?;
-        for row in rows.iter_mut().filter(|r| r.str(col::STATUS) == "ok") {
-            row.set("pairs", pairs);
-            row.set("instances", data.instances());
-            row.set("attributes", data.attribute_count());
-            row.set("attribute_type", AttributeType::of(&data).label());
-        }
-        Ok(rows)
+        let rows = simulated_ga(&case.id, env, &data, &rules, |t| window_range(data.instances(), windows, t % windows))?;
+        Ok(rows.into_iter().map(|r| if r.is_ok() { r.with_row(&training_set(&data)) } else { r }).collect())
     }
 
     /// Second stage: BioHEL learns fold 0's training set with each evaluator
     /// (Table 2's integration columns, Table 4); every evaluator must learn the
     /// serial evaluator's rule list.
     fn run_learning(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
-        let p = &case.params;
-        let set = p.str("set");
-        let base = LearningConfig::for_set(set).with_context(|| format!("Table 1 gives no coverage breakpoint for `{set}`"))?;
-        let cfg = LearningConfig {
-            windows: p.int("windows").expect("windows") as usize,
-            population: p.int("population").expect("population") as usize,
-            iterations: p.int("iterations").expect("iterations") as usize,
-            max_rules: p.int("max_rules").map(|m| m as usize),
-            seed: p.int("seed").expect("seed") as u64,
-            ..base
-        };
-        let (train, test) = self.split(set)?;
+        let read = |e: String| anyhow!("case {}: {e}", case.id);
+        let SetCase { set, windows, iterations, seed } = case.params.row().map_err(read)?;
+        let LearnGa { population, max_rules } = case.params.row().map_err(read)?;
+        let base = LearningConfig::for_set(&set).with_context(|| format!("Table 1 gives no coverage breakpoint for `{set}`"))?;
+        let cfg = LearningConfig { windows, population, iterations, max_rules, seed, ..base };
+        let (train, test) = self.split(&set)?;
         let (evaluators, mut rows) = evaluators(env)?;
         let mut reference: Option<LearnedModel> = None;
         let mut timed = Vec::new();
@@ -223,18 +204,17 @@ impl BiohelPaper {
                 }
             }
             timed.push(
-                Record::new()
-                    .with(col::METHOD, name)
-                    .with(col::STATUS, "ok")
-                    .with("learn_s", stats.total_time.as_secs_f64())
-                    .with("eval_s", stats.evaluation.time.as_secs_f64())
-                    .with("loads", stats.evaluation.loads)
-                    .with("calls", stats.evaluation.calls)
-                    .with("rules_evaluated", stats.evaluation.rules)
-                    .with("matches", stats.evaluation.matches)
-                    .with("gas", stats.gas)
-                    .with("rejected_rules", stats.rejected_rules)
-                    .with("threads", threads(name)),
+                Record::ran(name)
+                    .with_row(&LearnRun {
+                        learn_s: stats.total_time.as_secs_f64(),
+                        loads: stats.evaluation.loads,
+                        calls: stats.evaluation.calls,
+                        rules_evaluated: stats.evaluation.rules,
+                        matches: stats.evaluation.matches,
+                        gas: stats.gas,
+                        rejected_rules: stats.rejected_rules,
+                    })
+                    .with_row(&Evaluator { eval_s: stats.evaluation.time.as_secs_f64(), threads: threads(name) }),
             );
         }
         // Equal rule lists classify alike: the accuracies are the reference's.
@@ -242,19 +222,24 @@ impl BiohelPaper {
         let (train_accuracy, test_accuracy) = (model.accuracy(&train), model.accuracy(&test));
         // The rule list without rules: the training set's majority class on the test fold (chance).
         let majority = LearnedModel { rules: Vec::new(), default_class: model.default_class, stats: Default::default() };
-        let majority_accuracy = majority.accuracy(&test);
-        for row in &mut timed {
-            row.set("rules", model.rules.len());
-            row.set("train_accuracy", train_accuracy);
-            row.set("test_accuracy", test_accuracy);
-            row.set("majority_accuracy", majority_accuracy);
-            row.set("instances", train.instances());
-            row.set("test_instances", test.instances());
-            row.set("attributes", train.attribute_count());
-            row.set("attribute_type", AttributeType::of(&train).label());
-        }
-        rows.extend(timed);
+        let learned = Model {
+            rules: model.rules.len(),
+            train_accuracy,
+            test_accuracy,
+            majority_accuracy: Some(majority.accuracy(&test)),
+            test_instances: test.instances(),
+        };
+        rows.extend(timed.into_iter().map(|r| r.with_row(&learned).with_row(&training_set(&train))));
         Ok(rows)
+    }
+}
+
+/// The training set's row: its size and attribute type.
+fn training_set(data: &Dataset) -> TrainingSet {
+    TrainingSet {
+        instances: data.instances(),
+        attributes: data.attribute_count(),
+        attribute_type: Some(AttributeType::of(data).label().to_owned()),
     }
 }
 

@@ -6,6 +6,7 @@ use crate::claims::testing;
 use crate::claims::{Claims, Ctx, Outcome};
 use crate::experiments::Experiment;
 use crate::experiments::biohel::analysis::Analysis;
+use crate::experiments::biohel::rows::{Evaluator, LearnGa, LearnRun, SetCase, TrainingSet};
 use crate::experiments::biohel::spec::{BiohelSpec, PaperTables};
 use crate::experiments::biohel::{BIOHEL, CUDA, EVAL_FIGURE, LEARN_FIGURE, SERIAL};
 use crate::records::MachineRecords;
@@ -80,24 +81,21 @@ pub(super) fn row(
     method: &str,
     secs: f64,
 ) -> Record {
-    let column = if figure == LEARN_FIGURE { "learn_s" } else { "eval_s" };
+    let case = SetCase { set: set.into(), windows, iterations: ga.1 as usize, seed: seed as u64 };
     let r = Record::new()
         .with(col::RECORD_KIND, "measurement")
         .with(col::FIGURE, figure)
         .with(col::PROFILE, profile)
         .with("run_id", 1u64)
-        .with("seed", seed as u64)
-        .with("set", set)
-        .with("windows", windows)
-        .with("population", ga.0)
-        .with("iterations", ga.1)
+        .with_row(&case)
         .with(col::METHOD, method)
         .with(col::STATUS, "ok")
-        .with(column, secs)
-        .with("instances", instances);
-    match ga.2 {
-        Some(m) => r.with("max_rules", m),
-        None => r,
+        .with_row(&TrainingSet { instances: instances as usize, ..Default::default() });
+    if figure == LEARN_FIGURE {
+        r.with_row(&LearnGa { population: ga.0 as usize, max_rules: ga.2.map(|m| m as usize) })
+            .with_row(&LearnRun { learn_s: secs, ..Default::default() })
+    } else {
+        r.with_row(&Evaluator { eval_s: secs, threads: 1 })
     }
 }
 
@@ -141,7 +139,8 @@ impl Rows {
     /// Every row's GA iterations set to `iterations` (a shorter simulated GA).
     pub(super) fn iterations(mut self, iterations: u64) -> Rows {
         for r in &mut self.0 {
-            r.set("iterations", iterations);
+            let case = SetCase { iterations: iterations as usize, ..r.row().unwrap() };
+            *r = r.clone().with_row(&case);
         }
         self
     }

@@ -2,13 +2,13 @@
 //! parallel, the paper's CUDA design and the ballot design) and the simulated
 //! GA that times them on the same rules.
 
+use super::rows::{Evaluator, SimulatedGa};
 use super::{BALLOT, CUDA, PARALLEL, SERIAL};
 use crate::experiments::RunEnv;
 use crate::gpu::biohel::{Design, GpuEvaluator};
 use crate::library::biohel::{Counts, ParallelEvaluator, Rule, RuleEvaluator, SerialEvaluator};
 use crate::library::dataset::Dataset;
 use crate::records::Record;
-use crate::records::col;
 use anyhow::Result;
 use std::time::Instant;
 
@@ -26,10 +26,7 @@ pub(super) fn evaluators(env: &RunEnv) -> Result<(Evaluators<'_>, Vec<Record>)> 
             evaluators.push((BALLOT, Box::new(GpuEvaluator::new(gpu, Design::Ballot)?)));
         }
         None => {
-            for method in [CUDA, BALLOT] {
-                not_run
-                    .push(Record::new().with(col::METHOD, method).with(col::STATUS, "not_run").with(col::REASON, env.gpu_absent.as_str()));
-            }
+            not_run.extend([CUDA, BALLOT].map(|method| Record::not_run(method, &env.gpu_absent)));
         }
     }
     Ok((evaluators, not_run))
@@ -52,6 +49,7 @@ pub(super) fn simulated_ga(
     window: impl Fn(usize) -> std::ops::Range<usize>,
 ) -> Result<Vec<Record>> {
     let (evaluators, mut rows) = evaluators(env)?;
+    let pairs = rules.iter().enumerate().map(|(t, batch)| batch.len() * window(t).len()).sum();
     let mut serial: Option<Vec<Vec<Counts>>> = None;
     for (name, mut evaluator) in evaluators {
         let mut counts = Vec::with_capacity(rules.len());
@@ -69,16 +67,12 @@ pub(super) fn simulated_ga(
             None => serial = Some(counts),
             Some(want) => anyhow::ensure!(*want == counts, "{name} counts differ from the serial evaluator's in case {case_id}"),
         }
-        let mut row = Record::new()
-            .with(col::METHOD, name)
-            .with(col::STATUS, "ok")
-            .with("eval_s", eval_s)
-            .with("load_s", load_s)
-            .with("threads", threads(name));
-        if let (Some(before), Some(after)) = (device_before, evaluator.device_seconds()) {
-            row.set("kernel_s", after - before);
-        }
-        rows.push(row);
+        let kernel_s = device_before.zip(evaluator.device_seconds()).map(|(before, after)| after - before);
+        rows.push(Record::ran(name).with_row(&Evaluator { eval_s, threads: threads(name) }).with_row(&SimulatedGa {
+            load_s,
+            pairs,
+            kernel_s,
+        }));
     }
     Ok(rows)
 }

@@ -5,6 +5,7 @@
 //! machine, and the side-by-side of `evorepro compare`.
 
 use super::analysis::{Analysis, AttributeType, Budget, Chance, Learning, Models, Stage, fmt_s};
+use super::rows::{SetCase, TrainingSet};
 use super::spec::{Column, SETS, set_label, stand_in};
 use super::{BALLOT, BiohelPaper, CUDA, METHODS, PARALLEL, SERIAL, SPEED_PROFILE, scale};
 use crate::experiments::{PaperReport, Section};
@@ -179,14 +180,14 @@ impl BiohelPaper {
         let mut types = BTreeMap::new();
         let mut untyped = BTreeSet::new();
         for r in machines.iter().flat_map(|m| m.measurements()) {
-            match AttributeType::parse(r.str("attribute_type")) {
+            let Ok(case) = r.row::<SetCase>() else { continue };
+            match r.row::<TrainingSet>().ok().and_then(|t| AttributeType::parse(t.attribute_type.as_deref()?)) {
                 Some(t) => {
-                    types.insert(r.str("set").to_owned(), t);
+                    types.insert(case.set, t);
                 }
-                None if !r.str("set").is_empty() => {
-                    untyped.insert(r.str("set").to_owned());
+                None => {
+                    untyped.insert(case.set);
                 }
-                None => {}
             }
         }
         for set in untyped {
@@ -718,6 +719,7 @@ fn speed(m: &MachineRecords, a: &Analysis) -> String {
 mod tests {
     use super::*;
     use crate::experiments::Experiment;
+    use crate::experiments::biohel::rows::{LearnGa, LearnRun, Model};
     use crate::experiments::biohel::spec::{BiohelSpec, PaperTables};
     use crate::experiments::biohel::{BIOHEL, LEARN_FIGURE};
     use crate::records::Record;
@@ -731,26 +733,17 @@ mod tests {
     }
 
     /// A serial learning run of `set` at `windows`: rules learned, test accuracy and (newer rows) the majority-class rate.
-    fn learned(set: &str, windows: usize, rules: u64, test: f64, majority: Option<f64>) -> Record {
-        let r = Record::new()
+    fn learned(set: &str, windows: usize, rules: usize, test: f64, majority: Option<f64>) -> Record {
+        Record::new()
             .with(col::RECORD_KIND, "measurement")
             .with(col::FIGURE, LEARN_FIGURE)
             .with(col::PROFILE, "gpu")
-            .with("set", set)
-            .with("windows", windows)
-            .with("population", 50u64)
-            .with("iterations", 20u64)
+            .with_row(&SetCase { set: set.into(), windows, iterations: 20, seed: 0 })
+            .with_row(&LearnGa { population: 50, max_rules: None })
             .with(col::METHOD, SERIAL)
             .with(col::STATUS, "ok")
-            .with("learn_s", 1.0)
-            .with("rules", rules)
-            .with("train_accuracy", test)
-            .with("test_accuracy", test)
-            .with("test_instances", 8400u64);
-        match majority {
-            Some(m) => r.with("majority_accuracy", m),
-            None => r,
-        }
+            .with_row(&LearnRun { learn_s: 1.0, ..Default::default() })
+            .with_row(&Model { rules, train_accuracy: test, test_accuracy: test, majority_accuracy: majority, test_instances: 8400 })
     }
 
     fn analysis(rows: Vec<Record>) -> Analysis {

@@ -9,6 +9,7 @@
 //! against the device's measured integer-instruction rate.
 
 use super::methods::simulated_ga;
+use super::rows::{ConditionTests, Evaluator, ScaleCase, SimulatedGa};
 use super::spec::ScaleProfile;
 use super::{BALLOT, CUDA, PARALLEL, SERIAL};
 use crate::experiments::{Case, RunEnv, Section};
@@ -21,7 +22,7 @@ use crate::report::Table;
 use crate::report::chart::{self, RegionChart};
 use crate::stats::median;
 use crate::svm::{self, Boundary, Point};
-use anyhow::Result;
+use anyhow::{Result, anyhow};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::collections::BTreeMap;
@@ -43,14 +44,14 @@ impl ScaleProfile {
                 for s in 0..*self.seeds.get_ref() {
                     cases.push(Case {
                         id: format!("scale/n{n}/a{a}/s{s}"),
-                        params: Record::new()
-                            .with(col::FIGURE, SCALE_FIGURE)
-                            .with("instances", n)
-                            .with("attributes", a)
-                            .with("classes", *self.classes.get_ref())
-                            .with("nominal_fraction", *self.nominal_fraction.get_ref())
-                            .with("iterations", *self.iterations.get_ref())
-                            .with("seed", base_seed ^ ((s as u64) << 32) ^ ((n as u64) << 12) ^ a as u64),
+                        params: Record::new().with(col::FIGURE, SCALE_FIGURE).with_row(&ScaleCase {
+                            instances: n,
+                            attributes: a,
+                            classes: *self.classes.get_ref(),
+                            nominal_fraction: *self.nominal_fraction.get_ref(),
+                            iterations: *self.iterations.get_ref(),
+                            seed: base_seed ^ ((s as u64) << 32) ^ ((n as u64) << 12) ^ a as u64,
+                        }),
                         weight: ((n * a * *self.iterations.get_ref()) as u64 / 200_000).max(1),
                     });
                 }
@@ -63,21 +64,15 @@ impl ScaleProfile {
 /// One case: every evaluator runs one simulated GA on the same set and rules and
 /// must give the serial counts exactly.
 pub fn run(case: &Case, env: &RunEnv, rules_per_iteration: usize, expressed_probability: f64) -> Result<Vec<Record>> {
-    let p = &case.params;
-    let int = |k: &str| p.int(k).unwrap_or_else(|| panic!("case parameter {k}")) as usize;
-    let (n, a, iterations) = (int("instances"), int("attributes"), int("iterations"));
-    let seed = int("seed") as u64;
-    let data = dataset::scalable(n, a, int("classes"), p.float("nominal_fraction").expect("case parameter nominal_fraction"), seed);
+    let ScaleCase { instances: n, attributes: a, classes, nominal_fraction, iterations, seed } =
+        case.params.row().map_err(|e| anyhow!("case {}: {e}", case.id))?;
+    let data = dataset::scalable(n, a, classes, nominal_fraction, seed);
     let mut rng = StdRng::seed_from_u64(seed);
     let rules: Vec<Vec<_>> =
         (0..iterations).map(|_| (0..rules_per_iteration).map(|_| random_rule(&data, &mut rng, expressed_probability)).collect()).collect();
     let tests: u64 = rules.iter().map(|batch| condition_tests(&data, 0..n, batch)).sum();
-    let mut rows = simulated_ga(&case.id, env, &data, &rules, |_| 0..n)?;
-    for row in rows.iter_mut().filter(|r| r.str(col::STATUS) == "ok") {
-        row.set("pairs", n * rules_per_iteration * iterations);
-        row.set("condition_tests", tests);
-    }
-    Ok(rows)
+    let rows = simulated_ga(&case.id, env, &data, &rules, |_| 0..n)?;
+    Ok(rows.into_iter().map(|r| if r.is_ok() { r.with_row(&ConditionTests { condition_tests: tests }) } else { r }).collect())
 }
 
 /// (instances, attributes).
@@ -110,16 +105,22 @@ impl Sweep {
         let mut sweep = Sweep::default();
         for r in m.measurements().filter(|r| r.str(col::FIGURE) == SCALE_FIGURE) {
             let method = r.str(col::METHOD).to_owned();
-            if r.str(col::STATUS) != "ok" {
+            if !r.is_ok() {
                 sweep.not_run.insert(method, r.str(col::REASON).to_owned());
                 continue;
             }
-            let size = (r.int("instances").unwrap_or(0) as usize, r.int("attributes").unwrap_or(0) as usize);
+            let Ok(case) = r.row::<ScaleCase>() else { continue };
+            let size = (case.instances, case.attributes);
             sweep.profiles.insert(size, r.str(col::PROFILE).to_owned());
-            if let (Some(total), Some(load)) = (r.float("eval_s"), r.float("load_s")) {
-                let (tests, pairs) = (r.float("condition_tests").unwrap_or(0.0), r.float("pairs").unwrap_or(0.0));
-                let kernel_s = r.float("kernel_s");
-                raw.entry((size, method)).or_default().push(Timing { total_s: total, evaluate_s: total - load, kernel_s, tests, pairs });
+            if let (Ok(e), Ok(ga)) = (r.row::<Evaluator>(), r.row::<SimulatedGa>()) {
+                let tests = r.row::<ConditionTests>().map_or(0.0, |c| c.condition_tests as f64);
+                raw.entry((size, method)).or_default().push(Timing {
+                    total_s: e.eval_s,
+                    evaluate_s: e.eval_s - ga.load_s,
+                    kernel_s: ga.kernel_s,
+                    tests,
+                    pairs: ga.pairs as f64,
+                });
             }
         }
         for ((size, method), v) in raw {
