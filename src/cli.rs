@@ -3,6 +3,7 @@
 use crate::experiments::{self, BackendChoice, RunOptions, SpecChoice};
 use crate::gpu::Gpu;
 use crate::hardware::Fingerprint;
+use crate::records::col;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -423,7 +424,7 @@ fn upgrade_records(out: &std::path::Path) -> Result<()> {
     for dir in crate::records::record_folders(out) {
         for f in crate::records::record_files(&dir) {
             let r = crate::records::read_parquet(&f)?;
-            by_file.push((f, r.first().map(|r| r.str("hw_id").to_owned()).unwrap_or_default()));
+            by_file.push((f, r.first().map(|r| r.str(col::HW_ID).to_owned()).unwrap_or_default()));
             rows.extend(r);
         }
     }
@@ -458,9 +459,9 @@ fn hw(device: usize, record: bool, out: &std::path::Path) -> Result<()> {
     for r in &ceilings {
         let (value, unit) =
             crate::records::CEILING_VALUES.iter().find_map(|(k, unit)| r.float(k).map(|v| (v, *unit))).unwrap_or((f64::NAN, ""));
-        println!("{:26} {value:.2} {unit}", r.str("ceiling"));
+        println!("{:26} {value:.2} {unit}", r.str(col::CEILING));
     }
-    if !ceilings.iter().any(|r| r.str("ceiling") == "cpu_clock") {
+    if !ceilings.iter().any(|r| r.str(col::CEILING) == "cpu_clock") {
         println!("{:26} not measured on this architecture", "cpu_clock");
     }
     if let Some(g) = &gpu {

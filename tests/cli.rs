@@ -2,6 +2,7 @@
 //! nothing, and one end-to-end quick run on the CPU (report, re-render,
 //! `--resume`, archiving).
 
+use evorepro::records::col;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -206,7 +207,7 @@ fn unknown_profile_lists_the_known_ones() {
 
 /// Measurement rows of one record file.
 fn measurements(parquet: &Path) -> usize {
-    evorepro::records::read_parquet(parquet).unwrap().iter().filter(|r| r.str("record_kind") == "measurement").count()
+    evorepro::records::read_parquet(parquet).unwrap().iter().filter(|r| r.str(col::RECORD_KIND) == "measurement").count()
 }
 
 /// Files directly in `dir` with extension `ext`.
@@ -367,7 +368,7 @@ fn list_and_hw_succeed() {
     let o = evorepro(&["hw"]);
     assert_ok(&o, "hw");
     let text = stdout(&o);
-    for k in ["hw_id", "cpu_read_1t"] {
+    for k in [col::HW_ID, "cpu_read_1t"] {
         assert!(text.contains(k), "hw does not print {k}:\n{text}");
     }
     // Without a GPU: one line says why, and no empty GPU field follows.
@@ -533,7 +534,7 @@ fn a_fresh_run_writes_under_runs_and_sets_this_machine_beside_the_references() {
     let records = evorepro::experiments::records_dir(&tmp.path().join("runs"), "gboa");
     let file = evorepro::records::record_files(&records).into_iter().next().expect("a records file");
     let rows = evorepro::records::read_parquet(&file).unwrap();
-    let measured: Vec<_> = rows.iter().filter(|r| r.str("record_kind") == "measurement").collect();
+    let measured: Vec<_> = rows.iter().filter(|r| r.str(col::RECORD_KIND) == "measurement").collect();
     assert!(!measured.is_empty() && measured.iter().all(|r| r.float("load_avg_1m").is_some()), "rows without load_avg_1m");
     // `runs/` in the repository is ignored: the first command leaves `git status` clean.
     let ignored = Command::new("git").args(["check-ignore", "-q", "runs/gboa/REPORT.md"]).current_dir(ROOT).status();

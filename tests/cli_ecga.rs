@@ -1,6 +1,8 @@
 //! The ECGA paper through the built binary: the quick profile end to end on the
 //! CPU, and a spec with an impossible value rejected with file, line and key.
 
+use evorepro::records::col;
+
 mod common;
 
 #[test]
@@ -30,7 +32,7 @@ fn ecga_quick_profile_on_cpu_end_to_end() {
     assert!(records.iter().any(|p| p.extension().is_some_and(|e| e == "csv")), "no CSV copy: {records:?}");
     let rows = evorepro::records::read_parquet(parquet).unwrap();
     // Every CPU scorer of every Figure 5 run reproduced the first scorer's run exactly.
-    let fig5: Vec<_> = rows.iter().filter(|r| r.str("figure") == "fig5" && r.str("status") == "ok").collect();
+    let fig5: Vec<_> = rows.iter().filter(|r| r.str(col::FIGURE) == "fig5" && r.str(col::STATUS) == "ok").collect();
     assert!(fig5.len() >= 6, "too few Figure 5 rows: {}", fig5.len());
     for r in &fig5 {
         assert_eq!(
@@ -38,11 +40,11 @@ fn ecga_quick_profile_on_cpu_end_to_end() {
             &evorepro::records::Value::Bool(true),
             "scorer {} diverged in {}",
             r.str("scorer"),
-            r.str("case_id")
+            r.str(col::CASE_ID)
         );
     }
     // Bisections found populations within a factor of 3 of the paper's Table 5.
-    for r in rows.iter().filter(|r| r.str("figure") == "table5") {
+    for r in rows.iter().filter(|r| r.str(col::FIGURE) == "table5") {
         let (ell, n) = (r.int("ell").unwrap(), r.int("n_min").unwrap());
         let paper = if ell == 50 { 2376 } else { 6670 };
         assert!(n * 3 > paper && n < paper * 3, "ℓ = {ell}: bisection gave {n}, paper {paper}");

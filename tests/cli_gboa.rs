@@ -1,6 +1,8 @@
 //! The gBOA paper through the built binary: the quick profile end to end on the
 //! CPU, and impossible spec values rejected with file, line and key.
 
+use evorepro::records::col;
+
 mod common;
 
 #[test]
@@ -28,19 +30,19 @@ fn gboa_quick_profile_on_cpu_end_to_end() {
         std::fs::read_dir(dir.join("records")).unwrap().flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|e| e == "parquet"));
     let rows = evorepro::records::read_parquet(&parquet.expect("a Parquet record file")).unwrap();
     // Every Table I run of the three CPU constructions finished with a sane profile.
-    let runs: Vec<_> = rows.iter().filter(|r| r.str("figure") == "table1" && r.str("status") == "ok").collect();
+    let runs: Vec<_> = rows.iter().filter(|r| r.str(col::FIGURE) == "table1" && r.str(col::STATUS) == "ok").collect();
     assert!(runs.len() >= 3 * 7, "too few Table I runs: {}", runs.len());
     for r in &runs {
         let phases: f64 =
             ["selection_ms", "construction_ms", "sampling_ms", "evaluation_ms", "replacement_ms"].iter().map(|k| r.float(k).unwrap()).sum();
         let total = r.float("total_ms").unwrap();
-        assert!(phases <= total * 1.001 && phases > 0.5 * total, "{}: phases {phases} ms of {total} ms", r.str("case_id"));
+        assert!(phases <= total * 1.001 && phases > 0.5 * total, "{}: phases {phases} ms of {total} ms", r.str(col::CASE_ID));
         let solved = r.float("solved_fraction").unwrap();
         assert!((0.0..=1.0).contains(&solved), "solved fraction {solved}");
     }
     // On the smallest problem every construction solves every subproblem.
     for r in runs.iter().filter(|r| r.int("ell") == Some(30)) {
-        assert_eq!(r.float("solved_fraction"), Some(1.0), "{} at ℓ = 30", r.str("method"));
+        assert_eq!(r.float("solved_fraction"), Some(1.0), "{} at ℓ = 30", r.str(col::METHOD));
     }
 }
 

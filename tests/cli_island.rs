@@ -2,6 +2,8 @@
 //! the CPU, and impossible spec values rejected with file, line and key (a
 //! missing or malformed instance: `tests/paths.rs`).
 
+use evorepro::records::col;
+
 mod common;
 
 #[test]
@@ -16,35 +18,35 @@ fn island_quick_profile_on_cpu_end_to_end() {
     let parquet =
         std::fs::read_dir(dir.join("records")).unwrap().flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|e| e == "parquet"));
     let rows = evorepro::records::read_parquet(&parquet.expect("a Parquet record file")).unwrap();
-    let grid: Vec<_> = rows.iter().filter(|r| r.str("figure") == "grid" && r.str("status") == "ok").collect();
+    let grid: Vec<_> = rows.iter().filter(|r| r.str(col::FIGURE) == "grid" && r.str(col::STATUS) == "ok").collect();
     assert_eq!(grid.len(), 3 * 2 * 2, "quick grid: 3 island counts × 2 sizes × 2 runs");
     for r in &grid {
         // The best solution is feasible, below the optimum, and the phases add up.
         let gap = r.float("gap").unwrap();
-        assert!(gap > 0.0 && gap < 0.5, "{}: gap {gap}", r.str("case_id"));
-        assert_eq!(r.get("feasible").to_string(), "true", "{}", r.str("case_id"));
+        assert!(gap > 0.0 && gap < 0.5, "{}: gap {gap}", r.str(col::CASE_ID));
+        assert_eq!(r.get("feasible").to_string(), "true", "{}", r.str(col::CASE_ID));
         // Half-density starts sit at the paper's capacity (half the total weight): feasible individuals from
         // generation 0, on every island.
         let individuals = r.float("feasible_individuals").unwrap();
-        assert!(individuals > 0.0 && individuals <= 1.0, "{}: {individuals}", r.str("case_id"));
-        assert_eq!((r.float("feasible_islands"), r.int("first_feasible")), (Some(1.0), Some(0)), "{}", r.str("case_id"));
+        assert!(individuals > 0.0 && individuals <= 1.0, "{}: {individuals}", r.str(col::CASE_ID));
+        assert_eq!((r.float("feasible_islands"), r.int("first_feasible")), (Some(1.0), Some(0)), "{}", r.str(col::CASE_ID));
         let phases: f64 = ["manipulation_ms", "evaluation_ms", "replacement_ms", "migration_ms", "statistics_ms"]
             .iter()
             .map(|k| r.float(k).unwrap())
             .sum();
         let total = r.float("total_ms").unwrap();
-        assert!((phases - total).abs() <= 1e-6 * total.max(1.0), "{}: phases {phases} ms vs total {total} ms", r.str("case_id"));
+        assert!((phases - total).abs() <= 1e-6 * total.max(1.0), "{}: phases {phases} ms vs total {total} ms", r.str(col::CASE_ID));
     }
     // Speed cases ran on one thread and on all threads, with identical results
     // (the case would have failed otherwise).
-    let speed = |method: &str| rows.iter().filter(|r| r.str("figure") == "speed" && r.str("method") == method).count();
+    let speed = |method: &str| rows.iter().filter(|r| r.str(col::FIGURE) == "speed" && r.str(col::METHOD) == method).count();
     assert_eq!(speed("cpu-1t"), 3);
     assert_eq!(speed("cpu-mt"), 3);
     // Table cases: the same islands and generations on one thread and on all threads (identical results, or the
     // case fails), the GPU's row not run with --backend cpu.
     for islands in [1, 2] {
-        let table: Vec<_> = rows.iter().filter(|r| r.str("case_id") == format!("table/i{islands}/n128")).collect();
-        let methods: Vec<(&str, &str)> = table.iter().map(|r| (r.str("method"), r.str("status"))).collect();
+        let table: Vec<_> = rows.iter().filter(|r| r.str(col::CASE_ID) == format!("table/i{islands}/n128")).collect();
+        let methods: Vec<(&str, &str)> = table.iter().map(|r| (r.str(col::METHOD), r.str(col::STATUS))).collect();
         assert_eq!(methods, [("cpu-1t", "ok"), ("cpu-mt", "ok"), ("cuda", "not_run")], "table/i{islands}/n128");
         assert_eq!(table[0].get("best"), table[1].get("best"), "table/i{islands}/n128");
         assert_eq!((table[0].int("generations"), table[1].int("generations")), (Some(20), Some(20)));

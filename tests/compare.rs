@@ -4,6 +4,7 @@
 
 mod common;
 
+use evorepro::records::col;
 use evorepro::records::{Record, read_parquet};
 use std::path::Path;
 
@@ -34,8 +35,8 @@ fn rows(dir: &Path) -> Vec<Record> {
 /// The measured int32 ceiling of a machine's runs (latest by run).
 fn int32(rows: &[Record], hw: &str) -> f64 {
     rows.iter()
-        .filter(|r| r.str("hw_id") == hw && r.str("record_kind") == "ceiling" && r.str("ceiling") == "gpu_int32")
-        .max_by_key(|r| r.int("run_id").unwrap_or(0))
+        .filter(|r| r.str(col::HW_ID) == hw && r.str(col::RECORD_KIND) == "ceiling" && r.str(col::CEILING) == "gpu_int32")
+        .max_by_key(|r| r.int(col::RUN_ID).unwrap_or(0))
         .and_then(|r| r.float("gop_per_s"))
         .expect("the run measured its int32 ceiling")
 }
@@ -43,11 +44,11 @@ fn int32(rows: &[Record], hw: &str) -> f64 {
 fn ring_ms(rows: &[Record], hw: &str) -> f64 {
     rows.iter()
         .find(|r| {
-            r.str("hw_id") == hw
-                && r.str("figure") == "ring"
+            r.str(col::HW_ID) == hw
+                && r.str(col::FIGURE) == "ring"
                 && r.int("islands") == Some(14)
                 && r.int("island_size") == Some(2048)
-                && r.str("method") == "cuda"
+                && r.str(col::METHOD) == "cuda"
                 && r.int("gpus") == Some(1)
         })
         .and_then(|r| r.float("total_ms"))

@@ -3,6 +3,8 @@
 //! report_snapshot` rewrites `tests/snapshots/layout_report.md`; review the
 //! diff before committing it.
 
+use evorepro::hardware::FingerprintRow;
+use evorepro::records::col;
 use evorepro::records::{Record, write_records};
 use std::path::Path;
 
@@ -31,23 +33,23 @@ fn spec(dir: &Path) -> evorepro::experiments::SpecChoice {
 /// The columns every row of the fake machine carries (as the runner writes them).
 fn common() -> Record {
     Record::new()
-        .with("paper", "layout")
-        .with("profile", "quick")
-        .with("run_id", 1_700_000_000_u64)
-        .with("git_commit", "test")
-        .with("spec_hash", "test")
-        .with("backend", "cuda")
-        .with("hw_id", HW_ID)
-        .with("cpu_model", "Test CPU")
-        .with("cpu_physical_cores", 2_usize)
-        .with("cpu_threads", 4_usize)
-        .with("mem_gib", 64.0)
-        .with("os", "Test OS")
-        .with("gpu_name", "Test GPU")
-        .with("gpu_cc", "9.0")
-        .with("gpu_sms", 100_i64)
-        .with("gpu_mem_gib", 80.0)
-        .with("cuda_driver", "13.0")
+        .with(col::PAPER, "layout")
+        .with(col::PROFILE, "quick")
+        .with(col::RUN_ID, 1_700_000_000_u64)
+        .with(col::GIT_COMMIT, "test")
+        .with(col::SPEC_HASH, "test")
+        .with(col::BACKEND, "cuda")
+        .with(col::HW_ID, HW_ID)
+        .with(FingerprintRow::cpu_model, "Test CPU")
+        .with(FingerprintRow::cpu_physical_cores, 2_usize)
+        .with(FingerprintRow::cpu_threads, 4_usize)
+        .with(FingerprintRow::mem_gib, 64.0)
+        .with(FingerprintRow::os, "Test OS")
+        .with(FingerprintRow::gpu_name, "Test GPU")
+        .with(FingerprintRow::gpu_cc, "9.0")
+        .with(FingerprintRow::gpu_sms, 100_i64)
+        .with(FingerprintRow::gpu_mem_gib, 80.0)
+        .with(FingerprintRow::cuda_driver, "13.0")
 }
 
 /// Times (ms) per strategy at n = pop·dim coordinates; None = cannot run.
@@ -76,14 +78,14 @@ fn synthetic_records() -> Vec<Record> {
     let mut rows = Vec::new();
     for (name, gbs) in [("gpu_d2d", 3000.0), ("gpu_h2d_pinned", 50.0), ("cpu_read_1t", 10.0)] {
         let mut r = base.clone();
-        r.extend(&Record::new().with("record_kind", "ceiling").with("ceiling", name).with("gb_per_s", gbs));
+        r.extend(&Record::new().with(col::RECORD_KIND, "ceiling").with(col::CEILING, name).with("gb_per_s", gbs));
         rows.push(r);
     }
     for function in FUNCTIONS {
         for (pop, dim) in SIZES {
             let case = Record::new()
-                .with("record_kind", "measurement")
-                .with("case_id", format!("{function}/{pop}x{dim}"))
+                .with(col::RECORD_KIND, "measurement")
+                .with(col::CASE_ID, format!("{function}/{pop}x{dim}"))
                 .with("function", function)
                 .with("pop", pop)
                 .with("dim", dim)
@@ -98,15 +100,15 @@ fn synthetic_records() -> Vec<Record> {
                 let row = |phase: &str, t: usize| {
                     let mut r = base.clone();
                     r.extend(&case);
-                    r.extend(&Record::new().with("strategy", strategy).with("phase", phase).with("try", t).with("status", "ok"));
+                    r.extend(&Record::new().with("strategy", strategy).with("phase", phase).with("try", t).with(col::STATUS, "ok"));
                     r
                 };
                 let Some(ms) = model(function, pop, dim, strategy) else {
                     rows.push(
                         row("timed", 0)
                             .with("block_size", 0_u32)
-                            .with("status", "cannot_run")
-                            .with("reason", format!("dimension {dim} exceeds the device's 1024 threads per block")),
+                            .with(col::STATUS, "cannot_run")
+                            .with(col::REASON, format!("dimension {dim} exceeds the device's 1024 threads per block")),
                     );
                     continue;
                 };
@@ -197,7 +199,7 @@ fn an_incomplete_sweep_leaves_undecided_the_claims_resting_on_it() {
 
     // One case of the sweep missing: every claim decided on it is left undecided.
     let mut rows = synthetic_records();
-    rows.retain(|r| r.str("case_id") != "rosenbrock/4000x4000");
+    rows.retain(|r| r.str(col::CASE_ID) != "rosenbrock/4000x4000");
     let (partial, report) = render(rows);
     assert!(report.contains("| quick | test | 17 / 18 (**incomplete**) |"), "{report}");
     for ((id, before), (_, after)) in whole.iter().zip(&partial) {
@@ -211,10 +213,10 @@ fn an_incomplete_sweep_leaves_undecided_the_claims_resting_on_it() {
     // An incomplete profile no claim rests on (one `speed` case beyond the
     // paper's sizes) changes no verdict.
     let mut rows = synthetic_records();
-    let mut extra: Vec<Record> = rows.iter().filter(|r| r.str("case_id") == "rosenbrock/4000x4000").cloned().collect();
+    let mut extra: Vec<Record> = rows.iter().filter(|r| r.str(col::CASE_ID) == "rosenbrock/4000x4000").cloned().collect();
     for r in &mut extra {
-        r.set("profile", "speed");
-        r.set("case_id", "rosenbrock/16000x16000");
+        r.set(col::PROFILE, "speed");
+        r.set(col::CASE_ID, "rosenbrock/16000x16000");
         r.set("pop", 16000_usize);
         r.set("dim", 16000_usize);
     }

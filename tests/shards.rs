@@ -8,6 +8,7 @@
 mod common;
 
 use common::{describe, evorepro};
+use evorepro::records::col;
 use std::collections::BTreeSet;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -132,13 +133,13 @@ fn merge_refuses_duplicates_other_specs_or_commits_and_missing_shards() {
     let (one, two) = (shard_file(&out, 1), shard_file(&out, 2));
     let mut rows = evorepro::records::read_parquet(&two).unwrap();
     let from_one = evorepro::records::read_parquet(&one).unwrap();
-    let dup = from_one.iter().find(|r| r.str("record_kind") == "measurement").unwrap().str("case_id").to_owned();
+    let dup = from_one.iter().find(|r| r.str(col::RECORD_KIND) == "measurement").unwrap().str(col::CASE_ID).to_owned();
     rows.extend(from_one);
     evorepro::records::write_parquet(&two.with_extension(""), &rows).unwrap();
     refused(&out, &["cannot merge", &format!("case `{dup}`"), one.to_str().unwrap(), two.to_str().unwrap()]);
 
     // Another spec hash, then another commit, in shard 3.
-    for (column, value) in [("spec_hash", "0123abcd"), ("git_commit", "feedbeef")] {
+    for (column, value) in [(col::SPEC_HASH, "0123abcd"), (col::GIT_COMMIT, "feedbeef")] {
         let out = fresh(column);
         let three = shard_file(&out, 3);
         rewrite(&three, |r| r.set(column, value));

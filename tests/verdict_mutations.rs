@@ -16,6 +16,8 @@
 
 use evorepro::claims::{ClaimResult, Direction, Verdict, VerdictKind};
 use evorepro::experiments::{self, Experiment, SpecChoice};
+use evorepro::hardware::FingerprintRow;
+use evorepro::records::col;
 use evorepro::records::{self, Record};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -169,16 +171,16 @@ fn a_machine_under_its_old_id_is_the_same_machine() {
         let seen = std::cell::RefCell::new(std::collections::BTreeSet::new());
         let aliased = mutated_files(p.paper, &|rows: Vec<Record>| {
             let ids: std::collections::BTreeSet<String> =
-                rows.iter().filter(|r| !r.str("cpu_signature").is_empty()).map(|r| r.str("hw_id").to_owned()).collect();
+                rows.iter().filter(|r| !r.str(FingerprintRow::cpu_signature).is_empty()).map(|r| r.str(col::HW_ID).to_owned()).collect();
             let rename: std::collections::BTreeSet<String> = ids.iter().filter(|id| seen.borrow().contains(*id)).cloned().collect();
             seen.borrow_mut().extend(ids);
             rows.into_iter()
                 .map(|mut r| {
-                    if rename.contains(r.str("hw_id")) {
-                        let slug = r.str("cpu_signature").replace(' ', "-");
-                        let old = r.str("hw_id").replace(&format!("-{slug}"), "");
-                        r.set("hw_id", old);
-                        r.set("cpu_signature", evorepro::records::Value::Null);
+                    if rename.contains(r.str(col::HW_ID)) {
+                        let slug = r.str(FingerprintRow::cpu_signature).replace(' ', "-");
+                        let old = r.str(col::HW_ID).replace(&format!("-{slug}"), "");
+                        r.set(col::HW_ID, old);
+                        r.set(FingerprintRow::cpu_signature, evorepro::records::Value::Null);
                     }
                     r
                 })
@@ -266,9 +268,9 @@ fn fewer_runs_never_reverse_a_decision() {
         // The two lowest repeats of each case and method (runs numbered, or seeded).
         let cut = mutated_files(p.paper, &|rows: Vec<Record>| {
             let mut lowest: BTreeMap<(String, String), Vec<i64>> = BTreeMap::new();
-            for r in rows.iter().filter(|r| r.str("record_kind") == "measurement") {
+            for r in rows.iter().filter(|r| r.str(col::RECORD_KIND) == "measurement") {
                 if let Some(i) = r.int(p.repeat) {
-                    lowest.entry((r.str("case_id").to_owned(), r.str(p.method).to_owned())).or_default().push(i);
+                    lowest.entry((r.str(col::CASE_ID).to_owned(), r.str(p.method).to_owned())).or_default().push(i);
                 }
             }
             for v in lowest.values_mut() {
@@ -278,8 +280,9 @@ fn fewer_runs_never_reverse_a_decision() {
             }
             rows.into_iter()
                 .filter(|r| {
-                    r.str("record_kind") != "measurement"
-                        || r.int(p.repeat).is_none_or(|i| lowest[&(r.str("case_id").to_owned(), r.str(p.method).to_owned())].contains(&i))
+                    r.str(col::RECORD_KIND) != "measurement"
+                        || r.int(p.repeat)
+                            .is_none_or(|i| lowest[&(r.str(col::CASE_ID).to_owned(), r.str(p.method).to_owned())].contains(&i))
                 })
                 .collect()
         });

@@ -4,6 +4,8 @@
 //! the same counts in its verdict summary.
 
 use evorepro::claims::VerdictKind;
+use evorepro::hardware::FingerprintRow;
+use evorepro::records::col;
 use evorepro::report::index::{PaperVerdicts, index_markdown};
 use std::path::Path;
 
@@ -110,7 +112,13 @@ fn every_kind_of_verdict_follows_the_schema_and_the_schema_can_fail() {
     ];
     let machine = MachineRecords {
         hw_id: "m".into(),
-        rows: vec![Record::new().with("hw_id", "m").with("cpu_model", "CPU").with("record_kind", "measurement").with("git_commit", "abc")],
+        rows: vec![
+            Record::new()
+                .with(col::HW_ID, "m")
+                .with(FingerprintRow::cpu_model, "CPU")
+                .with(col::RECORD_KIND, "measurement")
+                .with(col::GIT_COMMIT, "abc"),
+        ],
     };
     let mut claims: Vec<ClaimResult> = outcomes.into_iter().map(|o| ClaimResult::of(&paper, "m", o)).collect();
     claims.push(ClaimResult::of(&harness, "m", Outcome::new(Verdict::Reproduced, "own check")));

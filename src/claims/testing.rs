@@ -18,7 +18,12 @@ pub fn machine(ceilings: &[(&str, f64)]) -> MachineRecords {
                 "cpu_clock" => crate::records::CPU_CLOCK_GHZ,
                 _ => crate::records::GB_PER_S,
             };
-            Record::new().with("hw_id", "test").with(col::RECORD_KIND, "ceiling").with("ceiling", name).with("run_id", 1u64).with(unit, v)
+            Record::new()
+                .with(col::HW_ID, "test")
+                .with(col::RECORD_KIND, "ceiling")
+                .with(col::CEILING, name)
+                .with(col::RUN_ID, 1u64)
+                .with(unit, v)
         })
         .collect();
     MachineRecords { hw_id: "test".into(), rows }

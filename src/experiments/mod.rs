@@ -437,8 +437,11 @@ fn machines(out: &Path, id: &str, this_hw: Option<&str>) -> Result<Vec<MachineRe
 /// `out/hardware/records/<hw_id>.parquet` (and CSV), replacing earlier ones.
 pub fn record_hardware(fp: &Fingerprint, ceilings: Vec<Record>, out: &Path) -> Result<PathBuf> {
     let run_id = new_run_id();
-    let mut common =
-        Record::new().with("run_id", run_id).with("git_commit", GIT_COMMIT).with(col::PROFILE, "hw").with(records::UTC, records::utc_now());
+    let mut common = Record::new()
+        .with(col::RUN_ID, run_id)
+        .with(col::GIT_COMMIT, GIT_COMMIT)
+        .with(col::PROFILE, "hw")
+        .with(records::UTC, records::utc_now());
     common.extend(&fp.record());
     let rows: Vec<Record> = ceilings
         .into_iter()
@@ -510,7 +513,7 @@ fn compared_machines(out: &Path, id: &str, this_hw: Option<&str>, with: &[PathBu
         crate::records::apply_aliases(&mut hardware, &alias);
         let mut machines = crate::records::by_machine(rows, this_hw);
         for r in hardware {
-            if let Some(m) = machines.iter_mut().find(|m| m.hw_id == r.str("hw_id")) {
+            if let Some(m) = machines.iter_mut().find(|m| m.hw_id == r.str(col::HW_ID)) {
                 m.rows.push(r);
             }
         }

@@ -25,7 +25,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// `quick`, else 512 MiB.
 pub fn measure_ceilings(gpu: Option<&Gpu>, quick: bool, kind: &str) -> Result<Vec<Record>> {
     let mib = if quick { 128 } else { 512 };
-    let row = |name: &str, column: &str, v: f64| Record::new().with(col::RECORD_KIND, kind).with("ceiling", name).with(column, v);
+    let row = |name: &str, column: &str, v: f64| Record::new().with(col::RECORD_KIND, kind).with(col::CEILING, name).with(column, v);
     let cpu = hardware::measure_cpu(mib << 20, 5);
     let (gb_per_s, gop_per_s, clock_ghz) = (records::GB_PER_S, records::GOP_PER_S, records::CPU_CLOCK_GHZ);
     let mut rows = vec![row("cpu_read_1t", gb_per_s, cpu.read_1t_gbs), row("cpu_read_all", gb_per_s, cpu.read_all_gbs)];
@@ -139,8 +139,8 @@ pub fn dry_run(exp: &dyn Experiment, opts: &RunOptions, dry: &DryRunOptions) -> 
     let mut rows = load_records(&opts.out, exp.id())?;
     let stored: std::collections::BTreeSet<String> = rows
         .iter()
-        .filter(|r| r.str("hw_id") == hw && r.str(col::RECORD_KIND) == "measurement" && r.str(col::PROFILE) == opts.profile)
-        .map(|r| r.str("case_id").to_owned())
+        .filter(|r| r.str(col::HW_ID) == hw && r.str(col::RECORD_KIND) == "measurement" && r.str(col::PROFILE) == opts.profile)
+        .map(|r| r.str(col::CASE_ID).to_owned())
         .collect();
     // Times from the committed reference runs too, for a machine new to the paper.
     if let Some(refs) = reference_folder(&opts.out, &opts.spec.root) {
@@ -233,12 +233,12 @@ impl<'a> Run<'a> {
         // Records written before the hash was of the spec's content carry the text's.
         let store = RecordStore::open(&folder, &name, &[&spec_hash, &file.text_hash], opts.resume)?;
         let mut common = Record::new()
-            .with("paper", exp.id())
+            .with(col::PAPER, exp.id())
             .with(col::PROFILE, opts.profile.as_str())
-            .with("run_id", new_run_id())
-            .with("git_commit", GIT_COMMIT)
-            .with("spec_hash", spec_hash.as_str())
-            .with("backend", if env.gpu.is_some() { "cuda" } else { "cpu" });
+            .with(col::RUN_ID, new_run_id())
+            .with(col::GIT_COMMIT, GIT_COMMIT)
+            .with(col::SPEC_HASH, spec_hash.as_str())
+            .with(col::BACKEND, if env.gpu.is_some() { "cuda" } else { "cpu" });
         common.extend(&env.fingerprint.record());
         if let Some(g) = &env.gpu {
             crate::say!(
@@ -308,7 +308,7 @@ impl Writer {
             .map(|r| {
                 let mut row = self.common.clone();
                 if let Some(c) = case {
-                    row.set("case_id", c.id.as_str());
+                    row.set(col::CASE_ID, c.id.as_str());
                     row.extend(&c.params);
                 }
                 if r.get(col::RECORD_KIND) == &records::Value::Null {

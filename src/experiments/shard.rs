@@ -238,7 +238,7 @@ fn merge_profile(
         for f in records::record_files(dir) {
             let rows = records::read_parquet(&f)?;
             with_records[shard.index - 1] = true;
-            stored.extend(rows.iter().filter(|r| r.str(col::RECORD_KIND) == "measurement").map(|r| r.str("case_id").to_owned()));
+            stored.extend(rows.iter().filter(|r| r.str(col::RECORD_KIND) == "measurement").map(|r| r.str(col::CASE_ID).to_owned()));
             let name = f.file_stem().and_then(|s| s.to_str()).context("a records file name")?.to_owned();
             groups.entry(name).or_default().push((f, rows));
         }
@@ -278,7 +278,7 @@ fn merge_profile(
         for (file, shard_rows) in &files {
             let mut cases_here = std::collections::BTreeSet::new();
             for r in shard_rows {
-                for column in ["spec_hash", "git_commit"] {
+                for column in [col::SPEC_HASH, col::GIT_COMMIT] {
                     let value = r.str(column);
                     match first.get(column) {
                         None => {
@@ -294,7 +294,7 @@ fn merge_profile(
                     }
                 }
                 if r.str(col::RECORD_KIND) == "measurement" {
-                    cases_here.insert(r.str("case_id").to_owned());
+                    cases_here.insert(r.str(col::CASE_ID).to_owned());
                 }
             }
             for case in cases_here {

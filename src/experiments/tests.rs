@@ -99,7 +99,7 @@ fn the_dry_run_foresees_what_the_judge_decides_on_a_machine_without_a_gpu() {
     for e in registry() {
         let (_, paper) = loaded(e.id(), str::to_owned);
         let rows: Vec<Record> =
-            load_records(&refs, e.id()).unwrap().into_iter().filter(|r| r.str("hw_id").starts_with("cpu-only")).collect();
+            load_records(&refs, e.id()).unwrap().into_iter().filter(|r| r.str(col::HW_ID).starts_with("cpu-only")).collect();
         let profiles: std::collections::BTreeSet<String> =
             rows.iter().filter(|r| r.str(col::RECORD_KIND) == "measurement").map(|r| r.str(col::PROFILE).to_owned()).collect();
         for profile in profiles.iter().filter(|p| paper.profiles().contains(p)) {

@@ -6,7 +6,7 @@ mod quantity;
 pub use quantity::Quantity;
 
 use crate::gpu::GpuInfo;
-use crate::records::Record;
+use crate::records::{Record, col};
 use crate::stats::median;
 use rayon::prelude::*;
 use std::time::Instant;
@@ -59,27 +59,51 @@ impl Fingerprint {
         Fingerprint { hw_id, cpu_model, cpu_signature, cpu_physical_cores, cpu_threads, mem_gib, os, gpu: gpu.cloned() }
     }
 
-    /// The fingerprint columns of every record.
+    /// The fingerprint columns of every record: its id, then [`FingerprintRow`].
     pub fn record(&self) -> Record {
         let g = self.gpu.as_ref();
-        Record::new()
-            .with("hw_id", self.hw_id.as_str())
-            .with("cpu_model", self.cpu_model.as_str())
-            .with("cpu_signature", self.cpu_signature.clone())
-            .with("cpu_physical_cores", self.cpu_physical_cores)
-            .with("cpu_threads", self.cpu_threads)
-            .with("mem_gib", (self.mem_gib * 10.0).round() / 10.0)
-            .with("os", self.os.as_str())
-            .with("gpu_name", g.map(|g| g.name.clone()))
-            .with("gpu_cc", g.map(|g| format!("{}.{}", g.compute_capability.0, g.compute_capability.1)))
-            .with("gpu_sms", g.map(|g| g.sms))
-            .with("gpu_sm_clock_mhz", g.map(|g| g.sm_clock_mhz))
-            .with("gpu_mem_gib", g.map(|g| (g.mem_bytes as f64 / (1u64 << 30) as f64 * 10.0).round() / 10.0))
-            .with("gpu_mem_clock_mhz", g.map(|g| g.mem_clock_mhz))
-            .with("gpu_mem_bus_bits", g.map(|g| g.mem_bus_bits))
-            .with("gpu_max_threads_per_block", g.map(|g| g.max_threads_per_block))
-            .with("gpu_max_smem_per_block_kib", g.map(|g| g.max_smem_per_block / 1024))
-            .with("cuda_driver", g.map(|g| g.driver_string()))
+        let int = |v: i32| Some(i64::from(v));
+        Record::new().with(col::HW_ID, self.hw_id.as_str()).with_row(&FingerprintRow {
+            cpu_model: self.cpu_model.clone(),
+            cpu_signature: self.cpu_signature.clone(),
+            cpu_physical_cores: self.cpu_physical_cores,
+            cpu_threads: self.cpu_threads,
+            mem_gib: (self.mem_gib * 10.0).round() / 10.0,
+            os: self.os.clone(),
+            gpu_name: g.map(|g| g.name.clone()),
+            gpu_cc: g.map(|g| format!("{}.{}", g.compute_capability.0, g.compute_capability.1)),
+            gpu_sms: g.and_then(|g| int(g.sms)),
+            gpu_sm_clock_mhz: g.and_then(|g| int(g.sm_clock_mhz)),
+            gpu_mem_gib: g.map(|g| (g.mem_bytes as f64 / (1u64 << 30) as f64 * 10.0).round() / 10.0),
+            gpu_mem_clock_mhz: g.and_then(|g| int(g.mem_clock_mhz)),
+            gpu_mem_bus_bits: g.and_then(|g| int(g.mem_bus_bits)),
+            gpu_max_threads_per_block: g.and_then(|g| int(g.max_threads_per_block)),
+            gpu_max_smem_per_block_kib: g.and_then(|g| int(g.max_smem_per_block / 1024)),
+            cuda_driver: g.map(|g| g.driver_string()),
+        })
+    }
+}
+
+crate::record_row! {
+    /// The fingerprint columns of every record after its `hw_id`: the host
+    /// (sysinfo) and the GPU the run used (CUDA device properties; null without one).
+    pub struct FingerprintRow {
+        cpu_model: String,
+        cpu_signature: Option<String>,
+        cpu_physical_cores: usize,
+        cpu_threads: usize,
+        mem_gib: f64,
+        os: String,
+        gpu_name: Option<String>,
+        gpu_cc: Option<String>,
+        gpu_sms: Option<i64>,
+        gpu_sm_clock_mhz: Option<i64>,
+        gpu_mem_gib: Option<f64>,
+        gpu_mem_clock_mhz: Option<i64>,
+        gpu_mem_bus_bits: Option<i64>,
+        gpu_max_threads_per_block: Option<i64>,
+        gpu_max_smem_per_block_kib: Option<i64>,
+        cuda_driver: Option<String>,
     }
 }
 
@@ -283,9 +307,9 @@ mod tests {
         let f = Fingerprint::this_machine(None);
         assert!(f.hw_id.starts_with("cpu-only__"));
         let r = f.record();
-        assert_eq!(r.str("hw_id"), f.hw_id);
-        assert!(r.int("cpu_threads").unwrap() >= 1);
-        assert_eq!(r.get("gpu_name"), &crate::records::Value::Null);
+        assert_eq!(r.str(col::HW_ID), f.hw_id);
+        assert!(r.int(FingerprintRow::cpu_threads).unwrap() >= 1);
+        assert_eq!(r.get(FingerprintRow::gpu_name), &crate::records::Value::Null);
     }
 
     /// Every case's rows carry the load and clock at its start; the warning comes only above the threads.

@@ -1,6 +1,7 @@
 //! The hardware quantities a claim's model may name: each known on a machine
 //! from its records and, for the paper's machine, from the spec's datasheet.
 
+use super::FingerprintRow;
 use crate::records::MachineRecords;
 use serde::Deserialize;
 
@@ -71,10 +72,10 @@ impl Quantity {
             Quantity::GpuInt32 => m.ceiling_or_hw("gpu_int32"),
             Quantity::HostLink => m.ceiling_or_hw("gpu_h2d_pinned"),
             Quantity::CpuClock => m.ceiling_or_hw("cpu_clock"),
-            Quantity::GpuSms => first("gpu_sms"),
-            Quantity::CpuCores => first("cpu_physical_cores"),
-            Quantity::GpuMemory => first("gpu_mem_gib"),
-            Quantity::GpuThreadsPerBlock => first("gpu_max_threads_per_block"),
+            Quantity::GpuSms => first(FingerprintRow::gpu_sms),
+            Quantity::CpuCores => first(FingerprintRow::cpu_physical_cores),
+            Quantity::GpuMemory => first(FingerprintRow::gpu_mem_gib),
+            Quantity::GpuThreadsPerBlock => first(FingerprintRow::gpu_max_threads_per_block),
             Quantity::Amdahl | Quantity::Occupancy => None,
         }
         .filter(|v| v.is_finite() && *v > 0.0)

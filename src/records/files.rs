@@ -170,7 +170,7 @@ pub(super) fn read_main_and_tail(path: &Path) -> Result<(Vec<Record>, Vec<Record
         return Ok((main, Vec::new()));
     }
     let tail = parse_parquet(&tail_file, &read_verified(&tail_file)?)?;
-    let case = |r: &Record| (r.str(col::RECORD_KIND) == "measurement").then(|| r.str("case_id").to_owned());
+    let case = |r: &Record| (r.str(col::RECORD_KIND) == "measurement").then(|| r.str(col::CASE_ID).to_owned());
     let stale = tail.iter().find_map(case).is_some_and(|first| main.iter().filter_map(case).any(|id| id == first));
     Ok((main, if stale { Vec::new() } else { tail }))
 }
@@ -249,7 +249,7 @@ pub fn certify(path: &Path) -> Result<bool, RecordError> {
 }
 
 /// The columns every record row carries, and the kinds a row may be.
-const REQUIRED: [&str; 5] = ["hw_id", "record_kind", "run_id", "git_commit", "profile"];
+const REQUIRED: [&str; 5] = [col::HW_ID, col::RECORD_KIND, col::RUN_ID, col::GIT_COMMIT, col::PROFILE];
 const KINDS: [&str; 3] = ["measurement", "ceiling", "hw_ceiling"];
 
 /// The records' schema and range checks: every row with the columns every row
@@ -459,7 +459,7 @@ pub fn rename_machine(parquet: &Path, old_id: &str, new_id: &str) -> Result<Path
     let n = df.height();
     let err = |e: PolarsError| write_err(parquet, &e);
     df.with_column(Column::new("hw_id_recorded".into(), vec![old_id; n])).map_err(err)?;
-    df.with_column(Column::new("hw_id".into(), vec![new_id; n])).map_err(err)?;
+    df.with_column(Column::new(col::HW_ID.into(), vec![new_id; n])).map_err(err)?;
     let name = parquet.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     let target = match name.strip_prefix(&format!("{old_id}__")) {
         Some(rest) if !parquet.with_file_name(format!("{new_id}__{rest}")).exists() => parquet.with_file_name(format!("{new_id}__{rest}")),

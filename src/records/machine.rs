@@ -3,6 +3,7 @@
 //! runs a table pools.
 
 use super::{Record, Value};
+use crate::hardware::FingerprintRow;
 use crate::records::col;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -42,11 +43,11 @@ impl MachineRecords {
     }
 
     fn latest_runs<K: Ord, S: PartialEq>(&self, point: impl Fn(&Record) -> Option<K>, setting: impl Fn(&Record) -> S) -> Vec<&Record> {
-        let version = |r: &Record| (r.str("git_commit").to_owned(), setting(r));
+        let version = |r: &Record| (r.str(col::GIT_COMMIT).to_owned(), setting(r));
         let mut latest: BTreeMap<K, (i64, (String, S))> = BTreeMap::new();
         for r in self.measurements() {
             if let Some(k) = point(r) {
-                let run = r.int("run_id").unwrap_or(0);
+                let run = r.int(col::RUN_ID).unwrap_or(0);
                 if latest.get(&k).is_none_or(|(at, _)| *at < run) {
                     latest.insert(k, (run, version(r)));
                 }
@@ -84,14 +85,14 @@ impl MachineRecords {
     fn latest_of(&self, name: &str, kind: &str, keep: impl Fn(&Record) -> bool) -> Option<f64> {
         self.rows
             .iter()
-            .filter(|r| r.str(col::RECORD_KIND) == kind && r.str("ceiling") == name && keep(r))
-            .filter_map(|r| Some((r.int("run_id").unwrap_or(0), crate::records::ceiling_value(r)?)))
+            .filter(|r| r.str(col::RECORD_KIND) == kind && r.str(col::CEILING) == name && keep(r))
+            .filter_map(|r| Some((r.int(col::RUN_ID).unwrap_or(0), crate::records::ceiling_value(r)?)))
             .max_by_key(|&(run, _)| run)
             .map(|(_, v)| v)
     }
 
     pub fn has_gpu(&self) -> bool {
-        self.rows.iter().any(|r| !r.str("gpu_name").is_empty())
+        self.rows.iter().any(|r| !r.str(FingerprintRow::gpu_name).is_empty())
     }
 
     /// The first row, whose fingerprint names the machine.
@@ -115,8 +116,13 @@ impl MachineRecords {
             let at = cpu.find("family-").or_else(|| cpu.find("implementer-"))?;
             Some(cpu[at..].replace('-', " "))
         });
-        let signature = self.rows.iter().map(|r| r.str("cpu_signature").to_owned()).find(|s| !s.is_empty()).or(from_id);
-        crate::fmt::machine_name(r.str("gpu_name"), r.str("cpu_model"), signature.as_deref(), r.int("cpu_threads"))
+        let signature = self.rows.iter().map(|r| r.str(FingerprintRow::cpu_signature).to_owned()).find(|s| !s.is_empty()).or(from_id);
+        crate::fmt::machine_name(
+            r.str(FingerprintRow::gpu_name),
+            r.str(FingerprintRow::cpu_model),
+            signature.as_deref(),
+            r.int(FingerprintRow::cpu_threads),
+        )
     }
 }
 
@@ -125,11 +131,11 @@ impl MachineRecords {
     /// threads ("H100 80GB HBM3, 16 threads"; "CPU only, 2 threads").
     pub fn short_label(&self) -> String {
         let Some(r) = self.first() else { return self.hw_id.clone() };
-        let gpu = match crate::fmt::gpu_name(r.str("gpu_name")) {
+        let gpu = match crate::fmt::gpu_name(r.str(FingerprintRow::gpu_name)) {
             "" => "CPU only",
             g => g,
         };
-        match r.int("cpu_threads") {
+        match r.int(FingerprintRow::cpu_threads) {
             Some(t) => format!("{gpu}, {t} threads"),
             None => gpu.to_owned(),
         }
@@ -139,18 +145,18 @@ impl MachineRecords {
 /// The fingerprint fields that make a machine, all but its id and the CPU's
 /// signature (which older ids lack).
 const FINGERPRINT: [&str; 12] = [
-    "cpu_model",
-    "cpu_physical_cores",
-    "cpu_threads",
-    "mem_gib",
-    "os",
-    "gpu_name",
-    "gpu_cc",
-    "gpu_sms",
-    "gpu_mem_gib",
-    "gpu_mem_bus_bits",
-    "gpu_max_threads_per_block",
-    "cuda_driver",
+    FingerprintRow::cpu_model,
+    FingerprintRow::cpu_physical_cores,
+    FingerprintRow::cpu_threads,
+    FingerprintRow::mem_gib,
+    FingerprintRow::os,
+    FingerprintRow::gpu_name,
+    FingerprintRow::gpu_cc,
+    FingerprintRow::gpu_sms,
+    FingerprintRow::gpu_mem_gib,
+    FingerprintRow::gpu_mem_bus_bits,
+    FingerprintRow::gpu_max_threads_per_block,
+    FingerprintRow::cuda_driver,
 ];
 
 /// The column keeping a row's id as recorded when [`by_machine`] names its machine by another.
@@ -173,10 +179,10 @@ pub fn aliases(rows: &[Record]) -> BTreeMap<String, String> {
     let mut signed: BTreeMap<Key, BTreeSet<String>> = BTreeMap::new();
     let mut unsigned: BTreeMap<String, BTreeSet<Key>> = BTreeMap::new();
     for r in rows.iter().filter(|r| matches!(r.str(col::RECORD_KIND), "measurement" | "ceiling" | "hw_ceiling")) {
-        if r.str("cpu_signature").is_empty() {
-            unsigned.entry(r.str("hw_id").to_owned()).or_default().insert(key(r));
+        if r.str(FingerprintRow::cpu_signature).is_empty() {
+            unsigned.entry(r.str(col::HW_ID).to_owned()).or_default().insert(key(r));
         } else {
-            signed.entry(key(r)).or_default().insert(r.str("hw_id").to_owned());
+            signed.entry(key(r)).or_default().insert(r.str(col::HW_ID).to_owned());
         }
     }
     let mut out = BTreeMap::new();
@@ -205,7 +211,7 @@ pub fn by_machine(mut rows: Vec<Record>, this_hw: Option<&str>) -> Vec<MachineRe
     apply_aliases(&mut rows, &alias);
     let mut out: Vec<MachineRecords> = Vec::new();
     for r in rows {
-        let id = r.str("hw_id").to_owned();
+        let id = r.str(col::HW_ID).to_owned();
         match out.iter_mut().find(|m| m.hw_id == id) {
             Some(m) => m.rows.push(r),
             None => out.push(MachineRecords { hw_id: id, rows: vec![r] }),
@@ -222,10 +228,10 @@ pub fn by_machine(mut rows: Vec<Record>, this_hw: Option<&str>) -> Vec<MachineRe
 /// keeping the id recorded in [`HW_ID_RECORDED`].
 pub fn apply_aliases(rows: &mut [Record], alias: &BTreeMap<String, String>) {
     for r in rows.iter_mut() {
-        if let Some(new) = alias.get(r.str("hw_id")) {
-            let old = r.str("hw_id").to_owned();
+        if let Some(new) = alias.get(r.str(col::HW_ID)) {
+            let old = r.str(col::HW_ID).to_owned();
             r.set(HW_ID_RECORDED, old);
-            r.set("hw_id", new.clone());
+            r.set(col::HW_ID, new.clone());
         }
     }
 }
@@ -241,19 +247,19 @@ impl MachineRecords {
     fn supersede(&mut self) {
         let mut latest: BTreeMap<String, (i64, String)> = BTreeMap::new();
         for r in self.rows.iter().filter(|r| matches!(r.str(col::RECORD_KIND), "measurement" | "ceiling")) {
-            let run = r.int("run_id").unwrap_or(0);
-            let e = latest.entry(r.str(col::PROFILE).to_owned()).or_insert((run, r.str("git_commit").to_owned()));
+            let run = r.int(col::RUN_ID).unwrap_or(0);
+            let e = latest.entry(r.str(col::PROFILE).to_owned()).or_insert((run, r.str(col::GIT_COMMIT).to_owned()));
             if run > e.0 {
-                *e = (run, r.str("git_commit").to_owned());
+                *e = (run, r.str(col::GIT_COMMIT).to_owned());
             }
         }
         for r in self.rows.iter_mut().filter(|r| matches!(r.str(col::RECORD_KIND), "measurement" | "ceiling")) {
             if let Some((_, commit)) = latest.get(r.str(col::PROFILE))
-                && r.str("git_commit") != commit
+                && r.str(col::GIT_COMMIT) != commit
             {
                 let by = commit.clone();
                 r.set(col::RECORD_KIND, "superseded");
-                r.set("superseded_by", by);
+                r.set(col::SUPERSEDED_BY, by);
             }
         }
     }
@@ -262,7 +268,12 @@ impl MachineRecords {
     pub fn fingerprint(&self) -> BTreeMap<String, String> {
         let mut out = BTreeMap::new();
         if let Some(r) = self.rows.iter().find(|r| r.str(col::RECORD_KIND) == "measurement").or(self.rows.first()) {
-            for k in FINGERPRINT.iter().chain(&["cpu_signature", "gpu_sm_clock_mhz", "gpu_mem_clock_mhz", "gpu_max_smem_per_block_kib"]) {
+            for k in FINGERPRINT.iter().chain(&[
+                FingerprintRow::cpu_signature,
+                FingerprintRow::gpu_sm_clock_mhz,
+                FingerprintRow::gpu_mem_clock_mhz,
+                FingerprintRow::gpu_max_smem_per_block_kib,
+            ]) {
                 let v = r.get(k).to_string();
                 if !v.is_empty() {
                     out.insert((*k).to_owned(), v);
@@ -276,7 +287,8 @@ impl MachineRecords {
     pub fn superseded(&self) -> Vec<(String, String, String, usize)> {
         let mut n: BTreeMap<(String, String, String), usize> = BTreeMap::new();
         for r in self.rows.iter().filter(|r| r.str(col::RECORD_KIND) == "superseded") {
-            *n.entry((r.str(col::PROFILE).to_owned(), r.str("git_commit").to_owned(), r.str("superseded_by").to_owned())).or_default() += 1;
+            *n.entry((r.str(col::PROFILE).to_owned(), r.str(col::GIT_COMMIT).to_owned(), r.str(col::SUPERSEDED_BY).to_owned()))
+                .or_default() += 1;
         }
         n.into_iter().map(|((p, c, b), k)| (p, c, b, k)).collect()
     }
@@ -287,9 +299,9 @@ impl MachineRecords {
 pub(crate) fn int32_ceiling(profile: &str, run_id: u64, gop_per_s: f64) -> Record {
     Record::new()
         .with(col::RECORD_KIND, "ceiling")
-        .with("ceiling", "gpu_int32")
+        .with(col::CEILING, "gpu_int32")
         .with(col::PROFILE, profile)
-        .with("run_id", run_id)
+        .with(col::RUN_ID, run_id)
         .with(super::GOP_PER_S, gop_per_s)
 }
 
@@ -301,15 +313,15 @@ mod tests {
     fn an_old_id_joins_the_one_machine_its_fingerprint_matches() {
         let row = |hw: &str, sig: Option<&str>, gpu: &str, profile: &str, commit: &str, run: i64| {
             Record::new()
-                .with("hw_id", hw)
-                .with("cpu_signature", sig.map(str::to_owned))
-                .with("cpu_model", "Xeon")
-                .with("cpu_threads", 16usize)
-                .with("gpu_name", gpu)
+                .with(col::HW_ID, hw)
+                .with(FingerprintRow::cpu_signature, sig.map(str::to_owned))
+                .with(FingerprintRow::cpu_model, "Xeon")
+                .with(FingerprintRow::cpu_threads, 16usize)
+                .with(FingerprintRow::gpu_name, gpu)
                 .with(col::RECORD_KIND, "measurement")
                 .with(col::PROFILE, profile)
-                .with("git_commit", commit)
-                .with("run_id", run)
+                .with(col::GIT_COMMIT, commit)
+                .with(col::RUN_ID, run)
         };
         let rows = vec![
             row("h100__xeon__16t", None, "H100", "speed", "old", 1),
@@ -330,7 +342,7 @@ mod tests {
         let renamed = MachineRecords { hw_id: "h200__xeon-family-6-model-207__16t".into(), rows: vec![m[1].rows[0].clone()] };
         assert_eq!(renamed.label(), "H200 · 16-thread Xeon (family 6 model 207)", "the id's signature, where no row has one");
         // The same profile at an older commit is superseded by the later run; another profile stays.
-        let kept: Vec<(&str, &str)> = m[0].measurements().map(|r| (r.str(col::PROFILE), r.str("git_commit"))).collect();
+        let kept: Vec<(&str, &str)> = m[0].measurements().map(|r| (r.str(col::PROFILE), r.str(col::GIT_COMMIT))).collect();
         assert_eq!(kept, vec![("cpu", "old"), ("speed", "new")]);
         assert_eq!(m[0].superseded(), vec![("speed".into(), "old".into(), "new".into(), 1)]);
         // An old id recorded with two fingerprints, each that of the one signed machine: that machine.
@@ -339,11 +351,11 @@ mod tests {
             row("h100__xeon__16t", None, "H100", "cpu", "old", 1),
             row("h100__xeon-family-6-model-207__16t", Some("family 6 model 207"), "H100", "cpu", "new", 2),
         ] {
-            drift.push(r.with("cpu_threads", 32usize));
+            drift.push(r.with(FingerprintRow::cpu_threads, 32usize));
         }
         assert_eq!(aliases(&drift).get("h100__xeon__16t").map(String::as_str), Some("h100__xeon-family-6-model-207__16t"));
         // ...but one fingerprint no signed machine has keeps the old id its own.
-        drift.push(row("h100__xeon__16t", None, "H100", "cpu", "old", 1).with("cpu_threads", 8usize));
+        drift.push(row("h100__xeon__16t", None, "H100", "cpu", "old", 1).with(FingerprintRow::cpu_threads, 8usize));
         assert!(aliases(&drift).is_empty());
         // An old id two signed machines could claim keeps its own.
         let mut two = rows;
@@ -353,7 +365,7 @@ mod tests {
 
     #[test]
     fn machines_group_with_this_one_first() {
-        let r = |hw: &str| Record::new().with("hw_id", hw);
+        let r = |hw: &str| Record::new().with(col::HW_ID, hw);
         let m = by_machine(vec![r("a"), r("b"), r("a")], Some("b"));
         assert_eq!(m.iter().map(|m| m.hw_id.as_str()).collect::<Vec<_>>(), vec!["b", "a"]);
         assert_eq!(m[1].rows.len(), 2);
@@ -376,8 +388,8 @@ mod tests {
             Record::new()
                 .with(col::RECORD_KIND, "measurement")
                 .with(col::PROFILE, profile)
-                .with("git_commit", commit)
-                .with("run_id", run_id)
+                .with(col::GIT_COMMIT, commit)
+                .with(col::RUN_ID, run_id)
                 .with("size", size)
         };
         let rows = vec![
@@ -394,7 +406,7 @@ mod tests {
         let m = MachineRecords { hw_id: "m".into(), rows };
         let point = |r: &Record| (r.get("untimed") != &crate::records::Value::Bool(true)).then(|| r.int("size"));
         let got = |kept: Vec<&Record>| -> Vec<(String, u64)> {
-            kept.iter().map(|r| (r.str(col::PROFILE).to_owned(), r.int("run_id").unwrap() as u64)).collect()
+            kept.iter().map(|r| (r.str(col::PROFILE).to_owned(), r.int(col::RUN_ID).unwrap() as u64)).collect()
         };
         // size 10: the latest run is a's at c1, so a's runs of c1 (runs 1 and 4), not a's of c2 nor b's;
         // size 40: b's two runs of c2 supersede its run of c1.

@@ -17,6 +17,22 @@ pub mod col {
     pub const PROFILE: &str = "profile";
     /// `measurement`, `ceiling` or `hw_ceiling`.
     pub const RECORD_KIND: &str = "record_kind";
+    /// The paper, its case, and the run (start time, µs since the epoch) that wrote the row.
+    pub const PAPER: &str = "paper";
+    pub const CASE_ID: &str = "case_id";
+    pub const RUN_ID: &str = "run_id";
+    /// The code and spec the run used: the commit (`-dirty` if uncommitted) and the spec's hash.
+    pub const GIT_COMMIT: &str = "git_commit";
+    pub const SPEC_HASH: &str = "spec_hash";
+    /// `cuda` where the run had a GPU, else `cpu`.
+    pub const BACKEND: &str = "backend";
+    /// The machine ([`crate::hardware::Fingerprint::hw_id`]); its other fingerprint columns are
+    /// [`crate::hardware::FingerprintRow`]'s.
+    pub const HW_ID: &str = "hw_id";
+    /// A ceiling row's name (`gpu_d2d_copy`, …).
+    pub const CEILING: &str = "ceiling";
+    /// An archived row: the commit whose run measured its case again.
+    pub const SUPERSEDED_BY: &str = "superseded_by";
 }
 
 /// A value a typed row can hold, converted to and from a record's cell.

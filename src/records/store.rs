@@ -50,12 +50,12 @@ impl RecordStore {
             main_rows = main.len();
             rows = main;
             rows.extend(tail);
-            if let Some(found) = rows.iter().map(|r| r.str("spec_hash")).find(|h| !spec_hashes.contains(h)) {
+            if let Some(found) = rows.iter().map(|r| r.str(col::SPEC_HASH)).find(|h| !spec_hashes.contains(h)) {
                 let expected = spec_hashes.first().copied().unwrap_or_default().to_owned();
                 return Err(RecordError::SpecChanged { path: parquet, found: found.to_owned(), expected });
             }
         }
-        let done = rows.iter().filter(|r| r.str(col::RECORD_KIND) == "measurement").map(|r| r.str("case_id").to_owned()).collect();
+        let done = rows.iter().filter(|r| r.str(col::RECORD_KIND) == "measurement").map(|r| r.str(col::CASE_ID).to_owned()).collect();
         Ok(RecordStore { stem, rows, main_rows, done, archive_first: exists && !resume, written: exists && resume, _lock: lock })
     }
 

@@ -9,19 +9,19 @@ use std::path::{Path, PathBuf};
 fn sample() -> Vec<Record> {
     vec![
         Record::new()
-            .with("case_id", "a")
+            .with(col::CASE_ID, "a")
             .with("n", 1)
             .with("t", 0.5)
             .with("ok", true)
             .with(col::RECORD_KIND, "measurement")
-            .with("spec_hash", "h"),
+            .with(col::SPEC_HASH, "h"),
         Record::new()
-            .with("case_id", "b")
+            .with(col::CASE_ID, "b")
             .with("n", 2)
             .with("t", 2)
             .with("note", "x")
             .with(col::RECORD_KIND, "measurement")
-            .with("spec_hash", "h"),
+            .with(col::SPEC_HASH, "h"),
     ]
 }
 
@@ -102,7 +102,7 @@ fn store_appends_resumes_and_archives() {
 fn a_long_sweep_stores_its_cases_in_a_tail_that_reads_with_its_file_and_survives_a_kill() {
     let dir = tempfile::tempdir().unwrap();
     let case = |i: i64| {
-        vec![Record::new().with(col::RECORD_KIND, "measurement").with("case_id", format!("c{i}")).with("i", i).with("spec_hash", "h")]
+        vec![Record::new().with(col::RECORD_KIND, "measurement").with(col::CASE_ID, format!("c{i}")).with("i", i).with(col::SPEC_HASH, "h")]
     };
     let parquet = dir.path().join("m.parquet");
     let tail = tail_path(&parquet);
@@ -146,7 +146,7 @@ fn upgrading_a_file_with_a_live_tail_keeps_the_tails_rows() {
     let dir = tempfile::tempdir().unwrap();
     let stem = dir.path().join("m");
     write_records(&stem, &legacy_rows()).unwrap();
-    let extra = vec![Record::new().with(col::RECORD_KIND, "measurement").with("case_id", "z").with("gbs", 3.0)];
+    let extra = vec![Record::new().with(col::RECORD_KIND, "measurement").with(col::CASE_ID, "z").with("gbs", 3.0)];
     let tail = tail_path(&stem.with_extension("parquet"));
     write_frame_file(&tail, &mut to_frame(&extra).unwrap()).unwrap();
     let before = read_parquet(&stem.with_extension("parquet")).unwrap().len();
@@ -192,7 +192,7 @@ fn offset_of(bytes: &[u8], v: f64) -> usize {
 fn a_flipped_byte_in_a_data_page_is_caught_by_the_checksum() {
     let dir = tempfile::tempdir().unwrap();
     let stem = dir.path().join("m");
-    let rows: Vec<Record> = [1.0, 1.234_567_89, 2.0].map(|ms| Record::new().with("case_id", "a").with("wall_ms", ms)).into();
+    let rows: Vec<Record> = [1.0, 1.234_567_89, 2.0].map(|ms| Record::new().with(col::CASE_ID, "a").with("wall_ms", ms)).into();
     write_records(&stem, &rows).unwrap();
     let parquet = stem.with_extension("parquet");
     assert!(checksum_path(&parquet).exists());
@@ -214,13 +214,14 @@ fn a_flipped_byte_in_a_data_page_is_caught_by_the_checksum() {
 /// Rows as an older evorepro wrote them: a ceiling under each old name, and
 /// measurements with nulls, NaN and every type around them.
 fn legacy_rows() -> Vec<Record> {
-    let ceiling = |name: &str, column: &str, v: f64| Record::new().with(col::RECORD_KIND, "ceiling").with("ceiling", name).with(column, v);
+    let ceiling =
+        |name: &str, column: &str, v: f64| Record::new().with(col::RECORD_KIND, "ceiling").with(col::CEILING, name).with(column, v);
     vec![
         ceiling("gpu_d2d", "gbs", 2915.25),
         ceiling("gpu_int32", "gops", 28_000.5),
         ceiling("cpu_clock", "ghz", 2.1),
-        Record::new().with(col::RECORD_KIND, "measurement").with("case_id", "a").with("n", 3).with("t", f64::NAN).with("ok", true),
-        Record::new().with(col::RECORD_KIND, "measurement").with("case_id", "b").with("link_gbs", 351.75).with("t", 0.1),
+        Record::new().with(col::RECORD_KIND, "measurement").with(col::CASE_ID, "a").with("n", 3).with("t", f64::NAN).with("ok", true),
+        Record::new().with(col::RECORD_KIND, "measurement").with(col::CASE_ID, "b").with("link_gbs", 351.75).with("t", 0.1),
     ]
 }
 
@@ -248,20 +249,21 @@ fn old_column_names_are_read_as_the_new_ones() {
 #[test]
 fn a_machine_renamed_keeps_its_recorded_id_and_its_rows() {
     let dir = tempfile::tempdir().unwrap();
-    let rows =
-        |hw: &str| (0..3).map(|i| Record::new().with("hw_id", hw).with(col::RECORD_KIND, "measurement").with("i", i)).collect::<Vec<_>>();
+    let rows = |hw: &str| {
+        (0..3).map(|i| Record::new().with(col::HW_ID, hw).with(col::RECORD_KIND, "measurement").with("i", i)).collect::<Vec<_>>()
+    };
     write_records(&dir.path().join("old__speed"), &rows("old")).unwrap();
     let to = rename_machine(&dir.path().join("old__speed.parquet"), "old", "new").unwrap();
     assert_eq!(to, dir.path().join("new__speed.parquet"));
     assert!(!dir.path().join("old__speed.parquet").exists() && !dir.path().join("old__speed.csv").exists());
     let back = read_parquet(&to).unwrap();
     assert_eq!(back.len(), 3);
-    assert!(back.iter().all(|r| r.str("hw_id") == "new" && r.str("hw_id_recorded") == "old"));
+    assert!(back.iter().all(|r| r.str(col::HW_ID) == "new" && r.str("hw_id_recorded") == "old"));
     // Where the new name is taken, the file keeps its own (both are read).
     write_records(&dir.path().join("old__cpu"), &rows("old")).unwrap();
     write_records(&dir.path().join("new__cpu"), &rows("new")).unwrap();
     assert_eq!(rename_machine(&dir.path().join("old__cpu.parquet"), "old", "new").unwrap(), dir.path().join("old__cpu.parquet"));
-    assert!(read_parquet(&dir.path().join("old__cpu.parquet")).unwrap().iter().all(|r| r.str("hw_id") == "new"));
+    assert!(read_parquet(&dir.path().join("old__cpu.parquet")).unwrap().iter().all(|r| r.str(col::HW_ID) == "new"));
 }
 
 #[test]
@@ -402,12 +404,12 @@ fn records_without_a_checksum_are_refused_until_certified() {
         (0..2)
             .map(|i| {
                 Record::new()
-                    .with("hw_id", "m")
+                    .with(col::HW_ID, "m")
                     .with(col::RECORD_KIND, "measurement")
-                    .with("run_id", 1)
-                    .with("git_commit", "abc")
+                    .with(col::RUN_ID, 1)
+                    .with(col::GIT_COMMIT, "abc")
                     .with(col::PROFILE, "quick")
-                    .with("case_id", format!("c{i}"))
+                    .with(col::CASE_ID, format!("c{i}"))
                     .with("kernel_ms", t)
             })
             .collect()

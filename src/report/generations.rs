@@ -20,6 +20,7 @@ use crate::spec::Datasheet;
 /// A prediction across machines explains a measured ratio when they agree within this factor.
 pub const WITHIN: f64 = 2.0;
 use crate::fmt::{fmt_ratio, fmt_sig};
+use crate::hardware::FingerprintRow;
 use crate::records::col;
 use crate::stats::median;
 use anyhow::{Context, Result, bail};
@@ -167,7 +168,7 @@ impl Generations {
 
     /// The card a machine's records name (its `gpu_name`), if the catalogue has it.
     fn card_of(&self, m: &MachineRecords) -> Option<&Card> {
-        let gpu = m.rows.iter().map(|r| r.str("gpu_name")).find(|g| !g.is_empty())?;
+        let gpu = m.rows.iter().map(|r| r.str(FingerprintRow::gpu_name)).find(|g| !g.is_empty())?;
         self.cards.iter().find(|c| c.gpu_names.iter().any(|n| gpu.contains(n.as_str())))
     }
 }
@@ -247,7 +248,7 @@ fn latest_rows<'m>(w: &Workload, m: &'m MachineRecords) -> Vec<&'m crate::record
             && matches!(r.str(col::STATUS), "" | "ok")
     };
     let rows: Vec<_> = m.measurements().filter(|r| matches(r)).collect();
-    let Some(latest) = rows.iter().max_by_key(|r| r.int("run_id").unwrap_or(0)).map(|r| r.str(col::PROFILE).to_owned()) else {
+    let Some(latest) = rows.iter().max_by_key(|r| r.int(col::RUN_ID).unwrap_or(0)).map(|r| r.str(col::PROFILE).to_owned()) else {
         return Vec::new();
     };
     rows.into_iter().filter(|r| r.str(col::PROFILE) == latest).collect()
@@ -267,8 +268,12 @@ pub fn measured_ms(w: &Workload, m: &MachineRecords) -> Option<(f64, usize)> {
 
 /// The commits (7 characters) a machine's time of `w` comes from.
 fn commit_list(w: &Workload, m: &MachineRecords) -> Vec<String> {
-    let mut c: Vec<String> =
-        latest_rows(w, m).iter().map(|r| r.str("git_commit")).filter(|c| !c.is_empty()).map(|c| c[..c.len().min(7)].to_owned()).collect();
+    let mut c: Vec<String> = latest_rows(w, m)
+        .iter()
+        .map(|r| r.str(col::GIT_COMMIT))
+        .filter(|c| !c.is_empty())
+        .map(|c| c[..c.len().min(7)].to_owned())
+        .collect();
     c.sort_unstable();
     c.dedup();
     c
@@ -660,13 +665,14 @@ mod tests {
     use crate::records::Record;
 
     fn machine(hw: &str, gpu: &str, ceilings: &[(&str, f64)], rows: &[(&str, f64)]) -> MachineRecords {
-        let base = Record::new().with("hw_id", hw).with("gpu_name", gpu).with("run_id", 1i64).with(col::PROFILE, "speed");
+        let base =
+            Record::new().with(col::HW_ID, hw).with(FingerprintRow::gpu_name, gpu).with(col::RUN_ID, 1i64).with(col::PROFILE, "speed");
         let mut all: Vec<Record> = ceilings
             .iter()
             .map(|&(name, v)| {
                 base.clone()
                     .with(col::RECORD_KIND, "ceiling")
-                    .with("ceiling", name)
+                    .with(col::CEILING, name)
                     .with(if name == "cpu_clock" { crate::records::CPU_CLOCK_GHZ } else { crate::records::GB_PER_S }, v)
             })
             .collect();
@@ -743,7 +749,7 @@ paper = { ms = 40.0, source = "Table 1" }
     fn predictions_between_measured_machines_are_tested_against_the_spread_at_one_commit() {
         let g = Generations::parse("g.toml", CATALOGUE).unwrap();
         let at = |mut m: MachineRecords, commit: &str| {
-            m.rows.iter_mut().for_each(|r| r.set("git_commit", commit));
+            m.rows.iter_mut().for_each(|r| r.set(col::GIT_COMMIT, commit));
             m
         };
         let a = || at(machine("a", "New GPU", &[("gpu_d2d", 1500.0)], &[("S4", 2.0), ("S4", 2.2), ("S4", 1.8)]), "c1");

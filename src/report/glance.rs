@@ -249,6 +249,8 @@ pub fn claims_section(claims: &[ClaimResult], machines: &[MachineRecords]) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hardware::FingerprintRow;
+    use crate::records::col;
 
     #[test]
     fn a_claim_sits_under_the_first_table_or_figure_its_source_names() {
@@ -295,7 +297,13 @@ mod tests {
         use crate::records::Record;
         let machine = |hw: &str, gpu: &str, threads: i64| MachineRecords {
             hw_id: hw.into(),
-            rows: vec![Record::new().with("hw_id", hw).with("gpu_name", gpu).with("cpu_threads", threads).with("cpu_model", "Xeon")],
+            rows: vec![
+                Record::new()
+                    .with(col::HW_ID, hw)
+                    .with(FingerprintRow::gpu_name, gpu)
+                    .with(FingerprintRow::cpu_threads, threads)
+                    .with(FingerprintRow::cpu_model, "Xeon"),
+            ],
         };
         let machines = [machine("gpu-host", "NVIDIA H100", 16), machine("cpu-host", "", 2)];
         let quantity = Quantified {
@@ -334,7 +342,13 @@ mod tests {
         use crate::records::Record;
         let machine = |hw: &str, cpu: &str| MachineRecords {
             hw_id: hw.into(),
-            rows: vec![Record::new().with("hw_id", hw).with("gpu_name", "").with("cpu_threads", 2i64).with("cpu_model", cpu)],
+            rows: vec![
+                Record::new()
+                    .with(col::HW_ID, hw)
+                    .with(FingerprintRow::gpu_name, "")
+                    .with(FingerprintRow::cpu_threads, 2i64)
+                    .with(FingerprintRow::cpu_model, cpu),
+            ],
         };
         let n = names(&[machine("a", "AMD EPYC"), machine("b", "Intel Xeon"), machine("c", "Intel Xeon"), machine("d", "Arm")]);
         assert_eq!(n["a"], "2-thread AMD EPYC, no GPU");
@@ -351,7 +365,13 @@ mod tests {
         use crate::records::Record;
         let machine = |hw: &str, gpu: &str| MachineRecords {
             hw_id: hw.into(),
-            rows: vec![Record::new().with("hw_id", hw).with("gpu_name", gpu).with("cpu_threads", 16i64).with("cpu_model", "Xeon")],
+            rows: vec![
+                Record::new()
+                    .with(col::HW_ID, hw)
+                    .with(FingerprintRow::gpu_name, gpu)
+                    .with(FingerprintRow::cpu_threads, 16i64)
+                    .with(FingerprintRow::cpu_model, "Xeon"),
+            ],
         };
         let at = |paper: f64| {
             let mut o = Outcome::new(Verdict::Reproduced, "measured");

@@ -6,6 +6,7 @@
 use super::Table;
 use crate::claims::{ClaimResult, Direction, Estimate, VerdictKind, counts};
 use crate::records::MachineRecords;
+use crate::records::col;
 use crate::records::write_atomic;
 use crate::spec::Provenance;
 use anyhow::{Context, Result};
@@ -207,7 +208,8 @@ impl PaperVerdicts {
         let machines = machines
             .iter()
             .map(|m| {
-                let mut commits: Vec<String> = m.measurements().map(|r| r.str("git_commit").to_owned()).filter(|c| !c.is_empty()).collect();
+                let mut commits: Vec<String> =
+                    m.measurements().map(|r| r.str(col::GIT_COMMIT).to_owned()).filter(|c| !c.is_empty()).collect();
                 commits.sort();
                 commits.dedup();
                 let mine = || claims.iter().filter(|c| c.machine == m.hw_id);
@@ -373,6 +375,7 @@ pub fn index_markdown(papers: &[PaperVerdicts]) -> String {
 mod tests {
     use super::*;
     use crate::claims::{Outcome, Verdict};
+    use crate::hardware::FingerprintRow;
     use crate::records::{Record, col};
     use crate::spec::ClaimSpec;
 
@@ -380,7 +383,11 @@ mod tests {
         MachineRecords {
             hw_id: hw.into(),
             rows: vec![
-                Record::new().with("hw_id", hw).with("cpu_model", "CPU").with("git_commit", "abc123").with(col::RECORD_KIND, "measurement"),
+                Record::new()
+                    .with(col::HW_ID, hw)
+                    .with(FingerprintRow::cpu_model, "CPU")
+                    .with(col::GIT_COMMIT, "abc123")
+                    .with(col::RECORD_KIND, "measurement"),
             ],
         }
     }

@@ -9,6 +9,7 @@ pub mod html;
 pub mod index;
 
 use crate::claims::ClaimResult;
+use crate::hardware::FingerprintRow;
 use crate::records::MachineRecords;
 use crate::records::col;
 use crate::spec::PaperMeta;
@@ -81,24 +82,24 @@ pub fn hardware_table(meta: &PaperMeta, machines: &[MachineRecords]) -> String {
     ]);
     for m in machines {
         let Some(r) = m.first() else { continue };
-        let gpu = r.str("gpu_name");
+        let gpu = r.str(FingerprintRow::gpu_name);
         let mut profiles: Vec<&str> = m.rows.iter().map(|r| r.str(col::PROFILE)).collect();
         profiles.sort();
         profiles.dedup();
-        let mut commits: Vec<&str> = m.rows.iter().map(|r| r.str("git_commit")).collect();
+        let mut commits: Vec<&str> = m.rows.iter().map(|r| r.str(col::GIT_COMMIT)).collect();
         commits.sort();
         commits.dedup();
         t.row(vec![
             format!("`{}`", m.hw_id),
             if gpu.is_empty() { "none".into() } else { gpu.into() },
-            r.str("gpu_cc").to_owned(),
-            r.int("gpu_sms").map_or(String::new(), |v| v.to_string()),
-            r.float("gpu_mem_gib").map_or(String::new(), |v| format!("{v} GiB")),
-            r.str("cuda_driver").to_owned(),
-            r.str("cpu_model").to_owned(),
-            format!("{}/{}", r.int("cpu_physical_cores").unwrap_or(0), r.int("cpu_threads").unwrap_or(0)),
-            crate::fmt::opt(r.float("mem_gib"), 0) + " GiB",
-            r.str("os").to_owned(),
+            r.str(FingerprintRow::gpu_cc).to_owned(),
+            r.int(FingerprintRow::gpu_sms).map_or(String::new(), |v| v.to_string()),
+            r.float(FingerprintRow::gpu_mem_gib).map_or(String::new(), |v| format!("{v} GiB")),
+            r.str(FingerprintRow::cuda_driver).to_owned(),
+            r.str(FingerprintRow::cpu_model).to_owned(),
+            format!("{}/{}", r.int(FingerprintRow::cpu_physical_cores).unwrap_or(0), r.int(FingerprintRow::cpu_threads).unwrap_or(0)),
+            crate::fmt::opt(r.float(FingerprintRow::mem_gib), 0) + " GiB",
+            r.str(FingerprintRow::os).to_owned(),
             profiles.join(", "),
             commits.join(", "),
             m.rows.len().to_string(),
@@ -111,7 +112,7 @@ pub fn hardware_table(meta: &PaperMeta, machines: &[MachineRecords]) -> String {
 pub fn cases_stored(m: &MachineRecords) -> BTreeMap<String, BTreeSet<String>> {
     let mut cases: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for r in m.measurements() {
-        cases.entry(r.str(col::PROFILE).to_owned()).or_default().insert(r.str("case_id").to_owned());
+        cases.entry(r.str(col::PROFILE).to_owned()).or_default().insert(r.str(col::CASE_ID).to_owned());
     }
     cases
 }
@@ -131,7 +132,7 @@ pub fn runs_table(machines: &[MachineRecords], planned: impl Fn(&str) -> Option<
     for m in machines {
         let mut profiles: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
         for r in m.rows.iter().filter(|r| matches!(r.str(col::RECORD_KIND), "measurement" | "ceiling")) {
-            profiles.entry(r.str(col::PROFILE)).or_default().insert(r.str("git_commit"));
+            profiles.entry(r.str(col::PROFILE)).or_default().insert(r.str(col::GIT_COMMIT));
         }
         let stored = cases_stored(m);
         let none = BTreeSet::new();
@@ -219,10 +220,10 @@ pub fn busy_note(machines: &[MachineRecords]) -> Option<String> {
         let mut busy: BTreeMap<&str, f64> = BTreeMap::new();
         let mut all = std::collections::BTreeSet::new();
         for r in m.measurements() {
-            all.insert(r.str("case_id"));
-            let threads = r.float("cpu_threads").unwrap_or(f64::INFINITY);
+            all.insert(r.str(col::CASE_ID));
+            let threads = r.float(FingerprintRow::cpu_threads).unwrap_or(f64::INFINITY);
             if let Some(load) = r.float(crate::hardware::LOAD_AVG_1M).filter(|l| *l > threads) {
-                let e = busy.entry(r.str("case_id")).or_insert(load);
+                let e = busy.entry(r.str(col::CASE_ID)).or_insert(load);
                 *e = e.max(load);
             }
         }
@@ -367,10 +368,10 @@ mod tests {
     fn busy_note_counts_cases_started_under_load() {
         let row = |case: &str, load: Option<f64>| {
             Record::new()
-                .with("hw_id", "m")
+                .with(col::HW_ID, "m")
                 .with(col::RECORD_KIND, "measurement")
-                .with("case_id", case)
-                .with("cpu_threads", 2)
+                .with(col::CASE_ID, case)
+                .with(FingerprintRow::cpu_threads, 2)
                 .with(crate::hardware::LOAD_AVG_1M, load)
         };
         let machines = vec![MachineRecords {
@@ -393,7 +394,11 @@ mod tests {
     #[test]
     fn runs_show_commits_and_incomplete_sweeps() {
         let row = |profile: &str, case: &str, commit: &str| {
-            Record::new().with(col::RECORD_KIND, "measurement").with(col::PROFILE, profile).with("case_id", case).with("git_commit", commit)
+            Record::new()
+                .with(col::RECORD_KIND, "measurement")
+                .with(col::PROFILE, profile)
+                .with(col::CASE_ID, case)
+                .with(col::GIT_COMMIT, commit)
         };
         let m = MachineRecords {
             hw_id: "m".into(),

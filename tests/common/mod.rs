@@ -2,6 +2,7 @@
 // Each test binary compiles this module and uses a part of it.
 #![allow(dead_code)]
 
+use evorepro::records::col;
 use std::process::{Command, Output};
 
 pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -108,8 +109,8 @@ pub fn stored_cases(out: &std::path::Path, paper: &str) -> std::collections::BTr
     let mut n = std::collections::BTreeMap::new();
     for f in evorepro::records::record_files(&out.join(paper).join("records")) {
         for r in evorepro::records::read_parquet(&f).unwrap() {
-            if r.str("record_kind") == "measurement" {
-                *n.entry(r.str("case_id").to_owned()).or_insert(0) += 1;
+            if r.str(col::RECORD_KIND) == "measurement" {
+                *n.entry(r.str(col::CASE_ID).to_owned()).or_insert(0) += 1;
             }
         }
     }

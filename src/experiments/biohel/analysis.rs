@@ -72,7 +72,7 @@ impl Stage {
             return;
         }
         let key = (case.set.clone(), case.windows, method);
-        let run = (r.int("run_id").unwrap_or(0), case.seed as i64);
+        let run = (r.int(col::RUN_ID).unwrap_or(0), case.seed as i64);
         if let Some(secs) = secs {
             self.times.entry(key).or_default().push(Run { run, secs });
         }

@@ -86,7 +86,7 @@ pub(super) fn row(
         .with(col::RECORD_KIND, "measurement")
         .with(col::FIGURE, figure)
         .with(col::PROFILE, profile)
-        .with("run_id", 1u64)
+        .with(col::RUN_ID, 1u64)
         .with_row(&case)
         .with(col::METHOD, method)
         .with(col::STATUS, "ok")

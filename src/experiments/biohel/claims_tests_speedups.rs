@@ -172,7 +172,7 @@ fn a_point_measured_by_two_profiles_keeps_the_later_profiles_runs() {
         .eval("adu", 44_000, 1, &tight(30.0, 2))
         .0
         .into_iter()
-        .map(|r| r.with("run_id", 2u64).with(col::PROFILE, "learning-500-eval"));
+        .map(|r| r.with(col::RUN_ID, 2u64).with(col::PROFILE, "learning-500-eval"));
     m.rows.extend(later);
     let a = Analysis::of(&m, &s.tables);
     assert_eq!(a.eval.secs("adu", 1, SERIAL).len(), 2);

@@ -674,7 +674,7 @@ fn speed(m: &MachineRecords, a: &Analysis) -> String {
     // The code versions behind this section and behind Tables 2–4 of the same machine.
     let commits = |speed: bool| {
         let mut c: Vec<&str> =
-            m.measurements().filter(|r| (r.str(col::PROFILE) == SPEED_PROFILE) == speed).map(|r| r.str("git_commit")).collect();
+            m.measurements().filter(|r| (r.str(col::PROFILE) == SPEED_PROFILE) == speed).map(|r| r.str(col::GIT_COMMIT)).collect();
         c.sort_unstable();
         c.dedup();
         c.join(", ")

@@ -3,6 +3,7 @@
 use super::cases::{GBOA, GBOA_PAPER};
 use super::rows::{COMPLEXITY, ComplexityCase, RunRow, TABLE1, Table1Case};
 use crate::claims::Estimate;
+use crate::hardware::FingerprintRow;
 use crate::records::MachineRecords;
 use crate::records::{Record, col};
 use crate::stats::{self, Summary};
@@ -84,7 +85,8 @@ impl Analysis {
             (_, Ok(c)) => Some((COMPLEXITY, c.axis.clone(), if c.axis == "n" { c.n } else { c.ell }, 0)),
             _ => None,
         };
-        let mut a = Analysis { gpu_sms: m.rows.iter().find_map(|r| r.int("gpu_sms")).map(|v| v as usize), ..Analysis::default() };
+        let mut a =
+            Analysis { gpu_sms: m.rows.iter().find_map(|r| r.int(FingerprintRow::gpu_sms)).map(|v| v as usize), ..Analysis::default() };
         let ran = |r: &Record| r.str(col::STATUS) == "ok";
         // Identity is evidence whichever profile ran it: every gBOA run counts.
         for r in m.measurements().filter(|r| [GBOA, GBOA_PAPER].contains(&r.str(col::METHOD)) && ran(r)) {

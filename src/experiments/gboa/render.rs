@@ -170,7 +170,9 @@ impl GboaPaper {
         let stated = |baseline: &str| {
             self.spec.claims.iter().find_map(|c| {
                 let p = c.params.as_ref()?.get_ref();
-                (c.check.get_ref() == "speedup" && p.get("baseline")?.as_str()? == baseline).then(|| p.get("paper")?.as_float()).flatten()
+                (c.check.get_ref() == "speedup" && p.get("baseline")?.as_str()? == baseline)
+                    .then(|| p.get(col::PAPER)?.as_float())
+                    .flatten()
             })
         };
         Some(stated("sboa")? / stated("pboa")?)

@@ -10,6 +10,7 @@ use super::super::testing::Fake;
 use super::CHECKS;
 use crate::claims::testing::every_claim_reaches;
 use crate::claims::{Claims, Ctx, Direction, Outcome, Verdict, VerdictKind};
+use crate::hardware::FingerprintRow;
 use crate::library::nonseparable::Function;
 use crate::spec::{PaperHardware, SpecFile};
 use std::path::Path;
@@ -401,7 +402,7 @@ fn s3_limit_follows_the_threads_per_block_of_both_cards() {
     assert_eq!(o.ratio, Some(1.0));
     // Had the paper claimed 1500 (what its 1024 threads predict), 512 here would explain 1000.
     let (claims, hw, _) = bound(&SHIPPED.replace("paper_dimension = 1000", "paper_dimension = 1500"));
-    let fake = world(512).fake().with("gpu_max_threads_per_block", 512);
+    let fake = world(512).fake().with(FingerprintRow::gpu_max_threads_per_block, 512);
     let o = judge(&claims, &hw, "s3-limit", &fake);
     assert_eq!(o.verdict.kind(), VerdictKind::Differs, "{}", o.evidence);
     assert_eq!(o.verdict.direction(), Some(Direction::FallsShort));
@@ -424,8 +425,10 @@ fn s3_limit_names_the_binding_limit() {
     assert!(o.evidence.contains("the paper blames shared memory, so its kernel needed more than 49 B per coordinate"), "{}", o.evidence);
     assert!(o.evidence.contains("no hardware explanation: the paper's card's limits predict 1500, not its 1000"), "{}", o.evidence);
     // A machine whose shared memory binds first (255 floats) says so.
-    let small =
-        World { threads: 255, ..paper_world() }.fake().with("gpu_max_threads_per_block", 1024).with("gpu_max_smem_per_block_kib", 1);
+    let small = World { threads: 255, ..paper_world() }
+        .fake()
+        .with(FingerprintRow::gpu_max_threads_per_block, 1024)
+        .with(FingerprintRow::gpu_max_smem_per_block_kib, 1);
     let o = judge(&claims, &hw, "s3-limit", &small);
     assert!(
         o.evidence.contains("this machine: 1024 threads per block") && o.evidence.contains("(bound by shared memory per block)"),

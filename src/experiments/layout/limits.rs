@@ -8,6 +8,7 @@
 //! only), the device limit quoted in the "cannot run" reasons, and the least
 //! that CUDA guarantees for the recorded compute capability.
 
+use crate::hardware::FingerprintRow;
 use crate::records::MachineRecords;
 
 /// One limit of a device and where its value comes from.
@@ -109,9 +110,9 @@ fn by_compute_capability(cc: &str) -> Option<(Limit, Limit)> {
 /// This machine's limits from its records and the reasons of its "cannot run" rows.
 pub fn here<'a>(m: &MachineRecords, reasons: impl Iterator<Item = &'a str> + Clone) -> Result<S3Limits, String> {
     let column = |k: &str| m.rows.iter().find_map(|r| r.int(k)).filter(|v| *v > 0).map(|v| v as usize);
-    let cc = m.rows.iter().map(|r| r.str("gpu_cc")).find(|c| !c.is_empty());
+    let cc = m.rows.iter().map(|r| r.str(FingerprintRow::gpu_cc)).find(|c| !c.is_empty());
     let fallback = cc.and_then(by_compute_capability);
-    let threads = column("gpu_max_threads_per_block")
+    let threads = column(FingerprintRow::gpu_max_threads_per_block)
         .map(|v| Limit { value: v, source: "recorded with the run".into(), at_least: false })
         .or_else(|| {
             reasons.clone().find_map(|r| quoted(r, "the device's ", " threads per block")).map(|v| Limit {
@@ -121,7 +122,7 @@ pub fn here<'a>(m: &MachineRecords, reasons: impl Iterator<Item = &'a str> + Clo
             })
         })
         .or_else(|| fallback.clone().map(|f| f.0));
-    let shared = column("gpu_max_smem_per_block_kib")
+    let shared = column(FingerprintRow::gpu_max_smem_per_block_kib)
         .map(|v| Limit { value: v << 10, source: "recorded with the run (opt-in maximum)".into(), at_least: false })
         .or_else(|| {
             reasons.clone().find_map(|r| quoted(r, "the device allows ", " B")).map(|v| Limit {
@@ -148,7 +149,7 @@ mod tests {
 
     #[test]
     fn limits_come_from_columns_then_reasons_then_the_compute_capability() {
-        let cc = Record::new().with("gpu_cc", "9.0");
+        let cc = Record::new().with(FingerprintRow::gpu_cc, "9.0");
         // The reasons `gpu::layout::launch_config` gives.
         let reasons = ["dimension 2000 exceeds the device's 1024 threads per block"];
         let l = here(&machine(vec![cc.clone()]), reasons.into_iter()).unwrap();
@@ -163,13 +164,14 @@ mod tests {
         assert_eq!((l.shared_bytes.value, l.shared_bytes.at_least), (8192, false));
         assert_eq!(l.largest(), (1024, Binding::Threads));
 
-        let newer = cc.clone().with("gpu_max_threads_per_block", 512_i64).with("gpu_max_smem_per_block_kib", 1_i64);
+        let newer =
+            cc.clone().with(FingerprintRow::gpu_max_threads_per_block, 512_i64).with(FingerprintRow::gpu_max_smem_per_block_kib, 1_i64);
         let l = here(&machine(vec![newer]), reasons.into_iter()).unwrap();
         assert_eq!((l.threads.value, l.shared_bytes.value), (512, 1024));
         assert_eq!(l.largest(), (255, Binding::SharedMemory));
         assert_eq!(l.first_blocked(&[100, 200, 500, 1000]), Some(500));
 
-        let old = here(&machine(vec![Record::new().with("gpu_cc", "1.3")]), std::iter::empty()).unwrap();
+        let old = here(&machine(vec![Record::new().with(FingerprintRow::gpu_cc, "1.3")]), std::iter::empty()).unwrap();
         assert_eq!(old.largest(), (512, Binding::Threads));
         assert!(old.exact(), "every compute capability below 2.0 has 512 threads per block");
         assert!(old.shared_bytes.at_least, "a compute capability gives only the least shared memory");

@@ -4,6 +4,7 @@
 use super::analysis::Analysis;
 use super::rows::{Measured, SizeCase, TIMED, Try};
 use super::spec::{Size, tests::shipped};
+use crate::hardware::FingerprintRow;
 use crate::records::MachineRecords;
 use crate::records::Record;
 use crate::records::col;
@@ -22,19 +23,19 @@ impl Fake {
     /// A machine with a GPU of compute capability 9.0 and 20 tries per strategy.
     pub fn new() -> Fake {
         let base = Record::new()
-            .with("hw_id", "test")
+            .with(col::HW_ID, "test")
             .with(col::RECORD_KIND, "measurement")
             .with(col::PROFILE, "paper")
-            .with("run_id", 1_u64)
-            .with("gpu_name", "Test GPU")
-            .with("gpu_cc", "9.0");
+            .with(col::RUN_ID, 1_u64)
+            .with(FingerprintRow::gpu_name, "Test GPU")
+            .with(FingerprintRow::gpu_cc, "9.0");
         Fake { rows: vec![], tries: 20, base, absent: None }
     }
 
     /// A machine without a GPU: every GPU strategy is "not run" for `reason`.
     pub fn cpu_only(reason: &str) -> Fake {
         let mut f = Fake::new();
-        f.base = f.base.with("gpu_name", "").with("gpu_cc", "");
+        f.base = f.base.with(FingerprintRow::gpu_name, "").with(FingerprintRow::gpu_cc, "");
         f.absent = Some(reason.into());
         f
     }

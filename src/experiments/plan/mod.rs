@@ -20,6 +20,7 @@ mod repeats;
 
 use super::{Case, Footprint, Paper};
 use crate::records::MachineRecords;
+use crate::records::col;
 use crate::records::{Record, Value};
 use crate::report::Table;
 use std::collections::BTreeMap;
@@ -104,7 +105,7 @@ fn same_case(row: &Record, case: &Case) -> bool {
         Value::Float(x) => Some(x),
         _ => None,
     };
-    row.str("case_id") == case.id
+    row.str(col::CASE_ID) == case.id
         && case.params.cells().all(|(k, want)| match want {
             Value::Int(_) | Value::Float(_) => number(want) == row.float(k),
             _ => want == row.get(k),
@@ -144,9 +145,9 @@ impl CaseTimes {
         for m in machines {
             for r in m.measurements() {
                 let Some(s) = r.float(CASE_SECONDS) else { continue };
-                let Some(list) = ids.get(r.str("case_id")) else { continue };
-                let run = r.int("run_id").unwrap_or(0);
-                if let Some(c) = cases.iter().find(|c| c.id == r.str("case_id") && same_case(r, c)) {
+                let Some(list) = ids.get(r.str(col::CASE_ID)) else { continue };
+                let run = r.int(col::RUN_ID).unwrap_or(0);
+                if let Some(c) = cases.iter().find(|c| c.id == r.str(col::CASE_ID) && same_case(r, c)) {
                     let e = by_case.entry(c.id.clone()).or_default().entry(m.hw_id.clone()).or_insert((run, s));
                     if run > e.0 {
                         *e = (run, s);
@@ -159,7 +160,7 @@ impl CaseTimes {
                     rates.entry(group(c)).or_default().insert(format!("{}@{run}", c.id), s / c.weight.max(1) as f64);
                     let w = heaviest.entry(group(c)).or_insert(0);
                     *w = (*w).max(c.weight.max(1));
-                    commits.insert(r.str("git_commit").to_owned());
+                    commits.insert(r.str(col::GIT_COMMIT).to_owned());
                 }
             }
         }

@@ -152,8 +152,8 @@ pub fn spread_note(machines: &[MachineRecords], cases: impl Fn(&str) -> Option<V
     for m in machines {
         let mut runs: BTreeMap<(String, String), BTreeMap<String, Vec<&Record>>> = BTreeMap::new();
         for r in m.measurements() {
-            let key = (r.str(col::PROFILE).to_owned(), r.str("git_commit").to_owned());
-            runs.entry(key).or_default().entry(r.str("case_id").to_owned()).or_default().push(r);
+            let key = (r.str(col::PROFILE).to_owned(), r.str(col::GIT_COMMIT).to_owned());
+            runs.entry(key).or_default().entry(r.str(col::CASE_ID).to_owned()).or_default().push(r);
         }
         for ((profile, commit), by_case) in runs {
             let Some(planned) = cases(&profile) else { continue };

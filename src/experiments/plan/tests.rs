@@ -9,11 +9,11 @@ use crate::records::col;
 /// Rows of a timed case, for tests.
 fn timed(hw: &str, case: &str, run_id: i64, secs: f64) -> Record {
     Record::new()
-        .with("hw_id", hw)
+        .with(col::HW_ID, hw)
         .with(col::RECORD_KIND, "measurement")
         .with(col::PROFILE, "quick")
-        .with("case_id", case)
-        .with("run_id", run_id)
+        .with(col::CASE_ID, case)
+        .with(col::RUN_ID, run_id)
         .with(CASE_SECONDS, secs)
 }
 
@@ -141,11 +141,11 @@ fn repeated_timings_that_spread_are_flagged_with_their_factor() {
 fn the_spread_note_names_machine_profile_and_cases() {
     let stored = |hw: &str, commit: &str, r: i64, ms: f64| {
         timed_row("sboa", ms)
-            .with("hw_id", hw)
+            .with(col::HW_ID, hw)
             .with(col::RECORD_KIND, "measurement")
             .with(col::PROFILE, "cpu")
-            .with("git_commit", commit)
-            .with("case_id", format!("table1/l30/r{r}"))
+            .with(col::GIT_COMMIT, commit)
+            .with(col::CASE_ID, format!("table1/l30/r{r}"))
     };
     let rows = vec![stored("m", "abc", 0, 100.0), stored("m", "abc", 1, 240.0), stored("n", "abc", 0, 100.0), stored("n", "abc", 1, 110.0)];
     let machines = crate::records::by_machine(rows, None);
@@ -229,7 +229,7 @@ fn the_basis_is_this_machine_the_named_one_or_the_one_with_most_times() {
         timed("gpu-a", "grid/a", 1, 1.0),
         timed("gpu-a", "grid/b", 1, 1.0),
         timed("gpu-b", "grid/a", 1, 1.0),
-        Record::new().with("hw_id", "gpu-c").with(col::RECORD_KIND, "measurement").with("case_id", "grid/a"),
+        Record::new().with(col::HW_ID, "gpu-c").with(col::RECORD_KIND, "measurement").with(col::CASE_ID, "grid/a"),
     ];
     let machines = crate::records::by_machine(rows, Some("cpu"));
     let (b, said) = basis(&machines, "cpu", None).unwrap();
