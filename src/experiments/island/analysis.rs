@@ -2,10 +2,11 @@
 //! report's sections and the claims. A row that lacks a column its figure needs
 //! is an error naming the case and the column, never a silent default.
 
+use super::rows::{FAMILIES, FULL, FamilyCase, FamilyRun, GRID, IslandsCase, RING, RingRow, RunRow, TABLE};
 use super::{CPU_MT, CUDA, CUDA_RING};
 use crate::records::MachineRecords;
+use crate::records::Record;
 use crate::records::col;
-use crate::records::{Record, Value};
 use crate::stats::Summary;
 use anyhow::{Context, Result};
 use std::collections::BTreeMap;
@@ -69,59 +70,64 @@ pub(super) struct Family {
 }
 
 impl Family {
-    fn of(r: &Record, case: &str) -> Result<Family> {
-        let need = |k: &str| r.float(k).with_context(|| format!("record of case `{case}` lacks `{k}`"));
-        Ok(Family {
-            kind: r.str("kind").to_owned(),
-            items: need("items")? as usize,
-            ratio: need("capacity_ratio")?,
-            variant: r.str("variant").to_owned(),
-            reference_kind: r.str("reference_kind").to_owned(),
-            reference: need("reference")?,
-            exact: r.str("exact").to_owned(),
-            penalty_ratio: need("penalty_ratio")?,
-        })
+    fn of(case: FamilyCase, run: FamilyRun) -> Family {
+        Family {
+            kind: case.kind,
+            items: case.items,
+            ratio: case.capacity_ratio,
+            variant: case.variant,
+            reference_kind: run.reference_kind,
+            reference: run.reference as f64,
+            exact: run.exact,
+            penalty_ratio: run.penalty_ratio as f64,
+        }
     }
 }
 
 impl Run {
     fn of(r: &Record) -> Result<Run> {
         let case = r.str("case_id");
-        let int = |k: &str| r.int(k).with_context(|| format!("record of case `{case}` lacks `{k}`"));
-        let float = |k: &str| r.float(k).with_context(|| format!("record of case `{case}` lacks `{k}`"));
-        let generations =
-            u32::try_from(int("generations")?).ok().filter(|g| *g > 0).with_context(|| format!("case `{case}`: no generations"))?;
-        let total_ms = float("total_ms")?;
+        let read = |e: String| anyhow::anyhow!("record of case `{case}`: {e}");
+        let IslandsCase { islands, island_size, generations, .. } = r.row().map_err(read)?;
+        anyhow::ensure!(generations > 0, "case `{case}`: no generations");
+        let run: RunRow = r.row().map_err(read)?;
+        let total_ms = run.total_ms;
         anyhow::ensure!(total_ms > 0.0, "case `{case}`: total_ms {total_ms} is not a time");
-        let split = match r.str("split") {
+        let method = r.str(col::METHOD).to_owned();
+        let ring = if method == CUDA_RING { Some(r.row::<RingRow>().map_err(read)?) } else { None };
+        let split = match ring.as_ref().map_or("", |g| g.split.as_str()) {
             "" => vec![],
             s => s.split('+').map(str::parse).collect::<Result<_, _>>().with_context(|| format!("case `{case}`: split `{s}`"))?,
         };
+        let family = match r.str(col::FIGURE) {
+            FAMILIES => Some(Family::of(r.row().map_err(read)?, r.row().map_err(read)?)),
+            _ => None,
+        };
         Ok(Run {
-            method: r.str(col::METHOD).to_owned(),
+            method,
             profile: r.str(col::PROFILE).to_owned(),
-            islands: int("islands")? as usize,
-            size: int("island_size")? as usize,
+            islands,
+            size: island_size,
             generations,
-            best: float("best")?,
-            gap: r.float("gap"),
-            best_feasible: r.get("feasible") != &Value::Bool(false),
-            feasibility: r.float("feasible_individuals").zip(r.float("feasible_islands")),
-            first_feasible: r.int("first_feasible").map(|g| g as u32),
-            first_feasible_after: r.int("first_feasible_after").map(|g| g as u32),
-            family: if r.str(col::FIGURE) == "families" { Some(Family::of(r, case)?) } else { None },
+            best: run.best as f64,
+            gap: run.gap,
+            best_feasible: run.feasible,
+            feasibility: run.feasible_individuals.zip(run.feasible_islands),
+            first_feasible: run.first_feasible,
+            first_feasible_after: run.first_feasible_after,
+            family,
             total_ms,
-            migration_ms: float("migration_ms")?,
-            manipulation_ms: float("manipulation_ms")?,
-            evaluation_ms: r.float("evaluation_ms"),
-            replacement_ms: r.float("replacement_ms"),
-            statistics_ms: r.float("statistics_ms"),
-            threads: r.int("threads").map(|t| t as usize),
-            gpus: r.int("gpus").map(|g| g as usize),
+            migration_ms: run.migration_ms,
+            manipulation_ms: run.manipulation_ms,
+            evaluation_ms: run.evaluation_ms,
+            replacement_ms: run.replacement_ms,
+            statistics_ms: run.statistics_ms,
+            threads: run.threads,
+            gpus: run.gpus,
             split,
-            identical: r.get("identical") == &Value::Bool(true),
-            nccl: r.float("link_gb_per_s").map(|gbs| (r.str("nccl_version").to_owned(), r.str("nccl_nvls_enable").to_owned(), gbs)),
-            operations_per_generation: r.float("operations_per_generation"),
+            identical: ring.as_ref().is_some_and(|g| g.identical),
+            nccl: ring.and_then(|g| Some((g.nccl_version.unwrap_or_default(), g.nccl_nvls_enable.unwrap_or_default(), g.link_gb_per_s?))),
+            operations_per_generation: run.operations_per_generation,
         })
     }
 
@@ -182,14 +188,14 @@ impl Analysis {
     pub fn of(m: &MachineRecords) -> Result<Analysis> {
         // A family point also names its instance and variant.
         let point = |r: &Record| {
-            let figure = match r.str(col::FIGURE) {
-                "families" => format!("families/{}/{}/{}/{}", r.str("kind"), r.get("items"), r.get("capacity_ratio"), r.str("variant")),
-                other => other.to_owned(),
+            let figure = match (r.str(col::FIGURE), r.row::<FamilyCase>()) {
+                (FAMILIES, Ok(f)) => format!("{FAMILIES}/{}/{}/{}/{}", f.kind, f.items, f.capacity_ratio, f.variant),
+                (other, _) => other.to_owned(),
             };
-            Some((figure, r.int("islands"), r.int("island_size")))
+            Some((figure, r.int(IslandsCase::islands), r.int(IslandsCase::island_size)))
         };
         let mut a = Analysis::default();
-        for r in m.pooled_measurements(point, |r| r.int("generations")) {
+        for r in m.pooled_measurements(point, |r| r.int(IslandsCase::generations)) {
             if r.str(col::STATUS) != "ok" {
                 a.not_run.insert(r.str(col::METHOD).to_owned(), r.str(col::REASON).to_owned());
                 continue;
@@ -198,13 +204,13 @@ impl Analysis {
             if run.method == CPU_MT {
                 a.threads = a.threads.max(run.threads);
             }
-            a.philox.extend(r.float("philox_calls_per_s"));
+            a.philox.extend(r.float(RunRow::philox_calls_per_s));
             match r.str(col::FIGURE) {
-                "grid" => a.grid.entry((run.islands, run.size)).or_default().push(run),
-                "full" => a.full.push(run),
-                "ring" => a.ring.push(run),
-                "families" => a.families.push(run),
-                "table" => a.table.entry((run.islands, run.size, run.method.clone())).or_default().push(run),
+                GRID => a.grid.entry((run.islands, run.size)).or_default().push(run),
+                FULL => a.full.push(run),
+                RING => a.ring.push(run),
+                FAMILIES => a.families.push(run),
+                TABLE => a.table.entry((run.islands, run.size, run.method.clone())).or_default().push(run),
                 _ => a.speed.entry((run.size, run.method.clone())).or_default().push(run),
             }
         }
@@ -330,98 +336,113 @@ impl Analysis {
 /// Synthetic records for the tests of the report and the claims.
 #[cfg(test)]
 pub(super) mod fixtures {
+    use super::super::rows::{FAMILIES, FamilyCase, FamilyRun, GRID, IslandsCase, RING, RingRow, RunRow, SPEED, TABLE};
+    use super::super::{CPU_1T, CPU_MT, CUDA, CUDA_RING};
     use crate::records::MachineRecords;
-    use crate::records::{Record, col};
+    use crate::records::{Record, Row, col};
 
-    fn run(figure: &str, method: &str, islands: usize, size: usize, generations: u32, total_ms: f64) -> Record {
-        Record::new()
-            .with(col::RECORD_KIND, "measurement")
-            .with(col::PROFILE, "p")
-            .with("run_id", 1)
-            .with("case_id", format!("{figure}/i{islands}/n{size}"))
-            .with(col::FIGURE, figure)
-            .with(col::METHOD, method)
-            .with(col::STATUS, "ok")
-            .with("islands", islands)
-            .with("island_size", size)
-            .with("generations", generations)
-            .with("best", 2_800_000)
-            .with("gap", 0.01)
-            .with("total_ms", total_ms)
-            .with("migration_ms", 0.0)
-            .with("manipulation_ms", total_ms / 2.0)
+    /// A fixture row with one of its typed rows changed: `grid(..).change(|run: &mut RunRow| run.migration_ms = 2.0)`.
+    pub trait Change {
+        fn change<R: Row>(self, f: impl FnOnce(&mut R)) -> Self;
     }
 
-    /// A grid run of 1000 generations at `ms` per generation with this best fitness.
+    impl Change for Record {
+        fn change<R: Row>(self, f: impl FnOnce(&mut R)) -> Record {
+            let mut row = self.row::<R>().expect("the fixture holds the row");
+            f(&mut row);
+            self.with_row(&row)
+        }
+    }
+
+    /// `row` with the cells the runner adds: the measurement's kind, profile and run, the case's id, figure and parameters.
+    fn in_case(row: Record, figure: &str, id: String, case: IslandsCase) -> Record {
+        row.with(col::RECORD_KIND, "measurement")
+            .with(col::PROFILE, "p")
+            .with("run_id", 1)
+            .with("case_id", id)
+            .with(col::FIGURE, figure)
+            .with_row(&case)
+    }
+
+    /// A run taking `total_ms`, half of it in genetic manipulation, with a feasible best of 2,800,000 (gap 1%).
+    fn timed(total_ms: f64) -> RunRow {
+        RunRow { best: 2_800_000, feasible: true, gap: Some(0.01), manipulation_ms: total_ms / 2.0, total_ms, ..RunRow::default() }
+    }
+
+    fn run(figure: &str, method: &str, islands: usize, size: usize, generations: u32, run: RunRow) -> Record {
+        let case = IslandsCase { islands, island_size: size, generations, ..IslandsCase::default() };
+        in_case(Record::ran(method), figure, format!("{figure}/i{islands}/n{size}"), case).with_row(&run)
+    }
+
+    /// A grid run of 1000 generations at `ms` per generation with this best fitness (whole, as recorded).
     pub fn grid(method: &str, islands: usize, size: usize, best: f64, ms: f64) -> Record {
-        run("grid", method, islands, size, 1000, ms * 1000.0).with("best", best).with("threads", 2)
+        run(GRID, method, islands, size, 1000, RunRow { best: best as u64, threads: Some(2), ..timed(ms * 1000.0) })
     }
 
     /// A table run (100 generations) at `ms` per generation; GPU rows on one GPU with `operations` per generation.
     pub fn table(method: &str, islands: usize, size: usize, ms: f64, operations: f64) -> Record {
-        let r = run("table", method, islands, size, 100, ms * 100.0);
-        match method {
-            super::CUDA => r.with("gpus", 1).with("operations_per_generation", operations),
-            super::super::CPU_1T => r.with("threads", 1),
-            _ => r.with("threads", 16),
-        }
+        let on = match method {
+            CUDA => RunRow { gpus: Some(1), operations_per_generation: Some(operations), ..timed(ms * 100.0) },
+            CPU_1T => RunRow { threads: Some(1), ..timed(ms * 100.0) },
+            _ => RunRow { threads: Some(16), ..timed(ms * 100.0) },
+        };
+        run(TABLE, method, islands, size, 100, on)
     }
 
     /// A speed run (one island, 100 generations) at `ms` per generation.
     pub fn speed(method: &str, size: usize, ms: f64, threads: usize) -> Record {
-        run("speed", method, 1, size, 100, ms * 100.0).with("threads", threads)
+        run(SPEED, method, 1, size, 100, RunRow { threads: Some(threads), ..timed(ms * 100.0) })
     }
 
     /// A `families` run (100 generations at 1 ms each) of `variant` on `kind` with `items` at capacity `ratio`: its
     /// gap to the optimum, or no feasible best (gap None) with `best` its penalised fitness.
     pub fn family(kind: &str, items: usize, ratio: f64, variant: &str, gap: Option<f64>, best: f64) -> Record {
         let feasible = gap.is_some();
-        run("families", "cpu-mt", 2, 64, 100, 100.0)
-            .with("case_id", format!("families/{kind}/n{items}/c{ratio}/{variant}/r0"))
-            .with("kind", kind)
-            .with("items", items)
-            .with("capacity_ratio", ratio)
-            .with("variant", variant)
-            .with("reference", 50_000)
-            .with("reference_kind", "optimum")
-            .with("exact", "dense dynamic program over capacities")
-            .with("penalty_ratio", 7)
-            .with("best", best)
-            .with("gap", gap)
-            .with("feasible", feasible)
-            .with("feasible_individuals", if feasible { 0.5 } else { 0.0 })
-            .with("feasible_islands", if feasible { 1.0 } else { 0.0 })
-            .with("first_feasible", feasible.then_some(10))
-            .with("first_feasible_after", feasible.then_some(5))
+        let case = FamilyCase { kind: kind.into(), items, capacity_ratio: ratio, variant: variant.into(), ..FamilyCase::default() };
+        let run = RunRow {
+            best: best as u64,
+            gap,
+            feasible,
+            feasible_individuals: Some(if feasible { 0.5 } else { 0.0 }),
+            feasible_islands: Some(if feasible { 1.0 } else { 0.0 }),
+            first_feasible: feasible.then_some(10),
+            first_feasible_after: feasible.then_some(5),
+            ..timed(100.0)
+        };
+        let instance = FamilyRun {
+            reference: 50_000,
+            reference_kind: "optimum".into(),
+            exact: "dense dynamic program over capacities".into(),
+            penalty_ratio: 7,
+            ..FamilyRun::default()
+        };
+        let islands = IslandsCase { islands: 2, island_size: 64, generations: 100, ..IslandsCase::default() };
+        in_case(Record::ran(CPU_MT), FAMILIES, format!("families/{kind}/n{items}/c{ratio}/{variant}/r0"), islands)
+            .with_row(&case)
+            .with_row(&run)
+            .with_row(&instance)
     }
 
     /// A ring case's run on one GPU (`split` empty) or over several GPUs, 1000 generations.
     pub fn ring(islands: usize, size: usize, ms: f64, migration_share: f64, split: &str) -> Record {
-        let method = if split.is_empty() { super::CUDA } else { super::CUDA_RING };
-        let r = run("ring", method, islands, size, 1000, ms * 1000.0).with("migration_ms", ms * 1000.0 * migration_share);
+        let method = if split.is_empty() { CUDA } else { CUDA_RING };
+        let gpus = Some(split.split('+').count());
+        let on = RunRow { migration_ms: ms * 1000.0 * migration_share, gpus, ..timed(ms * 1000.0) };
+        let r = run(RING, method, islands, size, 1000, on);
         match split {
-            "" => r.with("gpus", 1),
-            s => r.with("gpus", s.split('+').count()).with("split", s).with("identical", true),
+            "" => r,
+            s => r.with_row(&RingRow { split: s.into(), identical: true, ..RingRow::default() }),
         }
     }
 
     /// A method that did not run, with the reason (and its case's parameters, as the runner writes it).
     pub fn not_run(figure: &str, method: &str, reason: &str) -> Record {
         let generations = match figure {
-            "table" | "speed" => 100,
+            TABLE | SPEED => 100,
             _ => 1000,
         };
-        Record::new()
-            .with("generations", generations)
-            .with(col::RECORD_KIND, "measurement")
-            .with(col::PROFILE, "p")
-            .with("run_id", 1)
-            .with(col::FIGURE, figure)
-            .with("islands", 1)
-            .with("island_size", 128)
-            .with(col::METHOD, method)
-            .with(col::STATUS, "not_run")
-            .with(col::REASON, reason)
+        let case = IslandsCase { islands: 1, island_size: 128, generations, ..IslandsCase::default() };
+        in_case(Record::not_run(method, reason), figure, format!("{figure}/i1/n128"), case)
     }
 
     /// A machine with these rows, its GPU's SM count (if any) and ceilings (as `testing::machine`).
@@ -474,8 +495,8 @@ mod tests {
     #[test]
     fn a_row_without_a_needed_column_is_an_error_naming_it() {
         let mut row = grid(CUDA, 2, 256, 10.0, 0.1);
-        row.set("total_ms", Value::Null);
+        row.set(RunRow::total_ms, crate::records::Value::Null);
         let e = Analysis::of(&machine(vec![row], None, &[])).err().unwrap();
-        assert!(format!("{e:#}").contains("lacks `total_ms`"), "{e:#}");
+        assert!(format!("{e:#}").contains("record of case `grid/i2/n256`: column `total_ms`"), "{e:#}");
     }
 }

@@ -31,6 +31,7 @@
 //! GPU rows carry `operations_per_generation` (`gpu::island::operations_per_generation`),
 //! the integer work the paper's sustained rate counts (Section VI).
 
+use super::rows::{FAMILIES, FULL, FamilyCase, FamilyRun, GRID, IslandsCase, RING, RingRow, RunRow, SPEED, SpeedCase, TABLE};
 use super::spec::repeats;
 use super::{CPU_1T, CPU_MT, CUDA, CUDA_FUSED, CUDA_RING, CUDA_SPLIT, IslandPaper, cpu_threads};
 use crate::error::SpecError;
@@ -38,9 +39,9 @@ use crate::experiments::{Case, Footprint, RunEnv};
 use crate::gpu::island::Design;
 use crate::library::island::{self, Config, RunResult, Threads, Variant};
 use crate::library::knapsack::{Certificate, Instance, PisingerKind, certify, pisinger_with_ratio};
-use crate::records::Record;
 use crate::records::col;
-use anyhow::{Context, Result};
+use crate::records::{Record, Row};
+use anyhow::{Context, Result, anyhow};
 
 impl IslandPaper {
     pub(super) fn instance(&self) -> Result<Instance> {
@@ -117,13 +118,13 @@ impl IslandPaper {
                 for r in 0..*p.runs.get_ref() {
                     cases.push(Case {
                         id: format!("grid/i{islands}/n{size}/r{r}"),
-                        params: Record::new()
-                            .with(col::FIGURE, "grid")
-                            .with("islands", islands)
-                            .with("island_size", size)
-                            .with("generations", gens)
-                            .with("run", r)
-                            .with("seed", seed ^ ((islands as u64) << 32) ^ ((size as u64) << 16) ^ r as u64),
+                        params: Record::new().with(col::FIGURE, GRID).with_row(&IslandsCase {
+                            islands,
+                            island_size: size,
+                            generations: gens,
+                            run: Some(r),
+                            seed: seed ^ ((islands as u64) << 32) ^ ((size as u64) << 16) ^ r as u64,
+                        }),
                         weight: (islands * size) as u64 * u64::from(gens) / 10_000 + 1,
                     });
                 }
@@ -133,13 +134,13 @@ impl IslandPaper {
             for r in 0..*f.runs.get_ref() {
                 cases.push(Case {
                     id: format!("full/i{}/n{}/r{r}", f.islands, f.size),
-                    params: Record::new()
-                        .with(col::FIGURE, "full")
-                        .with("islands", f.islands)
-                        .with("island_size", f.size)
-                        .with("generations", f.generations)
-                        .with("run", r)
-                        .with("seed", seed ^ 0xF011 ^ ((f.islands as u64) << 32) ^ ((f.size as u64) << 16) ^ r as u64),
+                    params: Record::new().with(col::FIGURE, FULL).with_row(&IslandsCase {
+                        islands: f.islands,
+                        island_size: f.size,
+                        generations: f.generations,
+                        run: Some(r),
+                        seed: seed ^ 0xF011 ^ ((f.islands as u64) << 32) ^ ((f.size as u64) << 16) ^ r as u64,
+                    }),
                     weight: (f.islands * f.size) as u64 * u64::from(f.generations) / 10_000 + 1,
                 });
             }
@@ -150,13 +151,13 @@ impl IslandPaper {
                     for r in 0..repeats(&p.ring_runs) {
                         cases.push(Case {
                             id: repeat_id(format!("ring/i{islands}/n{size}"), r),
-                            params: Record::new()
-                                .with(col::FIGURE, "ring")
-                                .with("islands", islands)
-                                .with("island_size", size)
-                                .with("generations", gens)
-                                .with("run", r)
-                                .with("seed", seed ^ 0x21A6 ^ ((islands as u64) << 32) ^ ((size as u64) << 16) ^ ((r as u64) << 40)),
+                            params: Record::new().with(col::FIGURE, RING).with_row(&IslandsCase {
+                                islands,
+                                island_size: size,
+                                generations: gens,
+                                run: Some(r),
+                                seed: seed ^ 0x21A6 ^ ((islands as u64) << 32) ^ ((size as u64) << 16) ^ ((r as u64) << 40),
+                            }),
                             weight: (islands * size) as u64 * u64::from(gens) / 5_000 + 1,
                         });
                     }
@@ -174,18 +175,22 @@ impl IslandPaper {
                                 cases.push(Case {
                                     id: format!("families/{kind}/n{items}/c{ratio}/{variant}/r{r}"),
                                     params: Record::new()
-                                        .with(col::FIGURE, "families")
-                                        .with("kind", kind.as_str())
-                                        .with("items", items)
-                                        .with("capacity_ratio", ratio)
-                                        .with("range", range)
-                                        .with("instance_seed", *f.instance_seed.get_ref())
-                                        .with("variant", variant.as_str())
-                                        .with("islands", islands)
-                                        .with("island_size", size)
-                                        .with("generations", gens)
-                                        .with("run", r)
-                                        .with("seed", seed ^ 0xFA ^ (r as u64) << 8),
+                                        .with(col::FIGURE, FAMILIES)
+                                        .with_row(&FamilyCase {
+                                            kind: kind.clone(),
+                                            items,
+                                            capacity_ratio: ratio,
+                                            range,
+                                            instance_seed: *f.instance_seed.get_ref(),
+                                            variant: variant.clone(),
+                                        })
+                                        .with_row(&IslandsCase {
+                                            islands,
+                                            island_size: size,
+                                            generations: gens,
+                                            run: Some(r),
+                                            seed: seed ^ 0xFA ^ (r as u64) << 8,
+                                        }),
                                     weight: (islands * size * items) as u64 * u64::from(gens) / 10_000_000 + 1,
                                 });
                             }
@@ -200,13 +205,13 @@ impl IslandPaper {
                     for r in 0..repeats(&p.table_runs) {
                         cases.push(Case {
                             id: repeat_id(format!("table/i{islands}/n{size}"), r),
-                            params: Record::new()
-                                .with(col::FIGURE, "table")
-                                .with("islands", islands)
-                                .with("island_size", size)
-                                .with("generations", gens)
-                                .with("run", r)
-                                .with("seed", seed ^ 0x7AB1E ^ ((islands as u64) << 32) ^ ((size as u64) << 16) ^ ((r as u64) << 40)),
+                            params: Record::new().with(col::FIGURE, TABLE).with_row(&IslandsCase {
+                                islands,
+                                island_size: size,
+                                generations: gens,
+                                run: Some(r),
+                                seed: seed ^ 0x7AB1E ^ ((islands as u64) << 32) ^ ((size as u64) << 16) ^ ((r as u64) << 40),
+                            }),
                             // One CPU thread evolves every island: its time dominates.
                             weight: (islands * size) as u64 * u64::from(gens) / 100 + 1,
                         });
@@ -221,13 +226,15 @@ impl IslandPaper {
                 cases.push(Case {
                     id: repeat_id(format!("speed/n{size}"), r),
                     params: Record::new()
-                        .with(col::FIGURE, "speed")
-                        .with("islands", 1)
-                        .with("island_size", size)
-                        .with("generations", gens)
-                        .with("run", r)
-                        .with("thread_counts", threads.join("+"))
-                        .with("seed", seed ^ size as u64 ^ ((r as u64) << 40)),
+                        .with(col::FIGURE, SPEED)
+                        .with_row(&IslandsCase {
+                            islands: 1,
+                            island_size: size,
+                            generations: gens,
+                            run: Some(r),
+                            seed: seed ^ size as u64 ^ ((r as u64) << 40),
+                        })
+                        .with_row(&SpeedCase { thread_counts: threads.join("+") }),
                     weight: (size as u64 * u64::from(gens) / 100 + 1) * (1 + threads.len() as u64),
                 });
             }
@@ -239,16 +246,16 @@ impl IslandPaper {
     /// fitness: on the host for the CPU backend, on one GPU for the GPU's (the
     /// ring first runs all its islands on one GPU).
     pub(super) fn footprint(&self, case: &Case) -> Footprint {
-        let count = |k: &str| case.params.int(k).unwrap_or(0).max(0) as u64;
-        let items = case.params.int("items").map_or_else(|| self.item_count().unwrap_or(0), |n| n.max(0) as usize);
+        let (islands, size) = case.params.row::<IslandsCase>().map_or((0, 0), |c| (c.islands as u64, c.island_size as u64));
+        let items = case.params.row::<FamilyCase>().map_or_else(|_| self.item_count().unwrap_or(0), |f| f.items);
         let words = items.div_ceil(32) as u64;
-        let bytes = 2 * count("islands") * count("island_size") * (4 * words + 8);
+        let bytes = 2 * islands * size * (4 * words + 8);
         let key = match case.params.str(col::FIGURE) {
-            "full" => "full_length",
-            "families" => "families",
-            "ring" => "ring_sizes",
-            "speed" => "speed_sizes",
-            "table" => "table_sizes",
+            FULL => "full_length",
+            FAMILIES => "families",
+            RING => "ring_sizes",
+            SPEED => "speed_sizes",
+            TABLE => "table_sizes",
             _ => "grid_sizes",
         };
         Footprint { host_bytes: bytes, device_bytes: bytes, key }
@@ -256,31 +263,30 @@ impl IslandPaper {
 
     pub(super) fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
         let p = &case.params;
-        let islands = p.int("islands").context("case without islands")? as usize;
-        let size = p.int("island_size").context("case without island_size")? as usize;
-        let generations = p.int("generations").context("case without generations")? as u32;
-        let seed = p.int("seed").context("case without seed")? as u64;
+        let IslandsCase { islands, island_size: size, generations, seed, .. } = params(case)?;
         let instance = self.instance()?;
         let optimum = self.stated_optimum(&instance)?;
         let mut rows = Vec::new();
-        if p.str(col::FIGURE) == "families" {
+        if p.str(col::FIGURE) == FAMILIES {
             return self.family_row(case, islands, size, generations, seed, env);
         }
-        if p.str(col::FIGURE) == "ring" {
+        if p.str(col::FIGURE) == RING {
             return ring_rows(&instance, &self.config(islands, size, generations, seed, Threads::Rayon), optimum, env);
         }
         let operations = self.operations(&instance, islands, size);
-        if p.str(col::FIGURE) == "table" {
+        if p.str(col::FIGURE) == TABLE {
             return self.table_rows(case, &instance, islands, size, generations, seed, env);
         }
-        if p.str(col::FIGURE) != "speed" {
+        if p.str(col::FIGURE) != SPEED {
             let cfg = self.config(islands, size, generations, seed, Threads::Rayon);
-            let row = match &env.gpu {
-                Some(gpu) => run_row(CUDA, &crate::gpu::island::run(gpu, &instance, &cfg, Design::Paper)?, Some(optimum))
-                    .with("operations_per_generation", operations),
-                None => run_row(CPU_MT, &island::run(&instance, &cfg)?, Some(optimum)),
+            let (method, run) = match &env.gpu {
+                Some(gpu) => {
+                    let r = run_row(&crate::gpu::island::run(gpu, &instance, &cfg, Design::Paper)?, Some(optimum));
+                    (CUDA, RunRow { operations_per_generation: Some(operations), ..r })
+                }
+                None => (CPU_MT, run_row(&island::run(&instance, &cfg)?, Some(optimum))),
             };
-            rows.push(row.with("threads", rayon::current_num_threads()));
+            rows.push(Record::ran(method).with_row(&RunRow { threads: Some(rayon::current_num_threads()), ..run }));
             return Ok(rows);
         }
         let mut reference: Option<RunResult> = None;
@@ -299,34 +305,37 @@ impl IslandPaper {
             let r = island::run(&instance, &self.config(1, size, generations, seed, threads))?;
             check(name, &r)?;
             let n_threads = if threads == Threads::Single { 1 } else { rayon::current_num_threads() };
-            rows.push(run_row(name, &r, Some(optimum)).with("threads", n_threads));
+            rows.push(Record::ran(name).with_row(&RunRow { threads: Some(n_threads), ..run_row(&r, Some(optimum)) }));
         }
         // Figure 7's thread counts, each on a pool of its own, where the machine has the cores.
-        for k in thread_counts(p.str("thread_counts")).with_context(|| format!("case {}", case.id))? {
+        let SpeedCase { thread_counts: counts } = params(case)?;
+        for k in thread_counts(&counts).with_context(|| format!("case {}", case.id))? {
             let name = cpu_threads(k);
             let cores = env.fingerprint.cpu_physical_cores;
             if k > cores {
-                rows.push(not_run(&name, &format!("{k} threads: this machine has {cores} physical cores")));
+                rows.push(Record::not_run(&name, &format!("{k} threads: this machine has {cores} physical cores")));
                 continue;
             }
             let pool = rayon::ThreadPoolBuilder::new().num_threads(k).build()?;
             let r = pool.install(|| island::run(&instance, &self.config(1, size, generations, seed, Threads::Rayon)))?;
             check(&name, &r)?;
-            rows.push(run_row(&name, &r, Some(optimum)).with("threads", k));
+            rows.push(Record::ran(&name).with_row(&RunRow { threads: Some(k), ..run_row(&r, Some(optimum)) }));
         }
         match &env.gpu {
             Some(gpu) => {
+                let mut runs = Vec::new();
                 for (name, design) in [(CUDA, Design::Paper), (CUDA_SPLIT, Design::Split), (CUDA_FUSED, Design::Fused)] {
                     let r = crate::gpu::island::run(gpu, &instance, &self.config(1, size, generations, seed, Threads::Single), design)?;
                     check(name, &r)?;
-                    rows.push(run_row(name, &r, Some(optimum)).with("operations_per_generation", operations));
+                    runs.push((name, RunRow { operations_per_generation: Some(operations), ..run_row(&r, Some(optimum)) }));
                 }
                 let philox = crate::gpu::island::philox_rate(gpu, 5)?;
-                rows.last_mut().context("a GPU row")?.set("philox_calls_per_s", philox);
+                runs.last_mut().context("a GPU row")?.1.philox_calls_per_s = Some(philox);
+                rows.extend(runs.iter().map(|(name, run)| Record::ran(name).with_row(run)));
             }
             None => {
                 for name in [CUDA, CUDA_SPLIT, CUDA_FUSED] {
-                    rows.push(not_run(name, &env.gpu_absent));
+                    rows.push(Record::not_run(name, &env.gpu_absent));
                 }
             }
         }
@@ -355,7 +364,7 @@ impl IslandPaper {
     ) -> Result<Vec<Record>> {
         let optimum = self.stated_optimum(instance)?;
         let single = island::run(instance, &self.config(islands, size, generations, seed, Threads::Single))?;
-        let mut rows = vec![run_row(CPU_1T, &single, Some(optimum)).with("threads", 1)];
+        let mut rows = vec![Record::ran(CPU_1T).with_row(&RunRow { threads: Some(1), ..run_row(&single, Some(optimum)) })];
         let same = |name: &str, r: &RunResult| -> Result<()> {
             let (a, b) = (&single.statistics, &r.statistics);
             anyhow::ensure!(
@@ -367,19 +376,20 @@ impl IslandPaper {
         };
         let all = island::run(instance, &self.config(islands, size, generations, seed, Threads::Rayon))?;
         same(CPU_MT, &all)?;
-        rows.push(run_row(CPU_MT, &all, Some(optimum)).with("threads", rayon::current_num_threads()));
+        rows.push(Record::ran(CPU_MT).with_row(&RunRow { threads: Some(rayon::current_num_threads()), ..run_row(&all, Some(optimum)) }));
         match &env.gpu {
             Some(gpu) => {
                 let config = self.config(islands, size, generations, seed, Threads::Single);
                 let r = crate::gpu::island::run(gpu, instance, &config, Design::Paper)?;
                 same(CUDA, &r)?;
-                rows.push(
-                    run_row(CUDA, &r, Some(optimum))
-                        .with("gpus", 1)
-                        .with("operations_per_generation", self.operations(instance, islands, size)),
-                );
+                let operations = Some(self.operations(instance, islands, size));
+                rows.push(Record::ran(CUDA).with_row(&RunRow {
+                    gpus: Some(1),
+                    operations_per_generation: operations,
+                    ..run_row(&r, Some(optimum))
+                }));
             }
-            None => rows.push(not_run(CUDA, &env.gpu_absent)),
+            None => rows.push(Record::not_run(CUDA, &env.gpu_absent)),
         }
         Ok(rows)
     }
@@ -388,13 +398,10 @@ impl IslandPaper {
     /// (`library::knapsack::certify`, cached), and one run of the case's variant (the paper's GA or a labelled variant) on the
     /// GPU where there is one, else on all CPU cores.
     fn family_row(&self, case: &Case, islands: usize, size: usize, generations: u32, seed: u64, env: &RunEnv) -> Result<Vec<Record>> {
-        let p = &case.params;
-        let kind = PisingerKind::parse(p.str("kind")).with_context(|| format!("case {}: kind `{}`", case.id, p.str("kind")))?;
-        let variant = Variant::parse(p.str("variant")).with_context(|| format!("case {}: variant `{}`", case.id, p.str("variant")))?;
-        let items = p.int("items").context("case without items")? as usize;
-        let ratio = p.float("capacity_ratio").context("case without capacity_ratio")?;
-        let range = p.int("range").context("case without range")? as u32;
-        let instance = pisinger_with_ratio(kind, items, range, ratio, p.int("instance_seed").context("case without instance_seed")? as u32);
+        let f: FamilyCase = params(case)?;
+        let kind = PisingerKind::parse(&f.kind).with_context(|| format!("case {}: kind `{}`", case.id, f.kind))?;
+        let variant = Variant::parse(&f.variant).with_context(|| format!("case {}: variant `{}`", case.id, f.variant))?;
+        let instance = pisinger_with_ratio(kind, f.items, f.range, f.capacity_ratio, f.instance_seed);
         let certificate = self.certificate(&instance)?;
         // Twenty trace points: the first feasible solution's generation to a twentieth of the run.
         let config = Config {
@@ -411,18 +418,18 @@ impl IslandPaper {
         let s = &r.statistics;
         // A gap is taken only for a feasible best solution against a positive reference.
         let gap = (s.best_solution.feasible && reference > 0).then(|| (reference as f64 - s.best_solution.price as f64) / reference as f64);
-        let row = run_row(method, &r, None)
-            .with("threads", rayon::current_num_threads())
-            .with("instance", instance.name.as_str())
-            .with("capacity", instance.capacity)
-            .with("penalty_ratio", instance.penalty_ratio())
-            .with("reference", reference)
-            .with("reference_kind", reference_kind)
-            .with("bound", certificate.bound)
-            .with("greedy", certificate.feasible)
-            .with("exact", certificate.optimum.as_ref().map_or_else(|why| why.clone(), |(_, how)| how.to_string()))
-            .with("gap", gap);
-        Ok(vec![row])
+        let run = RunRow { gap, threads: Some(rayon::current_num_threads()), ..run_row(&r, None) };
+        let family = FamilyRun {
+            instance: instance.name.clone(),
+            capacity: instance.capacity,
+            penalty_ratio: instance.penalty_ratio(),
+            reference,
+            reference_kind: reference_kind.into(),
+            bound: certificate.bound,
+            greedy: certificate.feasible,
+            exact: certificate.optimum.as_ref().map_or_else(|why| why.clone(), |(_, how)| how.to_string()),
+        };
+        Ok(vec![Record::ran(method).with_row(&run).with_row(&family)])
     }
 }
 
@@ -441,37 +448,34 @@ impl StatedOptimum {
     }
 }
 
-/// One run's row: method, result, feasibility, phase times (ms); the gap to `optimum` where given (the paper's
-/// instance: the spec's optimum, and whether it is certified).
-fn run_row(method: &str, r: &RunResult, optimum: Option<StatedOptimum>) -> Record {
+/// One run's result, feasibility and phase times (ms); the gap to `optimum` where given (the paper's instance: the
+/// spec's optimum, and whether it is certified).
+fn run_row(r: &RunResult, optimum: Option<StatedOptimum>) -> RunRow {
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
     let t = &r.times;
     let s = &r.statistics;
     let first = r.first_feasible();
-    let before = first.and_then(|g| r.trace.iter().rev().map(|t| t.generation).find(|&t| t < g));
-    let mut row = Record::new()
-        .with(col::METHOD, method)
-        .with(col::STATUS, "ok")
-        .with("best", s.best)
-        .with("mean", s.mean)
-        .with("std_dev", s.std_dev)
-        .with("best_island", s.best_island)
-        .with("feasible", s.best_solution.feasible);
-    if let Some(o) = optimum {
-        row.set("gap", (o.value as f64 - s.best as f64) / o.value as f64);
-        row.set("optimum", o.value);
-        row.set("optimum_kind", o.kind());
+    RunRow {
+        best: s.best,
+        mean: s.mean,
+        std_dev: s.std_dev,
+        best_island: s.best_island,
+        feasible: s.best_solution.feasible,
+        gap: optimum.map(|o| (o.value as f64 - s.best as f64) / o.value as f64),
+        optimum: optimum.map(|o| o.value),
+        optimum_kind: optimum.map(|o| o.kind().into()),
+        feasible_individuals: Some(r.feasibility.individual_fraction()),
+        feasible_islands: Some(r.feasibility.island_fraction()),
+        first_feasible: first,
+        first_feasible_after: first.and_then(|g| r.trace.iter().rev().map(|t| t.generation).find(|&t| t < g)),
+        manipulation_ms: ms(t.genetic_manipulation),
+        evaluation_ms: Some(ms(t.evaluation)),
+        replacement_ms: Some(ms(t.replacement)),
+        migration_ms: ms(t.migration),
+        statistics_ms: Some(ms(t.statistics)),
+        total_ms: ms(t.total()),
+        ..RunRow::default()
     }
-    row.with("feasible_individuals", r.feasibility.individual_fraction())
-        .with("feasible_islands", r.feasibility.island_fraction())
-        .with("first_feasible", first)
-        .with("first_feasible_after", before)
-        .with("manipulation_ms", ms(t.genetic_manipulation))
-        .with("evaluation_ms", ms(t.evaluation))
-        .with("replacement_ms", ms(t.replacement))
-        .with("migration_ms", ms(t.migration))
-        .with("statistics_ms", ms(t.statistics))
-        .with("total_ms", ms(t.total()))
 }
 
 /// The spec's `stated` optimum as the report names it, given the instance's certificate (which it agrees with).
@@ -485,6 +489,11 @@ pub(super) fn optimum_note(stated: u64, c: &Certificate) -> String {
     }
 }
 
+/// `case`'s parameters as the row `R`; the error names the case and the column.
+fn params<R: Row>(case: &Case) -> Result<R> {
+    case.params.row().map_err(|e| anyhow!("island case {}: {e}", case.id))
+}
+
 /// A repeated case's id: the first run keeps the case's own id (as recorded before repeats), the others add `/r<run>`.
 fn repeat_id(base: String, run: usize) -> String {
     if run == 0 { base } else { format!("{base}/r{run}") }
@@ -495,11 +504,6 @@ fn thread_counts(s: &str) -> Result<Vec<usize>> {
     s.split('+').filter(|t| !t.is_empty()).map(|t| t.parse::<usize>().with_context(|| format!("thread count `{t}`"))).collect()
 }
 
-/// The row of a method this machine does not run, with the one-line reason.
-fn not_run(method: &str, reason: &str) -> Record {
-    Record::new().with(col::METHOD, method).with(col::STATUS, "not_run").with(col::REASON, reason)
-}
-
 /// Bytes each GPU sends to the next when the ring's link is measured (`link_gb_per_s` of a ring row).
 const LINK_BYTES: usize = 64 << 20;
 
@@ -508,13 +512,13 @@ const LINK_BYTES: usize = 64 << 20;
 fn ring_rows(instance: &Instance, config: &Config, optimum: StatedOptimum, env: &RunEnv) -> Result<Vec<Record>> {
     use crate::gpu::{self, island_ring};
     let Some(gpu) = &env.gpu else {
-        return Ok(vec![not_run(CUDA, &env.gpu_absent), not_run(CUDA_RING, &env.gpu_absent)]);
+        return Ok(vec![Record::not_run(CUDA, &env.gpu_absent), Record::not_run(CUDA_RING, &env.gpu_absent)]);
     };
     let one = gpu::island::run(gpu, instance, config, Design::Paper)?;
-    let mut rows = vec![run_row(CUDA, &one, Some(optimum)).with("gpus", 1)];
+    let mut rows = vec![Record::ran(CUDA).with_row(&RunRow { gpus: Some(1), ..run_row(&one, Some(optimum)) })];
     let count = gpu::probe()?.min(config.islands);
     if let Err(why) = island_ring::probe(count) {
-        rows.push(not_run(CUDA_RING, &why.to_string()));
+        rows.push(Record::not_run(CUDA_RING, &why.to_string()));
         return Ok(rows);
     }
     let gpus = island_ring::open_gpus(count)?;
@@ -529,15 +533,14 @@ fn ring_rows(instance: &Instance, config: &Config, optimum: StatedOptimum, env: 
     );
     let split: Vec<String> = island_ring::split(config.islands, count).iter().map(usize::to_string).collect();
     let v = island_ring::nccl_version()?;
-    rows.push(
-        run_row(CUDA_RING, &ring, Some(optimum))
-            .with("gpus", count)
-            .with("split", split.join("+"))
-            .with("identical", true)
-            .with("nccl_version", format!("{}.{}.{}", v / 10000, v / 100 % 100, v % 100))
-            .with("nccl_nvls_enable", std::env::var("NCCL_NVLS_ENABLE").unwrap_or_else(|_| "unset".into()))
-            .with("link_gb_per_s", island_ring::link_bandwidth(&gpus, LINK_BYTES, 10)?),
-    );
+    let on_gpus = RingRow {
+        split: split.join("+"),
+        identical: true,
+        nccl_version: Some(format!("{}.{}.{}", v / 10000, v / 100 % 100, v % 100)),
+        nccl_nvls_enable: Some(std::env::var("NCCL_NVLS_ENABLE").unwrap_or_else(|_| "unset".into())),
+        link_gb_per_s: Some(island_ring::link_bandwidth(&gpus, LINK_BYTES, 10)?),
+    };
+    rows.push(Record::ran(CUDA_RING).with_row(&RunRow { gpus: Some(count), ..run_row(&ring, Some(optimum)) }).with_row(&on_gpus));
     Ok(rows)
 }
 
@@ -579,12 +582,13 @@ mod tests {
         let tiny = "[profiles.tiny]\ngrid_islands = [1]\ngrid_sizes = [8]\ngenerations = 2\nruns = 1\nspeed_sizes = [8]\nspeed_generations = 1\n\n";
         let p = paper(&SHIPPED.replacen("[profiles.quick]", &format!("{tiny}[profiles.quick]"), 1));
         let env = RunEnv::open(crate::experiments::BackendChoice::Cpu, 0, "tiny").unwrap();
-        let case = p.cases("tiny").unwrap().into_iter().find(|c| c.params.str(col::FIGURE) == "grid").unwrap();
+        let case = p.cases("tiny").unwrap().into_iter().find(|c| c.params.str(col::FIGURE) == GRID).unwrap();
         let rows = p.run_case(&case, &env).unwrap();
         assert!(!rows.is_empty());
         for r in &rows {
-            assert_eq!((r.str("optimum_kind"), r.int("optimum")), ("stated, not certified", Some(2_839_205)), "{r:?}");
-            assert!(r.float("gap").is_some(), "{r:?}");
+            let run: RunRow = r.row().unwrap();
+            assert_eq!((run.optimum_kind.as_deref(), run.optimum), (Some("stated, not certified"), Some(2_839_205)), "{r:?}");
+            assert!(run.gap.is_some(), "{r:?}");
         }
         let certified = StatedOptimum { value: 4068, certified: true };
         assert_eq!(certified.kind(), "certified");
@@ -603,7 +607,7 @@ mod tests {
         assert!(p.cases("gpu").unwrap().iter().any(|c| c.id == "speed/n2048"));
         // On a machine of 2 cores the quick profile's 6 and 12 threads are recorded as not run, with the reason.
         let case = p.cases("quick").unwrap().into_iter().find(|c| c.id == "speed/n128").unwrap();
-        assert_eq!(case.params.str("thread_counts"), "6+12");
+        assert_eq!(case.params.row::<SpeedCase>().unwrap().thread_counts, "6+12");
         let mut env = crate::experiments::RunEnv::open(crate::experiments::BackendChoice::Cpu, 0, "quick").unwrap();
         env.fingerprint.cpu_physical_cores = 2;
         let rows = p.run_case(&case, &env).unwrap();
@@ -617,7 +621,8 @@ mod tests {
         env.fingerprint.cpu_physical_cores = 16;
         let rows = p.run_case(&case, &env).unwrap();
         let row = |m: &str| rows.iter().find(|r| r.str(col::METHOD) == m).unwrap();
-        assert_eq!((row("cpu-6t").str(col::STATUS), row("cpu-6t").int("threads")), ("ok", Some(6)));
-        assert_eq!(row("cpu-12t").get("best"), row("cpu-1t").get("best"));
+        let run = |m: &str| row(m).row::<RunRow>().unwrap();
+        assert_eq!((row("cpu-6t").str(col::STATUS), run("cpu-6t").threads), ("ok", Some(6)));
+        assert_eq!(run("cpu-12t").best, run("cpu-1t").best);
     }
 }

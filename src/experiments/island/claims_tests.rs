@@ -4,6 +4,7 @@
 
 use super::super::analysis::fixtures::*;
 use super::super::claims_speed::{GpuSpeedup, max_warps_per_sm, occupancy};
+use super::super::rows::{IslandsCase, RunRow};
 use super::super::spec::IslandSpec;
 use super::super::{CPU_1T, CPU_MT, CUDA, CUDA_SPLIT, cpu_threads};
 use super::*;
@@ -56,7 +57,7 @@ fn fitness(runs: usize, islands_gain: f64) -> MachineRecords {
         for (j, size) in [128, 2048].into_iter().enumerate() {
             for r in 0..runs {
                 let best = 2_700_000.0 + islands_gain * i as f64 + 1000.0 * j as f64 + r as f64;
-                rows.push(grid(CUDA, islands, size, best, 0.06).with("run", r));
+                rows.push(grid(CUDA, islands, size, best, 0.06).change(|c: &mut IslandsCase| c.run = Some(r)));
             }
         }
     }
@@ -71,7 +72,8 @@ fn knee_grid(sms: Option<usize>, runs: usize) -> MachineRecords {
         for size in [128, 256, 512, 1024, 2048] {
             let n = (islands * size) as f64;
             for r in 0..runs {
-                rows.push(grid(CUDA, islands, size, 2_800_000.0, 0.057 * (n / 4000.0).max(1.0) * jitter(r)).with("run", r));
+                let ms = 0.057 * (n / 4000.0).max(1.0) * jitter(r);
+                rows.push(grid(CUDA, islands, size, 2_800_000.0, ms).change(|c: &mut IslandsCase| c.run = Some(r)));
             }
         }
     }
@@ -113,7 +115,7 @@ fn speed_machine(threads: usize, efficiency: f64, gpu: &[(usize, f64)], ceilings
 fn cpu_only() -> MachineRecords {
     let rows: Vec<Record> = vec![
         grid(CPU_MT, 1, 256, 2_700_000.0, 1.0),
-        grid(CPU_MT, 2, 256, 2_700_100.0, 2.0).with("migration_ms", 2.0),
+        grid(CPU_MT, 2, 256, 2_700_100.0, 2.0).change(|run: &mut RunRow| run.migration_ms = 2.0),
         speed(CPU_1T, 256, 2.0, 1),
         speed(CPU_MT, 256, 1.1, 2),
         not_run("speed", "cpu-6t", "6 threads: this machine has 2 physical cores"),
@@ -131,7 +133,9 @@ fn steps_grid(runs: usize, gain: f64, generations: u32) -> MachineRecords {
         for size in [128, 2048] {
             for r in 0..runs {
                 let best = 2_700_000.0 + gain * k as f64 + r as f64;
-                rows.push(grid(CUDA, islands, size, best, 0.06).with("run", r).with("generations", generations));
+                rows.push(
+                    grid(CUDA, islands, size, best, 0.06).change(|c: &mut IslandsCase| (c.run, c.generations) = (Some(r), generations)),
+                );
             }
         }
     }
@@ -154,7 +158,7 @@ fn table_machine(
         let j = jitter(r);
         rows.push(table(CPU_1T, islands, size, 10.0 * j, 0.0));
         rows.push(table(CPU_MT, islands, size, j, 0.0));
-        rows.push(table(CUDA, islands, size, gpu_ms * j, 1e9).with("gpus", gpus));
+        rows.push(table(CUDA, islands, size, gpu_ms * j, 1e9).change(|run: &mut RunRow| run.gpus = Some(gpus)));
     }
     let mut m = hopper(machine(rows, Some(132), ceilings));
     for r in &mut m.rows {
@@ -260,7 +264,7 @@ fn every_claim_of_the_shipped_spec_says_why_it_did_not_run() {
 fn a_tie_in_fitness_is_inconclusive_with_the_runs_it_needs_not_a_failure() {
     let (claims, hw) = shipped();
     let id = "more_islands_better";
-    let o = judge(&claims, &hw, id, &fitness(10, 1.5));
+    let o = judge(&claims, &hw, id, &fitness(10, 1.0));
     let Verdict::Inconclusive { n: 10, n_needed: Some(need), why } = &o.verdict else { panic!("{:?}", o.verdict) };
     assert!(*need > 10 && why.contains("tie"), "{need} {why}");
     assert!(
@@ -389,7 +393,9 @@ fn migration_shares_are_judged_with_their_intervals() {
     assert!(matches!(o.verdict, Verdict::Inconclusive { n: 3, n_needed: Some(k), .. } if k > 3), "{:?}", o.verdict);
     assert_eq!(kind(&claims, &hw, id, &ring_machine(0.12, 0.03, 3)), VerdictKind::NotReproduced);
     let mut rows = vec![grid(CUDA, 1, 2048, 1.0, 0.06)];
-    rows.extend((0..3).map(|r| grid(CUDA, 14, 2048, 1.0, 0.24).with("migration_ms", 1.2).with("run", r)));
+    rows.extend((0..3).map(|r| {
+        grid(CUDA, 14, 2048, 1.0, 0.24).change(|run: &mut RunRow| run.migration_ms = 1.2).change(|c: &mut IslandsCase| c.run = Some(r))
+    }));
     let o = judge(&claims, &hw, id, &machine(rows, Some(132), &[]));
     assert!(matches!(&o.verdict, Verdict::NotRun(NotRun::Here(why)) if why.contains("separate GPUs")), "{:?}", o.verdict);
     assert!(

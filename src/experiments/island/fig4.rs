@@ -114,21 +114,20 @@ fn grid_feasibility(a: &Analysis) -> String {
 mod tests {
     use super::super::CUDA;
     use super::super::analysis::fixtures::*;
+    use super::super::rows::{IslandsCase, RunRow};
     use super::*;
 
     #[test]
     fn grid_runs_without_a_feasible_solution_say_why() {
-        let feasible = grid(CUDA, 1, 128, 2_800_000.0, 0.1)
-            .with("feasible_individuals", 0.25)
-            .with("feasible_islands", 1.0)
-            .with("first_feasible", 0)
-            .with("first_feasible_after", crate::records::Value::Null);
-        let mut starved = grid(CUDA, 1, 128, 0.0, 0.1)
-            .with("feasible", false)
-            .with("feasible_individuals", 0.0)
-            .with("feasible_islands", 0.0)
-            .with("first_feasible", crate::records::Value::Null);
-        starved.set("gap", crate::records::Value::Null);
+        let feasible = grid(CUDA, 1, 128, 2_800_000.0, 0.1).change(|run: &mut RunRow| {
+            (run.feasible_individuals, run.feasible_islands) = (Some(0.25), Some(1.0));
+            (run.first_feasible, run.first_feasible_after) = (Some(0), None);
+        });
+        let starved = grid(CUDA, 1, 128, 0.0, 0.1).change(|run: &mut RunRow| {
+            (run.feasible, run.gap) = (false, None);
+            (run.feasible_individuals, run.feasible_islands) = (Some(0.0), Some(0.0));
+            run.first_feasible = None;
+        });
         let a = Analysis::of(&machine(vec![feasible, starved], None, &[])).unwrap();
         let text = grid_feasibility(&a);
         assert!(text.contains("| 1 | 12.5% / 50% / none in 1 of 2 |"), "{text}");
@@ -144,7 +143,7 @@ mod tests {
         let mut rows = Vec::new();
         for (islands, base) in [(6, 2_700_000.0), (7, 2_701_000.0)] {
             for r in 0..3 {
-                rows.push(grid(CUDA, islands, 128, base + r as f64, 0.06).with("run", r));
+                rows.push(grid(CUDA, islands, 128, base + r as f64, 0.06).change(|c: &mut IslandsCase| c.run = Some(r)));
             }
         }
         let a = Analysis::of(&machine(rows, None, &[])).unwrap();

@@ -190,6 +190,7 @@ fn manipulation_bound(m: &MachineRecords, a: &Analysis, run: &Run, items: usize)
 #[cfg(test)]
 mod tests {
     use super::super::analysis::fixtures::*;
+    use super::super::rows::RunRow;
     use super::*;
 
     #[test]
@@ -200,7 +201,8 @@ mod tests {
             vec![
                 speed(CUDA, 2048, 0.05, 1),
                 speed(CUDA_SPLIT, 2048, 0.04, 1),
-                speed(CUDA_FUSED, 2048, 0.03, 1).with("evaluation_ms", 0.0).with("replacement_ms", 0.1),
+                speed(CUDA_FUSED, 2048, 0.03, 1)
+                    .change(|run: &mut RunRow| (run.evaluation_ms, run.replacement_ms) = (Some(0.0), Some(0.1))),
                 speed(CUDA_FUSED, 128, 0.01, 1),
             ],
             None,
