@@ -3,11 +3,16 @@
 //! per search and population, Figure 7 runs, and the builds and counting-kernel
 //! rows at the scalability point of Section 5.4.
 
+use super::rows::{
+    BUILD, Bisection, BuildCase, BuildRow, CASE_ID, COUNT, CPU_PHYSICAL_CORES, CountRow, DeviceTimes, FIG5, FIG6, FIG7, Fig5Case,
+    Generation, Phases, RUN_ID, RunCase, RunRow, SCALE, ScaleRow, Scored, TABLE5, Table5Case, WHOLE, WholeBuild, WholeCase,
+};
 use super::spec::Published;
 use super::{BASELINE, FASTCOUNT, GECGA, GECGA_DEVICE};
+use crate::library::ecga::Search;
 use crate::records::MachineRecords;
+use crate::records::Record;
 use crate::records::col;
-use crate::records::{Record, Value};
 use crate::stats::Summary;
 use std::collections::BTreeMap;
 
@@ -32,16 +37,11 @@ pub struct ScorerTimes {
     pub calls: Vec<f64>,
     /// Alleles the kernels read (Σ loci × N over scored groups).
     pub alleles: Vec<f64>,
-    /// The whole device run's phases ([`PHASES`] and [`SETUP`] column → ms per run).
+    /// The whole device run's phases (a [`Phases`] column → ms per run).
     pub phases: BTreeMap<&'static str, Vec<f64>>,
     /// Generations of each run.
     pub generations: Vec<f64>,
 }
-
-/// The phase columns of a whole run on the device, in run order.
-pub const PHASES: [&str; 6] = ["init_ms", "convergence_ms", "selection_ms", "model_device_ms", "sampling_ms", "evaluation_ms"];
-/// The whole device run's host setup before its first launch (wall-clock, ms).
-pub const SETUP: &str = "setup_ms";
 
 /// Which time a speedup divides: model building (m) or the whole run (w).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -221,13 +221,19 @@ pub struct Table5Rule {
 }
 
 impl Table5Rule {
-    pub fn of(r: &Record) -> Table5Rule {
-        let int = |key: &str| r.int(key).map_or(1, |v| v.max(1) as usize);
-        let randomness = match r.str("randomness") {
-            "" => "paper".to_owned(),
-            s => s.to_owned(),
-        };
-        Table5Rule { runs_per_trial: int("runs_per_trial"), required_successes: int("required_successes"), randomness }
+    pub fn of(case: &Table5Case) -> Table5Rule {
+        let at_least_one = |v: Option<usize>| v.map_or(1, |v| v.max(1));
+        let randomness = case.randomness.as_deref().filter(|s| !s.is_empty()).unwrap_or("paper").to_owned();
+        Table5Rule {
+            runs_per_trial: at_least_one(case.runs_per_trial),
+            required_successes: at_least_one(case.required_successes),
+            randomness,
+        }
+    }
+
+    /// The rule of a Table 5 row, None for another row.
+    pub fn of_row(r: &Record) -> Option<Table5Rule> {
+        (r.str(col::FIGURE) == TABLE5).then(|| r.row::<Table5Case>().ok()).flatten().map(|c| Table5Rule::of(&c))
     }
 
     /// The rule in words, for the report and the claims' evidence.
@@ -295,22 +301,27 @@ pub struct Analysis {
     pub gecga_absent: Option<String>,
 }
 
+/// A row that ran.
+fn ok(r: &Record) -> bool {
+    r.str(col::STATUS) == "ok"
+}
+
 /// How many builds a `whole` case ran at once: its `threads` setting, 0 meaning
 /// the host's physical cores.
-fn builds_at_once(r: &Record) -> usize {
-    match r.int("threads") {
-        Some(t) if t > 0 => t as usize,
-        _ => r.int("cpu_physical_cores").unwrap_or(0).max(0) as usize,
+fn builds_at_once(case: &WholeCase, r: &Record) -> usize {
+    match case.threads {
+        0 => r.int(CPU_PHYSICAL_CORES).unwrap_or(0).max(0) as usize,
+        t => t,
     }
 }
 
 /// The profile whose Figure 5 runs a machine's report shows: the most ℓ measured, the latest run on a tie.
 fn fig5_profile(m: &MachineRecords) -> Option<String> {
-    let mut per: BTreeMap<String, (std::collections::BTreeSet<i64>, i64)> = BTreeMap::new();
-    for r in m.measurements().filter(|r| r.str(col::FIGURE) == "fig5") {
+    let mut per: BTreeMap<String, (std::collections::BTreeSet<usize>, i64)> = BTreeMap::new();
+    for r in m.measurements().filter(|r| r.str(col::FIGURE) == FIG5) {
         let e = per.entry(r.str(col::PROFILE).to_owned()).or_default();
-        e.0.extend(r.int("ell"));
-        e.1 = e.1.max(r.int("run_id").unwrap_or(0));
+        e.0.extend(r.row::<Fig5Case>().map(|c| c.ell));
+        e.1 = e.1.max(r.int(RUN_ID).unwrap_or(0));
     }
     per.into_iter().max_by_key(|(_, (ells, run))| (ells.len(), *run)).map(|(p, _)| p)
 }
@@ -323,23 +334,29 @@ impl Analysis {
     /// measured it last, at its commit, so that each ratio compares scorers of one code version.
     pub fn of(m: &MachineRecords, published: &Published) -> Analysis {
         let fig5 = fig5_profile(m);
-        let rows =
-            m.rows.iter().filter(|r| r.str(col::FIGURE) != "fig5" || Some(r.str(col::PROFILE)) == fig5.as_deref()).cloned().collect();
+        let rows = m.rows.iter().filter(|r| r.str(col::FIGURE) != FIG5 || Some(r.str(col::PROFILE)) == fig5.as_deref()).cloned().collect();
         let one = MachineRecords { hw_id: m.hw_id.clone(), rows };
         // Figures 6 and 7 per population as well: two profiles' runs of one case id are two runs, never one.
+        let run_point = |figure: &'static str, r: &Record| {
+            let case = r.row::<RunCase>().ok();
+            Some((figure, case.as_ref().map(|c| c.ell), case.map(|c| c.n)))
+        };
         let timed = |r: &Record| match r.str(col::FIGURE) {
-            f @ ("fig5" | "build") => Some((f.to_owned(), r.int("ell"), None)),
-            f @ ("fig6" | "fig7") => Some((f.to_owned(), r.int("ell"), r.int("n"))),
+            FIG5 => Some((FIG5, r.row::<Fig5Case>().ok().map(|c| c.ell), None)),
+            BUILD => Some((BUILD, r.row::<BuildCase>().ok().map(|c| c.ell), None)),
+            FIG6 => run_point(FIG6, r),
+            FIG7 => run_point(FIG7, r),
             _ => None,
         };
         let mut a = Analysis::of_rows(one.latest_measurements(timed).into_iter(), published);
         // Every profile's lone builds, not only the latest (one collection point).
-        for r in m.measurements().filter(|r| r.str(col::FIGURE) == "build" && r.str(col::STATUS) == "ok") {
+        for r in m.measurements().filter(|r| r.str(col::FIGURE) == BUILD && ok(r)) {
             a.lone_build(r);
         }
-        for r in m.measurements().filter(|r| r.str(col::FIGURE) == "fig5" && r.str("scorer") == GECGA && r.str(col::STATUS) == "ok") {
-            let e = a.gecga_identical.entry(r.int("ell").unwrap_or(0) as usize).or_default();
-            e.0 += usize::from(r.get("identical") == &Value::Bool(true));
+        for r in m.measurements().filter(|r| r.str(col::FIGURE) == FIG5 && r.str(Scored::scorer) == GECGA && ok(r)) {
+            let (Ok(case), Ok(run)) = (r.row::<Fig5Case>(), r.row::<RunRow>()) else { continue };
+            let e = a.gecga_identical.entry(case.ell).or_default();
+            e.0 += usize::from(run.identical == Some(true));
             e.1 += 1;
         }
         a
@@ -369,10 +386,11 @@ impl Analysis {
         };
         let rows: Vec<&Record> = rows.collect();
         let mut rules: BTreeMap<Table5Rule, (usize, i64)> = BTreeMap::new();
-        for r in rows.iter().filter(|r| r.str(col::FIGURE) == "table5" && r.str(col::STATUS) == "ok") {
-            let e = rules.entry(Table5Rule::of(r)).or_default();
+        for r in rows.iter().filter(|r| ok(r)) {
+            let Some(rule) = Table5Rule::of_row(r) else { continue };
+            let e = rules.entry(rule).or_default();
             e.0 += 1;
-            e.1 = e.1.max(r.int("run_id").unwrap_or(0));
+            e.1 = e.1.max(r.int(RUN_ID).unwrap_or(0));
         }
         a.table5_rule = rules.iter().max_by_key(|(_, (n, run))| (*n, *run)).map(|(rule, _)| rule.clone());
         a.table5_left_out =
@@ -381,113 +399,124 @@ impl Analysis {
         // profiles (`quick` and `cpu`, `gpu` and `fig6`) is the same run twice: counted once.
         let mut seen = std::collections::BTreeSet::new();
         for r in rows {
-            if matches!(r.str(col::FIGURE), "table5" | "fig6")
-                && !r.str("case_id").is_empty()
-                && !seen.insert((r.str("case_id"), r.int("generation"), r.str("scorer"), Table5Rule::of(r)))
+            let (figure, scorer) = (r.str(col::FIGURE), r.str(Scored::scorer));
+            if matches!(figure, TABLE5 | FIG6)
+                && !r.str(CASE_ID).is_empty()
+                && !seen.insert((r.str(CASE_ID), r.int(Generation::generation), scorer, Table5Rule::of_row(r)))
             {
                 continue;
             }
-            let ell = r.int("ell").unwrap_or(0) as usize;
-            let n = r.int("n").unwrap_or(0) as usize;
-            let search = r.str("search").to_owned();
-            let ok = r.str(col::STATUS) == "ok";
-            if !ok && r.str("scorer") == GECGA {
+            let ok = ok(r);
+            if !ok && scorer == GECGA {
                 a.gecga_absent.get_or_insert_with(|| r.str(col::REASON).to_owned());
             }
-            match r.str(col::FIGURE) {
-                "table5" if ok && Some(&Table5Rule::of(r)) == a.table5_rule.as_ref() => {
-                    a.table5.entry((search, ell)).or_default().extend(r.float("n_min"))
+            match figure {
+                TABLE5 if ok => {
+                    let (Ok(case), Ok(b)) = (r.row::<Table5Case>(), r.row::<Bisection>()) else { continue };
+                    if Some(&Table5Rule::of(&case)) == a.table5_rule.as_ref() {
+                        a.table5.entry((case.search, case.ell)).or_default().push(b.n_min as f64);
+                    }
                 }
-                "fig5" | "build" => {
-                    if r.str(col::FIGURE) == "fig5" {
+                FIG5 | BUILD => {
+                    let size = match figure {
+                        FIG5 => r.row::<Fig5Case>().map(|c| (c.ell, c.n)),
+                        _ => r.row::<BuildCase>().map(|c| (c.ell, c.n)),
+                    };
+                    let Ok((ell, n)) = size else { continue };
+                    if figure == FIG5 {
                         a.fig5_profile.insert(ell, r.str(col::PROFILE).to_owned());
                     }
-                    let runs = if r.str(col::FIGURE) == "fig5" { &mut a.fig5 } else { &mut a.build };
+                    let runs = if figure == FIG5 { &mut a.fig5 } else { &mut a.build };
                     let entry = runs.entry(ell).or_insert_with(|| (n, BTreeMap::new()));
-                    let t = entry.1.entry(r.str("scorer").to_owned()).or_default();
-                    if ok {
-                        t.model.extend(r.float("model_ms"));
-                        t.total.extend(r.float("total_ms"));
-                        if let Some(model) = r.float("model_ms") {
-                            t.by_case.insert(r.str("case_id").to_owned(), (model, r.float("total_ms")));
-                        }
-                        t.pairs.extend(r.float("pairs_scored"));
-                        t.kernel.extend(r.float("kernel_ms"));
-                        t.calls.extend(r.float("device_calls_ms"));
-                        t.alleles.extend(r.float("alleles_counted"));
-                        t.generations.extend(r.float("generations"));
-                        for phase in PHASES.into_iter().chain([SETUP]) {
-                            if let Some(ms) = r.float(phase) {
-                                t.phases.entry(phase).or_default().push(ms);
-                            }
-                        }
-                        t.runs += 1;
-                        t.identical += usize::from(r.get("identical") == &Value::Bool(true));
-                    } else {
+                    let t = entry.1.entry(scorer.to_owned()).or_default();
+                    if !ok {
                         t.not_run = Some(r.str(col::REASON).to_owned());
+                        continue;
                     }
+                    // A Figure 5 run, or one build of the first selection.
+                    let (model, total, pairs, identical) = if figure == FIG5 {
+                        let Ok(run) = r.row::<RunRow>() else { continue };
+                        t.generations.push(run.generations as f64);
+                        (run.model_ms, Some(run.total_ms), run.pairs_scored, run.identical)
+                    } else {
+                        let Ok(build) = r.row::<BuildRow>() else { continue };
+                        (build.model_ms, None, build.pairs_scored, Some(build.identical))
+                    };
+                    t.model.push(model);
+                    t.total.extend(total);
+                    t.by_case.insert(r.str(CASE_ID).to_owned(), (model, total));
+                    t.pairs.push(pairs as f64);
+                    if let Ok(d) = r.row::<DeviceTimes>() {
+                        t.kernel.extend(d.kernel_ms);
+                        t.calls.extend(d.device_calls_ms);
+                        t.alleles.extend(d.alleles_counted);
+                    }
+                    if let Ok(p) = r.row::<Phases>() {
+                        for (phase, ms) in p.each().into_iter().chain(p.setup_ms.map(|ms| (Phases::setup_ms, ms))) {
+                            t.phases.entry(phase).or_default().push(ms);
+                        }
+                    }
+                    t.runs += 1;
+                    t.identical += usize::from(identical == Some(true));
                 }
-                "fig6" => {
-                    let key = (search, n);
-                    let g = r.int("generation").unwrap_or(0) as usize;
-                    let e = a.fig6.entry(key.clone()).or_default().entry(g).or_default();
-                    e.0.extend(r.float("model_quality"));
-                    e.1.extend(r.float("ones_ratio"));
-                    let run = a.fig6_runs.entry(key).or_default().entry(r.str("case_id").to_owned()).or_default();
-                    run.generations = r.int("generations").unwrap_or(0) as usize;
-                    if let Some(q) = r.float("model_quality") {
-                        run.quality.insert(g, q);
-                    }
-                    if let Some(o) = r.float("ones_ratio") {
-                        run.ones.insert(g, o);
-                    }
+                FIG6 => {
+                    let (Ok(case), Ok(g)) = (r.row::<RunCase>(), r.row::<Generation>()) else { continue };
+                    let key = (case.search, case.n);
+                    let e = a.fig6.entry(key.clone()).or_default().entry(g.generation).or_default();
+                    e.0.push(g.model_quality);
+                    e.1.push(g.ones_ratio);
+                    let run = a.fig6_runs.entry(key).or_default().entry(r.str(CASE_ID).to_owned()).or_default();
+                    run.generations = g.generations;
+                    run.quality.insert(g.generation, g.model_quality);
+                    run.ones.insert(g.generation, g.ones_ratio);
                 }
-                "fig7" if ok => {
-                    let e = a.fig7.entry(ell).or_insert_with(|| Fig7Runs {
-                        n,
-                        scorer: r.str("scorer").to_owned(),
+                FIG7 if ok => {
+                    let (Ok(case), Ok(run)) = (r.row::<RunCase>(), r.row::<RunRow>()) else { continue };
+                    let e = a.fig7.entry(case.ell).or_insert_with(|| Fig7Runs {
+                        n: case.n,
+                        scorer: scorer.to_owned(),
                         model: Vec::new(),
                         total: Vec::new(),
                     });
-                    e.model.extend(r.float("model_ms"));
-                    e.total.extend(r.float("total_ms"));
+                    e.model.push(run.model_ms);
+                    e.total.push(run.total_ms);
                 }
-                "whole" if ok => {
-                    let key = (ell, builds_at_once(r));
+                WHOLE if ok => {
+                    let Ok(case) = r.row::<WholeCase>() else { continue };
+                    let key = (case.ell, builds_at_once(&case, r));
                     a.whole_profile.insert(key, r.str(col::PROFILE).to_owned());
-                    let set = a.whole.entry(key).or_insert_with(|| (n, BTreeMap::new()));
-                    let run = set.1.entry(r.int("run").unwrap_or(0) as usize).or_default();
-                    let ms = |key: &str| r.float(key).unwrap_or(f64::NAN);
-                    match (r.str("scorer"), r.str("search")) {
-                        (GECGA, "greedy") => {
-                            run.generations = r.int("generations").map(|g| g as usize);
-                            run.gecga.push((ms("model_ms"), ms("total_ms")));
+                    let set = a.whole.entry(key).or_insert_with(|| (case.n, BTreeMap::new()));
+                    let run = set.1.entry(case.run).or_default();
+                    // gECGA's and the device's whole runs, else a single-threaded build.
+                    match (scorer, r.row::<RunRow>(), r.row::<WholeBuild>()) {
+                        (GECGA, Ok(g), _) if case.search == Search::Greedy.name() => {
+                            run.generations = Some(g.generations);
+                            run.gecga.push((g.model_ms, g.total_ms));
                         }
-                        (GECGA, _) => run.gecga_gm.push(ms("total_ms")),
-                        (GECGA_DEVICE, _) => run.device.push(ms("total_ms")),
-                        (scorer, _) if r.get("calibration") == &Value::Bool(true) => {
-                            run.calibration.entry(scorer.to_owned()).or_default().push(ms("model_ms"));
-                            run.concurrent = r.int("concurrent").unwrap_or(0) as usize;
+                        (GECGA, Ok(g), _) => run.gecga_gm.push(g.total_ms),
+                        (GECGA_DEVICE, Ok(d), _) => run.device.push(d.total_ms),
+                        (scorer, _, Ok(b)) if b.calibration => {
+                            run.calibration.entry(scorer.to_owned()).or_default().push(b.model_ms);
+                            run.concurrent = b.concurrent;
                         }
-                        (scorer, _) => {
-                            if let Some(g) = r.int("generation") {
-                                run.builds.entry(scorer.to_owned()).or_default().insert(g as usize, ms("model_ms"));
+                        (scorer, _, Ok(b)) => {
+                            if let Some(g) = b.generation {
+                                run.builds.entry(scorer.to_owned()).or_default().insert(g, b.model_ms);
                             }
-                            run.identical.0 += usize::from(r.get("identical") == &Value::Bool(true));
+                            run.identical.0 += usize::from(b.identical == Some(true));
                             run.identical.1 += 1;
                         }
+                        _ => {}
                     }
                 }
-                "scale" if ok => a.scale.push(ScaleBuild {
-                    search,
-                    ell,
-                    n,
-                    model_ms: r.float("model_ms").unwrap_or(f64::NAN),
-                    merges: r.int("merges").unwrap_or(0) as usize,
-                    quality: r.float("model_quality").unwrap_or(0.0),
-                }),
-                "count" if ok => {
-                    a.count_identical.0 += usize::from(r.get("identical") == &Value::Bool(true));
+                SCALE if ok => {
+                    let (Ok(case), Ok(b)) = (r.row::<BuildCase>(), r.row::<ScaleRow>()) else { continue };
+                    let (search, ell, n) = (case.search, case.ell, case.n);
+                    a.scale.push(ScaleBuild { search, ell, n, model_ms: b.model_ms, merges: b.merges, quality: b.model_quality });
+                }
+                COUNT if ok => {
+                    let Ok(count) = r.row::<CountRow>() else { continue };
+                    a.count_identical.0 += usize::from(count.identical);
                     a.count_identical.1 += 1;
                 }
                 _ => {}
@@ -519,8 +548,9 @@ impl Analysis {
 
     /// Stores a `build` case's row among its profile's lone builds.
     fn lone_build(&mut self, r: &Record) {
-        let key = (r.str(col::PROFILE).to_owned(), r.int("ell").unwrap_or(0) as usize);
-        self.lone.entry(key).or_default().entry(r.str("scorer").to_owned()).or_default().extend(r.float("model_ms"));
+        let (Ok(case), Ok(build)) = (r.row::<BuildCase>(), r.row::<BuildRow>()) else { return };
+        let key = (r.str(col::PROFILE).to_owned(), case.ell);
+        self.lone.entry(key).or_default().entry(r.str(Scored::scorer).to_owned()).or_default().push(build.model_ms);
     }
 
     /// The lone build time (ms) of `scorer` on the `build` case's selection at
@@ -565,6 +595,7 @@ impl Analysis {
 #[cfg(test)]
 pub mod tests {
     use super::*;
+    use crate::experiments::ecga::rows::{not_run, ran};
     use crate::experiments::ecga::spec::{EcgaSpec, Published};
     use crate::spec::SpecFile;
 
@@ -574,21 +605,26 @@ pub mod tests {
         file.parse::<EcgaSpec>().expect("the shipped spec parses").published()
     }
 
+    /// `r` as the runner stores it: a measurement of `figure` by `profile`'s run `run_id`.
+    pub fn stored(r: Record, figure: &str, profile: &str, run_id: u64) -> Record {
+        r.with(col::RECORD_KIND, "measurement").with(col::FIGURE, figure).with(col::PROFILE, profile).with(RUN_ID, run_id)
+    }
+
+    /// A Figure 5 case at ℓ (N = 100).
+    pub fn fig5_case(ell: usize, run: usize) -> Fig5Case {
+        Fig5Case { search: Search::Greedy.name().into(), ell, n: 100, run, ..Fig5Case::default() }
+    }
+
     /// A Figure 5 row of one scorer in one run.
     pub fn fig5(profile: &str, run_id: u64, ell: usize, run: usize, scorer: &str, model_ms: f64, total_ms: f64) -> Record {
-        Record::new()
-            .with(col::RECORD_KIND, "measurement")
-            .with(col::FIGURE, "fig5")
-            .with(col::PROFILE, profile)
-            .with("run_id", run_id)
-            .with("case_id", format!("fig5/l{ell}/r{run}"))
-            .with("ell", ell)
-            .with("n", 100usize)
-            .with("scorer", scorer)
-            .with(col::STATUS, "ok")
-            .with("model_ms", model_ms)
-            .with("total_ms", total_ms)
-            .with("identical", true)
+        let times = RunRow { model_ms, total_ms, identical: Some(true), ..RunRow::default() };
+        let r = stored(ran(scorer), FIG5, profile, run_id).with(CASE_ID, format!("fig5/l{ell}/r{run}"));
+        r.with_row(&fig5_case(ell, run)).with_row(&times)
+    }
+
+    /// A Figure 5 row of a scorer not run here at ℓ.
+    pub fn fig5_not_run(ell: usize, scorer: &str, reason: &str) -> Record {
+        stored(not_run(scorer, reason), FIG5, "test", 1).with_row(&fig5_case(ell, 0))
     }
 
     #[test]
@@ -645,18 +681,10 @@ pub mod tests {
     #[test]
     fn two_profiles_runs_of_one_figure_6_case_are_not_mixed() {
         let fig6 = |profile: &str, run_id: u64, g: usize, ones: f64| {
-            Record::new()
-                .with(col::RECORD_KIND, "measurement")
-                .with(col::FIGURE, "fig6")
-                .with(col::STATUS, "ok")
-                .with(col::PROFILE, profile)
-                .with("run_id", run_id)
-                .with("case_id", "fig6/greedy/n2400/r0")
-                .with("search", "greedy")
-                .with("ell", 50usize)
-                .with("n", 2400usize)
-                .with("generation", g)
-                .with("ones_ratio", ones)
+            let case = RunCase { search: "greedy".into(), ell: 50, n: 2400, ..RunCase::default() };
+            let generation = Generation { generation: g, ones_ratio: ones, ..Generation::default() };
+            let r = stored(ran(GECGA), FIG6, profile, run_id).with(CASE_ID, "fig6/greedy/n2400/r0");
+            r.with_row(&case).with_row(&generation)
         };
         let rows =
             vec![fig6("gpu", 1, 1, 0.5), fig6("gpu", 1, 2, 0.7), fig6("gpu", 1, 3, 0.8), fig6("fig6", 2, 1, 0.6), fig6("fig6", 2, 2, 1.0)];
@@ -667,15 +695,19 @@ pub mod tests {
 
     #[test]
     fn table_5_keeps_the_rule_with_the_most_bisections_and_counts_the_others() {
-        let t5 = |n: f64, runs: Option<usize>, randomness: &str| {
-            let r = Record::new().with(col::RECORD_KIND, "measurement").with(col::FIGURE, "table5").with(col::STATUS, "ok");
-            let r = r.with("search", "greedy").with("ell", 50usize).with("n_min", n);
-            match runs {
-                Some(k) => r.with("runs_per_trial", k).with("required_successes", 3usize).with("randomness", randomness),
-                None => r,
-            }
+        let t5 = |n_min: usize, runs: Option<usize>, randomness: &str| {
+            let case = Table5Case {
+                search: "greedy".into(),
+                ell: 50,
+                runs_per_trial: runs,
+                required_successes: runs.map(|_| 3),
+                randomness: runs.map(|_| randomness.into()),
+                ..Table5Case::default()
+            };
+            let r = ran(GECGA_DEVICE).with(col::RECORD_KIND, "measurement").with(col::FIGURE, TABLE5);
+            r.with_row(&case).with_row(&Bisection { n_min, ..Bisection::default() })
         };
-        let rows = vec![t5(2000.0, None, ""), t5(2500.0, Some(5), "counter"), t5(2600.0, Some(5), "counter"), t5(9.0, Some(5), "paper")];
+        let rows = vec![t5(2000, None, ""), t5(2500, Some(5), "counter"), t5(2600, Some(5), "counter"), t5(9, Some(5), "paper")];
         let a = Analysis::of(&MachineRecords { hw_id: "m".into(), rows }, &published());
         let rule = a.table5_rule.clone().unwrap();
         assert_eq!((rule.runs_per_trial, rule.required_successes, rule.randomness.as_str()), (5, 3, "counter"));
@@ -684,7 +716,7 @@ pub mod tests {
         assert_eq!(a.table5_left_out.get(&old), Some(&1), "rows without the columns: one run of one, the paper's randomness");
         assert_eq!(a.table5_left_out.len(), 2);
         // The same case stored by two profiles is one bisection.
-        let twice = |p: &str| t5(2500.0, Some(5), "counter").with("case_id", "table5/greedy/l50/b0").with(col::PROFILE, p);
+        let twice = |p: &str| t5(2500, Some(5), "counter").with(CASE_ID, "table5/greedy/l50/b0").with(col::PROFILE, p);
         let a = Analysis::of(&MachineRecords { hw_id: "m".into(), rows: vec![twice("cpu"), twice("quick")] }, &published());
         assert_eq!(a.table5[&("greedy".to_owned(), 50)], vec![2500.0]);
         assert!(rule.describe().contains("5 runs per trial") && old.describe().starts_with("one run per trial"), "{}", rule.describe());

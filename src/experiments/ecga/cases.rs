@@ -2,7 +2,11 @@
 //! documentation for the case ids). Every scorer of a case runs the same seed;
 //! each row is one scorer's repetition or its "not run here" row.
 
-use super::analysis::SETUP;
+use super::analysis::Table5Rule;
+use super::rows::{
+    BUILD, Bisection, BuildCase, BuildRow, COUNT, CountCase, CountRow, DeviceTimes, FIG5, FIG6, FIG7, Fig5Case, Generation, Phases,
+    RunCase, RunRow, SCALE, ScaleRow, TABLE5, Table5Case, WHOLE, WholeBuild, WholeCase, not_run, ran,
+};
 use super::{BASELINE, CPU_MT, EcgaPaper, FASTCOUNT, GECGA, GECGA_DEVICE};
 use crate::experiments::{Case, Footprint, RunEnv};
 use crate::gpu::ecga::GpuScorer;
@@ -11,8 +15,7 @@ use crate::library::ecga::{
     RunResult, Search, XLogX,
 };
 use crate::library::trap::Trap;
-use crate::records::col;
-use crate::records::{Record, Value};
+use crate::records::{Record, Row, col};
 use anyhow::Result;
 use std::hash::{Hash, Hasher};
 use std::time::Instant;
@@ -29,81 +32,75 @@ impl EcgaPaper {
     /// The cases of a profile, in run order.
     pub(super) fn profile_cases(&self, profile: &str) -> Result<Vec<Case>, crate::error::SpecError> {
         let p = self.file.profile(&self.spec.profiles, profile)?;
+        let seed = |id: &str| self.spec.seed(id);
         let mut cases = Vec::new();
-        let mut add = |id: String, params: Record, weight: u64| {
-            let seed = self.spec.seed(&id);
-            cases.push(Case { params: params.with("seed", seed), id, weight });
-        };
         for ell in p.table5_ells.iter().map(|e| *e.get_ref()) {
             for search in [Search::Greedy, Search::GreedyMating] {
                 for b in 0..*p.table5_bisections.get_ref() {
-                    let params = Record::new()
-                        .with(col::FIGURE, "table5")
-                        .with("search", search.name())
-                        .with("ell", ell)
-                        .with("bisection", b)
-                        .with("runs_per_trial", *p.table5_runs_per_trial.get_ref())
-                        .with("required_successes", *p.table5_successes.get_ref())
-                        .with("randomness", p.table5_randomness().name());
-                    add(format!("table5/{}/l{ell}/b{b}", search.name()), params, (ell * ell) as u64 / 10);
+                    let id = format!("table5/{}/l{ell}/b{b}", search.name());
+                    let params = Table5Case {
+                        search: search.name().into(),
+                        ell,
+                        bisection: b,
+                        runs_per_trial: Some(*p.table5_runs_per_trial.get_ref()),
+                        required_successes: Some(*p.table5_successes.get_ref()),
+                        randomness: Some(p.table5_randomness().name().into()),
+                        seed: seed(&id),
+                    };
+                    cases.push(case(id, TABLE5, &params, (ell * ell) as u64 / 10));
                 }
             }
         }
         for n in p.fig6_pops.iter().map(|n| *n.get_ref()) {
             for search in [Search::Greedy, Search::GreedyMating] {
-                for r in 0..*p.fig6_runs.get_ref() {
-                    let params =
-                        Record::new().with(col::FIGURE, "fig6").with("search", search.name()).with("ell", 50).with("n", n).with("run", r);
-                    add(format!("fig6/{}/n{n}/r{r}", search.name()), params, n as u64 / 100 + 1);
+                for run in 0..*p.fig6_runs.get_ref() {
+                    let id = format!("fig6/{}/n{n}/r{run}", search.name());
+                    let params = RunCase { search: search.name().into(), ell: 50, n, run, seed: seed(&id) };
+                    cases.push(case(id, FIG6, &params, n as u64 / 100 + 1));
                 }
             }
         }
         for ell in p.fig7_ells.iter().map(|e| *e.get_ref()) {
             let n = self.spec.population(ell, Search::GreedyMating);
-            for r in 0..*p.fig7_runs.get_ref() {
-                let params = Record::new()
-                    .with(col::FIGURE, "fig7")
-                    .with("search", Search::GreedyMating.name())
-                    .with("ell", ell)
-                    .with("n", n)
-                    .with("run", r);
-                add(format!("fig7/l{ell}/r{r}"), params, (ell * ell * n / 100_000) as u64 + 1);
+            for run in 0..*p.fig7_runs.get_ref() {
+                let id = format!("fig7/l{ell}/r{run}");
+                let params = RunCase { search: Search::GreedyMating.name().into(), ell, n, run, seed: seed(&id) };
+                cases.push(case(id, FIG7, &params, (ell * ell * n / 100_000) as u64 + 1));
             }
         }
         for ell in p.fig5_ells.iter().map(|e| *e.get_ref()) {
             let n = self.spec.population(ell, Search::Greedy);
-            for r in 0..*p.fig5_runs.get_ref() {
-                let params = Record::new()
-                    .with(col::FIGURE, "fig5")
-                    .with("search", Search::Greedy.name())
-                    .with("ell", ell)
-                    .with("n", n)
-                    .with("run", r)
-                    .with("single_thread", ell <= p.cpu_1t_max_ell);
-                add(format!("fig5/l{ell}/r{r}"), params, (ell * ell * n / 20_000) as u64 + 1);
+            for run in 0..*p.fig5_runs.get_ref() {
+                let id = format!("fig5/l{ell}/r{run}");
+                let single_thread = ell <= p.cpu_1t_max_ell;
+                let params = Fig5Case { search: Search::Greedy.name().into(), ell, n, run, single_thread, seed: seed(&id) };
+                cases.push(case(id, FIG5, &params, (ell * ell * n / 20_000) as u64 + 1));
             }
         }
         for ell in p.build_ells.iter().map(|e| *e.get_ref()) {
             let n = self.spec.population(ell, Search::Greedy);
-            let params = Record::new().with(col::FIGURE, "build").with("search", Search::Greedy.name()).with("ell", ell).with("n", n);
-            add(format!("build/l{ell}"), params, (ell * ell * n / 1_000) as u64 + 1);
+            let id = format!("build/l{ell}");
+            let params = BuildCase { search: Search::Greedy.name().into(), ell, n, seed: seed(&id) };
+            cases.push(case(id, BUILD, &params, (ell * ell * n / 1_000) as u64 + 1));
         }
         for ell in p.whole_ells.iter().map(|e| *e.get_ref()) {
             let n = self.spec.population(ell, Search::Greedy);
-            for r in 0..p.whole_runs {
-                for c in 0..p.whole_chunks {
-                    let params = Record::new()
-                        .with(col::FIGURE, "whole")
-                        .with("search", Search::Greedy.name())
-                        .with("ell", ell)
-                        .with("n", n)
-                        .with("run", r)
-                        .with("chunk", c)
-                        .with("chunks", p.whole_chunks)
-                        .with("threads", p.whole_threads)
-                        .with("run_seed", self.spec.seed(&format!("whole/l{ell}/r{r}")))
-                        .with("calibration_seed", self.spec.seed(&format!("build/l{ell}")));
-                    add(format!("whole/l{ell}/r{r}/c{c}"), params, (ell * ell * n / 1_000) as u64 + 1);
+            for run in 0..p.whole_runs {
+                for chunk in 0..p.whole_chunks {
+                    let id = format!("whole/l{ell}/r{run}/c{chunk}");
+                    let params = WholeCase {
+                        search: Search::Greedy.name().into(),
+                        ell,
+                        n,
+                        run,
+                        chunk,
+                        chunks: p.whole_chunks,
+                        threads: p.whole_threads,
+                        run_seed: seed(&format!("whole/l{ell}/r{run}")),
+                        calibration_seed: seed(&format!("build/l{ell}")),
+                        seed: seed(&id),
+                    };
+                    cases.push(case(id, WHOLE, &params, (ell * ell * n / 1_000) as u64 + 1));
                 }
             }
         }
@@ -111,15 +108,17 @@ impl EcgaPaper {
             // Section 5.4: "both of our implementations scale up to 9,800-bit".
             let (ell, n) = (self.spec.scale_paper.ell, self.spec.scale_paper.n);
             for (search, suffix) in [(Search::Greedy, ""), (Search::GreedyMating, "/gm")] {
-                let params = Record::new().with(col::FIGURE, "scale").with("search", search.name()).with("ell", ell).with("n", n);
-                add(format!("scale/l{ell}{suffix}"), params, (ell * ell * n / 1_000) as u64 + 1);
+                let id = format!("scale/l{ell}{suffix}");
+                let params = BuildCase { search: search.name().into(), ell, n, seed: seed(&id) };
+                cases.push(case(id, SCALE, &params, (ell * ell * n / 1_000) as u64 + 1));
             }
         }
         if !p.count_sizes.is_empty() {
             let n = self.spec.scale_paper.n;
             let sizes: Vec<String> = p.count_sizes.iter().map(|s| s.get_ref().to_string()).collect();
-            let params = Record::new().with(col::FIGURE, "count").with("search", "none").with("ell", COUNT_ELL).with("n", n);
-            add(format!("count/n{n}"), params.with("sizes", sizes.join(",")), (COUNT_ELL * n / 1_000) as u64 + 1);
+            let id = format!("count/n{n}");
+            let params = CountCase { search: "none".into(), ell: COUNT_ELL, n, sizes: sizes.join(","), seed: seed(&id) };
+            cases.push(case(id, COUNT, &params, (COUNT_ELL * n / 1_000) as u64 + 1));
         }
         Ok(cases)
     }
@@ -129,22 +128,37 @@ impl EcgaPaper {
     /// population on the device. A bisection's population is taken as twice
     /// the paper's (it brackets the size from above).
     pub(super) fn footprint(&self, case: &Case) -> Footprint {
-        let p = &case.params;
-        let ell = p.int("ell").unwrap_or(0).max(0) as u64;
-        let n = match p.int("n") {
-            Some(n) => n.max(0) as u64,
-            None => 2 * self.spec.population(ell as usize, search_of(p.str("search"))) as u64,
+        fn of<R: Row>(case: &Case) -> R {
+            params(case).unwrap_or_else(|e| panic!("{e}"))
+        }
+        // ℓ, N, the profile's key and, for a whole case, its chunks.
+        let (ell, n, key, chunks) = match case.params.str(col::FIGURE) {
+            TABLE5 => {
+                let c: Table5Case = of(case);
+                (c.ell, 2 * self.spec.population(c.ell, search_of(&c.search)), "table5_ells", None)
+            }
+            FIG5 => {
+                let c: Fig5Case = of(case);
+                (c.ell, c.n, "fig5_ells", None)
+            }
+            figure @ (FIG6 | FIG7) => {
+                let c: RunCase = of(case);
+                (c.ell, c.n, if figure == FIG6 { "fig6_pops" } else { "fig7_ells" }, None)
+            }
+            figure @ (BUILD | SCALE) => {
+                let c: BuildCase = of(case);
+                (c.ell, c.n, if figure == BUILD { "build_ells" } else { "scale_build" }, None)
+            }
+            WHOLE => {
+                let c: WholeCase = of(case);
+                (c.ell, c.n, "whole_ells", Some(c.chunks))
+            }
+            _ => {
+                let c: CountCase = of(case);
+                (c.ell, c.n, "count_sizes", None)
+            }
         };
-        let key = match p.str(col::FIGURE) {
-            "table5" => "table5_ells",
-            "fig5" => "fig5_ells",
-            "fig6" => "fig6_pops",
-            "fig7" => "fig7_ells",
-            "build" => "build_ells",
-            "whole" => "whole_ells",
-            "scale" => "scale_build",
-            _ => "count_sizes",
-        };
+        let (ell, n) = (ell as u64, n as u64);
         // Figure 5 runs the whole run on the device too (its permutation keys).
         let device_bytes = match key {
             "fig5_ells" | "whole_ells" => {
@@ -155,137 +169,128 @@ impl EcgaPaper {
         };
         // A whole case keeps the selected population (rows and packed, 9/8 byte per
         // allele) of every `chunks`-th generation, and the `build` case's selection.
-        let kept = match key {
-            "whole_ells" => {
-                let chunks = p.int("chunks").unwrap_or(1).max(1) as u64;
-                (whole_generations(ell).div_ceil(chunks) + 1) * (n * ell + n * ell / 8)
-            }
-            _ => 0,
-        };
+        let kept = chunks.map_or(0, |chunks| (whole_generations(ell).div_ceil(chunks.max(1) as u64) + 1) * (n * ell + n * ell / 8));
         Footprint { host_bytes: n * ell * 3 + n * ell / 8 + kept, device_bytes, key }
     }
 
     /// Runs one case; every returned row is one repetition (or one "not run here").
     pub(super) fn run(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
-        let p = &case.params;
-        let ell = p.int("ell").expect("ell") as usize;
-        let seed = p.int("seed").expect("seed") as u64;
-        let search = search_of(p.str("search"));
         let k = *self.spec.settings.k.get_ref();
         let max_l = *self.spec.settings.max_l.get_ref();
-        let trap = Trap { k, m: ell / k };
-        let n = || p.int("n").expect("n") as usize;
+        let tournament = *self.spec.settings.tournament.get_ref();
+        let trap = |ell: usize| Trap { k, m: ell / k };
         let mut rows = Vec::new();
-        match p.str(col::FIGURE) {
-            "table5" => {
-                let int = |key: &str| p.int(key).map_or(1, |v| v.max(1) as usize);
+        match case.params.str(col::FIGURE) {
+            TABLE5 => {
+                let c: Table5Case = params(case)?;
+                let rule = Table5Rule::of(&c);
                 let criteria = BisectionCriteria {
                     n0: *self.spec.settings.bisection_n0.get_ref(),
                     precision: *self.spec.settings.bisection_precision.get_ref(),
-                    runs_per_trial: int("runs_per_trial"),
-                    required_successes: int("required_successes"),
+                    runs_per_trial: rule.runs_per_trial,
+                    required_successes: rule.required_successes,
                     ..BisectionCriteria::default()
                 };
-                let randomness = if p.str("randomness") == ecga::Randomness::Counter.name() {
-                    ecga::Randomness::Counter
-                } else {
-                    ecga::Randomness::Paper
-                };
-                let base = ecga::EcgaConfig { randomness, ..self.spec.config(0, ell, search) };
+                let randomness =
+                    if rule.randomness == ecga::Randomness::Counter.name() { ecga::Randomness::Counter } else { ecga::Randomness::Paper };
+                let base = ecga::EcgaConfig { randomness, ..self.spec.config(0, c.ell, search_of(&c.search)) };
                 let t0 = Instant::now();
-                let (name, b) = table5_bisection(&trap, &base, seed, &criteria, env)?;
-                rows.push(
-                    Record::new()
-                        .with("scorer", name)
-                        .with(col::STATUS, "ok")
-                        .with("n_min", b.n)
-                        .with("trials", b.trials.len())
-                        .with("runs", b.trials.iter().map(|t| t.runs).sum::<usize>())
-                        .with("wall_ms", t0.elapsed().as_secs_f64() * 1e3),
-                );
+                let (name, b) = table5_bisection(&trap(c.ell), &base, c.seed, &criteria, env)?;
+                let runs = b.trials.iter().map(|t| t.runs).sum();
+                rows.push(ran(name).with_row(&Bisection { n_min: b.n, trials: b.trials.len(), runs, wall_ms: ms_since(t0) }));
             }
-            "fig5" => {
-                let cfg = self.spec.config(n(), ell, search);
-                let scorers = every_scorer(env, p.get("single_thread") == &Value::Bool(true), &mut rows)?;
+            FIG5 => {
+                let c: Fig5Case = params(case)?;
+                let (trap, cfg) = (trap(c.ell), self.spec.config(c.n, c.ell, search_of(&c.search)));
+                let scorers = every_scorer(env, c.single_thread, &mut rows)?;
                 // The reference digest is the first scorer's; every other must match.
                 let mut reference: Option<String> = None;
                 for (name, mut scorer) in scorers {
                     let t0 = Instant::now();
-                    let r = ecga::run(&trap, &cfg, seed, scorer.as_mut())?;
-                    let row = run_row(name, &r, t0.elapsed().as_secs_f64() * 1e3);
-                    let row = device_times(row, scorer.as_ref());
-                    let d = row.str("digest").to_owned();
-                    let identical = reference.get_or_insert(d.clone()) == &d;
-                    rows.push(row.with("identical", identical));
+                    let r = ecga::run(&trap, &cfg, c.seed, scorer.as_mut())?;
+                    let mut run = run_row(&r, ms_since(t0));
+                    run.identical = Some(*reference.get_or_insert_with(|| run.digest.clone()) == run.digest);
+                    rows.push(device_times(ran(name).with_row(&run), scorer.as_ref()));
                 }
-                rows.push(device_run(&trap, &cfg, seed, env)?);
+                rows.push(device_run(&trap, &cfg, c.seed, env)?);
             }
-            "build" => {
-                let n = n();
-                let selected = ecga::first_selection(&trap, n, *self.spec.settings.tournament.get_ref(), seed)?;
-                let xlogx = XLogX::new(n);
+            BUILD => {
+                let c: BuildCase = params(case)?;
+                let selected = ecga::first_selection(&trap(c.ell), c.n, tournament, c.seed)?;
+                let xlogx = XLogX::new(c.n);
                 let scorers = every_scorer(env, true, &mut rows)?;
                 let mut reference = None;
                 for (name, mut scorer) in scorers {
                     let t0 = Instant::now();
-                    let trace = search.build(&selected, scorer.as_mut(), max_l, &xlogx)?;
-                    let model_ms = t0.elapsed().as_secs_f64() * 1e3;
+                    let trace = search_of(&c.search).build(&selected, scorer.as_mut(), max_l, &xlogx)?;
+                    let model_ms = ms_since(t0);
                     let identical = *reference.get_or_insert_with(|| trace.clone()) == trace;
-                    let row = Record::new()
-                        .with("scorer", name)
-                        .with(col::STATUS, "ok")
-                        .with("model_ms", model_ms)
-                        .with("pairs_scored", trace.pairs_scored)
-                        .with("merges", trace.merges.len())
-                        .with("identical", identical);
-                    rows.push(device_times(row, scorer.as_ref()));
+                    let build = BuildRow { model_ms, pairs_scored: trace.pairs_scored, merges: trace.merges.len(), identical };
+                    rows.push(device_times(ran(name).with_row(&build), scorer.as_ref()));
                 }
             }
-            "whole" => {
-                let int = |key: &str| p.int(key).unwrap_or_else(|| panic!("{key}")) as u64;
-                let calibration = ecga::first_selection(&trap, n(), *self.spec.settings.tournament.get_ref(), int("calibration_seed"))?;
+            WHOLE => {
+                let c: WholeCase = params(case)?;
+                let trap = trap(c.ell);
+                let calibration = ecga::first_selection(&trap, c.n, tournament, c.calibration_seed)?;
                 let configs = [Search::Greedy, Search::GreedyMating].map(|s| ecga::EcgaConfig {
                     randomness: ecga::Randomness::Counter,
-                    ..self.spec.config(self.spec.population(ell, s), ell, s)
+                    ..self.spec.config(self.spec.population(c.ell, s), c.ell, s)
                 });
-                let chunk = (int("chunk") as usize, int("chunks") as usize);
-                let threads = match int("threads") as usize {
+                let threads = match c.threads {
                     0 => env.fingerprint.cpu_physical_cores.max(1),
                     t => t,
                 };
-                rows.extend(whole_run(&trap, &configs, int("run_seed"), &calibration, chunk, threads, env)?);
+                rows.extend(whole_run(&trap, &configs, c.run_seed, &calibration, (c.chunk, c.chunks), threads, env)?);
             }
-            "scale" => rows.push(scale_build(&trap, search, n(), seed, max_l, env)?),
-            "count" => {
-                let sizes = p.str("sizes").split(',').map(str::parse).collect::<Result<Vec<usize>, _>>()?;
-                rows.extend(count_rates(&trap, &sizes, n(), seed, env)?);
+            SCALE => {
+                let c: BuildCase = params(case)?;
+                rows.push(scale_build(&trap(c.ell), search_of(&c.search), c.n, c.seed, max_l, env)?);
             }
-            "fig6" => {
+            COUNT => {
+                let c: CountCase = params(case)?;
+                let sizes = c.sizes.split(',').map(str::parse).collect::<Result<Vec<usize>, _>>()?;
+                rows.extend(count_rates(&trap(c.ell), &sizes, c.n, c.seed, env)?);
+            }
+            FIG6 => {
+                let c: RunCase = params(case)?;
                 let (name, mut scorer) = fastest(env)?;
-                let r = ecga::run(&trap, &self.spec.config(n(), ell, search), seed, scorer.as_mut())?;
+                let r = ecga::run(&trap(c.ell), &self.spec.config(c.n, c.ell, search_of(&c.search)), c.seed, scorer.as_mut())?;
                 for (g, h) in r.history.iter().enumerate() {
-                    rows.push(
-                        Record::new()
-                            .with("scorer", name)
-                            .with(col::STATUS, "ok")
-                            .with("generation", g + 1)
-                            .with("generations", r.generations)
-                            .with("model_quality", h.model_quality)
-                            .with("ones_ratio", h.ones_ratio)
-                            .with("best_solved", r.best_solved),
-                    );
+                    rows.push(ran(name).with_row(&Generation {
+                        generation: g + 1,
+                        generations: r.generations,
+                        model_quality: h.model_quality,
+                        ones_ratio: h.ones_ratio,
+                        best_solved: r.best_solved,
+                    }));
                 }
             }
-            "fig7" => {
+            FIG7 => {
+                let c: RunCase = params(case)?;
                 let (name, mut scorer) = fastest(env)?;
                 let t0 = Instant::now();
-                let r = ecga::run(&trap, &self.spec.config(n(), ell, search), seed, scorer.as_mut())?;
-                rows.push(run_row(name, &r, t0.elapsed().as_secs_f64() * 1e3));
+                let r = ecga::run(&trap(c.ell), &self.spec.config(c.n, c.ell, search_of(&c.search)), c.seed, scorer.as_mut())?;
+                rows.push(ran(name).with_row(&run_row(&r, ms_since(t0))));
             }
             other => anyhow::bail!("unknown figure `{other}` in case {}", case.id),
         }
         Ok(rows)
     }
+}
+
+/// A case of `figure` with its kind's parameters.
+fn case(id: String, figure: &str, params: &impl Row, weight: u64) -> Case {
+    Case { params: Record::new().with(col::FIGURE, figure).with_row(params), id, weight }
+}
+
+/// A case's parameters, as its kind's row.
+fn params<R: Row>(case: &Case) -> Result<R> {
+    case.params.row().map_err(|e| anyhow::anyhow!("ECGA case {}: {e}", case.id))
+}
+
+fn ms_since(t0: Instant) -> f64 {
+    t0.elapsed().as_secs_f64() * 1e3
 }
 
 /// Generations a whole run at ℓ is taken to last for its footprint: ℓ/10 (at
@@ -310,18 +315,19 @@ fn digest(r: &RunResult) -> String {
     format!("{:016x}", h.finish())
 }
 
-fn run_row(scorer: &str, r: &RunResult, wall_ms: f64) -> Record {
-    Record::new()
-        .with("scorer", scorer)
-        .with(col::STATUS, "ok")
-        .with("model_ms", r.model_building.as_secs_f64() * 1e3)
-        .with("total_ms", r.total.as_secs_f64() * 1e3)
-        .with("wall_ms", wall_ms)
-        .with("generations", r.generations)
-        .with("best_solved", r.best_solved)
-        .with("converged", r.converged)
-        .with("pairs_scored", r.history.iter().map(|g| g.pairs_scored).sum::<u64>())
-        .with("digest", digest(r))
+/// A run's row: its times and what it decided, Figure 5's identity and the randomness empty.
+fn run_row(r: &RunResult, wall_ms: f64) -> RunRow {
+    RunRow {
+        model_ms: r.model_building.as_secs_f64() * 1e3,
+        total_ms: r.total.as_secs_f64() * 1e3,
+        wall_ms,
+        generations: r.generations,
+        best_solved: r.best_solved,
+        converged: r.converged,
+        pairs_scored: r.history.iter().map(|g| g.pairs_scored).sum(),
+        digest: digest(r),
+        ..RunRow::default()
+    }
 }
 
 /// One Table 5 bisection and the scorer that made its runs: with counter-based
@@ -354,17 +360,19 @@ fn device_run(trap: &Trap, cfg: &ecga::EcgaConfig, seed: u64, env: &RunEnv) -> R
     let cfg = ecga::EcgaConfig { randomness: ecga::Randomness::Counter, ..*cfg };
     let t0 = Instant::now();
     let run = crate::gpu::ecga_run::run(gpu, trap, &cfg, seed, None)?;
+    let row = RunRow { randomness: Some(cfg.randomness.name().into()), ..run_row(&run.result, ms_since(t0)) };
     let ph = run.phases;
-    Ok(run_row(GECGA_DEVICE, &run.result, t0.elapsed().as_secs_f64() * 1e3)
-        .with("randomness", cfg.randomness.name())
-        .with("init_ms", ph.init_ms)
-        .with("convergence_ms", ph.convergence_ms)
-        .with("selection_ms", ph.selection_ms)
-        .with("model_device_ms", ph.model_ms)
-        .with("sampling_ms", ph.sampling_ms)
-        .with("evaluation_ms", ph.evaluation_ms)
-        .with(SETUP, run.setup_ms)
-        .with("alleles_counted", run.alleles))
+    let phases = Phases {
+        init_ms: ph.init_ms,
+        convergence_ms: ph.convergence_ms,
+        selection_ms: ph.selection_ms,
+        model_device_ms: ph.model_ms,
+        sampling_ms: ph.sampling_ms,
+        evaluation_ms: ph.evaluation_ms,
+        setup_ms: Some(run.setup_ms),
+    };
+    let device = DeviceTimes { alleles_counted: Some(run.alleles), ..DeviceTimes::default() };
+    Ok(ran(GECGA_DEVICE).with_row(&row).with_row(&phases).with_row(&device))
 }
 
 /// A generation kept for the single-threaded builds: its number (None for the
@@ -397,11 +405,12 @@ fn whole_run(
     for cfg in configs {
         let t0 = Instant::now();
         let r = ecga::run(trap, cfg, seed, &mut scorer)?;
-        let row = run_row(GECGA, &r, t0.elapsed().as_secs_f64() * 1e3);
-        rows.push(row.with("search", cfg.search.name()).with("n", cfg.n).with("randomness", cfg.randomness.name()));
+        let run = RunRow { randomness: Some(cfg.randomness.name().into()), ..run_row(&r, ms_since(t0)) };
+        // GM's run has its own population: its search and N in place of the case's.
+        rows.push(ran(GECGA).with_row(&run).with(WholeCase::search, cfg.search.name()).with(WholeCase::n, cfg.n));
     }
     let greedy = &configs[0];
-    rows.push(device_run(trap, greedy, seed, env)?.with("search", greedy.search.name()));
+    rows.push(device_run(trap, greedy, seed, env)?);
     let mut kept = Vec::new();
     let mut g = 0;
     ecga::run_observed(trap, greedy, seed, &mut scorer, &mut |pop, trace| {
@@ -428,17 +437,15 @@ fn whole_run(
                         };
                         let t0 = Instant::now();
                         let trace = greedy.search.build(pop, scorer.as_mut(), greedy.max_l, &xlogx)?;
-                        let row = Record::new()
-                            .with("scorer", name)
-                            .with(col::STATUS, "ok")
-                            .with("model_ms", t0.elapsed().as_secs_f64() * 1e3)
-                            .with("pairs_scored", trace.pairs_scored)
-                            .with("concurrent", threads)
-                            .with("calibration", generation.is_none());
-                        out.push(match (generation, expected) {
-                            (Some(g), Some(t)) => row.with("generation", *g).with("identical", *t == trace),
-                            _ => row,
-                        });
+                        let build = WholeBuild {
+                            model_ms: ms_since(t0),
+                            pairs_scored: trace.pairs_scored,
+                            concurrent: threads,
+                            calibration: generation.is_none(),
+                            generation: *generation,
+                            identical: expected.as_ref().map(|t| *t == trace),
+                        };
+                        out.push(ran(name).with_row(&build));
                     }
                     Ok(out)
                 })
@@ -452,17 +459,14 @@ fn whole_run(
     Ok(rows)
 }
 
-/// A device scorer's kernel time and the host time of its launching calls.
+/// `row` with a device scorer's kernel time, the host time of its launching calls and the alleles read.
 fn device_times(row: Record, scorer: &dyn PairScorer) -> Record {
     match scorer.device_stats() {
-        Some(d) => row.with("kernel_ms", d.kernel_ms).with("device_calls_ms", d.calls_ms).with("alleles_counted", d.alleles),
+        Some(d) => {
+            row.with_row(&DeviceTimes { kernel_ms: Some(d.kernel_ms), device_calls_ms: Some(d.calls_ms), alleles_counted: Some(d.alleles) })
+        }
         None => row,
     }
-}
-
-/// The row of a scorer this machine does not run, with the one-line reason.
-fn not_run(scorer: &str, reason: &str) -> Record {
-    Record::new().with("scorer", scorer).with(col::STATUS, "not_run").with(col::REASON, reason)
 }
 
 /// Every scorer of Figure 5 this machine runs — the single-threaded baseline
@@ -511,16 +515,14 @@ fn scale_build(trap: &Trap, search: Search, n: usize, seed: u64, max_l: usize, e
     let mut scorer = GpuScorer::new(gpu)?;
     let t1 = Instant::now();
     let trace = search.build(&pop, &mut scorer, max_l, &xlogx)?;
-    let row = Record::new()
-        .with("scorer", GECGA)
-        .with(col::STATUS, "ok")
-        .with("n", n)
-        .with("population_ms", prep_ms)
-        .with("model_ms", t1.elapsed().as_secs_f64() * 1e3)
-        .with("pairs_scored", trace.pairs_scored)
-        .with("merges", trace.merges.len())
-        .with("model_quality", ecga::model_quality(trap, &trace.mpm));
-    Ok(device_times(row, &scorer))
+    let row = ScaleRow {
+        population_ms: prep_ms,
+        model_ms: ms_since(t1),
+        pairs_scored: trace.pairs_scored,
+        merges: trace.merges.len(),
+        model_quality: ecga::model_quality(trap, &trace.mpm),
+    };
+    Ok(device_times(ran(GECGA).with_row(&row), &scorer))
 }
 
 /// The counting kernel alone (`count` case): for each group size L,
@@ -555,17 +557,14 @@ fn count_rates(trap: &Trap, sizes: &[usize], n: usize, seed: u64, env: &RunEnv) 
         }
         let after = scorer.device_stats().expect("gECGA has a device");
         let reps = COUNT_REPS as f64;
-        rows.push(
-            Record::new()
-                .with("scorer", GECGA)
-                .with(col::STATUS, "ok")
-                .with("group_size", size)
-                .with("counting", if size <= crate::gpu::ecga::FASTCOUNT_MAX_L { "FastCount" } else { "histogram" })
-                .with("groups", COUNT_GROUPS)
-                .with("identical", identical)
-                .with("alleles_counted", (after.alleles - before.alleles) / reps)
-                .with("kernel_ms", (after.kernel_ms - before.kernel_ms) / reps),
-        );
+        let counting = if size <= crate::gpu::ecga::FASTCOUNT_MAX_L { "FastCount" } else { "histogram" };
+        let count = CountRow { group_size: size, counting: Some(counting.into()), groups: COUNT_GROUPS, identical };
+        let device = DeviceTimes {
+            alleles_counted: Some((after.alleles - before.alleles) / reps),
+            kernel_ms: Some((after.kernel_ms - before.kernel_ms) / reps),
+            ..DeviceTimes::default()
+        };
+        rows.push(ran(GECGA).with_row(&count).with_row(&device));
     }
     Ok(rows)
 }
@@ -601,14 +600,15 @@ mod tests {
         let p = paper();
         let cases = p.cases("gpu-table5").unwrap();
         assert_eq!(cases.len(), 7 * 2 * 10);
-        assert!(cases.iter().all(|c| c.id.starts_with("table5/") && c.params.str("randomness") == "counter"));
-        assert!(cases.iter().all(|c| c.params.int("runs_per_trial") == Some(5) && c.params.int("required_successes") == Some(3)));
+        let rule = |c: &Case| Table5Rule::of(&c.params.row::<Table5Case>().unwrap());
+        let majority = Table5Rule { runs_per_trial: 5, required_successes: 3, randomness: "counter".into() };
+        assert!(cases.iter().all(|c| c.id.starts_with("table5/") && rule(c) == majority));
         let quick = p.cases("quick").unwrap();
-        let t5 = quick.iter().find(|c| c.params.str(col::FIGURE) == "table5").unwrap();
-        assert_eq!((t5.params.int("runs_per_trial"), t5.params.str("randomness")), (Some(1), "paper"), "the default rule");
+        let t5 = quick.iter().find(|c| c.params.str(col::FIGURE) == TABLE5).unwrap();
+        assert_eq!((rule(t5).runs_per_trial, rule(t5).randomness), (1, "paper".into()), "the default rule");
         let fig6 = p.cases("fig6").unwrap();
         assert_eq!(fig6.len(), 5 * 2 * 30);
-        assert!(fig6.iter().all(|c| c.params.str(col::FIGURE) == "fig6"));
+        assert!(fig6.iter().all(|c| c.params.str(col::FIGURE) == FIG6));
     }
 
     #[test]
@@ -625,11 +625,11 @@ mod tests {
     #[test]
     fn a_whole_cases_footprint_counts_its_kept_generations() {
         let p = paper();
-        let whole = p.cases("whole").unwrap().into_iter().find(|c| c.params.str(col::FIGURE) == "whole").unwrap();
-        let build = p.cases("speed").unwrap().into_iter().find(|c| c.params.str(col::FIGURE) == "build").unwrap();
+        let whole = p.cases("whole").unwrap().into_iter().find(|c| c.params.str(col::FIGURE) == WHOLE).unwrap();
+        let build = p.cases("speed").unwrap().into_iter().find(|c| c.params.str(col::FIGURE) == BUILD).unwrap();
         let (w, b) = (p.footprint(&whole), p.footprint(&build));
         // ℓ = 500, N = 60,775, 2 chunks: ⌈50/2⌉ kept generations and the `build` selection, 9/8 byte per allele.
-        let (n, ell) = (build.params.int("n").unwrap() as u64, 500u64);
+        let (n, ell) = (build.params.row::<BuildCase>().unwrap().n as u64, 500u64);
         assert_eq!(w.host_bytes - b.host_bytes, 26 * (n * ell + n * ell / 8));
     }
 

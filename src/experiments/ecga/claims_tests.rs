@@ -6,9 +6,13 @@
 use super::*;
 use crate::claims::testing::{self, every_claim_reaches};
 use crate::claims::{Claims, Ctx, NotRun, Verdict, VerdictKind};
-use crate::experiments::ecga::analysis::tests::{fig5, published};
+use crate::experiments::ecga::analysis::tests::{fig5, fig5_not_run, published, stored};
+use crate::experiments::ecga::rows::{
+    BUILD, Bisection, BuildCase, BuildRow, CASE_ID, COUNT, CountRow, FIG6, FIG7, Generation, RunCase, RunRow, SCALE, ScaleRow, Scored,
+    TABLE5, Table5Case, WHOLE, WholeBuild, WholeCase, ran,
+};
 use crate::experiments::ecga::spec::EcgaSpec;
-use crate::experiments::ecga::{BASELINE, FASTCOUNT, GECGA};
+use crate::experiments::ecga::{BASELINE, CPU_MT, FASTCOUNT, GECGA, GECGA_DEVICE};
 use crate::records::MachineRecords;
 use crate::records::Record;
 use crate::records::col;
@@ -36,13 +40,29 @@ fn around(mean: f64, n: usize) -> Vec<f64> {
     (0..n).map(|i| mean * (1.0 + 0.01 * ((i % 3) as f64 - 1.0))).collect()
 }
 
-fn row(figure: &str) -> Record {
-    Record::new()
-        .with(col::RECORD_KIND, "measurement")
-        .with(col::FIGURE, figure)
-        .with(col::STATUS, "ok")
-        .with(col::PROFILE, "test")
-        .with("run_id", 1u64)
+/// A row of `figure` by `scorer` that ran, stored by the `test` profile's run 1.
+fn row(figure: &str, scorer: &str) -> Record {
+    stored(ran(scorer), figure, "test", 1)
+}
+
+/// A Table 5 bisection of `search` at ℓ under `rule` (runs per trial, required
+/// successes, randomness; None: the columns older records lack).
+fn bisection(search: &str, ell: usize, n_min: f64, rule: Option<(usize, usize, &str)>) -> Record {
+    let case = Table5Case {
+        search: search.into(),
+        ell,
+        runs_per_trial: rule.map(|r| r.0),
+        required_successes: rule.map(|r| r.1),
+        randomness: rule.map(|r| r.2.into()),
+        ..Table5Case::default()
+    };
+    row(TABLE5, GECGA_DEVICE).with_row(&case).with_row(&Bisection { n_min: n_min.round() as usize, ..Bisection::default() })
+}
+
+/// A `build` case's model build at ℓ = 500 by `scorer` in `ms`.
+fn lone(scorer: &str, ms: f64) -> Record {
+    let build = BuildRow { model_ms: ms, identical: true, ..BuildRow::default() };
+    row(BUILD, scorer).with_row(&BuildCase { ell: 500, ..BuildCase::default() }).with_row(&build)
 }
 
 /// `n` bisections per search at each ℓ, around `greedy(ℓ)` and `gm(ℓ)`.
@@ -50,7 +70,7 @@ fn table5(ells: &[usize], n: usize, greedy: impl Fn(f64) -> f64, gm: impl Fn(f64
     let mut rows = Vec::new();
     for &ell in ells {
         for (search, mean) in [("greedy", greedy(ell as f64)), ("gm", gm(ell as f64))] {
-            rows.extend(around(mean, n).into_iter().map(|v| row("table5").with("search", search).with("ell", ell).with("n_min", v)));
+            rows.extend(around(mean, n).into_iter().map(|v| bisection(search, ell, v, None)));
         }
     }
     rows
@@ -83,17 +103,9 @@ fn fig6_to(search: &str, n: usize, runs: usize, len: usize, quality: f64, top: f
         for g in 1..=gens {
             let q = if g == gens { 0.0 } else { quality + 0.01 * (r % 3) as f64 };
             let ones = 0.5 + (top - 0.5) * (g - 1) as f64 / (gens - 1) as f64;
-            rows.push(
-                row("fig6")
-                    .with("case_id", format!("fig6/{search}/n{n}/r{r}"))
-                    .with("search", search)
-                    .with("ell", 50usize)
-                    .with("n", n)
-                    .with("generation", g)
-                    .with("generations", gens)
-                    .with("model_quality", q)
-                    .with("ones_ratio", ones),
-            );
+            let case = RunCase { search: search.into(), ell: 50, n, run: r, ..RunCase::default() };
+            let generation = Generation { generation: g, generations: gens, model_quality: q, ones_ratio: ones, ..Generation::default() };
+            rows.push(row(FIG6, GECGA).with(CASE_ID, format!("fig6/{search}/n{n}/r{r}")).with_row(&case).with_row(&generation));
         }
     }
     rows
@@ -106,8 +118,8 @@ fn fig7(ell: usize, n: usize, gm_ms: f64, greedy_ms: f64) -> Vec<Record> {
         .into_iter()
         .enumerate()
         .map(|(r, t)| {
-            let gm = row("fig7").with("case_id", format!("fig7/l{ell}/r{r}")).with("ell", ell).with("scorer", GECGA);
-            gm.with("total_ms", t).with("model_ms", greedy_ms / 4.0)
+            let gm = row(FIG7, GECGA).with(CASE_ID, format!("fig7/l{ell}/r{r}")).with_row(&RunCase { ell, run: r, ..RunCase::default() });
+            gm.with_row(&RunRow { total_ms: t, model_ms: greedy_ms / 4.0, ..RunRow::default() })
         })
         .collect();
     rows.extend(around(greedy_ms, n).into_iter().enumerate().map(|(r, t)| fig5("test", 1, ell, r, GECGA, t / 2.0, t)));
@@ -115,13 +127,13 @@ fn fig7(ell: usize, n: usize, gm_ms: f64, greedy_ms: f64) -> Vec<Record> {
 }
 
 fn scale_build(search: &str, quality: f64) -> Record {
-    row("scale")
-        .with("search", search)
-        .with("ell", 9800usize)
-        .with("n", 1_912_315usize)
-        .with("model_ms", 40_000.0)
-        .with("merges", 7840usize)
-        .with("model_quality", quality)
+    let case = BuildCase { search: search.into(), ell: 9800, n: 1_912_315, ..BuildCase::default() };
+    row(SCALE, GECGA).with_row(&case).with_row(&ScaleRow {
+        model_ms: 40_000.0,
+        merges: 7840,
+        model_quality: quality,
+        ..ScaleRow::default()
+    })
 }
 
 fn with_ceilings(mut rows: Vec<Record>, ceilings: &[(&str, f64)]) -> Vec<Record> {
@@ -132,7 +144,8 @@ fn with_ceilings(mut rows: Vec<Record>, ceilings: &[(&str, f64)]) -> Vec<Record>
 #[test]
 fn every_claim_of_the_shipped_spec_can_be_not_reproduced() {
     let (claims, hw) = shipped();
-    let identical_but_one: Vec<Record> = (0..10).map(|r| fig5("test", 1, 100, r, GECGA, 1.0, 2.0).with("identical", r != 3)).collect();
+    let identical_but_one: Vec<Record> =
+        (0..10).map(|r| fig5("test", 1, 100, r, GECGA, 1.0, 2.0).with(RunRow::identical, r != 3)).collect();
     let cases = vec![
         // GM's populations 20% smaller than greedy's at every ℓ.
         case("gm_population_not_smaller", table5(&[50, 100, 150], 10, |l| 10.0 * l.powf(1.4), |l| 8.0 * l.powf(1.4))),
@@ -209,8 +222,8 @@ fn records_with_nothing_to_judge_are_not_run_here_with_the_records_reason() {
     every_claim_reaches(&claims, VerdictKind::NotRun, &empty, &hw);
     // A machine without a GPU: its Figure 5 rows say why gECGA did not run.
     let mut rows = runs(50, 5, 100.0, 1.0);
-    rows.retain(|r| r.str("scorer") != GECGA);
-    rows.push(row("fig5").with("ell", 50usize).with("scorer", GECGA).with(col::STATUS, "not_run").with(col::REASON, "libcuda not found"));
+    rows.retain(|r| r.str(Scored::scorer) != GECGA);
+    rows.push(fig5_not_run(50, GECGA, "libcuda not found"));
     for id in ["gecga_identical", "spg_grows", "spg_at_500", "gm_faster"] {
         let (_, a, m) = case(id, rows.clone());
         let o = claims.judge_one(id, &a, &Ctx { machine: &m, paper: &hw }).unwrap();
@@ -219,7 +232,7 @@ fn records_with_nothing_to_judge_are_not_run_here_with_the_records_reason() {
     }
     // The baseline not run at the paper's ℓ: its reason.
     let mut rows = runs(500, 3, 1.0, 1.0);
-    rows.retain(|r| r.str("scorer") != BASELINE);
+    rows.retain(|r| r.str(Scored::scorer) != BASELINE);
     rows.push(
         fig5("test", 1, 500, 0, BASELINE, 0.0, 0.0).with(col::STATUS, "not_run").with(col::REASON, "ℓ beyond the profile's cpu_1t_max_ell"),
     );
@@ -312,17 +325,15 @@ fn what_lies_beyond_the_papers_range_is_kept_apart() {
     };
     // Figure 7 beyond ℓ = 350, and a CPU scorer instead of gECGA: beyond, not judged.
     let mut rows = fig7(400, 5, 60.0, 100.0);
-    rows.extend(fig7(100, 5, 60.0, 100.0).into_iter().map(|r| r.with("scorer", "fastcount-mt")));
-    rows.extend([scale_build("greedy", 1.0), scale_build("gm", 1.0).with("model_ms", 20_000.0)]);
+    rows.extend(fig7(100, 5, 60.0, 100.0).into_iter().map(|r| r.with(Scored::scorer, CPU_MT)));
+    rows.extend([scale_build("greedy", 1.0), scale_build("gm", 1.0).with(ScaleRow::model_ms, 20_000.0)]);
     let o = judge("gm_faster", rows);
     assert_eq!(o.verdict.kind(), VerdictKind::NotRun, "{}", o.evidence);
     let beyond = o.beyond.unwrap();
     assert!(beyond.contains("gecga at ℓ = 400") && beyond.contains("fastcount-mt at ℓ = 100"), "{beyond}");
     assert!(beyond.contains("GM 20.0 s vs greedy 40.0 s"), "{beyond}");
     // One model build at ℓ = 500 is not a whole run: beyond, with its ratio to the paper.
-    let build =
-        |scorer: &str, ms: f64| row("build").with("ell", 500usize).with("scorer", scorer).with("model_ms", ms).with("identical", true);
-    let o = judge("spg_at_500", vec![build(BASELINE, 166_739.0), build(GECGA, 18.8)]);
+    let o = judge("spg_at_500", vec![lone(BASELINE, 166_739.0), lone(GECGA, 18.8)]);
     assert_eq!(o.verdict.kind(), VerdictKind::NotRun);
     assert!(o.beyond.unwrap().contains("8869× — 18.4× the paper's spg(m)"));
     // Table 5 and Figure 5 past the paper's ℓ: listed apart, the verdict rests on the paper's range.
@@ -334,7 +345,8 @@ fn what_lies_beyond_the_papers_range_is_kept_apart() {
     let o = judge("spc_small", [runs(50, 2, 100.0, 1.0), runs(600, 2, 100.0, 1.0)].concat());
     assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
     assert!(o.beyond.unwrap().contains("spc(m) at ℓ = 600: 2.00"));
-    let o = judge("gecga_identical", vec![build(BASELINE, 1.0), build(GECGA, 1.0), row("count").with("identical", true)]);
+    let count = row(COUNT, GECGA).with_row(&CountRow { identical: true, ..CountRow::default() });
+    let o = judge("gecga_identical", vec![lone(BASELINE, 1.0), lone(GECGA, 1.0), count]);
     let beyond = o.beyond.unwrap();
     assert!(beyond.contains("same MPM as the baseline's in 1 of 1") && beyond.contains("1 of 1 group sizes"), "{beyond}");
 }
@@ -377,25 +389,28 @@ fn the_hardware_model_names_only_quantities_the_datasheet_gives() {
 /// third of it), gECGA's run of 1 s (0.5 s model building), and the `build`
 /// case's selection built alone in `lone_ms` and among the others in `shared_ms`.
 fn whole(runs: usize, gens: usize, build_ms: f64, lone_ms: f64, shared_ms: f64) -> Vec<Record> {
-    let mut rows = vec![row("build").with("ell", 500usize).with("scorer", BASELINE).with("model_ms", lone_ms).with("identical", true)];
+    let mut rows = vec![lone(BASELINE, lone_ms)];
     rows.extend(whole_set(16, runs, gens, build_ms, shared_ms));
     rows
 }
 
 /// The `whole` cases' rows of one set of runs, `at_once` builds at once (without the lone build).
 fn whole_set(at_once: usize, runs: usize, gens: usize, build_ms: f64, shared_ms: f64) -> Vec<Record> {
-    let w = |r: usize| {
-        row("whole").with("ell", 500usize).with("n", 60_775usize).with("run", r).with("search", "greedy").with("threads", at_once)
+    let w = |r: usize, scorer: &str| {
+        let case = WholeCase { search: "greedy".into(), ell: 500, n: 60_775, run: r, threads: at_once, ..WholeCase::default() };
+        row(WHOLE, scorer).with_row(&case)
     };
     let mut rows = Vec::new();
     for r in 0..runs {
-        rows.push(w(r).with("scorer", GECGA).with("generations", gens).with("model_ms", 500.0).with("total_ms", 1000.0));
-        rows.push(w(r).with("scorer", GECGA).with("search", "gm").with("total_ms", 900.0));
-        rows.push(w(r).with("scorer", "gecga-device").with("total_ms", 100.0));
-        rows.push(w(r).with("scorer", BASELINE).with("calibration", true).with("concurrent", at_once).with("model_ms", shared_ms));
+        rows.push(w(r, GECGA).with_row(&RunRow { generations: gens, model_ms: 500.0, total_ms: 1000.0, ..RunRow::default() }));
+        rows.push(w(r, GECGA).with(WholeCase::search, "gm").with_row(&RunRow { total_ms: 900.0, ..RunRow::default() }));
+        rows.push(w(r, GECGA_DEVICE).with_row(&RunRow { total_ms: 100.0, ..RunRow::default() }));
+        let calibration = WholeBuild { calibration: true, concurrent: at_once, model_ms: shared_ms, ..WholeBuild::default() };
+        rows.push(w(r, BASELINE).with_row(&calibration));
         for g in 1..=gens {
             for (scorer, ms) in [(BASELINE, build_ms), (FASTCOUNT, build_ms / 3.0)] {
-                rows.push(w(r).with("scorer", scorer).with("generation", g).with("model_ms", ms).with("identical", true));
+                let build = WholeBuild { generation: Some(g), model_ms: ms, identical: Some(true), ..WholeBuild::default() };
+                rows.push(w(r, scorer).with_row(&build));
             }
         }
     }
@@ -422,7 +437,8 @@ fn spg_at_500_from_whole_runs_by_saved_generations_reaches_every_verdict() {
     // One run: too few.
     assert_eq!(judge(whole(1, 20, 12_057.0, 1000.0, 1020.0)).verdict, testing::too_few(1, 2));
     // A generation missing from every run: no run is whole, too few.
-    let rows: Vec<Record> = whole(3, 20, 12_057.0, 1000.0, 1020.0).into_iter().filter(|r| r.int("generation") != Some(7)).collect();
+    let rows: Vec<Record> =
+        whole(3, 20, 12_057.0, 1000.0, 1020.0).into_iter().filter(|r| r.int(WholeBuild::generation) != Some(7)).collect();
     assert_eq!(judge(rows).verdict.kind(), VerdictKind::Inconclusive);
 }
 
@@ -445,7 +461,7 @@ fn spg_at_500_is_judged_with_the_cost_of_sharing_the_cores_as_a_systematic() {
     assert!(o.evidence.contains("spg(w) at ℓ = 500: measured"), "{}", o.evidence);
     // The lone builds' own spread is shown beside the cost measured against one of them.
     let mut rows = whole(3, 20, 12_057.0, 1000.0, 1100.0);
-    rows.push(row("build").with("ell", 500usize).with("scorer", BASELINE).with("model_ms", 1300.0).with(col::PROFILE, "whole2"));
+    rows.push(lone(BASELINE, 1300.0).with(col::PROFILE, "whole2"));
     let o = judge(rows);
     assert!(
         o.evidence.contains("the lone build itself took 1000–1300 ms over 2 builds here (the slowest +30.0% over the fastest)"),
@@ -475,7 +491,7 @@ fn spg_at_500_judges_the_set_of_whole_runs_with_the_most_runs() {
     // over its own `whole` run's 1,100 ms.
     let of = |profile: &str, rows: Vec<Record>| rows.into_iter().map(|r| r.with(col::PROFILE, profile)).collect::<Vec<Record>>();
     let mut rows = of("speed", whole(1, 20, 12_057.0, 1000.0, 1350.0));
-    rows.extend(of("whole", whole(3, 20, 12_057.0, 1100.0, 1100.0).into_iter().map(|r| r.with("threads", 8usize)).collect()));
+    rows.extend(of("whole", whole(3, 20, 12_057.0, 1100.0, 1100.0).into_iter().map(|r| r.with(WholeCase::threads, 8usize)).collect()));
     let o = judge(rows);
     assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
     assert!(o.evidence.contains("(8 single-threaded builds at once): n = 3, a baseline build +0.0%"), "{}", o.evidence);
@@ -499,17 +515,7 @@ fn whole_run_speedups_divide_the_sums_of_the_builds() {
 /// `n` Table 5 bisections of one search at ℓ under the majority-of-5 rule with
 /// counter randomness: `values` cycled.
 fn table5_rule(search: &str, ell: usize, n: usize, values: &[f64]) -> Vec<Record> {
-    (0..n)
-        .map(|i| {
-            row("table5")
-                .with("search", search)
-                .with("ell", ell)
-                .with("n_min", values[i % values.len()])
-                .with("runs_per_trial", 5usize)
-                .with("required_successes", 3usize)
-                .with("randomness", "counter")
-        })
-        .collect()
+    (0..n).map(|i| bisection(search, ell, values[i % values.len()], Some((5, 3, "counter")))).collect()
 }
 
 #[test]
@@ -562,7 +568,7 @@ fn figure_6_is_judged_at_the_papers_populations_on_the_ones_ratio_curves() {
     assert!(o.evidence.contains("at the paper's conditions (N ≥ 2376), greedy higher at 1 of 1 sizes"), "{}", o.evidence);
     assert!(o.beyond.as_deref().unwrap_or("").contains("N = 600: greedy"), "{:?}", o.beyond);
     // Only the small populations: not run at the paper's conditions, the runs beyond.
-    let small: Vec<Record> = rows.iter().filter(|r| r.int("n") == Some(600)).cloned().collect();
+    let small: Vec<Record> = rows.iter().filter(|r| r.int(RunCase::n) == Some(600)).cloned().collect();
     for id in ["greedy_converges_earlier", "greedy_quality_higher"] {
         let o = judge(id, small.clone());
         assert_eq!(o.verdict.kind(), VerdictKind::NotRun, "{id}: {}", o.evidence);
@@ -594,8 +600,8 @@ fn greedy_converges_earlier_counts_the_runs_that_never_reach_a_high_ratio_of_one
     let second = |rows: Vec<Record>| -> Vec<Record> {
         rows.into_iter()
             .map(|r| {
-                let id = format!("{}b", r.str("case_id"));
-                r.with("case_id", id)
+                let id = format!("{}b", r.str(CASE_ID));
+                r.with(CASE_ID, id)
             })
             .collect()
     };
@@ -687,7 +693,7 @@ fn population_growth_judges_the_fitted_exponent_with_its_interval() {
 #[test]
 fn gecga_identity_is_an_exact_count() {
     let (claims, hw) = shipped();
-    let (_, a, m) = case("x", (0..10).map(|r| fig5("test", 1, 100, r, GECGA, 1.0, 2.0).with("identical", r != 3)).collect());
+    let (_, a, m) = case("x", (0..10).map(|r| fig5("test", 1, 100, r, GECGA, 1.0, 2.0).with(RunRow::identical, r != 3)).collect());
     let o = claims.judge_one("gecga_identical", &a, &Ctx { machine: &m, paper: &hw }).unwrap();
     assert_eq!(o.verdict, Verdict::NotReproduced(Some(crate::claims::Direction::FallsShort)));
     assert!(o.evidence.starts_with("9 of 10 gECGA runs"), "{}", o.evidence);

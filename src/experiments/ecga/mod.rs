@@ -26,7 +26,7 @@
 //!   CPU and timed (the counting-rate goal where counting dominates).
 //!
 //! Files: `spec.rs` (the typed spec), `cases.rs` (cases and running them),
-//! `analysis.rs` (records → analysis), `render.rs` (the report's sections),
+//! `rows.rs` (the records' typed rows), `analysis.rs` (records → analysis), `render.rs` (the report's sections),
 //! `scale.rs` and `performance.rs` (two of its sections), `claims.rs` (the
 //! checks, judged in `claims_table5.rs`, `claims_fig5.rs`, `claims_fig6.rs`,
 //! `claims_fig7.rs` and `claims_scalability.rs`), `selfcheck.rs` (the GPU
@@ -37,6 +37,7 @@ mod cases;
 mod claims;
 mod performance;
 mod render;
+mod rows;
 mod scale;
 pub mod selfcheck;
 mod spec;
@@ -130,7 +131,7 @@ impl Paper for EcgaPaper {
     }
 
     fn not_run_column(&self) -> &'static str {
-        "scorer"
+        rows::Scored::scorer
     }
 
     /// Table 5's bisections and Figure 6's runs record results, not times, and
@@ -139,7 +140,7 @@ impl Paper for EcgaPaper {
     /// it has one, else on all its cores. The other cases time gECGA.
     fn resource(&self, case: &Case) -> plan::Resource {
         match case.params.str(col::FIGURE) {
-            "table5" | "fig6" => plan::Resource::CpuCores,
+            rows::TABLE5 | rows::FIG6 => plan::Resource::CpuCores,
             _ => plan::Resource::Gpu,
         }
     }

@@ -3,8 +3,9 @@
 //! rate measured in the same run, the counting kernel alone per group size,
 //! single model builds and the speed goals at ℓ = 500.
 
-use super::analysis::{Analysis, PHASES, Phase, SETUP, ScorerTimes};
+use super::analysis::{Analysis, Phase, ScorerTimes};
 use super::cases::{COUNT_CHECKED, COUNT_ELL, COUNT_GROUPS, COUNT_REPS};
+use super::rows::{BuildCase, COUNT, CountCase, CountRow, DeviceTimes, GIT_COMMIT, PHASES, Phases, RUN_ID, SCALE};
 use super::{BASELINE, CPU_MT, GECGA, GECGA_DEVICE, SCORERS, SPEED_PROFILE};
 use crate::records::MachineRecords;
 use crate::records::Record;
@@ -112,7 +113,8 @@ fn counting_rate(m: &MachineRecords, a: &Analysis) -> String {
 /// Alleles counted per second of device time in a scale build, and the int32
 /// instruction rate (per second) measured in the same profile's runs.
 pub fn scale_rate(m: &MachineRecords, r: &Record) -> Option<(f64, f64)> {
-    let per_s = r.float("alleles_counted")? / (r.float("kernel_ms")? * 1e-3);
+    let d = r.row::<DeviceTimes>().ok()?;
+    let per_s = d.alleles_counted? / (d.kernel_ms? * 1e-3);
     Some((per_s, m.ceiling_of_profile("gpu_int32", r.str(col::PROFILE))? * 1e9))
 }
 
@@ -120,10 +122,11 @@ pub fn scale_rate(m: &MachineRecords, r: &Record) -> Option<(f64, f64)> {
 fn scale_rates(m: &MachineRecords) -> String {
     let rates: Vec<String> = m
         .measurements()
-        .filter(|r| r.str(col::FIGURE) == "scale" && r.str(col::STATUS) == "ok")
+        .filter(|r| r.str(col::FIGURE) == SCALE && r.str(col::STATUS) == "ok")
         .filter_map(|r| {
             let (per_s, int32) = scale_rate(m, r)?;
-            Some(format!("{} {} (ℓ = {}, N = {})", r.str("search"), crate::fmt::share(per_s, int32, 0), r.int("ell")?, r.int("n")?))
+            let BuildCase { search, ell, n, .. } = r.row().ok()?;
+            Some(format!("{search} {} (ℓ = {ell}, N = {n})", crate::fmt::share(per_s, int32, 0)))
         })
         .collect();
     if rates.is_empty() {
@@ -149,13 +152,13 @@ fn counting_kernel(m: &MachineRecords) -> String {
         "÷ device copy",
     ]);
     // The latest run's rows: each run measured one version of the kernel.
-    let count_rows = || m.measurements().filter(|r| r.str(col::FIGURE) == "count" && r.str(col::STATUS) == "ok");
-    let Some(latest) = count_rows().filter_map(|r| r.int("run_id")).max() else { return String::new() };
+    let count_rows = || m.measurements().filter(|r| r.str(col::FIGURE) == COUNT && r.str(col::STATUS) == "ok");
+    let Some(latest) = count_rows().filter_map(|r| r.int(RUN_ID)).max() else { return String::new() };
     let mut commit = String::new();
-    for r in count_rows().filter(|r| r.int("run_id") == Some(latest)) {
-        commit = r.str("git_commit").to_owned();
-        let (Some(size), Some(n), Some(alleles), Some(kernel_ms)) =
-            (r.int("group_size"), r.int("n"), r.float("alleles_counted"), r.float("kernel_ms"))
+    for r in count_rows().filter(|r| r.int(RUN_ID) == Some(latest)) {
+        commit = r.str(GIT_COMMIT).to_owned();
+        let (Ok(CountCase { n, .. }), Ok(count), Ok(DeviceTimes { alleles_counted: Some(alleles), kernel_ms: Some(kernel_ms), .. })) =
+            (r.row::<CountCase>(), r.row::<CountRow>(), r.row::<DeviceTimes>())
         else {
             continue;
         };
@@ -164,8 +167,8 @@ fn counting_kernel(m: &MachineRecords) -> String {
             m.ceiling_of_profile(ceiling, r.str(col::PROFILE)).map_or("—".into(), |c| crate::fmt::share(v, c * 1e9, 0))
         };
         t.row(vec![
-            size.to_string(),
-            r.str("counting").to_owned(),
+            count.group_size.to_string(),
+            count.counting.unwrap_or_default(),
             n.to_string(),
             format!("{alleles:.2e}"),
             format!("{kernel_ms:.2}"),
@@ -244,7 +247,7 @@ fn device_runs(m: &MachineRecords, a: &Analysis, source: &str) -> String {
         // The rest: teardown and the host's work between the phases' events
         // (records from before setup_ms have the setup in it).
         let inside: Option<f64> = phases.iter().copied().sum();
-        let setup = device.phases.get(SETUP).and_then(|v| Summary::of(v)).map(|s| s.mean);
+        let setup = device.phases.get(Phases::setup_ms).and_then(|v| Summary::of(v)).map(|s| s.mean);
         row.push(setup.map_or("—".into(), |s| format!("{s:.1}")));
         row.push(match (inside, setup) {
             (Some(i), Some(s)) => format!("{:.1}", whole.mean - i - s),
@@ -302,10 +305,10 @@ fn phase_ceilings(t: &mut Table, m: &MachineRecords, a: &Analysis, ell: usize, n
     let ceiling = |name: &str| a.fig5_profile.get(&ell).and_then(|p| m.ceiling_of_profile(name, p));
     let (pop, winners) = (ell as f64 * n as f64 / 8.0, 4.0 * n as f64);
     let bytes = [
-        ("convergence_ms", "convergence", pop),
-        ("selection_ms", "selection", winners + 2.0 * pop),
-        ("sampling_ms", "sampling", 2.0 * pop),
-        ("evaluation_ms", "evaluation", pop + winners),
+        (Phases::convergence_ms, "convergence", pop),
+        (Phases::selection_ms, "selection", winners + 2.0 * pop),
+        (Phases::sampling_ms, "sampling", 2.0 * pop),
+        (Phases::evaluation_ms, "evaluation", pop + winners),
     ];
     let row = |phase: &str, ms: f64, work: String, rate: String, of: String| {
         vec![ell.to_string(), phase.into(), format!("{ms:.1}"), format!("{:.0}%", 100.0 * ms / whole), work, rate, of]
@@ -317,7 +320,8 @@ fn phase_ceilings(t: &mut Table, m: &MachineRecords, a: &Analysis, ell: usize, n
             .map_or("— (no ceiling recorded)".into(), |c| format!("{} of {c:.0} GB/s device copy", crate::fmt::share(gbs, c, 2)));
         t.row(row(phase, ms, format!("{:.2e} B", g * per_generation), format!("{gbs:.1} GB/s"), of));
         if phase == "selection" {
-            let (Some(ms), Some(alleles)) = (device.phases.get("model_device_ms").and_then(|v| mean(v)), mean(&device.alleles)) else {
+            let (Some(ms), Some(alleles)) = (device.phases.get(Phases::model_device_ms).and_then(|v| mean(v)), mean(&device.alleles))
+            else {
                 continue;
             };
             let rate = alleles / (ms * 1e-3);
@@ -367,6 +371,9 @@ fn builds(a: &Analysis) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiments::ecga::GECGA;
+    use crate::experiments::ecga::analysis::tests::stored;
+    use crate::experiments::ecga::rows::{RunRow, ran};
     use crate::records::machine::int32_ceiling;
 
     /// Two Figure 5 runs at ℓ = 500: 16-thread FastCount's whole runs of 10 s and 9 s, the device's of 100 ms
@@ -376,15 +383,18 @@ mod tests {
         let mut rows = Vec::new();
         for (run, fastcount) in [(0, 10_000.0), (1, 9_000.0)] {
             rows.push(fig5("speed", 1, 500, run, CPU_MT, 0.9 * fastcount, fastcount));
-            let mut device =
-                fig5("speed", 1, 500, run, GECGA_DEVICE, 60.0, 100.0).with("generations", 10usize).with("alleles_counted", 1e9);
-            for phase in PHASES {
-                device = device.with(phase, 10.0);
-            }
-            if let Some(ms) = setup {
-                device = device.with(SETUP, ms);
-            }
-            rows.push(device);
+            let phases = Phases {
+                init_ms: 10.0,
+                convergence_ms: 10.0,
+                selection_ms: 10.0,
+                model_device_ms: 10.0,
+                sampling_ms: 10.0,
+                evaluation_ms: 10.0,
+                setup_ms: setup,
+            };
+            let alleles = DeviceTimes { alleles_counted: Some(1e9), ..DeviceTimes::default() };
+            let device = fig5("speed", 1, 500, run, GECGA_DEVICE, 60.0, 100.0).with(RunRow::generations, 10usize);
+            rows.push(device.with_row(&phases).with_row(&alleles));
         }
         MachineRecords { hw_id: "m".into(), rows }
     }
@@ -411,12 +421,7 @@ mod tests {
         let text = device_runs(&m, &Analysis::of(&m, &published()), "");
         assert!(text.contains("| 500 | sampling | 10.0 | 10% | 1.25e5 B | 0.0 GB/s | — (no ceiling recorded) |"), "{text}");
         // ℓ = 500, N = 100: P = 6,250 bytes; 10 generations in 10 ms a phase.
-        let d2d = Record::new()
-            .with(col::RECORD_KIND, "ceiling")
-            .with("ceiling", "gpu_d2d")
-            .with(col::PROFILE, "speed")
-            .with("run_id", 1u64)
-            .with(crate::records::GB_PER_S, 0.0125);
+        let d2d = crate::claims::testing::machine(&[("gpu_d2d", 0.0125)]).rows.remove(0).with(col::PROFILE, "speed");
         m.rows.extend([d2d, int32_ceiling("speed", 1, 1000.0), int32_ceiling("gpu", 2, 1.0)]);
         let text = device_runs(&m, &Analysis::of(&m, &published()), "");
         // Convergence: 62,500 B in 10 ms = 6.25 MB/s, half the 12.5 MB/s ceiling.
@@ -428,16 +433,9 @@ mod tests {
     }
 
     fn scale(search: &str, status: &str, alleles: f64, kernel_ms: f64) -> Record {
-        Record::new()
-            .with(col::RECORD_KIND, "measurement")
-            .with(col::FIGURE, "scale")
-            .with(col::PROFILE, "gpu-scale")
-            .with("search", search)
-            .with(col::STATUS, status)
-            .with("ell", 9800usize)
-            .with("n", 1_912_315usize)
-            .with("alleles_counted", alleles)
-            .with("kernel_ms", kernel_ms)
+        let case = BuildCase { search: search.into(), ell: 9800, n: 1_912_315, ..BuildCase::default() };
+        let device = DeviceTimes { alleles_counted: Some(alleles), kernel_ms: Some(kernel_ms), ..DeviceTimes::default() };
+        stored(ran(GECGA).with(col::STATUS, status), SCALE, "gpu-scale", 3).with_row(&case).with_row(&device)
     }
 
     #[test]
@@ -460,18 +458,11 @@ mod tests {
     }
 
     fn count(run_id: u64, size: usize, counting: &str, alleles: f64, kernel_ms: f64) -> Record {
-        Record::new()
-            .with(col::RECORD_KIND, "measurement")
-            .with(col::FIGURE, "count")
-            .with(col::PROFILE, "gpu-count")
-            .with("run_id", run_id)
-            .with("git_commit", format!("c{run_id}"))
-            .with(col::STATUS, "ok")
-            .with("group_size", size)
-            .with("counting", counting)
-            .with("n", 1000usize)
-            .with("alleles_counted", alleles)
-            .with("kernel_ms", kernel_ms)
+        let case = CountCase { n: 1000, ..CountCase::default() };
+        let count = CountRow { group_size: size, counting: Some(counting.into()), ..CountRow::default() };
+        let device = DeviceTimes { alleles_counted: Some(alleles), kernel_ms: Some(kernel_ms), ..DeviceTimes::default() };
+        let r = stored(ran(GECGA), COUNT, "gpu-count", run_id).with(GIT_COMMIT, format!("c{run_id}"));
+        r.with_row(&case).with_row(&count).with_row(&device)
     }
 
     #[test]

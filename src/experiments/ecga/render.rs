@@ -4,6 +4,7 @@
 //! every machine; and the side-by-side comparison of machines.
 
 use super::analysis::{Analysis, PerGeneration, Table5Rule};
+use super::rows::Scored;
 use super::{CPU_MT, EcgaPaper, GECGA, GECGA_DEVICE, SCORERS, performance, scale, spec::power_fit};
 use crate::claims::judge::{self, Comparison};
 use crate::experiments::{PaperReport, Section};
@@ -160,8 +161,8 @@ impl EcgaPaper {
         if let Some(rule) = &a.table5_rule {
             let scorers: std::collections::BTreeSet<&str> = m
                 .measurements()
-                .filter(|r| r.str(col::FIGURE) == "table5" && r.str(col::STATUS) == "ok" && &Table5Rule::of(r) == rule)
-                .map(|r| r.str("scorer"))
+                .filter(|r| r.str(col::STATUS) == "ok" && Table5Rule::of_row(r).as_ref() == Some(rule))
+                .map(|r| r.str(Scored::scorer))
                 .filter(|s| !s.is_empty())
                 .collect();
             let _ = writeln!(

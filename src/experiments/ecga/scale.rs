@@ -3,6 +3,7 @@
 //! the model builds run at the paper's point (ℓ = 9,800, N = 1,912,315).
 
 use super::performance::scale_rate;
+use super::rows::{BuildCase, DeviceTimes, SCALE, ScaleRow};
 use super::spec::EcgaSpec;
 use crate::hardware::Quantity;
 use crate::library::ecga::Search;
@@ -89,7 +90,7 @@ fn reach_table(spec: &EcgaSpec, device: &str, bytes: f64) -> String {
 pub fn section(spec: &EcgaSpec, m: &MachineRecords) -> String {
     let max_l = *spec.settings.max_l.get_ref();
     let mut md = String::new();
-    if let Some(gib) = m.rows.iter().find_map(|r| r.float("gpu_mem_gib")) {
+    if let Some(gib) = Quantity::GpuMemory.here(m) {
         md += &reach_table(spec, "this GPU (device total)", gib * GIB);
         md += "\n";
     }
@@ -107,26 +108,26 @@ pub fn section(spec: &EcgaSpec, m: &MachineRecords) -> String {
         "alleles counted per second ÷ int32 rate",
     ]);
     let mut not_run = String::new();
-    for r in m.measurements().filter(|r| r.str(col::FIGURE) == "scale") {
+    for r in m.measurements().filter(|r| r.str(col::FIGURE) == SCALE) {
         if r.str(col::STATUS) != "ok" {
             let _ = writeln!(not_run, "Model build not run here ({}).", r.str(col::REASON));
             continue;
         }
-        let (ell, n) = (r.int("ell").unwrap_or(0) as usize, r.int("n").unwrap_or(0) as usize);
-        let secs = |k: &str| r.float(k).map_or("—".into(), |v| format!("{:.1}", v / 1e3));
+        let (Ok(BuildCase { search, ell, n, .. }), Ok(b)) = (r.row::<BuildCase>(), r.row::<ScaleRow>()) else { continue };
+        let secs = |ms: f64| format!("{:.1}", ms / 1e3);
         let rate = scale_rate(m, r)
             .map_or("—".into(), |(per_s, int32)| format!("{per_s:.2e} ÷ {int32:.2e} = {}", crate::fmt::share(per_s, int32, 0)));
         t.row(vec![
-            r.str("search").to_string(),
+            search,
             ell.to_string(),
             n.to_string(),
             format!("{:.3}", harness_bytes(n, ell, max_l) / 1e9),
-            secs("population_ms"),
-            secs("model_ms"),
-            secs("kernel_ms"),
-            r.int("merges").map_or("—".into(), |v| v.to_string()),
-            r.int("pairs_scored").map_or("—".into(), |v| v.to_string()),
-            r.float("model_quality").map_or("—".into(), |q| format!("{:.1}%", 100.0 * q)),
+            secs(b.population_ms),
+            secs(b.model_ms),
+            r.row::<DeviceTimes>().ok().and_then(|d| d.kernel_ms).map_or("—".into(), secs),
+            b.merges.to_string(),
+            b.pairs_scored.to_string(),
+            format!("{:.1}%", 100.0 * b.model_quality),
             rate,
         ]);
     }
