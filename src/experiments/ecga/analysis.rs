@@ -4,11 +4,12 @@
 //! rows at the scalability point of Section 5.4.
 
 use super::rows::{
-    BUILD, Bisection, BuildCase, BuildRow, CASE_ID, COUNT, CPU_PHYSICAL_CORES, CountRow, DeviceTimes, FIG5, FIG6, FIG7, Fig5Case,
-    Generation, Phases, RUN_ID, RunCase, RunRow, SCALE, ScaleRow, Scored, TABLE5, Table5Case, WHOLE, WholeBuild, WholeCase,
+    BUILD, Bisection, BuildCase, BuildRow, COUNT, CountRow, DeviceTimes, FIG5, FIG6, FIG7, Fig5Case, Generation, Phases, RunCase, RunRow,
+    SCALE, ScaleRow, Scored, TABLE5, Table5Case, WHOLE, WholeBuild, WholeCase,
 };
 use super::spec::Published;
 use super::{BASELINE, FASTCOUNT, GECGA, GECGA_DEVICE};
+use crate::hardware::FingerprintRow;
 use crate::library::ecga::Search;
 use crate::records::MachineRecords;
 use crate::records::Record;
@@ -310,7 +311,7 @@ fn ok(r: &Record) -> bool {
 /// the host's physical cores.
 fn builds_at_once(case: &WholeCase, r: &Record) -> usize {
     match case.threads {
-        0 => r.int(CPU_PHYSICAL_CORES).unwrap_or(0).max(0) as usize,
+        0 => r.int(FingerprintRow::cpu_physical_cores).unwrap_or(0).max(0) as usize,
         t => t,
     }
 }
@@ -321,7 +322,7 @@ fn fig5_profile(m: &MachineRecords) -> Option<String> {
     for r in m.measurements().filter(|r| r.str(col::FIGURE) == FIG5) {
         let e = per.entry(r.str(col::PROFILE).to_owned()).or_default();
         e.0.extend(r.row::<Fig5Case>().map(|c| c.ell));
-        e.1 = e.1.max(r.int(RUN_ID).unwrap_or(0));
+        e.1 = e.1.max(r.int(col::RUN_ID).unwrap_or(0));
     }
     per.into_iter().max_by_key(|(_, (ells, run))| (ells.len(), *run)).map(|(p, _)| p)
 }
@@ -390,7 +391,7 @@ impl Analysis {
             let Some(rule) = Table5Rule::of_row(r) else { continue };
             let e = rules.entry(rule).or_default();
             e.0 += 1;
-            e.1 = e.1.max(r.int(RUN_ID).unwrap_or(0));
+            e.1 = e.1.max(r.int(col::RUN_ID).unwrap_or(0));
         }
         a.table5_rule = rules.iter().max_by_key(|(_, (n, run))| (*n, *run)).map(|(rule, _)| rule.clone());
         a.table5_left_out =
@@ -401,8 +402,8 @@ impl Analysis {
         for r in rows {
             let (figure, scorer) = (r.str(col::FIGURE), r.str(Scored::scorer));
             if matches!(figure, TABLE5 | FIG6)
-                && !r.str(CASE_ID).is_empty()
-                && !seen.insert((r.str(CASE_ID), r.int(Generation::generation), scorer, Table5Rule::of_row(r)))
+                && !r.str(col::CASE_ID).is_empty()
+                && !seen.insert((r.str(col::CASE_ID), r.int(Generation::generation), scorer, Table5Rule::of_row(r)))
             {
                 continue;
             }
@@ -444,7 +445,7 @@ impl Analysis {
                     };
                     t.model.push(model);
                     t.total.extend(total);
-                    t.by_case.insert(r.str(CASE_ID).to_owned(), (model, total));
+                    t.by_case.insert(r.str(col::CASE_ID).to_owned(), (model, total));
                     t.pairs.push(pairs as f64);
                     if let Ok(d) = r.row::<DeviceTimes>() {
                         t.kernel.extend(d.kernel_ms);
@@ -465,7 +466,7 @@ impl Analysis {
                     let e = a.fig6.entry(key.clone()).or_default().entry(g.generation).or_default();
                     e.0.push(g.model_quality);
                     e.1.push(g.ones_ratio);
-                    let run = a.fig6_runs.entry(key).or_default().entry(r.str(CASE_ID).to_owned()).or_default();
+                    let run = a.fig6_runs.entry(key).or_default().entry(r.str(col::CASE_ID).to_owned()).or_default();
                     run.generations = g.generations;
                     run.quality.insert(g.generation, g.model_quality);
                     run.ones.insert(g.generation, g.ones_ratio);
@@ -607,7 +608,7 @@ pub mod tests {
 
     /// `r` as the runner stores it: a measurement of `figure` by `profile`'s run `run_id`.
     pub fn stored(r: Record, figure: &str, profile: &str, run_id: u64) -> Record {
-        r.with(col::RECORD_KIND, "measurement").with(col::FIGURE, figure).with(col::PROFILE, profile).with(RUN_ID, run_id)
+        r.with(col::RECORD_KIND, "measurement").with(col::FIGURE, figure).with(col::PROFILE, profile).with(col::RUN_ID, run_id)
     }
 
     /// A Figure 5 case at ℓ (N = 100).
@@ -618,7 +619,7 @@ pub mod tests {
     /// A Figure 5 row of one scorer in one run.
     pub fn fig5(profile: &str, run_id: u64, ell: usize, run: usize, scorer: &str, model_ms: f64, total_ms: f64) -> Record {
         let times = RunRow { model_ms, total_ms, identical: Some(true), ..RunRow::default() };
-        let r = stored(ran(scorer), FIG5, profile, run_id).with(CASE_ID, format!("fig5/l{ell}/r{run}"));
+        let r = stored(ran(scorer), FIG5, profile, run_id).with(col::CASE_ID, format!("fig5/l{ell}/r{run}"));
         r.with_row(&fig5_case(ell, run)).with_row(&times)
     }
 
@@ -683,7 +684,7 @@ pub mod tests {
         let fig6 = |profile: &str, run_id: u64, g: usize, ones: f64| {
             let case = RunCase { search: "greedy".into(), ell: 50, n: 2400, ..RunCase::default() };
             let generation = Generation { generation: g, ones_ratio: ones, ..Generation::default() };
-            let r = stored(ran(GECGA), FIG6, profile, run_id).with(CASE_ID, "fig6/greedy/n2400/r0");
+            let r = stored(ran(GECGA), FIG6, profile, run_id).with(col::CASE_ID, "fig6/greedy/n2400/r0");
             r.with_row(&case).with_row(&generation)
         };
         let rows =
@@ -716,7 +717,7 @@ pub mod tests {
         assert_eq!(a.table5_left_out.get(&old), Some(&1), "rows without the columns: one run of one, the paper's randomness");
         assert_eq!(a.table5_left_out.len(), 2);
         // The same case stored by two profiles is one bisection.
-        let twice = |p: &str| t5(2500, Some(5), "counter").with(CASE_ID, "table5/greedy/l50/b0").with(col::PROFILE, p);
+        let twice = |p: &str| t5(2500, Some(5), "counter").with(col::CASE_ID, "table5/greedy/l50/b0").with(col::PROFILE, p);
         let a = Analysis::of(&MachineRecords { hw_id: "m".into(), rows: vec![twice("cpu"), twice("quick")] }, &published());
         assert_eq!(a.table5[&("greedy".to_owned(), 50)], vec![2500.0]);
         assert!(rule.describe().contains("5 runs per trial") && old.describe().starts_with("one run per trial"), "{}", rule.describe());

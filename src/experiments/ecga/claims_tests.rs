@@ -8,8 +8,8 @@ use crate::claims::testing::{self, every_claim_reaches};
 use crate::claims::{Claims, Ctx, NotRun, Verdict, VerdictKind};
 use crate::experiments::ecga::analysis::tests::{fig5, fig5_not_run, published, stored};
 use crate::experiments::ecga::rows::{
-    BUILD, Bisection, BuildCase, BuildRow, CASE_ID, COUNT, CountRow, FIG6, FIG7, Generation, RunCase, RunRow, SCALE, ScaleRow, Scored,
-    TABLE5, Table5Case, WHOLE, WholeBuild, WholeCase, ran,
+    BUILD, Bisection, BuildCase, BuildRow, COUNT, CountRow, FIG6, FIG7, Generation, RunCase, RunRow, SCALE, ScaleRow, Scored, TABLE5,
+    Table5Case, WHOLE, WholeBuild, WholeCase, ran,
 };
 use crate::experiments::ecga::spec::EcgaSpec;
 use crate::experiments::ecga::{BASELINE, CPU_MT, FASTCOUNT, GECGA, GECGA_DEVICE};
@@ -105,7 +105,7 @@ fn fig6_to(search: &str, n: usize, runs: usize, len: usize, quality: f64, top: f
             let ones = 0.5 + (top - 0.5) * (g - 1) as f64 / (gens - 1) as f64;
             let case = RunCase { search: search.into(), ell: 50, n, run: r, ..RunCase::default() };
             let generation = Generation { generation: g, generations: gens, model_quality: q, ones_ratio: ones, ..Generation::default() };
-            rows.push(row(FIG6, GECGA).with(CASE_ID, format!("fig6/{search}/n{n}/r{r}")).with_row(&case).with_row(&generation));
+            rows.push(row(FIG6, GECGA).with(col::CASE_ID, format!("fig6/{search}/n{n}/r{r}")).with_row(&case).with_row(&generation));
         }
     }
     rows
@@ -118,7 +118,8 @@ fn fig7(ell: usize, n: usize, gm_ms: f64, greedy_ms: f64) -> Vec<Record> {
         .into_iter()
         .enumerate()
         .map(|(r, t)| {
-            let gm = row(FIG7, GECGA).with(CASE_ID, format!("fig7/l{ell}/r{r}")).with_row(&RunCase { ell, run: r, ..RunCase::default() });
+            let gm =
+                row(FIG7, GECGA).with(col::CASE_ID, format!("fig7/l{ell}/r{r}")).with_row(&RunCase { ell, run: r, ..RunCase::default() });
             gm.with_row(&RunRow { total_ms: t, model_ms: greedy_ms / 4.0, ..RunRow::default() })
         })
         .collect();
@@ -600,8 +601,8 @@ fn greedy_converges_earlier_counts_the_runs_that_never_reach_a_high_ratio_of_one
     let second = |rows: Vec<Record>| -> Vec<Record> {
         rows.into_iter()
             .map(|r| {
-                let id = format!("{}b", r.str(CASE_ID));
-                r.with(CASE_ID, id)
+                let id = format!("{}b", r.str(col::CASE_ID));
+                r.with(col::CASE_ID, id)
             })
             .collect()
     };

@@ -5,7 +5,7 @@
 
 use super::analysis::{Analysis, Phase, ScorerTimes};
 use super::cases::{COUNT_CHECKED, COUNT_ELL, COUNT_GROUPS, COUNT_REPS};
-use super::rows::{BuildCase, COUNT, CountCase, CountRow, DeviceTimes, GIT_COMMIT, PHASES, Phases, RUN_ID, SCALE};
+use super::rows::{BuildCase, COUNT, CountCase, CountRow, DeviceTimes, PHASES, Phases, SCALE};
 use super::{BASELINE, CPU_MT, GECGA, GECGA_DEVICE, SCORERS, SPEED_PROFILE};
 use crate::records::MachineRecords;
 use crate::records::Record;
@@ -153,10 +153,10 @@ fn counting_kernel(m: &MachineRecords) -> String {
     ]);
     // The latest run's rows: each run measured one version of the kernel.
     let count_rows = || m.measurements().filter(|r| r.str(col::FIGURE) == COUNT && r.str(col::STATUS) == "ok");
-    let Some(latest) = count_rows().filter_map(|r| r.int(RUN_ID)).max() else { return String::new() };
+    let Some(latest) = count_rows().filter_map(|r| r.int(col::RUN_ID)).max() else { return String::new() };
     let mut commit = String::new();
-    for r in count_rows().filter(|r| r.int(RUN_ID) == Some(latest)) {
-        commit = r.str(GIT_COMMIT).to_owned();
+    for r in count_rows().filter(|r| r.int(col::RUN_ID) == Some(latest)) {
+        commit = r.str(col::GIT_COMMIT).to_owned();
         let (Ok(CountCase { n, .. }), Ok(count), Ok(DeviceTimes { alleles_counted: Some(alleles), kernel_ms: Some(kernel_ms), .. })) =
             (r.row::<CountCase>(), r.row::<CountRow>(), r.row::<DeviceTimes>())
         else {
@@ -461,7 +461,7 @@ mod tests {
         let case = CountCase { n: 1000, ..CountCase::default() };
         let count = CountRow { group_size: size, counting: Some(counting.into()), ..CountRow::default() };
         let device = DeviceTimes { alleles_counted: Some(alleles), kernel_ms: Some(kernel_ms), ..DeviceTimes::default() };
-        let r = stored(ran(GECGA), COUNT, "gpu-count", run_id).with(GIT_COMMIT, format!("c{run_id}"));
+        let r = stored(ran(GECGA), COUNT, "gpu-count", run_id).with(col::GIT_COMMIT, format!("c{run_id}"));
         r.with_row(&case).with_row(&count).with_row(&device)
     }
 

@@ -15,13 +15,6 @@ pub const WHOLE: &str = "whole";
 pub const SCALE: &str = "scale";
 pub const COUNT: &str = "count";
 
-/// Columns the harness writes on every row that this paper reads: the case,
-/// the run that stored it, its code and the host's physical cores.
-pub const CASE_ID: &str = "case_id";
-pub const RUN_ID: &str = "run_id";
-pub const GIT_COMMIT: &str = "git_commit";
-pub const CPU_PHYSICAL_CORES: &str = "cpu_physical_cores";
-
 crate::record_row! {
     /// A Table 5 case: one bisection (Section 5.2) for the smallest population
     /// solving m − 1 subproblems, under a per-trial rule and randomness (absent

@@ -87,7 +87,7 @@ impl Analysis {
         };
         let mut a =
             Analysis { gpu_sms: m.rows.iter().find_map(|r| r.int(FingerprintRow::gpu_sms)).map(|v| v as usize), ..Analysis::default() };
-        let ran = |r: &Record| r.str(col::STATUS) == "ok";
+        let ran = Record::is_ok;
         // Identity is evidence whichever profile ran it: every gBOA run counts.
         for r in m.measurements().filter(|r| [GBOA, GBOA_PAPER].contains(&r.str(col::METHOD)) && ran(r)) {
             a.identical.0 += usize::from(r.row::<RunRow>().is_ok_and(|run| run.identical == Some(true)));

@@ -86,7 +86,7 @@ impl Family {
 
 impl Run {
     fn of(r: &Record) -> Result<Run> {
-        let case = r.str("case_id");
+        let case = r.str(col::CASE_ID);
         let read = |e: String| anyhow::anyhow!("record of case `{case}`: {e}");
         let IslandsCase { islands, island_size, generations, .. } = r.row().map_err(read)?;
         anyhow::ensure!(generations > 0, "case `{case}`: no generations");
@@ -196,7 +196,7 @@ impl Analysis {
         };
         let mut a = Analysis::default();
         for r in m.pooled_measurements(point, |r| r.int(IslandsCase::generations)) {
-            if r.str(col::STATUS) != "ok" {
+            if !r.is_ok() {
                 a.not_run.insert(r.str(col::METHOD).to_owned(), r.str(col::REASON).to_owned());
                 continue;
             }
@@ -358,8 +358,8 @@ pub(super) mod fixtures {
     fn in_case(row: Record, figure: &str, id: String, case: IslandsCase) -> Record {
         row.with(col::RECORD_KIND, "measurement")
             .with(col::PROFILE, "p")
-            .with("run_id", 1)
-            .with("case_id", id)
+            .with(col::RUN_ID, 1)
+            .with(col::CASE_ID, id)
             .with(col::FIGURE, figure)
             .with_row(&case)
     }
@@ -449,7 +449,7 @@ pub(super) mod fixtures {
     pub fn machine(mut rows: Vec<Record>, sms: Option<usize>, ceilings: &[(&str, f64)]) -> MachineRecords {
         if let Some(sms) = sms {
             for r in &mut rows {
-                r.set("gpu_sms", sms);
+                r.set(crate::hardware::FingerprintRow::gpu_sms, sms);
             }
         }
         rows.extend(crate::claims::testing::machine(ceilings).rows);

@@ -10,6 +10,7 @@ use crate::claims::hardware::Factor;
 use crate::claims::judge;
 use crate::claims::{Band, Ctx, Estimate, Model, Outcome, Params, Point};
 use crate::fmt::{fmt_mean, fmt_num, fmt_ratio, fmt_sig};
+use crate::hardware::FingerprintRow;
 use crate::hardware::Quantity;
 use crate::records::MachineRecords;
 use crate::spec::Pair;
@@ -66,7 +67,10 @@ fn occupancy_factor(here_islands: usize, size: usize, ctx: &Ctx) -> Option<Facto
 
 /// This machine's GPU compute capability, from its records.
 fn gpu_cc(m: &MachineRecords) -> Option<f64> {
-    m.rows.iter().find_map(|r| r.float("gpu_cc").or_else(|| r.str("gpu_cc").parse().ok())).filter(|cc| *cc > 0.0)
+    m.rows
+        .iter()
+        .find_map(|r| r.float(FingerprintRow::gpu_cc).or_else(|| r.str(FingerprintRow::gpu_cc).parse().ok()))
+        .filter(|cc| *cc > 0.0)
 }
 
 /// A matched point with its occupancy factor where it can be computed (without it a model naming occupancy

@@ -10,6 +10,7 @@ use super::super::{CPU_1T, CPU_MT, CUDA, CUDA_SPLIT, cpu_threads};
 use super::*;
 use crate::claims::testing::every_claim_reaches;
 use crate::claims::{Claims, Ctx, Direction, NotRun, Outcome, Verdict, VerdictKind};
+use crate::hardware::FingerprintRow;
 use crate::records::MachineRecords;
 use crate::records::Record;
 use crate::spec::{PaperHardware, SpecFile};
@@ -44,7 +45,7 @@ fn jitter(r: usize) -> f64 {
 /// An H100's or H200's compute capability (9.0, 64 warps per SM) on every row.
 fn hopper(mut m: MachineRecords) -> MachineRecords {
     for r in &mut m.rows {
-        r.set("gpu_cc", 9.0);
+        r.set(FingerprintRow::gpu_cc, 9.0);
     }
     m
 }
@@ -162,7 +163,7 @@ fn table_machine(
     }
     let mut m = hopper(machine(rows, Some(132), ceilings));
     for r in &mut m.rows {
-        r.set("cpu_physical_cores", cores);
+        r.set(FingerprintRow::cpu_physical_cores, cores);
     }
     m
 }

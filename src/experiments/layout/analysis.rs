@@ -451,8 +451,7 @@ fn index<'a>(rows: impl Iterator<Item = &'a Record>) -> (BTreeMap<(Function, Siz
     let mut gpu_ran = false;
     let mut gpu_absent = String::new();
     for (key, rows) in groups {
-        let timed: Vec<&Measured> =
-            rows.iter().filter(|(r, t, _)| t.phase == TIMED && r.str(col::STATUS) == "ok").map(|(_, _, m)| m).collect();
+        let timed: Vec<&Measured> = rows.iter().filter(|(r, t, _)| t.phase == TIMED && r.is_ok()).map(|(_, _, m)| m).collect();
         let walls: Vec<f64> = timed.iter().filter_map(|m| m.wall_ms).collect();
         let cell = if let Some(summary) = Summary::of(&walls) {
             let events: Vec<f64> = timed.iter().filter_map(|m| m.events_ms).collect();
