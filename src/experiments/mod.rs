@@ -168,11 +168,20 @@ pub struct Section {
 }
 
 /// One machine's part of a section.
+#[derive(Clone, Debug, PartialEq)]
 pub enum Part {
     /// Markdown under the machine's heading.
     Shown(String),
     /// Why this machine has no results for the section ("libcuda not found").
     NotRun(String),
+}
+
+impl Part {
+    /// `body`'s Markdown where the machine has `what` runs, else the one line
+    /// "no `what` runs recorded".
+    pub fn of_runs(has_runs: bool, what: &str, body: impl FnOnce() -> String) -> Part {
+        if has_runs { Part::Shown(body()) } else { Part::NotRun(format!("no {what} runs recorded")) }
+    }
 }
 
 impl From<String> for Part {

@@ -122,17 +122,21 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
             md += s.intro.trim_end();
             md += "\n\n";
         }
-        // A machine without results for the section is one line after the others.
+        // The machines without results for the section: one line after the others, those of one reason together.
         let label = |hw: &String| machines.iter().find(|m| &m.hw_id == hw).map_or_else(|| hw.clone(), |m| m.label());
-        let mut not_run = Vec::new();
+        let mut not_run: Vec<(&str, Vec<String>)> = Vec::new();
         for (hw, part) in &s.machines {
             match part {
-                Part::NotRun(why) => not_run.push(format!("{} (`{hw}`): {why}", label(hw))),
+                Part::NotRun(why) => match not_run.iter_mut().find(|(w, _)| w == why) {
+                    Some((_, on)) => on.push(label(hw)),
+                    None => not_run.push((why, vec![label(hw)])),
+                },
                 Part::Shown(part) => md += &format!("### {}\n\nMachine `{hw}`.\n\n{}\n\n", label(hw), part.trim_end()),
             }
         }
         if !not_run.is_empty() {
-            md += &format!("**Not run on** {}.\n\n", not_run.join("; "));
+            let lines: Vec<String> = not_run.iter().map(|(why, on)| format!("{}: {why}", on.join(", "))).collect();
+            md += &format!("**Not run on** {}.\n\n", lines.join("; "));
         }
     }
     md += "## Claims\n\n";

@@ -8,7 +8,7 @@ use super::analysis::{Analysis, AttributeType, Budget, Chance, Learning, Models,
 use super::rows::{SetCase, TrainingSet};
 use super::spec::{Column, SETS, set_label, stand_in};
 use super::{BALLOT, BiohelPaper, CUDA, METHODS, PARALLEL, SERIAL, SPEED_PROFILE, scale};
-use crate::experiments::{PaperReport, Section};
+use crate::experiments::{PaperReport, Part, Section};
 use crate::fmt;
 use crate::records::MachineRecords;
 use crate::records::col;
@@ -61,9 +61,9 @@ impl BiohelPaper {
         let a = |m: &MachineRecords| &analyses[m.hw_id.as_str()];
         let types = self.attribute_types(machines)?;
         let mut sections = vec![
-            Section::per_machine("Table 2 — evaluation time with 1 window", "", machines, |m| Ok(self.table2(a(m))))?,
+            Section::per_machine("Table 2 — evaluation time with 1 window", "", machines, |m| Ok(evaluated(a(m), || self.table2(a(m)))))?,
             Section::per_machine("Table 2 — integration: whole learning time with 1 window", "", machines, |m| {
-                Ok(self.integration(a(m)))
+                Ok(learned(a(m), || self.integration(a(m))))
             })?,
             Section::per_machine(
                 "Table 3 — evaluation speedups with ILAS windows",
@@ -71,7 +71,7 @@ impl BiohelPaper {
                  paper's first row), *total* = serial with 1 window / CUDA with w windows (its second row), each beside the \
                  paper's value (Tesla C1060 against one Xeon E5472 core); *serial 1 / w* = what windowing alone saves.",
                 machines,
-                |m| Ok(self.table3(a(m))),
+                |m| Ok(evaluated(a(m), || self.table3(a(m)))),
             )?,
             Section::per_machine(
                 "Table 4 — speedups of the whole learning system with ILAS windows",
@@ -79,7 +79,7 @@ impl BiohelPaper {
                  count (the paper's first row), *vs serial 1 window* = serial with 1 window / CUDA with w windows (its \
                  second row), each beside the paper's value (Tesla C1060 against one Xeon E5472 core).",
                 machines,
-                |m| Ok(self.table4(a(m))),
+                |m| Ok(learned(a(m), || self.table4(a(m)))),
             )?,
             Section::text(
                 "Section 5.2 — the whole system's speedup against the evaluation's",
@@ -99,7 +99,7 @@ impl BiohelPaper {
                  5); here to show that the learner learns. Accuracy of the rule list (first matching rule, else the default \
                  class) on the training set and on the test fold, mean ± sd over seeds.",
                 machines,
-                |m| Ok(accuracy_table(a(m))),
+                |m| Ok(learned(a(m), || accuracy_table(a(m)))),
             )?,
         ];
         sections.push(Section::per_machine(
@@ -201,9 +201,6 @@ impl BiohelPaper {
 
     fn table2(&self, a: &Analysis) -> String {
         let sets = a.eval.sets();
-        if sets.is_empty() {
-            return "No evaluation runs in this machine's records.\n".into();
-        }
         let mut t = Table::new(&[
             "set",
             "training instances",
@@ -231,9 +228,6 @@ impl BiohelPaper {
     }
 
     fn integration(&self, a: &Analysis) -> String {
-        if a.learning.is_empty() {
-            return "No learning runs in this machine's records.\n".into();
-        }
         let mut md = String::new();
         for (budget, l) in &a.learning {
             let _ = writeln!(md, "Budget: {}.\n", budget.describe());
@@ -282,9 +276,6 @@ impl BiohelPaper {
 
     fn table3(&self, a: &Analysis) -> String {
         let sets = a.eval.sets();
-        if sets.is_empty() {
-            return "No evaluation runs in this machine's records.\n".into();
-        }
         let mut t = Table::new(&[
             "set",
             "windows",
@@ -330,9 +321,6 @@ impl BiohelPaper {
     }
 
     fn table4(&self, a: &Analysis) -> String {
-        if a.learning.is_empty() {
-            return "No learning runs in this machine's records.\n".into();
-        }
         let mut md = String::new();
         for (budget, l) in &a.learning {
             let _ = writeln!(md, "Budget: {}.\n", budget.describe());
@@ -627,10 +615,17 @@ fn stand_in_note(a: &Analysis, l: &Learning) -> String {
     )
 }
 
+/// A machine's part of a section on the evaluation stage (Tables 2–3), or why it has none.
+fn evaluated(a: &Analysis, body: impl FnOnce() -> String) -> Part {
+    Part::of_runs(!a.eval.sets().is_empty(), "evaluation", body)
+}
+
+/// A machine's part of a section on the learning runs (Tables 2 and 4, the accuracy), or why it has none.
+fn learned(a: &Analysis, body: impl FnOnce() -> String) -> Part {
+    Part::of_runs(!a.learning.is_empty(), "learning", body)
+}
+
 fn accuracy_table(a: &Analysis) -> String {
-    if a.learning.is_empty() {
-        return "No learning runs in this machine's records.\n".into();
-    }
     let mut md = String::new();
     for (budget, l) in &a.learning {
         let _ = writeln!(md, "Budget: {}.\n", budget.describe());

@@ -4,7 +4,8 @@
 
 use super::analysis::{Analysis, Run};
 use super::claims_fitness::Step;
-use super::render_common::{first_feasible, grid_table, no_feasible_line, write_chart};
+use super::render_common::{NO_GRID, first_feasible, grid_table, no_feasible_line, write_chart};
+use crate::experiments::Part;
 use crate::records::MachineRecords;
 use crate::report::Table;
 use crate::report::chart::LineChart;
@@ -13,9 +14,9 @@ use anyhow::Result;
 use std::fmt::Write;
 use std::path::Path;
 
-pub(super) fn fig4(m: &MachineRecords, a: &Analysis, optimum: &str, dir: &Path) -> Result<String> {
+pub(super) fn fig4(m: &MachineRecords, a: &Analysis, optimum: &str, dir: &Path) -> Result<Part> {
     if a.grid.is_empty() {
-        return Ok("No grid runs in this machine's records.\n".into());
+        return Ok(Part::NotRun(NO_GRID.into()));
     }
     let (t, series) = grid_table(
         a,
@@ -53,7 +54,7 @@ pub(super) fn fig4(m: &MachineRecords, a: &Analysis, optimum: &str, dir: &Path) 
     md += &fig4_steps(a);
     md += &grid_feasibility(a);
     let chart = LineChart::new("Figure 4: gap to the optimum after the run", ("island size", "gap (%)"), series, m.label());
-    Ok(md + &write_chart(dir, m, "fig4", &chart)?)
+    Ok(Part::Shown(md + &write_chart(dir, m, "fig4", &chart)?))
 }
 
 /// Figure 4's steps between island counts the paper names (1 → 7 → 14, 6 → 7, 12 → 14) at every size of the grid:
@@ -134,7 +135,7 @@ mod tests {
         assert!(text.contains("**1 of 2 runs found no feasible solution.**") && text.contains("no selection pressure"), "{text}");
         // The best is not a silent 100% gap: the cell names the infeasible run and the gap is the feasible run's.
         let dir = tempfile::tempdir().unwrap();
-        let fig = fig4(&machine(vec![], None, &[]), &a, "optimum 1", dir.path()).unwrap();
+        let Part::Shown(fig) = fig4(&machine(vec![], None, &[]), &a, "optimum 1", dir.path()).unwrap() else { panic!("no Figure 4") };
         assert!(fig.contains("(gap 1.000%, n = 2; best infeasible in 1 of 2)"), "{fig}");
     }
 

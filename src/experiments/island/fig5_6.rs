@@ -3,17 +3,23 @@
 //! migration phase's share of it (Figure 6).
 
 use super::analysis::{Analysis, Run};
-use super::render_common::{Series, grid_table, write_chart};
+use super::render_common::{NO_GRID, Series, grid_table, write_chart};
+use crate::experiments::Part;
 use crate::records::MachineRecords;
 use crate::report::chart::LineChart;
 use crate::stats::Summary;
 use anyhow::Result;
 use std::path::Path;
 
-pub(super) fn fig5(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+/// Figures 5 and 6 of one machine: nothing where it has no grid runs.
+pub(super) fn fig5_6(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<Part> {
     if a.grid.is_empty() {
-        return Ok("No grid runs in this machine's records.\n".into());
+        return Ok(Part::NotRun(NO_GRID.into()));
     }
+    Ok(Part::Shown(fig5(m, a, dir)? + &fig6(m, a, dir)?))
+}
+
+fn fig5(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
     let (t, series) = grid_table(
         a,
         |size| format!("{size}: total (s) / per gen. (ms) / migration"),
@@ -35,7 +41,7 @@ pub(super) fn fig5(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<Strin
 
 /// Figure 6: the migration phase's share of a run against the island size, a
 /// curve per island count (one island has no migration).
-pub(super) fn fig6(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+fn fig6(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
     let (_, series) = grid_table(
         a,
         |size| size.to_string(),

@@ -7,6 +7,7 @@ use super::analysis::{Analysis, Run};
 use super::render_common::{gpu_cell, write_chart};
 use super::spec::IslandSpec;
 use super::{CPU_1T, CPU_MT, CUDA, CUDA_FUSED, CUDA_SPLIT};
+use crate::experiments::Part;
 use crate::fmt;
 use crate::records::MachineRecords;
 use crate::report::Table;
@@ -16,10 +17,15 @@ use anyhow::Result;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-pub(super) fn fig7(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, items: Option<usize>) -> String {
+/// Figure 7 of one machine (its table and chart): nothing where it has no speed runs.
+pub(super) fn fig7(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, items: Option<usize>, dir: &Path) -> Result<Part> {
     if a.speed.is_empty() {
-        return "No speed runs in this machine's records.\n".into();
+        return Ok(Part::NotRun("no speed runs recorded".into()));
     }
+    Ok(Part::Shown(fig7_table(spec, m, a, items) + &fig7_chart(spec, m, a, dir)?))
+}
+
+fn fig7_table(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, items: Option<usize>) -> String {
     let mut t = Table::new(&[
         "island size",
         "1 thread (ms/gen.)",
@@ -108,7 +114,7 @@ fn thread_counts(spec: &IslandSpec, a: &Analysis) -> String {
 
 /// Figure 7 as a chart: one island's speedups over one CPU thread (all threads and the GPU's paper kernels), with
 /// the paper's 12 CPUs and 1 GPU.
-pub(super) fn fig7_chart(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+fn fig7_chart(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
     let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
     for size in a.speed_sizes() {
         let one = a.per_generation(size, CPU_1T);

@@ -14,9 +14,7 @@ use crate::stats::Summary;
 /// measured in the same run.
 pub(super) fn performance(m: &MachineRecords, a: &Analysis, items: Option<usize>) -> Part {
     let (Some(items), Some(CUDA)) = (items, a.grid_method()) else {
-        return a
-            .reason(CUDA)
-            .map_or_else(|| "No GPU grid runs in this machine's records.\n".to_owned().into(), |why| Part::NotRun(why.to_owned()));
+        return a.reason(CUDA).map_or_else(|| Part::NotRun("no GPU grid runs recorded".into()), |why| Part::NotRun(why.to_owned()));
     };
     let ceiling = m.ceiling("gpu_d2d");
     let mut t = Table::new(&["islands × size", "MB per generation", "µs per generation", "GB/s", "of the device-copy ceiling"]);

@@ -13,8 +13,8 @@
 use super::analysis::Analysis;
 use super::families::{FAMILIES_INTRO, families};
 use super::fig4::fig4;
-use super::fig5_6::{fig5, fig6};
-use super::fig7::{fig7, fig7_chart};
+use super::fig5_6::fig5_6;
+use super::fig7::fig7;
 use super::performance::performance;
 use super::render_common::gpu_cell;
 use super::ring::{RING_INTRO, ring_section};
@@ -80,9 +80,7 @@ pub(super) fn sections(
     let of = |m: &MachineRecords| &analyses[&m.hw_id];
     let mut sections = vec![
         Section::per_machine("Figure 4 — best fitness after the run", "", machines, |m| fig4(m, of(m), optimum, dir))?,
-        Section::per_machine("Figure 5 — total time, and Figure 6 — migration overhead", "", machines, |m| {
-            Ok(fig5(m, of(m), dir)? + &fig6(m, of(m), dir)?)
-        })?,
+        Section::per_machine("Figure 5 — total time, and Figure 6 — migration overhead", "", machines, |m| fig5_6(m, of(m), dir))?,
         Section::per_machine("Several GPUs — the ring over NCCL (Section IV)", RING_INTRO, machines, |m| Ok(ring_section(of(m))))?,
         Section::per_machine("Performance — memory traffic against the measured ceiling", "", machines, |m| {
             Ok(performance(m, of(m), items))
@@ -91,7 +89,7 @@ pub(super) fn sections(
             Ok(sustained_rate(m, of(m)))
         })?,
         Section::per_machine("Figure 7 — speedups of one island over one CPU thread", "", machines, |m| {
-            Ok(fig7(spec, m, of(m), items) + &fig7_chart(spec, m, of(m), dir)?)
+            fig7(spec, m, of(m), items, dir)
         })?,
         Section::per_machine("Tables I and II — speedups over one CPU thread and over all cores", TABLES_INTRO, machines, |m| {
             tables(spec, m, of(m), dir)

@@ -10,6 +10,9 @@ use crate::report::chart::{self, LineChart};
 use anyhow::Result;
 use std::path::Path;
 
+/// Why a machine has no part in Figures 4–6.
+pub(super) const NO_GRID: &str = "no grid runs recorded";
+
 /// A GPU column's cell: the value, else why the GPU did not run.
 pub(super) fn gpu_cell(a: &Analysis, method: &str, v: Option<f64>) -> String {
     match (v, a.reason(method)) {

@@ -3,6 +3,7 @@
 
 use super::CUDA_RING;
 use super::analysis::{Analysis, Run};
+use crate::experiments::Part;
 use crate::fmt;
 use crate::report::Table;
 use crate::stats::Summary;
@@ -15,15 +16,15 @@ pub(super) const RING_INTRO: &str = "The paper's multi-GPU version: each GPU evo
     statistics (a case fails otherwise). Island-generations per second: islands × generations over the run's time.";
 
 /// The `ring` cases of one machine: the ring on one GPU beside the ring split over its GPUs.
-pub(super) fn ring_section(a: &Analysis) -> String {
+pub(super) fn ring_section(a: &Analysis) -> Part {
     let mut rings: BTreeMap<(usize, usize), Vec<&Run>> = BTreeMap::new();
     for r in a.rings() {
         rings.entry((r.islands, r.size)).or_default().push(r);
     }
     if rings.is_empty() {
         return match a.reason(CUDA_RING) {
-            Some(why) => format!("Not run here ({why}).\n"),
-            None => "No ring runs in these records (profile `gpu-multi`).\n".into(),
+            Some(why) => Part::NotRun(why.to_owned()),
+            None => Part::NotRun("no ring runs recorded (profile `gpu-multi`)".into()),
         };
     }
     let mut t = Table::new(&[
@@ -79,7 +80,7 @@ pub(super) fn ring_section(a: &Analysis) -> String {
     } else {
         md += "\nThese records predate the ring rows' NCCL version, multicast setting and link measurement (columns `nccl_version`, `nccl_nvls_enable`, `link_gbs`).\n";
     }
-    md
+    Part::Shown(md)
 }
 
 #[cfg(test)]
@@ -90,7 +91,7 @@ mod tests {
     #[test]
     fn the_ring_section_sets_several_gpus_beside_one() {
         let m = machine(vec![ring(14, 2048, 0.3, 0.01, ""), ring(14, 2048, 0.15, 0.04, "7+7")], None, &[]);
-        let text = ring_section(&Analysis::of(&m).unwrap());
+        let Part::Shown(text) = ring_section(&Analysis::of(&m).unwrap()) else { panic!("no ring part") };
         // 0.3 ms against 0.15 ms per generation: 2×; 14 islands in 0.3 and 0.15 ms; migration 4% on the ring.
         assert!(text.contains("| 14 | 2048 | 1000 | 2 (7+7) | 0.3000 | 0.1500 | 2.00× | 46667 | 93333 | 4.00% | yes | 1 / 1 |"), "{text}");
     }
@@ -98,8 +99,8 @@ mod tests {
     #[test]
     fn a_ring_not_run_says_why() {
         let m = machine(vec![not_run("ring", CUDA_RING, "1 GPU on this machine")], None, &[]);
-        assert_eq!(ring_section(&Analysis::of(&m).unwrap()), "Not run here (1 GPU on this machine).\n");
+        assert_eq!(ring_section(&Analysis::of(&m).unwrap()), Part::NotRun("1 GPU on this machine".into()));
         let empty = machine(vec![], None, &[]);
-        assert!(ring_section(&Analysis::of(&empty).unwrap()).contains("No ring runs"));
+        assert!(matches!(ring_section(&Analysis::of(&empty).unwrap()), Part::NotRun(why) if why.contains("no ring runs")));
     }
 }

@@ -41,13 +41,9 @@ pub(super) fn sustained_rate(m: &MachineRecords, a: &Analysis) -> Part {
         by_config.entry((figure, r.islands, r.size)).or_default().push(point);
     }
     if by_config.is_empty() {
-        return a.reason(CUDA).map_or_else(
-            || {
-                "No GPU runs recording their counted operations in this machine's records (column `operations_per_generation`).\n"
-                    .to_owned()
-                    .into()
-            },
-            |why| Part::NotRun(why.to_owned()),
+        return Part::NotRun(
+            a.reason(CUDA)
+                .map_or_else(|| "no GPU run recorded its counted operations (column `operations_per_generation`)".into(), str::to_owned),
         );
     }
     let mut t = Table::new(&[

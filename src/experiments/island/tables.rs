@@ -6,6 +6,7 @@ use super::analysis::Analysis;
 use super::render_common::{gpu_cell, write_chart};
 use super::spec::IslandSpec;
 use super::{CPU_1T, CPU_MT, CUDA};
+use crate::experiments::Part;
 use crate::fmt;
 use crate::records::MachineRecords;
 use crate::report::Table;
@@ -21,9 +22,9 @@ pub(super) const TABLES_INTRO: &str = "Table I: one CPU thread's time per genera
     island each; here all I islands share one GPU, so only its 1-GPU rows are the paper's setting.";
 
 /// Tables I and II from the table runs, each cell measured here against the paper's, and a chart of each.
-pub(super) fn tables(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+pub(super) fn tables(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<Part> {
     if a.table.is_empty() {
-        return Ok("No table runs in this machine's records (profile `tables`).\n".into());
+        return Ok(Part::NotRun("no table runs recorded (profile `tables`)".into()));
     }
     let (islands, sizes) = a.table_points();
     let threads = a.table_runs().filter(|r| r.method == CPU_MT).find_map(|r| r.threads).map_or("—".into(), |t| t.to_string());
@@ -89,7 +90,7 @@ pub(super) fn tables(spec: &IslandSpec, m: &MachineRecords, a: &Analysis, dir: &
         let chart = LineChart { paper, hlines, ..LineChart::new(title, ("island size", y_label), series, m.label()) };
         md += &write_chart(dir, m, figure, &chart)?;
     }
-    Ok(md)
+    Ok(Part::Shown(md))
 }
 
 /// "1 island", "14 islands".
@@ -122,7 +123,7 @@ mod tests {
         let m = machine(rows, Some(132), &[("gpu_int32", 29_415.0)]);
         let a = Analysis::of(&m).unwrap();
         let dir = tempfile::tempdir().unwrap();
-        let text = tables(&spec(), &m, &a, dir.path()).unwrap();
+        let Part::Shown(text) = tables(&spec(), &m, &a, dir.path()).unwrap() else { panic!("no tables") };
         assert!(text.contains("| 1 | 100 | 10.000 / 1.000 / 2.000 |"), "{text}");
         assert!(text.contains("| 1 island, all 16 threads (24 CPUs) | 10.0× / 22.18× |"), "{text}");
         assert!(text.contains("| 1 island, 1 GPU (1 GPU) | 5.0× / 10.70× |"), "{text}");
@@ -137,6 +138,8 @@ mod tests {
         assert!(rate.contains("| table | 1 × 128 | 1 | 1.000 | 2000.0 | 500 | 1.7% |"), "{rate}");
         assert!(rate.contains("| table | 14 × 128 | 1 | 14.000 | 500.0 | 28000 | 95.2% |"), "{rate}");
         let none = machine(vec![], None, &[]);
-        assert!(tables(&spec(), &none, &Analysis::of(&none).unwrap(), dir.path()).unwrap().contains("profile `tables`"));
+        assert!(
+            matches!(tables(&spec(), &none, &Analysis::of(&none).unwrap(), dir.path()).unwrap(), Part::NotRun(why) if why.contains("profile `tables`"))
+        );
     }
 }
