@@ -3,7 +3,7 @@
 //! report_snapshot` rewrites `tests/snapshots/layout_report.md`; review the
 //! diff before committing it.
 
-use evorepro::hardware::FingerprintRow;
+use evorepro::records::FingerprintRow;
 use evorepro::records::col;
 use evorepro::records::{Record, write_records};
 use std::path::Path;

@@ -16,7 +16,7 @@
 
 use evorepro::claims::{ClaimResult, Direction, Verdict, VerdictKind};
 use evorepro::experiments::{self, Experiment, SpecChoice};
-use evorepro::hardware::FingerprintRow;
+use evorepro::records::FingerprintRow;
 use evorepro::records::col;
 use evorepro::records::{self, Record};
 use std::collections::BTreeMap;

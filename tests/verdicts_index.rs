@@ -4,7 +4,7 @@
 //! the same counts in its verdict summary.
 
 use evorepro::claims::VerdictKind;
-use evorepro::hardware::FingerprintRow;
+use evorepro::records::FingerprintRow;
 use evorepro::records::col;
 use evorepro::report::index::{PaperVerdicts, index_markdown};
 use std::path::Path;

@@ -6,7 +6,7 @@ mod quantity;
 pub use quantity::Quantity;
 
 use crate::gpu::GpuInfo;
-use crate::records::{Record, col};
+use crate::records::{FingerprintRow, Record, col};
 use crate::stats::median;
 use rayon::prelude::*;
 use std::time::Instant;
@@ -81,29 +81,6 @@ impl Fingerprint {
             gpu_max_smem_per_block_kib: g.and_then(|g| int(g.max_smem_per_block / 1024)),
             cuda_driver: g.map(|g| g.driver_string()),
         })
-    }
-}
-
-crate::record_row! {
-    /// The fingerprint columns of every record after its `hw_id`: the host
-    /// (sysinfo) and the GPU the run used (CUDA device properties; null without one).
-    pub struct FingerprintRow {
-        cpu_model: String,
-        cpu_signature: Option<String>,
-        cpu_physical_cores: usize,
-        cpu_threads: usize,
-        mem_gib: f64,
-        os: String,
-        gpu_name: Option<String>,
-        gpu_cc: Option<String>,
-        gpu_sms: Option<i64>,
-        gpu_sm_clock_mhz: Option<i64>,
-        gpu_mem_gib: Option<f64>,
-        gpu_mem_clock_mhz: Option<i64>,
-        gpu_mem_bus_bits: Option<i64>,
-        gpu_max_threads_per_block: Option<i64>,
-        gpu_max_smem_per_block_kib: Option<i64>,
-        cuda_driver: Option<String>,
     }
 }
 

@@ -1,7 +1,7 @@
 //! The hardware quantities a claim's model may name: each known on a machine
 //! from its records and, for the paper's machine, from the spec's datasheet.
 
-use super::FingerprintRow;
+use crate::records::FingerprintRow;
 use crate::records::MachineRecords;
 use serde::Deserialize;
 

@@ -3,7 +3,7 @@
 //! runs a table pools.
 
 use super::{Record, Value};
-use crate::hardware::FingerprintRow;
+use crate::records::FingerprintRow;
 use crate::records::col;
 use std::collections::{BTreeMap, BTreeSet};
 

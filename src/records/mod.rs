@@ -13,7 +13,7 @@ mod tests;
 
 pub use files::*;
 pub use machine::{HW_ID_RECORDED, MachineRecords, aliases, apply_aliases, by_machine};
-pub use row::{Cell, Row, col, column};
+pub use row::{Cell, FingerprintRow, Row, col, column};
 pub use store::{RecordStore, TAIL_SHARE};
 
 use std::fmt;

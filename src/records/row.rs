@@ -27,12 +27,35 @@ pub mod col {
     /// `cuda` where the run had a GPU, else `cpu`.
     pub const BACKEND: &str = "backend";
     /// The machine ([`crate::hardware::Fingerprint::hw_id`]); its other fingerprint columns are
-    /// [`crate::hardware::FingerprintRow`]'s.
+    /// [`FingerprintRow`]'s.
     pub const HW_ID: &str = "hw_id";
     /// A ceiling row's name (`gpu_d2d_copy`, …).
     pub const CEILING: &str = "ceiling";
     /// An archived row: the commit whose run measured its case again.
     pub const SUPERSEDED_BY: &str = "superseded_by";
+}
+
+crate::record_row! {
+    /// The fingerprint columns of every record after its `hw_id`: the host
+    /// (sysinfo) and the GPU the run used (CUDA device properties; null without one).
+    pub struct FingerprintRow {
+        cpu_model: String,
+        cpu_signature: Option<String>,
+        cpu_physical_cores: usize,
+        cpu_threads: usize,
+        mem_gib: f64,
+        os: String,
+        gpu_name: Option<String>,
+        gpu_cc: Option<String>,
+        gpu_sms: Option<i64>,
+        gpu_sm_clock_mhz: Option<i64>,
+        gpu_mem_gib: Option<f64>,
+        gpu_mem_clock_mhz: Option<i64>,
+        gpu_mem_bus_bits: Option<i64>,
+        gpu_max_threads_per_block: Option<i64>,
+        gpu_max_smem_per_block_kib: Option<i64>,
+        cuda_driver: Option<String>,
+    }
 }
 
 /// A value a typed row can hold, converted to and from a record's cell.

@@ -20,7 +20,7 @@ use crate::spec::Datasheet;
 /// A prediction across machines explains a measured ratio when they agree within this factor.
 pub const WITHIN: f64 = 2.0;
 use crate::fmt::{fmt_ratio, fmt_sig};
-use crate::hardware::FingerprintRow;
+use crate::records::FingerprintRow;
 use crate::records::col;
 use crate::stats::median;
 use anyhow::{Context, Result, bail};

@@ -249,7 +249,7 @@ pub fn claims_section(claims: &[ClaimResult], machines: &[MachineRecords]) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hardware::FingerprintRow;
+    use crate::records::FingerprintRow;
     use crate::records::col;
 
     #[test]

@@ -375,7 +375,7 @@ pub fn index_markdown(papers: &[PaperVerdicts]) -> String {
 mod tests {
     use super::*;
     use crate::claims::{Outcome, Verdict};
-    use crate::hardware::FingerprintRow;
+    use crate::records::FingerprintRow;
     use crate::records::{Record, col};
     use crate::spec::ClaimSpec;
 

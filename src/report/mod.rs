@@ -9,7 +9,7 @@ pub mod html;
 pub mod index;
 
 use crate::claims::ClaimResult;
-use crate::hardware::FingerprintRow;
+use crate::records::FingerprintRow;
 use crate::records::MachineRecords;
 use crate::records::col;
 use crate::spec::PaperMeta;

@@ -9,8 +9,8 @@ use super::rows::{
 };
 use super::spec::Published;
 use super::{BASELINE, FASTCOUNT, GECGA, GECGA_DEVICE};
-use crate::hardware::FingerprintRow;
 use crate::library::ecga::Search;
+use crate::records::FingerprintRow;
 use crate::records::MachineRecords;
 use crate::records::Record;
 use crate::records::col;

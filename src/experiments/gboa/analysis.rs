@@ -3,7 +3,7 @@
 use super::cases::{GBOA, GBOA_PAPER};
 use super::rows::{COMPLEXITY, ComplexityCase, RunRow, TABLE1, Table1Case};
 use crate::claims::Estimate;
-use crate::hardware::FingerprintRow;
+use crate::records::FingerprintRow;
 use crate::records::MachineRecords;
 use crate::records::{Record, col};
 use crate::stats::{self, Summary};

@@ -449,7 +449,7 @@ pub(super) mod fixtures {
     pub fn machine(mut rows: Vec<Record>, sms: Option<usize>, ceilings: &[(&str, f64)]) -> MachineRecords {
         if let Some(sms) = sms {
             for r in &mut rows {
-                r.set(crate::hardware::FingerprintRow::gpu_sms, sms);
+                r.set(crate::records::FingerprintRow::gpu_sms, sms);
             }
         }
         rows.extend(crate::claims::testing::machine(ceilings).rows);

@@ -10,7 +10,7 @@ use super::super::{CPU_1T, CPU_MT, CUDA, CUDA_SPLIT, cpu_threads};
 use super::*;
 use crate::claims::testing::every_claim_reaches;
 use crate::claims::{Claims, Ctx, Direction, NotRun, Outcome, Verdict, VerdictKind};
-use crate::hardware::FingerprintRow;
+use crate::records::FingerprintRow;
 use crate::records::MachineRecords;
 use crate::records::Record;
 use crate::spec::{PaperHardware, SpecFile};

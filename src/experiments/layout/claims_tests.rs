@@ -10,8 +10,8 @@ use super::super::testing::Fake;
 use super::CHECKS;
 use crate::claims::testing::every_claim_reaches;
 use crate::claims::{Claims, Ctx, Direction, Outcome, Verdict, VerdictKind};
-use crate::hardware::FingerprintRow;
 use crate::library::nonseparable::Function;
+use crate::records::FingerprintRow;
 use crate::spec::{PaperHardware, SpecFile};
 use std::path::Path;
 

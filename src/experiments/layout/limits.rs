@@ -8,7 +8,7 @@
 //! only), the device limit quoted in the "cannot run" reasons, and the least
 //! that CUDA guarantees for the recorded compute capability.
 
-use crate::hardware::FingerprintRow;
+use crate::records::FingerprintRow;
 use crate::records::MachineRecords;
 
 /// One limit of a device and where its value comes from.

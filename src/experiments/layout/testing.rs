@@ -4,7 +4,7 @@
 use super::analysis::Analysis;
 use super::rows::{Measured, SizeCase, TIMED, Try};
 use super::spec::{Size, tests::shipped};
-use crate::hardware::FingerprintRow;
+use crate::records::FingerprintRow;
 use crate::records::MachineRecords;
 use crate::records::Record;
 use crate::records::col;
