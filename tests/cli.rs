@@ -2,6 +2,7 @@
 //! nothing, and one end-to-end quick run on the CPU (report, re-render,
 //! `--resume`, archiving).
 
+use evorepro::hardware::LOAD_AVG_1M;
 use evorepro::records::col;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -535,7 +536,7 @@ fn a_fresh_run_writes_under_runs_and_sets_this_machine_beside_the_references() {
     let file = evorepro::records::record_files(&records).into_iter().next().expect("a records file");
     let rows = evorepro::records::read_parquet(&file).unwrap();
     let measured: Vec<_> = rows.iter().filter(|r| r.str(col::RECORD_KIND) == "measurement").collect();
-    assert!(!measured.is_empty() && measured.iter().all(|r| r.float("load_avg_1m").is_some()), "rows without load_avg_1m");
+    assert!(!measured.is_empty() && measured.iter().all(|r| r.float(LOAD_AVG_1M).is_some()), "rows without {LOAD_AVG_1M}");
     // `runs/` in the repository is ignored: the first command leaves `git status` clean.
     let ignored = Command::new("git").args(["check-ignore", "-q", "runs/gboa/REPORT.md"]).current_dir(ROOT).status();
     // (Exit 128: not a git checkout, e.g. a source archive.)

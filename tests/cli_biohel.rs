@@ -2,6 +2,7 @@
 //! and whole learning system) end to end on the CPU, and unknown data sets
 //! rejected with file, line and key.
 
+use evorepro::experiments::biohel::rows::{ConditionTests, Evaluator, LearnRun, Model, ScaleCase, SetCase, SimulatedGa, TrainingSet};
 use evorepro::records::col;
 
 mod common;
@@ -59,7 +60,7 @@ fn biohel_quick_profile_on_cpu_end_to_end() {
     assert_eq!(timed.len(), 2 * 4 * 4, "serial and cpu-mt for 4 sets × 4 window counts");
     // The training set of fold 0 of ten is 90% of each set (adult: data + test).
     for (set, whole) in [("sat", 6435), ("wav", 5000), ("pen", 10992), ("adu", 48842)] {
-        let n = timed.iter().find(|r| r.str("set") == set).and_then(|r| r.int("instances")).unwrap();
+        let n = timed.iter().find(|r| r.str(SetCase::set) == set).and_then(|r| r.int(TrainingSet::instances)).unwrap();
         assert!((n as f64 - 0.9 * whole as f64).abs() <= 10.0, "{set}: {n} training instances of {whole}");
     }
     // Learning: serial and cpu-mt learned the same rules with the same work, and
@@ -70,15 +71,20 @@ fn biohel_quick_profile_on_cpu_end_to_end() {
     for pair in learned.chunks(2) {
         let (serial, mt) = (pair[0], pair[1]);
         assert_eq!((serial.str(col::METHOD), mt.str(col::METHOD)), ("serial", "cpu-mt"));
-        for k in ["rules", "calls", "matches", "test_instances"] {
-            assert_eq!(serial.int(k), mt.int(k), "{}: {k}", serial.str(col::CASE_ID));
-        }
-        assert!(serial.int("rules").unwrap() >= 1 && serial.float("eval_s") <= serial.float("learn_s"));
-        let majority = [("sat", 0.24), ("wav", 0.34), ("pen", 0.104)].iter().find(|m| m.0 == serial.str("set")).unwrap().1;
-        let recorded = serial.float("majority_accuracy").unwrap();
-        assert!((recorded - majority).abs() < 0.015, "{}: majority-class rate {recorded}, about {majority}", serial.str(col::CASE_ID));
-        let test = serial.float("test_accuracy").unwrap();
-        assert!(test > majority + 0.15, "{}: test accuracy {test}, majority class {majority}", serial.str(col::CASE_ID));
+        let case = serial.str(col::CASE_ID);
+        let (model, run): (Model, LearnRun) = (serial.row().unwrap(), serial.row().unwrap());
+        let (mt_model, mt_run): (Model, LearnRun) = (mt.row().unwrap(), mt.row().unwrap());
+        assert_eq!(model.rules, mt_model.rules, "{case}: {}", Model::rules);
+        assert_eq!(run.calls, mt_run.calls, "{case}: {}", LearnRun::calls);
+        assert_eq!(run.matches, mt_run.matches, "{case}: {}", LearnRun::matches);
+        assert_eq!(model.test_instances, mt_model.test_instances, "{case}: {}", Model::test_instances);
+        let (evaluator, set): (Evaluator, SetCase) = (serial.row().unwrap(), serial.row().unwrap());
+        assert!(model.rules >= 1 && evaluator.eval_s <= run.learn_s);
+        let majority = [("sat", 0.24), ("wav", 0.34), ("pen", 0.104)].iter().find(|m| m.0 == set.set).unwrap().1;
+        let recorded = model.majority_accuracy.unwrap();
+        assert!((recorded - majority).abs() < 0.015, "{case}: majority-class rate {recorded}, about {majority}");
+        let test = model.test_accuracy;
+        assert!(test > majority + 0.15, "{case}: test accuracy {test}, majority class {majority}");
     }
     let not_run = rows.iter().filter(|r| r.str(col::STATUS) == "not_run" && r.str(col::CASE_ID).starts_with("learn/")).count();
     assert_eq!(not_run, 2 * 3 * 2, "cuda-paper and cuda-ballot recorded as not run");
@@ -88,9 +94,10 @@ fn biohel_quick_profile_on_cpu_end_to_end() {
     let scale: Vec<_> = rows.iter().filter(|r| r.is_ok() && r.str(col::CASE_ID).starts_with("scale/")).collect();
     assert_eq!(scale.len(), 2 * 5 * 3, "serial and cpu-mt for 5 instance counts × 3 attribute counts");
     for pair in scale.chunks(2) {
-        assert_eq!(pair[0].int("condition_tests"), pair[1].int("condition_tests"));
-        let (tests, pairs, attributes) =
-            (pair[0].int("condition_tests").unwrap(), pair[0].int("pairs").unwrap(), pair[0].int("attributes").unwrap());
+        let (counted, other): (ConditionTests, ConditionTests) = (pair[0].row().unwrap(), pair[1].row().unwrap());
+        assert_eq!(counted, other);
+        let (ga, case): (SimulatedGa, ScaleCase) = (pair[0].row().unwrap(), pair[0].row().unwrap());
+        let (tests, pairs, attributes) = (counted.condition_tests, ga.pairs as u64, case.attributes as u64);
         assert!(0 < tests && tests <= pairs * attributes, "{}: {tests} tests, {pairs} pairs", pair[0].str(col::CASE_ID));
     }
 }

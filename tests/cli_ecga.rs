@@ -1,6 +1,7 @@
 //! The ECGA paper through the built binary: the quick profile end to end on the
 //! CPU, and a spec with an impossible value rejected with file, line and key.
 
+use evorepro::experiments::ecga::rows::{Bisection, RunRow, Scored, Table5Case};
 use evorepro::records::col;
 
 mod common;
@@ -35,17 +36,13 @@ fn ecga_quick_profile_on_cpu_end_to_end() {
     let fig5: Vec<_> = rows.iter().filter(|r| r.str(col::FIGURE) == "fig5" && r.is_ok()).collect();
     assert!(fig5.len() >= 6, "too few Figure 5 rows: {}", fig5.len());
     for r in &fig5 {
-        assert_eq!(
-            r.get("identical"),
-            &evorepro::records::Value::Bool(true),
-            "scorer {} diverged in {}",
-            r.str("scorer"),
-            r.str(col::CASE_ID)
-        );
+        let run: RunRow = r.row().unwrap();
+        assert_eq!(run.identical, Some(true), "scorer {} diverged in {}", r.str(Scored::scorer), r.str(col::CASE_ID));
     }
     // Bisections found populations within a factor of 3 of the paper's Table 5.
     for r in rows.iter().filter(|r| r.str(col::FIGURE) == "table5") {
-        let (ell, n) = (r.int("ell").unwrap(), r.int("n_min").unwrap());
+        let (case, bisection): (Table5Case, Bisection) = (r.row().unwrap(), r.row().unwrap());
+        let (ell, n) = (case.ell, bisection.n_min);
         let paper = if ell == 50 { 2376 } else { 6670 };
         assert!(n * 3 > paper && n < paper * 3, "ℓ = {ell}: bisection gave {n}, paper {paper}");
     }

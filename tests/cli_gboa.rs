@@ -1,6 +1,7 @@
 //! The gBOA paper through the built binary: the quick profile end to end on the
 //! CPU, and impossible spec values rejected with file, line and key.
 
+use evorepro::experiments::gboa::rows::{RunRow, Table1Case};
 use evorepro::records::col;
 
 mod common;
@@ -33,16 +34,17 @@ fn gboa_quick_profile_on_cpu_end_to_end() {
     let runs: Vec<_> = rows.iter().filter(|r| r.str(col::FIGURE) == "table1" && r.is_ok()).collect();
     assert!(runs.len() >= 3 * 7, "too few Table I runs: {}", runs.len());
     for r in &runs {
+        let run: RunRow = r.row().unwrap();
         let phases: f64 =
-            ["selection_ms", "construction_ms", "sampling_ms", "evaluation_ms", "replacement_ms"].iter().map(|k| r.float(k).unwrap()).sum();
-        let total = r.float("total_ms").unwrap();
+            [run.selection_ms, run.construction_ms, run.sampling_ms, run.evaluation_ms.unwrap(), run.replacement_ms].iter().sum();
+        let total = run.total_ms;
         assert!(phases <= total * 1.001 && phases > 0.5 * total, "{}: phases {phases} ms of {total} ms", r.str(col::CASE_ID));
-        let solved = r.float("solved_fraction").unwrap();
+        let solved = run.solved_fraction;
         assert!((0.0..=1.0).contains(&solved), "solved fraction {solved}");
     }
     // On the smallest problem every construction solves every subproblem.
-    for r in runs.iter().filter(|r| r.int("ell") == Some(30)) {
-        assert_eq!(r.float("solved_fraction"), Some(1.0), "{} at ℓ = 30", r.str(col::METHOD));
+    for r in runs.iter().filter(|r| r.int(Table1Case::ell) == Some(30)) {
+        assert_eq!(r.float(RunRow::solved_fraction), Some(1.0), "{} at ℓ = 30", r.str(col::METHOD));
     }
 }
 

@@ -2,6 +2,8 @@
 //! the CPU, and impossible spec values rejected with file, line and key (a
 //! missing or malformed instance: `tests/paths.rs`).
 
+use evorepro::experiments::island::rows::{IslandsCase, RunRow};
+use evorepro::experiments::plan::CASE_SECONDS;
 use evorepro::records::col;
 
 mod common;
@@ -22,20 +24,22 @@ fn island_quick_profile_on_cpu_end_to_end() {
     assert_eq!(grid.len(), 3 * 2 * 2, "quick grid: 3 island counts × 2 sizes × 2 runs");
     for r in &grid {
         // The best solution is feasible, below the optimum, and the phases add up.
-        let gap = r.float("gap").unwrap();
-        assert!(gap > 0.0 && gap < 0.5, "{}: gap {gap}", r.str(col::CASE_ID));
-        assert_eq!(r.get("feasible").to_string(), "true", "{}", r.str(col::CASE_ID));
+        let case = r.str(col::CASE_ID);
+        let run: RunRow = r.row().unwrap();
+        let gap = run.gap.unwrap();
+        assert!(gap > 0.0 && gap < 0.5, "{case}: gap {gap}");
+        assert!(run.feasible, "{case}");
         // Half-density starts sit at the paper's capacity (half the total weight): feasible individuals from
         // generation 0, on every island.
-        let individuals = r.float("feasible_individuals").unwrap();
-        assert!(individuals > 0.0 && individuals <= 1.0, "{}: {individuals}", r.str(col::CASE_ID));
-        assert_eq!((r.float("feasible_islands"), r.int("first_feasible")), (Some(1.0), Some(0)), "{}", r.str(col::CASE_ID));
-        let phases: f64 = ["manipulation_ms", "evaluation_ms", "replacement_ms", "migration_ms", "statistics_ms"]
-            .iter()
-            .map(|k| r.float(k).unwrap())
-            .sum();
-        let total = r.float("total_ms").unwrap();
-        assert!((phases - total).abs() <= 1e-6 * total.max(1.0), "{}: phases {phases} ms vs total {total} ms", r.str(col::CASE_ID));
+        let individuals = run.feasible_individuals.unwrap();
+        assert!(individuals > 0.0 && individuals <= 1.0, "{case}: {individuals}");
+        assert_eq!((run.feasible_islands, run.first_feasible), (Some(1.0), Some(0)), "{case}");
+        let phases: f64 =
+            [run.manipulation_ms, run.evaluation_ms.unwrap(), run.replacement_ms.unwrap(), run.migration_ms, run.statistics_ms.unwrap()]
+                .iter()
+                .sum();
+        let total = run.total_ms;
+        assert!((phases - total).abs() <= 1e-6 * total.max(1.0), "{case}: phases {phases} ms vs total {total} ms");
     }
     // Speed cases ran on one thread and on all threads, with identical results
     // (the case would have failed otherwise).
@@ -48,13 +52,14 @@ fn island_quick_profile_on_cpu_end_to_end() {
         let table: Vec<_> = rows.iter().filter(|r| r.str(col::CASE_ID) == format!("table/i{islands}/n128")).collect();
         let methods: Vec<(&str, &str)> = table.iter().map(|r| (r.str(col::METHOD), r.str(col::STATUS))).collect();
         assert_eq!(methods, [("cpu-1t", "ok"), ("cpu-mt", "ok"), ("cuda", "not_run")], "table/i{islands}/n128");
-        assert_eq!(table[0].get("best"), table[1].get("best"), "table/i{islands}/n128");
-        assert_eq!((table[0].int("generations"), table[1].int("generations")), (Some(20), Some(20)));
+        let runs: Vec<(RunRow, IslandsCase)> = table[..2].iter().map(|r| (r.row().unwrap(), r.row().unwrap())).collect();
+        assert_eq!(runs[0].0.best, runs[1].0.best, "table/i{islands}/n128");
+        assert_eq!((runs[0].1.generations, runs[1].1.generations), (20, 20));
     }
     assert!(report.contains("Table II — speedup of the GPU over all "), "REPORT.md lacks Table II");
     // Each row carries its case's time, from which a dry run estimates: every
     // case is stored and timed on this machine, and the dry run writes nothing.
-    assert!(grid.iter().all(|r| r.float("case_s").is_some_and(|s| s > 0.0)));
+    assert!(grid.iter().all(|r| r.float(CASE_SECONDS).is_some_and(|s| s > 0.0)));
     let listing = |d: &std::path::Path| {
         let mut l: Vec<_> = walk(d).into_iter().map(|p| (std::fs::metadata(&p).unwrap().modified().unwrap(), p)).collect();
         l.sort();

@@ -4,8 +4,9 @@
 
 mod common;
 
+use evorepro::experiments::island::rows::{IslandsCase, RunRow};
 use evorepro::records::col;
-use evorepro::records::{Record, read_parquet};
+use evorepro::records::{GOP_PER_S, Record, read_parquet};
 use std::path::Path;
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -37,7 +38,7 @@ fn int32(rows: &[Record], hw: &str) -> f64 {
     rows.iter()
         .filter(|r| r.str(col::HW_ID) == hw && r.str(col::RECORD_KIND) == "ceiling" && r.str(col::CEILING) == "gpu_int32")
         .max_by_key(|r| r.int(col::RUN_ID).unwrap_or(0))
-        .and_then(|r| r.float("gop_per_s"))
+        .and_then(|r| r.float(GOP_PER_S))
         .expect("the run measured its int32 ceiling")
 }
 
@@ -46,12 +47,12 @@ fn ring_ms(rows: &[Record], hw: &str) -> f64 {
         .find(|r| {
             r.str(col::HW_ID) == hw
                 && r.str(col::FIGURE) == "ring"
-                && r.int("islands") == Some(14)
-                && r.int("island_size") == Some(2048)
+                && r.int(IslandsCase::islands) == Some(14)
+                && r.int(IslandsCase::island_size) == Some(2048)
                 && r.str(col::METHOD) == "cuda"
-                && r.int("gpus") == Some(1)
+                && r.int(RunRow::gpus) == Some(1)
         })
-        .and_then(|r| r.float("total_ms"))
+        .and_then(|r| r.float(RunRow::total_ms))
         .expect("a one-GPU ring run")
 }
 

@@ -3,9 +3,10 @@
 //! report_snapshot` rewrites `tests/snapshots/layout_report.md`; review the
 //! diff before committing it.
 
+use evorepro::experiments::layout::rows::{Measured, SEARCH, SizeCase, TIMED, Try};
 use evorepro::records::FingerprintRow;
 use evorepro::records::col;
-use evorepro::records::{Record, write_records};
+use evorepro::records::{GB_PER_S, Record, write_records};
 use std::path::Path;
 
 const SNAPSHOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/layout_report.md");
@@ -78,7 +79,7 @@ fn synthetic_records() -> Vec<Record> {
     let mut rows = Vec::new();
     for (name, gbs) in [("gpu_d2d", 3000.0), ("gpu_h2d_pinned", 50.0), ("cpu_read_1t", 10.0)] {
         let mut r = base.clone();
-        r.extend(&Record::new().with(col::RECORD_KIND, "ceiling").with(col::CEILING, name).with("gb_per_s", gbs));
+        r.extend(&Record::new().with(col::RECORD_KIND, "ceiling").with(col::CEILING, name).with(GB_PER_S, gbs));
         rows.push(r);
     }
     for function in FUNCTIONS {
@@ -86,11 +87,7 @@ fn synthetic_records() -> Vec<Record> {
             let case = Record::new()
                 .with(col::RECORD_KIND, "measurement")
                 .with(col::CASE_ID, format!("{function}/{pop}x{dim}"))
-                .with("function", function)
-                .with("pop", pop)
-                .with("dim", dim)
-                .with("seed", 1_u64)
-                .with("tries", TRIES);
+                .with_row(&SizeCase { function: function.into(), pop, dim, seed: 1, tries: TRIES });
             for strategy in ["sequential", "cpu_mt", "S1", "S2", "S3", "S4"] {
                 let gpu = strategy.starts_with('S');
                 let block = match strategy {
@@ -100,13 +97,15 @@ fn synthetic_records() -> Vec<Record> {
                 let row = |phase: &str, t: usize| {
                     let mut r = base.clone();
                     r.extend(&case);
-                    r.extend(&Record::new().with("strategy", strategy).with("phase", phase).with("try", t).with(col::STATUS, "ok"));
+                    r.extend(
+                        &Record::new().with_row(&Try { strategy: strategy.into(), phase: phase.into(), r#try: t }).with(col::STATUS, "ok"),
+                    );
                     r
                 };
                 let Some(ms) = model(function, pop, dim, strategy) else {
                     rows.push(
-                        row("timed", 0)
-                            .with("block_size", 0_u32)
+                        row(TIMED, 0)
+                            .with_row(&Measured { block_size: Some(0), ..Measured::default() })
                             .with(col::STATUS, "cannot_run")
                             .with(col::REASON, format!("dimension {dim} exceeds the device's 1024 threads per block")),
                     );
@@ -114,22 +113,28 @@ fn synthetic_records() -> Vec<Record> {
                 };
                 if gpu {
                     // A slow block-size search try, which the report must ignore.
-                    rows.push(row("search", 0).with("block_size", 32_u32).with("wall_ms", 1000.0 * ms));
+                    rows.push(row(SEARCH, 0).with_row(&Measured {
+                        block_size: Some(32),
+                        wall_ms: Some(1000.0 * ms),
+                        ..Measured::default()
+                    }));
                 }
                 for t in 0..TRIES {
                     let wall = ms * (1.0 + 0.01 * ((t % 3) as f64 - 1.0));
-                    let mut r = row("timed", t).with("wall_ms", wall).with("check_ratio", 0.01);
+                    let mut m = Measured { wall_ms: Some(wall), check_ratio: Some(0.01), ..Measured::default() };
                     if gpu {
-                        r = r
-                            .with("block_size", block)
-                            .with("kernel_ms", 0.3 * wall)
-                            .with("events_ms", 0.95 * wall)
-                            .with("h2d_ms", 0.5 * wall)
-                            .with("d2h_ms", 0.15 * wall);
+                        m = Measured {
+                            block_size: Some(block as u32),
+                            kernel_ms: Some(0.3 * wall),
+                            events_ms: Some(0.95 * wall),
+                            h2d_ms: Some(0.5 * wall),
+                            d2h_ms: Some(0.15 * wall),
+                            ..m
+                        };
                     } else if strategy == "cpu_mt" {
-                        r = r.with("threads", 4_usize);
+                        m.threads = Some(4);
                     }
-                    rows.push(r);
+                    rows.push(row(TIMED, t).with_row(&m));
                 }
             }
         }
@@ -217,8 +222,8 @@ fn an_incomplete_sweep_leaves_undecided_the_claims_resting_on_it() {
     for r in &mut extra {
         r.set(col::PROFILE, "speed");
         r.set(col::CASE_ID, "rosenbrock/16000x16000");
-        r.set("pop", 16000_usize);
-        r.set("dim", 16000_usize);
+        let case = SizeCase { pop: 16000, dim: 16000, ..r.row().unwrap() };
+        *r = std::mem::take(r).with_row(&case);
     }
     rows.extend(extra);
     let (with_speed, report) = render(rows);

@@ -15,7 +15,8 @@
 //!   and was reproduced is reproduced no longer.
 
 use evorepro::claims::{ClaimResult, Direction, Verdict, VerdictKind};
-use evorepro::experiments::{self, Experiment, SpecChoice};
+use evorepro::experiments::plan::CASE_SECONDS;
+use evorepro::experiments::{self, Experiment, SpecChoice, biohel, ecga, gboa, island, layout};
 use evorepro::records::FingerprintRow;
 use evorepro::records::col;
 use evorepro::records::{self, Record};
@@ -42,47 +43,47 @@ struct Columns {
 const PAPERS: &[Columns] = &[
     Columns {
         paper: "layout",
-        method: "strategy",
+        method: layout::rows::Try::strategy,
         scaled: "S4",
         swapped: ("S4", "S1"),
         faster: &["coalesced-wins"],
-        repeat: "try",
+        repeat: layout::rows::Try::r#try,
         stand_ins: None,
     },
     Columns {
         paper: "ecga",
-        method: "scorer",
+        method: ecga::rows::Scored::scorer,
         scaled: "gecga",
         swapped: ("gecga", "baseline"),
         faster: &["spg_grows"],
-        repeat: "run",
+        repeat: ecga::rows::Fig5Case::run,
         stand_ins: None,
     },
     Columns {
         paper: "gboa",
-        method: "method",
+        method: col::METHOD,
         scaled: "gboa",
         swapped: ("gboa", "sboa"),
         faster: &["speedup_over_sboa"],
-        repeat: "repeat",
+        repeat: gboa::rows::RunRow::repeat,
         stand_ins: None,
     },
     Columns {
         paper: "biohel",
-        method: "method",
+        method: col::METHOD,
         scaled: "cuda-paper",
         swapped: ("cuda-paper", "serial"),
         faster: &["cuda_speedup"],
-        repeat: "seed",
-        stand_ins: Some(("set", &["ss", "sa"])),
+        repeat: biohel::rows::SetCase::seed,
+        stand_ins: Some((biohel::rows::SetCase::set, &["ss", "sa"])),
     },
     Columns {
         paper: "island",
-        method: "method",
+        method: col::METHOD,
         scaled: "cuda",
         swapped: ("cuda", "cpu-1t"),
         faster: &["gpu_speedup"],
-        repeat: "run",
+        repeat: island::rows::IslandsCase::run,
         stand_ins: None,
     },
 ];
@@ -231,7 +232,7 @@ fn ten_percent_either_way_moves_a_verdict_one_way_only() {
                 if r.str(p.method) == p.scaled {
                     let times: Vec<(String, f64)> = r
                         .cells()
-                        .filter(|(name, _)| (name.ends_with("_ms") || name.ends_with("_s")) && *name != "case_s")
+                        .filter(|(name, _)| (name.ends_with("_ms") || name.ends_with("_s")) && *name != CASE_SECONDS)
                         .filter_map(|(name, _)| Some((name.to_owned(), r.float(name)?)))
                         .collect();
                     for (name, t) in times {

@@ -35,7 +35,7 @@ mod claims;
 mod figures;
 mod methods;
 mod render;
-mod rows;
+pub mod rows;
 mod scale;
 pub mod selfcheck;
 mod spec;

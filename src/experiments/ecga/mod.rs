@@ -37,7 +37,7 @@ mod cases;
 mod claims;
 mod performance;
 mod render;
-mod rows;
+pub mod rows;
 mod scale;
 pub mod selfcheck;
 mod spec;

@@ -11,7 +11,7 @@ mod analysis;
 mod cases;
 mod claims;
 mod render;
-mod rows;
+pub mod rows;
 pub mod selfcheck;
 mod spec;
 

@@ -19,7 +19,7 @@ mod performance;
 mod render;
 mod render_common;
 mod ring;
-mod rows;
+pub mod rows;
 pub mod selfcheck;
 mod spec;
 mod sustained_rate;
