@@ -9,6 +9,8 @@ use linfa::prelude::*;
 use linfa_svm::Svm;
 use ndarray::{Array1, Array2};
 use serde::Deserialize;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 /// One labelled size.
 #[derive(Clone, Debug, PartialEq)]
@@ -19,7 +21,7 @@ pub struct Point {
 }
 
 /// The plane the SVMs separate sizes in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Features {
     /// Population and dimension as they are (a straight boundary on linear axes).
@@ -92,7 +94,22 @@ pub fn fit_regions(points: &[Point], c: f64) -> Result<Vec<Boundary>, String> {
 }
 
 /// Fits one linear SVM per consecutive pair of classes in `features`, with cost `c`.
+/// A fit is deterministic, so each is made once per process: a report, its claims
+/// and the side-by-side page ask for the same regions.
 pub fn fit_regions_in(points: &[Point], c: f64, features: Features) -> Result<Vec<Boundary>, String> {
+    type Key = (Vec<(u64, u64, String)>, u64, Features);
+    static FITS: OnceLock<Mutex<HashMap<Key, Result<Vec<Boundary>, String>>>> = OnceLock::new();
+    let key = (points.iter().map(|p| (p.pop.to_bits(), p.dim.to_bits(), p.class.clone())).collect(), c.to_bits(), features);
+    let fits = FITS.get_or_init(Default::default);
+    if let Some(fit) = fits.lock().expect("no fit panicked holding the lock").get(&key) {
+        return fit.clone();
+    }
+    let fit = fit_uncached(points, c, features);
+    fits.lock().expect("no fit panicked holding the lock").insert(key, fit.clone());
+    fit
+}
+
+fn fit_uncached(points: &[Point], c: f64, features: Features) -> Result<Vec<Boundary>, String> {
     let order = class_order(points);
     let mut out = Vec::new();
     for pair in order.windows(2) {

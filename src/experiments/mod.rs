@@ -112,7 +112,8 @@ pub trait Paper {
     fn paper_values(&self) -> (&'static str, Vec<report::PaperValue>);
     /// Every claim judged on every machine, from the analyses alone (no report,
     /// no figure): what [`mark_incomplete`] and the verdict tests call; the
-    /// report's claims are these.
+    /// report's claims are these. A machine's claims rest on its own records
+    /// alone, so judging it alone gives the same outcomes.
     fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>>;
     /// Side-by-side of every machine and the paper's hardware.
     fn compare(&self, machines: &[MachineRecords]) -> String;

@@ -213,11 +213,10 @@ fn mark_incomplete(paper: &dyn Paper, machines: &[MachineRecords], mut claims: V
             if done >= planned {
                 continue;
             }
-            let mut without = machines.to_vec();
-            for w in without.iter_mut().filter(|w| w.hw_id == m.hw_id) {
-                w.rows.retain(|r| !(r.str(col::RECORD_KIND) == "measurement" && r.str(col::PROFILE) == profile));
-            }
-            let judged = paper.judge(&without)?;
+            // A machine's claims rest on its records alone: judge it alone, without the profile.
+            let mut without = m.clone();
+            without.rows.retain(|r| !(r.str(col::RECORD_KIND) == "measurement" && r.str(col::PROFILE) == profile));
+            let judged = paper.judge(std::slice::from_ref(&without))?;
             for c in claims.iter_mut().filter(|c| c.machine == m.hw_id && c.outcome.verdict.is_decided()) {
                 let same = judged.iter().find(|j| j.id == c.id && j.machine == c.machine).is_some_and(|j| j.outcome == c.outcome);
                 if !same {
