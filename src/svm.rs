@@ -98,7 +98,8 @@ pub fn fit_regions(points: &[Point], c: f64) -> Result<Vec<Boundary>, String> {
 /// and the side-by-side page ask for the same regions.
 pub fn fit_regions_in(points: &[Point], c: f64, features: Features) -> Result<Vec<Boundary>, String> {
     type Key = (Vec<(u64, u64, String)>, u64, Features);
-    static FITS: OnceLock<Mutex<HashMap<Key, Result<Vec<Boundary>, String>>>> = OnceLock::new();
+    type Fits = Mutex<HashMap<Key, Result<Vec<Boundary>, String>>>;
+    static FITS: OnceLock<Fits> = OnceLock::new();
     let key = (points.iter().map(|p| (p.pop.to_bits(), p.dim.to_bits(), p.class.clone())).collect(), c.to_bits(), features);
     let fits = FITS.get_or_init(Default::default);
     if let Some(fit) = fits.lock().expect("no fit panicked holding the lock").get(&key) {
