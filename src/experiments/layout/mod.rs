@@ -111,6 +111,6 @@ impl Paper for LayoutPaper {
     }
 
     fn not_run_column(&self) -> &'static str {
-        "strategy"
+        rows::Try::strategy
     }
 }
