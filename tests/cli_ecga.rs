@@ -11,7 +11,7 @@ fn ecga_quick_profile_on_cpu_end_to_end() {
     let tmp = tempfile::tempdir().unwrap();
     common::reproduce_quick_cpu("ecga", tmp.path());
     let dir = tmp.path().join("ecga");
-    let report = std::fs::read_to_string(dir.join("REPORT.md")).expect("REPORT.md written");
+    let report = common::report_with_pages(&dir);
     for s in [
         "## Table 5",
         "## Figure 5",
@@ -22,7 +22,7 @@ fn ecga_quick_profile_on_cpu_end_to_end() {
         "not run here (--backend cpu)",
         "## Not run here\n\n| machine | scorer | reason |",
     ] {
-        assert!(report.contains(s), "REPORT.md lacks `{s}`");
+        assert!(report.contains(s), "REPORT.md and its machine pages lack `{s}`");
     }
     // Every claim judged once on this machine, none by a fixed sentence: gECGA's claims say why they did not run.
     let verdicts = std::fs::read_to_string(dir.join("verdicts.json")).expect("verdicts.json written");

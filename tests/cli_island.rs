@@ -13,9 +13,9 @@ fn island_quick_profile_on_cpu_end_to_end() {
     let tmp = tempfile::tempdir().unwrap();
     common::reproduce_quick_cpu("island", tmp.path());
     let dir = tmp.path().join("island");
-    let report = std::fs::read_to_string(dir.join("REPORT.md")).expect("REPORT.md written");
+    let report = common::report_with_pages(&dir);
     for s in ["## Figure 4", "## Figure 5", "## Figure 7", "## Tables I and II", "## Claims", "not run here (--backend cpu)"] {
-        assert!(report.contains(s), "REPORT.md lacks `{s}`");
+        assert!(report.contains(s), "REPORT.md and its machine pages lack `{s}`");
     }
     let parquet =
         std::fs::read_dir(dir.join("records")).unwrap().flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|e| e == "parquet"));

@@ -19,7 +19,7 @@ fn reports() -> PathBuf {
 fn pages() -> Vec<PathBuf> {
     let sources = html::sources(&reports()).unwrap();
     assert!(sources.len() >= 12, "the index, the comparison and two pages a paper: {sources:?}");
-    sources.iter().map(|md| md.with_file_name(html::page_name(md.file_name().unwrap().to_str().unwrap()).unwrap())).collect()
+    sources.iter().map(|md| html::page_path(md)).collect()
 }
 
 /// Every value of `attr="…"` in `html`, entities and percent-escapes decoded.
@@ -50,7 +50,7 @@ fn decode(s: &str) -> String {
 #[test]
 fn the_site_is_current_with_its_markdown() {
     for md in html::sources(&reports()).unwrap() {
-        let page = md.with_file_name(html::page_name(md.file_name().unwrap().to_str().unwrap()).unwrap());
+        let page = html::page_path(&md);
         let committed = std::fs::read_to_string(&page).unwrap_or_else(|e| panic!("{}: {e}", page.display()));
         assert!(
             committed == html::page(&md).unwrap(),

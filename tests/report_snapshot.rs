@@ -161,6 +161,12 @@ fn layout_report_matches_snapshot() {
     assert_eq!(path, tmp.path().join("layout").join("REPORT.md"));
     let actual = std::fs::read_to_string(&path).unwrap();
     assert!(!actual.contains(&*tmp.path().to_string_lossy()), "the report names the temporary folder");
+    // The machine's page holds what the report leaves to it, its links one folder down.
+    let page = std::fs::read_to_string(tmp.path().join("layout/machines").join(format!("{HW_ID}.md"))).unwrap();
+    for held in ["## Claims not judged on this machine", "`heavier-shrinks-sequential`", "## Claims beyond the paper", "| `crossover` |"] {
+        assert!(page.contains(held), "the machine page lacks {held:?}:\n{page}");
+    }
+    assert!(page.contains("](../figures/") && !page.contains("](figures/"), "charts one folder up:\n{page}");
 
     let snapshot = Path::new(SNAPSHOT);
     let update = std::env::var("UPDATE_SNAPSHOTS").is_ok_and(|v| v == "1");

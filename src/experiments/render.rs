@@ -3,8 +3,8 @@
 //! hardware generations.
 
 use super::{
-    Experiment, HARDWARE_DIR, Paper, Part, SpecChoice, above_ceiling_note, compared_machines, load_paper, machines, plan, references,
-    registry, shard, write_missing_copies,
+    Experiment, HARDWARE_DIR, Paper, Part, Section, SpecChoice, above_ceiling_note, compared_machines, load_paper, machines, plan,
+    references, registry, shard, write_missing_copies,
 };
 use crate::claims::{ClaimResult, Outcome, Verdict};
 use crate::hardware::Fingerprint;
@@ -117,40 +117,18 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
     md += body.method.trim_end();
     md += "\n\n";
     for s in &body.sections {
-        md += &format!("## {}\n\n", s.title);
-        if !s.intro.trim().is_empty() {
-            md += s.intro.trim_end();
-            md += "\n\n";
-        }
-        // The machines without results for the section: one line after the others, those of one reason together.
-        let label = |hw: &String| machines.iter().find(|m| &m.hw_id == hw).map_or_else(|| hw.clone(), |m| m.label());
-        let mut not_run: Vec<(&str, Vec<String>)> = Vec::new();
-        for (hw, part) in &s.machines {
-            match part {
-                Part::NotRun(why) => match not_run.iter_mut().find(|(w, _)| w == why) {
-                    Some((_, on)) => on.push(label(hw)),
-                    None => not_run.push((why, vec![label(hw)])),
-                },
-                Part::Shown(part) => md += &format!("### {}\n\nMachine `{hw}`.\n\n{}\n\n", label(hw), part.trim_end()),
-            }
-        }
-        if !not_run.is_empty() {
-            let lines: Vec<String> = not_run.iter().map(|(why, on)| format!("{}: {why}", on.join(", "))).collect();
-            md += &format!("**Not run on** {}.\n\n", lines.join("; "));
-        }
+        md += &section(s, &machines);
     }
     md += "## Claims\n\n";
     md += &report::glance::claims_section(&body.claims, &machines);
-    if let Some(t) = report::beyond_table(&body.claims) {
-        md += "\n## Beyond the paper\n\nMeasured outside the paper's range or settings; not part of any verdict above.\n\n";
-        md += &t;
-    }
+    md += &machine_pages_line(&machines, &body.claims);
     if let Some(t) = report::not_run_table(&machines, paper.not_run_column()) {
         md += "\n## Not run here\n\n";
         md += &t;
     }
     let path = dir.join("REPORT.md");
     records::write_atomic(&path, md.as_bytes())?;
+    write_machine_pages(&dir, paper.meta(), &machines, &body.sections, &body.claims)?;
     let judged = report::index::PaperVerdicts::new(exp.id(), &paper.meta().title, &machines, &body.claims);
     let verdicts = judged.write(out)?;
     compare(exp, out, spec, &[])?;
@@ -167,6 +145,165 @@ pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &Sp
         this_hw: this_hw.map(str::to_owned),
         references: references(out, &spec.root, exp.id()),
     })
+}
+
+/// A section of REPORT.md: its introduction, the part of the machine it
+/// features ([`featured`]), links to the other machines' parts on their pages
+/// ([`write_machine_pages`]), and one line for the machines without results,
+/// those of one reason together.
+fn section(s: &Section, machines: &[MachineRecords]) -> String {
+    let label = |hw: &String| machines.iter().find(|m| &m.hw_id == hw).map_or_else(|| hw.clone(), |m| m.label());
+    let mut md = format!("## {}\n\n", s.title);
+    if !s.intro.trim().is_empty() {
+        md += s.intro.trim_end();
+        md += "\n\n";
+    }
+    let featured = featured(s, machines);
+    let mut also = Vec::new();
+    let mut not_run: Vec<(&str, Vec<String>)> = Vec::new();
+    for (hw, part) in &s.machines {
+        match part {
+            Part::Shown(part) if featured == Some(hw.as_str()) => {
+                md += &format!("### {}\n\nMachine `{hw}`.\n\n{}\n\n", label(hw), part.trim_end())
+            }
+            Part::Shown(_) => also.push(format!("[{}]({}#{})", label(hw), machine_page(hw), report::html::anchor(&s.title))),
+            Part::NotRun(why) => match not_run.iter_mut().find(|(w, _)| w == why) {
+                Some((_, on)) => on.push(label(hw)),
+                None => not_run.push((why, vec![label(hw)])),
+            },
+        }
+    }
+    if !also.is_empty() {
+        let on = if featured.is_some() { "Also measured on" } else { "Measured on" };
+        md += &format!("**{on}** {} (each machine's page).\n\n", also.join(", "));
+    }
+    if !not_run.is_empty() {
+        let lines: Vec<String> = not_run.iter().map(|(why, on)| format!("{}: {why}", on.join(", "))).collect();
+        md += &format!("**Not run on** {}.\n\n", lines.join("; "));
+    }
+    md
+}
+
+/// The machine whose part a section shows in REPORT.md: of the machines with
+/// results for it, a GPU machine before a CPU-only one, then the one measured
+/// last (the latest start of its runs); the others' parts are on their pages.
+/// None for a section beyond the paper: every machine's part is on its page.
+fn featured<'a>(s: &'a Section, machines: &[MachineRecords]) -> Option<&'a str> {
+    let rank = |hw: &String| {
+        let m = machines.iter().find(|m| &m.hw_id == hw);
+        (m.is_some_and(MachineRecords::has_gpu), m.and_then(|m| m.measurements().filter_map(|r| r.int(col::RUN_ID)).max()))
+    };
+    if s.title.starts_with(BEYOND_THE_PAPER) {
+        return None;
+    }
+    s.machines.iter().filter(|(_, p)| matches!(p, Part::Shown(_))).max_by_key(|(hw, _)| rank(hw)).map(|(hw, _)| hw.as_str())
+}
+
+/// How the title of a section beyond the paper's tables and figures begins.
+const BEYOND_THE_PAPER: &str = "Beyond the paper";
+
+/// A machine's page, relative to its paper's folder.
+fn machine_page(hw_id: &str) -> String {
+    format!("{}/{hw_id}.md", report::MACHINES_DIR)
+}
+
+/// `dir/machines/<hw_id>.md` for every machine with records: its fingerprint and
+/// ceilings, then its part of every section that has one, then the sections it
+/// has no results for and why. Pages of machines no longer in the records go.
+fn write_machine_pages(
+    dir: &Path,
+    meta: &crate::spec::PaperMeta,
+    machines: &[MachineRecords],
+    sections: &[Section],
+    claims: &[ClaimResult],
+) -> Result<()> {
+    let pages = dir.join(report::MACHINES_DIR);
+    std::fs::create_dir_all(&pages)?;
+    for m in machines {
+        let one = std::slice::from_ref(m);
+        let mut md = format!("# {} — {}\n\n", meta.title, m.label());
+        md += &format!(
+            "Every section of [the report](REPORT.md) with results measured on this machine (`{}`); the verdicts of its \
+             claims are in the report's [claims](REPORT.md#claims).\n\n## Hardware\n\n",
+            m.hw_id
+        );
+        md += &report::hardware_table(meta, one);
+        md += "\n### Measured ceilings\n\n";
+        md += &report::ceilings_table(one);
+        let mut not_run = Vec::new();
+        for s in sections {
+            match s.machines.iter().find(|(hw, _)| hw == &m.hw_id).map(|(_, p)| p) {
+                Some(Part::Shown(part)) => {
+                    md += &format!("\n## {}\n\n", s.title);
+                    if !s.intro.trim().is_empty() {
+                        md += &format!("{}\n\n", s.intro.trim_end());
+                    }
+                    md += &format!("{}\n", part.trim_end());
+                }
+                Some(Part::NotRun(why)) => not_run.push(format!("*{}*: {why}", s.title)),
+                None => {}
+            }
+        }
+        if !not_run.is_empty() {
+            md += &format!("\n## Not run on this machine\n\n{}.\n", not_run.join("; "));
+        }
+        if let Some(list) = report::glance::not_run_on(claims, &m.hw_id) {
+            md += &format!("\n## {CLAIMS_NOT_JUDGED}\n\n{list}");
+        }
+        if let Some(t) = report::beyond_table(claims, &m.hw_id) {
+            md += &format!("\n## {CLAIMS_BEYOND}\n\nMeasured outside the paper's range or settings; not part of any verdict.\n\n{t}");
+        }
+        records::write_atomic(&pages.join(format!("{}.md", m.hw_id)), one_folder_down(&md).as_bytes())?;
+    }
+    for entry in std::fs::read_dir(&pages)? {
+        let path = entry?.path();
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+        if !machines.iter().any(|m| m.hw_id == stem) {
+            std::fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+const CLAIMS_NOT_JUDGED: &str = "Claims not judged on this machine";
+const CLAIMS_BEYOND: &str = "Claims beyond the paper";
+
+/// After the claims' evidence: the machine pages that list the claims a machine
+/// did not judge and what its checks measured beyond the paper's range.
+fn machine_pages_line(machines: &[MachineRecords], claims: &[ClaimResult]) -> String {
+    let link = |m: &MachineRecords, title: &str| format!("[{}]({}#{})", m.label(), machine_page(&m.hw_id), report::html::anchor(title));
+    let mut md = String::new();
+    let not_judged: Vec<String> =
+        machines.iter().filter(|m| report::glance::not_run_on(claims, &m.hw_id).is_some()).map(|m| link(m, CLAIMS_NOT_JUDGED)).collect();
+    if !not_judged.is_empty() {
+        md += &format!("\n**Claims not judged**, with the reasons, on the pages of {}.\n", not_judged.join(", "));
+    }
+    let beyond: Vec<String> =
+        machines.iter().filter(|m| report::beyond_table(claims, &m.hw_id).is_some()).map(|m| link(m, CLAIMS_BEYOND)).collect();
+    if !beyond.is_empty() {
+        md += &format!(
+            "\n**Beyond the paper**: what the checks measured outside the paper's range or settings (not part of any verdict), \
+             on the pages of {}.\n",
+            beyond.join(", ")
+        );
+    }
+    md
+}
+
+/// Markdown written for a paper's folder with its relative links and images
+/// pointed one folder up, for a page in `machines/`.
+fn one_folder_down(md: &str) -> String {
+    let mut out = String::with_capacity(md.len());
+    let mut rest = md;
+    while let Some(at) = rest.find("](") {
+        out += &rest[..at + 2];
+        rest = &rest[at + 2..];
+        let target = &rest[..rest.find(')').unwrap_or(rest.len())];
+        if !(target.starts_with('#') || target.starts_with('/') || target.contains("://")) {
+            out += "../";
+        }
+    }
+    out + rest
 }
 
 /// The ids of the cases a profile plans now; None for a profile the spec no longer has.
@@ -300,14 +437,16 @@ pub fn compare(exp: &dyn Experiment, out: &Path, spec: &SpecChoice, with: &[Path
 }
 
 /// Removes the charts under `out/<id>/figures/` that neither the paper's
-/// REPORT.md and COMPARE.md nor `out/COMPARE.md` show in any format (a retired
+/// REPORT.md, COMPARE.md and machine pages nor `out/COMPARE.md` show in any format (a retired
 /// machine id's, a figure a report no longer draws; a chart's PNG and SVG go
 /// together), so that every figure file belongs to a report. Returns the names
 /// removed.
 pub fn prune_figures(out: &Path, id: &str) -> Result<Vec<String>> {
     let dir = out.join(id);
     let mut shown = String::new();
-    for md in [dir.join("REPORT.md"), dir.join("COMPARE.md"), out.join("COMPARE.md")] {
+    let pages = std::fs::read_dir(dir.join(report::MACHINES_DIR)).into_iter().flatten().filter_map(|e| e.ok().map(|e| e.path()));
+    let pages = pages.filter(|p| p.extension().is_some_and(|e| e == "md"));
+    for md in [dir.join("REPORT.md"), dir.join("COMPARE.md"), out.join("COMPARE.md")].into_iter().chain(pages) {
         match std::fs::read_to_string(&md) {
             Ok(text) => shown += &text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -352,4 +491,47 @@ fn write_generations_summary(out: &Path, this_hw: &str, catalogue: &report::gene
     }
     records::write_atomic(&out.join("COMPARE.md"), md.as_bytes())?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::{FingerprintRow, Record};
+
+    fn machine(hw: &str, gpu: &str, run: i64) -> MachineRecords {
+        let row = Record::new().with(col::RECORD_KIND, "measurement").with(col::RUN_ID, run).with(FingerprintRow::gpu_name, gpu);
+        MachineRecords { hw_id: hw.into(), rows: vec![row] }
+    }
+
+    #[test]
+    fn a_section_shows_the_latest_gpu_machine_and_links_the_others() {
+        let machines =
+            [machine("cpu", "", 30), machine("old-gpu", "H100", 10), machine("new-gpu", "H200", 20), machine("idle", "H200", 40)];
+        let part = |s: &str| Part::Shown(s.into());
+        let parts = vec![
+            ("cpu".into(), part("cpu table")),
+            ("old-gpu".into(), part("h100 table")),
+            ("new-gpu".into(), part("h200 table")),
+            ("idle".into(), Part::NotRun("no grid runs recorded".into())),
+        ];
+        let s = Section { title: "Figure 4 — best fitness".into(), intro: "Intro.".into(), machines: parts.clone() };
+        let md = section(&s, &machines);
+        assert!(md.contains("h200 table") && !md.contains("h100 table") && !md.contains("cpu table"), "{md}");
+        assert!(
+            md.contains(
+                "**Also measured on** [CPU, no GPU](machines/cpu.md#figure-4--best-fitness), [H100 · CPU](machines/old-gpu.md#figure-4--best-fitness)"
+            ),
+            "{md}"
+        );
+        assert!(md.contains("**Not run on** H200 · CPU: no grid runs recorded."), "{md}");
+        let beyond = Section { title: format!("{BEYOND_THE_PAPER} — families"), intro: String::new(), machines: parts };
+        let md = section(&beyond, &machines);
+        assert!(!md.contains("table") && md.contains("**Measured on** [CPU, no GPU]"), "beyond the paper: every machine on its page: {md}");
+    }
+
+    #[test]
+    fn a_machine_page_points_its_links_one_folder_up() {
+        let md = "![chart](figures/a.png) [report](REPORT.md#claims) [doi](https://doi.org/1) [here](#x)";
+        assert_eq!(one_folder_down(md), "![chart](../figures/a.png) [report](../REPORT.md#claims) [doi](https://doi.org/1) [here](#x)");
+    }
 }

@@ -216,13 +216,8 @@ pub fn claims_section(claims: &[ClaimResult], machines: &[MachineRecords]) -> St
         says.row(vec![format!("`{}`", c.id), c.provenance.label().to_owned(), text]);
     }
     let mut evidence = Table::new(&["claim", "machine", "verdict", "measured / paper [95%]", "evidence"]);
-    let mut not_run: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
     for (_, first) in claims_in_order(claims) {
-        for c in claims.iter().filter(|c| c.id == first.id) {
-            if bare_not_run(c) {
-                not_run.entry((c.machine.clone(), c.outcome.label())).or_default().push(format!("`{}`", c.id));
-                continue;
-            }
+        for c in claims.iter().filter(|c| c.id == first.id && !bare_not_run(c)) {
             evidence.row(vec![
                 format!("`{}`", c.id),
                 label(&c.machine),
@@ -237,13 +232,20 @@ pub fn claims_section(claims: &[ClaimResult], machines: &[MachineRecords]) -> St
         md += "\n### Evidence\n\nEach claim on each machine that judged it (the machines' full names and ids are in [Verdicts](#verdicts)).\n\n";
         md += &evidence.render();
     }
-    if !not_run.is_empty() {
-        md += "\n### Not run\n\n";
-        for ((hw, why), ids) in &not_run {
-            md += &format!("- {} (`{hw}`): **{why}**: {}\n", label(hw), ids.join(", "));
+    md
+}
+
+/// The claims `hw` did not judge, those of one reason together, a line each
+/// (`**not run here (libcuda not found)**: `fast`, `grows``); None where it judged all.
+pub fn not_run_on(claims: &[ClaimResult], hw: &str) -> Option<String> {
+    let mut not_run: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (_, first) in claims_in_order(claims) {
+        for c in claims.iter().filter(|c| c.id == first.id && c.machine == hw && bare_not_run(c)) {
+            not_run.entry(c.outcome.label()).or_default().push(format!("`{}`", c.id));
         }
     }
-    md
+    let lines: Vec<String> = not_run.iter().map(|(why, ids)| format!("- **{why}**: {}\n", ids.join(", "))).collect();
+    (!lines.is_empty()).then(|| lines.concat())
 }
 
 #[cfg(test)]
@@ -327,13 +329,11 @@ mod tests {
         assert_eq!(lines[3], "| Table 1 | `grows` (harness check) | — | ? n = 2 of ≈ 5 |", "{md}");
         assert!(md.contains("**Not run on** 2-thread Xeon, no GPU (`cpu-host`): not run here (libcuda not found) (2 claims)."), "{md}");
         let section = claims_section(&claims, &machines);
-        let evidence = section.split("### Evidence").nth(1).and_then(|s| s.split("### Not run").next()).expect("evidence");
+        let evidence = section.split("### Evidence").nth(1).expect("evidence");
         assert_eq!(evidence.matches("| H100, 16 threads |").count(), 2, "{section}");
         assert!(!evidence.contains("cpu-host") && !evidence.contains("CPU only"), "{section}");
-        assert!(
-            section.contains("- CPU only, 2 threads (`cpu-host`): **not run here (libcuda not found)**: `fast`, `grows`\n"),
-            "{section}"
-        );
+        assert_eq!(not_run_on(&claims, "cpu-host").as_deref(), Some("- **not run here (libcuda not found)**: `fast`, `grows`\n"));
+        assert_eq!(not_run_on(&claims, "gpu-host"), None);
     }
 
     /// Two machines of one short name are told apart by their full names, or by their ids where those agree too.

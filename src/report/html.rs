@@ -13,18 +13,32 @@ use serde_json::Value as Json;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-/// The page a report's Markdown file becomes (None: not a page of the site).
-pub fn page_name(markdown: &str) -> Option<&'static str> {
-    match markdown {
-        "REPORT.md" => Some("report.html"),
-        "COMPARE.md" => Some("compare.html"),
-        "INDEX.md" => Some("index.html"),
+/// The file name of the page a report's Markdown file becomes, from its path
+/// (`REPORT.md`, `ecga/COMPARE.md`, `machines/<hw_id>.md`; None: not a page).
+pub fn page_name(markdown: &str) -> Option<String> {
+    let (folder, file) = markdown.rsplit_once('/').map_or(("", markdown), |(d, f)| (d, f));
+    match file {
+        "REPORT.md" => Some("report.html".into()),
+        "COMPARE.md" => Some("compare.html".into()),
+        "INDEX.md" => Some("index.html".into()),
+        _ if in_machines(folder) => file.strip_suffix(".md").map(|stem| format!("{stem}.html")),
         _ => None,
     }
 }
 
+/// The page beside a Markdown source of [`sources`].
+pub fn page_path(md: &Path) -> PathBuf {
+    let name = page_name(&md.to_string_lossy().replace('\\', "/")).expect("sources lists pages only");
+    md.with_file_name(name)
+}
+
+/// A folder of machine pages (`machines`, or a path ending in it).
+fn in_machines(folder: &str) -> bool {
+    folder.rsplit('/').next() == Some(super::MACHINES_DIR)
+}
+
 /// The Markdown files under `out` that are pages: the index and comparison
-/// over all papers, then each paper folder's report and comparison.
+/// over all papers, then each paper folder's report, comparison and machine pages.
 pub fn sources(out: &Path) -> Result<Vec<PathBuf>> {
     let mut papers: Vec<PathBuf> = std::fs::read_dir(out)
         .with_context(|| format!("reading {}", out.display()))?
@@ -33,7 +47,18 @@ pub fn sources(out: &Path) -> Result<Vec<PathBuf>> {
         .collect();
     papers.sort();
     let top = [out.join("INDEX.md"), out.join("COMPARE.md")];
-    let each = papers.iter().flat_map(|p| [p.join("REPORT.md"), p.join("COMPARE.md")]);
+    let mut each = Vec::new();
+    for p in &papers {
+        each.extend([p.join("REPORT.md"), p.join("COMPARE.md")]);
+        let mut machines: Vec<PathBuf> = std::fs::read_dir(p.join(super::MACHINES_DIR))
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|m| m.extension().is_some_and(|e| e == "md"))
+            .collect();
+        machines.sort();
+        each.extend(machines);
+    }
     Ok(top.into_iter().chain(each).filter(|p| p.is_file()).collect())
 }
 
@@ -42,8 +67,7 @@ pub fn sources(out: &Path) -> Result<Vec<PathBuf>> {
 pub fn write_site(out: &Path) -> Result<Vec<PathBuf>> {
     let mut written = Vec::new();
     for md in sources(out)? {
-        let name = md.file_name().and_then(|n| n.to_str()).and_then(page_name).expect("sources lists pages only");
-        let path = md.with_file_name(name);
+        let path = page_path(&md);
         write_atomic(&path, page(&md)?.as_bytes())?;
         written.push(path);
     }
@@ -57,12 +81,18 @@ pub fn page(md: &Path) -> Result<String> {
     let title = text.lines().find_map(|l| l.strip_prefix("# ")).unwrap_or("evorepro").to_owned();
     let is_report = md.file_name().is_some_and(|n| n == "REPORT.md");
     let is_top = dir.join("INDEX.md").is_file();
+    // A machine page sits one folder below its paper's.
+    let (paper, up) = if in_machines(&dir.to_string_lossy()) { (dir.parent().unwrap_or(dir), "../") } else { (dir, "") };
     let mut nav = vec![];
     if is_top {
         nav.extend([link("index.html", "verdicts of every paper"), link("compare.html", "hardware generations")]);
     } else {
-        nav.extend([link("../index.html", "all papers"), link("report.html", "report"), link("compare.html", "hardware generations")]);
-        nav.extend(dir.join("records").is_dir().then(|| link("records/", "raw records")));
+        nav.extend([
+            link(&format!("{up}../index.html"), "all papers"),
+            link(&format!("{up}report.html"), "report"),
+            link(&format!("{up}compare.html"), "hardware generations"),
+        ]);
+        nav.extend(paper.join("records").is_dir().then(|| link(&format!("{up}records/"), "raw records")));
     }
     let mut body = markdown_html(&text, dir);
     if is_report {
@@ -133,9 +163,8 @@ fn page_link(url: &str) -> String {
         return url.to_owned();
     }
     let (path, fragment) = url.split_once('#').map_or((url, None), |(p, f)| (p, Some(f)));
-    let (folder, file) = path.rsplit_once('/').map_or(("", path), |(d, f)| (d, f));
-    let Some(page) = page_name(file) else { return url.to_owned() };
-    let folder = if folder.is_empty() { String::new() } else { format!("{folder}/") };
+    let Some(page) = page_name(path) else { return url.to_owned() };
+    let folder = path.rsplit_once('/').map_or(String::new(), |(d, _)| format!("{d}/"));
     format!("{folder}{page}{}", fragment.map_or(String::new(), |f| format!("#{f}")))
 }
 
@@ -222,6 +251,8 @@ mod tests {
         assert_eq!(page_link("ecga/REPORT.md"), "ecga/report.html");
         assert_eq!(page_link("layout/COMPARE.md#hardware"), "layout/compare.html#hardware");
         assert_eq!(page_link("../INDEX.md"), "../index.html");
+        assert_eq!(page_link("machines/h200__xeon__16t.md#figure-4"), "machines/h200__xeon__16t.html#figure-4");
+        assert_eq!(page_link("notes.md"), "notes.md", "only reports and machine pages are pages");
         assert_eq!(page_link("paper_values.csv"), "paper_values.csv");
         assert_eq!(page_link("https://doi.org/10.1/REPORT.md"), "https://doi.org/10.1/REPORT.md");
         assert_eq!(anchor("Table 5 — population sizes (ℓ)"), "table-5--population-sizes-ℓ");

@@ -201,12 +201,12 @@ pub fn ratio_cell(o: &crate::claims::Outcome) -> String {
     }
 }
 
-/// What the checks measured outside the paper's range or settings.
-pub fn beyond_table(claims: &[ClaimResult]) -> Option<String> {
-    let mut t = Table::new(&["claim", "machine", "measured beyond the paper's range"]);
-    for c in claims {
+/// What the checks measured on machine `hw` outside the paper's range or settings, a row per claim.
+pub fn beyond_table(claims: &[ClaimResult], hw: &str) -> Option<String> {
+    let mut t = Table::new(&["claim", "measured beyond the paper's range"]);
+    for c in claims.iter().filter(|c| c.machine == hw) {
         if let Some(b) = &c.outcome.beyond {
-            t.row(vec![format!("`{}`", c.id), format!("`{}`", c.machine), b.clone()]);
+            t.row(vec![format!("`{}`", c.id), b.clone()]);
         }
     }
     (!t.is_empty()).then(|| t.render())
@@ -327,6 +327,10 @@ pub fn write_paper_values(dir: &std::path::Path, paper: &str, source: &str, valu
     }
     Ok(crate::records::write_atomic(&dir.join("paper_values.csv"), csv.as_bytes())?)
 }
+
+/// The folder of a paper's machine pages (`<paper>/machines/<hw_id>.md`): every
+/// section's part of one machine, where REPORT.md shows one machine a section.
+pub const MACHINES_DIR: &str = "machines";
 
 /// The report's opening: title, citation, how it was made.
 pub fn header(meta: &PaperMeta, paper_id: &str) -> String {

@@ -117,6 +117,18 @@ pub fn stored_cases(out: &std::path::Path, paper: &str) -> std::collections::BTr
     n
 }
 
+/// `dir/REPORT.md` followed by the machine pages it links (`dir/machines/*.md`):
+/// everything a reader reaches from the report.
+pub fn report_with_pages(dir: &std::path::Path) -> String {
+    let mut text = std::fs::read_to_string(dir.join("REPORT.md")).expect("REPORT.md written");
+    let mut pages: Vec<_> = std::fs::read_dir(dir.join("machines")).expect("machine pages written").flatten().map(|e| e.path()).collect();
+    pages.sort();
+    for page in pages.iter().filter(|p| p.extension().is_some_and(|e| e == "md")) {
+        text += &std::fs::read_to_string(page).unwrap();
+    }
+    text
+}
+
 /// `out/<paper>/REPORT.md` with every number masked (times, rates and ratios
 /// differ from run to run) and `out` written as `OUT`.
 pub fn masked_report(out: &std::path::Path, paper: &str) -> String {

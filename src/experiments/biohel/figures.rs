@@ -41,7 +41,9 @@ impl BiohelPaper {
         let stage_count = stages.len();
         for (figure, stage_name, label, file, stage) in stages {
             let Some((stage, budget)) = stage else {
-                let _ = writeln!(md, "{figure} ({label} stage): no {label} runs in this machine's records.\n");
+                let why = format!("{figure} ({label} stage): no {label} runs in this machine's records");
+                let _ = writeln!(md, "{why}.\n");
+                not_run.push(why);
                 continue;
             };
             let curves = stage.speedups_per_stratum(&a.instances, CUDA, |_| true);

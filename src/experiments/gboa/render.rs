@@ -4,7 +4,7 @@
 use super::GboaPaper;
 use super::analysis::{Analysis, Point, RunTimes};
 use super::cases::{GBOA, GBOA_DEVICE, GBOA_PAPER, METHODS, PBOA, PBOA_MT, SBOA};
-use crate::experiments::{PaperReport, SPEED_PROFILE, Section};
+use crate::experiments::{PaperReport, Part, SPEED_PROFILE, Section};
 use crate::fmt;
 use crate::records::MachineRecords;
 use crate::records::col;
@@ -276,10 +276,12 @@ impl Range {
 /// total, the speedups of gBOA (both kernels) over the CPU constructions for the
 /// whole run and for network construction only, and sBOA / pBOA against the ratio
 /// the paper's two speedups imply.
-fn table1(m: &MachineRecords, a: &Analysis, dir: &Path, range: &Range, implied: Option<f64>, inside: bool) -> Result<String> {
+fn table1(m: &MachineRecords, a: &Analysis, dir: &Path, range: &Range, implied: Option<f64>, inside: bool) -> Result<Part> {
     let points: Vec<Point> = a.table1.keys().copied().filter(|at| range.contains(at) == inside).collect();
     if points.is_empty() {
-        return Ok(if inside { "No Table I runs in the range judged on this machine.".into() } else { "None on this machine.".into() });
+        return Ok(Part::NotRun(
+            if inside { "no Table I runs in the range judged" } else { "no Table I runs outside the range judged" }.into(),
+        ));
     }
     let mut header = vec!["ℓ".to_owned()];
     header.extend(METHODS.iter().map(|method| format!("{method}: total (ms) / solved")));
@@ -323,7 +325,7 @@ fn table1(m: &MachineRecords, a: &Analysis, dir: &Path, range: &Range, implied: 
     let name = if inside { "table1" } else { "table1_beyond" };
     let title = if inside { "Table I: total time per run" } else { "Table I beyond the paper: total time per run" };
     let chart = LineChart::new(title, ("problem size ℓ", "time (ms)"), series, m.label());
-    Ok(format!("{}\n{}", t.render(), chart::figure(dir, &m.hw_id, name, "Table I", &chart)?))
+    Ok(format!("{}\n{}", t.render(), chart::figure(dir, &m.hw_id, name, "Table I", &chart)?).into())
 }
 
 fn fig7(a: &Analysis) -> String {
@@ -356,14 +358,17 @@ type Pick = fn(&RunTimes) -> f64;
 
 /// The issue's speed goals are benchmarks of the `speed` profile: its runs
 /// where this machine has device runs in it, else the latest profile's.
-fn speed_device_run(m: &MachineRecords, latest: &Analysis) -> String {
+fn speed_device_run(m: &MachineRecords, latest: &Analysis) -> Part {
     let keep = |r: &&crate::records::Record| r.str(col::RECORD_KIND) != "measurement" || r.str(col::PROFILE) == SPEED_PROFILE;
     let speed = MachineRecords { hw_id: m.hw_id.clone(), rows: m.rows.iter().filter(keep).cloned().collect() };
     let a = Analysis::of(&speed);
-    if a.table1.values().any(|methods| methods.contains_key(GBOA_DEVICE)) {
-        format!("Whole runs of the `{SPEED_PROFILE}` profile:\n\n{}", device_run(&speed, &a))
+    let has_device = |a: &Analysis| a.table1.values().any(|methods| methods.contains_key(GBOA_DEVICE));
+    if has_device(&a) {
+        Part::Shown(format!("Whole runs of the `{SPEED_PROFILE}` profile:\n\n{}", device_run(&speed, &a)))
+    } else if has_device(latest) {
+        Part::Shown(device_run(m, latest))
     } else {
-        device_run(m, latest)
+        Part::NotRun(format!("no gboa-device runs ({})", latest.reason(GBOA_DEVICE)))
     }
 }
 
@@ -474,7 +479,7 @@ fn device_run(m: &MachineRecords, a: &Analysis) -> String {
 /// gBOA's network construction (mean per run) against single-threaded sBOA and
 /// pBOA on all cores, at each Table I size (the goals at ℓ = 190), and the paper's
 /// kernel (`gboa-paper`) against this harness's on the same GPU.
-fn construction_speed(m: &MachineRecords, a: &Analysis) -> String {
+fn construction_speed(m: &MachineRecords, a: &Analysis) -> Part {
     let mut t = Table::new(&[
         "ℓ",
         "sBOA (ms)",
@@ -527,7 +532,7 @@ fn construction_speed(m: &MachineRecords, a: &Analysis) -> String {
         }
     }
     if t.is_empty() {
-        return "No gBOA runs on this machine.".into();
+        return Part::NotRun(format!("no gBOA runs ({})", a.reason(GBOA)));
     }
     let mut md = t.render();
     if !rates.is_empty() {
@@ -536,15 +541,15 @@ fn construction_speed(m: &MachineRecords, a: &Analysis) -> String {
                AND-NOT) per schema and a population count, so the ratio is a rate, not a utilisation.\n\n";
         md += &rates.render();
     }
-    md
+    Part::Shown(md)
 }
 
 /// Points (x, time) per method, for one chart.
 type Series<'a> = BTreeMap<&'a str, Vec<(f64, f64)>>;
 
-fn complexity(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
+fn complexity(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<Part> {
     if a.complexity.is_empty() {
-        return Ok("No complexity cases in this machine's profiles.".into());
+        return Ok(Part::NotRun("no complexity cases in this machine's profiles".into()));
     }
     let mut t =
         Table::new(&["axis", "value", "sBOA (ms)", "pBOA (ms)", "pBOA all cores (ms)", "gBOA kernel (ms)", "gboa-paper kernel (ms)"]);
@@ -598,7 +603,7 @@ fn complexity(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
         let alt = format!("complexity against {axis}");
         let _ = writeln!(md, "{}\n", chart::figure(dir, &m.hw_id, &format!("complexity_{axis}"), &alt, &chart)?);
     }
-    Ok(md)
+    Ok(Part::Shown(md))
 }
 
 #[cfg(test)]
