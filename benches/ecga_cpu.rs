@@ -1,14 +1,17 @@
 //! Criterion benchmarks of ECGA's CPU hot spots (Shao & Yu, Section 4.1): counting
 //! the schemata of one group with each counter; scoring a batch of candidate merges
-//! with each scorer, the multi-threaded one included, at ℓ = 100 and 500; one whole
-//! greedy model build; and the packing of a selected population by locus that every
-//! ECGA and BOA generation pays.
+//! with each scorer, the multi-threaded one included, at ℓ = 100 and 500; the
+//! merges of a 5-locus block with every other at ℓ = 100 and 150; one whole greedy
+//! model build; the packing of a selected population by locus that every ECGA and
+//! BOA generation pays; and whole ECGA runs with single-threaded FastCount at
+//! ℓ = 100 and 150.
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use evorepro::library::ecga::{
-    BaselineCounter, CpuScorer, FastCount, PairScorer, ParallelCpuScorer, Popcount, Population, PrefixFastCount, SchemaCounter, XLogX,
-    greedy_search,
+    BaselineCounter, CpuScorer, EcgaConfig, FastCount, PairScorer, ParallelCpuScorer, Popcount, Population, PrefixFastCount, SchemaCounter,
+    Search, XLogX, first_selection, greedy_search, run,
 };
+use evorepro::library::trap::Trap;
 use std::time::Duration;
 
 fn counters() -> Vec<Box<dyn SchemaCounter>> {
@@ -64,6 +67,39 @@ fn pair_scoring(c: &mut Criterion) {
     }
 }
 
+/// The hot spot of single-threaded model building: after a merge, the merged
+/// group is scored against every other live group. Here, on the first selected
+/// population of a run at Table 5's ℓ = 100 (N = 6670) and ℓ = 150 (N = 11782),
+/// the trap's first 5-locus block merged with each other block (ℓ/5 − 1 pairs of
+/// 10 loci, the largest merges MAX_L = 10 lets the search score). Each iteration
+/// loads the population afresh, so FastCount builds every group's tree anew.
+fn merge_scoring(c: &mut Criterion) {
+    for (ell, n) in [(100usize, 6670usize), (150, 11782)] {
+        let trap = Trap { k: 5, m: ell / 5 };
+        let pop = first_selection(&trap, n, 8, 3).expect("valid sizes");
+        let xlogx = XLogX::new(n);
+        let groups: Vec<Vec<usize>> = (0..trap.m).map(|b| (5 * b..5 * b + 5).collect()).collect();
+        let pairs: Vec<(usize, usize)> = (1..trap.m).map(|b| (0, b)).collect();
+        let mut g = c.benchmark_group(format!("ecga_score_block_merges_l{ell}_n{n}"));
+        g.throughput(Throughput::Elements(pairs.len() as u64));
+        g.sample_size(10).measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_millis(500));
+        let scorers: Vec<(&str, Box<dyn PairScorer>)> = vec![
+            ("fastcount-table16", Box::new(CpuScorer::new(FastCount { popcount: Popcount::UnityTable16 }))),
+            ("fastcount-popcnt", Box::new(CpuScorer::new(FastCount { popcount: Popcount::Hardware }))),
+        ];
+        let mut out = Vec::new();
+        for (name, mut scorer) in scorers {
+            g.bench_function(name, |b| {
+                b.iter(|| {
+                    scorer.load(&pop, &xlogx).expect("population loads");
+                    scorer.score(&groups, &pairs, &mut out).expect("pairs score")
+                })
+            });
+        }
+        g.finish();
+    }
+}
+
 /// One greedy model build on the ℓ = 50 population of Table 5 (N = 2376).
 fn model_building(c: &mut Criterion) {
     let pop = Population::random(2376, 50, 6).expect("valid sizes");
@@ -98,9 +134,26 @@ fn population_packing(c: &mut Criterion) {
     }
 }
 
+/// One whole ECGA run on the trap-5 (Section 5.2 settings, greedy search, the paper's
+/// randomness) with single-threaded FastCount, the `fastcount` column of Figure 5, at
+/// Table 5's ℓ = 100 (N = 6670) and ℓ = 150 (N = 11782).
+fn whole_run(c: &mut Criterion) {
+    let mut g = c.benchmark_group("ecga_whole_run");
+    g.sample_size(10).measurement_time(Duration::from_secs(10)).warm_up_time(Duration::from_millis(100));
+    for (ell, n) in [(100usize, 6670usize), (150, 11782)] {
+        let trap = Trap { k: 5, m: ell / 5 };
+        let cfg = EcgaConfig::paper(ell, n, Search::Greedy);
+        let mut scorer = CpuScorer::new(FastCount { popcount: Popcount::UnityTable16 });
+        g.bench_function(BenchmarkId::new("fastcount-table16", format!("l{ell}_n{n}")), |b| {
+            b.iter(|| run(&trap, &cfg, 1, &mut scorer).expect("run completes"))
+        });
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().without_plots();
-    targets = schema_counting, pair_scoring, model_building, population_packing
+    targets = schema_counting, pair_scoring, merge_scoring, model_building, population_packing, whole_run
 }
 criterion_main!(benches);

@@ -1,6 +1,7 @@
 //! Counting the schemata of a group of loci (Section 4.1): the baseline's scan of
-//! every row, FastCount (AND/NOT of locus words + unity table) and FastCount sharing
-//! AND prefixes between schemata.
+//! every row, FastCount (AND/NOT of locus words + unity table), FastCount sharing
+//! AND prefixes between schemata, and FastCount of a merge from the two groups'
+//! kept trees ([`GroupLeaves`], what single-threaded model building uses).
 
 use super::{LocusPacked, Population};
 
@@ -11,6 +12,12 @@ use super::{LocusPacked, Population};
 pub trait SchemaCounter: Sync {
     fn name(&self) -> &'static str;
     fn count(&self, pop: &Population, loci: &[usize], counts: &mut [u32]);
+
+    /// This counter as [`FastCount`], whose counts a scorer may take from kept
+    /// group trees ([`GroupLeaves`], [`FastCount::count_merge`]); `None` for the others.
+    fn as_fast_count(&self) -> Option<FastCount> {
+        None
+    }
 }
 
 /// Scans every individual's row and bins its schema index, as the C++ ECGA v1.1 of
@@ -69,7 +76,7 @@ fn hardware_ones(word: u64) -> u32 {
 /// are chosen at run time when the CPU has POPCNT.
 #[cfg(target_arch = "x86_64")]
 mod popcnt {
-    use super::{Population, hardware_ones};
+    use super::{GroupLeaves, Population, hardware_ones};
 
     #[target_feature(enable = "popcnt")]
     pub fn fast_count(pop: &Population, loci: &[usize], counts: &mut [u32]) {
@@ -79,6 +86,11 @@ mod popcnt {
     #[target_feature(enable = "popcnt")]
     pub fn prefix_fast_count(pop: &Population, loci: &[usize], counts: &mut [u32]) {
         super::prefix_fast_count(pop, loci, counts, hardware_ones)
+    }
+
+    #[target_feature(enable = "popcnt")]
+    pub fn merge_count(a: &GroupLeaves, b: &GroupLeaves, counts: &mut [u32]) {
+        super::merge_count(a, b, counts, hardware_ones)
     }
 }
 
@@ -108,6 +120,132 @@ impl SchemaCounter for FastCount {
                     return unsafe { popcnt::fast_count(pop, loci, counts) };
                 }
                 fast_count(pop, loci, counts, hardware_ones)
+            }
+        }
+    }
+
+    fn as_fast_count(&self) -> Option<FastCount> {
+        Some(*self)
+    }
+}
+
+impl FastCount {
+    /// The counts of the merged group `a ∪ b` (loci `a`'s then `b`'s, so schema
+    /// `u | v << |a|` is `a`'s schema `u` beside `b`'s `v`): per word, the ones of
+    /// `mask_u ∧ mask_v` for every pair of the two groups' leaves there — the AND
+    /// tree of Section 4.1 over the merged loci, its upper part taken from `a`'s kept
+    /// tree and its lower part from `b`'s. Both trees must be of one population.
+    pub fn count_merge(&self, a: &GroupLeaves, b: &GroupLeaves, counts: &mut [u32]) {
+        assert_eq!(a.start.len(), b.start.len(), "group trees of populations of different sizes");
+        match self.popcount {
+            Popcount::UnityTable16 => merge_count(a, b, counts, unity16_ones),
+            Popcount::Hardware => {
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("popcnt") {
+                    // SAFETY: this CPU has POPCNT (checked just above).
+                    return unsafe { popcnt::merge_count(a, b, counts) };
+                }
+                merge_count(a, b, counts, hardware_ones)
+            }
+        }
+    }
+
+    /// The counts of one group from its kept tree: each leaf's ones.
+    pub fn count_leaves(&self, group: &GroupLeaves, counts: &mut [u32]) {
+        counts.fill(0);
+        for leaf in &group.leaves {
+            counts[leaf.schema as usize] += match self.popcount {
+                Popcount::UnityTable16 => unity16_ones(leaf.mask),
+                Popcount::Hardware => hardware_ones(leaf.mask),
+            };
+        }
+    }
+}
+
+/// A leaf of a group's FastCount tree in one word: the individuals of that word
+/// (`mask`, never 0) that hold schema `schema` of the group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Leaf {
+    mask: u64,
+    schema: u32,
+}
+
+/// One group's FastCount tree (Section 4.1) evaluated once and kept: for every
+/// word of 64 individuals, the group's schemata `v` that occur there with their
+/// masks `∧_j (v_j ? S_j : ¬S_j)`. A node whose mask is 0 is cut with its
+/// subtree (its schemata count 0 in that word), so a word keeps at most 64 leaves.
+///
+/// Model building scores each group against every other (Algorithm 1), and the
+/// paper counts every candidate merge from its locus words afresh. With the trees
+/// kept, a merge is counted by [`FastCount::count_merge`] with one AND per pair
+/// of leaves of a word instead of `|a ∪ b|` ANDs per schema. Not in the paper;
+/// the counts are the same integers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupLeaves {
+    loci: Vec<usize>,
+    /// Word `w`'s leaves are `leaves[start[w]..start[w + 1]]`.
+    start: Vec<usize>,
+    leaves: Vec<Leaf>,
+}
+
+impl GroupLeaves {
+    pub fn new(packed: &LocusPacked, loci: &[usize]) -> Self {
+        let mut tree = GroupLeaves { loci: Vec::new(), start: Vec::new(), leaves: Vec::new() };
+        tree.rebuild(packed, loci);
+        tree
+    }
+
+    /// The tree of `loci` in place of this one (its buffers reused).
+    pub fn rebuild(&mut self, packed: &LocusPacked, loci: &[usize]) {
+        assert!(loci.len() < 32, "a group of {} loci has too many schemata", loci.len());
+        self.loci.clear();
+        self.loci.extend_from_slice(loci);
+        self.start.clear();
+        self.leaves.clear();
+        self.start.push(0);
+        for w in 0..packed.words_per_locus {
+            self.grow(packed, w, 0, 0, packed.valid_mask(w));
+            self.start.push(self.leaves.len());
+        }
+    }
+
+    /// Depth-first below the node of word `w` that fixed loci `..depth` to the
+    /// bits of `schema`, with its `mask`: allele 0 of `loci[depth]` first.
+    fn grow(&mut self, packed: &LocusPacked, w: usize, depth: usize, schema: u32, mask: u64) {
+        if mask == 0 {
+            return;
+        }
+        match self.loci.get(depth) {
+            None => self.leaves.push(Leaf { mask, schema }),
+            Some(&l) => {
+                let x = packed.locus(l)[w];
+                self.grow(packed, w, depth + 1, schema, mask & !x);
+                self.grow(packed, w, depth + 1, schema | 1 << depth, mask & x);
+            }
+        }
+    }
+
+    /// The group's loci, in schema bit order.
+    pub fn loci(&self) -> &[usize] {
+        &self.loci
+    }
+
+    fn word(&self, w: usize) -> &[Leaf] {
+        &self.leaves[self.start[w]..self.start[w + 1]]
+    }
+}
+
+/// Counts `a ∪ b` from the two trees, word by word. (Skipping the pairs of
+/// leaves that share no individual, most of them, did not pay: a branch per pair.)
+#[inline(always)]
+fn merge_count(a: &GroupLeaves, b: &GroupLeaves, counts: &mut [u32], ones: impl Fn(u64) -> u32) {
+    counts.fill(0);
+    let shift = a.loci.len();
+    for w in 0..a.start.len() - 1 {
+        let below = b.word(w);
+        for upper in a.word(w) {
+            for lower in below {
+                counts[(upper.schema | lower.schema << shift) as usize] += ones(upper.mask & lower.mask);
             }
         }
     }

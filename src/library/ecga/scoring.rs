@@ -3,7 +3,7 @@
 
 #[cfg(doc)]
 use super::{BaselineCounter, FastCount, greedy_mating_search, greedy_search};
-use super::{ModelTrace, Population, SchemaCounter, Search, XLogX};
+use super::{GroupLeaves, ModelTrace, Population, SchemaCounter, Search, XLogX};
 use anyhow::{Result, bail, ensure};
 use rayon::prelude::*;
 
@@ -83,18 +83,38 @@ fn loaded(state: &Option<Loaded>) -> Result<&Loaded> {
 
 /// Single-threaded CPU scoring with any [`SchemaCounter`]: the paper's baseline
 /// (with [`BaselineCounter`]) and FastCount CPU (with [`FastCount`]) columns.
+///
+/// With FastCount the scorer keeps each group's tree ([`GroupLeaves`]) by the
+/// group's slot in `groups` until the slot holds other loci or another population
+/// is loaded, and counts every merge from the two trees
+/// ([`FastCount::count_merge`]).
 #[derive(Clone, Debug)]
 pub struct CpuScorer<C: SchemaCounter> {
     pub counter: C,
     state: Option<Loaded>,
     loci: Vec<usize>,
     counts: Vec<u32>,
+    trees: Vec<Option<GroupLeaves>>,
 }
 
 impl<C: SchemaCounter> CpuScorer<C> {
     pub fn new(counter: C) -> Self {
-        CpuScorer { counter, state: None, loci: Vec::new(), counts: Vec::new() }
+        CpuScorer { counter, state: None, loci: Vec::new(), counts: Vec::new(), trees: Vec::new() }
     }
+}
+
+/// The kept tree of slot `g` (built, or rebuilt when the slot's loci changed);
+/// the trees are of the loaded population (dropped at each load).
+fn tree_of<'t>(trees: &'t mut Vec<Option<GroupLeaves>>, state: &Loaded, groups: &[Vec<usize>], g: usize) -> &'t GroupLeaves {
+    if trees.len() <= g {
+        trees.resize(groups.len().max(g + 1), None);
+    }
+    match &mut trees[g] {
+        Some(tree) if tree.loci() == groups[g].as_slice() => {}
+        Some(tree) => tree.rebuild(&state.pop.packed, &groups[g]),
+        none => *none = Some(GroupLeaves::new(&state.pop.packed, &groups[g])),
+    }
+    trees[g].as_ref().expect("kept just above")
 }
 
 impl<C: SchemaCounter> PairScorer for CpuScorer<C> {
@@ -104,6 +124,7 @@ impl<C: SchemaCounter> PairScorer for CpuScorer<C> {
 
     fn load(&mut self, pop: &Population, xlogx: &XLogX) -> Result<()> {
         self.state = Some(Loaded::new(pop, xlogx)?);
+        self.trees.clear();
         Ok(())
     }
 
@@ -111,7 +132,19 @@ impl<C: SchemaCounter> PairScorer for CpuScorer<C> {
         let state = loaded(&self.state)?;
         out.clear();
         for &(a, b) in pairs {
-            out.push(state.entropy_term(&self.counter, &[&groups[a], &groups[b]], &mut self.loci, &mut self.counts));
+            let s = match self.counter.as_fast_count() {
+                Some(fast) => {
+                    ensure!(a != b, "pair ({a}, {a}) merges a group with itself");
+                    tree_of(&mut self.trees, state, groups, a);
+                    tree_of(&mut self.trees, state, groups, b);
+                    let (Some(upper), Some(lower)) = (&self.trees[a], &self.trees[b]) else { unreachable!("both kept just above") };
+                    self.counts.resize(1 << (groups[a].len() + groups[b].len()), 0);
+                    fast.count_merge(upper, lower, &mut self.counts);
+                    state.xlogx.entropy_term(&self.counts)
+                }
+                None => state.entropy_term(&self.counter, &[&groups[a], &groups[b]], &mut self.loci, &mut self.counts),
+            };
+            out.push(s);
         }
         Ok(())
     }
@@ -119,8 +152,17 @@ impl<C: SchemaCounter> PairScorer for CpuScorer<C> {
     fn score_groups(&mut self, groups: &[Vec<usize>], out: &mut Vec<f64>) -> Result<()> {
         let state = loaded(&self.state)?;
         out.clear();
-        for group in groups {
-            out.push(state.entropy_term(&self.counter, &[group], &mut self.loci, &mut self.counts));
+        for (g, group) in groups.iter().enumerate() {
+            let s = match self.counter.as_fast_count() {
+                Some(fast) => {
+                    let tree = tree_of(&mut self.trees, state, groups, g);
+                    self.counts.resize(1 << group.len(), 0);
+                    fast.count_leaves(tree, &mut self.counts);
+                    state.xlogx.entropy_term(&self.counts)
+                }
+                None => state.entropy_term(&self.counter, &[group], &mut self.loci, &mut self.counts),
+            };
+            out.push(s);
         }
         Ok(())
     }

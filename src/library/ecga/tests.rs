@@ -165,6 +165,87 @@ fn counts_follow_the_schema_bit_order() {
     }
 }
 
+/// Counts by looking at every individual's alleles at `loci` in turn: the
+/// definition every counter must meet.
+fn plain_count(pop: &Population, loci: &[usize]) -> Vec<u32> {
+    let mut counts = vec![0; 1 << loci.len()];
+    for i in 0..pop.n() {
+        let schema: usize = loci.iter().enumerate().map(|(j, &l)| usize::from(pop.row(i)[l]) << j).sum();
+        counts[schema] += 1;
+    }
+    counts
+}
+
+proptest::proptest! {
+    /// A merge counted from the two groups' kept FastCount trees, and a group
+    /// from its own tree, equal the plain count, on uniform and on planted
+    /// (skewed, as a converging run's) populations.
+    #[test]
+    fn merges_counted_from_kept_trees_equal_the_plain_count(
+        n in 1usize..300,
+        ell in 1usize..14,
+        planted_k in 0usize..6,
+        seed in proptest::prelude::any::<u64>(),
+        a_size in 0usize..7,
+        b_size in 0usize..7,
+    ) {
+        let pop = if planted_k == 0 { Population::random(n, ell, seed) } else { Population::planted(n, ell, planted_k, seed) }.unwrap();
+        let mut loci: Vec<usize> = (0..ell).collect();
+        loci.shuffle(&mut StdRng::seed_from_u64(seed));
+        let a_size = a_size.min(ell);
+        let (a, rest) = loci.split_at(a_size);
+        let b = &rest[..b_size.min(rest.len())];
+        let (upper, lower) = (GroupLeaves::new(pop.packed(), a), GroupLeaves::new(pop.packed(), b));
+        let merged: Vec<usize> = a.iter().chain(b).copied().collect();
+        for popcount in [Popcount::UnityTable16, Popcount::Hardware] {
+            let fast = FastCount { popcount };
+            let mut counts = vec![99; 1 << merged.len()];
+            fast.count_merge(&upper, &lower, &mut counts);
+            proptest::prop_assert_eq!(&counts, &plain_count(&pop, &merged), "{:?} a = {:?} b = {:?}", popcount, a, b);
+            let mut counts = vec![99; 1 << a.len()];
+            fast.count_leaves(&upper, &mut counts);
+            proptest::prop_assert_eq!(&counts, &plain_count(&pop, a));
+        }
+    }
+}
+
+#[test]
+fn a_rebuilt_tree_equals_a_fresh_one() {
+    let pop = Population::planted(300, 20, 4, 2).unwrap();
+    let mut tree = GroupLeaves::new(pop.packed(), &[3, 7, 1, 19, 0, 12]);
+    tree.rebuild(pop.packed(), &[5, 2]);
+    assert_eq!(tree, GroupLeaves::new(pop.packed(), &[5, 2]));
+    assert_eq!(tree.loci(), [5, 2]);
+}
+
+/// Whole runs with FastCount on one thread (kept group trees) build, generation
+/// by generation, the baseline's models: the same merges with bit-identical
+/// ΔCCC, the same CCC and the same populations.
+#[test]
+fn fastcount_runs_build_the_baselines_models_every_generation() {
+    let trap = Trap { k: 5, m: 8 };
+    let traced = |cfg: &EcgaConfig, seed: u64, scorer: &mut dyn PairScorer| {
+        let mut models = Vec::new();
+        let result =
+            run_observed(&trap, cfg, seed, scorer, &mut |pop, trace| models.push((population_hash(&pop.packed().words), trace.clone())));
+        (without_durations(result.unwrap()), models)
+    };
+    for (search, randomness, n) in [
+        (Search::Greedy, Randomness::Paper, 900),
+        (Search::Greedy, Randomness::Counter, 700),
+        (Search::GreedyMating, Randomness::Paper, 800),
+    ] {
+        let cfg = EcgaConfig { randomness, ..EcgaConfig::paper(trap.ell(), n, search) };
+        let (want, want_models) = traced(&cfg, 21, &mut CpuScorer::new(BaselineCounter));
+        assert!(want_models.len() > 3 && want_models.iter().any(|(_, t)| t.merges.len() > 20), "{search:?}: too short a run to compare");
+        for popcount in [Popcount::UnityTable16, Popcount::Hardware] {
+            let (got, got_models) = traced(&cfg, 21, &mut CpuScorer::new(FastCount { popcount }));
+            assert_eq!(got_models, want_models, "{search:?} {randomness:?} {popcount:?}");
+            assert_eq!(got, want);
+        }
+    }
+}
+
 #[test]
 fn entropy_and_ccc_of_a_known_population() {
     let xlogx = XLogX::new(8);
