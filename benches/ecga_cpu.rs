@@ -8,8 +8,8 @@
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use evorepro::library::ecga::{
-    BaselineCounter, CpuScorer, EcgaConfig, FastCount, PairScorer, ParallelCpuScorer, Popcount, Population, PrefixFastCount, SchemaCounter,
-    Search, XLogX, first_selection, greedy_search, run,
+    BaselineCounter, CpuScorer, EcgaConfig, FastCount, FastCountKept, PairScorer, ParallelCpuScorer, Popcount, Population, PrefixFastCount,
+    SchemaCounter, Search, XLogX, first_selection, greedy_search, run,
 };
 use evorepro::library::trap::Trap;
 use std::time::Duration;
@@ -72,7 +72,7 @@ fn pair_scoring(c: &mut Criterion) {
 /// population of a run at Table 5's ℓ = 100 (N = 6670) and ℓ = 150 (N = 11782),
 /// the trap's first 5-locus block merged with each other block (ℓ/5 − 1 pairs of
 /// 10 loci, the largest merges MAX_L = 10 lets the search score). Each iteration
-/// loads the population afresh, so FastCount builds every group's tree anew.
+/// loads the population afresh, so kept FastCount builds every group's tree anew.
 fn merge_scoring(c: &mut Criterion) {
     for (ell, n) in [(100usize, 6670usize), (150, 11782)] {
         let trap = Trap { k: 5, m: ell / 5 };
@@ -86,6 +86,8 @@ fn merge_scoring(c: &mut Criterion) {
         let scorers: Vec<(&str, Box<dyn PairScorer>)> = vec![
             ("fastcount-table16", Box::new(CpuScorer::new(FastCount { popcount: Popcount::UnityTable16 }))),
             ("fastcount-popcnt", Box::new(CpuScorer::new(FastCount { popcount: Popcount::Hardware }))),
+            ("fastcount-kept-table16", Box::new(CpuScorer::new(FastCountKept(FastCount { popcount: Popcount::UnityTable16 })))),
+            ("fastcount-kept-popcnt", Box::new(CpuScorer::new(FastCountKept(FastCount { popcount: Popcount::Hardware })))),
         ];
         let mut out = Vec::new();
         for (name, mut scorer) in scorers {
@@ -135,18 +137,25 @@ fn population_packing(c: &mut Criterion) {
 }
 
 /// One whole ECGA run on the trap-5 (Section 5.2 settings, greedy search, the paper's
-/// randomness) with single-threaded FastCount, the `fastcount` column of Figure 5, at
-/// Table 5's ℓ = 100 (N = 6670) and ℓ = 150 (N = 11782).
+/// randomness) with single-threaded FastCount (the `fastcount` column of Figure 5) and
+/// with its kept trees (beyond the paper), at Table 5's ℓ = 100 (N = 6670) and ℓ = 150
+/// (N = 11782).
 fn whole_run(c: &mut Criterion) {
     let mut g = c.benchmark_group("ecga_whole_run");
     g.sample_size(10).measurement_time(Duration::from_secs(10)).warm_up_time(Duration::from_millis(100));
     for (ell, n) in [(100usize, 6670usize), (150, 11782)] {
         let trap = Trap { k: 5, m: ell / 5 };
         let cfg = EcgaConfig::paper(ell, n, Search::Greedy);
-        let mut scorer = CpuScorer::new(FastCount { popcount: Popcount::UnityTable16 });
-        g.bench_function(BenchmarkId::new("fastcount-table16", format!("l{ell}_n{n}")), |b| {
-            b.iter(|| run(&trap, &cfg, 1, &mut scorer).expect("run completes"))
-        });
+        let fast = FastCount { popcount: Popcount::UnityTable16 };
+        let scorers: [(&str, Box<dyn PairScorer>); 2] = [
+            ("fastcount-table16", Box::new(CpuScorer::new(fast))),
+            ("fastcount-kept-table16", Box::new(CpuScorer::new(FastCountKept(fast)))),
+        ];
+        for (name, mut scorer) in scorers {
+            g.bench_function(BenchmarkId::new(name, format!("l{ell}_n{n}")), |b| {
+                b.iter(|| run(&trap, &cfg, 1, scorer.as_mut()).expect("run completes"))
+            });
+        }
     }
     g.finish();
 }

@@ -13,9 +13,10 @@ pub trait SchemaCounter: Sync {
     fn name(&self) -> &'static str;
     fn count(&self, pop: &Population, loci: &[usize], counts: &mut [u32]);
 
-    /// This counter as [`FastCount`], whose counts a scorer may take from kept
-    /// group trees ([`GroupLeaves`], [`FastCount::count_merge`]); `None` for the others.
-    fn as_fast_count(&self) -> Option<FastCount> {
+    /// The [`FastCount`] whose counts a scorer takes from kept group trees
+    /// ([`GroupLeaves`], [`FastCount::count_merge`]): only [`FastCountKept`]'s;
+    /// every other counter counts each candidate group afresh, as the paper does.
+    fn kept_trees(&self) -> Option<FastCount> {
         None
     }
 }
@@ -123,9 +124,30 @@ impl SchemaCounter for FastCount {
             }
         }
     }
+}
 
-    fn as_fast_count(&self) -> Option<FastCount> {
-        Some(*self)
+/// FastCount with each group's tree kept between the search's steps: a scorer
+/// counts a merge from the two groups' trees ([`GroupLeaves`],
+/// [`FastCount::count_merge`]), the same counts as [`FastCount`] with far fewer
+/// ANDs. Not in the paper (issue #39): the ECGA paper's `fastcount` column stays
+/// [`FastCount`], which counts every candidate afresh (Section 4.1).
+#[derive(Clone, Copy, Debug)]
+pub struct FastCountKept(pub FastCount);
+
+impl SchemaCounter for FastCountKept {
+    fn name(&self) -> &'static str {
+        match self.0.popcount {
+            Popcount::UnityTable16 => "fastcount-kept-table16",
+            Popcount::Hardware => "fastcount-kept-popcnt",
+        }
+    }
+
+    fn count(&self, pop: &Population, loci: &[usize], counts: &mut [u32]) {
+        self.0.count(pop, loci, counts)
+    }
+
+    fn kept_trees(&self) -> Option<FastCount> {
+        Some(self.0)
     }
 }
 

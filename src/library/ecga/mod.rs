@@ -7,7 +7,8 @@
 //! - [`SchemaCounter`]: counting the schemata of a group of loci — [`BaselineCounter`],
 //!   [`FastCount`] (Section 4.1, AND/NOT of locus words + unity table) and
 //!   [`PrefixFastCount`] (FastCount sharing AND prefixes between schemata);
-//!   [`GroupLeaves`]: a group's FastCount tree kept for counting its merges.
+//!   [`FastCountKept`] with [`GroupLeaves`]: a group's FastCount tree kept for counting
+//!   its merges (beyond the paper).
 //! - [`XLogX`] and [`group_cost`]: the combined complexity criterion, equation (1)
 //!   of Section 3.1, in one fixed order of floating-point operations.
 //! - [`PairScorer`]: the hot spot a GPU replaces (Section 4.2): the entropy term of
@@ -29,7 +30,7 @@ mod sizing;
 mod tests;
 
 pub use ccc::{XLogX, group_cost};
-pub use counting::{BaselineCounter, FastCount, GroupLeaves, Popcount, PrefixFastCount, SchemaCounter};
+pub use counting::{BaselineCounter, FastCount, FastCountKept, GroupLeaves, Popcount, PrefixFastCount, SchemaCounter};
 pub use ga::{EcgaConfig, GenerationStats, RunResult, first_selection, model_quality, population_hash, run, run_observed};
 pub use population::{LocusPacked, Population};
 pub use scoring::{CpuScorer, DeviceStats, PairScorer, ParallelCpuScorer};

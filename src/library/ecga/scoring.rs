@@ -84,7 +84,7 @@ fn loaded(state: &Option<Loaded>) -> Result<&Loaded> {
 /// Single-threaded CPU scoring with any [`SchemaCounter`]: the paper's baseline
 /// (with [`BaselineCounter`]) and FastCount CPU (with [`FastCount`]) columns.
 ///
-/// With FastCount the scorer keeps each group's tree ([`GroupLeaves`]) by the
+/// With [`FastCountKept`](super::FastCountKept) the scorer keeps each group's tree ([`GroupLeaves`]) by the
 /// group's slot in `groups` until the slot holds other loci or another population
 /// is loaded, and counts every merge from the two trees
 /// ([`FastCount::count_merge`]).
@@ -132,7 +132,7 @@ impl<C: SchemaCounter> PairScorer for CpuScorer<C> {
         let state = loaded(&self.state)?;
         out.clear();
         for &(a, b) in pairs {
-            let s = match self.counter.as_fast_count() {
+            let s = match self.counter.kept_trees() {
                 Some(fast) => {
                     ensure!(a != b, "pair ({a}, {a}) merges a group with itself");
                     tree_of(&mut self.trees, state, groups, a);
@@ -153,7 +153,7 @@ impl<C: SchemaCounter> PairScorer for CpuScorer<C> {
         let state = loaded(&self.state)?;
         out.clear();
         for (g, group) in groups.iter().enumerate() {
-            let s = match self.counter.as_fast_count() {
+            let s = match self.counter.kept_trees() {
                 Some(fast) => {
                     let tree = tree_of(&mut self.trees, state, groups, g);
                     self.counts.resize(1 << group.len(), 0);
