@@ -240,13 +240,13 @@ pub fn busy_note(machines: &[MachineRecords]) -> Option<String> {
     (!lines.is_empty()).then(|| lines.join("\n\n"))
 }
 
-/// Verdict counts per machine, the opening of every report.
+/// Verdict counts per machine, each machine linked to its page (`machines/<hw_id>.md`): the opening of every report.
 pub fn verdict_summary(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
-    let mut t = Table::new(&["machine", "claims", "verdicts"]);
+    let mut t = Table::new(&["machine (its page)", "claims", "verdicts"]);
     for m in machines {
         let mine: Vec<&ClaimResult> = claims.iter().filter(|c| c.machine == m.hw_id).collect();
         t.row(vec![
-            format!("{} (`{}`)", m.label(), m.hw_id),
+            format!("[{}]({MACHINES_DIR}/{}.md) (`{}`)", m.label(), m.hw_id, m.hw_id),
             mine.len().to_string(),
             crate::claims::counts_by_provenance(mine.iter().copied()),
         ]);
