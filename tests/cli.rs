@@ -307,9 +307,9 @@ fn quick_profile_on_cpu_end_to_end() {
     for needle in ["layout on this machine (", "paper claims: 0 of ", " not run here (--backend cpu)", "REPORT.md", "verdicts.json"] {
         assert!(stdout(&o).contains(needle), "the summary lacks `{needle}`:\n{}", stdout(&o));
     }
-    let archive = records.join("archive");
+    let archive = records.join("_archive");
     let old_parquet = files_with(&archive, "parquet");
-    let old_csv = files_with(&archive, "csv");
+    let old_csv = files_with(&archive.join("_csv"), "csv");
     assert_eq!(old_parquet.len(), 1, "archive: {:?}", tree(&archive));
     assert_eq!(old_csv.len(), 2, "archive: {:?}", tree(&archive));
     for f in old_parquet.iter().chain(&old_csv) {
