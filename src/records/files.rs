@@ -639,9 +639,10 @@ pub fn archive(stem: &Path) -> std::io::Result<()> {
         when += chrono::Duration::seconds(1);
     }
     let to = target(&when);
+    // An older layout's companions first, so that today's (written later, where both are left) win.
     let moves = std::iter::once((parquet.clone(), to.clone()))
-        .chain(companions(&parquet).into_iter().zip(companions(&to)))
-        .chain(legacy_companions(&parquet).into_iter().zip(companions(&to)));
+        .chain(legacy_companions(&parquet).into_iter().zip(companions(&to)))
+        .chain(companions(&parquet).into_iter().zip(companions(&to)));
     for (from, to) in moves {
         if from.exists() {
             std::fs::create_dir_all(to.parent().expect("a folder"))?;

@@ -509,6 +509,19 @@ fn a_folder_written_by_an_older_evorepro_reads_and_moves_to_todays_layout_at_the
 }
 
 #[test]
+fn archiving_prefers_todays_checksum_to_a_stale_one_beside_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let stem = dir.path().join("m");
+    write_records(&stem, &sample()).unwrap();
+    let parquet = stem.with_extension("parquet");
+    std::fs::write(legacy_checksum_path(&parquet), format!("{}\n", "0".repeat(64))).unwrap();
+    archive(&stem).unwrap();
+    let archived = record_files(&dir.path().join(ARCHIVE_DIR));
+    assert_eq!(read_parquet(&archived[0]).unwrap().len(), 2, "the archived file reads against today's checksum");
+    assert!(!legacy_checksum_path(&parquet).exists() && !legacy_checksum_path(&archived[0]).exists());
+}
+
+#[test]
 fn an_older_folder_is_upgraded_archived_and_renamed_from_where_its_files_lie() {
     let dir = tempfile::tempdir().unwrap();
     let stem = dir.path().join("old__speed");
