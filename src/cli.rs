@@ -68,7 +68,7 @@ pub enum Command {
         #[arg(long)]
         dry_run: bool,
         /// Run only shard K of N (1 ≤ K ≤ N): a fixed 1/N of the cases, dealt
-        /// longest first, into OUT/<paper>/records/shards/<profile>__shard-K-of-N/
+        /// longest first, into OUT/<paper>/records/_shards/<profile>__shard-K-of-N/
         /// (for job arrays; `evorepro merge` combines the shards).
         #[arg(long, value_name = "K/N")]
         shard: Option<experiments::shard::Shard>,
@@ -100,7 +100,7 @@ pub enum Command {
         /// Only this profile's shards (default: every sharded profile).
         #[arg(long)]
         profile: Option<String>,
-        /// Root of the reports (shards under OUT/<paper>/records/shards/); the
+        /// Root of the reports (shards under OUT/<paper>/records/_shards/); the
         /// same as the shards' `reproduce --out`.
         #[arg(long, default_value = experiments::RUNS_DIR)]
         out: PathBuf,
@@ -183,8 +183,11 @@ pub enum Command {
 pub enum RecordsAction {
     /// Rewrites older record files in today's layout.
     ///
-    /// Every record file under OUT/<paper>/records/ (shards included,
-    /// `archive/` left as it was taken): column names from
+    /// Every records folder under OUT/<paper>/records/ first in today's layout
+    /// (the Parquet files alone at its top, to read as one data set; checksums
+    /// in `_sha256/`, CSV copies in `_csv/`, `archive/` and `shards/` renamed
+    /// `_archive/` and `_shards/`: files moved, not rewritten). Then every
+    /// record file (shards included, `_archive/` left as it was taken): column names from
     /// before units were named (`gbs` → `gb_per_s`, `gops` → `gop_per_s`, `ghz`
     /// → `cpu_clock_ghz`, `link_gbs` → `link_gb_per_s`) renamed, columns without
     /// a value left out, the CSV copies split into measurements and ceilings.
@@ -408,8 +411,18 @@ fn upgrade_records(out: &std::path::Path) -> Result<()> {
     if folders.is_empty() {
         anyhow::bail!("no record folders under {} (OUT/<paper>/records/)", out.display());
     }
+    // The older layouts' side files move first: a paper's folder moves its shard folders too.
+    let mut moved = 0;
+    for dir in folders.iter().filter(|d| d.file_name().is_some_and(|n| n == "records")) {
+        moved += crate::records::migrate_layout(dir)?;
+    }
+    if moved > 0 {
+        println!(
+            "{moved} files and folders moved to today's layout (Parquet alone at each records folder's top; _sha256/, _csv/, _archive/, _shards/)"
+        );
+    }
     let (mut files, mut upgraded) = (0, 0);
-    for dir in folders {
+    for dir in crate::records::record_folders(out) {
         files += crate::records::record_files(&dir).len();
         for (f, what) in crate::records::upgrade_folder(&dir)? {
             println!("upgraded {}: {what}", f.display());

@@ -259,10 +259,18 @@ fn quick_profile_on_cpu_end_to_end() {
     }
     let records = dir.join("records");
     let parquets = files_with(&records, "parquet");
-    let csvs = files_with(&records, "csv");
+    let csvs = files_with(&records.join(evorepro::records::CSV_DIR), "csv");
     assert_eq!(parquets.len(), 1, "{parquets:?}");
-    // The measurements' CSV copy and the ceilings' beside it.
+    // The measurements' CSV copy and the ceilings' beside it, under `_csv/`;
+    // nothing but the Parquet file at the folder's top but `_`/`.` names (one data set).
     assert_eq!(csvs.len(), 2, "{csvs:?}");
+    let top: Vec<PathBuf> = std::fs::read_dir(&records)
+        .unwrap()
+        .flatten()
+        .filter(|e| !e.file_name().to_string_lossy().starts_with(['_', '.']))
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(top, parquets, "{:?}", tree(&records));
     for f in parquets.iter().chain(&csvs) {
         let stem = f.file_stem().unwrap().to_str().unwrap().trim_end_matches(".ceilings");
         assert!(stem.ends_with("__quick"), "{}", f.display());
@@ -307,9 +315,9 @@ fn quick_profile_on_cpu_end_to_end() {
     for needle in ["layout on this machine (", "paper claims: 0 of ", " not run here (--backend cpu)", "REPORT.md", "verdicts.json"] {
         assert!(stdout(&o).contains(needle), "the summary lacks `{needle}`:\n{}", stdout(&o));
     }
-    let archive = records.join("archive");
+    let archive = records.join("_archive");
     let old_parquet = files_with(&archive, "parquet");
-    let old_csv = files_with(&archive, "csv");
+    let old_csv = files_with(&archive.join("_csv"), "csv");
     assert_eq!(old_parquet.len(), 1, "archive: {:?}", tree(&archive));
     assert_eq!(old_csv.len(), 2, "archive: {:?}", tree(&archive));
     for f in old_parquet.iter().chain(&old_csv) {

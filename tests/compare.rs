@@ -14,7 +14,7 @@ fn copy_dir(from: &Path, to: &Path) {
     for e in std::fs::read_dir(from).unwrap().flatten() {
         let p = e.path();
         if p.is_dir() {
-            if p.file_name().is_some_and(|n| n != "archive") {
+            if p.file_name().is_some_and(|n| n != "_archive") {
                 copy_dir(&p, &to.join(e.file_name()));
             }
         } else {

@@ -55,7 +55,7 @@ fn three_shards_merged_equal_one_process() {
             shard(paper, &sharded, k);
         }
         // Each shard has its own folder (its own writer) and no report is rendered before the merge.
-        let shards = sharded.join(paper).join("records").join("shards");
+        let shards = sharded.join(paper).join("records").join("_shards");
         for k in 1..=3 {
             let files = parquets(&shards.join(format!("quick__shard-{k}-of-3")));
             assert_eq!(files.len(), 1, "shard {k}: {files:?}");
@@ -75,7 +75,7 @@ fn three_shards_merged_equal_one_process() {
         // The shard folders are archived only now, the merged file is the only one read.
         assert!(parquets(&shards).is_empty() && std::fs::read_dir(&shards).unwrap().next().is_none());
         assert_eq!(parquets(&sharded.join(paper).join("records")).len(), 1);
-        assert_eq!(std::fs::read_dir(sharded.join(paper).join("records/archive/shards")).unwrap().count(), 3);
+        assert_eq!(std::fs::read_dir(sharded.join(paper).join("records/_archive/shards")).unwrap().count(), 3);
     }
 }
 
@@ -110,7 +110,7 @@ fn merge_refuses_duplicates_other_specs_or_commits_and_missing_shards() {
     let tmp = tempfile::tempdir().unwrap();
     let made = tmp.path().join("made");
     island_shards(&made);
-    let shard_file = |out: &Path, k: usize| parquets(&out.join(format!("island/records/shards/quick__shard-{k}-of-3")))[0].clone();
+    let shard_file = |out: &Path, k: usize| parquets(&out.join(format!("island/records/_shards/quick__shard-{k}-of-3")))[0].clone();
     let fresh = |name: &str| {
         let out = tmp.path().join(name);
         copy_dir(&made, &out);
@@ -125,7 +125,7 @@ fn merge_refuses_duplicates_other_specs_or_commits_and_missing_shards() {
         }
         // Nothing was merged, nothing moved.
         assert!(parquets(&out.join("island/records")).is_empty());
-        assert!(!out.join("island/records/archive").exists());
+        assert!(!out.join("island/records/_archive").exists());
     };
 
     // A case stored by two shards: shard 1's rows copied into shard 2's file.
@@ -149,7 +149,7 @@ fn merge_refuses_duplicates_other_specs_or_commits_and_missing_shards() {
 
     // A shard that has not run.
     let out = fresh("missing");
-    std::fs::remove_dir_all(out.join("island/records/shards/quick__shard-2-of-3")).unwrap();
+    std::fs::remove_dir_all(out.join("island/records/_shards/quick__shard-2-of-3")).unwrap();
     refused(&out, &["no records from shard 2/3"]);
 
     // Unmerged shards are named in the report of what is merged.
@@ -182,19 +182,19 @@ fn an_incomplete_shard_is_refused_merged_only_with_partial_and_resumed() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success() && err.contains("shard 2/3 stored 1 of its") && err.contains("--partial"), "{}", describe(&o));
     assert!(err.contains("--shard 2/3 --resume"), "{err}");
-    assert!(parquets(&records).is_empty() && !records.join("archive").exists(), "a refused merge wrote or moved files");
+    assert!(parquets(&records).is_empty() && !records.join("_archive").exists(), "a refused merge wrote or moved files");
     // --partial merges what is stored and leaves every shard where it was.
     let o = evorepro(&["merge".as_ref(), "island".as_ref(), "--partial".as_ref(), "--out".as_ref(), out.as_os_str()]);
     assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).contains("--partial: shard 2/3"), "{}", describe(&o));
     assert_eq!(parquets(&records).len(), 1);
-    assert!(!records.join("archive/shards").exists(), "a partial merge archived shards");
-    assert_eq!(std::fs::read_dir(records.join("shards")).unwrap().count(), 3);
+    assert!(!records.join("_archive/shards").exists(), "a partial merge archived shards");
+    assert_eq!(std::fs::read_dir(records.join("_shards")).unwrap().count(), 3);
     // --resume continues the shard: its first case is not run again.
     let o = run(args(&["--resume"]));
     assert!(String::from_utf8_lossy(&o.stderr).contains("resuming: 1 of"), "{}", describe(&o));
     let o = merge("island", &out);
     assert!(o.status.success(), "{}", describe(&o));
-    assert_eq!(std::fs::read_dir(records.join("archive/shards")).unwrap().count(), 3);
+    assert_eq!(std::fs::read_dir(records.join("_archive/shards")).unwrap().count(), 3);
 }
 
 #[test]

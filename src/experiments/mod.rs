@@ -444,7 +444,8 @@ fn machines(out: &Path, id: &str, this_hw: Option<&str>) -> Result<Vec<MachineRe
 }
 
 /// Stores `ceilings` (measured by [`measure_ceilings`] on the machine `fp`) as
-/// `out/hardware/records/<hw_id>.parquet` (and CSV), replacing earlier ones.
+/// `out/hardware/records/<hw_id>.parquet` (and CSV), replacing earlier ones,
+/// under the folder's writer lock.
 pub fn record_hardware(fp: &Fingerprint, ceilings: Vec<Record>, out: &Path) -> Result<PathBuf> {
     let run_id = new_run_id();
     let mut common = Record::new()
@@ -461,8 +462,9 @@ pub fn record_hardware(fp: &Fingerprint, ceilings: Vec<Record>, out: &Path) -> R
             row
         })
         .collect();
-    let stem = out.join(HARDWARE_DIR).join("records").join(&fp.hw_id);
-    std::fs::create_dir_all(stem.parent().expect("has a parent"))?;
+    let dir = out.join(HARDWARE_DIR).join("records");
+    let _lock = records::WriterLock::take(&dir)?;
+    let stem = dir.join(&fp.hw_id);
     records::write_records(&stem, &rows)?;
     Ok(stem.with_extension("parquet"))
 }
@@ -471,11 +473,19 @@ pub fn record_hardware(fp: &Fingerprint, ceilings: Vec<Record>, out: &Path) -> R
 /// older than the Parquet (records brought back from another machine as
 /// Parquet only, a run killed before its CSV was written). The copies are
 /// derived and never read back; a record file without its checksum is refused
-/// at the read, never given one here (`records upgrade` certifies it).
+/// at the read, never given one here (`records upgrade` certifies it). The
+/// folder's writer lock, where no run holds it, first moves the files of a
+/// folder an older evorepro wrote to today's layout ([`records::migrate_layout`]).
 fn write_missing_copies(out: &Path, id: &str) -> Result<()> {
+    let dir = out.join(id).join("records");
+    if !dir.is_dir() {
+        return Ok(());
+    }
+    // A folder a run is writing to (or one that cannot be locked, read-only) is left as it is.
+    let _lock = records::WriterLock::take(&dir).ok();
     let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-    for f in records::record_files(&out.join(id).join("records")) {
-        let csv = f.with_extension("csv");
+    for f in records::record_files(&dir) {
+        let csv = records::csv_path(&f.with_extension(""));
         if modified(&csv).is_none_or(|c| modified(&f).is_some_and(|p| p > c)) {
             records::write_csv(&f.with_extension(""), &records::read_parquet(&f)?)?;
         }

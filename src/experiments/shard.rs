@@ -2,7 +2,7 @@
 //! cases into a records folder of its own, and `evorepro merge` combines the N
 //! shards into the profile's ordinary records file.
 //!
-//! Shard K of N of profile P writes `records/shards/P__shard-K-of-N/<hw_id>__P.parquet`
+//! Shard K of N of profile P writes `records/_shards/P__shard-K-of-N/<hw_id>__P.parquet`
 //! through an ordinary [`crate::records::RecordStore`]: each shard has its own
 //! folder, hence its own writer lock and its own temporary files, so the N tasks
 //! of an array can write to one (shared) records folder at once, and a shard's
@@ -90,15 +90,19 @@ impl Shard {
         cases.into_iter().zip(mine).filter_map(|(c, m)| m.then_some(c)).collect()
     }
 
-    /// The folder of this shard's records for `profile`, under a paper's records folder.
+    /// The folder of this shard's records for `profile`, under a paper's
+    /// records folder (where an older evorepro began this shard under
+    /// `shards/`, and its parent folder has not moved it yet, that one).
     pub fn folder(&self, records: &Path, profile: &str) -> PathBuf {
         let gpu = self.gpu_shards.map_or(String::new(), |g| format!("-gpu-{g}"));
-        records.join(SHARDS).join(format!("{profile}__shard-{}-of-{}{gpu}", self.index, self.count))
+        let name = format!("{profile}__shard-{}-of-{}{gpu}", self.index, self.count);
+        let (today, older) = (records.join(SHARDS).join(&name), records.join(records::LEGACY_SHARDS_DIR).join(&name));
+        if !today.exists() && older.is_dir() { older } else { today }
     }
 }
 
 /// The folder of shard records, under a paper's records folder.
-pub const SHARDS: &str = "shards";
+pub const SHARDS: &str = records::SHARDS_DIR;
 
 /// A shard folder's profile and shard, from its name (`P__shard-K-of-N`, or
 /// `P__shard-K-of-N-gpu-G` with `--gpu-shards G`).
@@ -119,10 +123,12 @@ fn parse_folder(name: &str) -> Option<(String, Shard)> {
     ))
 }
 
-/// The shard folders under `records/shards/`: profile, shard and folder, sorted.
+/// The shard folders under `records/_shards/` (and `records/shards/`, an
+/// older layout's): profile, shard and folder, sorted.
 fn shard_folders(records: &Path) -> Vec<(String, Shard, PathBuf)> {
-    let mut found: Vec<(String, Shard, PathBuf)> = std::fs::read_dir(records.join(SHARDS))
-        .into_iter()
+    let mut found: Vec<(String, Shard, PathBuf)> = [SHARDS, records::LEGACY_SHARDS_DIR]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(records.join(d)))
         .flatten()
         .flatten()
         .filter_map(|e| {
@@ -167,14 +173,14 @@ impl std::fmt::Display for Incomplete {
 }
 
 /// Combines the shards of `profile` (every sharded profile when None) under
-/// `out/<id>/records/shards/` into `out/<id>/records/<hw_id>__<profile>.parquet`
+/// `out/<id>/records/_shards/` into `out/<id>/records/<hw_id>__<profile>.parquet`
 /// (one file per machine name the shards wrote). Refused, with both files and
 /// values named, when shards of one profile disagree on N, when one of 1..N has
 /// no records, when two shards stored the same case, or when their rows carry
 /// another spec hash or commit, and when a shard lacks some of the cases
 /// `planned(profile, shard)` gives it (a shard killed before its end) unless
 /// `partial`. A records file already there is archived (as a fresh run
-/// archives it); the shard folders move to `records/archive/` only after the
+/// archives it); the shard folders move to `records/_archive/shards/` only after the
 /// merged file and its checksum are written, and only when every shard of the
 /// profile stored all its cases: a partial merge leaves them for `--resume`.
 pub fn merge(
@@ -325,7 +331,7 @@ fn merge_profile(
     if !incomplete.is_empty() {
         return Ok(plans);
     }
-    let archive = records.join("archive").join(SHARDS);
+    let archive = records.join(records::ARCHIVE_DIR).join("shards");
     std::fs::create_dir_all(&archive).with_context(|| format!("creating {}", archive.display()))?;
     let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     for (_, dir) in shards {
@@ -382,15 +388,21 @@ mod tests {
     fn shard_folders_name_profile_and_shard() {
         let shard = Shard { index: 2, count: 8, gpu_shards: None };
         let dir = shard.folder(Path::new("r"), "paper");
-        assert_eq!(dir, Path::new("r/shards/paper__shard-2-of-8"));
+        assert_eq!(dir, Path::new("r/_shards/paper__shard-2-of-8"));
         let name = dir.file_name().unwrap().to_str().unwrap();
         assert_eq!(parse_folder(name), Some(("paper".into(), shard)));
         assert_eq!(parse_folder("paper__shard-9-of-8"), None);
         let split = shard.with_gpu_shards(1).unwrap();
         let dir = split.folder(Path::new("r"), "paper");
-        assert_eq!(dir, Path::new("r/shards/paper__shard-2-of-8-gpu-1"));
+        assert_eq!(dir, Path::new("r/_shards/paper__shard-2-of-8-gpu-1"));
         assert_eq!(parse_folder(dir.file_name().unwrap().to_str().unwrap()), Some(("paper".into(), split)));
         assert_eq!(parse_folder("paper__shard-2-of-8-gpu-9"), None);
+        // A shard an older evorepro began under `shards/` is resumed there, and found there to merge.
+        let tmp = tempfile::tempdir().unwrap();
+        let older = tmp.path().join("shards/paper__shard-2-of-8");
+        std::fs::create_dir_all(&older).unwrap();
+        assert_eq!(shard.folder(tmp.path(), "paper"), older);
+        assert_eq!(shard_folders(tmp.path()), vec![("paper".to_owned(), shard, older)]);
     }
 
     #[test]

@@ -1,4 +1,25 @@
 //! Record files: Parquet with a checksum and an appended tail, CSV copies, atomic writes, upgrades of older files, archives.
+//!
+//! A records folder holds its Parquet files alone at its top level, so that
+//! pyarrow (`pyarrow.dataset.dataset(folder)`) and polars read it as one data
+//! set; every other file lies under a name they skip (pyarrow's
+//! `ignore_prefixes` default is `['.', '_']`):
+//!
+//! ```text
+//! records/<hw_id>__<profile>.parquet        the records (the source of truth)
+//! records/_sha256/<file>.sha256             each Parquet file's checksum
+//! records/_csv/<stem>.csv, <stem>.ceilings.csv   CSV copies (measurements; ceilings)
+//! records/_tail/<file>                      a running store's appended cases (Parquet)
+//! records/_archive/                         superseded files, in the same layout
+//! records/_shards/<profile>__shard-K-of-N/  one records folder per shard
+//! records/.lock, .tmp*                      the writer's lock; an atomic write's temporary file
+//! ```
+//!
+//! Folders written by an older evorepro kept every side file beside its
+//! Parquet file (`<file>.sha256`, `<file>.tail`, `<stem>.csv`, `archive/`,
+//! `shards/`): they are read as they are, and moved to this layout
+//! ([`migrate_layout`]) by the next run that writes to the folder (every
+//! writer takes its [`WriterLock`]) or by `evorepro records upgrade`.
 
 use super::{CPU_CLOCK_GHZ, GB_PER_S, GOP_PER_S, Record, UTC, Value};
 use crate::error::RecordError;
@@ -103,12 +124,49 @@ fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The checksum file kept beside a records file: `<file>.sha256`, holding the
-/// hex SHA-256 of the file's bytes as they were written.
-pub fn checksum_path(parquet: &Path) -> PathBuf {
-    let mut name = parquet.as_os_str().to_owned();
-    name.push(".sha256");
+/// Where CSV copies lie, under a records folder.
+pub const CSV_DIR: &str = "_csv";
+/// Where checksum files lie, under the folder of the files they check.
+pub const SHA256_DIR: &str = "_sha256";
+/// Where a running store's tails lie, under a records folder.
+pub const TAIL_DIR: &str = "_tail";
+/// Where superseded record files are kept, under a records folder.
+pub const ARCHIVE_DIR: &str = "_archive";
+/// Where the shards of a job array keep their records folders, under a records folder.
+pub const SHARDS_DIR: &str = "_shards";
+
+/// `dir/sub/name`, where `file` is `dir/name`.
+fn beside(file: &Path, sub: &str, suffix: &str) -> PathBuf {
+    let dir = file.parent().unwrap_or(Path::new(""));
+    let mut name = file.file_name().unwrap_or_default().to_owned();
+    name.push(suffix);
+    dir.join(sub).join(name)
+}
+
+/// `<file>` with `suffix` appended to its name, in its folder.
+fn suffixed(file: &Path, suffix: &str) -> PathBuf {
+    let mut name = file.as_os_str().to_owned();
+    name.push(suffix);
     PathBuf::from(name)
+}
+
+/// The checksum file of a records file `<dir>/<file>`: `<dir>/_sha256/<file>.sha256`,
+/// holding the hex SHA-256 of the file's bytes as they were written.
+pub fn checksum_path(parquet: &Path) -> PathBuf {
+    beside(parquet, SHA256_DIR, ".sha256")
+}
+
+/// Where an older evorepro kept a file's checksum: `<file>.sha256`, beside it.
+pub fn legacy_checksum_path(file: &Path) -> PathBuf {
+    suffixed(file, ".sha256")
+}
+
+/// The checksum file that holds `file`'s hash: [`checksum_path`], else (a
+/// folder not yet migrated) [`legacy_checksum_path`] where only that exists.
+fn existing_checksum(file: &Path) -> PathBuf {
+    let sum = checksum_path(file);
+    let legacy = legacy_checksum_path(file);
+    if !sum.exists() && legacy.exists() { legacy } else { sum }
 }
 
 pub(super) fn sha256_hex(bytes: &[u8]) -> String {
@@ -165,10 +223,9 @@ pub fn read_parquet(path: &Path) -> Result<Vec<Record>, RecordError> {
 /// every row, and a kill came before the tail's removal) and reads as empty.
 pub(super) fn read_main_and_tail(path: &Path) -> Result<(Vec<Record>, Vec<Record>), RecordError> {
     let main = parse_parquet(path, &read_verified(path)?)?;
-    let tail_file = tail_path(path);
-    if !tail_file.exists() {
+    let Some(tail_file) = live_tail(path) else {
         return Ok((main, Vec::new()));
-    }
+    };
     let tail = parse_parquet(&tail_file, &read_verified(&tail_file)?)?;
     let case = |r: &Record| (r.str(col::RECORD_KIND) == "measurement").then(|| r.str(col::CASE_ID).to_owned());
     let stale = tail.iter().find_map(case).is_some_and(|first| main.iter().filter_map(case).any(|id| id == first));
@@ -176,12 +233,20 @@ pub(super) fn read_main_and_tail(path: &Path) -> Result<(Vec<Record>, Vec<Record
 }
 
 /// Where a [`RecordStore`] keeps the cases finished since it last rewrote
-/// `parquet`: `<file>.tail`, a Parquet file with its own checksum file, so that
-/// storing a case costs the size of the tail, not of the whole sweep so far.
+/// `<dir>/<file>`: `<dir>/_tail/<file>`, a Parquet file with its own checksum
+/// file, so that storing a case costs the size of the tail, not of the whole sweep so far.
 pub fn tail_path(parquet: &Path) -> PathBuf {
-    let mut name = parquet.as_os_str().to_owned();
-    name.push(".tail");
-    PathBuf::from(name)
+    beside(parquet, TAIL_DIR, "")
+}
+
+/// Where an older evorepro kept the tail: `<file>.tail`, beside the file.
+fn legacy_tail_path(parquet: &Path) -> PathBuf {
+    suffixed(parquet, ".tail")
+}
+
+/// The tail of `parquet` on disk, if any: [`tail_path`], else the one an older evorepro left beside the file.
+fn live_tail(parquet: &Path) -> Option<PathBuf> {
+    [tail_path(parquet), legacy_tail_path(parquet)].into_iter().find(|t| t.exists())
 }
 
 fn read_err(path: &Path, e: &dyn fmt::Display) -> RecordError {
@@ -194,7 +259,7 @@ fn read_err(path: &Path, e: &dyn fmt::Display) -> RecordError {
 /// hashes while a rewrite is under way (the new bytes, then the old): either reads.
 fn read_verified(path: &Path) -> Result<Vec<u8>, RecordError> {
     let bytes = std::fs::read(path).map_err(|e| read_err(path, &e))?;
-    let sum = checksum_path(path);
+    let sum = existing_checksum(path);
     let listed = match std::fs::read_to_string(&sum) {
         Ok(text) => text.split_whitespace().map(str::to_owned).collect::<Vec<_>>(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -237,10 +302,10 @@ fn parse_parquet(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, RecordError> 
 /// Gives a records file written before checksums were kept its checksum file,
 /// once its content reads as records; returns whether one was written.
 pub fn certify(path: &Path) -> Result<bool, RecordError> {
-    let sum = checksum_path(path);
-    if sum.exists() {
+    if existing_checksum(path).exists() {
         return Ok(false);
     }
+    let sum = checksum_path(path);
     let bytes = std::fs::read(path).map_err(|e| read_err(path, &e))?;
     let rows = parse_parquet(path, &bytes)?;
     check_rows(path, &rows)?;
@@ -297,9 +362,12 @@ pub fn write_parquet(stem: &Path, records: &[Record]) -> Result<(), RecordError>
 /// before that leaves a stale tail, which [`read_parquet`] ignores).
 pub(super) fn write_parquet_frame(parquet: &Path, df: &mut DataFrame) -> Result<(), RecordError> {
     write_frame_file(parquet, df)?;
-    let tail = tail_path(parquet);
-    remove_if_present(&checksum_path(&tail))?;
-    remove_if_present(&tail)
+    for tail in [tail_path(parquet), legacy_tail_path(parquet)] {
+        remove_if_present(&checksum_path(&tail))?;
+        remove_if_present(&legacy_checksum_path(&tail))?;
+        remove_if_present(&tail)?;
+    }
+    Ok(())
 }
 
 /// Removes `path`; a file already gone is no error.
@@ -314,11 +382,12 @@ fn remove_if_present(path: &Path) -> Result<(), RecordError> {
 /// first lists the new bytes' hash and the old's, then the file is replaced,
 /// then the checksum file lists the new hash alone, so a kill at any point
 /// leaves a file its checksum file accepts.
+/// A checksum file an older evorepro left beside the file is replaced by today's.
 pub(super) fn write_frame_file(path: &Path, df: &mut DataFrame) -> Result<(), RecordError> {
     let sum = checksum_path(path);
     let bytes = parquet_bytes(df).map_err(|e| write_err(path, &e))?;
     let new = sha256_hex(&bytes);
-    let old = std::fs::read_to_string(&sum).ok().and_then(|t| t.split_whitespace().next().map(str::to_owned));
+    let old = std::fs::read_to_string(existing_checksum(path)).ok().and_then(|t| t.split_whitespace().next().map(str::to_owned));
     let both = old.filter(|o| path.exists() && *o != new);
     let listed = match &both {
         Some(old) => format!("{new}\n{old}\n"),
@@ -329,29 +398,48 @@ pub(super) fn write_frame_file(path: &Path, df: &mut DataFrame) -> Result<(), Re
     if both.is_some() {
         replace(&sum, format!("{new}\n").as_bytes()).map_err(|e| write_err(&sum, &e))?;
     }
-    Ok(())
+    remove_if_present(&legacy_checksum_path(path))
 }
 
-/// The CSV copy of a run's ceilings beside `<stem>.csv`: `<stem>.ceilings.csv`.
+/// The CSV copy of the measurements of `<dir>/<stem>.parquet`: `<dir>/_csv/<stem>.csv`.
+pub fn csv_path(stem: &Path) -> PathBuf {
+    beside(stem, CSV_DIR, ".csv")
+}
+
+/// The CSV copy of a run's ceilings beside [`csv_path`]: `<dir>/_csv/<stem>.ceilings.csv`.
 pub fn ceilings_csv_path(stem: &Path) -> PathBuf {
-    let mut name = stem.as_os_str().to_owned();
-    name.push(".ceilings.csv");
-    PathBuf::from(name)
+    beside(stem, CSV_DIR, ".ceilings.csv")
+}
+
+/// Every file that goes with `<stem>.parquet`, as [`archive`] and
+/// [`rename_machine`] move or remove them: its checksum, its tail and the
+/// tail's checksum, its two CSV copies.
+fn companions(parquet: &Path) -> [PathBuf; 5] {
+    let stem = parquet.with_extension("");
+    let tail = tail_path(parquet);
+    [checksum_path(parquet), checksum_path(&tail), tail, csv_path(&stem), ceilings_csv_path(&stem)]
+}
+
+/// [`companions`] where an older evorepro kept them: beside the file.
+fn legacy_companions(parquet: &Path) -> [PathBuf; 5] {
+    let stem = parquet.with_extension("");
+    let tail = legacy_tail_path(parquet);
+    [legacy_checksum_path(parquet), legacy_checksum_path(&tail), tail, suffixed(&stem, ".csv"), suffixed(&stem, ".ceilings.csv")]
 }
 
 /// Writes the human-readable copies of `records`, each atomically:
-/// `<stem>.csv` with every row but the ceilings the run measured (record kind
-/// `ceiling`), and `<stem>.ceilings.csv` with those; each copy without the
+/// `_csv/<stem>.csv` with every row but the ceilings the run measured (record kind
+/// `ceiling`), and `_csv/<stem>.ceilings.csv` with those; each copy without the
 /// columns that are empty in it, so a spreadsheet of measurements has no
 /// ceiling columns and the ceilings no case columns. Returns whether a file changed.
 pub fn write_csv(stem: &Path, records: &[Record]) -> Result<bool, RecordError> {
-    let csv = stem.with_extension("csv");
+    let csv = csv_path(stem);
     let df = to_frame(records).map_err(|e| write_err(&csv, &e))?;
     write_csv_frames(stem, &df)
 }
 
 fn write_csv_frames(stem: &Path, df: &DataFrame) -> Result<bool, RecordError> {
-    let csv = stem.with_extension("csv");
+    let csv = csv_path(stem);
     let ceilings_csv = ceilings_csv_path(stem);
     let split = |path: &Path, ceiling: bool| -> Result<Option<Vec<u8>>, RecordError> {
         let err = |e: PolarsError| write_err(path, &e);
@@ -372,7 +460,14 @@ fn write_csv_frames(stem: &Path, df: &DataFrame) -> Result<bool, RecordError> {
         let mut part = if part.height() == 0 { part } else { part.select(kept).map_err(err)? };
         csv_bytes(&mut part).map(Some).map_err(err)
     };
+    // Copies an older evorepro wrote beside the Parquet file are stale once these are written.
     let mut changed = false;
+    for legacy in [suffixed(stem, ".csv"), suffixed(stem, ".ceilings.csv")] {
+        if legacy.exists() {
+            remove_if_present(&legacy)?;
+            changed = true;
+        }
+    }
     for (path, bytes) in [(&csv, split(&csv, false)?), (&ceilings_csv, split(&ceilings_csv, true)?)] {
         match bytes {
             Some(b) if std::fs::read(path).ok().as_deref() != Some(b.as_slice()) => {
@@ -425,8 +520,8 @@ impl fmt::Display for Upgrade {
 /// column (order, type, values) as it was; each file atomically.
 pub fn upgrade(parquet: &Path) -> Result<Upgrade, RecordError> {
     certify(parquet)?;
-    if tail_path(parquet).exists() {
-        certify(&tail_path(parquet))?;
+    if let Some(tail) = live_tail(parquet) {
+        certify(&tail)?;
         // A killed run's tail: folded into the file first, so no row is lost.
         write_parquet(&parquet.with_extension(""), &read_parquet(parquet)?)?;
     }
@@ -451,7 +546,7 @@ pub fn upgrade(parquet: &Path) -> Result<Upgrade, RecordError> {
 /// (`<new_id>__<profile>`); where a file of that name exists, the file keeps
 /// its name (both are read; the later run supersedes). Returns the file's path now.
 pub fn rename_machine(parquet: &Path, old_id: &str, new_id: &str) -> Result<PathBuf, RecordError> {
-    if tail_path(parquet).exists() {
+    if live_tail(parquet).is_some() {
         write_parquet(&parquet.with_extension(""), &read_parquet(parquet)?)?;
     }
     let bytes = read_verified(parquet)?;
@@ -468,16 +563,17 @@ pub fn rename_machine(parquet: &Path, old_id: &str, new_id: &str) -> Result<Path
     write_parquet_frame(&target, &mut df)?;
     write_csv_frames(&target.with_extension(""), &df)?;
     if target != parquet {
-        for ext in ["parquet", "parquet.sha256", "csv", "ceilings.csv"] {
-            remove_if_present(&parquet.with_extension(ext))?;
+        remove_if_present(parquet)?;
+        for f in companions(parquet).iter().chain(&legacy_companions(parquet)) {
+            remove_if_present(f)?;
         }
     }
     Ok(target)
 }
 
-/// [`upgrade`]s every record file directly in `dir` (not its `archive/`, kept
-/// as it was taken), holding the folder's writer lock; returns each file
-/// changed with what changed.
+/// [`upgrade`]s every record file directly in `dir` (not its `_archive/`, kept
+/// as it was taken), holding the folder's writer lock (which first moves the
+/// files of an older layout, [`migrate_layout`]); returns each file changed with what changed.
 pub fn upgrade_folder(dir: &Path) -> Result<Vec<(PathBuf, Upgrade)>, RecordError> {
     let _lock = WriterLock::take(dir)?;
     let mut upgraded = Vec::new();
@@ -491,7 +587,7 @@ pub fn upgrade_folder(dir: &Path) -> Result<Vec<(PathBuf, Upgrade)>, RecordError
 }
 
 /// Every records folder under a reports root: `out/<paper or hardware>/records/`
-/// and each shard's folder under its `shards/`, sorted.
+/// and each shard's folder under its `_shards/` (and `shards/`, an older layout's), sorted.
 pub fn record_folders(out: &Path) -> Vec<PathBuf> {
     let subfolders = |dir: &Path| -> Vec<PathBuf> {
         let mut dirs: Vec<PathBuf> =
@@ -504,29 +600,28 @@ pub fn record_folders(out: &Path) -> Vec<PathBuf> {
         let records = paper.join("records");
         if records.is_dir() {
             folders.push(records.clone());
-            folders.extend(subfolders(&records.join("shards")));
+            folders.extend(subfolders(&records.join(SHARDS_DIR)));
+            folders.extend(subfolders(&records.join(LEGACY_SHARDS_DIR)));
         }
     }
     folders
 }
 
-/// Writes `records` as `<stem>.parquet` and `<stem>.csv`, each atomically.
+/// Writes `records` as `<stem>.parquet` and its CSV copies ([`write_csv`]), each atomically.
 pub fn write_records(stem: &Path, records: &[Record]) -> Result<(), RecordError> {
     write_parquet(stem, records)?;
     write_csv(stem, records).map(|_| ())
 }
 
-/// The files of one record file that [`archive`] moves together.
-const ARCHIVED: [&str; 6] = ["parquet", "parquet.sha256", "parquet.tail", "parquet.tail.sha256", "csv", "ceilings.csv"];
-
-/// Moves `<stem>.parquet`, its checksum file and its CSV copies to `archive/`,
-/// each named by when the archived records were taken: the latest [`UTC`] of
-/// its rows (`20261126T034207Z`), else — records from before the column — the
-/// file's modification time; the next free second when an archive of that
-/// second exists, so none is overwritten.
+/// Moves `<stem>.parquet` and the files that go with it (checksum, tail, CSV
+/// copies) to `_archive/`, in the same layout there (`_archive/<name>.<when>.parquet`,
+/// `_archive/_sha256/…`, `_archive/_csv/…`), each named by when the archived
+/// records were taken: the latest [`UTC`] of its rows (`20261126T034207Z`),
+/// else — records from before the column — the file's modification time; the
+/// next free second when an archive of that second exists, so none is overwritten.
 pub fn archive(stem: &Path) -> std::io::Result<()> {
     use chrono::{DateTime, Utc};
-    let dir = stem.parent().unwrap_or(Path::new(".")).join("archive");
+    let dir = stem.parent().unwrap_or(Path::new(".")).join(ARCHIVE_DIR);
     std::fs::create_dir_all(&dir)?;
     let name = stem.file_name().and_then(|n| n.to_str()).unwrap_or("records");
     let parquet = stem.with_extension("parquet");
@@ -538,20 +633,122 @@ pub fn archive(stem: &Path) -> std::io::Result<()> {
         .or_else(|| std::fs::metadata(&parquet).and_then(|m| m.modified()).ok().map(DateTime::<Utc>::from))
         .unwrap_or_else(Utc::now);
     let stamp = |t: &DateTime<Utc>| t.format("%Y%m%dT%H%M%SZ").to_string();
-    while ARCHIVED.iter().any(|ext| dir.join(format!("{name}.{}.{ext}", stamp(&when))).exists()) {
+    let target = |t: &DateTime<Utc>| dir.join(format!("{name}.{}.parquet", stamp(t)));
+    let taken = |to: &Path| std::iter::once(to.to_owned()).chain(companions(to)).any(|f| f.exists());
+    while taken(&target(&when)) {
         when += chrono::Duration::seconds(1);
     }
-    for ext in ARCHIVED {
-        let from = stem.with_extension(ext);
+    let to = target(&when);
+    // An older layout's companions first, so that today's (written later, where both are left) win.
+    let moves = std::iter::once((parquet.clone(), to.clone()))
+        .chain(legacy_companions(&parquet).into_iter().zip(companions(&to)))
+        .chain(companions(&parquet).into_iter().zip(companions(&to)));
+    for (from, to) in moves {
         if from.exists() {
-            std::fs::rename(&from, dir.join(format!("{name}.{}.{ext}", stamp(&when))))?;
+            std::fs::create_dir_all(to.parent().expect("a folder"))?;
+            std::fs::rename(&from, &to)?;
         }
     }
     Ok(())
 }
 
-/// Every record file (`*.parquet`, not their `*.parquet.sha256` checksums)
-/// directly in `dir`, sorted by name.
+/// The shard folders' folder of an older layout (today's: [`SHARDS_DIR`]).
+pub const LEGACY_SHARDS_DIR: &str = "shards";
+/// The archive of an older layout (today's: [`ARCHIVE_DIR`]).
+const LEGACY_ARCHIVE_DIR: &str = "archive";
+
+/// Moves the files an older evorepro kept beside the Parquet files of `dir`
+/// to today's layout (the module's documentation), each renamed, its bytes
+/// as they were (so every checksum still holds): `<file>.sha256` to
+/// `_sha256/`, `<file>.tail` (and its checksum) to `_tail/`, `*.csv` to
+/// `_csv/`, `archive/` to `_archive/` (its files left as they were taken,
+/// read as they are), and each shard folder of `shards/` to `_shards/`, its
+/// own files moved alike — but not one a run is writing to (its lock is held).
+/// Where today's file exists already (written later), the older one is removed.
+/// Takes the folder's [`WriterLock`]; returns how many files and folders moved.
+pub fn migrate_layout(dir: &Path) -> Result<usize, RecordError> {
+    let lock = WriterLock::lock(dir)?;
+    let moved = move_legacy_files(dir)?;
+    drop(lock);
+    Ok(moved)
+}
+
+/// [`migrate_layout`] with the folder's lock held by the caller.
+fn move_legacy_files(dir: &Path) -> Result<usize, RecordError> {
+    let err = |p: &Path, e: std::io::Error| write_err(p, &e);
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.path()).collect();
+    entries.sort();
+    let mut moved = 0;
+    for from in entries.iter().filter(|p| p.is_file()) {
+        let name = from.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let parquet = |stem: &str| dir.join(format!("{stem}.parquet"));
+        let to = if let Some(stem) = name.strip_suffix(".parquet.tail.sha256") {
+            checksum_path(&tail_path(&parquet(stem)))
+        } else if let Some(stem) = name.strip_suffix(".parquet.tail") {
+            tail_path(&parquet(stem))
+        } else if let Some(stem) = name.strip_suffix(".parquet.sha256") {
+            checksum_path(&parquet(stem))
+        } else if name.ends_with(".csv") {
+            dir.join(CSV_DIR).join(name)
+        } else {
+            continue;
+        };
+        if to.exists() {
+            remove_if_present(from)?;
+        } else {
+            std::fs::create_dir_all(to.parent().expect("a folder")).map_err(|e| err(dir, e))?;
+            std::fs::rename(from, &to).map_err(|e| err(from, e))?;
+        }
+        moved += 1;
+    }
+    let archive = dir.join(LEGACY_ARCHIVE_DIR);
+    if archive.is_dir() {
+        moved += move_entries(&archive, &dir.join(ARCHIVE_DIR), |_| Ok(Some(())))?;
+    }
+    let shards = dir.join(LEGACY_SHARDS_DIR);
+    if shards.is_dir() {
+        moved += move_entries(&shards, &dir.join(SHARDS_DIR), |shard| {
+            if !shard.is_dir() {
+                return Ok(Some(None));
+            }
+            // A shard a run is writing to stays where that run writes it; the
+            // others are locked (their own files moved) until they have moved.
+            match WriterLock::take(shard) {
+                Ok(lock) => Ok(Some(Some(lock))),
+                Err(RecordError::Locked { .. }) => Ok(None),
+                Err(e) => Err(e),
+            }
+        })?;
+    }
+    Ok(moved)
+}
+
+/// Moves each entry of `from` that `ready` accepts (returning a guard, held
+/// while it moves) into `to` (a name `to` holds already stays where it is),
+/// then removes `from` if it is left empty.
+fn move_entries<G>(from: &Path, to: &Path, ready: impl Fn(&Path) -> Result<Option<G>, RecordError>) -> Result<usize, RecordError> {
+    let err = |p: &Path, e: std::io::Error| write_err(p, &e);
+    let mut moved = 0;
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(from).map_err(|e| err(from, e))?.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for entry in entries {
+        let target = to.join(entry.file_name().expect("a name"));
+        if target.exists() {
+            continue;
+        }
+        let Some(guard) = ready(&entry)? else { continue };
+        std::fs::create_dir_all(to).map_err(|e| err(to, e))?;
+        std::fs::rename(&entry, &target).map_err(|e| err(&entry, e))?;
+        drop(guard);
+        moved += 1;
+    }
+    if std::fs::read_dir(from).map_err(|e| err(from, e))?.next().is_none() {
+        std::fs::remove_dir(from).map_err(|e| err(from, e))?;
+    }
+    Ok(moved)
+}
+
+/// Every record file (`*.parquet`) directly in `dir`, sorted by name.
 pub fn record_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .into_iter()
@@ -572,8 +769,17 @@ pub struct WriterLock {
 }
 
 impl WriterLock {
-    /// Locks `<dir>/.lock`, refusing while another run holds it.
+    /// Locks `<dir>/.lock`, refusing while another run holds it, and moves the
+    /// files of a folder an older evorepro wrote to today's layout
+    /// ([`migrate_layout`]): every writer writes to a folder in today's layout.
     pub fn take(dir: &Path) -> Result<WriterLock, RecordError> {
+        let lock = WriterLock::lock(dir)?;
+        move_legacy_files(dir)?;
+        Ok(lock)
+    }
+
+    /// Locks `<dir>/.lock`, refusing while another run holds it.
+    fn lock(dir: &Path) -> Result<WriterLock, RecordError> {
         let path = dir.join(".lock");
         let err = |e: std::io::Error| RecordError::Write { path: path.clone(), message: e.to_string() };
         if let Some(file) = dir.ancestors().find(|a| a.exists() && !a.is_dir()) {

@@ -1,8 +1,10 @@
 //! Raw records: one row per case × repetition, every parameter, seed, backend,
 //! timing, hardware fingerprint, git commit and spec hash. Stored with polars as
-//! Parquet (the source of truth) and CSV (for people and spreadsheets),
-//! append-only, each file replaced atomically after every finished case so that
-//! killing a run loses only the case in flight.
+//! Parquet (the source of truth, alone at the top of its folder, which pyarrow
+//! and polars read as one data set) and CSV (for people and spreadsheets, in
+//! `_csv/`), append-only, each file replaced atomically after every finished
+//! case so that killing a run loses only the case in flight. The folder's
+//! layout: `records/files.rs`.
 
 mod files;
 pub mod machine;

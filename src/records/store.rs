@@ -1,7 +1,10 @@
 //! The record store of one paper's folder: appends a run's rows as they finish, under a writer lock.
 
 use super::Record;
-use super::files::{WriterLock, archive, read_main_and_tail, tail_path, to_frame, write_csv, write_err, write_frame_file, write_parquet};
+use super::files::{
+    CSV_DIR, SHA256_DIR, TAIL_DIR, WriterLock, archive, read_main_and_tail, tail_path, to_frame, write_csv, write_err, write_frame_file,
+    write_parquet,
+};
 use crate::error::RecordError;
 use crate::records::col;
 use std::collections::HashSet;
@@ -34,7 +37,7 @@ impl RecordStore {
     /// Opens `<dir>/<name>.parquet`. With `resume`, keeps its rows and the set of
     /// finished cases, refusing records of another spec: rows whose `spec_hash`
     /// is none of `spec_hashes` (the spec's hash, then those it had under earlier
-    /// definitions); without, an existing file is moved to `<dir>/archive/` when
+    /// definitions); without, an existing file is moved to `<dir>/_archive/` when
     /// the first case is stored, so nothing is lost. Fails while another run
     /// writes to `dir`.
     pub fn open(dir: &Path, name: &str, spec_hashes: &[&str], resume: bool) -> Result<RecordStore, RecordError> {
@@ -115,12 +118,15 @@ impl RecordStore {
     }
 }
 
-/// Removes the temporary files (`.tmp*`) a killed run left in `dir`: with the
-/// writer's lock held, no other run is writing one.
+/// Removes the temporary files (`.tmp*`) a killed run left in `dir` and its
+/// side folders: with the writer's lock held, no other run is writing one.
 fn remove_orphan_temporaries(dir: &Path) {
-    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        if e.file_name().to_string_lossy().starts_with(".tmp") {
-            let _ = std::fs::remove_file(e.path());
+    let tail = dir.join(TAIL_DIR);
+    for d in [dir.to_owned(), dir.join(CSV_DIR), dir.join(SHA256_DIR), tail.join(SHA256_DIR), tail] {
+        for e in std::fs::read_dir(d).into_iter().flatten().flatten() {
+            if e.file_name().to_string_lossy().starts_with(".tmp") {
+                let _ = std::fs::remove_file(e.path());
+            }
         }
     }
 }

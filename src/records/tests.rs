@@ -70,9 +70,9 @@ fn store_appends_resumes_and_archives() {
     let rows = sample();
     s.append(Some("a"), vec![rows[0].clone()]).unwrap();
     assert!(dir.path().join("hw-quick.parquet").exists());
-    assert!(!dir.path().join("hw-quick.csv").exists(), "the CSV copy waits for finish()");
+    assert!(!csv_path(&dir.path().join("hw-quick")).exists(), "the CSV copy waits for finish()");
     s.finish().unwrap();
-    assert!(dir.path().join("hw-quick.csv").exists());
+    assert!(csv_path(&dir.path().join("hw-quick")).exists());
     drop(s);
     let s2 = RecordStore::open(dir.path(), "hw-quick", &["h"], true).unwrap();
     assert!(s2.is_done("a") && !s2.is_done("b"));
@@ -93,7 +93,7 @@ fn store_appends_resumes_and_archives() {
     assert_eq!(read_parquet(&dir.path().join("hw-quick.parquet")).unwrap().len(), 1, "ceilings alone change nothing");
     s3.append(Some("b"), vec![rows[0].clone()]).unwrap();
     assert_eq!(read_parquet(&dir.path().join("hw-quick.parquet")).unwrap().len(), 2);
-    let archived = record_files(&dir.path().join("archive"));
+    let archived = record_files(&dir.path().join(ARCHIVE_DIR));
     assert_eq!(archived.len(), 1);
     assert_eq!(read_parquet(&archived[0]).unwrap().len(), 1);
 }
@@ -135,7 +135,7 @@ fn a_long_sweep_stores_its_cases_in_a_tail_that_reads_with_its_file_and_survives
     write_frame_file(&tail, &mut df).unwrap();
     assert_eq!(read_parquet(&parquet).unwrap().len(), 22);
     archive(&dir.path().join("m")).unwrap();
-    let archived = record_files(&dir.path().join("archive"));
+    let archived = record_files(&dir.path().join(ARCHIVE_DIR));
     assert_eq!(archived.len(), 1);
     assert_eq!(read_parquet(&archived[0]).unwrap().len(), 22);
     assert!(!tail.exists());
@@ -167,8 +167,8 @@ fn a_run_that_stores_no_case_leaves_the_earlier_records_alone() {
     failed.finish().unwrap();
     drop(failed);
     assert_eq!(read_parquet(&dir.path().join("m.parquet")).unwrap().len(), 2);
-    assert_eq!(std::fs::read_to_string(dir.path().join("m.csv")).unwrap().lines().count(), 3);
-    assert!(!dir.path().join("archive").exists());
+    assert_eq!(std::fs::read_to_string(csv_path(&dir.path().join("m"))).unwrap().lines().count(), 3);
+    assert!(!dir.path().join(ARCHIVE_DIR).exists());
 }
 
 #[test]
@@ -255,7 +255,7 @@ fn a_machine_renamed_keeps_its_recorded_id_and_its_rows() {
     write_records(&dir.path().join("old__speed"), &rows("old")).unwrap();
     let to = rename_machine(&dir.path().join("old__speed.parquet"), "old", "new").unwrap();
     assert_eq!(to, dir.path().join("new__speed.parquet"));
-    assert!(!dir.path().join("old__speed.parquet").exists() && !dir.path().join("old__speed.csv").exists());
+    assert!(!dir.path().join("old__speed.parquet").exists() && !csv_path(&dir.path().join("old__speed")).exists());
     let back = read_parquet(&to).unwrap();
     assert_eq!(back.len(), 3);
     assert!(back.iter().all(|r| r.str(col::HW_ID) == "new" && r.str("hw_id_recorded") == "old"));
@@ -286,7 +286,7 @@ fn upgrade_renames_the_columns_and_keeps_everything_else() {
     // The checksum was rewritten (the file reads), and so were the CSV copies.
     assert_eq!(read_parquet(&parquet).unwrap().len(), 5);
     let header = |path: PathBuf| std::fs::read_to_string(path).unwrap().lines().next().unwrap().to_owned();
-    assert!(header(stem.with_extension("csv")).split(',').any(|c| c == "link_gb_per_s"));
+    assert!(header(csv_path(&stem)).split(',').any(|c| c == "link_gb_per_s"));
     assert!(header(ceilings_csv_path(&stem)).contains("gb_per_s,gop_per_s,cpu_clock_ghz"));
     // A second upgrade finds nothing to do and leaves the bytes alone.
     let bytes = std::fs::read(&parquet).unwrap();
@@ -332,7 +332,7 @@ fn no_written_column_is_empty_and_ceilings_have_their_own_csv() {
     assert!(df.column("gap").is_err(), "a column of nulls only was written");
     assert!(df.columns().iter().all(|c| c.null_count() < df.height()));
     // The measurements' copy has no ceiling column, the ceilings' copy no case column.
-    let (measured, n) = csv_table(&stem.with_extension("csv"));
+    let (measured, n) = csv_table(&csv_path(&stem));
     assert_eq!(n, 2);
     assert_eq!(measured, ["record_kind", "case_id", "n", "t", "ok", "link_gbs"]);
     let (ceilings, n) = csv_table(&ceilings_csv_path(&stem));
@@ -368,32 +368,185 @@ fn archiving_moves_the_ceilings_copy_too() {
     s.append(Some("a"), vec![sample()[0].clone()]).unwrap();
     s.finish().unwrap();
     drop(s);
-    assert!(dir.path().join("m.ceilings.csv").exists());
+    assert!(ceilings_csv_path(&dir.path().join("m")).exists());
     let mut s = RecordStore::open(dir.path(), "m", &["h"], false).unwrap();
     s.append(Some("b"), vec![sample()[1].clone()]).unwrap();
     s.finish().unwrap();
-    assert!(!dir.path().join("m.ceilings.csv").exists(), "this run measured no ceiling");
-    let archived = record_files(&dir.path().join("archive"));
-    assert!(PathBuf::from(archived[0].to_string_lossy().replace(".parquet", ".ceilings.csv")).exists());
+    assert!(!ceilings_csv_path(&dir.path().join("m")).exists(), "this run measured no ceiling");
+    let archived = record_files(&dir.path().join(ARCHIVE_DIR));
+    assert!(ceilings_csv_path(&archived[0].with_extension("")).exists());
 }
 
 #[test]
 fn record_folders_are_every_papers_and_shards() {
     let dir = tempfile::tempdir().unwrap();
-    for d in ["ecga/records/shards/quick__shard-1-of-2", "hardware/records", "layout/figures", "ecga/records/archive"] {
+    for d in ["ecga/records/_shards/quick__shard-1-of-2", "hardware/records", "layout/figures", "ecga/records/_archive"] {
         std::fs::create_dir_all(dir.path().join(d)).unwrap();
     }
     let found: Vec<PathBuf> = record_folders(dir.path()).iter().map(|p| p.strip_prefix(dir.path()).unwrap().to_owned()).collect();
     let expected: Vec<PathBuf> =
-        ["ecga/records", "ecga/records/shards/quick__shard-1-of-2", "hardware/records"].iter().map(PathBuf::from).collect();
+        ["ecga/records", "ecga/records/_shards/quick__shard-1-of-2", "hardware/records"].iter().map(PathBuf::from).collect();
     assert_eq!(found, expected);
     write_records(&dir.path().join("ecga/records/m"), &legacy_rows()).unwrap();
-    write_records(&dir.path().join("ecga/records/archive/m"), &legacy_rows()).unwrap();
+    write_records(&dir.path().join("ecga/records/_archive/m"), &legacy_rows()).unwrap();
     let upgraded = upgrade_folder(&dir.path().join("ecga/records")).unwrap();
     assert_eq!(upgraded.len(), 1);
-    let archived = raw_frame(&dir.path().join("ecga/records/archive/m.parquet"));
+    let archived = raw_frame(&dir.path().join("ecga/records/_archive/m.parquet"));
     assert!(archived.column("gbs").is_ok(), "archives are kept as they were taken");
     assert!(WriterLock::take(&dir.path().join("ecga/records")).is_ok(), "the lock goes with the upgrade");
+}
+
+/// What a reader of the folder as a data set would trip on: any entry at its
+/// top but Parquet files and names starting with `_` or `.` (which pyarrow
+/// and polars skip).
+fn strays(dir: &Path) -> Vec<String> {
+    let mut found: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !(n.starts_with('_') || n.starts_with('.') || n.ends_with(".parquet") && dir.join(n).is_file()))
+        .collect();
+    found.sort();
+    found
+}
+
+/// Moves the files of a folder in today's layout where an older evorepro kept
+/// them (each side file beside its Parquet file, `archive/`, `shards/`).
+fn to_older_layout(dir: &Path) {
+    let mv = |from: PathBuf, to: PathBuf| std::fs::rename(from, to).unwrap();
+    let files = |d: &Path| -> Vec<PathBuf> {
+        std::fs::read_dir(d).into_iter().flatten().flatten().map(|e| e.path()).filter(|p| p.is_file()).collect()
+    };
+    let name = |p: &Path| p.file_name().unwrap().to_string_lossy().into_owned();
+    for f in files(&dir.join(SHA256_DIR)).into_iter().chain(files(&dir.join(CSV_DIR))) {
+        mv(f.clone(), dir.join(name(&f)));
+    }
+    for f in files(&dir.join(TAIL_DIR).join(SHA256_DIR)) {
+        mv(f.clone(), dir.join(name(&f).replace(".parquet.sha256", ".parquet.tail.sha256")));
+    }
+    for f in files(&dir.join(TAIL_DIR)) {
+        mv(f.clone(), dir.join(format!("{}.tail", name(&f))));
+    }
+    for d in [CSV_DIR, SHA256_DIR, TAIL_DIR].map(|d| dir.join(d)) {
+        let _ = std::fs::remove_dir_all(d);
+    }
+    if dir.join(ARCHIVE_DIR).exists() {
+        to_older_layout(&dir.join(ARCHIVE_DIR));
+        mv(dir.join(ARCHIVE_DIR), dir.join("archive"));
+    }
+    if dir.join(SHARDS_DIR).exists() {
+        for shard in std::fs::read_dir(dir.join(SHARDS_DIR)).unwrap().flatten() {
+            to_older_layout(&shard.path());
+        }
+        mv(dir.join(SHARDS_DIR), dir.join(LEGACY_SHARDS_DIR));
+    }
+}
+
+#[test]
+fn a_folder_written_by_an_older_evorepro_reads_and_moves_to_todays_layout_at_the_next_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("island").join("records");
+    // Today's layout, every kind of file: a file with a live tail and ceilings, an archive, two shards.
+    let case = |i: i64| Record::new().with(col::RECORD_KIND, "measurement").with(col::CASE_ID, format!("c{i}")).with(col::SPEC_HASH, "h");
+    let mut s = RecordStore::open(&records, "m", &["h"], false).unwrap();
+    s.append(Some("c0"), vec![case(0)]).unwrap();
+    s.finish().unwrap();
+    drop(s);
+    let mut s = RecordStore::open(&records, "m", &["h"], false).unwrap();
+    s.append(None, vec![legacy_rows()[0].clone().with(col::SPEC_HASH, "h")]).unwrap();
+    for i in 1..=10 {
+        s.append(Some(&format!("c{i}")), vec![case(i)]).unwrap();
+    }
+    drop(s); // killed: the tail stays (its copies written as `report` writes missing ones)
+    write_csv(&records.join("m"), &read_parquet(&records.join("m.parquet")).unwrap()).unwrap();
+    for k in 1..=2 {
+        write_records(&records.join(format!("_shards/quick__shard-{k}-of-2/m")), &[case(20 + k)]).unwrap();
+    }
+    let parquet = records.join("m.parquet");
+    let tail = tail_path(&parquet);
+    assert!(tail.exists() && ceilings_csv_path(&records.join("m")).exists());
+    assert_eq!(strays(&records), Vec::<String>::new(), "today's layout: Parquet alone at the top");
+    let sums: Vec<String> = [checksum_path(&parquet), checksum_path(&tail)].iter().map(|p| std::fs::read_to_string(p).unwrap()).collect();
+    let (main, live) = read_main_and_tail(&parquet).unwrap();
+
+    to_older_layout(&records);
+    assert_eq!(
+        strays(&records),
+        ["archive", "m.ceilings.csv", "m.csv", "m.parquet.sha256", "m.parquet.tail", "m.parquet.tail.sha256", "shards"],
+        "the older layout, as the test means it"
+    );
+    // Read as it is: the file with its tail, the archive, the shards (found under `shards/`).
+    assert_eq!(read_main_and_tail(&parquet).unwrap(), (main.clone(), live.clone()));
+    assert_eq!(read_parquet(&record_files(&records.join("archive"))[0]).unwrap().len(), 1);
+    let shards: Vec<PathBuf> = record_folders(dir.path()).into_iter().filter(|f| f != &records).collect();
+    assert_eq!(shards.len(), 2);
+    assert!(shards.iter().all(|d| d.starts_with(records.join(LEGACY_SHARDS_DIR)) && read_parquet(&d.join("m.parquet")).is_ok()));
+
+    // A shard a run is writing to stays where it is; the next writer moves everything else, bytes unchanged.
+    let running = WriterLock::take(&shards[1]).unwrap();
+    let s = RecordStore::open(&records, "m", &["h"], true).unwrap();
+    assert_eq!(s.rows().len(), main.len() + live.len(), "resumed with the tail's cases");
+    drop(s);
+    assert_eq!(strays(&records), ["shards"], "only the running shard is left in the older layout");
+    assert!(tail.exists() && csv_path(&records.join("m")).exists());
+    let after: Vec<String> = [checksum_path(&parquet), checksum_path(&tail)].iter().map(|p| std::fs::read_to_string(p).unwrap()).collect();
+    assert_eq!(after, sums, "files moved, not rewritten");
+    assert_eq!(read_main_and_tail(&parquet).unwrap(), (main, live));
+    let archived = record_files(&records.join(ARCHIVE_DIR));
+    assert_eq!(archived.len(), 1);
+    assert!(legacy_checksum_path(&archived[0]).exists(), "archives are kept as they were taken");
+    assert_eq!(read_parquet(&archived[0]).unwrap().len(), 1);
+    let moved = records.join(SHARDS_DIR).join("quick__shard-1-of-2");
+    assert_eq!(strays(&moved), Vec::<String>::new());
+    assert_eq!(read_parquet(&moved.join("m.parquet")).unwrap(), vec![case(21)]);
+    // Once the shard's run ends, `records upgrade` moves it too; nothing is left to move after.
+    drop(running);
+    assert_eq!(migrate_layout(&records).unwrap(), 1);
+    assert_eq!(strays(&records), Vec::<String>::new());
+    assert!(!records.join(LEGACY_SHARDS_DIR).exists());
+    assert_eq!(migrate_layout(&records).unwrap(), 0);
+    assert_eq!(read_parquet(&records.join(SHARDS_DIR).join("quick__shard-2-of-2/m.parquet")).unwrap(), vec![case(22)]);
+}
+
+#[test]
+fn archiving_prefers_todays_checksum_to_a_stale_one_beside_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let stem = dir.path().join("m");
+    write_records(&stem, &sample()).unwrap();
+    let parquet = stem.with_extension("parquet");
+    std::fs::write(legacy_checksum_path(&parquet), format!("{}\n", "0".repeat(64))).unwrap();
+    archive(&stem).unwrap();
+    let archived = record_files(&dir.path().join(ARCHIVE_DIR));
+    assert_eq!(read_parquet(&archived[0]).unwrap().len(), 2, "the archived file reads against today's checksum");
+    assert!(!legacy_checksum_path(&parquet).exists() && !legacy_checksum_path(&archived[0]).exists());
+}
+
+#[test]
+fn an_older_folder_is_upgraded_archived_and_renamed_from_where_its_files_lie() {
+    let dir = tempfile::tempdir().unwrap();
+    let stem = dir.path().join("old__speed");
+    let rows = |hw: &str| {
+        (0..3).map(|i| Record::new().with(col::HW_ID, hw).with(col::RECORD_KIND, "measurement").with("gbs", i as f64)).collect::<Vec<_>>()
+    };
+    write_records(&stem, &rows("old")).unwrap();
+    to_older_layout(dir.path());
+    let parquet = stem.with_extension("parquet");
+    // upgrade of one file (no lock, no migration): the file and its copies in today's places.
+    assert_eq!(upgrade(&parquet).unwrap().renamed, vec!["gbs"]);
+    assert!(checksum_path(&parquet).exists() && csv_path(&stem).exists());
+    assert_eq!(strays(dir.path()), Vec::<String>::new(), "the older checksum and copies went with the rewrite");
+    // archive and rename_machine take the older files along.
+    to_older_layout(dir.path());
+    archive(&stem).unwrap();
+    let archived = record_files(&dir.path().join(ARCHIVE_DIR));
+    assert!(checksum_path(&archived[0]).exists() && csv_path(&archived[0].with_extension("")).exists());
+    assert_eq!(strays(dir.path()), Vec::<String>::new());
+    write_records(&stem, &rows("old")).unwrap();
+    to_older_layout(dir.path());
+    let to = rename_machine(&parquet, "old", "new").unwrap();
+    assert_eq!(to, dir.path().join("new__speed.parquet"));
+    assert_eq!(strays(dir.path()), ["archive"], "the archive moves with the folder's migration, not a file's rename");
+    assert_eq!(read_parquet(&to).unwrap().len(), 3);
 }
 
 #[test]
@@ -474,7 +627,7 @@ fn archives_made_within_one_second_keep_each_file() {
         let mut s = RecordStore::open(dir.path(), "m", &["h"], false).unwrap();
         s.append(Some(case), vec![sample()[0].clone(); i + 1]).unwrap();
     }
-    let mut kept: Vec<usize> = record_files(&dir.path().join("archive")).iter().map(|f| read_parquet(f).unwrap().len()).collect();
+    let mut kept: Vec<usize> = record_files(&dir.path().join(ARCHIVE_DIR)).iter().map(|f| read_parquet(f).unwrap().len()).collect();
     kept.sort();
     assert_eq!(kept, vec![1, 2], "an archive of the same second replaced another");
 }
@@ -489,7 +642,7 @@ fn archives_are_named_by_when_their_records_were_taken() {
     let mut s = RecordStore::open(dir.path(), "m", &["h"], false).unwrap();
     s.append(Some("b"), taken(&utc_now())).unwrap();
     let names: Vec<String> =
-        record_files(&dir.path().join("archive")).iter().map(|f| f.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        record_files(&dir.path().join(ARCHIVE_DIR)).iter().map(|f| f.file_name().unwrap().to_string_lossy().into_owned()).collect();
     assert_eq!(names, vec!["m.20250102T030900Z.parquet"], "named by the latest row's time");
     assert!(chrono::DateTime::parse_from_rfc3339(&utc_now()).is_ok());
 }
@@ -502,7 +655,7 @@ fn archiving_moves_the_checksum_with_its_file() {
     drop(s);
     let mut s = RecordStore::open(dir.path(), "m", &["h"], false).unwrap();
     s.append(Some("b"), vec![sample()[1].clone()]).unwrap();
-    let archived = record_files(&dir.path().join("archive"));
+    let archived = record_files(&dir.path().join(ARCHIVE_DIR));
     assert_eq!(archived.len(), 1);
     assert!(checksum_path(&archived[0]).exists(), "the checksum stayed behind");
     assert_eq!(read_parquet(&archived[0]).unwrap().len(), 2, "the archived file reads against its own checksum");

@@ -20,9 +20,11 @@ pub fn describe(o: &Output) -> String {
 /// What is wrong with the record files under a reports root (#22): a column
 /// under a name from before units were named, or empty in every row, in a
 /// Parquet file or its CSV copies; a run's file without its CSV copy (where
-/// `with_csv`: the large layout copies are not committed).
+/// `with_csv`: the large layout copies are not committed); anything at the top
+/// of a records folder but its Parquet files and names starting with `_` or
+/// `.` (#41: pyarrow and polars read the folder as one data set, skipping those).
 pub fn record_layout_problems(out: &std::path::Path, with_csv: bool) -> Vec<String> {
-    use evorepro::records::{RENAMED_COLUMNS, ceilings_csv_path, record_files, record_folders};
+    use evorepro::records::{RENAMED_COLUMNS, ceilings_csv_path, csv_path, record_files, record_folders};
     use polars::prelude::*;
     fn check(file: &std::path::Path, df: &DataFrame) -> Vec<String> {
         let mut problems = Vec::new();
@@ -39,15 +41,22 @@ pub fn record_layout_problems(out: &std::path::Path, with_csv: bool) -> Vec<Stri
     let mut problems = Vec::new();
     let mut files = 0;
     for dir in record_folders(out) {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let parquet = name.ends_with(".parquet") && e.path().is_file();
+            if !(parquet || name.starts_with('_') || name.starts_with('.')) {
+                problems.push(format!("{}: not a Parquet file, at the top of a records folder read as one data set", e.path().display()));
+            }
+        }
         for parquet in record_files(&dir) {
             files += 1;
             let df = ParquetReader::new(std::fs::File::open(&parquet).unwrap()).finish().unwrap();
             problems.extend(check(&parquet, &df));
             let stem = parquet.with_extension("");
-            if with_csv && !stem.with_extension("csv").exists() {
+            if with_csv && !csv_path(&stem).exists() {
                 problems.push(format!("{}: no CSV copy", parquet.display()));
             }
-            for csv in [stem.with_extension("csv"), ceilings_csv_path(&stem)].into_iter().filter(|c| c.exists()) {
+            for csv in [csv_path(&stem), ceilings_csv_path(&stem)].into_iter().filter(|c| c.exists()) {
                 let df = CsvReadOptions::default()
                     .with_has_header(true)
                     .try_into_reader_with_file_path(Some(csv.clone()))
