@@ -340,7 +340,7 @@ pub fn header(meta: &PaperMeta, paper_id: &str) -> String {
     let _ = writeln!(s, "{} Published {}.{doi}\n", meta.citation, meta.year);
     let _ = writeln!(
         s,
-        "Rendered by `evorepro report {paper_id}` from the raw records in `records/` (Parquet, with CSV copies) — \
+        "Rendered by `evorepro report {paper_id}` from the raw records in `records/` (Parquet; CSV copies in `records/_csv/`) — \
          every number below was measured on the machine named beside it; the paper's values are quoted from the \
          paper only in columns marked *paper* and as hollow diamonds in the charts (all of them, read from the spec, in \
          [`paper_values.csv`](paper_values.csv)). Regenerate the measurements with `evorepro reproduce {paper_id}`.\n"
