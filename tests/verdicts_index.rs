@@ -22,7 +22,7 @@ fn index_json_and_reports_agree() {
     let papers: Vec<PaperVerdicts> = serde_json::from_value(all["papers"].clone()).expect("papers");
     let ids: Vec<&str> = evorepro::experiments::registry().iter().map(|e| e.id()).collect();
     assert_eq!(papers.iter().map(|p| p.paper.as_str()).collect::<Vec<_>>(), ids, "every paper, in registry order");
-    assert_eq!(read(&root.join("INDEX.md")), index_markdown(&papers), "INDEX.md is the index of verdicts.json");
+    assert_eq!(read(&root.join("INDEX.md")), index_markdown(&papers, root), "INDEX.md is the index of verdicts.json");
     for p in &papers {
         let own: PaperVerdicts = serde_json::from_str(&read(&root.join(&p.paper).join("verdicts.json"))).expect("paper verdicts");
         // Equal to the last bit of every float: the index is written from parsed files, and

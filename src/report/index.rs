@@ -332,12 +332,13 @@ pub fn write_index(out: &Path, order: &[&str]) -> Result<PathBuf> {
     let json = serde_json::json!({ "schema_version": SCHEMA_VERSION, "papers": papers });
     write_atomic(&out.join("verdicts.json"), (serde_json::to_string_pretty(&json)? + "\n").as_bytes())?;
     let path = out.join("INDEX.md");
-    write_atomic(&path, index_markdown(&papers).as_bytes())?;
+    write_atomic(&path, index_markdown(&papers, out).as_bytes())?;
     Ok(path)
 }
 
-/// The index: one row per paper × machine with verdict counts, then one line per claim.
-pub fn index_markdown(papers: &[PaperVerdicts]) -> String {
+/// The index of the reports under `out`: one row per paper × machine with verdict
+/// counts (the machine linked to its page where `out` has one), then one line per claim.
+pub fn index_markdown(papers: &[PaperVerdicts], out: &Path) -> String {
     let mut md = String::from(
         "# Verdicts at a glance\n\nEvery claim of every paper, judged on each machine with records (written by `evorepro report`, \
          `reproduce` and `compare` from the same results as each report; the same content for tools in `verdicts.json`).\n\n",
@@ -349,7 +350,12 @@ pub fn index_markdown(papers: &[PaperVerdicts]) -> String {
     let mut t = Table::new(&header);
     for p in papers {
         for m in &p.machines {
-            let mut row = vec![format!("[{}]({})", p.paper, p.report), format!("`{}` ({})", m.hw_id, m.label), m.commits.join(", ")];
+            let page = format!("{}/{}/{}.md", p.paper, super::MACHINES_DIR, m.hw_id);
+            let machine = match out.join(&page).is_file() {
+                true => format!("[{}]({page}) (`{}`)", m.label, m.hw_id),
+                false => format!("`{}` ({})", m.hw_id, m.label),
+            };
+            let mut row = vec![format!("[{}]({})", p.paper, p.report), machine, m.commits.join(", ")];
             row.extend(VerdictKind::ALL.iter().map(|k| m.counts.paper.get(&kind_key(*k)).copied().unwrap_or(0).to_string()));
             let harness: Vec<String> = VerdictKind::ALL
                 .iter()
@@ -402,6 +408,8 @@ mod tests {
         ];
         let v = PaperVerdicts::new("demo", "Demo paper", &[machine("m1"), machine("m2")], &claims);
         v.write(dir.path()).unwrap();
+        std::fs::create_dir_all(dir.path().join("demo/machines")).unwrap();
+        std::fs::write(dir.path().join("demo/machines/m1.md"), "# m1\n").unwrap();
         write_index(dir.path(), &["demo"]).unwrap();
         let all: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("verdicts.json")).unwrap()).unwrap();
         let back: Vec<PaperVerdicts> = serde_json::from_value(all["papers"].clone()).unwrap();
@@ -411,6 +419,10 @@ mod tests {
         assert_eq!(v.machines[1].commits, vec!["abc123"]);
         let md = std::fs::read_to_string(dir.path().join("INDEX.md")).unwrap();
         assert!(md.contains("| [demo](demo/REPORT.md) | `m2` (CPU, no GPU) | abc123 | 0 | 1 | 0 | 0 | 0 | — |"), "{md}");
+        assert!(
+            md.contains("| [demo](demo/REPORT.md) | [CPU, no GPU](demo/machines/m1.md) (`m1`) | abc123 |"),
+            "a page where there is one: {md}"
+        );
         assert!(md.contains("- `fast` on `m1`: **reproduced** (1.20× the paper's)"), "{md}");
     }
 
