@@ -191,7 +191,7 @@ fn section(s: &Section, machines: &[MachineRecords]) -> String {
 fn featured<'a>(s: &'a Section, machines: &[MachineRecords]) -> Option<&'a str> {
     let rank = |hw: &String| {
         let m = machines.iter().find(|m| &m.hw_id == hw);
-        (m.is_some_and(MachineRecords::has_gpu), m.and_then(|m| m.measurements().filter_map(|r| r.int(col::RUN_ID)).max()))
+        (m.is_some_and(MachineRecords::has_gpu), m.and_then(MachineRecords::latest_run))
     };
     if s.title.starts_with(BEYOND_THE_PAPER) {
         return None;

@@ -91,6 +91,11 @@ impl MachineRecords {
             .map(|(_, v)| v)
     }
 
+    /// The run that measured last here (largest `run_id`), None without measurements.
+    pub fn latest_run(&self) -> Option<i64> {
+        self.measurements().filter_map(|r| r.int(col::RUN_ID)).max()
+    }
+
     pub fn has_gpu(&self) -> bool {
         self.rows.iter().any(|r| !r.str(FingerprintRow::gpu_name).is_empty())
     }

@@ -84,12 +84,27 @@ fn figure_order(figure: &str) -> (u8, i64, String) {
 /// value over the paper's with its 95% interval where the claim is quantitative.
 pub fn verdict_cell(r: &ClaimResult) -> String {
     let o = &r.outcome;
+    let mut cell = verdict_mark(r);
+    let ratio = ratio_cell(o);
+    if ratio != "—" {
+        cell += if cell.starts_with('?') { "; " } else { " " };
+        cell += &ratio;
+    }
+    if o.budget.as_ref().is_some_and(|b| b.is_reduced()) && !matches!(o.verdict, Verdict::NotRun(_)) {
+        cell += " (reduced budget)";
+    }
+    cell
+}
+
+/// A verdict's mark alone (the legend's symbols, with the runs needed where inconclusive).
+fn verdict_mark(r: &ClaimResult) -> String {
+    let o = &r.outcome;
     let way = |d: Option<Direction>| match d {
         Some(Direction::FallsShort) => " ↓",
         Some(Direction::Exceeds) => " ↑",
         None => "",
     };
-    let mut cell = match &o.verdict {
+    match &o.verdict {
         Verdict::Reproduced => "✓".to_owned(),
         Verdict::NotReproduced(d) => format!("✗{}", way(*d)),
         Verdict::Differs(e) => format!("≠{}", way(Some(e.direction))),
@@ -100,16 +115,7 @@ pub fn verdict_cell(r: &ClaimResult) -> String {
         Verdict::NotRun(NotRun::StandIn(_)) => "– stand-in".to_owned(),
         Verdict::NotRun(NotRun::ReducedBudget(_)) => "– reduced budget".to_owned(),
         Verdict::NotRun(NotRun::Smoke(_)) => "– smoke profile".to_owned(),
-    };
-    let ratio = ratio_cell(o);
-    if ratio != "—" {
-        cell += if cell.starts_with('?') { "; " } else { " " };
-        cell += &ratio;
     }
-    if o.budget.as_ref().is_some_and(|b| b.is_reduced()) && !matches!(o.verdict, Verdict::NotRun(_)) {
-        cell += " (reduced budget)";
-    }
-    cell
 }
 
 /// A result that says only "not run here" (what it measured beyond the paper has its own table).
@@ -148,10 +154,113 @@ fn not_run_lines(claims: &[ClaimResult], machines: &[MachineRecords], judged: &[
         .collect()
 }
 
-/// The first screen: a row per claim under its table or figure, a column per
+/// The first screen: a row per table or figure of the paper that a claim rests
+/// on — the paper's value of its headline claim (the first of its paper claims
+/// that states a value), what the most recent GPU machine and the most recent
+/// CPU-only machine measured, each over the paper's with its 95% interval, and
+/// the verdict of every claim it carries on those machines.
+pub fn glance(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
+    let judged = judging(claims, machines);
+    let names = names(machines);
+    // The machines of a kind, the one measured last first.
+    let newest_first = |gpu: bool| {
+        let mut of: Vec<&MachineRecords> = judged.iter().copied().filter(|m| m.has_gpu() == gpu).collect();
+        of.sort_by_key(|m| std::cmp::Reverse(m.latest_run()));
+        of
+    };
+    let kinds: Vec<Vec<&MachineRecords>> = [newest_first(true), newest_first(false)].into_iter().filter(|k| !k.is_empty()).collect();
+    let mut header = vec!["table / figure".to_owned(), "headline claim".to_owned(), "paper".to_owned()];
+    for kind in &kinds {
+        header.push(format!("measured on {} (latest {})", names[&kind[0].hw_id], if kind[0].has_gpu() { "GPU" } else { "CPU-only" }));
+        header.push("over the paper [95%]".into());
+    }
+    let columns: Vec<&str> = kinds.iter().map(|k| names[&k[0].hw_id].as_str()).collect();
+    header.push(format!("claims' verdicts ({})", columns.join(" / ")));
+    let mut figures: Vec<(String, Vec<&ClaimResult>)> = Vec::new();
+    for (figure, c) in claims_in_order(claims) {
+        match figures.iter_mut().find(|(f, _)| *f == figure) {
+            Some((_, of)) => of.push(c),
+            None => figures.push((figure, vec![c])),
+        }
+    }
+    fn quantified<'a>(claims: &'a [ClaimResult], id: &'a str) -> impl Iterator<Item = &'a ClaimResult> {
+        claims.iter().filter(move |r| r.id == id && r.outcome.quantity.is_some())
+    }
+    let mut t = Table::new(&header);
+    for (figure, of) in figures {
+        let headline = of.iter().find(|c| c.is_paper() && quantified(claims, &c.id).next().is_some());
+        let mut row = vec![figure];
+        match headline {
+            Some(h) => {
+                let paper: std::collections::BTreeSet<String> =
+                    quantified(claims, &h.id).filter_map(|r| r.outcome.quantity.as_ref()).map(|q| crate::fmt::fmt_num(q.paper)).collect();
+                row.push(format!("`{}`", h.id));
+                row.push(if paper.len() == 1 { paper.first().expect("one").clone() } else { "by machine".into() });
+                for kind in &kinds {
+                    // The column's machine, else the most recent of its kind that measured the headline.
+                    let measured = kind.iter().find_map(|m| quantified(claims, &h.id).find(|r| r.machine == m.hw_id).map(|r| (m, r)));
+                    let Some((m, r)) = measured else {
+                        row.extend(["–".to_owned(), "–".to_owned()]);
+                        continue;
+                    };
+                    let q = r.outcome.quantity.as_ref().expect("quantified");
+                    let mut cell = estimate_cell(&q.measured);
+                    if m.hw_id != kind[0].hw_id {
+                        cell += &format!(" (on {})", names[&m.hw_id]);
+                    }
+                    let mut ratio = ratio_cell(&r.outcome);
+                    if paper.len() > 1 {
+                        ratio += &format!(" of the paper's {}", crate::fmt::fmt_num(q.paper));
+                    }
+                    row.extend([cell, ratio]);
+                }
+            }
+            None => {
+                row.extend(["—".to_owned(), "—".to_owned()]);
+                row.extend(kinds.iter().flat_map(|_| ["—".to_owned(), "—".to_owned()]));
+            }
+        }
+        let verdicts: Vec<String> = of
+            .iter()
+            .map(|c| {
+                let marks: Vec<String> = kinds
+                    .iter()
+                    .map(|k| claims.iter().find(|r| r.id == c.id && r.machine == k[0].hw_id).map_or("–".into(), verdict_mark))
+                    .collect();
+                let whose = if c.is_paper() { "" } else { " (harness check)" };
+                format!("`{}`{whose} {}", c.id, marks.join(" / "))
+            })
+            .collect();
+        row.push(verdicts.join(", "));
+        t.row(row);
+    }
+    let mut md = t.render();
+    md += "\nA row per table or figure of the paper that a claim rests on: the paper's value of its headline claim (the first \
+           of its claims that states one; — where none does), the value measured on the machine with a GPU and the one \
+           without that ran last (another of the kind, named, where that one did not measure it), over the paper's with \
+           its 95% interval, and the verdict of every claim it carries on those machines: ✓ reproduced · ✗ not reproduced \
+           (↓ falls short of the paper, ↑ exceeds it) · ≠ differs on this hardware (a computed model predicts the points) \
+           · ? inconclusive (n runs of the ≈ n the spread needs) · – not run. Every machine's verdicts are in \
+           [Claims](#claims).\n";
+    md
+}
+
+/// A measured value with its 95% interval, as the first screen prints it.
+fn estimate_cell(e: &crate::claims::Estimate) -> String {
+    use crate::fmt::fmt_sig;
+    if e.is_exact() || fmt_sig(e.low) == fmt_sig(e.high) {
+        fmt_sig(e.value)
+    } else if e.high.is_finite() {
+        format!("{} [{}, {}]", fmt_sig(e.value), fmt_sig(e.low), fmt_sig(e.high))
+    } else {
+        format!("{} (n = {}, no interval)", fmt_sig(e.value), e.n)
+    }
+}
+
+/// The claims' table: a row per claim under its table or figure, a column per
 /// machine that judged any claim (its verdict and measured / paper), and a
 /// line per machine that judged none.
-pub fn glance(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
+pub fn claims_table(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
     let judged = judging(claims, machines);
     let names = names(machines);
     // The paper's values of a claim: one, unless a check compares each machine at its own point.
@@ -194,16 +303,15 @@ pub fn glance(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
     let mut md = t.render();
     md += "\n✓ reproduced · ✗ not reproduced (↓ falls short of the paper, ↑ exceeds it) · ≠ differs on this hardware \
            (a computed model predicts the points) · ? inconclusive (n runs of the ≈ n the spread needs) · – not run; \
-           beside a verdict, the measured value over the paper's with its 95% interval. Evidence in [Claims](#claims).\n";
+           beside a verdict, the measured value over the paper's with its 95% interval. Each claim's evidence is below.\n";
     for line in not_run_lines(claims, machines, &judged) {
         md += &format!("\n{line}\n");
     }
     md
 }
 
-/// The claims section: what each claim says (once), its evidence on each
-/// machine that judged it, and the claims each machine did not run, one line
-/// per machine and reason.
+/// The claims section: each claim's verdict on every machine ([`claims_table`]),
+/// what each claim says (once) and its evidence on each machine that judged it.
 pub fn claims_section(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
     let names = names(machines);
     let label = |hw: &str| names.get(hw).cloned().unwrap_or_else(|| format!("`{hw}`"));
@@ -227,7 +335,9 @@ pub fn claims_section(claims: &[ClaimResult], machines: &[MachineRecords]) -> St
             ]);
         }
     }
-    let mut md = says.render();
+    let mut md = claims_table(claims, machines);
+    md += "\n";
+    md += &says.render();
     if !evidence.is_empty() {
         md += "\n### Evidence\n\nEach claim on each machine that judged it (the machines' full names and ids are in [Verdicts](#verdicts)).\n\n";
         md += &evidence.render();
@@ -322,7 +432,7 @@ mod tests {
             result("fast", "Figure 5, Section 5", true, "gpu-host", fast),
             result("fast", "Figure 5, Section 5", true, "cpu-host", Outcome::not_run("libcuda not found")),
         ];
-        let md = glance(&claims, &machines);
+        let md = claims_table(&claims, &machines);
         let lines: Vec<&str> = md.lines().collect();
         assert_eq!(lines[0], "| table / figure | claim | paper | H100, 16 threads |", "{md}");
         assert!(lines[2].starts_with("| Figure 5 | `fast` | 100 | ✓ 1.10× ["), "the paper's claim first: {md}");
@@ -380,8 +490,58 @@ mod tests {
             o
         };
         let claims = [result("k", "Table 2", true, "h100", at(100.0)), result("k", "Table 2", true, "h200", at(50.0))];
-        let md = glance(&claims, &[machine("h100", "NVIDIA H100"), machine("h200", "NVIDIA H200")]);
+        let md = claims_table(&claims, &[machine("h100", "NVIDIA H100"), machine("h200", "NVIDIA H200")]);
         let row = md.lines().find(|l| l.contains("`k`")).expect("a row");
         assert_eq!(row, "| Table 2 | `k` | by machine | ✓ 1.00× of the paper's 100 | ✓ 1.00× of the paper's 50 |", "{md}");
+    }
+
+    /// The first screen: a row per table or figure, the headline measured on the most recent GPU machine (another
+    /// GPU machine's value, named, where that one did not measure it) and on the CPU machine, and every verdict.
+    #[test]
+    fn the_first_screen_has_a_row_per_figure_with_the_most_recent_machines() {
+        use crate::claims::{Band, Estimate, Outcome, Quantified};
+        use crate::records::Record;
+        let machine = |hw: &str, gpu: &str, run: i64| MachineRecords {
+            hw_id: hw.into(),
+            rows: vec![
+                Record::new()
+                    .with(col::HW_ID, hw)
+                    .with(col::RECORD_KIND, "measurement")
+                    .with(col::RUN_ID, run)
+                    .with(FingerprintRow::gpu_name, gpu)
+                    .with(FingerprintRow::cpu_threads, 16i64)
+                    .with(FingerprintRow::cpu_model, "Xeon"),
+            ],
+        };
+        let machines = [machine("h100", "NVIDIA H100", 1), machine("h200", "NVIDIA H200", 2), machine("cpu", "", 3)];
+        let quantified = |value: f64, verdict: Verdict| {
+            let mut o = Outcome::new(verdict, "measured");
+            let measured = Estimate::from_spread(value, 1.0, 5);
+            o.quantity = Some(Quantified { measured, paper: 10.0, band: Band { low: 0.5, high: 2.0 }, ratio: measured.scale(0.1) });
+            o
+        };
+        let claims = [
+            result("speedup", "Table 1", true, "h100", quantified(12.0, Verdict::Reproduced)),
+            result("speedup", "Table 1", true, "h200", Outcome::not_run("not in this profile")),
+            result("speedup", "Table 1", true, "cpu", quantified(3.0, Verdict::NotReproduced(Some(Direction::FallsShort)))),
+            result("order", "Table 1", true, "h200", Outcome::new(Verdict::Reproduced, "faster")),
+            result("order", "Table 1", true, "cpu", Outcome::not_run("libcuda not found")),
+            result("shape", "Figure 2", true, "h200", Outcome::too_few(2, 9, "2 runs")),
+        ];
+        let md = glance(&claims, &machines);
+        let lines: Vec<&str> = md.lines().collect();
+        assert_eq!(
+            lines[0],
+            "| table / figure | headline claim | paper | measured on H200, 16 threads (latest GPU) | over the paper [95%] \
+             | measured on CPU only, 16 threads (latest CPU-only) | over the paper [95%] | claims' verdicts (H200, 16 threads / CPU only, 16 threads) |",
+            "{md}"
+        );
+        let table1: Vec<&str> = lines[2].split(" | ").collect();
+        assert_eq!(table1[..3], ["| Table 1", "`speedup`", "10"], "{md}");
+        assert!(table1[3].starts_with("12.0 [") && table1[3].ends_with("] (on H100, 16 threads)"), "the H100's value, named: {md}");
+        assert!(table1[4].starts_with("1.20× ["), "{md}");
+        assert!(table1[5].starts_with("3.00 [") && !table1[5].contains("(on"), "{md}");
+        assert_eq!(table1[7], "`speedup` – / ✗ ↓, `order` ✓ / – |", "{md}");
+        assert_eq!(lines[3], "| Figure 2 | — | — | — | — | — | — | `shape` ? n = 2 of ≈ 9 / – |", "{md}");
     }
 }
