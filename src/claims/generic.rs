@@ -8,20 +8,69 @@
 //! - `ratio_to_paper`: mean(`a`) / mean(`b`) against the paper's `paper` value,
 //!   within `band` of it ([`judge::ratio`]: outside falls short or exceeds,
 //!   across an edge is inconclusive with the runs needed).
+//! - `identical`: every run of a series identical to its reference (an exact
+//!   count, [`judge::at_least`]: one run that differs decides against).
+//! - `order_at_sizes`: series `a` larger (or faster) than `b` at each size of
+//!   the paper's range, by Welch ([`judge::order`]), the sizes combined by the
+//!   rule the paper's wording implies ([`across_sizes`]).
 
-use super::judge::{self, Band, Comparison};
+use super::judge::{self, Band, Comparison, Finding};
 use super::{Check, Ctx, Estimate, Outcome, Params};
+use crate::fmt::fmt_mean;
 use serde::Deserialize;
+use std::collections::BTreeMap;
 
-/// An analysis that names its samples: one value per run of the series `name`,
-/// None where its records hold none.
+/// An analysis that names its samples. Every method but [`Series::series`]
+/// has a default: a paper implements what its claims use.
 pub trait Series {
+    /// One value per run of the series `name`, None where its records hold none.
     fn series(&self, name: &str) -> Option<Vec<f64>>;
+
+    /// The series `name` by problem size, None where its records hold none.
+    fn by_size(&self, _name: &str) -> Option<BySize> {
+        None
+    }
+
+    /// Why the records hold no `name` on this machine, where they say (a run not run, with its reason).
+    fn absent(&self, _name: &str) -> Option<String> {
+        None
+    }
+
+    /// How the records measured `name`, where the evidence must say it (a rule the samples followed).
+    fn measured_as(&self, _name: &str) -> Option<String> {
+        None
+    }
+
+    /// What the records show of `name` besides the samples a claim judges (the report's beyond the paper).
+    fn beyond(&self, _name: &str) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// A series by problem size: the paper's symbol for the size and one value per run at each.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BySize {
+    /// "ℓ", "N".
+    pub symbol: &'static str,
+    pub at: BTreeMap<usize, Vec<f64>>,
+}
+
+impl BySize {
+    /// The values at the sizes inside `range`, and at those outside it.
+    fn split(&self, range: &Band) -> [Vec<f64>; 2] {
+        let at = |inside: bool| self.at.iter().filter(|(k, _)| range.contains(**k as f64) == inside).flat_map(|(_, v)| v.clone()).collect();
+        [at(true), at(false)]
+    }
 }
 
 /// The generic checks, for a paper whose analysis is `A`.
-pub fn checks<A: Series>() -> [Check<A>; 2] {
-    [crate::check!("faster", faster::<A>), crate::check!("ratio_to_paper", ratio_to_paper::<A>)]
+pub fn checks<A: Series>() -> [Check<A>; 4] {
+    [
+        crate::check!("faster", faster::<A>),
+        crate::check!("ratio_to_paper", ratio_to_paper::<A>),
+        crate::check!("identical", identical::<A>),
+        crate::check!("order_at_sizes", order_at_sizes::<A>),
+    ]
 }
 
 /// `faster`: the series compared and the runs each needs.
@@ -109,6 +158,224 @@ fn mean_text(xs: &[f64]) -> String {
     crate::fmt::fmt_num(xs.iter().sum::<f64>() / xs.len() as f64)
 }
 
+/// `identical`: the series holds 1 for each run identical to its reference
+/// (models, offspring, result…), 0 for each that differs.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IdenticalParams {
+    pub series: String,
+    /// What the runs are and what each must equal: "k of n {of} identical to {to}".
+    pub of: String,
+    pub to: String,
+    /// The paper's range of sizes (the series read by size; the others go beyond the paper); every run where absent.
+    #[serde(default)]
+    pub sizes: Option<Band>,
+    #[serde(default = "one")]
+    pub min_n: usize,
+}
+
+fn one() -> usize {
+    1
+}
+
+impl Params for IdenticalParams {
+    fn validate(&self) -> Result<(), (String, String)> {
+        if self.min_n == 0 { Err(("min_n".into(), "a count needs at least 1 run".into())) } else { Ok(()) }
+    }
+}
+
+/// Runs identical and runs in all.
+fn count(runs: &[f64]) -> (usize, usize) {
+    (runs.iter().filter(|v| **v == 1.0).count(), runs.len())
+}
+
+/// Every run identical: an exact count, the identical runs at least all of
+/// them ([`judge::at_least`]), so one run that differs decides against.
+fn identical<A: Series>(p: &IdenticalParams, a: &A, _: &Ctx) -> Outcome {
+    let (runs, at, mut beyond) = match &p.sizes {
+        None => (a.series(&p.series).unwrap_or_default(), String::new(), Vec::new()),
+        Some(range) => {
+            let by = a.by_size(&p.series).unwrap_or_default();
+            let [inside, outside] = by.split(range);
+            let at = format!(" at {} = {range}", by.symbol);
+            let beyond = match count(&outside) {
+                (_, 0) => Vec::new(),
+                (same, runs) => vec![format!("{same} of {runs} {} identical outside {} = {range}", p.of, by.symbol)],
+            };
+            (inside, at, beyond)
+        }
+    };
+    beyond.extend(a.beyond(&p.series));
+    let beyond = beyond.join("; ");
+    let (same, n) = count(&runs);
+    if n == 0 {
+        let why = a.absent(&p.series).unwrap_or_else(|| format!("no {}{at} in these records", p.of));
+        return Outcome::not_run(why).with_beyond(beyond);
+    }
+    let evidence = format!("{same} of {n} {}{at} identical to {}", p.of, p.to);
+    if let Err(o) = judge::enough(n, p.min_n, &p.of) {
+        return Outcome { evidence, ..o }.with_beyond(beyond);
+    }
+    Outcome::decided(judge::at_least(&Estimate::exact(same as f64), n as f64), n, evidence).with_beyond(beyond)
+}
+
+/// What a claim of order wants of `a` against `b`.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Want {
+    /// Larger values (populations, fitness…).
+    Larger,
+    /// Lower times.
+    Faster,
+}
+
+impl Want {
+    fn comparison(self) -> Comparison {
+        match self {
+            Want::Larger => Comparison::Greater,
+            Want::Faster => Comparison::Less,
+        }
+    }
+
+    /// The words for the order wanted and its opposite.
+    fn words(self) -> [&'static str; 2] {
+        match self {
+            Want::Larger => ["larger", "smaller"],
+            Want::Faster => ["faster", "slower"],
+        }
+    }
+}
+
+/// How a claim's sizes combine.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SizesRule {
+    /// At every size ([`judge::all_of`]).
+    Every,
+    /// At some size and against it at none: ties neither support nor contradict ([`judge::any_none_against`]).
+    SomeNoneAgainst,
+}
+
+impl SizesRule {
+    fn rule(self) -> Rule {
+        match self {
+            SizesRule::Every => judge::all_of,
+            SizesRule::SomeNoneAgainst => judge::any_none_against,
+        }
+    }
+}
+
+/// `order_at_sizes`: series `a` `want` than `b` at each size of `sizes`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrderParams {
+    pub a: String,
+    pub b: String,
+    /// How the evidence names `a` and `b`: ["GM", "greedy"].
+    pub names: [String; 2],
+    /// What the samples are, where none are found: "Table 5 bisections of both searches".
+    pub of: String,
+    pub want: Want,
+    /// The paper's range of sizes; the others go beyond the paper.
+    pub sizes: Band,
+    pub rule: SizesRule,
+    /// Runs each size needs.
+    pub min_n: usize,
+}
+
+impl Params for OrderParams {
+    fn validate(&self) -> Result<(), (String, String)> {
+        min_n_of(self.min_n)
+    }
+}
+
+fn order_at_sizes<A: Series>(p: &OrderParams, a: &A, _: &Ctx) -> Outcome {
+    let (x, y) = (a.by_size(&p.a).unwrap_or_default(), a.by_size(&p.b).unwrap_or_default());
+    let [mine, other] = [&p.names[0], &p.names[1]].map(String::as_str);
+    let words = p.want.words().map(|w| format!("{mine} {w}"));
+    let compare = |sizes: &[usize]| {
+        let points: Vec<AtSize> =
+            sizes.iter().map(|s| AtSize { label: format!("{} = {s}", x.symbol), a: x.at[s].clone(), b: y.at[s].clone() }).collect();
+        across_sizes(&points, p.want.comparison(), p.min_n, p.rule.rule(), (mine, other), [&words[0], &words[1]])
+    };
+    let (inside, outside): (Vec<usize>, Vec<usize>) =
+        x.at.keys().filter(|s| y.at.contains_key(s)).partition(|s| p.sizes.contains(**s as f64));
+    let beyond = if outside.is_empty() { String::new() } else { compare(&outside).evidence };
+    if inside.is_empty() {
+        let why = a.absent(&p.a).or_else(|| a.absent(&p.b));
+        let why = why.unwrap_or_else(|| format!("no {} at {} = {} in these records", p.of, x.symbol, p.sizes));
+        return Outcome::not_run(why).with_beyond(beyond);
+    }
+    let o = compare(&inside);
+    let evidence = match a.measured_as(&p.a) {
+        Some(how) => format!("{how}: {}", o.evidence),
+        None => o.evidence.clone(),
+    };
+    Outcome { evidence, ..o }.with_beyond(beyond)
+}
+
+/// One size of a comparison "A against B": its label ("ℓ = 50") and both samples.
+pub struct AtSize {
+    pub label: String,
+    pub a: Vec<f64>,
+    pub b: Vec<f64>,
+}
+
+impl AtSize {
+    /// The fewer runs of the two samples.
+    pub fn n(&self) -> usize {
+        self.a.len().min(self.b.len())
+    }
+}
+
+/// How a claim's points combine: [`judge::all_of`] or [`judge::any_none_against`].
+pub type Rule = fn(&[Finding]) -> Finding;
+
+/// Fewer runs than the claim needs: undecided, needing `min_n`.
+pub fn too_few(min_n: usize) -> Finding {
+    Finding::undecided(Some(min_n), format!("fewer runs than the claim needs ({min_n})"))
+}
+
+/// The runs a verdict over points of `ns` runs rests on: the fewest of any
+/// point with enough runs, else the most of any.
+pub fn fewest(ns: impl Iterator<Item = usize> + Clone, min_n: usize) -> usize {
+    ns.clone().filter(|&n| n >= min_n).min().or_else(|| ns.max()).unwrap_or(0)
+}
+
+/// A claim "A is `want` than B" over several sizes: at each size A's runs
+/// against B's by Welch ([`judge::order`]; a size with fewer than `min_n` runs
+/// is undecided, needing them), the sizes combined by `rule`. `words` name A
+/// as the claim wants it and the opposite.
+pub fn across_sizes(sizes: &[AtSize], want: Comparison, min_n: usize, rule: Rule, names: (&str, &str), words: [&str; 2]) -> Outcome {
+    let mut count = [0; 4];
+    let mut findings = Vec::new();
+    let mut parts = Vec::new();
+    for s in sizes {
+        let f = if s.n() < min_n { too_few(min_n) } else { judge::order(&s.a, &s.b, want) };
+        let (k, word) = match &f {
+            Finding::Holds => (0, words[0].to_owned()),
+            Finding::Undecided { .. } if s.n() < min_n => (3, format!("too few runs (n = {})", s.n())),
+            Finding::Undecided { .. } => (1, "tie".to_owned()),
+            Finding::Fails(_) => (2, words[1].to_owned()),
+        };
+        count[k] += 1;
+        findings.push(f);
+        parts.push(format!("{}: {} {} vs {} {} — {word}", s.label, names.0, fmt_mean(&s.a), names.1, fmt_mean(&s.b)));
+    }
+    let few = if count[3] > 0 { format!(", too few runs at {}", count[3]) } else { String::new() };
+    let evidence = format!(
+        "{} at {} of {} sizes, tie at {}, {} at {}{few}: {}",
+        words[0],
+        count[0],
+        sizes.len(),
+        count[1],
+        words[1],
+        count[2],
+        parts.join("; ")
+    );
+    Outcome::decided(rule(&findings), fewest(sizes.iter().map(AtSize::n), min_n), evidence)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,10 +392,121 @@ mod tests {
     }
 
     fn judged<P>(f: fn(&P, &Runs, &Ctx) -> Outcome, p: &P, a: Vec<f64>, b: Vec<f64>) -> Outcome {
+        on(f, p, &Runs(BTreeMap::from([("a", a), ("b", b)])))
+    }
+
+    fn on<P, A>(f: fn(&P, &A, &Ctx) -> Outcome, p: &P, analysis: &A) -> Outcome {
         let machine = MachineRecords { hw_id: "m".into(), rows: vec![] };
         let paper: PaperHardware = toml::from_str("gpu = \"g\"\ncpu = \"c\"\ncuda = \"1\"\ngpu_bandwidth_gbs = 100.0").unwrap();
-        let runs = Runs(BTreeMap::from([("a", a), ("b", b)]));
-        f(p, &runs, &Ctx { machine: &machine, paper: &paper })
+        f(p, analysis, &Ctx { machine: &machine, paper: &paper })
+    }
+
+    /// Series by ℓ: `a` and `b` at each size, with a reason where a series is absent.
+    struct Sized(BTreeMap<&'static str, BTreeMap<usize, Vec<f64>>>);
+    impl Series for Sized {
+        fn series(&self, _: &str) -> Option<Vec<f64>> {
+            None
+        }
+        fn by_size(&self, name: &str) -> Option<BySize> {
+            Some(BySize { symbol: "ℓ", at: self.0.get(name).cloned().unwrap_or_default() })
+        }
+        fn absent(&self, name: &str) -> Option<String> {
+            (!self.0.contains_key(name)).then(|| format!("{name}: libcuda not found"))
+        }
+        fn measured_as(&self, _: &str) -> Option<String> {
+            Some("bisections".into())
+        }
+        fn beyond(&self, name: &str) -> Vec<String> {
+            vec![format!("one model build of {name}")]
+        }
+    }
+
+    fn sized(a: &[(usize, Vec<f64>)], b: &[(usize, Vec<f64>)]) -> Sized {
+        Sized(BTreeMap::from([("a", a.iter().cloned().collect()), ("b", b.iter().cloned().collect())]))
+    }
+
+    const RANGE: Band = Band { low: 50.0, high: 350.0 };
+
+    fn identical_at(min_n: usize) -> IdenticalParams {
+        IdenticalParams { series: "a".into(), of: "runs".into(), to: "the CPU's".into(), sizes: Some(RANGE), min_n }
+    }
+
+    #[test]
+    fn identical_is_an_exact_count_of_the_papers_sizes() {
+        let p = identical_at(3);
+        let all = sized(&[(50, vec![1.0, 1.0]), (100, vec![1.0, 1.0]), (500, vec![1.0, 0.0])], &[]);
+        let o = on(identical, &p, &all);
+        assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
+        assert_eq!(o.evidence, "4 of 4 runs at ℓ = 50–350 identical to the CPU's");
+        assert_eq!(o.beyond.as_deref(), Some("1 of 2 runs identical outside ℓ = 50–350; one model build of a"));
+        let one_differs = on(identical, &p, &sized(&[(50, vec![1.0, 1.0]), (100, vec![1.0, 0.0])], &[]));
+        assert_eq!(one_differs.verdict, Verdict::NotReproduced(Some(crate::claims::Direction::FallsShort)));
+        let few = on(identical, &p, &sized(&[(50, vec![1.0, 1.0])], &[]));
+        assert_eq!(few.verdict, crate::claims::testing::too_few(2, 3));
+        assert!(few.evidence.starts_with("2 of 2 runs"), "{}", few.evidence);
+        let absent = on(identical, &identical_at(1), &Sized(BTreeMap::new()));
+        assert_eq!(absent.verdict.label(), "not run here (a: libcuda not found)");
+        // Every run where the claim names no sizes.
+        let p = IdenticalParams { sizes: None, ..identical_at(1) };
+        let o = judged(identical, &p, vec![1.0, 1.0, 0.0], vec![]);
+        assert_eq!(o.verdict.kind(), crate::claims::VerdictKind::NotReproduced, "{}", o.evidence);
+        assert_eq!(o.evidence, "2 of 3 runs identical to the CPU's");
+    }
+
+    fn order(rule: SizesRule) -> OrderParams {
+        OrderParams {
+            a: "a".into(),
+            b: "b".into(),
+            names: ["GM".into(), "greedy".into()],
+            of: "bisections of both".into(),
+            want: Want::Larger,
+            sizes: RANGE,
+            rule,
+            min_n: 3,
+        }
+    }
+
+    #[test]
+    fn order_at_sizes_combines_the_sizes_by_the_claims_rule() {
+        let (big, small, wide) = (vec![10.0, 10.1, 9.9], vec![5.0, 5.1, 4.9], vec![9.0, 11.0, 10.5]);
+        // Larger at 50, a tie at 100: holds for "some, none against", undecided for "every".
+        let runs = sized(
+            &[(50, big.clone()), (100, big.clone()), (400, small.clone())],
+            &[(50, small.clone()), (100, wide.clone()), (400, big.clone())],
+        );
+        let o = on(order_at_sizes, &order(SizesRule::SomeNoneAgainst), &runs);
+        assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
+        assert!(
+            o.evidence.starts_with("bisections: GM larger at 1 of 2 sizes, tie at 1, GM smaller at 0: ℓ = 50: GM 10"),
+            "{}",
+            o.evidence
+        );
+        assert!(o.beyond.as_deref().unwrap().starts_with("GM larger at 0 of 1 sizes, tie at 0, GM smaller at 1: ℓ = 400"));
+        let o = on(order_at_sizes, &order(SizesRule::Every), &runs);
+        assert_eq!(o.verdict.kind(), crate::claims::VerdictKind::Inconclusive, "{}", o.verdict.label());
+        // Smaller at one size decides against either way.
+        let against = sized(&[(50, big.clone()), (100, small.clone())], &[(50, small.clone()), (100, big.clone())]);
+        assert_eq!(
+            on(order_at_sizes, &order(SizesRule::SomeNoneAgainst), &against).verdict.kind(),
+            crate::claims::VerdictKind::NotReproduced
+        );
+        // Faster wants the lower values.
+        let faster = OrderParams { want: Want::Faster, ..order(SizesRule::Every) };
+        let o = on(order_at_sizes, &faster, &sized(&[(50, small.clone())], &[(50, big.clone())]));
+        assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
+        assert!(o.evidence.contains("GM faster at 1 of 1"), "{}", o.evidence);
+        // Too few runs at a size: undecided there, needing min_n.
+        let o = on(order_at_sizes, &order(SizesRule::Every), &sized(&[(50, vec![10.0, 10.1])], &[(50, small.clone())]));
+        assert_eq!(o.verdict.n_needed(), Some(3), "{}", o.verdict.label());
+        assert!(o.evidence.contains("too few runs at 1"), "{}", o.evidence);
+        // Nothing in the paper's range: not run, the records' reason first.
+        let none = sized(&[(400, big.clone())], &[(400, small)]);
+        assert_eq!(
+            on(order_at_sizes, &order(SizesRule::Every), &none).verdict.label(),
+            "not run here (no bisections of both at ℓ = 50–350 in these records)"
+        );
+        let absent = Sized(BTreeMap::from([("a", BTreeMap::from([(50, big)]))]));
+        assert_eq!(on(order_at_sizes, &order(SizesRule::Every), &absent).verdict.label(), "not run here (b: libcuda not found)");
     }
 
     #[test]
@@ -162,5 +540,7 @@ mod tests {
         let bad = RatioParams { a: "a".into(), b: "b".into(), paper: 0.0, band: Band { low: 0.8, high: 1.25 }, min_n: 2 };
         assert_eq!(bad.validate().unwrap_err().0, "paper");
         assert_eq!(FasterParams { a: "a".into(), b: "b".into(), min_n: 1 }.validate().unwrap_err().0, "min_n");
+        assert_eq!(identical_at(0).validate().unwrap_err().0, "min_n");
+        assert_eq!(OrderParams { min_n: 1, ..order(SizesRule::Every) }.validate().unwrap_err().0, "min_n");
     }
 }

@@ -1,5 +1,7 @@
-//! The paper's claims, one check each, registered in [`CHECKS`] under the name
-//! a spec's `check` uses; parameters are typed and validated at load.
+//! The paper's claims, one check each, registered in [`checks`] under the name
+//! a spec's `check` uses (with the generic shapes of [`generic`], which judge
+//! `gecga_identical` and `gm_population_not_smaller`); parameters are typed and
+//! validated at load.
 //!
 //! Each check judges the paper's own range and settings (Table 5 and Figure 7:
 //! ℓ = 50–350; Figure 5: ℓ = 50–500; gECGA as the scorer where the paper
@@ -21,31 +23,92 @@ mod scalability;
 #[path = "claims_table5.rs"]
 mod table5;
 
+use super::GECGA;
 use super::analysis::Analysis;
 use crate::check;
-use crate::claims::judge::{self, Band, Comparison, Finding};
-use crate::claims::{Check, Model, Outcome, Params};
-use crate::fmt::fmt_mean;
+use crate::claims::generic::{self, BySize};
+use crate::claims::judge::Band;
+use crate::claims::{Check, Model, Params};
 use crate::library::ecga::Search;
-use fig5::{gecga_identical, spc_small, spg_at_500, spg_grows};
+use fig5::{spc_small, spg_at_500, spg_grows};
 use fig6::{greedy_converges_earlier, greedy_quality_higher};
 use fig7::gm_faster;
 use scalability::scale;
 use serde::Deserialize;
-use table5::{gm_population_not_smaller, population_growth};
+use table5::population_growth;
 
-pub const CHECKS: &[Check<Analysis>] = &[
-    check!("gm_population_not_smaller", gm_population_not_smaller),
-    check!("population_growth", population_growth),
-    check!("gecga_identical", gecga_identical),
-    check!("spg_grows", spg_grows),
-    check!("spc_small", spc_small),
-    check!("spg_at_500", spg_at_500),
-    check!("greedy_quality_higher", greedy_quality_higher),
-    check!("greedy_converges_earlier", greedy_converges_earlier),
-    check!("scale", scale),
-    check!("gm_faster", gm_faster),
-];
+/// The generic shapes and the paper's own checks.
+pub fn checks() -> Vec<Check<Analysis>> {
+    let own = [
+        check!("population_growth", population_growth),
+        check!("spg_grows", spg_grows),
+        check!("spc_small", spc_small),
+        check!("spg_at_500", spg_at_500),
+        check!("greedy_quality_higher", greedy_quality_higher),
+        check!("greedy_converges_earlier", greedy_converges_earlier),
+        check!("scale", scale),
+        check!("gm_faster", gm_faster),
+    ];
+    generic::checks().into_iter().chain(own).collect()
+}
+
+/// The series the generic shapes judge: `gecga_identical` (Figure 5's gECGA
+/// runs by ℓ, 1 where identical to the first CPU scorer's) and `table5_gm`,
+/// `table5_greedy` (Table 5's bisected populations by ℓ).
+impl generic::Series for Analysis {
+    fn series(&self, _: &str) -> Option<Vec<f64>> {
+        None
+    }
+
+    fn by_size(&self, name: &str) -> Option<BySize> {
+        let at = match name {
+            "gecga_identical" => self
+                .gecga_identical
+                .iter()
+                .map(|(l, &(same, runs))| (*l, (0..runs).map(|i| f64::from(u8::from(i < same))).collect()))
+                .collect(),
+            "table5_gm" | "table5_greedy" => {
+                let search = if name == "table5_gm" { gm_name() } else { Search::Greedy.name() };
+                self.table5.iter().filter(|(k, _)| k.0 == search).map(|(k, v)| (k.1, v.clone())).collect()
+            }
+            _ => return None,
+        };
+        Some(BySize { symbol: "ℓ", at })
+    }
+
+    fn absent(&self, name: &str) -> Option<String> {
+        (name == "gecga_identical").then(|| Some(format!("{GECGA}: {}", self.gecga_absent.as_ref()?))).flatten()
+    }
+
+    fn measured_as(&self, name: &str) -> Option<String> {
+        name.starts_with("table5_").then(|| table5::table5_rule(self))
+    }
+
+    /// gECGA's identity beyond whole runs: one model build per ℓ, and the counting kernel alone.
+    fn beyond(&self, name: &str) -> Vec<String> {
+        if name != "gecga_identical" {
+            return Vec::new();
+        }
+        let mut notes: Vec<String> = self
+            .build
+            .iter()
+            .filter_map(|(ell, (_, scorers))| {
+                let t = scorers.get(GECGA).filter(|t| t.runs > 0)?;
+                Some(format!(
+                    "one model build of the first selection at ℓ = {ell}: same MPM as the baseline's in {} of {}",
+                    t.identical, t.runs
+                ))
+            })
+            .collect();
+        if self.count_identical.1 > 0 {
+            notes.push(format!(
+                "the counting kernel alone at the scalability point's N: {} of {} group sizes counted bit for bit as on the CPU",
+                self.count_identical.0, self.count_identical.1
+            ));
+        }
+        notes
+    }
+}
 
 /// The paper's sizes ℓ a claim applies to, and the runs each size needs.
 #[derive(Debug, Deserialize)]
@@ -198,73 +261,6 @@ fn positive_range(range: &Band) -> Result<(), (String, String)> {
 
 fn at_least(key: &str, v: usize, min: usize) -> Result<(), (String, String)> {
     if v >= min { Ok(()) } else { Err((key.into(), format!("must be at least {min}, not {v}"))) }
-}
-
-/// One size of a comparison "A against B": its label and both samples.
-struct Sample {
-    label: String,
-    a: Vec<f64>,
-    b: Vec<f64>,
-}
-
-impl Sample {
-    fn n(&self) -> usize {
-        self.a.len().min(self.b.len())
-    }
-}
-
-/// How a claim's points combine: [`judge::all_of`] or [`judge::any_none_against`].
-type Rule = fn(&[Finding]) -> Finding;
-
-/// Fewer runs than the claim needs: undecided, needing `min_n`.
-fn too_few(min_n: usize) -> Finding {
-    Finding::undecided(Some(min_n), format!("fewer runs than the claim needs ({min_n})"))
-}
-
-/// The runs a verdict over points of `ns` runs rests on: the fewest of any
-/// point with enough runs, else the most of any.
-fn fewest(ns: impl Iterator<Item = usize> + Clone, min_n: usize) -> usize {
-    ns.clone().filter(|&n| n >= min_n).min().or_else(|| ns.max()).unwrap_or(0)
-}
-
-/// A claim "A is `want` than B" over several sizes: at each size A's runs
-/// against B's by Welch ([`judge::order`]; a size with fewer than `min_n` runs
-/// is undecided, needing them), the sizes combined by `rule`. `words` name A
-/// as the claim wants it and the opposite.
-fn across_sizes(samples: &[Sample], want: Comparison, min_n: usize, rule: Rule, names: (&str, &str), words: [&str; 2]) -> Outcome {
-    let mut count = [0; 4];
-    let mut findings = Vec::new();
-    let mut parts = Vec::new();
-    for s in samples {
-        let f = if s.n() < min_n { too_few(min_n) } else { judge::order(&s.a, &s.b, want) };
-        let (k, word) = match &f {
-            Finding::Holds => (0, words[0].to_owned()),
-            Finding::Undecided { .. } if s.n() < min_n => (3, format!("too few runs (n = {})", s.n())),
-            Finding::Undecided { .. } => (1, "tie".to_owned()),
-            Finding::Fails(_) => (2, words[1].to_owned()),
-        };
-        count[k] += 1;
-        findings.push(f);
-        parts.push(format!("{}: {} {} vs {} {} — {word}", s.label, names.0, fmt_mean(&s.a), names.1, fmt_mean(&s.b)));
-    }
-    let few = if count[3] > 0 { format!(", too few runs at {}", count[3]) } else { String::new() };
-    let evidence = format!(
-        "{} at {} of {} sizes, tie at {}, {} at {}{few}: {}",
-        words[0],
-        count[0],
-        samples.len(),
-        count[1],
-        words[1],
-        count[2],
-        parts.join("; ")
-    );
-    Outcome::decided(rule(&findings), fewest(samples.iter().map(Sample::n), min_n), evidence)
-}
-
-/// The sizes of `keys` inside and outside `range`.
-fn split<K: Copy>(keys: impl Iterator<Item = (usize, K)>, range: &Band) -> (Vec<K>, Vec<K>) {
-    let (inside, outside): (Vec<_>, Vec<_>) = keys.partition(|(size, _)| range.contains(*size as f64));
-    (inside.into_iter().map(|k| k.1).collect(), outside.into_iter().map(|k| k.1).collect())
 }
 
 fn gm_name() -> &'static str {

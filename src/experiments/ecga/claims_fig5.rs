@@ -1,56 +1,14 @@
-//! Figure 5's claims: gECGA identical to ECGA, and the speedups of gECGA and
-//! of FastCount over the baseline (spg, spc).
+//! Figure 5's claims: the speedups of gECGA and of FastCount over the baseline
+//! (spg, spc); gECGA identical to ECGA is the generic `identical`.
 
-use super::{PaperSpeedup, SizesRuns, SmallSpeedup, fewest, split, too_few};
+use super::{PaperSpeedup, SizesRuns, SmallSpeedup};
+use crate::claims::generic::{fewest, too_few};
 use crate::claims::judge::{self, Comparison, Finding};
 use crate::claims::{Ctx, Estimate, Outcome, Verdict};
 use crate::experiments::ecga::analysis::{Analysis, Phase, RunTimes, WholeRuns, whole_pairs};
 use crate::experiments::ecga::{BASELINE, FASTCOUNT, GECGA};
 use crate::fmt::{fmt_mean, fmt_num, fmt_sig};
 use crate::stats::Summary;
-
-/// Section 4.2, abstract: gECGA is algorithmically identical to ECGA — every
-/// gECGA run of Figure 5 identical to the CPU scorer's (same models, offspring
-/// and result). An exact count: the identical runs at least all of them
-/// ([`judge::at_least`]), so one differing run decides against.
-pub(super) fn gecga_identical(p: &SizesRuns, a: &Analysis, _: &Ctx) -> Outcome {
-    let (inside, outside) = split(a.gecga_identical.iter().map(|(l, v)| (*l, (*l, *v))), &p.range);
-    let sum = |v: &[(usize, (usize, usize))]| v.iter().fold((0, 0), |s, (_, (same, runs))| (s.0 + same, s.1 + runs));
-    let mut beyond: Vec<String> = Vec::new();
-    if !outside.is_empty() {
-        let (same, runs) = sum(&outside);
-        beyond.push(format!("{same} of {runs} whole runs identical outside ℓ = {}", p.range));
-    }
-    for (ell, (_, scorers)) in &a.build {
-        if let Some(t) = scorers.get(GECGA).filter(|t| t.runs > 0) {
-            beyond.push(format!(
-                "one model build of the first selection at ℓ = {ell}: same MPM as the baseline's in {} of {}",
-                t.identical, t.runs
-            ));
-        }
-    }
-    if a.count_identical.1 > 0 {
-        beyond.push(format!(
-            "the counting kernel alone at the scalability point's N: {} of {} group sizes counted bit for bit as on the CPU",
-            a.count_identical.0, a.count_identical.1
-        ));
-    }
-    let beyond = beyond.join("; ");
-    let (same, runs) = sum(&inside);
-    if runs == 0 {
-        let why = a
-            .gecga_absent
-            .as_ref()
-            .map_or_else(|| format!("no gECGA runs of Figure 5 at ℓ = {} in these records", p.range), |r| format!("{GECGA}: {r}"));
-        return Outcome::not_run(why).with_beyond(beyond);
-    }
-    let evidence =
-        format!("{same} of {runs} gECGA runs at ℓ = {} identical to the first CPU scorer's (models, offspring, result)", p.range);
-    if let Err(o) = judge::enough(runs, p.min_n, "gECGA runs") {
-        return Outcome { evidence, ..o }.with_beyond(beyond);
-    }
-    Outcome::decided(judge::at_least(&Estimate::exact(same as f64), runs as f64), runs, evidence).with_beyond(beyond)
-}
 
 /// Why gECGA and the baseline have no paired runs at `ell`, from the records.
 fn why_no_pairs(a: &Analysis, ell: Option<usize>, other: &str) -> String {

@@ -1,7 +1,8 @@
 //! Figure 6's claims: greedy search's model quality and convergence against
 //! GM search's.
 
-use super::{Runs, Sample, across_sizes, gm_name};
+use super::{Runs, gm_name};
+use crate::claims::generic::{AtSize, across_sizes};
 use crate::claims::judge::{self, Comparison};
 use crate::claims::{Ctx, Outcome};
 use crate::experiments::ecga::analysis::{Analysis, Fig6Run};
@@ -12,13 +13,13 @@ use std::collections::BTreeMap;
 /// each greedy run against each GM run (given the last generation of the
 /// longest run of either search at that size); those at the paper's
 /// conditions (N ≥ its `fig6_min_n`), then the smaller N.
-fn fig6_samples(a: &Analysis, value: impl Fn(&Fig6Run, usize) -> Option<f64>) -> (Vec<Sample>, Vec<Sample>) {
+fn fig6_samples(a: &Analysis, value: impl Fn(&Fig6Run, usize) -> Option<f64>) -> (Vec<AtSize>, Vec<AtSize>) {
     let runs = |s: &str, n: usize| a.fig6_runs.get(&(s.to_owned(), n));
     let sample = |n: usize| {
         let (greedy, gm) = (runs(Search::Greedy.name(), n)?, runs(gm_name(), n)?);
         let horizon = greedy.values().chain(gm.values()).map(Fig6Run::last_generation).max().unwrap_or(0);
         let of = |r: &BTreeMap<String, Fig6Run>| r.values().filter_map(|run| value(run, horizon)).collect::<Vec<f64>>();
-        Some(Sample { label: format!("N = {n}"), a: of(greedy), b: of(gm) })
+        Some(AtSize { label: format!("N = {n}"), a: of(greedy), b: of(gm) })
     };
     let (inside, outside): (Vec<usize>, Vec<usize>) =
         a.fig6_runs.keys().filter(|k| k.0 == Search::Greedy.name()).map(|k| k.1).partition(|&n| n >= a.published.fig6_min_n);
@@ -30,10 +31,10 @@ fn fig6_samples(a: &Analysis, value: impl Fn(&Fig6Run, usize) -> Option<f64>) ->
 /// shows several populations, and at the large ones both searches find every
 /// block and converge alike, so a tie there neither supports nor contradicts
 /// the paper; the smaller N go beyond.
-fn fig6_judge(a: &Analysis, (inside, outside): (Vec<Sample>, Vec<Sample>), min_n: usize, words: [&str; 2], what: &str) -> Outcome {
+fn fig6_judge(a: &Analysis, (inside, outside): (Vec<AtSize>, Vec<AtSize>), min_n: usize, words: [&str; 2], what: &str) -> Outcome {
     let names = ("greedy", "GM");
     let min = a.published.fig6_min_n;
-    let compare = |s: &[Sample]| across_sizes(s, Comparison::Greater, min_n, judge::any_none_against, names, words);
+    let compare = |s: &[AtSize]| across_sizes(s, Comparison::Greater, min_n, judge::any_none_against, names, words);
     let beyond = if outside.is_empty() {
         String::new()
     } else {

@@ -1,7 +1,8 @@
 //! Figure 7's claim: gECGA with GM search faster than with greedy search, and
 //! the hardware model (Amdahl's law) that may explain its result.
 
-use super::{GmFaster, Sample, across_sizes, gm_name};
+use super::{GmFaster, gm_name};
+use crate::claims::generic::{AtSize, across_sizes};
 use crate::claims::hardware::{Factor, amdahl};
 use crate::claims::judge::{self, Band, Comparison, Finding};
 use crate::claims::{Ctx, Direction, Model, Outcome, Point, Verdict};
@@ -24,7 +25,7 @@ pub(super) fn gm_faster(p: &GmFaster, a: &Analysis, ctx: &Ctx) -> Outcome {
     let (mut inside, mut beyond) = (Vec::new(), Vec::new());
     for (&ell, gm) in &a.fig7 {
         let Some(greedy) = a.times(ell, &gm.scorer) else { continue };
-        let s = Sample { label: format!("ℓ = {ell}"), a: gm.total.clone(), b: greedy.total.clone() };
+        let s = AtSize { label: format!("ℓ = {ell}"), a: gm.total.clone(), b: greedy.total.clone() };
         if gm.scorer == GECGA && p.range.contains(ell as f64) {
             inside.push((ell, s));
         } else {
@@ -55,7 +56,7 @@ pub(super) fn gm_faster(p: &GmFaster, a: &Analysis, ctx: &Ctx) -> Outcome {
         return Outcome::not_run(why).with_beyond(beyond);
     }
     let ells: Vec<usize> = inside.iter().filter(|(_, s)| s.n() >= p.min_n).map(|(l, _)| *l).collect();
-    let samples: Vec<Sample> = inside.into_iter().map(|(_, s)| s).collect();
+    let samples: Vec<AtSize> = inside.into_iter().map(|(_, s)| s).collect();
     let o = across_sizes(&samples, Comparison::Less, p.min_n, judge::all_of, ("GM", "greedy"), WORDS_TIME);
     let mut evidence = format!("whole runs (ms), {}", o.evidence);
     if o.verdict.kind() == crate::claims::VerdictKind::NotReproduced {

@@ -1,8 +1,8 @@
-//! Table 5's claims: GM search's populations against greedy search's, and
-//! how population sizes grow with ℓ.
+//! Table 5's claim on how population sizes grow with ℓ (GM search's
+//! populations against greedy search's are the generic `order_at_sizes`).
 
-use super::{Growth, Sample, SizesRuns, across_sizes, gm_name, split};
-use crate::claims::judge::{self, Comparison, Finding};
+use super::Growth;
+use crate::claims::judge::{self, Finding};
 use crate::claims::{Ctx, Estimate, Outcome};
 use crate::experiments::ecga::analysis::Analysis;
 use crate::experiments::ecga::spec::power_fit_se;
@@ -10,36 +10,8 @@ use crate::fmt::fmt_mean;
 use crate::library::ecga::Search;
 use crate::stats::Summary;
 
-/// Table 5: at every ℓ, GM's bisected populations against greedy's.
-fn table5_samples(a: &Analysis, ells: &[usize]) -> Vec<Sample> {
-    let get = |s: &str, ell: usize| a.table5.get(&(s.to_owned(), ell)).cloned().unwrap_or_default();
-    ells.iter().map(|&ell| Sample { label: format!("ℓ = {ell}"), a: get(gm_name(), ell), b: get(Search::Greedy.name(), ell) }).collect()
-}
-
-const WORDS_SIZE: [&str; 2] = ["GM larger", "GM smaller"];
-
-/// Table 5, Section 5.5: GM search needs a population at least as large as
-/// greedy search's ("the minimum population sizes required ... are greater").
-/// At each ℓ GM's bisections against greedy's; combined by
-/// [`judge::any_none_against`] — larger at some ℓ, smaller at none: the
-/// paper's own Table 5 has them equal at ℓ = 100, so a tie neither supports
-/// nor contradicts it.
-pub(super) fn gm_population_not_smaller(p: &SizesRuns, a: &Analysis, _: &Ctx) -> Outcome {
-    let ells = a.table5.keys().filter(|k| k.0 == Search::Greedy.name() && a.table5.contains_key(&(gm_name().into(), k.1))).map(|k| k.1);
-    let (inside, outside) = split(ells.map(|l| (l, l)), &p.range);
-    let compare = |ells: &[usize]| {
-        across_sizes(&table5_samples(a, ells), Comparison::Greater, p.min_n, judge::any_none_against, ("GM", "greedy"), WORDS_SIZE)
-    };
-    let beyond = if outside.is_empty() { String::new() } else { compare(&outside).evidence };
-    if inside.is_empty() {
-        return Outcome::not_run(format!("no Table 5 bisections of both searches at ℓ = {} in these records", p.range)).with_beyond(beyond);
-    }
-    let o = compare(&inside);
-    Outcome { evidence: format!("{}: {}", table5_rule(a), o.evidence), ..o }.with_beyond(beyond)
-}
-
 /// The rule of the bisections a Table 5 claim judged, and what it left out.
-fn table5_rule(a: &Analysis) -> String {
+pub(super) fn table5_rule(a: &Analysis) -> String {
     let rule = a.table5_rule.as_ref().map_or("no rule".into(), |r| r.describe());
     let left: Vec<String> = a.table5_left_out.iter().map(|(r, n)| format!("{n} under {}", r.describe())).collect();
     if left.is_empty() { format!("bisections with {rule}") } else { format!("bisections with {rule} (left out: {})", left.join(", ")) }

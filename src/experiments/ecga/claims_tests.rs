@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::claims::testing::{self, every_claim_reaches};
-use crate::claims::{Claims, Ctx, NotRun, Verdict, VerdictKind};
+use crate::claims::{Claims, Ctx, NotRun, Outcome, Verdict, VerdictKind};
 use crate::experiments::ecga::analysis::tests::{fig5, fig5_not_run, published, stored};
 use crate::experiments::ecga::rows::{
     BUILD, Bisection, BuildCase, BuildRow, COUNT, CountRow, FIG6, FIG7, Generation, RunCase, RunRow, SCALE, ScaleRow, Scored, TABLE5,
@@ -21,11 +21,11 @@ use std::path::Path;
 
 const SPEC: &str = include_str!("../../../experiments/ecga.toml");
 
-/// The shipped spec's claims bound to [`CHECKS`], and the paper's hardware.
+/// The shipped spec's claims bound to [`checks`], and the paper's hardware.
 fn shipped() -> (Claims<Analysis>, PaperHardware) {
     let file = SpecFile::from_text(Path::new("experiments/ecga.toml"), SPEC.into());
     let spec: EcgaSpec = file.parse().unwrap();
-    (Claims::bind(&file, &spec.claims, &spec.paper.hardware, CHECKS).unwrap(), spec.paper.hardware)
+    (Claims::bind(&file, &spec.claims, &spec.paper.hardware, &checks()).unwrap(), spec.paper.hardware)
 }
 
 type Case<'a> = (&'a str, Analysis, MachineRecords);
@@ -359,7 +359,7 @@ fn parameters_are_checked_when_the_spec_is_loaded() {
         assert_ne!(text, SPEC, "the spec no longer has `{from}`");
         let file = SpecFile::from_text(Path::new("ecga.toml"), text);
         let spec: EcgaSpec = file.parse().unwrap();
-        Claims::bind(&file, &spec.claims, &spec.paper.hardware, CHECKS).err().map(|e| e.to_string()).unwrap_or_default()
+        Claims::bind(&file, &spec.claims, &spec.paper.hardware, &checks()).err().map(|e| e.to_string()).unwrap_or_default()
     };
     let e = bind("searches = [\"greedy\", \"gm\"]", "searches = [\"greedy\", \"bfs\"]");
     assert!(e.contains("claims.scale.params.searches") && e.contains("unknown search `bfs`"), "{e}");
@@ -367,8 +367,10 @@ fn parameters_are_checked_when_the_spec_is_loaded() {
     assert!(e.contains("claims.greedy_quality_higher.params.min_n"), "{e}");
     let e = bind("band = [0.5, 2.0]", "band = [0.0, 2.0]");
     assert!(e.contains("claims.spg_at_500.params.band"), "{e}");
-    let e = bind("range = [50, 350], min_n = 10 }", "range = [50, 350] }");
-    assert!(e.contains("missing field `min_n`"), "{e}");
+    let e = bind("rule = \"some_none_against\", min_n = 10 }", "rule = \"some_none_against\" }");
+    assert!(e.contains("claims.gm_population_not_smaller.params") && e.contains("missing field `min_n`"), "{e}");
+    let e = bind("want = \"larger\"", "want = \"bigger\"");
+    assert!(e.contains("claims.gm_population_not_smaller.params") && e.contains("unknown variant `bigger`"), "{e}");
     let e = bind("model = { gpu_int32 = 1.0", "model = { gpu_int64 = 1.0");
     assert!(e.contains("claims.spg_at_500.params") && e.contains("gpu_int64"), "{e}");
 }

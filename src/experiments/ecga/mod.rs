@@ -85,7 +85,7 @@ impl Experiment for Ecga {
         selfcheck::selfcheck(gpu, small, seed)
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
-        let (spec, claims): (EcgaSpec, _) = super::load_spec(file, self.id(), claims::CHECKS)?;
+        let (spec, claims): (EcgaSpec, _) = super::load_spec(file, self.id(), &claims::checks())?;
         Ok(Box::new(EcgaPaper { spec, file: file.clone(), claims }))
     }
 }

@@ -9,23 +9,41 @@
 use super::analysis::{Analysis, Point, RunTimes, exponent_of};
 use super::cases::{GBOA, GBOA_PAPER, PBOA, PBOA_MT, SBOA};
 use crate::check;
+use crate::claims::generic::{self, Series};
 use crate::claims::hardware::Factor;
 use crate::claims::judge::{self, Band, Comparison, Finding};
-use crate::claims::{Check, Ctx, Estimate, Model, NoParams, Outcome, Params, Point as Matched};
+use crate::claims::{Check, Ctx, Estimate, Model, Outcome, Params, Point as Matched};
 use crate::fmt::fmt_ratio;
 use crate::hardware::Quantity;
 use serde::Deserialize;
 
-/// The table of checks, by the name a spec's `check` uses.
-pub const CHECKS: &[Check<Analysis>] = &[
-    check!("speedup", speedup),
-    check!("construction_dominates", construction_dominates),
-    check!("gboa_identical", gboa_identical),
-    check!("pboa_faster_than_sboa", pboa_faster_than_sboa),
-    check!("complexity", complexity),
-    check!("complexity_gboa", complexity_gboa),
-    check!("quality_kept", quality_kept),
-];
+/// The table of checks, by the name a spec's `check` uses: the generic shapes
+/// (`identical` judges `gboa_identical`) and the paper's own.
+pub fn checks() -> Vec<Check<Analysis>> {
+    let own = [
+        check!("speedup", speedup),
+        check!("construction_dominates", construction_dominates),
+        check!("pboa_faster_than_sboa", pboa_faster_than_sboa),
+        check!("complexity", complexity),
+        check!("complexity_gboa", complexity_gboa),
+        check!("quality_kept", quality_kept),
+    ];
+    generic::checks().into_iter().chain(own).collect()
+}
+
+/// The series the generic shapes judge: `gboa_identical`, every gBOA run
+/// (gboa and gboa-paper), 1 where identical to single-threaded pBOA (Section
+/// IV: gBOA is "the proposed implementation of pBOA", with its permutations).
+impl Series for Analysis {
+    fn series(&self, name: &str) -> Option<Vec<f64>> {
+        let (same, runs) = self.identical;
+        (name == "gboa_identical").then(|| (0..runs).map(|i| f64::from(u8::from(i < same))).collect())
+    }
+
+    fn absent(&self, name: &str) -> Option<String> {
+        (name == "gboa_identical").then(|| self.reason(GBOA))
+    }
+}
 
 /// A CPU construction a speedup is taken over.
 #[derive(Clone, Copy, Debug, Deserialize)]
@@ -319,21 +337,6 @@ fn amdahl_point(a: &Analysis, at: Point, share: f64, paper: f64, serial_share: f
         pct(paper)
     );
     point.with(Factor::of_point(Quantity::Amdahl, share_after(serial_share, sc, sr), paper, source))
-}
-
-/// gBOA is "the proposed implementation of pBOA" (Section IV), with pBOA's
-/// permutations (Section V.B): each of its runs must equal single-threaded
-/// pBOA's. A count, exact: every run identical holds, one fewer falls short.
-fn gboa_identical(_: &NoParams, a: &Analysis, _: &Ctx) -> Outcome {
-    let (same, runs) = a.identical;
-    if runs == 0 {
-        return Outcome::not_run(a.reason(GBOA));
-    }
-    Outcome::decided(
-        judge::at_least(&Estimate::exact(same as f64), runs as f64),
-        runs,
-        format!("{same} of {runs} gBOA runs (gboa and gboa-paper) identical to single-threaded pBOA (networks, offspring, result)"),
-    )
 }
 
 /// The paper's setting, for checks that compare methods at each Table I size.

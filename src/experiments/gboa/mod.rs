@@ -41,7 +41,7 @@ impl Experiment for Gboa {
         include_str!("../../../experiments/gboa.toml")
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
-        let (spec, claims): (GboaSpec, _) = super::load_spec(file, self.id(), claims::CHECKS)?;
+        let (spec, claims): (GboaSpec, _) = super::load_spec(file, self.id(), &claims::checks())?;
         Ok(Box::new(GboaPaper { spec, file: file.clone(), claims }))
     }
     fn kernels(&self) -> &'static [&'static crate::gpu::KernelSource] {
