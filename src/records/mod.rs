@@ -12,11 +12,13 @@ mod row;
 mod store;
 #[cfg(test)]
 mod tests;
+mod upgrade;
 
 pub use files::*;
 pub use machine::{HW_ID_RECORDED, MachineRecords, aliases, apply_aliases, by_machine};
 pub use row::{Cell, FingerprintRow, Row, col, column};
 pub use store::{RecordStore, TAIL_SHARE};
+pub use upgrade::{Upgrade, rename_machine, upgrade, upgrade_folder};
 
 use std::fmt;
 
