@@ -63,6 +63,8 @@ crate::record_row! {
         ell: usize,
         n: usize,
         seed: u64,
+        /// Builds of the selection by each multi-threaded or GPU scorer (`build_repeats`; none: one).
+        repeats: Option<usize>,
     }
 }
 

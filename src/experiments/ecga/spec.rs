@@ -81,6 +81,11 @@ crate::paper_profile! {
         /// 500, where a whole baseline run does not fit a GPU-machine command.
         #[serde(default)]
         pub build_ells: Vec<Spanned<usize>>,
+        /// Times the `build` case's selection is built by each multi-threaded or
+        /// GPU scorer, for the spread of its time (the single-threaded scorers
+        /// build it once: the baseline's build at ℓ = 500 takes about 3 minutes).
+        #[serde(default = "one")]
+        pub build_repeats: Spanned<usize>,
         /// One model build per search (greedy, GM) at the paper's scalability point
         /// (`[scale_paper]`: ℓ and N of Section 5.4) with gECGA, on a planted population.
         #[serde(default)]
@@ -321,6 +326,7 @@ pub fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
             ("fig5_runs", &p.fig5_runs),
             ("fig6_runs", &p.fig6_runs),
             ("fig7_runs", &p.fig7_runs),
+            ("build_repeats", &p.build_repeats),
         ] {
             file.check_repeats(n, &format!("profiles.{name}.{key}"))?;
         }
