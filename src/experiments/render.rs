@@ -337,7 +337,8 @@ fn gate_smoke(paper: &dyn Paper, machines: &[MachineRecords], mut claims: Vec<Cl
 
 /// Claims that rest on an incomplete sweep. For each machine and profile with
 /// fewer cases stored than the profile plans, the claims are judged again
-/// without that profile's measurements: a claim whose outcome changes rests on
+/// without that profile's measurements: a claim whose outcome (but what it measured
+/// beyond the paper, never part of a verdict) changes rests on
 /// the profile, so it cannot be decided until the missing cases run. Its
 /// verdict becomes "too few runs" (cases stored of planned) and its evidence
 /// keeps what the stored cases say.
@@ -355,7 +356,12 @@ fn mark_incomplete(paper: &dyn Paper, machines: &[MachineRecords], mut claims: V
             without.rows.retain(|r| !(r.str(col::RECORD_KIND) == "measurement" && r.str(col::PROFILE) == profile));
             let judged = paper.judge(std::slice::from_ref(&without))?;
             for c in claims.iter_mut().filter(|c| c.machine == m.hw_id && c.outcome.verdict.is_decided()) {
-                let same = judged.iter().find(|j| j.id == c.id && j.machine == c.machine).is_some_and(|j| j.outcome == c.outcome);
+                // What the checks measured beyond the paper is never part of a verdict: it may lack the profile's rows.
+                let verdict_part = |o: &Outcome| Outcome { beyond: None, ..o.clone() };
+                let same = judged
+                    .iter()
+                    .find(|j| j.id == c.id && j.machine == c.machine)
+                    .is_some_and(|j| verdict_part(&j.outcome) == verdict_part(&c.outcome));
                 if !same {
                     let o = &c.outcome;
                     let evidence = format!("on the {done} cases stored: {}; {}", o.verdict.label(), o.evidence);

@@ -517,8 +517,12 @@ fn ring_rows(instance: &Instance, config: &Config, optimum: StatedOptimum, env: 
     let one = gpu::island::run(gpu, instance, config, Design::Paper)?;
     let mut rows = vec![Record::ran(CUDA).with_row(&RunRow { gpus: Some(1), ..run_row(&one, Some(optimum)) })];
     let count = gpu::probe()?.min(config.islands);
-    if let Err(why) = island_ring::probe(count) {
-        rows.push(Record::not_run(CUDA_RING, &why.to_string()));
+    if let Err(e) = island_ring::probe(count) {
+        let why = match e {
+            crate::error::GpuError::Unavailable(why) => why,
+            e => e.to_string(),
+        };
+        rows.push(Record::not_run(CUDA_RING, &why));
         return Ok(rows);
     }
     let gpus = island_ring::open_gpus(count)?;
