@@ -189,14 +189,23 @@ fn section(s: &Section, machines: &[MachineRecords]) -> String {
 /// last (the latest start of its runs); the others' parts are on their pages.
 /// None for a section beyond the paper: every machine's part is on its page.
 fn featured<'a>(s: &'a Section, machines: &[MachineRecords]) -> Option<&'a str> {
-    let rank = |hw: &String| {
+    // A GPU machine first, then the fullest part (its table rows), then the machine measured last.
+    let rank = |hw: &String, shown: &str| {
         let m = machines.iter().find(|m| &m.hw_id == hw);
-        (m.is_some_and(MachineRecords::has_gpu), m.and_then(MachineRecords::latest_run))
+        let rows = shown.lines().filter(|l| l.starts_with('|')).count();
+        (m.is_some_and(MachineRecords::has_gpu), rows, m.and_then(MachineRecords::latest_run))
     };
     if s.title.starts_with(BEYOND_THE_PAPER) {
         return None;
     }
-    s.machines.iter().filter(|(_, p)| matches!(p, Part::Shown(_))).max_by_key(|(hw, _)| rank(hw)).map(|(hw, _)| hw.as_str())
+    s.machines
+        .iter()
+        .filter_map(|(hw, p)| match p {
+            Part::Shown(shown) => Some((hw, rank(hw, shown))),
+            Part::NotRun(_) => None,
+        })
+        .max_by(|a, b| a.1.cmp(&b.1))
+        .map(|(hw, _)| hw.as_str())
 }
 
 /// How the title of a section beyond the paper's tables and figures begins.
@@ -509,8 +518,9 @@ mod tests {
         MachineRecords { hw_id: hw.into(), rows: vec![row] }
     }
 
+    /// A GPU machine first, then the fullest part, then the machine measured last; the others linked.
     #[test]
-    fn a_section_shows_the_latest_gpu_machine_and_links_the_others() {
+    fn a_section_shows_the_fullest_then_latest_gpu_machine_and_links_the_others() {
         let machines =
             [machine("cpu", "", 30), machine("old-gpu", "H100", 10), machine("new-gpu", "H200", 20), machine("idle", "H200", 40)];
         let part = |s: &str| Part::Shown(s.into());
@@ -530,6 +540,11 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("**Not run on** H200 · CPU: no grid runs recorded."), "{md}");
+        let mut fuller = parts.clone();
+        fuller[1].1 = part("| ℓ | time |\n|---|---|\n| 50 | 1 ms |\n| 100 | 2 ms |");
+        fuller[2].1 = part("| ℓ | time |\n|---|---|\n| 500 | 9 ms |");
+        let md = section(&Section { title: "Figure 5".into(), intro: String::new(), machines: fuller }, &machines);
+        assert!(md.contains("| 100 | 2 ms |") && !md.contains("| 500 | 9 ms |"), "the H100's fuller part: {md}");
         let beyond = Section { title: format!("{BEYOND_THE_PAPER} — families"), intro: String::new(), machines: parts };
         let md = section(&beyond, &machines);
         assert!(!md.contains("table") && md.contains("**Measured on** [CPU, no GPU]"), "beyond the paper: every machine on its page: {md}");

@@ -156,22 +156,24 @@ fn not_run_lines(claims: &[ClaimResult], machines: &[MachineRecords], judged: &[
 
 /// The first screen: a row per table or figure of the paper that a claim rests
 /// on — the paper's value of its headline claim (the first of its paper claims
-/// that states a value), what the most recent GPU machine and the most recent
-/// CPU-only machine measured, each over the paper's with its 95% interval, and
-/// the verdict of every claim it carries on those machines.
+/// that states a value), what the GPU machine and the CPU-only machine that
+/// judged the most claims (the one measured last of those that judged as many)
+/// measured, each over the paper's with its 95% interval, and the verdict of
+/// every claim it carries on those machines.
 pub fn glance(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
     let judged = judging(claims, machines);
     let names = names(machines);
-    // The machines of a kind, the one measured last first.
-    let newest_first = |gpu: bool| {
+    // The machines of a kind, the one that judged the most claims first (then the one measured last).
+    let decided = |m: &MachineRecords| claims.iter().filter(|c| c.machine == m.hw_id && !bare_not_run(c)).count();
+    let by_kind = |gpu: bool| {
         let mut of: Vec<&MachineRecords> = judged.iter().copied().filter(|m| m.has_gpu() == gpu).collect();
-        of.sort_by_key(|m| std::cmp::Reverse(m.latest_run()));
+        of.sort_by_key(|m| std::cmp::Reverse((decided(m), m.latest_run())));
         of
     };
-    let kinds: Vec<Vec<&MachineRecords>> = [newest_first(true), newest_first(false)].into_iter().filter(|k| !k.is_empty()).collect();
+    let kinds: Vec<Vec<&MachineRecords>> = [by_kind(true), by_kind(false)].into_iter().filter(|k| !k.is_empty()).collect();
     let mut header = vec!["table / figure".to_owned(), "headline claim".to_owned(), "paper".to_owned()];
     for kind in &kinds {
-        header.push(format!("measured on {} (latest {})", names[&kind[0].hw_id], if kind[0].has_gpu() { "GPU" } else { "CPU-only" }));
+        header.push(format!("measured on {} ({})", names[&kind[0].hw_id], if kind[0].has_gpu() { "GPU" } else { "CPU only" }));
         header.push("over the paper [95%]".into());
     }
     let columns: Vec<&str> = kinds.iter().map(|k| names[&k[0].hw_id].as_str()).collect();
@@ -237,8 +239,8 @@ pub fn glance(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
     let mut md = t.render();
     md += "\nA row per table or figure of the paper that a claim rests on: the paper's value of its headline claim (the first \
            of its claims that states one; — where none does), the value measured on the machine with a GPU and the one \
-           without that ran last (another of the kind, named, where that one did not measure it), over the paper's with \
-           its 95% interval, and the verdict of every claim it carries on those machines: ✓ reproduced · ✗ not reproduced \
+           without that judged the most claims (the one measured last of those that judged as many; another of the \
+           kind, named, where that one did not measure it), over the paper's with its 95% interval, and the verdict of every claim it carries on those machines: ✓ reproduced · ✗ not reproduced \
            (↓ falls short of the paper, ↑ exceeds it) · ≠ differs on this hardware (a computed model predicts the points) \
            · ? inconclusive (n runs of the ≈ n the spread needs) · – not run. Every machine's verdicts are in \
            [Claims](#claims).\n";
@@ -495,10 +497,11 @@ mod tests {
         assert_eq!(row, "| Table 2 | `k` | by machine | ✓ 1.00× of the paper's 100 | ✓ 1.00× of the paper's 50 |", "{md}");
     }
 
-    /// The first screen: a row per table or figure, the headline measured on the most recent GPU machine (another
-    /// GPU machine's value, named, where that one did not measure it) and on the CPU machine, and every verdict.
+    /// The first screen: a row per table or figure, the headline measured on the GPU machine that judged the most
+    /// claims, not the one measured last (another GPU machine's value, named, where it did not measure it) and on the
+    /// CPU machine, and every verdict.
     #[test]
-    fn the_first_screen_has_a_row_per_figure_with_the_most_recent_machines() {
+    fn the_first_screen_has_a_row_per_figure_with_the_machines_that_judged_most() {
         use crate::claims::{Band, Estimate, Outcome, Quantified};
         use crate::records::Record;
         let machine = |hw: &str, gpu: &str, run: i64| MachineRecords {
@@ -513,7 +516,7 @@ mod tests {
                     .with(FingerprintRow::cpu_model, "Xeon"),
             ],
         };
-        let machines = [machine("h100", "NVIDIA H100", 1), machine("h200", "NVIDIA H200", 2), machine("cpu", "", 3)];
+        let machines = [machine("h100", "NVIDIA H100", 5), machine("h200", "NVIDIA H200", 2), machine("cpu", "", 3)];
         let quantified = |value: f64, verdict: Verdict| {
             let mut o = Outcome::new(verdict, "measured");
             let measured = Estimate::from_spread(value, 1.0, 5);
@@ -532,8 +535,8 @@ mod tests {
         let lines: Vec<&str> = md.lines().collect();
         assert_eq!(
             lines[0],
-            "| table / figure | headline claim | paper | measured on H200, 16 threads (latest GPU) | over the paper [95%] \
-             | measured on CPU only, 16 threads (latest CPU-only) | over the paper [95%] | claims' verdicts (H200, 16 threads / CPU only, 16 threads) |",
+            "| table / figure | headline claim | paper | measured on H200, 16 threads (GPU) | over the paper [95%] \
+             | measured on CPU only, 16 threads (CPU only) | over the paper [95%] | claims' verdicts (H200, 16 threads / CPU only, 16 threads) |",
             "{md}"
         );
         let table1: Vec<&str> = lines[2].split(" | ").collect();
