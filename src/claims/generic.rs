@@ -13,6 +13,10 @@
 //! - `order_at_sizes`: series `a` larger (or faster) than `b` at each size of
 //!   the paper's range, by Welch ([`judge::order`]), the sizes combined by the
 //!   rule the paper's wording implies ([`across_sizes`]).
+//! - `threshold`: at each point of the paper's setting ([`Series::points`]) a
+//!   measured estimate at most or at least the paper's threshold, by its 95%
+//!   interval ([`judge::at_most`], [`judge::at_least`]: across it is
+//!   inconclusive with the runs needed), every point ([`judge::all_of`]).
 
 use super::judge::{self, Band, Comparison, Finding};
 use super::{Check, Ctx, Estimate, Outcome, Params};
@@ -45,6 +49,24 @@ pub trait Series {
     fn beyond(&self, _name: &str) -> Vec<String> {
         Vec::new()
     }
+
+    /// The points of `name` in the paper's setting (`sizes`: the claim's sizes), with what lies outside it.
+    fn points(&self, _name: &str, _sizes: &Band) -> Points {
+        Points::default()
+    }
+}
+
+/// A claim's labelled estimates in the paper's setting.
+#[derive(Clone, Debug, Default)]
+pub struct Points {
+    /// Where and what was measured, for the evidence: "the ring over several GPUs (NCCL), 2048 per island, migration's share (%)".
+    pub setting: String,
+    /// Each point's label ("6 islands (3+3)") and estimate.
+    pub at: Vec<(String, Estimate)>,
+    /// Why there are none, where the records say.
+    pub absent: Option<String>,
+    /// What the records show outside the setting (the report's beyond the paper).
+    pub beyond: String,
 }
 
 /// A series by problem size: the paper's symbol for the size and one value per run at each.
@@ -64,8 +86,9 @@ impl BySize {
 }
 
 /// The generic checks, for a paper whose analysis is `A`.
-pub fn checks<A: Series>() -> [Check<A>; 4] {
+pub fn checks<A: Series>() -> [Check<A>; 5] {
     [
+        crate::check!("threshold", threshold::<A>),
         crate::check!("faster", faster::<A>),
         crate::check!("ratio_to_paper", ratio_to_paper::<A>),
         crate::check!("identical", identical::<A>),
@@ -314,6 +337,51 @@ fn order_at_sizes<A: Series>(p: &OrderParams, a: &A, _: &Ctx) -> Outcome {
     Outcome { evidence, ..o }.with_beyond(beyond)
 }
 
+/// `threshold`: the points of `series` in the paper's `sizes`, each at most `at_most` or at least `at_least`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThresholdParams {
+    pub series: String,
+    #[serde(default)]
+    pub at_most: Option<f64>,
+    #[serde(default)]
+    pub at_least: Option<f64>,
+    pub sizes: Band,
+    /// Runs every point needs.
+    pub min_n: usize,
+}
+
+impl Params for ThresholdParams {
+    fn validate(&self) -> Result<(), (String, String)> {
+        match (self.at_most, self.at_least) {
+            (Some(x), None) | (None, Some(x)) if x.is_finite() => min_n_of(self.min_n),
+            _ => Err(("at_most".into(), "name one finite threshold: at_most or at_least".into())),
+        }
+    }
+}
+
+/// Every point's interval on the threshold's side ([`judge::all_of`]); the
+/// claim needs `min_n` runs at every point (fewer anywhere is inconclusive).
+fn threshold<A: Series>(p: &ThresholdParams, a: &A, _: &Ctx) -> Outcome {
+    let points = a.points(&p.series, &p.sizes);
+    if points.at.is_empty() {
+        let why = points.absent.unwrap_or_else(|| format!("no {} in these records", p.series));
+        return Outcome::not_run(why).with_beyond(points.beyond);
+    }
+    let (judged, side, limit) = match (p.at_most, p.at_least) {
+        (Some(x), _) => (judge::at_most as fn(&Estimate, f64) -> Finding, "at most", x),
+        (_, x) => (judge::at_least as fn(&Estimate, f64) -> Finding, "at least", x.unwrap_or(f64::NAN)),
+    };
+    let findings: Vec<Finding> = points.at.iter().map(|(_, e)| judged(e, limit)).collect();
+    let each: Vec<String> = points.at.iter().zip(&findings).map(|((l, e), f)| format!("{l}: {e} — {}", f.word())).collect();
+    let evidence = format!("{} ({side} {} each): {}", points.setting, crate::fmt::fmt_num(limit), each.join("; "));
+    let n = points.at.iter().map(|x| x.1.n).min().unwrap_or(0);
+    if n < p.min_n {
+        return Outcome::too_few(n, p.min_n, evidence).with_beyond(points.beyond);
+    }
+    Outcome::decided(judge::all_of(&findings), n, evidence).with_beyond(points.beyond)
+}
+
 /// One size of a comparison "A against B": its label ("ℓ = 50") and both samples.
 pub struct AtSize {
     pub label: String,
@@ -509,6 +577,46 @@ mod tests {
         assert_eq!(on(order_at_sizes, &order(SizesRule::Every), &absent).verdict.label(), "not run here (b: libcuda not found)");
     }
 
+    /// Points `a` at ℓ = 50 and 100, with a reason where a series has none.
+    struct Pointed(Vec<(String, Estimate)>);
+    impl Series for Pointed {
+        fn series(&self, _: &str) -> Option<Vec<f64>> {
+            None
+        }
+        fn points(&self, name: &str, sizes: &Band) -> Points {
+            let at = if name == "a" { self.0.clone() } else { Vec::new() };
+            Points {
+                setting: format!("spc at ℓ = {sizes}"),
+                at,
+                absent: Some(format!("{name}: libcuda not found")),
+                beyond: "ℓ = 600".into(),
+            }
+        }
+    }
+
+    #[test]
+    fn threshold_holds_at_every_point_by_its_interval() {
+        let p = ThresholdParams { series: "a".into(), at_most: Some(10.0), at_least: None, sizes: RANGE, min_n: 2 };
+        let est = |xs: &[f64]| Estimate::mean_of(xs).unwrap();
+        let points = |b: &[f64]| Pointed(vec![("ℓ = 50".into(), est(&[2.4, 3.2])), ("ℓ = 100".into(), est(b))]);
+        let o = on(threshold, &p, &points(&[2.0, 2.1]));
+        assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
+        assert!(o.evidence.starts_with("spc at ℓ = 50–350 (at most 10 each): ℓ = 50: 2.80 ["), "{}", o.evidence);
+        assert_eq!(o.beyond.as_deref(), Some("ℓ = 600"));
+        assert_eq!(on(threshold, &p, &points(&[20.0, 21.0])).verdict, Verdict::NotReproduced(Some(crate::claims::Direction::Exceeds)));
+        // One point across the bound: inconclusive, with the runs that would clear it.
+        assert!(on(threshold, &p, &points(&[4.0, 12.0])).verdict.n_needed().is_some());
+        let least = ThresholdParams { at_most: None, at_least: Some(5.0), ..p };
+        assert_eq!(on(threshold, &least, &points(&[2.0, 2.1])).verdict.direction(), Some(crate::claims::Direction::FallsShort));
+        // Fewer runs than the claim needs at any point: inconclusive, needing min_n.
+        assert_eq!(
+            on(threshold, &ThresholdParams { min_n: 3, ..least }, &points(&[2.0, 2.1])).verdict,
+            crate::claims::testing::too_few(2, 3)
+        );
+        let none = ThresholdParams { series: "b".into(), at_most: Some(1.0), at_least: None, sizes: RANGE, min_n: 2 };
+        assert_eq!(on(threshold, &none, &points(&[1.0])).verdict.label(), "not run here (b: libcuda not found)");
+    }
+
     #[test]
     fn faster_holds_fails_and_ties_by_welch() {
         let p = FasterParams { a: "a".into(), b: "b".into(), min_n: 3 };
@@ -542,5 +650,8 @@ mod tests {
         assert_eq!(FasterParams { a: "a".into(), b: "b".into(), min_n: 1 }.validate().unwrap_err().0, "min_n");
         assert_eq!(identical_at(0).validate().unwrap_err().0, "min_n");
         assert_eq!(OrderParams { min_n: 1, ..order(SizesRule::Every) }.validate().unwrap_err().0, "min_n");
+        let both = ThresholdParams { series: "a".into(), at_most: Some(1.0), at_least: Some(0.5), sizes: RANGE, min_n: 2 };
+        assert_eq!(both.validate().unwrap_err().0, "at_most");
+        assert_eq!(ThresholdParams { at_least: None, min_n: 1, ..both }.validate().unwrap_err().0, "min_n");
     }
 }

@@ -21,7 +21,7 @@ const SHIPPED: &str = include_str!("../../../experiments/island.toml");
 fn bind(text: &str) -> Result<(Claims<Analysis>, PaperHardware), crate::error::SpecError> {
     let file = SpecFile::from_text(Path::new("experiments/island.toml"), text.into());
     let spec: IslandSpec = file.parse()?;
-    Ok((Claims::bind(&file, &spec.claims, &spec.paper.hardware, CHECKS)?, spec.paper.hardware))
+    Ok((Claims::bind(&file, &spec.claims, &spec.paper.hardware, &checks())?, spec.paper.hardware))
 }
 
 fn shipped() -> (Claims<Analysis>, PaperHardware) {
@@ -376,12 +376,13 @@ fn migration_shares_are_judged_with_their_intervals() {
     let o = judge(&claims, &hw, id, &ring_machine(0.12, 0.015, 3));
     assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
     assert!(
-        o.evidence
-            .starts_with("the ring over several GPUs (NCCL), 2048 per island, migration's share of the run: 12 islands (6+6): 1.50% ["),
+        o.evidence.starts_with(
+            "the ring over several GPUs (NCCL), 2048 per island, migration's share of the run (%) (at most 2 each): 12 islands (6+6): 1.50 ["
+        ),
         "{}",
         o.evidence
     );
-    assert!(o.evidence.contains("(n = 3) (at most 2% each)"), "{}", o.evidence);
+    assert!(o.evidence.ends_with("(n = 3) — holds"), "{}", o.evidence);
     assert!(o.beyond.as_deref().is_some_and(|b| b.contains("6 islands: 1.00%")), "{:?}", o.beyond);
     // One ring run above 2% used to be "not reproduced": it is too few runs to judge.
     assert_eq!(judge(&claims, &hw, id, &ring_machine(0.12, 0.0256, 1)).verdict, crate::claims::testing::too_few(1, 3));
@@ -623,7 +624,7 @@ fn bad_parameters_are_spec_errors_with_line_and_key() {
     assert!(e.contains("claims.island_steps_significant.params.steps") && e.contains("not 7 → 6"), "{e}");
     let e = bind(&SHIPPED.replace("paper_share = 0.26", "paper_share = 26.0")).err().unwrap().to_string();
     assert!(e.contains("claims.sustained_rate.params.paper_share"), "{e}");
-    let e = bind(&SHIPPED.replace("max_share = 0.02", "max_share = \"2%\"")).err().unwrap().to_string();
+    let e = bind(&SHIPPED.replace("at_most = 2.0", "at_most = \"2%\"")).err().unwrap().to_string();
     assert!(e.contains("experiments/island.toml:") && e.contains("invalid type"), "{e}");
     let e = bind(&SHIPPED.replace("speedups = [[6, 5.67]", "speedups = [[1, 5.67]")).err().unwrap().to_string();
     assert!(e.contains("claims.threads_scale.params.speedups"), "{e}");
