@@ -60,8 +60,11 @@ impl generic::Series for Analysis {
         None
     }
 
-    fn points(&self, name: &str, sizes: &Band) -> generic::Points {
-        if name == "spc" { fig5::spc(self, sizes) } else { generic::Points::default() }
+    fn points(&self, name: &str, sizes: Option<&Band>) -> generic::Points {
+        match (name, sizes) {
+            ("spc", Some(range)) => fig5::spc(self, range),
+            _ => generic::Points::default(),
+        }
     }
 
     fn by_size(&self, name: &str) -> Option<BySize> {

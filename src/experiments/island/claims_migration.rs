@@ -51,10 +51,8 @@ impl Series for Analysis {
         None
     }
 
-    fn points(&self, name: &str, sizes: &Band) -> Points {
-        if name != "migration_share" {
-            return Points::default();
-        }
+    fn points(&self, name: &str, sizes: Option<&Band>) -> Points {
+        let (Some(sizes), "migration_share") = (sizes, name) else { return Points::default() };
         let size = if sizes.low == sizes.high { fmt_num(sizes.low) } else { sizes.to_string() };
         let one_gpu = |runs: Vec<&Run>, how: &str| {
             let one = list_shares(&shares_of(runs.into_iter(), sizes));
@@ -67,6 +65,7 @@ impl Series for Analysis {
                 at,
                 absent: Some(format!("no runs of more than one island of {size}")),
                 beyond: one_gpu(self.ring.iter().filter(|r| r.method == CUDA).collect(), " (same cases)"),
+                ..Points::default()
             };
         }
         if self.grid_method() == Some(CUDA) {
