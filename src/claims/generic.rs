@@ -71,6 +71,8 @@ pub struct Points {
     pub beyond: String,
     /// The budget the points were measured at.
     pub budget: Option<super::Budget>,
+    /// The claim's measured value over the paper's, where the analysis defines one (shown when decided).
+    pub ratio: Option<f64>,
 }
 
 /// A series by problem size: the paper's symbol for the size and one value per run at each.
@@ -405,7 +407,11 @@ fn threshold<A: Series>(p: &ThresholdParams, a: &A, _: &Ctx) -> Outcome {
         return Outcome::not_run(why.clone()).with_beyond(beyond.join("; "));
     }
     let n = points.at.iter().map(|x| x.1.n).min().unwrap_or(0);
-    let o = if n < p.min_n { Outcome::too_few(n, p.min_n, evidence) } else { Outcome::decided(judge::all_of(&findings), n, evidence) };
+    let o = match points.ratio {
+        _ if n < p.min_n => Outcome::too_few(n, p.min_n, evidence),
+        Some(r) => Outcome::decided(judge::all_of(&findings), n, evidence).with_ratio(r),
+        None => Outcome::decided(judge::all_of(&findings), n, evidence),
+    };
     at_budget(o.with_beyond(points.beyond.clone()))
 }
 

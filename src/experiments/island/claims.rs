@@ -21,7 +21,7 @@
 use super::analysis::Analysis;
 use super::claims_fitness::{island_steps_significant, more_islands_better};
 use super::claims_speed::{gpu_speedup, gpus_over_cpu, sustained_rate, threads_scale};
-use super::claims_time::{islands_add_no_time, saturation_knee};
+use super::claims_time::saturation_knee;
 use crate::check;
 use crate::claims::Check;
 use crate::claims::generic;
@@ -29,7 +29,6 @@ use crate::claims::generic;
 pub(super) fn checks() -> Vec<Check<Analysis>> {
     let own = [
         check!("more_islands_better", more_islands_better),
-        check!("islands_add_no_time", islands_add_no_time),
         check!("saturation_knee", saturation_knee),
         check!("threads_scale", threads_scale),
         check!("gpu_speedup", gpu_speedup),

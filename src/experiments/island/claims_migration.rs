@@ -1,9 +1,10 @@
 //! The migration claim of Figure 6 (migration's share of the time is almost
-//! negligible at 2048 per island, on the ring over several GPUs), judged by the
-//! generic `threshold` on the series this module names.
+//! negligible at 2048 per island, on the ring over several GPUs) and the series
+//! the generic `threshold` judges for the island paper.
 
 use super::analysis::{Analysis, Run};
 use super::claims_common::pct;
+use super::claims_time::ring_over_one_gpu;
 use super::{CPU_MT, CUDA};
 use crate::claims::generic::{Points, Series};
 use crate::claims::{Band, Estimate};
@@ -42,44 +43,53 @@ fn show_shares(shares: &[(String, Estimate)]) -> String {
     shares.iter().map(|(l, e)| format!("{l}: {}", pct(e))).collect::<Vec<_>>().join(", ")
 }
 
-/// `migration_share` (Figure 6): migration's share of the run in percent at
-/// every island count above one, islands of `sizes`, on the ring over several
-/// GPUs (the paper's setting: islands on separate GPUs). One GPU holding every
-/// island, or the CPU's threads, go beyond the paper.
+/// The series the generic `threshold` judges: `migration_share` and
+/// `ring_over_one_gpu` ([`ring_over_one_gpu`], Figure 5).
 impl Series for Analysis {
     fn series(&self, _: &str) -> Option<Vec<f64>> {
         None
     }
 
     fn points(&self, name: &str, sizes: Option<&Band>) -> Points {
-        let (Some(sizes), "migration_share") = (sizes, name) else { return Points::default() };
-        let size = if sizes.low == sizes.high { fmt_num(sizes.low) } else { sizes.to_string() };
-        let one_gpu = |runs: Vec<&Run>, how: &str| {
-            let one = list_shares(&shares_of(runs.into_iter(), sizes));
-            if one.is_empty() { String::new() } else { format!("all islands on one GPU{how}: {}", show_shares(&one)) }
-        };
-        if self.rings().any(|r| sizes.contains(r.size as f64)) {
-            let at = list_shares(&shares_of(self.rings(), sizes)).into_iter().map(|(l, e)| (l, e.scale(100.0))).collect();
-            return Points {
-                setting: format!("the ring over several GPUs (NCCL), {size} per island, migration's share of the run (%)"),
-                at,
-                absent: Some(format!("no runs of more than one island of {size}")),
-                beyond: one_gpu(self.ring.iter().filter(|r| r.method == CUDA).collect(), " (same cases)"),
-                ..Points::default()
-            };
+        let Some(sizes) = sizes else { return Points::default() };
+        match name {
+            "migration_share" => migration_shares(self, sizes),
+            "ring_over_one_gpu" => ring_over_one_gpu(self, sizes),
+            _ => Points::default(),
         }
-        if self.grid_method() == Some(CUDA) {
-            // One GPU holding every island is not the paper's setting (one GPU per island, MPI between them).
-            let why = "no runs with the islands on separate GPUs (the ring over several GPUs, profile gpu-multi)";
-            let beyond = one_gpu(self.grid.values().flatten().collect(), &format!(", {size} per island"));
-            return Points { absent: Some(why.into()), beyond, ..Points::default() };
-        }
-        let cpu: Vec<f64> =
-            self.grid.values().flatten().filter(|r| r.method == CPU_MT && r.islands > 1).map(Run::migration_share).collect();
-        let range = cpu.iter().copied().min_by(f64::total_cmp).zip(cpu.iter().copied().max_by(f64::total_cmp));
-        let beyond = range.map_or(String::new(), |(lo, hi)| {
-            format!("all islands on the CPU's threads (sizes of the grid): {:.2}%–{:.2}%", 100.0 * lo, 100.0 * hi)
-        });
-        Points { absent: Some(self.gpu_reason("no GPU runs in these records")), beyond, ..Points::default() }
     }
+}
+
+/// `migration_share` (Figure 6): migration's share of the run in percent at
+/// every island count above one, islands of `sizes`, on the ring over several
+/// GPUs (the paper's setting: islands on separate GPUs). One GPU holding every
+/// island, or the CPU's threads, go beyond the paper.
+fn migration_shares(a: &Analysis, sizes: &Band) -> Points {
+    let size = if sizes.low == sizes.high { fmt_num(sizes.low) } else { sizes.to_string() };
+    let one_gpu = |runs: Vec<&Run>, how: &str| {
+        let one = list_shares(&shares_of(runs.into_iter(), sizes));
+        if one.is_empty() { String::new() } else { format!("all islands on one GPU{how}: {}", show_shares(&one)) }
+    };
+    if a.rings().any(|r| sizes.contains(r.size as f64)) {
+        let at = list_shares(&shares_of(a.rings(), sizes)).into_iter().map(|(l, e)| (l, e.scale(100.0))).collect();
+        return Points {
+            setting: format!("the ring over several GPUs (NCCL), {size} per island, migration's share of the run (%)"),
+            at,
+            absent: Some(format!("no runs of more than one island of {size}")),
+            beyond: one_gpu(a.ring.iter().filter(|r| r.method == CUDA).collect(), " (same cases)"),
+            ..Points::default()
+        };
+    }
+    if a.grid_method() == Some(CUDA) {
+        // One GPU holding every island is not the paper's setting (one GPU per island, MPI between them).
+        let why = "no runs with the islands on separate GPUs (the ring over several GPUs, profile gpu-multi)";
+        let beyond = one_gpu(a.grid.values().flatten().collect(), &format!(", {size} per island"));
+        return Points { absent: Some(why.into()), beyond, ..Points::default() };
+    }
+    let cpu: Vec<f64> = a.grid.values().flatten().filter(|r| r.method == CPU_MT && r.islands > 1).map(Run::migration_share).collect();
+    let range = cpu.iter().copied().min_by(f64::total_cmp).zip(cpu.iter().copied().max_by(f64::total_cmp));
+    let beyond = range.map_or(String::new(), |(lo, hi)| {
+        format!("all islands on the CPU's threads (sizes of the grid): {:.2}%–{:.2}%", 100.0 * lo, 100.0 * hi)
+    });
+    Points { absent: Some(a.gpu_reason("no GPU runs in these records")), beyond, ..Points::default() }
 }

@@ -329,7 +329,7 @@ fn islands_on_separate_gpus_are_judged_on_the_ring_with_intervals_and_one_shared
     let id = "islands_add_no_time";
     let o = judge(&claims, &hw, id, &ring_machine(0.12, 0.01, 3));
     assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
-    assert!(o.evidence.contains("2 GPUs × 6 of 2048: 1.02 [") && o.evidence.contains("(n = 3) (holds)"), "{}", o.evidence);
+    assert!(o.evidence.contains("2 GPUs × 6 of 2048: 1.02 [") && o.evidence.contains("(n = 3) — holds"), "{}", o.evidence);
     assert!(o.evidence.contains("6 islands per GPU, the paper: 1"), "{}", o.evidence);
     assert!(o.beyond.as_deref().is_some_and(|b| b.contains("all islands on one GPU") && b.contains("12 vs 6 islands of 2048: 1.78×")));
     // One run of each has no interval: too few for the claim's min_n.
@@ -610,7 +610,7 @@ fn the_occupancy_of_an_island_follows_the_cards_warps_per_sm() {
 
 #[test]
 fn bad_parameters_are_spec_errors_with_line_and_key() {
-    let e = bind(&SHIPPED.replace("band = [0.67, 1.5]", "band = [1.5, 0.67]")).err().unwrap().to_string();
+    let e = bind(&SHIPPED.replace("within = [0.67, 1.5]", "within = [1.5, 0.67]")).err().unwrap().to_string();
     assert!(e.contains("claims.islands_add_no_time.params") && e.contains("not an interval"), "{e}");
     let e =
         bind(&SHIPPED.replace("islands = [1, 14], sizes = [128, 2048], min_n = 10", "islands = [1, 14], sizes = [128, 2048], min_n = 1"))
