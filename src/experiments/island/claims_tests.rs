@@ -331,6 +331,8 @@ fn islands_on_separate_gpus_are_judged_on_the_ring_with_intervals_and_one_shared
     assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
     assert!(o.evidence.contains("2 GPUs × 6 of 2048: 1.02 [") && o.evidence.contains("(n = 3) — holds"), "{}", o.evidence);
     assert!(o.evidence.contains("6 islands per GPU, the paper: 1"), "{}", o.evidence);
+    // The claim's ratio: the pair furthest from the paper's 1.
+    assert!(o.ratio.is_some_and(|r| r > 1.0 && r < 1.5), "{:?}", o.ratio);
     assert!(o.beyond.as_deref().is_some_and(|b| b.contains("all islands on one GPU") && b.contains("12 vs 6 islands of 2048: 1.78×")));
     // One run of each has no interval: too few for the claim's min_n.
     assert_eq!(judge(&claims, &hw, id, &ring_machine(0.12, 0.01, 1)).verdict, crate::claims::testing::too_few(1, 3));
