@@ -13,10 +13,14 @@
 //! - `order_at_sizes`: series `a` larger (or faster) than `b` at each size of
 //!   the paper's range, by Welch ([`judge::order`]), the sizes combined by the
 //!   rule the paper's wording implies ([`across_sizes`]).
+//! - `threshold`: at each point of the paper's setting ([`Series::points`]) a
+//!   measured estimate at most, at least or within the paper's threshold, by
+//!   its 95% interval ([`judge::band`]: across it is inconclusive with the runs
+//!   needed), every point ([`judge::all_of`]).
 
 use super::judge::{self, Band, Comparison, Finding};
 use super::{Check, Ctx, Estimate, Outcome, Params};
-use crate::fmt::fmt_mean;
+use crate::fmt::{fmt_mean, fmt_num};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -45,6 +49,30 @@ pub trait Series {
     fn beyond(&self, _name: &str) -> Vec<String> {
         Vec::new()
     }
+
+    /// The points of `name` in the paper's setting (`sizes`: the claim's sizes, if any), with what lies outside it.
+    fn points(&self, _name: &str, _sizes: Option<&Band>) -> Points {
+        Points::default()
+    }
+}
+
+/// A claim's labelled estimates in the paper's setting.
+#[derive(Clone, Debug, Default)]
+pub struct Points {
+    /// Where and what was measured, for the evidence: "the ring over several GPUs (NCCL), 2048 per island, migration's share (%)".
+    pub setting: String,
+    /// Each point's label ("6 islands (3+3)") and estimate.
+    pub at: Vec<(String, Estimate)>,
+    /// Why there are none, where the records say.
+    pub absent: Option<String>,
+    /// Why the points, measured outside the paper's setting, do not judge the claim (they go beyond the paper).
+    pub set_aside: Option<String>,
+    /// What the records show outside the setting (the report's beyond the paper).
+    pub beyond: String,
+    /// The budget the points were measured at.
+    pub budget: Option<super::Budget>,
+    /// The claim's measured value over the paper's, where the analysis defines one (shown when decided).
+    pub ratio: Option<f64>,
 }
 
 /// A series by problem size: the paper's symbol for the size and one value per run at each.
@@ -64,8 +92,9 @@ impl BySize {
 }
 
 /// The generic checks, for a paper whose analysis is `A`.
-pub fn checks<A: Series>() -> [Check<A>; 4] {
+pub fn checks<A: Series>() -> [Check<A>; 5] {
     [
+        crate::check!("threshold", threshold::<A>),
         crate::check!("faster", faster::<A>),
         crate::check!("ratio_to_paper", ratio_to_paper::<A>),
         crate::check!("identical", identical::<A>),
@@ -314,6 +343,78 @@ fn order_at_sizes<A: Series>(p: &OrderParams, a: &A, _: &Ctx) -> Outcome {
     Outcome { evidence, ..o }.with_beyond(beyond)
 }
 
+/// `threshold`: the points of `series` in the paper's `sizes`, each at most
+/// `at_most`, at least `at_least` or within `within` (one of them).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThresholdParams {
+    pub series: String,
+    #[serde(default)]
+    pub at_most: Option<f64>,
+    #[serde(default)]
+    pub at_least: Option<f64>,
+    #[serde(default)]
+    pub within: Option<Band>,
+    #[serde(default)]
+    pub sizes: Option<Band>,
+    /// Runs every point needs.
+    pub min_n: usize,
+}
+
+impl ThresholdParams {
+    /// The threshold as a band, and its words: "at most 10".
+    fn bound(&self) -> (Band, String) {
+        match (self.at_most, self.at_least, self.within) {
+            (Some(x), ..) => (Band { low: f64::NEG_INFINITY, high: x }, format!("at most {}", fmt_num(x))),
+            (_, Some(x), _) => (Band { low: x, high: f64::INFINITY }, format!("at least {}", fmt_num(x))),
+            (.., b) => {
+                let b = b.expect("validated: one threshold");
+                (b, format!("within {b}"))
+            }
+        }
+    }
+}
+
+impl Params for ThresholdParams {
+    fn validate(&self) -> Result<(), (String, String)> {
+        match (self.at_most, self.at_least, self.within) {
+            (Some(x), None, None) | (None, Some(x), None) if x.is_finite() => min_n_of(self.min_n),
+            (None, None, Some(_)) => min_n_of(self.min_n),
+            _ => Err(("at_most".into(), "name one finite threshold: at_most, at_least or within".into())),
+        }
+    }
+}
+
+/// Every point's interval on the threshold's side ([`judge::band`], [`judge::all_of`]);
+/// the claim needs `min_n` runs at every point (fewer anywhere is inconclusive).
+/// Points the analysis sets aside are judged the same and shown beyond the paper.
+fn threshold<A: Series>(p: &ThresholdParams, a: &A, _: &Ctx) -> Outcome {
+    let points = a.points(&p.series, p.sizes.as_ref());
+    let at_budget = |o: Outcome| match points.budget.clone() {
+        Some(b) => o.with_budget(b),
+        None => o,
+    };
+    if points.at.is_empty() {
+        let why = points.absent.clone().unwrap_or_else(|| format!("no {} in these records", p.series));
+        return at_budget(Outcome::not_run(why).with_beyond(points.beyond.clone()));
+    }
+    let (band, words) = p.bound();
+    let findings: Vec<Finding> = points.at.iter().map(|(_, e)| judge::band(e, &band)).collect();
+    let each: Vec<String> = points.at.iter().zip(&findings).map(|((l, e), f)| format!("{l}: {e} — {}", f.word())).collect();
+    let evidence = format!("{} ({words} each): {}", points.setting, each.join("; "));
+    if let Some(why) = &points.set_aside {
+        let beyond: Vec<&str> = [evidence.as_str(), &points.beyond].into_iter().filter(|b| !b.is_empty()).collect();
+        return Outcome::not_run(why.clone()).with_beyond(beyond.join("; "));
+    }
+    let n = points.at.iter().map(|x| x.1.n).min().unwrap_or(0);
+    let o = match points.ratio {
+        _ if n < p.min_n => Outcome::too_few(n, p.min_n, evidence),
+        Some(r) => Outcome::decided(judge::all_of(&findings), n, evidence).with_ratio(r),
+        None => Outcome::decided(judge::all_of(&findings), n, evidence),
+    };
+    at_budget(o.with_beyond(points.beyond.clone()))
+}
+
 /// One size of a comparison "A against B": its label ("ℓ = 50") and both samples.
 pub struct AtSize {
     pub label: String,
@@ -509,6 +610,59 @@ mod tests {
         assert_eq!(on(order_at_sizes, &order(SizesRule::Every), &absent).verdict.label(), "not run here (b: libcuda not found)");
     }
 
+    /// Points `a` at ℓ = 50 and 100, with a reason where a series has none.
+    struct Pointed(Vec<(String, Estimate)>);
+    impl Series for Pointed {
+        fn series(&self, _: &str) -> Option<Vec<f64>> {
+            None
+        }
+        fn points(&self, name: &str, sizes: Option<&Band>) -> Points {
+            let at = if name == "a" { self.0.clone() } else { Vec::new() };
+            let setting = format!("spc at ℓ = {}", sizes.unwrap());
+            Points { setting, at, absent: Some(format!("{name}: libcuda not found")), beyond: "ℓ = 600".into(), ..Points::default() }
+        }
+    }
+
+    struct SetAside(Pointed);
+    impl Series for SetAside {
+        fn series(&self, _: &str) -> Option<Vec<f64>> {
+            None
+        }
+        fn points(&self, name: &str, sizes: Option<&Band>) -> Points {
+            Points { set_aside: Some("another population".into()), ..self.0.points(name, sizes) }
+        }
+    }
+
+    #[test]
+    fn threshold_holds_at_every_point_by_its_interval() {
+        let p = ThresholdParams { series: "a".into(), at_most: Some(10.0), at_least: None, within: None, sizes: Some(RANGE), min_n: 2 };
+        let est = |xs: &[f64]| Estimate::mean_of(xs).unwrap();
+        let points = |b: &[f64]| Pointed(vec![("ℓ = 50".into(), est(&[2.4, 3.2])), ("ℓ = 100".into(), est(b))]);
+        let o = on(threshold, &p, &points(&[2.0, 2.1]));
+        assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
+        assert!(o.evidence.starts_with("spc at ℓ = 50–350 (at most 10 each): ℓ = 50: 2.80 ["), "{}", o.evidence);
+        assert_eq!(o.beyond.as_deref(), Some("ℓ = 600"));
+        assert_eq!(on(threshold, &p, &points(&[20.0, 21.0])).verdict, Verdict::NotReproduced(Some(crate::claims::Direction::Exceeds)));
+        // One point across the bound: inconclusive, with the runs that would clear it.
+        assert!(on(threshold, &p, &points(&[4.0, 12.0])).verdict.n_needed().is_some());
+        let least = ThresholdParams { at_most: None, at_least: Some(5.0), ..p };
+        assert_eq!(on(threshold, &least, &points(&[2.0, 2.1])).verdict.direction(), Some(crate::claims::Direction::FallsShort));
+        // Fewer runs than the claim needs at any point: inconclusive, needing min_n.
+        assert_eq!(
+            on(threshold, &ThresholdParams { min_n: 3, series: "a".into(), ..least }, &points(&[2.0, 2.1])).verdict,
+            crate::claims::testing::too_few(2, 3)
+        );
+        let within = ThresholdParams { at_least: None, within: Some(Band { low: 1.0, high: 2.5 }), ..least };
+        let o = on(threshold, &within, &points(&[2.0, 2.1]));
+        assert!(matches!(o.verdict, Verdict::Inconclusive { .. }) && o.evidence.contains("(within 1–2.5 each)"), "{}", o.evidence);
+        // Points measured outside the paper's setting: not run, judged beyond the paper.
+        let o = on(threshold, &within, &SetAside(points(&[2.0, 2.1])));
+        assert_eq!(o.verdict.label(), "not run here (another population)");
+        assert!(o.beyond.as_deref().unwrap().starts_with("spc at ℓ = 50–350 (within 1–2.5 each): ℓ = 50: 2.80"), "{:?}", o.beyond);
+        let none = ThresholdParams { series: "b".into(), at_most: Some(1.0), at_least: None, within: None, sizes: Some(RANGE), min_n: 2 };
+        assert_eq!(on(threshold, &none, &points(&[1.0])).verdict.label(), "not run here (b: libcuda not found)");
+    }
+
     #[test]
     fn faster_holds_fails_and_ties_by_welch() {
         let p = FasterParams { a: "a".into(), b: "b".into(), min_n: 3 };
@@ -542,5 +696,9 @@ mod tests {
         assert_eq!(FasterParams { a: "a".into(), b: "b".into(), min_n: 1 }.validate().unwrap_err().0, "min_n");
         assert_eq!(identical_at(0).validate().unwrap_err().0, "min_n");
         assert_eq!(OrderParams { min_n: 1, ..order(SizesRule::Every) }.validate().unwrap_err().0, "min_n");
+        let both =
+            ThresholdParams { series: "a".into(), at_most: Some(1.0), at_least: Some(0.5), within: None, sizes: Some(RANGE), min_n: 2 };
+        assert_eq!(both.validate().unwrap_err().0, "at_most");
+        assert_eq!(ThresholdParams { at_least: None, min_n: 1, ..both }.validate().unwrap_err().0, "min_n");
     }
 }

@@ -15,21 +15,25 @@ use super::analysis::{Analysis, Learning, Stage, StratumPoint, compare_variances
 use super::spec::{PaperSpeedups, SETS, set_label, stand_in};
 use super::{BALLOT, CUDA, SERIAL};
 use crate::check;
+use crate::claims::generic::{self, Points, Series};
 use crate::claims::judge::{self, Band, Finding};
-use crate::claims::{Budget, Check, Comparison, Ctx, Direction, Estimate, Model, Outcome, Params, Point, Verdict};
+use crate::claims::{Budget, Check, Comparison, Ctx, Direction, Estimate, Model, Outcome, Params, Point};
 use crate::fmt::{fmt_mean, fmt_num, fmt_ratio, fmt_sig};
 use serde::Deserialize;
 
-/// The table of checks the spec's claims name.
-pub const CHECKS: &[Check<Analysis>] = &[
-    check!("speedup_max", speedup_max),
-    check!("cuda_variance_smaller", cuda_variance_smaller),
-    check!("windows_cut_serial_time", windows_cut_serial_time),
-    check!("learning_vs_evaluation", learning_vs_evaluation),
-    check!("speedup_peak_band", speedup_peak_band),
-    check!("speedup_peak_set", speedup_peak_set),
-    check!("small_sets_gain_little", small_sets_gain_little),
-];
+/// The table of checks the spec's claims name: the generic shapes (`threshold`
+/// judges `learning_over_evaluation`) and the paper's own.
+pub fn checks() -> Vec<Check<Analysis>> {
+    let own = [
+        check!("speedup_max", speedup_max),
+        check!("cuda_variance_smaller", cuda_variance_smaller),
+        check!("windows_cut_serial_time", windows_cut_serial_time),
+        check!("speedup_peak_band", speedup_peak_band),
+        check!("speedup_peak_set", speedup_peak_set),
+        check!("small_sets_gain_little", small_sets_gain_little),
+    ];
+    generic::checks().into_iter().chain(own).collect()
+}
 
 /// What the evidence says of CN, SS and SA wherever they take part.
 const STAND_INS: &str =
@@ -386,89 +390,64 @@ fn windows_cut_serial_time(p: &BandParams, a: &Analysis, _: &Ctx) -> Outcome {
     at_budget(o, a.eval_budget())
 }
 
-/// A band decided by repeated runs.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BandRuns {
-    band: Band,
-    min_n: usize,
-}
+/// `learning_over_evaluation` (Section 5.2, "in all datasets"), judged by the
+/// generic `threshold`: at 1 window, per public set, the whole system's mean
+/// speedup over the evaluation's alone (cuda-paper, the ratio with its 95%
+/// interval), on the learning runs on equal terms with the evaluation stage
+/// (`Analysis::like_for_like_learning`: as many rules per evaluator call in
+/// both); runs of another population are set aside, the stand-ins shown beyond the paper.
+impl Series for Analysis {
+    fn series(&self, _: &str) -> Option<Vec<f64>> {
+        None
+    }
 
-impl Params for BandRuns {
-    fn validate(&self) -> Result<(), (String, String)> {
-        self.band.check_ratio("band")?;
-        check_min_n(self.min_n)
+    fn points(&self, name: &str, _: Option<&Band>) -> Points {
+        if name != "learning_over_evaluation" {
+            return Points::default();
+        }
+        if let Some((budget, l)) = self.like_for_like_learning() {
+            return learning_over_evaluation(self, budget.for_claims(), l);
+        }
+        let Some((budget, l)) = self.main_learning() else {
+            return Points { absent: Some("no learning runs in this machine's records".into()), ..Points::default() };
+        };
+        let why = format!(
+            "no learning runs with population {}, the evaluation stage's rules per GA iteration (learning here: {})",
+            self.paper.rules_per_iteration,
+            budget.describe().replace("**", "")
+        );
+        Points { set_aside: Some(why), ..learning_over_evaluation(self, budget.for_claims(), l) }
     }
 }
 
-/// Section 5.2 ("in all datasets"): at 1 window the whole system's speedup is
-/// larger than the evaluation's alone but less than twice it: per public set,
-/// the ratio of the mean learning speedup to the mean evaluation speedup (over
-/// each stage's runs), with its 95% interval, inside the band
-/// ([`judge::all_of`]). Judged on the learning runs on equal terms with the
-/// evaluation stage (`Analysis::like_for_like_learning`: as many rules per
-/// evaluator call in both); runs of another population are shown beyond the paper.
-fn learning_vs_evaluation(p: &BandRuns, a: &Analysis, _: &Ctx) -> Outcome {
-    if let Some((budget, l)) = a.like_for_like_learning() {
-        return learning_against_evaluation(p, a, budget.for_claims(), l);
-    }
-    let Some((budget, l)) = a.main_learning() else { return Outcome::not_run("no learning runs in this machine's records") };
-    let o = learning_against_evaluation(p, a, budget.for_claims(), l);
-    if matches!(o.verdict, Verdict::NotRun(_)) {
-        return o;
-    }
-    let why = format!(
-        "no learning runs with population {}, the evaluation stage's rules per GA iteration (learning here: {})",
-        a.paper.rules_per_iteration,
-        budget.describe().replace("**", "")
-    );
-    Outcome::not_run(why).with_beyond([Some(o.evidence), o.beyond].into_iter().flatten().collect::<Vec<_>>().join("; "))
-}
-
-fn learning_against_evaluation(p: &BandRuns, a: &Analysis, learning: Budget, l: &Learning) -> Outcome {
+fn learning_over_evaluation(a: &Analysis, learning: Budget, l: &Learning) -> Points {
     // The learning runs' budget where it is reduced, else the evaluation stage's.
     let budget = match a.eval_budget() {
         Some(e) if !learning.is_reduced() => e,
         _ => learning,
     };
-    let sets: Vec<(&str, Vec<f64>, Vec<f64>)> = SETS
-        .iter()
-        .filter(|set| a.paper.table3.at(set, 1).is_some() && a.paper.table4.at(set, 1).is_some())
-        .map(|&set| (set, a.eval.run_speedups(set, 1, CUDA), l.total.run_speedups(set, 1, CUDA)))
-        .filter(|(_, e, l)| !e.is_empty() && !l.is_empty())
-        .collect();
-    let judged: Vec<(&str, Finding, String)> = sets
-        .iter()
-        .filter_map(|(set, e, lr)| {
-            let ratio = Estimate::ratio_of_means(lr, e)?;
-            let finding = judge::band(&ratio, &p.band);
-            let line = format!("{}: learning {} / evaluation {} = {ratio}, {}", set_label(set), fmt_mean(lr), fmt_mean(e), finding.word());
-            Some((*set, finding, line))
-        })
-        .collect();
-    let (public, stand_ins): (Vec<_>, Vec<_>) = judged.into_iter().partition(|(set, _, _)| is_public(set));
-    let lines = |xs: &[(&str, Finding, String)]| xs.iter().map(|x| x.2.as_str()).collect::<Vec<_>>().join("; ");
-    let beyond = if stand_ins.is_empty() { String::new() } else { format!("the stand-ins ({STAND_INS}): {}", lines(&stand_ins)) };
-    if public.is_empty() {
-        let why = match (sets.is_empty(), has_cuda(&a.eval)) {
-            (true, true) => no_cuda(&l.total),
-            (true, false) => no_cuda(&a.eval),
-            (false, _) => "no cuda-paper runs of the public sets at 1 window in both stages".into(),
-        };
-        return Outcome::not_run(why).with_beyond(beyond).with_budget(budget);
-    }
-    let n = sets.iter().filter(|(set, _, _)| is_public(set)).map(|(_, e, l)| e.len().min(l.len())).min().unwrap_or(0);
-    let findings: Vec<Finding> = public.iter().map(|x| x.1.clone()).collect();
     let lengths = a.eval_iterations.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
-    let evidence = format!(
-        "cuda-paper at 1 window, the whole system's speedup over the evaluation's (wanted inside {}× in every public set, 95% interval of the ratio of the mean speedups): {} of {} sets inside — {}; evaluation: simulated GAs of {lengths} iterations × {} rules",
-        p.band,
-        findings.iter().filter(|f| f.holds()).count(),
-        public.len(),
-        lines(&public),
+    let setting = format!(
+        "cuda-paper at 1 window, the whole system's speedup over the evaluation's in every public set (95% interval of the ratio of the mean speedups; evaluation: simulated GAs of {lengths} iterations × {} rules)",
         a.paper.rules_per_iteration
     );
-    decide(judge::all_of(&findings), n, p.min_n, evidence).with_beyond(beyond).with_budget(budget)
+    let (mut points, mut stand_ins, mut any) = (Points { setting, budget: Some(budget), ..Points::default() }, Vec::new(), false);
+    for &set in SETS.iter().filter(|set| a.paper.table3.at(set, 1).is_some() && a.paper.table4.at(set, 1).is_some()) {
+        let (e, lr) = (a.eval.run_speedups(set, 1, CUDA), l.total.run_speedups(set, 1, CUDA));
+        any |= !e.is_empty() && !lr.is_empty();
+        let Some(ratio) = Estimate::ratio_of_means(&lr, &e) else { continue };
+        let label = format!("{}: learning {} / evaluation {}", set_label(set), fmt_mean(&lr), fmt_mean(&e));
+        if is_public(set) { points.at.push((label, ratio)) } else { stand_ins.push(format!("{label} = {ratio}")) }
+    }
+    if !stand_ins.is_empty() {
+        points.beyond = format!("the stand-ins ({STAND_INS}): {}", stand_ins.join("; "));
+    }
+    points.absent = Some(match (any, has_cuda(&a.eval)) {
+        (false, true) => no_cuda(&l.total),
+        (false, false) => no_cuda(&a.eval),
+        (true, _) => "no cuda-paper runs of the public sets at 1 window in both stages".into(),
+    });
+    points
 }
 
 /// `speedup_peak_band`: Figures 4–5, the speedup against the training instances

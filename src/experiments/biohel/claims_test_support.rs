@@ -1,7 +1,7 @@
 //! The fixtures the tests of `claims.rs` share: the shipped spec's claims
-//! bound to [`CHECKS`], and synthetic records of one machine.
+//! bound to [`checks`], and synthetic records of one machine.
 
-use super::CHECKS;
+use super::checks;
 use crate::claims::testing;
 use crate::claims::{Claims, Ctx, Outcome};
 use crate::experiments::Experiment;
@@ -16,7 +16,7 @@ use crate::spec::{PaperHardware, SpecFile};
 use std::path::Path;
 use std::sync::Arc;
 
-/// The shipped spec's claims bound to [`CHECKS`], its Tables 3–4 and its hardware.
+/// The shipped spec's claims bound to [`checks`], its Tables 3–4 and its hardware.
 pub(super) struct Shipped {
     pub(super) claims: Claims<Analysis>,
     pub(super) tables: Arc<PaperTables>,
@@ -33,7 +33,7 @@ pub(super) fn shipped() -> Shipped {
 fn shipped_from(text: &str) -> Shipped {
     let file = SpecFile::from_text(Path::new("experiments/biohel.toml"), text.into());
     let spec: BiohelSpec = file.parse().unwrap();
-    let claims = Claims::bind(&file, &spec.claims, &spec.paper.hardware, CHECKS).unwrap();
+    let claims = Claims::bind(&file, &spec.claims, &spec.paper.hardware, &checks()).unwrap();
     let rules_per_iteration = *spec.settings.rules_per_iteration.get_ref();
     let tables = Arc::new(PaperTables { table3: spec.table3, table4: spec.table4, rules_per_iteration });
     Shipped { claims, tables, hardware: spec.paper.hardware }

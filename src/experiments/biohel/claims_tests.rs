@@ -307,7 +307,7 @@ fn reduced_budgets_are_stated_and_gated_by_the_framework() {
     let Verdict::NotRun(NotRun::ReducedBudget(b)) = &o.verdict else { panic!("{:?}", o.verdict) };
     assert_eq!((b.used, b.paper), (10_000.0, 25_000.0));
     assert!(b.unit.contains("at most 2 rules"), "{}", b.unit);
-    assert!(o.beyond.as_deref().is_some_and(|x| x.contains("1 of 1 sets inside")), "{:?}", o.beyond);
+    assert!(o.beyond.as_deref().is_some_and(|x| x.contains("(n = 2) — holds")), "{:?}", o.beyond);
     // At the paper's learning budget but a 5-iteration evaluation GA: gated as well.
     let m = Rows::default().eval("adu", 44_000, 1, &e).iterations(5).learn(PAPER, "adu", 44_000, 1, &tight(3.0, 2)).machine();
     let o = s.judge("learning_vs_evaluation", &m);

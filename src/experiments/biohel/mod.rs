@@ -85,7 +85,7 @@ impl Experiment for Biohel {
         selfcheck::selfcheck(gpu, small, seed, datasets)
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
-        let (spec, claims): (BiohelSpec, _) = super::load_spec(file, self.id(), claims::CHECKS)?;
+        let (spec, claims): (BiohelSpec, _) = super::load_spec(file, self.id(), &claims::checks())?;
         let mut peak_bands = BTreeMap::new();
         for c in spec.claims.iter().filter(|c| c.check.get_ref() == "speedup_peak_band") {
             // Read as `bind` read it (the same deserializer), so the two cannot disagree.

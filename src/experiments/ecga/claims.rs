@@ -1,6 +1,6 @@
 //! The paper's claims, one check each, registered in [`checks`] under the name
 //! a spec's `check` uses (with the generic shapes of [`generic`], which judge
-//! `gecga_identical` and `gm_population_not_smaller`); parameters are typed and
+//! `gecga_identical`, `gm_population_not_smaller` and `spc_small`); parameters are typed and
 //! validated at load.
 //!
 //! Each check judges the paper's own range and settings (Table 5 and Figure 7:
@@ -30,7 +30,7 @@ use crate::claims::generic::{self, BySize};
 use crate::claims::judge::Band;
 use crate::claims::{Check, Model, Params};
 use crate::library::ecga::Search;
-use fig5::{spc_small, spg_at_500, spg_grows};
+use fig5::{spg_at_500, spg_grows};
 use fig6::{greedy_converges_earlier, greedy_quality_higher};
 use fig7::gm_faster;
 use scalability::scale;
@@ -42,7 +42,6 @@ pub fn checks() -> Vec<Check<Analysis>> {
     let own = [
         check!("population_growth", population_growth),
         check!("spg_grows", spg_grows),
-        check!("spc_small", spc_small),
         check!("spg_at_500", spg_at_500),
         check!("greedy_quality_higher", greedy_quality_higher),
         check!("greedy_converges_earlier", greedy_converges_earlier),
@@ -54,10 +53,18 @@ pub fn checks() -> Vec<Check<Analysis>> {
 
 /// The series the generic shapes judge: `gecga_identical` (Figure 5's gECGA
 /// runs by ℓ, 1 where identical to the first CPU scorer's) and `table5_gm`,
-/// `table5_greedy` (Table 5's bisected populations by ℓ).
+/// `table5_greedy` (Table 5's bisected populations by ℓ) and `spc` (Figure 5's
+/// FastCount speedups, [`fig5::spc`]).
 impl generic::Series for Analysis {
     fn series(&self, _: &str) -> Option<Vec<f64>> {
         None
+    }
+
+    fn points(&self, name: &str, sizes: Option<&Band>) -> generic::Points {
+        match (name, sizes) {
+            ("spc", Some(range)) => fig5::spc(self, range),
+            _ => generic::Points::default(),
+        }
     }
 
     fn by_size(&self, name: &str) -> Option<BySize> {
@@ -141,25 +148,6 @@ impl Params for Growth {
         positive_range(&self.range)?;
         at_least("min_n", self.min_n, 1)?;
         at_least("min_sizes", self.min_sizes, 3)
-    }
-}
-
-/// A speedup that must stay at most `max` (its 95% interval wholly below: [`judge::at_most`]).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SmallSpeedup {
-    range: Band,
-    max: f64,
-    min_n: usize,
-}
-
-impl Params for SmallSpeedup {
-    fn validate(&self) -> Result<(), (String, String)> {
-        positive_range(&self.range)?;
-        if !(self.max > 1.0 && self.max.is_finite()) {
-            return Err(("max".into(), format!("a bound on a speedup must be above 1, not {}", self.max)));
-        }
-        at_least("min_n", self.min_n, 2)
     }
 }
 

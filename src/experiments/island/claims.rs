@@ -14,29 +14,30 @@
 //!
 //! The checks lie by what they judge: fitness (Figure 4) in `claims_fitness`,
 //! time (Figure 5) in `claims_time`, migration (Figure 6) in
-//! `claims_migration`, speed (Figure 7, Tables I and II, Section VI's sustained
-//! rate) in `claims_speed`; what they share in `claims_common`. [`CHECKS`] binds
-//! each check's name in the spec to its function.
+//! `claims_migration` (the series the generic `threshold` judges), speed (Figure 7, Tables I and II, Section VI's sustained
+//! rate) in `claims_speed`; what they share in `claims_common`. [`checks`] binds
+//! each check's name in the spec to its function, with the generic shapes.
 
 use super::analysis::Analysis;
 use super::claims_fitness::{island_steps_significant, more_islands_better};
-use super::claims_migration::migration_negligible;
 use super::claims_speed::{gpu_speedup, gpus_over_cpu, sustained_rate, threads_scale};
-use super::claims_time::{islands_add_no_time, saturation_knee};
+use super::claims_time::saturation_knee;
 use crate::check;
 use crate::claims::Check;
+use crate::claims::generic;
 
-pub(super) const CHECKS: &[Check<Analysis>] = &[
-    check!("more_islands_better", more_islands_better),
-    check!("islands_add_no_time", islands_add_no_time),
-    check!("saturation_knee", saturation_knee),
-    check!("migration_negligible", migration_negligible),
-    check!("threads_scale", threads_scale),
-    check!("gpu_speedup", gpu_speedup),
-    check!("island_steps_significant", island_steps_significant),
-    check!("gpus_over_cpu", gpus_over_cpu),
-    check!("sustained_rate", sustained_rate),
-];
+pub(super) fn checks() -> Vec<Check<Analysis>> {
+    let own = [
+        check!("more_islands_better", more_islands_better),
+        check!("saturation_knee", saturation_knee),
+        check!("threads_scale", threads_scale),
+        check!("gpu_speedup", gpu_speedup),
+        check!("island_steps_significant", island_steps_significant),
+        check!("gpus_over_cpu", gpus_over_cpu),
+        check!("sustained_rate", sustained_rate),
+    ];
+    generic::checks().into_iter().chain(own).collect()
+}
 
 #[cfg(test)]
 #[path = "claims_tests.rs"]

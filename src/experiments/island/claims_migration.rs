@@ -1,33 +1,15 @@
-//! The migration claim of Figure 6: migration's share of the time is almost
-//! negligible at 2048 per island, on the ring over several GPUs.
+//! The migration claim of Figure 6 (migration's share of the time is almost
+//! negligible at 2048 per island, on the ring over several GPUs) and the series
+//! the generic `threshold` judges for the island paper.
 
 use super::analysis::{Analysis, Run};
-use super::claims_common::{Invalid, at_least, pct};
+use super::claims_common::pct;
+use super::claims_time::ring_over_one_gpu;
 use super::{CPU_MT, CUDA};
-use crate::claims::judge;
-use crate::claims::{Ctx, Estimate, Finding, Outcome, Params};
+use crate::claims::generic::{Points, Series};
+use crate::claims::{Band, Estimate};
 use crate::fmt::fmt_num;
-use serde::Deserialize;
 use std::collections::BTreeMap;
-
-/// Figure 6: migration's share of the time is almost negligible at 2048 per island.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct MigrationNegligible {
-    max_share: f64,
-    /// The island size of Figure 6.
-    size: usize,
-    min_n: usize,
-}
-
-impl Params for MigrationNegligible {
-    fn validate(&self) -> Invalid {
-        if !(self.max_share > 0.0 && self.max_share < 1.0) {
-            return Err(("max_share".into(), format!("a share must be in (0, 1), not {}", self.max_share)));
-        }
-        at_least("min_n", self.min_n, 2, "an interval needs the spread of repeated runs")
-    }
-}
 
 /// Migration shares of one island count: one per run, and the ring's split.
 #[derive(Default)]
@@ -36,10 +18,10 @@ struct Shares {
     split: String,
 }
 
-/// The runs of more than one island of `size`, by island count.
-fn shares_of<'a>(runs: impl Iterator<Item = &'a Run>, size: usize) -> BTreeMap<usize, Shares> {
+/// The runs of more than one island of a size in `sizes`, by island count.
+fn shares_of<'a>(runs: impl Iterator<Item = &'a Run>, sizes: &Band) -> BTreeMap<usize, Shares> {
     let mut by: BTreeMap<usize, Shares> = BTreeMap::new();
-    for r in runs.filter(|r| r.size == size && r.islands > 1) {
+    for r in runs.filter(|r| sizes.contains(r.size as f64) && r.islands > 1) {
         let e = by.entry(r.islands).or_default();
         e.values.push(r.migration_share());
         e.split = r.split.iter().map(usize::to_string).collect::<Vec<_>>().join("+");
@@ -61,45 +43,53 @@ fn show_shares(shares: &[(String, Estimate)]) -> String {
     shares.iter().map(|(l, e)| format!("{l}: {}", pct(e))).collect::<Vec<_>>().join(", ")
 }
 
-/// The mean share at `size` per island, with its interval, at every island count
-/// above one on the ring over several GPUs (the paper's setting: islands on
-/// separate GPUs), each at most `max_share` ([`judge::at_most`]); Figure 6 shows
-/// it almost negligible at every count, so every count must hold
-/// ([`judge::all_of`]). One GPU holding every island, or the CPU's threads, go
-/// beyond the paper.
-pub(super) fn migration_negligible(p: &MigrationNegligible, a: &Analysis, _: &Ctx) -> Outcome {
-    let (setting, shares, beyond) = if a.rings().any(|r| r.size == p.size) {
-        let one = list_shares(&shares_of(a.ring.iter().filter(|r| r.method == CUDA), p.size));
-        let beyond = if one.is_empty() { String::new() } else { format!("all islands on one GPU (same cases): {}", show_shares(&one)) };
-        ("the ring over several GPUs (NCCL)", list_shares(&shares_of(a.rings(), p.size)), beyond)
-    } else if a.grid_method() == Some(CUDA) {
-        // One GPU holding every island is not the paper's setting (one GPU per island, MPI between them).
-        let one = list_shares(&shares_of(a.grid.values().flatten(), p.size));
-        let beyond =
-            if one.is_empty() { String::new() } else { format!("all islands on one GPU, {} per island: {}", p.size, show_shares(&one)) };
-        return Outcome::not_run("no runs with the islands on separate GPUs (the ring over several GPUs, profile gpu-multi)")
-            .with_beyond(beyond);
-    } else {
-        let cpu: Vec<f64> = a.grid.values().flatten().filter(|r| r.method == CPU_MT && r.islands > 1).map(Run::migration_share).collect();
-        let range = cpu.iter().copied().min_by(f64::total_cmp).zip(cpu.iter().copied().max_by(f64::total_cmp));
-        let beyond = range.map_or(String::new(), |(lo, hi)| {
-            format!("all islands on the CPU's threads (sizes of the grid): {:.2}%–{:.2}%", 100.0 * lo, 100.0 * hi)
-        });
-        return Outcome::not_run(a.gpu_reason("no GPU runs in these records")).with_beyond(beyond);
+/// The series the generic `threshold` judges: `migration_share` and
+/// `ring_over_one_gpu` ([`ring_over_one_gpu`], Figure 5).
+impl Series for Analysis {
+    fn series(&self, _: &str) -> Option<Vec<f64>> {
+        None
+    }
+
+    fn points(&self, name: &str, sizes: Option<&Band>) -> Points {
+        let Some(sizes) = sizes else { return Points::default() };
+        match name {
+            "migration_share" => migration_shares(self, sizes),
+            "ring_over_one_gpu" => ring_over_one_gpu(self, sizes),
+            _ => Points::default(),
+        }
+    }
+}
+
+/// `migration_share` (Figure 6): migration's share of the run in percent at
+/// every island count above one, islands of `sizes`, on the ring over several
+/// GPUs (the paper's setting: islands on separate GPUs). One GPU holding every
+/// island, or the CPU's threads, go beyond the paper.
+fn migration_shares(a: &Analysis, sizes: &Band) -> Points {
+    let size = if sizes.low == sizes.high { fmt_num(sizes.low) } else { sizes.to_string() };
+    let one_gpu = |runs: Vec<&Run>, how: &str| {
+        let one = list_shares(&shares_of(runs.into_iter(), sizes));
+        if one.is_empty() { String::new() } else { format!("all islands on one GPU{how}: {}", show_shares(&one)) }
     };
-    if shares.is_empty() {
-        return Outcome::not_run(format!("no runs of more than one island of {}", p.size)).with_beyond(beyond);
+    if a.rings().any(|r| sizes.contains(r.size as f64)) {
+        let at = list_shares(&shares_of(a.rings(), sizes)).into_iter().map(|(l, e)| (l, e.scale(100.0))).collect();
+        return Points {
+            setting: format!("the ring over several GPUs (NCCL), {size} per island, migration's share of the run (%)"),
+            at,
+            absent: Some(format!("no runs of more than one island of {size}")),
+            beyond: one_gpu(a.ring.iter().filter(|r| r.method == CUDA).collect(), " (same cases)"),
+            ..Points::default()
+        };
     }
-    let n = shares.iter().map(|s| s.1.n).min().unwrap_or(0);
-    let findings: Vec<Finding> = shares.iter().map(|(_, e)| judge::at_most(e, p.max_share)).collect();
-    let evidence = format!(
-        "{setting}, {} per island, migration's share of the run: {} (at most {}% each)",
-        p.size,
-        show_shares(&shares),
-        fmt_num(100.0 * p.max_share)
-    );
-    if n < p.min_n {
-        return Outcome::too_few(n, p.min_n, evidence).with_beyond(beyond);
+    if a.grid_method() == Some(CUDA) {
+        // One GPU holding every island is not the paper's setting (one GPU per island, MPI between them).
+        let why = "no runs with the islands on separate GPUs (the ring over several GPUs, profile gpu-multi)";
+        let beyond = one_gpu(a.grid.values().flatten().collect(), &format!(", {size} per island"));
+        return Points { absent: Some(why.into()), beyond, ..Points::default() };
     }
-    Outcome::decided(judge::all_of(&findings), n, evidence).with_beyond(beyond)
+    let cpu: Vec<f64> = a.grid.values().flatten().filter(|r| r.method == CPU_MT && r.islands > 1).map(Run::migration_share).collect();
+    let range = cpu.iter().copied().min_by(f64::total_cmp).zip(cpu.iter().copied().max_by(f64::total_cmp));
+    let beyond = range.map_or(String::new(), |(lo, hi)| {
+        format!("all islands on the CPU's threads (sizes of the grid): {:.2}%–{:.2}%", 100.0 * lo, 100.0 * hi)
+    });
+    Points { absent: Some(a.gpu_reason("no GPU runs in these records")), beyond, ..Points::default() }
 }

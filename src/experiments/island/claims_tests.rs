@@ -21,7 +21,7 @@ const SHIPPED: &str = include_str!("../../../experiments/island.toml");
 fn bind(text: &str) -> Result<(Claims<Analysis>, PaperHardware), crate::error::SpecError> {
     let file = SpecFile::from_text(Path::new("experiments/island.toml"), text.into());
     let spec: IslandSpec = file.parse()?;
-    Ok((Claims::bind(&file, &spec.claims, &spec.paper.hardware, CHECKS)?, spec.paper.hardware))
+    Ok((Claims::bind(&file, &spec.claims, &spec.paper.hardware, &checks())?, spec.paper.hardware))
 }
 
 fn shipped() -> (Claims<Analysis>, PaperHardware) {
@@ -329,8 +329,10 @@ fn islands_on_separate_gpus_are_judged_on_the_ring_with_intervals_and_one_shared
     let id = "islands_add_no_time";
     let o = judge(&claims, &hw, id, &ring_machine(0.12, 0.01, 3));
     assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
-    assert!(o.evidence.contains("2 GPUs × 6 of 2048: 1.02 [") && o.evidence.contains("(n = 3) (holds)"), "{}", o.evidence);
+    assert!(o.evidence.contains("2 GPUs × 6 of 2048: 1.02 [") && o.evidence.contains("(n = 3) — holds"), "{}", o.evidence);
     assert!(o.evidence.contains("6 islands per GPU, the paper: 1"), "{}", o.evidence);
+    // The claim's ratio: the pair furthest from the paper's 1.
+    assert!(o.ratio.is_some_and(|r| r > 1.0 && r < 1.5), "{:?}", o.ratio);
     assert!(o.beyond.as_deref().is_some_and(|b| b.contains("all islands on one GPU") && b.contains("12 vs 6 islands of 2048: 1.78×")));
     // One run of each has no interval: too few for the claim's min_n.
     assert_eq!(judge(&claims, &hw, id, &ring_machine(0.12, 0.01, 1)).verdict, crate::claims::testing::too_few(1, 3));
@@ -376,12 +378,13 @@ fn migration_shares_are_judged_with_their_intervals() {
     let o = judge(&claims, &hw, id, &ring_machine(0.12, 0.015, 3));
     assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
     assert!(
-        o.evidence
-            .starts_with("the ring over several GPUs (NCCL), 2048 per island, migration's share of the run: 12 islands (6+6): 1.50% ["),
+        o.evidence.starts_with(
+            "the ring over several GPUs (NCCL), 2048 per island, migration's share of the run (%) (at most 2 each): 12 islands (6+6): 1.50 ["
+        ),
         "{}",
         o.evidence
     );
-    assert!(o.evidence.contains("(n = 3) (at most 2% each)"), "{}", o.evidence);
+    assert!(o.evidence.ends_with("(n = 3) — holds"), "{}", o.evidence);
     assert!(o.beyond.as_deref().is_some_and(|b| b.contains("6 islands: 1.00%")), "{:?}", o.beyond);
     // One ring run above 2% used to be "not reproduced": it is too few runs to judge.
     assert_eq!(judge(&claims, &hw, id, &ring_machine(0.12, 0.0256, 1)).verdict, crate::claims::testing::too_few(1, 3));
@@ -609,7 +612,7 @@ fn the_occupancy_of_an_island_follows_the_cards_warps_per_sm() {
 
 #[test]
 fn bad_parameters_are_spec_errors_with_line_and_key() {
-    let e = bind(&SHIPPED.replace("band = [0.67, 1.5]", "band = [1.5, 0.67]")).err().unwrap().to_string();
+    let e = bind(&SHIPPED.replace("within = [0.67, 1.5]", "within = [1.5, 0.67]")).err().unwrap().to_string();
     assert!(e.contains("claims.islands_add_no_time.params") && e.contains("not an interval"), "{e}");
     let e =
         bind(&SHIPPED.replace("islands = [1, 14], sizes = [128, 2048], min_n = 10", "islands = [1, 14], sizes = [128, 2048], min_n = 1"))
@@ -623,7 +626,7 @@ fn bad_parameters_are_spec_errors_with_line_and_key() {
     assert!(e.contains("claims.island_steps_significant.params.steps") && e.contains("not 7 → 6"), "{e}");
     let e = bind(&SHIPPED.replace("paper_share = 0.26", "paper_share = 26.0")).err().unwrap().to_string();
     assert!(e.contains("claims.sustained_rate.params.paper_share"), "{e}");
-    let e = bind(&SHIPPED.replace("max_share = 0.02", "max_share = \"2%\"")).err().unwrap().to_string();
+    let e = bind(&SHIPPED.replace("at_most = 2.0", "at_most = \"2%\"")).err().unwrap().to_string();
     assert!(e.contains("experiments/island.toml:") && e.contains("invalid type"), "{e}");
     let e = bind(&SHIPPED.replace("speedups = [[6, 5.67]", "speedups = [[1, 5.67]")).err().unwrap().to_string();
     assert!(e.contains("claims.threads_scale.params.speedups"), "{e}");

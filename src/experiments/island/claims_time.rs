@@ -3,45 +3,29 @@
 //! this GPU).
 
 use super::analysis::{Analysis, Run};
-use super::claims_common::{Invalid, at_least, each_in_band, inside, ratio_band};
+use super::claims_common::{Invalid, inside, ratio_band};
 use super::{CUDA, CUDA_RING};
+use crate::claims::generic::Points;
 use crate::claims::judge;
 use crate::claims::{Band, Ctx, Direction, Estimate, Finding, Model, Outcome, Params};
 use crate::fmt::{fmt_num, fmt_ratio};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
-/// Figure 5: islands add almost no time, each island on its own GPU.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct IslandsAddNoTime {
-    /// Band on the time per generation of G GPUs × k islands over k islands on one GPU (the paper: 1).
-    band: Band,
-    sizes: Band,
-    min_n: usize,
-}
-
-impl Params for IslandsAddNoTime {
-    fn validate(&self) -> Invalid {
-        at_least("min_n", self.min_n, 2, "a ratio of times needs the spread of repeated runs")?;
-        ratio_band(&self.band)
-    }
-}
-
-/// The ring over G GPUs with k islands on each against one GPU holding k
-/// islands alone (the same islands per GPU): each pair's ratio of mean times
-/// per generation, with its interval, must lie in the band; the paper's curves
-/// coincide at every island count, so every pair must hold ([`judge::all_of`]).
-/// All islands sharing one GPU is another setting: it goes beyond the paper.
-pub(super) fn islands_add_no_time(p: &IslandsAddNoTime, a: &Analysis, _: &Ctx) -> Outcome {
+/// `ring_over_one_gpu` (Figure 5: islands add almost no time, each island on
+/// its own GPU), judged by the generic `threshold`: the ring over G GPUs with k
+/// islands on each against one GPU holding k islands alone (the same islands
+/// per GPU), islands of `sizes`: each pair's ratio of mean times per generation,
+/// with its interval (the paper's curves coincide: 1). All islands sharing one
+/// GPU is another setting: it goes beyond the paper.
+pub(super) fn ring_over_one_gpu(a: &Analysis, sizes: &Band) -> Points {
     let one = a.one_gpu();
-    let beyond = shared_device_scaling(a, &one);
     let mut rings: BTreeMap<(usize, usize), Vec<&Run>> = BTreeMap::new();
-    for r in a.rings().filter(|r| inside(&p.sizes, r.size)) {
+    for r in a.rings().filter(|r| inside(sizes, r.size)) {
         rings.entry((r.islands, r.size)).or_default().push(r);
     }
     let mut ks = Vec::new();
-    let pairs: Vec<(String, Estimate)> = rings
+    let at: Vec<(String, Estimate)> = rings
         .values()
         .filter_map(|runs| {
             let first = runs[0];
@@ -52,35 +36,27 @@ pub(super) fn islands_add_no_time(p: &IslandsAddNoTime, a: &Analysis, _: &Ctx) -
             Some((format!("{} GPUs × {k} of {}", first.gpus.unwrap_or(first.split.len()), first.size), ratio))
         })
         .collect();
-    if pairs.is_empty() {
-        let why = if a.rings().next().is_some() {
-            "no ring's islands per GPU also ran alone on one GPU".to_owned()
-        } else {
-            a.reason(CUDA_RING)
-                .or(a.reason(CUDA))
-                .unwrap_or(
-                    "no runs with the islands on separate GPUs: the ring over several GPUs (profile gpu-multi) did not run on this machine",
-                )
-                .to_owned()
-        };
-        return Outcome::not_run(why).with_beyond(beyond);
-    }
+    let why = if a.rings().next().is_some() {
+        "no ring's islands per GPU also ran alone on one GPU"
+    } else {
+        a.reason(CUDA_RING).or(a.reason(CUDA)).unwrap_or(
+            "no runs with the islands on separate GPUs: the ring over several GPUs (profile gpu-multi) did not run on this machine",
+        )
+    };
     ks.sort_unstable();
     ks.dedup();
     let ks: Vec<String> = ks.iter().map(usize::to_string).collect();
-    let (findings, lines) = each_in_band(&pairs, 1.0, &p.band);
-    let n = pairs.iter().map(|x| x.1.n).min().unwrap_or(0);
-    let worst = pairs.iter().map(|x| x.1.value).max_by(|x, y| (x - 1.0).abs().total_cmp(&(y - 1.0).abs())).unwrap_or(f64::NAN);
-    let evidence = format!(
-        "time per generation of G GPUs × k islands over one GPU with k islands, band {}× (the paper: 1): {} ({} islands per GPU, the paper: 1)",
-        p.band,
-        lines.join(", "),
-        ks.join(", ")
-    );
-    if n < p.min_n {
-        return Outcome::too_few(n, p.min_n, evidence).with_beyond(beyond);
+    Points {
+        setting: format!(
+            "time per generation of G GPUs × k islands over one GPU with k islands ({} islands per GPU, the paper: 1)",
+            ks.join(", ")
+        ),
+        ratio: at.iter().map(|x| x.1.value).max_by(|x, y| (x - 1.0).abs().total_cmp(&(y - 1.0).abs())),
+        at,
+        absent: Some(why.to_owned()),
+        beyond: shared_device_scaling(a, &one),
+        ..Points::default()
     }
-    Outcome::decided(judge::all_of(&findings), n, evidence).with_ratio(worst).with_beyond(beyond)
 }
 
 /// How the time per generation grows with the islands when they all share one

@@ -73,7 +73,7 @@ impl Experiment for Island {
         selfcheck::selfcheck(gpu, small, seed, datasets)
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
-        let (spec, claims): (IslandSpec, _) = super::load_spec(file, self.id(), claims::CHECKS)?;
+        let (spec, claims): (IslandSpec, _) = super::load_spec(file, self.id(), &claims::checks())?;
         let instance = file.data_path(&spec.settings.instance, "settings.instance")?;
         Ok(Box::new(IslandPaper { spec, file: file.clone(), claims, instance, certificates: Default::default() }))
     }
