@@ -194,8 +194,7 @@ pub fn glance(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
         let mut row = vec![figure];
         match headline {
             Some(h) => {
-                let paper: std::collections::BTreeSet<String> =
-                    quantified(claims, &h.id).filter_map(|r| r.outcome.quantity.as_ref()).map(|q| crate::fmt::fmt_num(q.paper)).collect();
+                let paper = paper_values(claims, &h.id);
                 row.push(format!("`{}`", h.id));
                 row.push(if paper.len() == 1 { paper.first().expect("one").clone() } else { "by machine".into() });
                 for kind in &kinds {
@@ -247,6 +246,11 @@ pub fn glance(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
     md
 }
 
+/// The paper's values of a claim as printed: one, unless a check compares each machine at its own point.
+fn paper_values(claims: &[ClaimResult], id: &str) -> std::collections::BTreeSet<String> {
+    claims.iter().filter(|r| r.id == id).filter_map(|r| r.outcome.quantity.as_ref()).map(|q| crate::fmt::fmt_num(q.paper)).collect()
+}
+
 /// A measured value with its 95% interval, as the first screen prints it.
 fn estimate_cell(e: &crate::claims::Estimate) -> String {
     use crate::fmt::fmt_sig;
@@ -265,10 +269,6 @@ fn estimate_cell(e: &crate::claims::Estimate) -> String {
 pub fn claims_table(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
     let judged = judging(claims, machines);
     let names = names(machines);
-    // The paper's values of a claim: one, unless a check compares each machine at its own point.
-    let papers = |id: &str| -> std::collections::BTreeSet<String> {
-        claims.iter().filter(|r| r.id == id).filter_map(|r| r.outcome.quantity.as_ref()).map(|q| crate::fmt::fmt_num(q.paper)).collect()
-    };
     // The paper's value where any claim is quantitative.
     let quantified = claims.iter().any(|r| r.outcome.quantity.is_some());
     let mut header = vec!["table / figure".to_owned(), "claim".to_owned()];
@@ -280,7 +280,7 @@ pub fn claims_table(claims: &[ClaimResult], machines: &[MachineRecords]) -> Stri
     for (figure, c) in claims_in_order(claims) {
         let whose = if c.is_paper() { "" } else { " (harness check)" };
         let mut row = vec![figure, format!("`{}`{whose}", c.id)];
-        let paper = papers(&c.id);
+        let paper = paper_values(claims, &c.id);
         if quantified {
             row.push(match paper.len() {
                 0 => "—".into(),
