@@ -2,7 +2,8 @@
 //! ([`Params`]), a paper's table of checks ([`Check`], made with [`check!`]) and
 //! a spec's claims bound to it ([`Claims`]), judged on each machine.
 
-use super::{ClaimResult, Model, Outcome, finalize};
+use super::generic::{self, Series};
+use super::{ClaimResult, Headline, Model, Outcome, finalize};
 use crate::error::SpecError;
 use crate::records::MachineRecords;
 use crate::spec::{ClaimSpec, PaperHardware, Provenance, SpecFile};
@@ -98,12 +99,16 @@ pub(crate) fn parse_params<P: Params>(file: &SpecFile, claim: &ClaimSpec) -> Res
 
 /// A spec's claims bound to one paper's checks.
 pub struct Claims<A: 'static> {
-    claims: Vec<(ClaimSpec, Bound<A>)>,
+    claims: Vec<(ClaimSpec, Bound<A>, Option<Measure<A>>)>,
 }
 
-impl<A: 'static> Claims<A> {
-    /// Binds every claim of the spec to its check in `table`; an unknown check or
-    /// bad parameters is a spec error naming file, line and key.
+/// A claim's headline number measured on one machine's analysis ([`generic::headline`]).
+type Measure<A> = Box<dyn Fn(&A) -> Option<Headline> + Send + Sync>;
+
+impl<A: Series + 'static> Claims<A> {
+    /// Binds every claim of the spec to its check in `table`, and its headline
+    /// to the analysis's series; an unknown check or bad parameters is a spec
+    /// error naming file, line and key.
     pub fn bind(file: &SpecFile, specs: &[ClaimSpec], paper: &PaperHardware, table: &[Check<A>]) -> Result<Claims<A>, SpecError> {
         let mut claims = Vec::new();
         let mut seen = std::collections::BTreeSet::new();
@@ -141,14 +146,33 @@ impl<A: 'static> Claims<A> {
             if c.needs.budget.as_ref().is_some_and(|b| b.of.is_empty()) {
                 return Err(file.invalid(&c.check, "claims.needs.budget.of", "names no case parameter: the budget is their product"));
             }
-            claims.push((c.clone(), (check.bind)(file, c, paper)?));
+            let measure = match &c.headline {
+                Some(h) if !(h.get_ref().paper.is_finite() && h.get_ref().paper > 0.0) => {
+                    let why = format!("the paper's value {} is not a positive number", h.get_ref().paper);
+                    return Err(file.invalid(h, &format!("claims.{}.headline.paper", c.id), why));
+                }
+                Some(h) => {
+                    let h = h.get_ref().clone();
+                    Some(Box::new(move |a: &A| generic::headline(&h, a)) as Measure<A>)
+                }
+                None => None,
+            };
+            claims.push((c.clone(), (check.bind)(file, c, paper)?, measure));
         }
         Ok(Claims { claims })
     }
+}
 
+impl<A: 'static> Claims<A> {
     /// Every claim judged on one machine.
     pub fn judge(&self, analysis: &A, ctx: &Ctx) -> Vec<ClaimResult> {
-        self.claims.iter().map(|(spec, run)| ClaimResult::of(spec, &ctx.machine.hw_id, finalize(spec, run(analysis, ctx)))).collect()
+        self.claims
+            .iter()
+            .map(|(spec, run, measure)| ClaimResult {
+                headline: measure.as_ref().and_then(|m| m(analysis)),
+                ..ClaimResult::of(spec, &ctx.machine.hw_id, finalize(spec, run(analysis, ctx)))
+            })
+            .collect()
     }
 
     /// Every claim judged on every machine, each on its own analysis (`analysis`
@@ -168,15 +192,15 @@ impl<A: 'static> Claims<A> {
 
     /// Judges the claim `id` alone (tests).
     pub fn judge_one(&self, id: &str, analysis: &A, ctx: &Ctx) -> Option<Outcome> {
-        self.claims.iter().find(|(s, _)| s.id == id).map(|(spec, run)| finalize(spec, run(analysis, ctx)))
+        self.claims.iter().find(|(s, ..)| s.id == id).map(|(spec, run, _)| finalize(spec, run(analysis, ctx)))
     }
 
     /// The claims as the spec gives them.
     pub fn specs(&self) -> Vec<&ClaimSpec> {
-        self.claims.iter().map(|(s, _)| s).collect()
+        self.claims.iter().map(|(s, ..)| s).collect()
     }
 
     pub fn ids(&self) -> Vec<&str> {
-        self.claims.iter().map(|(s, _)| s.id.as_str()).collect()
+        self.claims.iter().map(|(s, ..)| s.id.as_str()).collect()
     }
 }

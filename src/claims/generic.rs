@@ -19,8 +19,9 @@
 //!   needed), every point ([`judge::all_of`]).
 
 use super::judge::{self, Band, Comparison, Finding};
-use super::{Check, Ctx, Estimate, Outcome, Params};
+use super::{Check, Ctx, Estimate, Headline, Outcome, Params};
 use crate::fmt::{fmt_mean, fmt_num};
+use crate::spec::HeadlineSpec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -100,6 +101,26 @@ pub fn checks<A: Series>() -> [Check<A>; 5] {
         crate::check!("identical", identical::<A>),
         crate::check!("order_at_sizes", order_at_sizes::<A>),
     ]
+}
+
+/// A claim's headline number on one machine ([`crate::spec::HeadlineSpec`]):
+/// mean(`a`) at the size `at` (or over every run), or mean(`a`) / mean(`b`),
+/// each with its 95% interval, over the paper's value; None where the records
+/// hold no run of it.
+pub fn headline<A: Series>(h: &HeadlineSpec, analysis: &A) -> Option<Headline> {
+    let runs = |name: &str| -> Option<Vec<f64>> {
+        let xs = match h.at {
+            Some(at) => analysis.by_size(name)?.at.get(&at)?.clone(),
+            None => analysis.series(name)?,
+        };
+        (!xs.is_empty()).then_some(xs)
+    };
+    let a = runs(&h.a)?;
+    let measured = match &h.b {
+        Some(b) => Estimate::ratio_of_means(&a, &runs(b)?)?,
+        None => Estimate::mean_of(&a)?,
+    };
+    Some(Headline { what: h.what.clone(), measured, paper: h.paper, ratio: measured.scale(1.0 / h.paper) })
 }
 
 /// `faster`: the series compared and the runs each needs.
@@ -674,6 +695,20 @@ mod tests {
         assert!(matches!(tie.verdict, Verdict::Inconclusive { .. }), "{}", tie.evidence);
         let few = judged(faster, &p, vec![1.0, 1.1], vec![2.0, 2.1]);
         assert!(matches!(few.verdict, Verdict::Inconclusive { n_needed: Some(3), .. }), "{:?}", few.verdict);
+    }
+
+    /// A headline at one size: the ratio of the two series' means there, over the paper's; None where either lacks the size.
+    #[test]
+    fn a_headline_takes_its_size_and_its_ratio() {
+        let sized =
+            Sized([("a", [(100, vec![4.0, 4.2, 3.8]), (200, vec![9.0, 9.1])].into()), ("b", [(100, vec![4.0, 4.1, 3.9])].into())].into());
+        let h = |b: Option<&str>, at: Option<usize>| HeadlineSpec { what: "w".into(), a: "a".into(), b: b.map(Into::into), at, paper: 2.0 };
+        let got = headline(&h(Some("b"), Some(100)), &sized).expect("at ℓ = 100");
+        assert!((got.measured.value - 1.0).abs() < 1e-12 && (got.ratio.value - 0.5).abs() < 1e-12, "{got:?}");
+        let mean = headline(&h(None, Some(200)), &sized).expect("a alone");
+        assert!((mean.measured.value - 9.05).abs() < 1e-12 && mean.measured.n == 2, "{mean:?}");
+        assert_eq!(headline(&h(Some("b"), Some(300)), &sized), None);
+        assert_eq!(headline(&h(None, None), &sized), None, "no series without a size");
     }
 
     #[test]

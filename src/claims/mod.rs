@@ -386,6 +386,19 @@ pub struct ClaimResult {
     pub quote: Option<String>,
     pub machine: String,
     pub outcome: Outcome,
+    /// The number the first screen shows for the claim's table or figure, where
+    /// the spec declares one (`headline`) and the records hold it; never part of the verdict.
+    pub headline: Option<Headline>,
+}
+
+/// A table or figure's headline number measured on one machine, beside the paper's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Headline {
+    pub what: String,
+    pub measured: Estimate,
+    pub paper: f64,
+    /// Measured over the paper's, with its interval.
+    pub ratio: Estimate,
 }
 
 impl ClaimResult {
@@ -398,6 +411,7 @@ impl ClaimResult {
             quote: c.quote.clone(),
             machine: machine.to_owned(),
             outcome,
+            headline: None,
         }
     }
 

@@ -46,6 +46,13 @@ fn modelled(_: &Modelled, _: &Vec<f64>, _: &Ctx) -> Outcome {
 }
 const TABLE: &[Check<Vec<f64>>] = &[check!("below", below), check!("modelled", modelled)];
 
+/// The runs are series `x` (a headline's).
+impl generic::Series for Vec<f64> {
+    fn series(&self, name: &str) -> Option<Vec<f64>> {
+        (name == "x").then(|| self.clone())
+    }
+}
+
 #[derive(serde::Deserialize)]
 struct Spec {
     claims: Vec<ClaimSpec>,
@@ -63,6 +70,27 @@ fn bind_error(text: &str) -> String {
 }
 
 const HEAD: &str = "[[claims]]\nid = \"a\"\nsource = \"s\"\ntext = \"t\"\nquote = \"q\"\ncheck = \"below\"\n";
+
+/// A claim's headline is measured on each machine's analysis beside its verdict, never changing it; a paper
+/// value that is not a positive number is refused at load, naming its line; a series the records lack gives none.
+#[test]
+fn a_headline_is_measured_beside_the_verdict() {
+    let text = format!("{HEAD}params = {{ max = 10.0 }}\nheadline = {{ what = \"mean x\", a = \"x\", paper = 4.0 }}\n");
+    let claims = bind_text(&text).expect("binds");
+    let machine = MachineRecords { hw_id: "m".into(), rows: Vec::new() };
+    let ctx = Ctx { machine: &machine, paper: &testing::paper_hardware() };
+    let judged = claims.judge(&vec![7.0, 8.0, 9.0], &ctx);
+    let h = judged[0].headline.as_ref().expect("measured");
+    assert_eq!((h.what.as_str(), h.measured.value, h.paper, h.ratio.value), ("mean x", 8.0, 4.0, 2.0));
+    assert!(h.measured.low < 8.0 && h.measured.high > 8.0 && h.ratio.low < 2.0, "{h:?}");
+    assert_eq!(judged[0].outcome, claims.judge_one("a", &vec![7.0, 8.0, 9.0], &ctx).expect("judged"), "the verdict is the check's");
+    let none = bind_text(&text.replace("a = \"x\"", "a = \"y\"")).expect("binds");
+    assert_eq!(none.judge(&vec![7.0, 8.0], &ctx)[0].headline, None);
+    let e = bind_error(&text.replace("paper = 4.0", "paper = 0.0"));
+    assert!(e.contains("t.toml:8") && e.contains("claims.a.headline.paper") && e.contains("not a positive number"), "{e}");
+    let e = bind_error(&text.replace("paper = 4.0", "paper = 4.0, sizes = 3"));
+    assert!(e.contains("t.toml") && e.contains("line 8") && e.contains("unknown field `sizes`"), "{e}");
+}
 
 #[test]
 fn parameters_are_typed_and_checked_at_load() {

@@ -142,7 +142,11 @@ pub trait Paper {
 
 /// Loads a paper's spec: parses it as `S`, checks that it is paper `id`'s and
 /// that its values can run, and binds its claims to their checks.
-pub fn load_spec<S: PaperSpec, A: 'static>(file: &SpecFile, id: &str, checks: &[Check<A>]) -> Result<(S, Claims<A>), SpecError> {
+pub fn load_spec<S: PaperSpec, A: crate::claims::generic::Series + 'static>(
+    file: &SpecFile,
+    id: &str,
+    checks: &[Check<A>],
+) -> Result<(S, Claims<A>), SpecError> {
     let spec: S = file.parse()?;
     spec.paper().check_id(file, id)?;
     spec.validate(file)?;

@@ -375,7 +375,8 @@ fn mark_incomplete(paper: &dyn Paper, machines: &[MachineRecords], mut claims: V
                     let o = &c.outcome;
                     let evidence = format!("on the {done} cases stored: {}; {}", o.verdict.label(), o.evidence);
                     let verdict = Verdict::Incomplete { profile: profile.clone(), stored: done, planned };
-                    c.outcome = Outcome { verdict, evidence, ratio: None, quantity: None, ..o.clone() };
+                    // The numbers measured on the stored cases stay (the first screen shows them beside "incomplete").
+                    c.outcome = Outcome { verdict, evidence, ratio: None, ..o.clone() };
                 }
             }
         }

@@ -3,8 +3,8 @@
 //! judged anything, and the evidence without the rows that only say "not run
 //! here" (those machines are one line each).
 
-use super::{Table, ratio_cell};
-use crate::claims::{ClaimResult, Direction, NotRun, Verdict};
+use super::{Table, ratio_cell, ratio_of};
+use crate::claims::{ClaimResult, Direction, Estimate, NotRun, Verdict};
 use crate::records::MachineRecords;
 use std::collections::BTreeMap;
 
@@ -171,7 +171,7 @@ pub fn glance(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
         of
     };
     let kinds: Vec<Vec<&MachineRecords>> = [by_kind(true), by_kind(false)].into_iter().filter(|k| !k.is_empty()).collect();
-    let mut header = vec!["table / figure".to_owned(), "headline claim".to_owned(), "paper".to_owned()];
+    let mut header = vec!["table / figure".to_owned(), "headline".to_owned(), "paper".to_owned()];
     for kind in &kinds {
         header.push(format!("measured on {} ({})", names[&kind[0].hw_id], if kind[0].has_gpu() { "GPU" } else { "CPU only" }));
         header.push("over the paper [95%]".into());
@@ -185,33 +185,45 @@ pub fn glance(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
             None => figures.push((figure, vec![c])),
         }
     }
-    fn quantified<'a>(claims: &'a [ClaimResult], id: &'a str) -> impl Iterator<Item = &'a ClaimResult> {
-        claims.iter().filter(move |r| r.id == id && r.outcome.quantity.is_some())
-    }
     let mut t = Table::new(&header);
     for (figure, of) in figures {
-        let headline = of.iter().find(|c| c.is_paper() && quantified(claims, &c.id).next().is_some());
         let mut row = vec![figure];
+        // The first paper claim that judges a paper value, else the first claim that declares a headline.
+        let headline = of
+            .iter()
+            .find(|c| c.is_paper() && claims.iter().any(|r| r.id == c.id && r.outcome.quantity.is_some()))
+            .or_else(|| of.iter().find(|c| claims.iter().any(|r| r.id == c.id && r.headline.is_some())));
         match headline {
             Some(h) => {
-                let paper = paper_values(claims, &h.id);
-                row.push(format!("`{}`", h.id));
+                let judged = claims.iter().any(|r| r.id == h.id && r.outcome.quantity.is_some());
+                let paper: std::collections::BTreeSet<String> = claims
+                    .iter()
+                    .filter(|r| r.id == h.id)
+                    .filter_map(|r| number(r, judged))
+                    .map(|(_, p, _)| crate::fmt::fmt_num(p))
+                    .collect();
+                let what = claims.iter().filter(|_| !judged).find_map(|r| r.headline.as_ref().filter(|_| r.id == h.id));
+                row.push(match what {
+                    Some(w) => format!("{} (`{}`)", w.what, h.id),
+                    None => format!("`{}`", h.id),
+                });
                 row.push(if paper.len() == 1 { paper.first().expect("one").clone() } else { "by machine".into() });
                 for kind in &kinds {
                     // The column's machine, else the most recent of its kind that measured the headline.
-                    let measured = kind.iter().find_map(|m| quantified(claims, &h.id).find(|r| r.machine == m.hw_id).map(|r| (m, r)));
-                    let Some((m, r)) = measured else {
+                    let measured = kind.iter().find_map(|m| {
+                        claims.iter().filter(|r| r.id == h.id && r.machine == m.hw_id).find_map(|r| Some((m, number(r, judged)?)))
+                    });
+                    let Some((m, (estimate, of_paper, ratio))) = measured else {
                         row.extend(["–".to_owned(), "–".to_owned()]);
                         continue;
                     };
-                    let q = r.outcome.quantity.as_ref().expect("quantified");
-                    let mut cell = estimate_cell(&q.measured);
+                    let mut cell = estimate_cell(&estimate);
                     if m.hw_id != kind[0].hw_id {
                         cell += &format!(" (on {})", names[&m.hw_id]);
                     }
-                    let mut ratio = ratio_cell(&r.outcome);
+                    let mut ratio = ratio_of(&ratio);
                     if paper.len() > 1 {
-                        ratio += &format!(" of the paper's {}", crate::fmt::fmt_num(q.paper));
+                        ratio += &format!(" of the paper's {}", crate::fmt::fmt_num(of_paper));
                     }
                     row.extend([cell, ratio]);
                 }
@@ -236,8 +248,9 @@ pub fn glance(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
         t.row(row);
     }
     let mut md = t.render();
-    md += "\nA row per table or figure of the paper that a claim rests on: the paper's value of its headline claim (the first \
-           of its claims that states one; — where none does), the value measured on the machine with a GPU and the one \
+    md += "\nA row per table or figure of the paper that a claim rests on: its headline number (that of the first of its paper \
+           claims judged against a value of the paper, else the one a claim's spec names for it, never part of a verdict; \
+           — where the paper states none), the value measured on the machine with a GPU and the one \
            without that judged the most claims (the one measured last of those that judged as many; another of the \
            kind, named, where that one did not measure it), over the paper's with its 95% interval, and the verdict of every claim it carries on those machines: ✓ reproduced · ✗ not reproduced \
            (↓ falls short of the paper, ↑ exceeds it) · ≠ differs on this hardware (a computed model predicts the points) \
@@ -246,11 +259,21 @@ pub fn glance(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
     md
 }
 
+/// A claim's number on one machine — measured, the paper's, and measured over the
+/// paper's: the paper value its check judged where it judges one on any machine
+/// (`judged`), else its declared headline.
+fn number(r: &ClaimResult, judged: bool) -> Option<(Estimate, f64, Estimate)> {
+    if judged {
+        r.outcome.quantity.as_ref().map(|q| (q.measured, q.paper, q.ratio))
+    } else {
+        r.headline.as_ref().map(|h| (h.measured, h.paper, h.ratio))
+    }
+}
+
 /// The paper's values of a claim as printed: one, unless a check compares each machine at its own point.
 fn paper_values(claims: &[ClaimResult], id: &str) -> std::collections::BTreeSet<String> {
     claims.iter().filter(|r| r.id == id).filter_map(|r| r.outcome.quantity.as_ref()).map(|q| crate::fmt::fmt_num(q.paper)).collect()
 }
-
 /// A measured value with its 95% interval, as the first screen prints it.
 fn estimate_cell(e: &crate::claims::Estimate) -> String {
     use crate::fmt::fmt_sig;
@@ -401,6 +424,7 @@ mod tests {
             quote: None,
             machine: machine.into(),
             outcome,
+            headline: None,
         }
     }
 
@@ -535,7 +559,7 @@ mod tests {
         let lines: Vec<&str> = md.lines().collect();
         assert_eq!(
             lines[0],
-            "| table / figure | headline claim | paper | measured on H200, 16 threads (GPU) | over the paper [95%] \
+            "| table / figure | headline | paper | measured on H200, 16 threads (GPU) | over the paper [95%] \
              | measured on CPU only, 16 threads (CPU only) | over the paper [95%] | claims' verdicts (H200, 16 threads / CPU only, 16 threads) |",
             "{md}"
         );
@@ -546,5 +570,24 @@ mod tests {
         assert!(table1[5].starts_with("3.00 [") && !table1[5].contains("(on"), "{md}");
         assert_eq!(table1[7], "`speedup` – / ✗ ↓, `order` ✓ / – |", "{md}");
         assert_eq!(lines[3], "| Figure 2 | — | — | — | — | — | — | `shape` ? n = 2 of ≈ 9 / – |", "{md}");
+
+        // A headline a claim's spec names fills a row no quantified paper claim fills, named; a quantified claim comes first.
+        let headline = |value: f64| crate::claims::Headline {
+            what: "GM over greedy".into(),
+            measured: Estimate::from_spread(value, 0.1, 5),
+            paper: 1.06,
+            ratio: Estimate::from_spread(value / 1.06, 0.1, 5),
+        };
+        let mut named = claims.to_vec();
+        for r in named.iter_mut().filter(|r| r.id != "order") {
+            r.headline = Some(headline(2.12));
+        }
+        let md = glance(&named, &machines);
+        let lines: Vec<&str> = md.lines().collect();
+        assert!(lines[2].starts_with("| Table 1 | `speedup` | 10 | 12.0 ["), "the quantified claim, not the headline: {md}");
+        let figure2: Vec<&str> = lines[3].split(" | ").collect();
+        assert_eq!(figure2[..3], ["| Figure 2", "GM over greedy (`shape`)", "1.06"], "{md}");
+        assert!(figure2[3].starts_with("2.12 [") && figure2[4].starts_with("2.00× ["), "{md}");
+        assert_eq!(figure2[5..7], ["–", "–"], "the CPU machine measured none: {md}");
     }
 }

@@ -189,15 +189,22 @@ pub fn ceilings_table(machines: &[MachineRecords]) -> String {
 
 /// "1.15× [1.02×, 1.31×]": measured over the paper's with its 95% interval.
 pub fn ratio_cell(o: &crate::claims::Outcome) -> String {
-    use crate::fmt::fmt_ratio;
     match (&o.quantity, o.ratio) {
-        (Some(q), _) if q.ratio.is_exact() => fmt_ratio(q.ratio.value),
-        (Some(q), _) if q.ratio.high.is_finite() => {
-            format!("{} [{}, {}]", fmt_ratio(q.ratio.value), fmt_ratio(q.ratio.low.max(0.0)), fmt_ratio(q.ratio.high))
-        }
-        (Some(q), _) => format!("{} (no interval)", fmt_ratio(q.ratio.value)),
-        (None, Some(r)) => fmt_ratio(r),
+        (Some(q), _) => ratio_of(&q.ratio),
+        (None, Some(r)) => crate::fmt::fmt_ratio(r),
         (None, None) => "—".into(),
+    }
+}
+
+/// Measured over the paper's with its 95% interval ("0.47× [0.37×, 0.60×]").
+pub fn ratio_of(r: &crate::claims::Estimate) -> String {
+    use crate::fmt::fmt_ratio;
+    if r.is_exact() {
+        fmt_ratio(r.value)
+    } else if r.high.is_finite() {
+        format!("{} [{}, {}]", fmt_ratio(r.value), fmt_ratio(r.low.max(0.0)), fmt_ratio(r.high))
+    } else {
+        format!("{} (no interval)", fmt_ratio(r.value))
     }
 }
 

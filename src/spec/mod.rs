@@ -448,6 +448,28 @@ pub struct ClaimSpec {
     /// The check's parameters (an inline table), typed by the check.
     #[serde(default)]
     pub params: Option<toml::Spanned<toml::Value>>,
+    /// The number of the paper's table or figure that the first screen shows
+    /// beside this claim, where the check itself judges no paper value.
+    #[serde(default)]
+    pub headline: Option<toml::Spanned<HeadlineSpec>>,
+}
+
+/// A table or figure's headline number (`headline = { … }` of a claim): the
+/// mean of series `a` at size `at` (every run where no size is given), or its
+/// ratio to series `b`'s mean, against the value the paper states. Shown on the
+/// first screen only; never part of a verdict.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HeadlineSpec {
+    /// What the number is, in the paper's terms ("GM's population over greedy's, ℓ = 350").
+    pub what: String,
+    pub a: String,
+    #[serde(default)]
+    pub b: Option<String>,
+    #[serde(default)]
+    pub at: Option<usize>,
+    /// The paper's value (its table, or computed from its table: the spec's comment says how).
+    pub paper: f64,
 }
 
 impl ClaimSpec {

@@ -54,7 +54,8 @@ pub fn checks() -> Vec<Check<Analysis>> {
 /// The series the generic shapes judge: `gecga_identical` (Figure 5's gECGA
 /// runs by ℓ, 1 where identical to the first CPU scorer's) and `table5_gm`,
 /// `table5_greedy` (Table 5's bisected populations by ℓ) and `spc` (Figure 5's
-/// FastCount speedups, [`fig5::spc`]).
+/// FastCount speedups, [`fig5::spc`]); for the first screen, `fig7_gm_ms` and
+/// `fig7_greedy_ms` (Figure 7's gECGA whole runs by ℓ, each search at its Table 5 population).
 impl generic::Series for Analysis {
     fn series(&self, _: &str) -> Option<Vec<f64>> {
         None
@@ -78,6 +79,13 @@ impl generic::Series for Analysis {
                 let search = if name == "table5_gm" { gm_name() } else { Search::Greedy.name() };
                 self.table5.iter().filter(|(k, _)| k.0 == search).map(|(k, v)| (k.1, v.clone())).collect()
             }
+            "fig7_gm_ms" => self.fig7.iter().filter(|(_, gm)| gm.scorer == GECGA).map(|(l, gm)| (*l, gm.total.clone())).collect(),
+            "fig7_greedy_ms" => self
+                .fig7
+                .iter()
+                .filter(|(_, gm)| gm.scorer == GECGA)
+                .filter_map(|(&l, _)| Some((l, self.times(l, GECGA)?.total.clone())))
+                .collect(),
             _ => return None,
         };
         Some(BySize { symbol: "ℓ", at })
