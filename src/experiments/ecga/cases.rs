@@ -79,10 +79,13 @@ impl EcgaPaper {
         }
         for ell in p.build_ells.iter().map(|e| *e.get_ref()) {
             let n = self.spec.population(ell, Search::Greedy);
-            let id = format!("build/l{ell}");
-            let params =
-                BuildCase { search: Search::Greedy.name().into(), ell, n, seed: seed(&id), repeats: Some(*p.build_repeats.get_ref()) };
-            cases.push(case(id, BUILD, &params, (ell * ell * n / 1_000) as u64 + 1));
+            let runs = *p.build_runs.get_ref();
+            for run in 0..runs {
+                let id = if runs == 1 { format!("build/l{ell}") } else { format!("build/l{ell}/r{run}") };
+                let repeats = Some(*p.build_repeats.get_ref());
+                let params = BuildCase { search: Search::Greedy.name().into(), ell, n, seed: seed(&id), repeats };
+                cases.push(case(id, BUILD, &params, (ell * ell * n / 1_000) as u64 + 1));
+            }
         }
         for ell in p.whole_ells.iter().map(|e| *e.get_ref()) {
             let n = self.spec.population(ell, Search::Greedy);

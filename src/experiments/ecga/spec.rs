@@ -86,6 +86,11 @@ crate::paper_profile! {
         /// build it once: the baseline's build at ℓ = 500 takes about 3 minutes).
         #[serde(default = "one")]
         pub build_repeats: Spanned<usize>,
+        /// Builds of each ℓ, each a case of its own on its own selection
+        /// (`build/l<ℓ>/r<k>`; one: `build/l<ℓ>`), for the spread of the
+        /// single-threaded scorers' times a case builds once.
+        #[serde(default = "one")]
+        pub build_runs: Spanned<usize>,
         /// One model build per search (greedy, GM) at the paper's scalability point
         /// (`[scale_paper]`: ℓ and N of Section 5.4) with gECGA, on a planted population.
         #[serde(default)]
@@ -327,6 +332,7 @@ pub fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
             ("fig6_runs", &p.fig6_runs),
             ("fig7_runs", &p.fig7_runs),
             ("build_repeats", &p.build_repeats),
+            ("build_runs", &p.build_runs),
         ] {
             file.check_repeats(n, &format!("profiles.{name}.{key}"))?;
         }
