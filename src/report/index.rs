@@ -368,10 +368,24 @@ pub fn index_markdown(papers: &[PaperVerdicts], out: &Path) -> String {
     md += &t.render();
     for p in papers {
         let _ = writeln!(md, "\n## [{}]({}) — {}\n", p.paper, p.report, p.title);
+        // The claims a machine did not run, one line per machine and reason; every other verdict a line of its own.
+        let mut not_run: Vec<((&str, &str), Vec<&str>)> = Vec::new();
         for c in &p.claims {
+            if c.verdict == kind_key(VerdictKind::NotRun) {
+                let key = (c.machine.as_str(), c.label.as_str());
+                match not_run.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, ids)) => ids.push(&c.id),
+                    None => not_run.push((key, vec![&c.id])),
+                }
+                continue;
+            }
             let ratio = c.ratio.as_ref().map_or(String::new(), |r| format!(" ({} the paper's)", crate::fmt::fmt_ratio(r.value)));
             let whose = if c.provenance == Provenance::Harness { " (harness check)" } else { "" };
             let _ = writeln!(md, "- `{}`{whose} on `{}`: **{}**{ratio}", c.id, c.machine, c.label);
+        }
+        for ((machine, label), ids) in not_run {
+            let ids: Vec<String> = ids.iter().map(|id| format!("`{id}`")).collect();
+            let _ = writeln!(md, "- on `{machine}`, **{label}**: {}", ids.join(", "));
         }
     }
     md
@@ -424,6 +438,18 @@ mod tests {
             "a page where there is one: {md}"
         );
         assert!(md.contains("- `fast` on `m1`: **reproduced** (1.20× the paper's)"), "{md}");
+
+        // Claims not run are one line per machine and reason.
+        let slow = ClaimSpec::for_tests("slow");
+        let claims = vec![
+            ClaimResult::of(&c, "m1", Outcome::not_run("libcuda not found")),
+            ClaimResult::of(&slow, "m1", Outcome::not_run("libcuda not found")),
+            ClaimResult::of(&slow, "m2", Outcome::new(Verdict::Reproduced, "ok")),
+        ];
+        let v = PaperVerdicts::new("demo", "Demo paper", &[machine("m1"), machine("m2")], &claims);
+        let md = index_markdown(&[v], dir.path());
+        assert!(md.contains("- on `m1`, **not run here (libcuda not found)**: `fast`, `slow`\n"), "{md}");
+        assert!(md.contains("- `slow` on `m2`: **reproduced**\n") && !md.contains("`fast` on `m1`"), "{md}");
     }
 
     /// A run's summary line: one machine's own verdicts, paper claims and harness checks apart, with why the claims not run were not.
