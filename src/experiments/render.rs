@@ -365,12 +365,8 @@ fn mark_incomplete(paper: &dyn Paper, machines: &[MachineRecords], mut claims: V
             without.rows.retain(|r| !(r.str(col::RECORD_KIND) == "measurement" && r.str(col::PROFILE) == profile));
             let judged = paper.judge(std::slice::from_ref(&without))?;
             for c in claims.iter_mut().filter(|c| c.machine == m.hw_id && c.outcome.verdict.is_decided()) {
-                // What the checks measured beyond the paper is never part of a verdict: it may lack the profile's rows.
-                let verdict_part = |o: &Outcome| Outcome { beyond: None, ..o.clone() };
-                let same = judged
-                    .iter()
-                    .find(|j| j.id == c.id && j.machine == c.machine)
-                    .is_some_and(|j| verdict_part(&j.outcome) == verdict_part(&c.outcome));
+                let same =
+                    judged.iter().find(|j| j.id == c.id && j.machine == c.machine).is_some_and(|j| same_verdict(&j.outcome, &c.outcome));
                 if !same {
                     let o = &c.outcome;
                     let evidence = format!("on the {done} cases stored: {}; {}", o.verdict.label(), o.evidence);
@@ -382,6 +378,14 @@ fn mark_incomplete(paper: &dyn Paper, machines: &[MachineRecords], mut claims: V
         }
     }
     Ok(claims)
+}
+
+/// Whether two outcomes of a claim agree on everything a verdict rests on: what
+/// the checks measured beyond the paper is never part of it (and may lack an
+/// incomplete profile's rows).
+fn same_verdict(a: &Outcome, b: &Outcome) -> bool {
+    let verdict_part = |o: &Outcome| Outcome { beyond: None, ..o.clone() };
+    verdict_part(a) == verdict_part(b)
 }
 
 /// Every claim of a paper judged on every machine with records under `out`
@@ -549,6 +553,15 @@ mod tests {
         let beyond = Section { title: format!("{BEYOND_THE_PAPER} — families"), intro: String::new(), machines: parts };
         let md = section(&beyond, &machines);
         assert!(!md.contains("table") && md.contains("**Measured on** [CPU, no GPU]"), "beyond the paper: every machine on its page: {md}");
+    }
+
+    /// An incomplete profile marks a claim only where leaving it out changes what the verdict rests on.
+    #[test]
+    fn beyond_the_paper_never_makes_a_sweep_incomplete() {
+        let o = Outcome::new(Verdict::Reproduced, "measured 12 (n = 5)").with_ratio(1.2);
+        assert!(same_verdict(&o, &o.clone().with_beyond("speed rows: 3 of 25 cases")));
+        assert!(!same_verdict(&o, &Outcome::new(Verdict::Reproduced, "measured 11 (n = 4)").with_ratio(1.2)));
+        assert!(!same_verdict(&o, &o.clone().with_ratio(1.1)));
     }
 
     #[test]

@@ -179,8 +179,20 @@ pub fn aliases(rows: &[Record]) -> BTreeMap<String, String> {
     let key = |r: &Record| -> Key {
         FINGERPRINT.iter().map(|k| Some(r.get(k)).filter(|v| !matches!(v, Value::Null)).map(|v| v.to_string())).collect()
     };
-    // A field an older evorepro did not record matches any value.
-    let matches = |old: &Key, new: &Key| old.iter().zip(new).all(|(o, n)| o.is_none() || o == n);
+    // A field an older evorepro did not record matches any value; the host's memory as the OS reports
+    // it moves by a fraction of a GiB from boot to boot (125.8 and 125.9 on one H200 host): within 1%.
+    let mem = FINGERPRINT.iter().position(|k| *k == FingerprintRow::mem_gib).expect("mem_gib is a fingerprint field");
+    let same = |i: usize, o: &str, n: &str| match (i == mem, o.parse::<f64>(), n.parse::<f64>()) {
+        (true, Ok(a), Ok(b)) => (a - b).abs() <= 0.01 * a.abs().max(b.abs()),
+        _ => o == n,
+    };
+    let matches = |old: &Key, new: &Key| {
+        old.iter().zip(new).enumerate().all(|(i, (o, n))| match (o, n) {
+            (None, _) => true,
+            (Some(o), Some(n)) => same(i, o, n),
+            (Some(_), None) => false,
+        })
+    };
     let mut signed: BTreeMap<Key, BTreeSet<String>> = BTreeMap::new();
     let mut unsigned: BTreeMap<String, BTreeSet<Key>> = BTreeMap::new();
     for r in rows.iter().filter(|r| matches!(r.str(col::RECORD_KIND), "measurement" | "ceiling" | "hw_ceiling")) {
@@ -359,6 +371,21 @@ mod tests {
             drift.push(r.with(FingerprintRow::cpu_threads, 32usize));
         }
         assert_eq!(aliases(&drift).get("h100__xeon__16t").map(String::as_str), Some("h100__xeon-family-6-model-207__16t"));
+        // The host's memory as reported from boot to boot (within 1%) is the same machine; 10% more is not.
+        let mem = |rows: &[Record], gib: f64| -> Vec<Record> {
+            rows.iter()
+                .cloned()
+                .map(|r| {
+                    if r.str(FingerprintRow::cpu_signature).is_empty() {
+                        r.with(FingerprintRow::mem_gib, gib)
+                    } else {
+                        r.with(FingerprintRow::mem_gib, 125.8)
+                    }
+                })
+                .collect()
+        };
+        assert_eq!(aliases(&mem(&drift, 125.9)).get("h100__xeon__16t").map(String::as_str), Some("h100__xeon-family-6-model-207__16t"));
+        assert!(aliases(&mem(&drift, 138.4)).is_empty());
         // ...but one fingerprint no signed machine has keeps the old id its own.
         drift.push(row("h100__xeon__16t", None, "H100", "cpu", "old", 1).with(FingerprintRow::cpu_threads, 8usize));
         assert!(aliases(&drift).is_empty());
