@@ -14,9 +14,9 @@ use toml::Spanned;
 mod paper;
 pub use paper::{PaperSpec, ProfileAbout, SpecOutline};
 
-/// The most repetitions (runs, seeds, bisections) of one configuration a spec
-/// may ask for: each is a case of its own, and a profile's cases are all listed
-/// before any work (the papers ran at most 30).
+/// The most repetitions (runs, seeds, bisections, repeats inside a case) of one
+/// configuration a spec may ask for: a profile's cases are all listed before any
+/// work, and a case's repeats all run in one go (the papers ran at most 30).
 pub const MAX_REPEATS: usize = 1000;
 
 /// The rate the bounds' time estimates assume: a billion elementary steps (a
@@ -279,7 +279,7 @@ impl SpecFile {
     /// Refuses a repetition count above [`MAX_REPEATS`].
     pub fn check_repeats(&self, n: &toml::Spanned<usize>, key: &str) -> Result<(), SpecError> {
         if *n.get_ref() > MAX_REPEATS {
-            return Err(self.invalid(n, key, format!("{} repetitions: at most {MAX_REPEATS} (each is a case of its own)", n.get_ref())));
+            return Err(self.invalid(n, key, format!("{} repetitions: at most {MAX_REPEATS} (the papers ran at most 30)", n.get_ref())));
         }
         Ok(())
     }
