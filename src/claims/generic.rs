@@ -25,11 +25,13 @@ use crate::spec::HeadlineSpec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
-/// An analysis that names its samples. Every method but [`Series::series`]
-/// has a default: a paper implements what its claims use.
+/// An analysis that names its samples. Every method has a default (no
+/// samples): a paper implements what its claims use.
 pub trait Series {
     /// One value per run of the series `name`, None where its records hold none.
-    fn series(&self, name: &str) -> Option<Vec<f64>>;
+    fn series(&self, _name: &str) -> Option<Vec<f64>> {
+        None
+    }
 
     /// The series `name` by problem size, None where its records hold none.
     fn by_size(&self, _name: &str) -> Option<BySize> {
@@ -526,9 +528,6 @@ mod tests {
     /// Series by ℓ: `a` and `b` at each size, with a reason where a series is absent.
     struct Sized(BTreeMap<&'static str, BTreeMap<usize, Vec<f64>>>);
     impl Series for Sized {
-        fn series(&self, _: &str) -> Option<Vec<f64>> {
-            None
-        }
         fn by_size(&self, name: &str) -> Option<BySize> {
             Some(BySize { symbol: "ℓ", at: self.0.get(name).cloned().unwrap_or_default() })
         }
@@ -634,9 +633,6 @@ mod tests {
     /// Points `a` at ℓ = 50 and 100, with a reason where a series has none.
     struct Pointed(Vec<(String, Estimate)>);
     impl Series for Pointed {
-        fn series(&self, _: &str) -> Option<Vec<f64>> {
-            None
-        }
         fn points(&self, name: &str, sizes: Option<&Band>) -> Points {
             let at = if name == "a" { self.0.clone() } else { Vec::new() };
             let setting = format!("spc at ℓ = {}", sizes.unwrap());
@@ -646,9 +642,6 @@ mod tests {
 
     struct SetAside(Pointed);
     impl Series for SetAside {
-        fn series(&self, _: &str) -> Option<Vec<f64>> {
-            None
-        }
         fn points(&self, name: &str, sizes: Option<&Band>) -> Points {
             Points { set_aside: Some("another population".into()), ..self.0.points(name, sizes) }
         }

@@ -196,13 +196,8 @@ pub fn glance(claims: &[ClaimResult], machines: &[MachineRecords]) -> String {
         match headline {
             Some(h) => {
                 let judged = claims.iter().any(|r| r.id == h.id && r.outcome.quantity.is_some());
-                let paper: std::collections::BTreeSet<String> = claims
-                    .iter()
-                    .filter(|r| r.id == h.id)
-                    .filter_map(|r| number(r, judged))
-                    .map(|(_, p, _)| crate::fmt::fmt_num(p))
-                    .collect();
-                let what = claims.iter().filter(|_| !judged).find_map(|r| r.headline.as_ref().filter(|_| r.id == h.id));
+                let paper = paper_values(claims, &h.id, judged);
+                let what = if judged { None } else { claims.iter().filter(|r| r.id == h.id).find_map(|r| r.headline.as_ref()) };
                 row.push(match what {
                     Some(w) => format!("{} (`{}`)", w.what, h.id),
                     None => format!("`{}`", h.id),
@@ -270,10 +265,11 @@ fn number(r: &ClaimResult, judged: bool) -> Option<(Estimate, f64, Estimate)> {
     }
 }
 
-/// The paper's values of a claim as printed: one, unless a check compares each machine at its own point.
-fn paper_values(claims: &[ClaimResult], id: &str) -> std::collections::BTreeSet<String> {
-    claims.iter().filter(|r| r.id == id).filter_map(|r| r.outcome.quantity.as_ref()).map(|q| crate::fmt::fmt_num(q.paper)).collect()
+/// The paper's values of a claim as printed ([`number`]'s): one, unless a check compares each machine at its own point.
+fn paper_values(claims: &[ClaimResult], id: &str, judged: bool) -> std::collections::BTreeSet<String> {
+    claims.iter().filter(|r| r.id == id).filter_map(|r| number(r, judged)).map(|(_, p, _)| crate::fmt::fmt_num(p)).collect()
 }
+
 /// A measured value with its 95% interval, as the first screen prints it.
 fn estimate_cell(e: &crate::claims::Estimate) -> String {
     use crate::fmt::fmt_sig;
@@ -303,7 +299,7 @@ pub fn claims_table(claims: &[ClaimResult], machines: &[MachineRecords]) -> Stri
     for (figure, c) in claims_in_order(claims) {
         let whose = if c.is_paper() { "" } else { " (harness check)" };
         let mut row = vec![figure, format!("`{}`{whose}", c.id)];
-        let paper = paper_values(claims, &c.id);
+        let paper = paper_values(claims, &c.id, true);
         if quantified {
             row.push(match paper.len() {
                 0 => "—".into(),

@@ -397,10 +397,6 @@ fn windows_cut_serial_time(p: &BandParams, a: &Analysis, _: &Ctx) -> Outcome {
 /// (`Analysis::like_for_like_learning`: as many rules per evaluator call in
 /// both); runs of another population are set aside, the stand-ins shown beyond the paper.
 impl Series for Analysis {
-    fn series(&self, _: &str) -> Option<Vec<f64>> {
-        None
-    }
-
     fn points(&self, name: &str, _: Option<&Band>) -> Points {
         if name != "learning_over_evaluation" {
             return Points::default();

@@ -57,10 +57,6 @@ pub fn checks() -> Vec<Check<Analysis>> {
 /// FastCount speedups, [`fig5::spc`]); for the first screen, `fig7_gm_ms` and
 /// `fig7_greedy_ms` (Figure 7's gECGA whole runs by ℓ, each search at its Table 5 population).
 impl generic::Series for Analysis {
-    fn series(&self, _: &str) -> Option<Vec<f64>> {
-        None
-    }
-
     fn points(&self, name: &str, sizes: Option<&Band>) -> generic::Points {
         match (name, sizes) {
             ("spc", Some(range)) => fig5::spc(self, range),

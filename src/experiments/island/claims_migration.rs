@@ -46,10 +46,6 @@ fn show_shares(shares: &[(String, Estimate)]) -> String {
 /// The series the generic `threshold` judges: `migration_share` and
 /// `ring_over_one_gpu` ([`ring_over_one_gpu`], Figure 5).
 impl Series for Analysis {
-    fn series(&self, _: &str) -> Option<Vec<f64>> {
-        None
-    }
-
     fn points(&self, name: &str, sizes: Option<&Band>) -> Points {
         let Some(sizes) = sizes else { return Points::default() };
         match name {

@@ -23,11 +23,7 @@ use serde::Deserialize;
 
 /// Layout's claims judge its grid by hand: no headline series (each table or
 /// figure's number is the quantity its claim judges, where it judges one).
-impl crate::claims::generic::Series for Analysis {
-    fn series(&self, _: &str) -> Option<Vec<f64>> {
-        None
-    }
-}
+impl crate::claims::generic::Series for Analysis {}
 
 pub const CHECKS: &[Check<Analysis>] = &[
     check!("fastest_at", fastest_at),
