@@ -364,7 +364,7 @@ pub fn run_ratios(ratios: &[f64], goal: Option<f64>) -> String {
     }
     let (lo, hi) = ratios.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &r| (l.min(r), h.max(r)));
     let reached =
-        goal.map_or(String::new(), |g| format!("; {} of {} at or above {g:.0}×", ratios.iter().filter(|&&r| r >= g).count(), ratios.len()));
+        goal.map_or(String::new(), |g| format!("; {} of {} at or above {g}×", ratios.iter().filter(|&&r| r >= g).count(), ratios.len()));
     format!(" (runs {lo:.1}–{hi:.1}×, n = {}{reached})", ratios.len())
 }
 
@@ -400,6 +400,7 @@ mod tests {
         assert_eq!(run_ratios(&[103.0, 97.3, 107.6], Some(100.0)), " (runs 97.3–107.6×, n = 3; 2 of 3 at or above 100×)");
         assert_eq!(run_ratios(&[15.1, 16.9], None), " (runs 15.1–16.9×, n = 2)");
         assert_eq!(run_ratios(&[120.0], Some(100.0)), "", "one run has no spread to show");
+        assert_eq!(run_ratios(&[1.4, 1.6], Some(1.5)), " (runs 1.4–1.6×, n = 2; 1 of 2 at or above 1.5×)");
     }
 
     #[test]

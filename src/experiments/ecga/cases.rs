@@ -7,12 +7,12 @@ use super::rows::{
     BUILD, Bisection, BuildCase, BuildRow, COUNT, CountCase, CountRow, DeviceTimes, FIG5, FIG6, FIG7, Fig5Case, Generation, Phases,
     RunCase, RunRow, SCALE, ScaleRow, TABLE5, Table5Case, WHOLE, WholeBuild, WholeCase, not_run, ran,
 };
-use super::{BASELINE, CPU_MT, EcgaPaper, FASTCOUNT, GECGA, GECGA_DEVICE};
+use super::{BASELINE, CPU_MT, EcgaPaper, FASTCOUNT, FASTCOUNT_KEPT, GECGA, GECGA_DEVICE};
 use crate::experiments::{Case, Footprint, RunEnv};
 use crate::gpu::ecga::GpuScorer;
 use crate::library::ecga::{
-    self, BaselineCounter, BisectionCriteria, CpuScorer, FastCount, PairScorer, ParallelCpuScorer, Popcount, Population, PrefixFastCount,
-    RunResult, Search, XLogX,
+    self, BaselineCounter, BisectionCriteria, CpuScorer, FastCount, FastCountKept, PairScorer, ParallelCpuScorer, Popcount, Population,
+    PrefixFastCount, RunResult, Search, XLogX,
 };
 use crate::library::trap::Trap;
 use crate::records::{Record, Row, col};
@@ -225,7 +225,7 @@ impl EcgaPaper {
                 let scorers = every_scorer(env, true, &mut rows)?;
                 let mut reference = None;
                 for (name, mut scorer) in scorers {
-                    let repeats = if [BASELINE, FASTCOUNT].contains(&name) { 1 } else { c.repeats.unwrap_or(1).max(1) };
+                    let repeats = if [BASELINE, FASTCOUNT, FASTCOUNT_KEPT].contains(&name) { 1 } else { c.repeats.unwrap_or(1).max(1) };
                     for _ in 0..repeats {
                         let t0 = Instant::now();
                         let trace = search_of(&c.search).build(&selected, scorer.as_mut(), max_l, &xlogx)?;
@@ -484,8 +484,9 @@ fn every_scorer<'g>(env: &'g RunEnv, single_thread: bool, rows: &mut Vec<Record>
     if single_thread {
         scorers.push((BASELINE, Box::new(CpuScorer::new(BaselineCounter))));
         scorers.push((FASTCOUNT, Box::new(CpuScorer::new(FastCount { popcount: Popcount::UnityTable16 }))));
+        scorers.push((FASTCOUNT_KEPT, Box::new(CpuScorer::new(FastCountKept(FastCount { popcount: Popcount::UnityTable16 })))));
     } else {
-        for name in [BASELINE, FASTCOUNT] {
+        for name in [BASELINE, FASTCOUNT, FASTCOUNT_KEPT] {
             rows.push(not_run(name, "ℓ beyond the profile's cpu_1t_max_ell"));
         }
     }

@@ -199,8 +199,10 @@ fn fig5(m: &MachineRecords, a: &Analysis, paper: &PaperPoints, dir: &Path) -> Re
     if a.fig5.is_empty() {
         return Ok(String::new());
     }
+    // The scorers with a record at some ℓ (the kept trees only where a profile ran them).
+    let shown: Vec<&str> = SCORERS.into_iter().filter(|s| a.fig5.values().any(|(_, m)| m.contains_key(*s))).collect();
     let mut header = vec!["ℓ".to_owned(), "N".to_owned()];
-    for s in SCORERS {
+    for s in &shown {
         header.push(format!("{s}: model / whole (ms)"));
     }
     header.extend([
@@ -215,7 +217,7 @@ fn fig5(m: &MachineRecords, a: &Analysis, paper: &PaperPoints, dir: &Path) -> Re
     for (&ell, (n, scorers)) in &a.fig5 {
         let mut cells = vec![ell.to_string(), n.to_string()];
         let (mut identical, mut runs) = (0, 0);
-        for s in SCORERS {
+        for &s in &shown {
             cells.push(match scorers.get(s) {
                 Some(t) if t.runs > 0 => {
                     if s != GECGA_DEVICE {
