@@ -352,7 +352,8 @@ fn order_at_sizes<A: Series>(p: &OrderParams, a: &A, _: &Ctx) -> Outcome {
     };
     let (inside, outside): (Vec<usize>, Vec<usize>) =
         x.at.keys().filter(|s| y.at.contains_key(s)).partition(|s| p.sizes.contains(**s as f64));
-    let beyond = if outside.is_empty() { String::new() } else { compare(&outside).evidence };
+    let beyond =
+        if outside.is_empty() { String::new() } else { format!("outside {} = {}: {}", x.symbol, p.sizes, compare(&outside).evidence) };
     if inside.is_empty() {
         let why = a.absent(&p.a).or_else(|| a.absent(&p.b));
         let why = why.unwrap_or_else(|| format!("no {} at {} = {} in these records", p.of, x.symbol, p.sizes));
@@ -602,7 +603,9 @@ mod tests {
             "{}",
             o.evidence
         );
-        assert!(o.beyond.as_deref().unwrap().starts_with("GM larger at 0 of 1 sizes, tie at 0, GM smaller at 1: ℓ = 400"));
+        assert!(
+            o.beyond.as_deref().unwrap().starts_with("outside ℓ = 50–350: GM larger at 0 of 1 sizes, tie at 0, GM smaller at 1: ℓ = 400")
+        );
         let o = on(order_at_sizes, &order(SizesRule::Every), &runs);
         assert_eq!(o.verdict.kind(), crate::claims::VerdictKind::Inconclusive, "{}", o.verdict.label());
         // Smaller at one size decides against either way.

@@ -260,10 +260,10 @@ pub struct Band {
 impl TryFrom<Pair<f64>> for Band {
     type Error = String;
     fn try_from(Pair([low, high]): Pair<f64>) -> Result<Band, String> {
-        if low.is_finite() && high.is_finite() && low <= high {
+        if low.is_finite() && (high.is_finite() || high == f64::INFINITY) && low <= high {
             Ok(Band { low, high })
         } else {
-            Err(format!("[{low}, {high}] is not an interval (low ≤ high, both finite)"))
+            Err(format!("[{low}, {high}] is not an interval (low ≤ high, low finite, high finite or `inf`: no upper edge)"))
         }
     }
 }
@@ -284,8 +284,10 @@ impl Band {
 }
 
 impl std::fmt::Display for Band {
+    /// "50–350"; a band without an upper edge (`inf` in a spec) "2376–∞".
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}–{}", fmt_num(self.low), fmt_num(self.high))
+        let high = if self.high == f64::INFINITY { "∞".to_owned() } else { fmt_num(self.high) };
+        write!(f, "{}–{high}", fmt_num(self.low))
     }
 }
 
@@ -370,6 +372,19 @@ mod tests {
     use super::super::testing;
     use super::*;
     use crate::claims::VerdictKind;
+
+    /// A band may lack an upper edge (`inf`: "2376–∞"), never a lower one or its order.
+    #[test]
+    fn a_band_may_be_open_above_only() {
+        let band = |low: f64, high: f64| Band::try_from(Pair([low, high]));
+        let open = band(2376.0, f64::INFINITY).unwrap();
+        assert!(open.contains(1e9) && !open.contains(2375.0));
+        assert_eq!(open.to_string(), "2376–∞");
+        assert_eq!(band(50.0, 350.0).unwrap().to_string(), "50–350");
+        for (low, high) in [(f64::NEG_INFINITY, 1.0), (1.0, f64::NAN), (2.0, 1.0), (f64::INFINITY, f64::INFINITY)] {
+            assert!(band(low, high).is_err(), "[{low}, {high}]");
+        }
+    }
 
     #[test]
     fn bands_parse_from_pairs_and_refuse_reversed_ones() {

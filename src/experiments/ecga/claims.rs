@@ -1,6 +1,6 @@
 //! The paper's claims, one check each, registered in [`checks`] under the name
 //! a spec's `check` uses (with the generic shapes of [`generic`], which judge
-//! `gecga_identical`, `gm_population_not_smaller` and `spc_small`); parameters are typed and
+//! `gecga_identical`, `gm_population_not_smaller`, `spc_small` and Figure 6's two claims); parameters are typed and
 //! validated at load.
 //!
 //! Each check judges the paper's own range and settings (Table 5 and Figure 7:
@@ -14,8 +14,6 @@
 
 #[path = "claims_fig5.rs"]
 mod fig5;
-#[path = "claims_fig6.rs"]
-mod fig6;
 #[path = "claims_fig7.rs"]
 mod fig7;
 #[path = "claims_scalability.rs"]
@@ -24,17 +22,17 @@ mod scalability;
 mod table5;
 
 use super::GECGA;
-use super::analysis::Analysis;
+use super::analysis::{Analysis, Fig6Run};
 use crate::check;
 use crate::claims::generic::{self, BySize};
 use crate::claims::judge::Band;
 use crate::claims::{Check, Model, Params};
 use crate::library::ecga::Search;
 use fig5::{spg_at_500, spg_grows};
-use fig6::{greedy_converges_earlier, greedy_quality_higher};
 use fig7::gm_faster;
 use scalability::scale;
 use serde::Deserialize;
+use std::collections::BTreeMap;
 use table5::population_growth;
 
 /// The generic shapes and the paper's own checks.
@@ -43,8 +41,6 @@ pub fn checks() -> Vec<Check<Analysis>> {
         check!("population_growth", population_growth),
         check!("spg_grows", spg_grows),
         check!("spg_at_500", spg_at_500),
-        check!("greedy_quality_higher", greedy_quality_higher),
-        check!("greedy_converges_earlier", greedy_converges_earlier),
         check!("scale", scale),
         check!("gm_faster", gm_faster),
     ];
@@ -75,6 +71,9 @@ impl generic::Series for Analysis {
                 let search = if name == "table5_gm" { gm_name() } else { Search::Greedy.name() };
                 self.table5.iter().filter(|(k, _)| k.0 == search).map(|(k, v)| (k.1, v.clone())).collect()
             }
+            "fig6_quality_greedy" | "fig6_quality_gm" | "fig6_ones_greedy" | "fig6_ones_gm" => {
+                return Some(BySize { symbol: "N", at: fig6_series(self, name)? });
+            }
             "fig7_gm_ms" => self.fig7.iter().filter(|(_, gm)| gm.scorer == GECGA).map(|(l, gm)| (*l, gm.total.clone())).collect(),
             "fig7_greedy_ms" => self
                 .fig7
@@ -87,12 +86,19 @@ impl generic::Series for Analysis {
         Some(BySize { symbol: "ℓ", at })
     }
 
-    fn absent(&self, name: &str) -> Option<String> {
-        (name == "gecga_identical").then(|| Some(format!("{GECGA}: {}", self.gecga_absent.as_ref()?))).flatten()
+    fn measured_as(&self, name: &str) -> Option<String> {
+        let what = if name.starts_with("fig6_quality_") {
+            "model quality over a run but its last generation"
+        } else if name.starts_with("fig6_ones_") {
+            "mean ratio of ones after selection over generations 1 to the longest run's last (a run that ended keeps its last value)"
+        } else {
+            return name.starts_with("table5_").then(|| table5::table5_rule(self));
+        };
+        Some(format!("{what}, at the paper's conditions"))
     }
 
-    fn measured_as(&self, name: &str) -> Option<String> {
-        name.starts_with("table5_").then(|| table5::table5_rule(self))
+    fn absent(&self, name: &str) -> Option<String> {
+        (name == "gecga_identical").then(|| Some(format!("{GECGA}: {}", self.gecga_absent.as_ref()?))).flatten()
     }
 
     /// gECGA's identity beyond whole runs: one model build per ℓ, and the counting kernel alone.
@@ -177,19 +183,6 @@ impl Params for PaperSpeedup {
     }
 }
 
-/// Runs each population size needs (Figure 6).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Runs {
-    min_n: usize,
-}
-
-impl Params for Runs {
-    fn validate(&self) -> Result<(), (String, String)> {
-        at_least("min_n", self.min_n, 2)
-    }
-}
-
 /// Figure 7: the sizes and runs of the comparison, and the hardware model
 /// that may explain its result (Amdahl's law: `model = { amdahl = 1.0 }`),
 /// predicting each ℓ within `band` (measured / predicted), from the paper's
@@ -253,6 +246,23 @@ fn positive_range(range: &Band) -> Result<(), (String, String)> {
 
 fn at_least(key: &str, v: usize, min: usize) -> Result<(), (String, String)> {
     if v >= min { Ok(()) } else { Err((key.into(), format!("must be at least {min}, not {v}"))) }
+}
+
+/// Figure 6 by population N, at each N where both searches ran: `fig6_<what>_<search>`, one value
+/// per run of `search` (greedy or gm): its model quality over its generations but its last
+/// (`quality`), or its mean ratio of ones after selection up to the longest run's last generation
+/// of either search at that N (`ones`: every run counts, those that never come near 1 included).
+fn fig6_series(a: &Analysis, name: &str) -> Option<BTreeMap<usize, Vec<f64>>> {
+    let (what, search) = name.strip_prefix("fig6_")?.split_once('_')?;
+    let search = if search == "gm" { gm_name() } else { Search::Greedy.name() };
+    let runs = |s: &str, n: usize| a.fig6_runs.get(&(s.to_owned(), n));
+    let at = |n: usize| {
+        let both = [runs(Search::Greedy.name(), n)?, runs(gm_name(), n)?];
+        let horizon = both.iter().flat_map(|r| r.values()).map(Fig6Run::last_generation).max().unwrap_or(0);
+        let value = |r: &Fig6Run| if what == "quality" { r.overall_quality() } else { r.mean_ones_over(horizon) };
+        Some((n, runs(search, n)?.values().filter_map(value).collect()))
+    };
+    Some(a.fig6_runs.keys().filter(|k| k.0 == search).filter_map(|k| at(k.1)).collect())
 }
 
 fn gm_name() -> &'static str {

@@ -161,18 +161,11 @@ pub struct Published {
     pub scale: ScalePaper,
     /// MAX_L of Section 5.2 (Table 4's model matrix has ℓ(MAX_L + 1) entries).
     pub max_l: usize,
-    /// The smallest Figure 6 population at the paper's conditions.
-    pub fig6_min_n: usize,
 }
 
 impl EcgaSpec {
     pub fn published(&self) -> Published {
-        Published {
-            fig5: self.fig5_paper.clone(),
-            scale: self.scale_paper.clone(),
-            max_l: *self.settings.max_l.get_ref(),
-            fig6_min_n: self.settings.fig6_paper_min_n,
-        }
+        Published { fig5: self.fig5_paper.clone(), scale: self.scale_paper.clone(), max_l: *self.settings.max_l.get_ref() }
     }
 
     /// The population of Figures 5 and 7: the paper's Table 5 where it has ℓ,
