@@ -84,8 +84,14 @@ fn a_headline_is_measured_beside_the_verdict() {
     assert_eq!((h.what.as_str(), h.measured.value, h.paper, h.ratio.value), ("mean x", 8.0, 4.0, 2.0));
     assert!(h.measured.low < 8.0 && h.measured.high > 8.0 && h.ratio.low < 2.0, "{h:?}");
     assert_eq!(judged[0].outcome, claims.judge_one("a", &vec![7.0, 8.0, 9.0], &ctx).expect("judged"), "the verdict is the check's");
+    // verdicts.json carries it beside the verdict, as the first screen shows it.
+    let json = serde_json::to_value(crate::report::index::ClaimVerdict::of(&judged[0])).expect("serialises");
+    assert_eq!((json["headline"]["what"].as_str(), json["headline"]["paper"].as_f64()), (Some("mean x"), Some(4.0)), "{json}");
+    assert_eq!(json["headline"]["ratio"]["value"].as_f64(), Some(2.0), "{json}");
     let none = bind_text(&text.replace("a = \"x\"", "a = \"y\"")).expect("binds");
-    assert_eq!(none.judge(&vec![7.0, 8.0], &ctx)[0].headline, None);
+    let unmeasured = none.judge(&vec![7.0, 8.0], &ctx);
+    assert_eq!(unmeasured[0].headline, None);
+    assert!(serde_json::to_value(crate::report::index::ClaimVerdict::of(&unmeasured[0])).unwrap()["headline"].is_null());
     let e = bind_error(&text.replace("paper = 4.0", "paper = 0.0"));
     assert!(e.contains("t.toml:8") && e.contains("claims.a.headline.paper") && e.contains("not a positive number"), "{e}");
     let e = bind_error(&text.replace("paper = 4.0", "paper = 4.0, sizes = 3"));

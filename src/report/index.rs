@@ -136,6 +136,18 @@ pub struct ClaimVerdict {
     pub source: String,
     pub text: String,
     pub quote: Option<String>,
+    /// The claim's headline number on this machine where its spec declares one (never part of the verdict).
+    #[serde(default)]
+    pub headline: Option<HeadlineJson>,
+}
+
+/// A claim's headline number ([`crate::claims::Headline`]): what it is, measured, the paper's value and their ratio.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeadlineJson {
+    pub what: String,
+    pub measured: Interval,
+    pub paper: f64,
+    pub ratio: Interval,
 }
 
 fn kind_key(k: VerdictKind) -> String {
@@ -195,6 +207,12 @@ impl ClaimVerdict {
             source: c.source.clone(),
             text: c.text.clone(),
             quote: c.quote.clone(),
+            headline: c.headline.as_ref().map(|h| HeadlineJson {
+                what: h.what.clone(),
+                measured: Interval::from(&h.measured),
+                paper: h.paper,
+                ratio: Interval::from(&h.ratio),
+            }),
         }
     }
 }
