@@ -28,9 +28,9 @@
 //! Files: `spec.rs` (the typed spec), `cases.rs` (cases and running them),
 //! `rows.rs` (the records' typed rows), `analysis.rs` (records → analysis), `render.rs` (the report's sections),
 //! `scale.rs` and `performance.rs` (two of its sections), `claims.rs` (the
-//! checks, judged in `claims_table5.rs`, `claims_fig5.rs`, `claims_fig6.rs`,
-//! `claims_fig7.rs` and `claims_scalability.rs`), `selfcheck.rs` (the GPU
-//! kernels against the CPU).
+//! series the generic checks judge, Figure 6's among them, and the paper's own
+//! checks, judged in `claims_table5.rs`, `claims_fig5.rs`, `claims_fig7.rs` and
+//! `claims_scalability.rs`), `selfcheck.rs` (the GPU kernels against the CPU).
 
 mod analysis;
 mod cases;
