@@ -52,4 +52,7 @@ fn gboa_quick_profile_on_cpu_end_to_end() {
 fn gboa_spec_with_impossible_values_names_file_line_and_key() {
     common::assert_spec_edit_rejected("gboa", "complexity_ell = 120", "complexity_ell = 121", &["profiles.quick.complexity_ell", "121"]);
     common::assert_spec_edit_rejected("gboa", "population = 4800", "population = 2", &["settings.population"]);
+    // The range the claims judge is the spec's, once: a run length of 0 or a negative size names its key.
+    common::assert_spec_edit_rejected("gboa", "judged_generations = 200", "judged_generations = 0", &["settings.judged_generations"]);
+    common::assert_spec_edit_rejected("gboa", "judged_ells = [1, 190]", "judged_ells = [-5, 190]", &["settings.judged_ells"]);
 }

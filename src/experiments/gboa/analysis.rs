@@ -3,6 +3,8 @@
 use super::cases::{GBOA, GBOA_PAPER};
 use super::rows::{COMPLEXITY, ComplexityCase, RunRow, TABLE1, Table1Case};
 use crate::claims::Estimate;
+use crate::claims::judge::Band;
+use crate::fmt::fmt_num;
 use crate::records::FingerprintRow;
 use crate::records::MachineRecords;
 use crate::records::{Record, col};
@@ -19,6 +21,34 @@ pub struct Point {
 impl std::fmt::Display for Point {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{} ({} gen.)", self.ell, self.generations)
+    }
+}
+
+/// The range the claims judge and the report splits Table I by (the spec's
+/// `settings.judged_ells` and `settings.judged_generations`): sizes ℓ chosen
+/// here, at the paper's run length (Section V). The default judges nothing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Judged {
+    pub ells: Band,
+    pub generations: usize,
+}
+
+impl Default for Judged {
+    fn default() -> Judged {
+        Judged { ells: Band { low: 0.0, high: 0.0 }, generations: 0 }
+    }
+}
+
+impl Judged {
+    pub fn contains(&self, at: &Point) -> bool {
+        self.ells.contains(at.ell as f64) && at.generations == self.generations
+    }
+
+    /// "trap-5, ℓ ≤ 190, 200 generations".
+    pub fn describe(&self) -> String {
+        let (lo, hi) = (fmt_num(self.ells.low), fmt_num(self.ells.high));
+        let ells = if self.ells.low <= 1.0 { format!("trap-5, ℓ ≤ {hi}") } else { format!("trap-5, ℓ = {lo}–{hi}") };
+        format!("{ells}, {} generations", self.generations)
     }
 }
 
@@ -71,6 +101,8 @@ pub struct Analysis {
     pub not_run: BTreeMap<String, String>,
     /// gBOA runs (both network kernels) identical to CPU pBOA, of all gBOA runs.
     pub identical: (usize, usize),
+    /// The range the claims judge (the spec's).
+    pub judged: Judged,
     /// The profile that timed each Table I point (its runs' ceilings apply).
     pub profiles: BTreeMap<Point, String>,
 }
@@ -159,9 +191,9 @@ impl Analysis {
         self.paired(at, over, under, |r| r.total).into_iter().map(|(o, u)| o / u).filter(|r| r.is_finite()).collect()
     }
 
-    /// The spec's settings the formulas of Section V.A need.
-    pub fn with_settings(mut self, max_parents: usize, selection: f64) -> Self {
-        (self.max_parents, self.selection) = (max_parents, selection);
+    /// The spec's settings the formulas of Section V.A need, and the range the claims judge.
+    pub fn with_settings(mut self, max_parents: usize, selection: f64, judged: Judged) -> Self {
+        (self.max_parents, self.selection, self.judged) = (max_parents, selection, judged);
         self
     }
 

@@ -6,7 +6,7 @@
 //! the paper's 200 generations; what the records hold beyond them goes to the
 //! report's "beyond the paper". `quality_kept` is the harness's own check.
 
-use super::analysis::{Analysis, Point, RunTimes, exponent_of};
+use super::analysis::{Analysis, Judged, Point, RunTimes, exponent_of};
 use super::cases::{GBOA, GBOA_PAPER, PBOA, PBOA_MT, SBOA};
 use crate::check;
 use crate::claims::generic::{self, Series};
@@ -62,32 +62,21 @@ impl Baseline {
     }
 }
 
-/// The sizes judged (`ells`) at the paper's run length.
-fn in_setting(at: &Point, ells: &Band, generations: usize) -> bool {
-    ells.contains(at.ell as f64) && at.generations == generations
-}
-
-fn check_setting(ells: &Band, generations: usize, min_n: usize) -> Result<(), (String, String)> {
-    if ells.low < 0.0 {
-        return Err(("ells".into(), "problem sizes must be positive".into()));
-    }
-    if generations == 0 {
-        return Err(("generations".into(), "must be at least 1".into()));
-    }
+fn check_min_n(min_n: usize) -> Result<(), (String, String)> {
     if min_n < 2 {
         return Err(("min_n".into(), format!("a spread needs at least 2 runs, not {min_n}")));
     }
     Ok(())
 }
 
-/// Points inside the setting judged and outside it.
-fn split<T>(points: Vec<(Point, T)>, ells: &Band, generations: usize) -> [Vec<(Point, T)>; 2] {
-    let (inside, outside) = points.into_iter().partition(|(at, _)| in_setting(at, ells, generations));
+/// Points inside the range judged and outside it.
+fn split<T>(points: Vec<(Point, T)>, judged: &Judged) -> [Vec<(Point, T)>; 2] {
+    let (inside, outside) = points.into_iter().partition(|(at, _)| judged.contains(at));
     [inside, outside]
 }
 
-fn nothing_in(ells: &Band, generations: usize, what: &str) -> Outcome {
-    Outcome::not_run(format!("no {what} runs at ℓ in {ells} with {generations} generations"))
+fn nothing_in(judged: &Judged, what: &str) -> Outcome {
+    Outcome::not_run(format!("no {what} runs at ℓ in {} with {} generations", judged.ells, judged.generations))
 }
 
 fn total(r: &RunTimes) -> f64 {
@@ -135,8 +124,6 @@ pub struct Speedup {
     /// The paper's largest speedup.
     paper: f64,
     band: Band,
-    ells: Band,
-    generations: usize,
     min_n: usize,
 }
 
@@ -146,7 +133,7 @@ impl Params for Speedup {
             return Err(("paper".into(), format!("a speedup must be positive, not {}", self.paper)));
         }
         self.band.check_ratio("band")?;
-        check_setting(&self.ells, self.generations, self.min_n)
+        check_min_n(self.min_n)
     }
 }
 
@@ -162,10 +149,10 @@ fn speedup(p: &Speedup, a: &Analysis, ctx: &Ctx) -> Outcome {
     if all.is_empty() {
         return Outcome::not_run(a.reason(GBOA));
     }
-    let [inside, outside] = split(all, &p.ells, p.generations);
+    let [inside, outside] = split(all, &a.judged);
     let beyond = list(&outside, fmt_ratio);
     let Some(&(at, best)) = inside.iter().max_by(|x, y| x.1.value.total_cmp(&y.1.value)) else {
-        return nothing_in(&p.ells, p.generations, "gBOA").with_beyond(beyond);
+        return nothing_in(&a.judged, "gBOA").with_beyond(beyond);
     };
     if let Err(o) = judge::enough(fewest(&inside), p.min_n, "runs per ℓ") {
         return o.with_beyond(beyond);
@@ -174,7 +161,7 @@ fn speedup(p: &Speedup, a: &Analysis, ctx: &Ctx) -> Outcome {
     let mut o = judge::ratio(&what, best, p.paper, &p.band, None, &[], ctx);
     o.evidence += &format!("; every ℓ, whole run: {}", list(&inside, fmt_ratio));
     let judged = |pts: Vec<(Point, Estimate)>| {
-        let [inside, _] = split(pts, &p.ells, p.generations);
+        let [inside, _] = split(pts, &a.judged);
         inside
     };
     let built = judged(speedups(a, base, GBOA, construction));
@@ -198,8 +185,6 @@ pub struct Share {
     /// The paper's share of network construction in a serial run (Section I).
     serial_share: f64,
     model: Option<Model>,
-    ells: Band,
-    generations: usize,
     min_n: usize,
 }
 
@@ -219,7 +204,7 @@ impl Params for Share {
                 format!("the largest problems' share {} lies below the smaller ones' {}", self.min_share_largest, self.min_share),
             ));
         }
-        check_setting(&self.ells, self.generations, self.min_n)
+        check_min_n(self.min_n)
     }
 
     fn model(&self) -> Option<&Model> {
@@ -274,10 +259,10 @@ fn construction_dominates(p: &Share, a: &Analysis, ctx: &Ctx) -> Outcome {
     if all.is_empty() {
         return Outcome::not_run(a.reason(GBOA));
     }
-    let [inside, outside] = split(all, &p.ells, p.generations);
+    let [inside, outside] = split(all, &a.judged);
     let beyond = list(&outside, pct);
     let Some(&(largest, _)) = inside.last() else {
-        return nothing_in(&p.ells, p.generations, "gBOA").with_beyond(beyond);
+        return nothing_in(&a.judged, "gBOA").with_beyond(beyond);
     };
     let n = fewest(&inside);
     if let Err(o) = judge::enough(n, p.min_n, "gBOA runs per ℓ") {
@@ -343,14 +328,12 @@ fn amdahl_point(a: &Analysis, at: Point, share: f64, paper: f64, serial_share: f
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Setting {
-    ells: Band,
-    generations: usize,
     min_n: usize,
 }
 
 impl Params for Setting {
     fn validate(&self) -> Result<(), (String, String)> {
-        check_setting(&self.ells, self.generations, self.min_n)
+        check_min_n(self.min_n)
     }
 }
 
@@ -366,7 +349,7 @@ fn pboa_faster_than_sboa(p: &Setting, a: &Analysis, _: &Ctx) -> Outcome {
     for &at in a.table1.keys() {
         let (s, q) = (a.runs(at, SBOA, total), a.runs(at, PBOA, total));
         let Some(ratio) = Estimate::ratio_of_means(&s, &q) else { continue };
-        if in_setting(&at, &p.ells, p.generations) {
+        if a.judged.contains(&at) {
             inside.push((at, ratio, judge::order(&s, &q, Comparison::Greater)));
         } else {
             beyond.push(format!("ℓ={at}: sBOA/pBOA {}", shown(&ratio, fmt_ratio)));
@@ -374,7 +357,7 @@ fn pboa_faster_than_sboa(p: &Setting, a: &Analysis, _: &Ctx) -> Outcome {
     }
     let beyond = beyond.join(", ");
     if inside.is_empty() {
-        return nothing_in(&p.ells, p.generations, "sBOA and pBOA").with_beyond(beyond);
+        return nothing_in(&a.judged, "sBOA and pBOA").with_beyond(beyond);
     }
     let n = inside.iter().map(|x| x.1.n).min().unwrap_or(0);
     if let Err(o) = judge::enough(n, p.min_n, "runs per ℓ") {
@@ -560,8 +543,6 @@ fn complexity_gboa(p: &GboaComplexity, a: &Analysis, _: &Ctx) -> Outcome {
 pub struct Quality {
     /// Largest drop in the solved fraction still counted as "as many".
     max_drop: f64,
-    ells: Band,
-    generations: usize,
     min_n: usize,
 }
 
@@ -570,7 +551,7 @@ impl Params for Quality {
         if !(0.0..1.0).contains(&self.max_drop) {
             return Err(("max_drop".into(), format!("a drop in the solved fraction lies in 0..1, not {}", self.max_drop)));
         }
-        check_setting(&self.ells, self.generations, self.min_n)
+        check_min_n(self.min_n)
     }
 }
 
@@ -588,7 +569,7 @@ fn quality_kept(p: &Quality, a: &Analysis, _: &Ctx) -> Outcome {
             continue;
         };
         let line = format!("ℓ={at}: sBOA {}, pBOA {}", pct(s), pct(q));
-        if in_setting(&at, &p.ells, p.generations) {
+        if a.judged.contains(&at) {
             inside.push((line, change));
         } else {
             beyond.push(line);
@@ -596,7 +577,7 @@ fn quality_kept(p: &Quality, a: &Analysis, _: &Ctx) -> Outcome {
     }
     let beyond = beyond.join(", ");
     if inside.is_empty() {
-        return nothing_in(&p.ells, p.generations, "sBOA and pBOA").with_beyond(beyond);
+        return nothing_in(&a.judged, "sBOA and pBOA").with_beyond(beyond);
     }
     let n = inside.iter().map(|x| x.1.n).min().unwrap_or(0);
     if let Err(o) = judge::enough(n, p.min_n, "runs per ℓ") {

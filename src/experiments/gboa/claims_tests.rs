@@ -24,7 +24,8 @@ const JITTER: [f64; 5] = [0.98, 1.0, 1.02, 0.99, 1.01];
 /// The complexity sweep: sBOA and pBOA ∝ ℓ² and N, gBOA's kernel as its formula says
 /// on a GPU of 132 multiprocessors.
 fn analysis(ells: &[usize], s: f64, q: f64, g: f64, share: f64, solved: (f64, f64)) -> Analysis {
-    let mut a = Analysis { gpu_sms: Some(132), ..Analysis::default() }.with_settings(3, 0.5);
+    let judged = Judged { ells: Band { low: 1.0, high: 190.0 }, generations: 200 };
+    let mut a = Analysis { gpu_sms: Some(132), ..Analysis::default() }.with_settings(3, 0.5, judged);
     for &ell in ells {
         let at = Point { ell, generations: 200 };
         let m = a.table1.entry(at).or_default();

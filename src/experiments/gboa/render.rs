@@ -2,7 +2,7 @@
 //! complexity) and the hardware comparison, from each machine's analysis.
 
 use super::GboaPaper;
-use super::analysis::{Analysis, Point, RunTimes};
+use super::analysis::{Analysis, Judged, Point, RunTimes};
 use super::cases::{GBOA, GBOA_DEVICE, GBOA_PAPER, METHODS, PBOA, PBOA_MT, SBOA};
 use crate::experiments::{PaperReport, Part, SPEED_PROFILE, Section};
 use crate::fmt;
@@ -20,7 +20,7 @@ impl GboaPaper {
     pub(super) fn build_report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
         let analyses: Vec<Analysis> = machines.iter().map(|m| self.analysis(m)).collect();
         let of = |m: &MachineRecords| &analyses[machines.iter().position(|x| x.hw_id == m.hw_id).expect("listed")];
-        let range = self.range();
+        let range = self.spec.settings.judged();
         let implied = self.implied_sboa_over_pboa();
         let sections = vec![
             Section::per_machine(
@@ -147,22 +147,12 @@ impl GboaPaper {
     /// One machine's analysis with the spec's settings.
     pub(super) fn analysis(&self, m: &MachineRecords) -> Analysis {
         let st = &self.spec.settings;
-        Analysis::of(m).with_settings(*st.max_parents.get_ref(), *st.selection.get_ref())
+        Analysis::of(m).with_settings(*st.max_parents.get_ref(), *st.selection.get_ref(), st.judged())
     }
 
     /// A claim's parameter, by claim check and key.
     fn param(&self, check: &str, key: &str) -> Option<&toml::Value> {
         self.spec.claims.iter().filter(|c| c.check.get_ref() == check).find_map(|c| c.params.as_ref()?.get_ref().get(key))
-    }
-
-    /// The range the claims judge (the speedup claims' `ells` and `generations`).
-    fn range(&self) -> Range {
-        let ells = self.param("speedup", "ells").and_then(|v| v.as_array()).and_then(|a| {
-            let num = |v: &toml::Value| v.as_float().or_else(|| v.as_integer().map(|i| i as f64));
-            Some((num(a.first()?)?, num(a.get(1)?)?))
-        });
-        let generations = self.param("speedup", "generations").and_then(|v| v.as_integer()).map(|g| g as usize);
-        Range { ells, generations }
     }
 
     /// sBOA / pBOA as the paper's two stated speedups imply it: (sBOA / gBOA) / (pBOA / gBOA).
@@ -252,31 +242,11 @@ impl GboaPaper {
     }
 }
 
-/// The range the claims judge: ℓ within `ells` at `generations` (None: any).
-pub(super) struct Range {
-    ells: Option<(f64, f64)>,
-    generations: Option<usize>,
-}
-
-impl Range {
-    fn contains(&self, at: &Point) -> bool {
-        self.ells.is_none_or(|(lo, hi)| (lo..=hi).contains(&(at.ell as f64))) && self.generations.is_none_or(|g| g == at.generations)
-    }
-
-    fn describe(&self) -> String {
-        let ells = self
-            .ells
-            .map_or("any ℓ".into(), |(lo, hi)| if lo <= 1.0 { format!("trap-5, ℓ ≤ {hi}") } else { format!("trap-5, ℓ = {lo}–{hi}") });
-        let generations = self.generations.map_or("any run length".into(), |g| format!("{g} generations"));
-        format!("{ells}, {generations}")
-    }
-}
-
 /// Table I's points inside (`inside`) or outside the range judged: each method's
 /// total, the speedups of gBOA (both kernels) over the CPU constructions for the
 /// whole run and for network construction only, and sBOA / pBOA against the ratio
 /// the paper's two speedups imply.
-fn table1(m: &MachineRecords, a: &Analysis, dir: &Path, range: &Range, implied: Option<f64>, inside: bool) -> Result<Part> {
+fn table1(m: &MachineRecords, a: &Analysis, dir: &Path, range: &Judged, implied: Option<f64>, inside: bool) -> Result<Part> {
     let points: Vec<Point> = a.table1.keys().copied().filter(|at| range.contains(at) == inside).collect();
     if points.is_empty() {
         return Ok(Part::NotRun(

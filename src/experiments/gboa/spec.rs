@@ -1,6 +1,8 @@
 //! The gBOA spec (`experiments/gboa.toml`): settings of Section V, the profiles,
 //! and validation that names file, line and key.
 
+use super::analysis::Judged;
+use crate::claims::judge::Band;
 use crate::error::SpecError;
 use crate::spec::{ClaimSpec, PaperMeta, SpecFile};
 use serde::Deserialize;
@@ -16,7 +18,8 @@ pub struct GboaSpec {
     pub claims: Vec<ClaimSpec>,
 }
 
-/// Section V: trap order, parents per node, population and truncation share.
+/// Section V: trap order, parents per node, population and truncation share;
+/// the range the claims judge (Table I's sizes chosen here, the paper's run length).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Settings {
@@ -25,6 +28,14 @@ pub struct Settings {
     pub max_parents: Spanned<usize>,
     pub population: Spanned<usize>,
     pub selection: Spanned<f64>,
+    pub judged_ells: Spanned<Band>,
+    pub judged_generations: Spanned<usize>,
+}
+
+impl Settings {
+    pub fn judged(&self) -> Judged {
+        Judged { ells: *self.judged_ells.get_ref(), generations: *self.judged_generations.get_ref() }
+    }
 }
 
 crate::paper_profile! {
@@ -58,6 +69,12 @@ pub fn validate(file: &SpecFile, spec: &GboaSpec) -> Result<(), SpecError> {
     }
     if !(*s.selection.get_ref() > 0.0 && *s.selection.get_ref() < 1.0) {
         return Err(file.invalid(&s.selection, "settings.selection", "must be in (0, 1)"));
+    }
+    if s.judged_ells.get_ref().low < 0.0 {
+        return Err(file.invalid(&s.judged_ells, "settings.judged_ells", "problem sizes must be positive"));
+    }
+    if *s.judged_generations.get_ref() == 0 {
+        return Err(file.invalid(&s.judged_generations, "settings.judged_generations", "must be at least 1"));
     }
     let pops = spec.profiles.iter().flat_map(|(name, p)| p.complexity_pops.iter().map(move |n| (name, n)));
     for (name, n) in
