@@ -328,8 +328,10 @@ pub struct OrderParams {
     /// What the samples are, where none are found: "Table 5 bisections of both searches".
     pub of: String,
     pub want: Want,
-    /// The paper's range of sizes; the others go beyond the paper.
-    pub sizes: Band,
+    /// The paper's range of sizes; the others go beyond the paper. Absent: every size the
+    /// series holds is the paper's (the analysis keeps the others apart, [`Series::beyond`]).
+    #[serde(default)]
+    pub sizes: Option<Band>,
     pub rule: SizesRule,
     /// Runs each size needs.
     pub min_n: usize,
@@ -351,12 +353,17 @@ fn order_at_sizes<A: Series>(p: &OrderParams, a: &A, _: &Ctx) -> Outcome {
         across_sizes(&points, p.want.comparison(), p.min_n, p.rule.rule(), (mine, other), [&words[0], &words[1]])
     };
     let (inside, outside): (Vec<usize>, Vec<usize>) =
-        x.at.keys().filter(|s| y.at.contains_key(s)).partition(|s| p.sizes.contains(**s as f64));
-    let beyond =
-        if outside.is_empty() { String::new() } else { format!("outside {} = {}: {}", x.symbol, p.sizes, compare(&outside).evidence) };
+        x.at.keys().filter(|s| y.at.contains_key(s)).partition(|s| p.sizes.is_none_or(|r| r.contains(**s as f64)));
+    let mut beyond: Vec<String> = match (&p.sizes, outside.is_empty()) {
+        (Some(range), false) => vec![format!("outside {} = {range}: {}", x.symbol, compare(&outside).evidence)],
+        _ => Vec::new(),
+    };
+    beyond.extend(a.beyond(&p.a));
+    let beyond = beyond.join("; ");
     if inside.is_empty() {
         let why = a.absent(&p.a).or_else(|| a.absent(&p.b));
-        let why = why.unwrap_or_else(|| format!("no {} at {} = {} in these records", p.of, x.symbol, p.sizes));
+        let at = p.sizes.map_or(String::new(), |r| format!(" at {} = {r}", x.symbol));
+        let why = why.unwrap_or_else(|| format!("no {}{at} in these records", p.of));
         return Outcome::not_run(why).with_beyond(beyond);
     }
     let o = compare(&inside);
@@ -582,7 +589,7 @@ mod tests {
             names: ["GM".into(), "greedy".into()],
             of: "bisections of both".into(),
             want: Want::Larger,
-            sizes: RANGE,
+            sizes: Some(RANGE),
             rule,
             min_n: 3,
         }

@@ -9,9 +9,9 @@
 use super::analysis::{Analysis, Judged, Point, RunTimes, exponent_of};
 use super::cases::{GBOA, GBOA_PAPER, PBOA, PBOA_MT, SBOA};
 use crate::check;
-use crate::claims::generic::{self, Series};
+use crate::claims::generic::{self, BySize, Series};
 use crate::claims::hardware::Factor;
-use crate::claims::judge::{self, Band, Comparison, Finding};
+use crate::claims::judge::{self, Band, Finding};
 use crate::claims::{Check, Ctx, Estimate, Model, Outcome, Params, Point as Matched};
 use crate::fmt::fmt_ratio;
 use crate::hardware::Quantity;
@@ -23,7 +23,6 @@ pub fn checks() -> Vec<Check<Analysis>> {
     let own = [
         check!("speedup", speedup),
         check!("construction_dominates", construction_dominates),
-        check!("pboa_faster_than_sboa", pboa_faster_than_sboa),
         check!("complexity", complexity),
         check!("complexity_gboa", complexity_gboa),
         check!("quality_kept", quality_kept),
@@ -33,15 +32,47 @@ pub fn checks() -> Vec<Check<Analysis>> {
 
 /// The series the generic shapes judge: `gboa_identical`, every gBOA run
 /// (gboa and gboa-paper), 1 where identical to single-threaded pBOA (Section
-/// IV: gBOA is "the proposed implementation of pBOA", with its permutations).
+/// IV: gBOA is "the proposed implementation of pBOA", with its permutations);
+/// `sboa_total` and `pboa_total`, the whole-run times by ℓ in the range judged
+/// (Table I's other points go beyond the paper, with sBOA/pBOA at each).
 impl Series for Analysis {
     fn series(&self, name: &str) -> Option<Vec<f64>> {
         let (same, runs) = self.identical;
         (name == "gboa_identical").then(|| (0..runs).map(|i| f64::from(u8::from(i < same))).collect())
     }
 
+    fn by_size(&self, name: &str) -> Option<BySize> {
+        let method = serial(name)?;
+        let at = self.table1.keys().filter(|at| self.judged.contains(at)).map(|&at| (at.ell, self.runs(at, method, total)));
+        Some(BySize { symbol: "ℓ", at: at.filter(|(_, runs)| !runs.is_empty()).collect() })
+    }
+
     fn absent(&self, name: &str) -> Option<String> {
-        (name == "gboa_identical").then(|| self.reason(GBOA))
+        match name {
+            "gboa_identical" => Some(self.reason(GBOA)),
+            _ => serial(name).map(|_| nothing_in(&self.judged, "sBOA and pBOA").evidence),
+        }
+    }
+
+    fn measured_as(&self, name: &str) -> Option<String> {
+        serial(name).map(|_| format!("whole-run times (ms) in the range judged ({})", self.judged.describe()))
+    }
+
+    fn beyond(&self, name: &str) -> Vec<String> {
+        if serial(name).is_none() {
+            return Vec::new();
+        }
+        let outside = speedups(self, SBOA, PBOA, total).into_iter().filter(|(at, _)| !self.judged.contains(at)).collect::<Vec<_>>();
+        if outside.is_empty() { Vec::new() } else { vec![format!("outside the range judged, sBOA/pBOA: {}", list(&outside, fmt_ratio))] }
+    }
+}
+
+/// The method of a whole-run series (`sboa_total`, `pboa_total`).
+fn serial(name: &str) -> Option<&'static str> {
+    match name {
+        "sboa_total" => Some(SBOA),
+        "pboa_total" => Some(PBOA),
+        _ => None,
     }
 }
 
@@ -322,56 +353,6 @@ fn amdahl_point(a: &Analysis, at: Point, share: f64, paper: f64, serial_share: f
         pct(paper)
     );
     point.with(Factor::of_point(Quantity::Amdahl, share_after(serial_share, sc, sr), paper, source))
-}
-
-/// The paper's setting, for checks that compare methods at each Table I size.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Setting {
-    min_n: usize,
-}
-
-impl Params for Setting {
-    fn validate(&self) -> Result<(), (String, String)> {
-        check_min_n(self.min_n)
-    }
-}
-
-/// Table I: the permutation scheme (pBOA) is faster than sBOA's acyclicity
-/// checks. The paper states it only through its two maxima (13× over sBOA,
-/// 2.6× over pBOA), not size by size: pBOA must be faster at some size judged
-/// and slower at none ([`judge::any_none_against`]); at each size Welch's 95%
-/// interval on the two methods' whole-run times decides, a tie neither
-/// supporting nor contradicting it.
-fn pboa_faster_than_sboa(p: &Setting, a: &Analysis, _: &Ctx) -> Outcome {
-    let mut inside = Vec::new();
-    let mut beyond = Vec::new();
-    for &at in a.table1.keys() {
-        let (s, q) = (a.runs(at, SBOA, total), a.runs(at, PBOA, total));
-        let Some(ratio) = Estimate::ratio_of_means(&s, &q) else { continue };
-        if a.judged.contains(&at) {
-            inside.push((at, ratio, judge::order(&s, &q, Comparison::Greater)));
-        } else {
-            beyond.push(format!("ℓ={at}: sBOA/pBOA {}", shown(&ratio, fmt_ratio)));
-        }
-    }
-    let beyond = beyond.join(", ");
-    if inside.is_empty() {
-        return nothing_in(&a.judged, "sBOA and pBOA").with_beyond(beyond);
-    }
-    let n = inside.iter().map(|x| x.1.n).min().unwrap_or(0);
-    if let Err(o) = judge::enough(n, p.min_n, "runs per ℓ") {
-        return o.with_beyond(beyond);
-    }
-    let word = |f: &Finding| match f {
-        Finding::Holds => "pBOA faster",
-        Finding::Fails(_) => "pBOA slower",
-        Finding::Undecided { .. } => "a tie",
-    };
-    let evidence = inside.iter().map(|(at, r, f)| format!("ℓ={at}: sBOA/pBOA {}, {}", shown(r, fmt_ratio), word(f))).collect::<Vec<_>>();
-    let findings: Vec<Finding> = inside.into_iter().map(|x| x.2).collect();
-    Outcome::decided(judge::any_none_against(&findings), n, format!("whole-run times, Welch's 95% interval: {}", evidence.join(", ")))
-        .with_beyond(beyond)
 }
 
 /// Section V.A: the serial constructions (sBOA, pBOA) cost O(k·2^k·n²·N + k·n³),

@@ -292,7 +292,7 @@ fn pboa_tied_with_sboa_at_every_size_is_inconclusive() {
     let o = judge_one("pboa_faster_than_sboa", &a);
     assert_eq!(o.verdict.kind(), VerdictKind::Inconclusive, "{}", o.verdict.label());
     assert!(o.verdict.n_needed().is_some_and(|n| n > 5), "{}", o.verdict.label());
-    assert!(o.evidence.contains("a tie") && o.evidence.contains("(n = 5)"), "{}", o.evidence);
+    assert!(o.evidence.contains("tie at 3") && o.evidence.contains("n = 5)"), "{}", o.evidence);
     // A tie at the small sizes beside a clear win at the largest: faster, none against.
     set_runs(&mut a, 190, SBOA, &JITTER.map(|j| 13.0 * 190.0 * j), 0.5);
     assert_eq!(judge_one("pboa_faster_than_sboa", &a).verdict, Verdict::Reproduced);
