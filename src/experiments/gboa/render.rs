@@ -20,7 +20,7 @@ impl GboaPaper {
     pub(super) fn build_report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
         let analyses: Vec<Analysis> = machines.iter().map(|m| self.analysis(m)).collect();
         let of = |m: &MachineRecords| &analyses[machines.iter().position(|x| x.hw_id == m.hw_id).expect("listed")];
-        let range = self.spec.settings.judged();
+        let range = self.judged();
         let implied = self.implied_sboa_over_pboa();
         let sections = vec![
             Section::per_machine(
@@ -147,7 +147,13 @@ impl GboaPaper {
     /// One machine's analysis with the spec's settings.
     pub(super) fn analysis(&self, m: &MachineRecords) -> Analysis {
         let st = &self.spec.settings;
-        Analysis::of(m).with_settings(*st.max_parents.get_ref(), *st.selection.get_ref(), st.judged())
+        Analysis::of(m).with_settings(*st.max_parents.get_ref(), *st.selection.get_ref(), self.judged())
+    }
+
+    /// The range the claims judge, from the spec's settings.
+    fn judged(&self) -> Judged {
+        let st = &self.spec.settings;
+        Judged { ells: *st.judged_ells.get_ref(), generations: *st.judged_generations.get_ref() }
     }
 
     /// A claim's parameter, by claim check and key.

@@ -1,7 +1,6 @@
 //! The gBOA spec (`experiments/gboa.toml`): settings of Section V, the profiles,
 //! and validation that names file, line and key.
 
-use super::analysis::Judged;
 use crate::claims::judge::Band;
 use crate::error::SpecError;
 use crate::spec::{ClaimSpec, PaperMeta, SpecFile};
@@ -30,12 +29,6 @@ pub struct Settings {
     pub selection: Spanned<f64>,
     pub judged_ells: Spanned<Band>,
     pub judged_generations: Spanned<usize>,
-}
-
-impl Settings {
-    pub fn judged(&self) -> Judged {
-        Judged { ells: *self.judged_ells.get_ref(), generations: *self.judged_generations.get_ref() }
-    }
 }
 
 crate::paper_profile! {
