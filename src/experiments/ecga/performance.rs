@@ -7,7 +7,7 @@ use super::analysis::{Analysis, Phase, ScorerTimes};
 use super::cases::{COUNT_CHECKED, COUNT_ELL, COUNT_GROUPS, COUNT_REPS};
 use super::rows::{BuildCase, COUNT, CountCase, CountRow, DeviceTimes, PHASES, Phases, SCALE};
 use super::{BASELINE, CPU_MT, FASTCOUNT, FASTCOUNT_KEPT, FASTCOUNT_PROFILE, GECGA, GECGA_DEVICE, SCORERS, SPEED_PROFILE};
-use crate::claims::Estimate;
+use crate::claims::{Estimate, Finding};
 use crate::records::MachineRecords;
 use crate::records::Record;
 use crate::records::col;
@@ -85,12 +85,11 @@ fn kept_trees(m: &MachineRecords, a: &Analysis) -> String {
     for (&ell, (n, scorers)) in &runs.fig5 {
         let (Some(paper), Some(kept)) = (runs.times(ell, FASTCOUNT), runs.times(ell, FASTCOUNT_KEPT)) else { continue };
         let Some(ratio) = Estimate::ratio_of_means(&paper.total, &kept.total) else { continue };
-        let goal = if ratio.low >= GOAL {
-            "met (the interval above it)"
-        } else if ratio.high < GOAL {
-            "not met (the interval below it)"
-        } else {
-            "undecided (the interval across it)"
+        // The framework's rule, as for a claim's bound: the whole interval on one side of the goal, else undecided.
+        let goal = match crate::claims::judge::at_least(&ratio, GOAL) {
+            Finding::Holds => "met (the interval above it)",
+            Finding::Fails(_) => "not met (the interval below it)",
+            Finding::Undecided { .. } => "undecided (the interval across it)",
         };
         let ms = |v: &[f64]| Summary::of(v).map_or("—".into(), |s| format!("{:.1} ± {:.1}", s.mean, s.sd));
         // The device's runs are its own (counter-based randomness), never the paper configuration's.

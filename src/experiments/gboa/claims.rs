@@ -50,7 +50,7 @@ impl Series for Analysis {
     fn absent(&self, name: &str) -> Option<String> {
         match name {
             "gboa_identical" => Some(self.reason(GBOA)),
-            _ => serial(name).map(|_| nothing_in(&self.judged, "sBOA and pBOA").evidence),
+            _ => serial(name).map(|_| nothing_in(&self.judged, "sBOA and pBOA")),
         }
     }
 
@@ -106,8 +106,8 @@ fn split<T>(points: Vec<(Point, T)>, judged: &Judged) -> [Vec<(Point, T)>; 2] {
     [inside, outside]
 }
 
-fn nothing_in(judged: &Judged, what: &str) -> Outcome {
-    Outcome::not_run(format!("no {what} runs at ℓ in {} with {} generations", judged.ells, judged.generations))
+fn nothing_in(judged: &Judged, what: &str) -> String {
+    format!("no {what} runs at ℓ in {} with {} generations", judged.ells, judged.generations)
 }
 
 fn total(r: &RunTimes) -> f64 {
@@ -183,7 +183,7 @@ fn speedup(p: &Speedup, a: &Analysis, ctx: &Ctx) -> Outcome {
     let [inside, outside] = split(all, &a.judged);
     let beyond = list(&outside, fmt_ratio);
     let Some(&(at, best)) = inside.iter().max_by(|x, y| x.1.value.total_cmp(&y.1.value)) else {
-        return nothing_in(&a.judged, "gBOA").with_beyond(beyond);
+        return Outcome::not_run(nothing_in(&a.judged, "gBOA")).with_beyond(beyond);
     };
     if let Err(o) = judge::enough(fewest(&inside), p.min_n, "runs per ℓ") {
         return o.with_beyond(beyond);
@@ -293,7 +293,7 @@ fn construction_dominates(p: &Share, a: &Analysis, ctx: &Ctx) -> Outcome {
     let [inside, outside] = split(all, &a.judged);
     let beyond = list(&outside, pct);
     let Some(&(largest, _)) = inside.last() else {
-        return nothing_in(&a.judged, "gBOA").with_beyond(beyond);
+        return Outcome::not_run(nothing_in(&a.judged, "gBOA")).with_beyond(beyond);
     };
     let n = fewest(&inside);
     if let Err(o) = judge::enough(n, p.min_n, "gBOA runs per ℓ") {
@@ -558,7 +558,7 @@ fn quality_kept(p: &Quality, a: &Analysis, _: &Ctx) -> Outcome {
     }
     let beyond = beyond.join(", ");
     if inside.is_empty() {
-        return nothing_in(&a.judged, "sBOA and pBOA").with_beyond(beyond);
+        return Outcome::not_run(nothing_in(&a.judged, "sBOA and pBOA")).with_beyond(beyond);
     }
     let n = inside.iter().map(|x| x.1.n).min().unwrap_or(0);
     if let Err(o) = judge::enough(n, p.min_n, "runs per ℓ") {
