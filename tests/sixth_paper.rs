@@ -8,10 +8,12 @@
 //! best fitness never falls: elitism, read from Figure 1's traces).
 
 use anyhow::Result;
-use evorepro::claims::generic::{self, Series};
+use evorepro::claims::generic::Series;
 use evorepro::claims::{Check, ClaimResult, Claims, Ctx, Finding, NoParams, Outcome, VerdictKind};
 use evorepro::error::SpecError;
-use evorepro::experiments::{self, BackendChoice, Case, Experiment, Paper, PaperReport, RunEnv, RunOptions, Section, SpecChoice};
+use evorepro::experiments::{
+    self, Analyses, BackendChoice, Case, Experiment, Paper, Plan, Render, RunEnv, RunOptions, Section, SpecChoice,
+};
 use evorepro::records::{MachineRecords, Record, col};
 use evorepro::report::{PaperValue, Table, chart};
 use evorepro::spec::{ClaimSpec, PaperMeta, SpecFile, SpecOutline};
@@ -144,11 +146,8 @@ fn best_never_falls(_: &NoParams, a: &Analysis, _: &Ctx) -> Outcome {
     Outcome::decided(finding, traces.len(), format!("{falls} of {} traces fall", traces.len()))
 }
 
-fn checks() -> Vec<Check<Analysis>> {
-    let mut all = generic::checks::<Analysis>().into_iter().collect::<Vec<_>>();
-    all.push(evorepro::check!("best_never_falls", best_never_falls));
-    all
-}
+/// The paper's own check, beside the generic shapes every paper has.
+const CHECKS: &[Check<Analysis>] = &[evorepro::check!("best_never_falls", best_never_falls)];
 
 struct Onemax;
 static ONEMAX: Onemax = Onemax;
@@ -164,7 +163,7 @@ impl Experiment for Onemax {
         SPEC
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
-        let (spec, claims) = experiments::load_spec::<OnemaxSpec, _>(file, self.id(), &checks())?;
+        let (spec, claims) = experiments::load_spec::<OnemaxSpec, _>(file, self.id(), CHECKS)?;
         Ok(Box::new(OnemaxPaper { spec, claims }))
     }
     fn selfcheck(&self, _: &evorepro::gpu::Gpu, _: bool, _: u64, _: &Path) -> Result<usize> {
@@ -180,7 +179,7 @@ struct OnemaxPaper {
     claims: Claims<Analysis>,
 }
 
-impl Paper for OnemaxPaper {
+impl Plan for OnemaxPaper {
     fn outline(&self) -> &dyn SpecOutline {
         &self.spec
     }
@@ -205,16 +204,30 @@ impl Paper for OnemaxPaper {
         let run = GaRun { evaluations: evaluations as f64, best_trace: trace.join(" "), total_ms: start.elapsed().as_secs_f64() * 1e3 };
         Ok(vec![case.params.clone().with(col::METHOD, "ga").with_row(&run)])
     }
-    fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
+}
+
+impl Render for OnemaxPaper {
+    type Analysis = Analysis;
+    fn claims(&self) -> &Claims<Analysis> {
+        &self.claims
+    }
+    fn analysis(&self, m: &MachineRecords) -> Result<Analysis> {
+        Ok(Analysis::of(m))
+    }
+    fn method(&self) -> Result<String> {
+        Ok("A GA on OneMax.".into())
+    }
+    fn sections(&self, machines: &[MachineRecords], analyses: &Analyses<Analysis>, dir: &Path) -> Result<Vec<Section>> {
         let table = Section::per_machine("Table 1 — evaluations to the optimum", "", machines, |m| {
             let mut t = Table::new(&["ℓ", "runs", "mean evaluations"]);
-            for (ell, e) in &Analysis::of(m).evaluations {
+            for (ell, e) in &analyses.of(m).evaluations {
                 t.row(vec![ell.to_string(), e.len().to_string(), format!("{:.0}", e.iter().sum::<f64>() / e.len() as f64)]);
             }
             Ok(t.render())
         })?;
         let figure = Section::per_machine("Figure 1 — best fitness by generation", "", machines, |m| {
-            let series = Analysis::of(m)
+            let series = analyses
+                .of(m)
                 .traces
                 .iter()
                 .map(|(ell, t)| (format!("ℓ = {ell}"), t[0].iter().enumerate().map(|(g, &b)| (g as f64 + 1.0, b)).collect()))
@@ -224,10 +237,7 @@ impl Paper for OnemaxPaper {
             chart::write_lines(&dir.join("figures").join(&name), &c).map_err(anyhow::Error::msg)?;
             Ok(format!("![Figure 1](figures/{name}.svg)\n"))
         })?;
-        Ok(PaperReport { method: "A GA on OneMax.".into(), sections: vec![table, figure], claims: self.judge(machines)? })
-    }
-    fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {
-        self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(Analysis::of(m)))
+        Ok(vec![table, figure])
     }
     fn compare(&self, _: &[MachineRecords]) -> String {
         String::new()

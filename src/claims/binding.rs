@@ -106,10 +106,12 @@ pub struct Claims<A: 'static> {
 type Measure<A> = Box<dyn Fn(&A) -> Option<Headline> + Send + Sync>;
 
 impl<A: Series + 'static> Claims<A> {
-    /// Binds every claim of the spec to its check in `table`, and its headline
-    /// to the analysis's series; an unknown check or bad parameters is a spec
-    /// error naming file, line and key.
-    pub fn bind(file: &SpecFile, specs: &[ClaimSpec], paper: &PaperHardware, table: &[Check<A>]) -> Result<Claims<A>, SpecError> {
+    /// Binds every claim of the spec to its check, a generic shape
+    /// ([`generic::checks`], every paper's) or one of the paper's `own`, and its
+    /// headline to the analysis's series; an unknown check or bad parameters is
+    /// a spec error naming file, line and key.
+    pub fn bind(file: &SpecFile, specs: &[ClaimSpec], paper: &PaperHardware, own: &[Check<A>]) -> Result<Claims<A>, SpecError> {
+        let table: Vec<Check<A>> = generic::checks().into_iter().chain(own.iter().map(|c| Check { name: c.name, bind: c.bind })).collect();
         let mut claims = Vec::new();
         let mut seen = std::collections::BTreeSet::new();
         for c in specs {

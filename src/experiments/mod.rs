@@ -3,15 +3,16 @@
 //! A paper is one spec (`experiments/<id>.toml`) plus one folder here with the
 //! same files for every paper: `mod.rs` ([`Experiment`]: load the spec, the GPU
 //! self-check), `spec.rs` (the typed spec and its validation), `cases.rs`
-//! (cases of a profile, running one into records), `analysis.rs` (one
-//! machine's records indexed for the report), `render.rs` (the report's
-//! sections) and `claims.rs` (the table of checks). Adding a paper is that
+//! ([`Plan`]: cases of a profile, running one into records), `analysis.rs` (one
+//! machine's records indexed for the report and the claims), `render.rs`
+//! ([`Render`]: the report's sections) and `claims.rs` (the paper's own checks). Adding a paper is that
 //! folder, its spec and one line in [`registry`]. Data flows one way:
 //! spec → cases → run → raw records → analysis → report sections and verdicts.
 //!
-//! This file holds what a paper implements ([`Experiment`], [`Paper`], loaded by
-//! [`load_spec`]), the registry and where records live; `runner.rs` runs a
-//! profile's cases into records, `render.rs` judges and lays them out.
+//! `paper.rs` holds what a paper implements ([`Experiment`], [`Plan`],
+//! [`Render`]) and the [`Paper`] the runner drives ([`Loaded`], from
+//! [`load_spec`]); this file the registry and where records live; `runner.rs`
+//! runs a profile's cases into records, `render.rs` judges and lays them out.
 //!
 //! The runner owns the report's skeleton ([`render`]): title, verdict summary,
 //! hardware and ceilings, the method, each section with one heading per
@@ -24,6 +25,7 @@ pub mod island;
 pub mod layout;
 #[cfg(feature = "mpi")]
 pub mod mpi;
+mod paper;
 pub mod plan;
 mod render;
 mod runner;
@@ -31,39 +33,21 @@ pub mod shard;
 #[cfg(test)]
 mod tests;
 
+pub use paper::*;
 pub use render::*;
 pub use runner::*;
 
-use crate::claims::{Check, ClaimResult, Claims};
+use crate::claims::ClaimResult;
 use crate::error::{GpuError, SpecError};
-use crate::gpu::{self, Gpu};
+use crate::gpu::Gpu;
 use crate::hardware::Fingerprint;
 use crate::records::MachineRecords;
 use crate::records::col;
 use crate::records::{self, Record};
 use crate::report;
-use crate::spec::{PaperMeta, PaperSpec, SpecContext, SpecFile, SpecOutline};
+use crate::spec::{SpecContext, SpecFile};
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
-
-/// A paper's entry in the registry: how to parse its spec.
-pub trait Experiment: Sync {
-    /// Short id used on the command line (`layout`, `ecga`, …).
-    fn id(&self) -> &'static str;
-    fn title(&self) -> &'static str;
-    /// The spec as shipped, used when `experiments/<id>.toml` is not on disk.
-    fn embedded_spec(&self) -> &'static str;
-    /// Parses and validates the spec.
-    fn load(&self, spec: &SpecFile) -> Result<Box<dyn Paper>, SpecError>;
-    /// Checks every GPU kernel of the paper against its CPU reference on fresh
-    /// random inputs (few, small sizes when `small`), printing a line per
-    /// configuration; returns the number that failed. Vendored inputs are read
-    /// from `datasets` (`<root>/datasets`).
-    fn selfcheck(&self, gpu: &Gpu, small: bool, seed: u64, datasets: &Path) -> Result<usize>;
-    /// The kernel files its GPU parts launch: compiled (NVRTC) and loaded when
-    /// a run opens the GPU, so that no timed case pays for it.
-    fn kernels(&self) -> &'static [&'static gpu::KernelSource];
-}
 
 /// A self check's closing lines: a FAIL where it exercised nothing (`vacuous`
 /// says why), then "`what`: `checked` `noun` checked, `failed` failed";
@@ -75,83 +59,6 @@ pub(crate) fn tally(paper: &str, what: &str, checked: usize, noun: &str, mut fai
     }
     println!("{what}: {checked} {noun} checked, {failed} failed");
     failed
-}
-
-/// A loaded paper: its cases, how to run one, and what its report says.
-pub trait Paper {
-    /// Its loaded spec ([`load_spec`]), whatever the paper.
-    fn outline(&self) -> &dyn SpecOutline;
-    fn meta(&self) -> &PaperMeta {
-        self.outline().meta()
-    }
-    fn profiles(&self) -> Vec<String> {
-        self.outline().profile_names()
-    }
-    /// What a profile is for: its description, and whether it is a smoke test.
-    fn about(&self, profile: &str) -> crate::spec::ProfileAbout {
-        self.outline().about(profile)
-    }
-    /// The cases of a profile, in run order.
-    fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError>;
-    /// The spec's claims, in its order.
-    fn claim_specs(&self) -> Vec<&crate::spec::ClaimSpec> {
-        self.outline().claim_specs()
-    }
-    /// Opens and checks every data set or instance `cases` use (a missing or
-    /// malformed file fails here, naming it, before anything is written).
-    fn prepare(&self, _cases: &[Case]) -> Result<()> {
-        Ok(())
-    }
-    /// Runs one case; every returned row is one repetition (or one "not run here").
-    fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>>;
-    /// The report's content from every machine's records, writing figures under
-    /// `dir/figures/`; the runner lays it out ([`render`]).
-    fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport>;
-    /// The values the paper states (`paper_values.csv` beside the report), and
-    /// the spec tables they are read from.
-    fn paper_values(&self) -> (&'static str, Vec<report::PaperValue>);
-    /// Every claim judged on every machine, from the analyses alone (no report,
-    /// no figure): what [`mark_incomplete`] and the verdict tests call; the
-    /// report's claims are these. A machine's claims rest on its own records
-    /// alone, so judging it alone gives the same outcomes.
-    fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>>;
-    /// Side-by-side of every machine and the paper's hardware.
-    fn compare(&self, machines: &[MachineRecords]) -> String;
-    /// What one case holds at its peak, estimated from its sizes (none by default).
-    fn footprint(&self, _case: &Case) -> Footprint {
-        Footprint::default()
-    }
-    /// The record column that names what a "not run here" row did not run.
-    fn not_run_column(&self) -> &'static str {
-        "method"
-    }
-    /// How its rows time one repetition of a method, whose spread over
-    /// repeats a run warns of ([`plan::Repeats`]): `total_ms` by default.
-    fn timing(&self) -> plan::Timing {
-        plan::Timing { method: self.not_run_column(), columns: &["total_ms"], only: None }
-    }
-    /// What one case occupies while it runs ([`plan::Resource`]). One GPU by
-    /// default: every case of the shipped papers runs its GPU method(s) where
-    /// there is a GPU, beside the CPU baselines it times (a case run without one
-    /// records its GPU methods as not run, so only a rank with a GPU may take it).
-    /// A paper whose case needs no GPU says so here.
-    fn resource(&self, _case: &Case) -> plan::Resource {
-        plan::Resource::Gpu
-    }
-}
-
-/// Loads a paper's spec: parses it as `S`, checks that it is paper `id`'s and
-/// that its values can run, and binds its claims to their checks.
-pub fn load_spec<S: PaperSpec, A: crate::claims::generic::Series + 'static>(
-    file: &SpecFile,
-    id: &str,
-    checks: &[Check<A>],
-) -> Result<(S, Claims<A>), SpecError> {
-    let spec: S = file.parse()?;
-    spec.paper().check_id(file, id)?;
-    spec.validate(file)?;
-    let claims = Claims::bind(file, spec.claims(), &spec.paper().hardware, checks)?;
-    Ok((spec, claims))
 }
 
 /// What a paper's report says; [`render`] lays it out.

@@ -57,7 +57,7 @@ const GIB: u64 = 1 << 30;
 #[test]
 fn every_kernel_file_is_loaded_by_a_paper_before_timing() {
     let mut listed: Vec<&str> = registry().iter().flat_map(|e| e.kernels().iter().map(|k| k.file)).collect();
-    listed.push(gpu::ceilings::CEILINGS_CU.file);
+    listed.push(crate::gpu::ceilings::CEILINGS_CU.file);
     listed.sort_unstable();
     let mut on_disk: Vec<String> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels"))
         .unwrap()

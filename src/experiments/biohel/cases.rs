@@ -10,12 +10,13 @@ use super::rows::{Evaluator, LearnGa, LearnRun, Model, ScaleCase, SetCase, Train
 use super::spec::{rule_bytes, stand_in};
 use super::{BiohelPaper, EVAL_FIGURE, LEARN_FIGURE, scale};
 use crate::error::SpecError;
-use crate::experiments::{Case, Footprint, RunEnv};
+use crate::experiments::{Case, Footprint, Plan, RunEnv, plan};
 use crate::library::biohel::{ilas_strata, random_rule, window_range};
 use crate::library::biohel_learning::{LearnedModel, LearningConfig, learn};
 use crate::library::dataset::{self, Dataset};
 use crate::records::Record;
 use crate::records::col;
+use crate::spec::SpecOutline;
 use anyhow::{Context, Result, anyhow, bail};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -32,23 +33,6 @@ impl BiohelPaper {
             _ => dataset::load_named(dir, set, self.file.context.confinement(dir))
                 .with_context(|| format!("data set `{set}` under {}", dir.display()))?,
         })
-    }
-
-    /// Loads every set of Table 1 that the evaluation and learning cases among
-    /// `cases` use, once each: a missing or malformed file fails here, named.
-    pub(super) fn load_data(&self, cases: &[Case]) -> Result<()> {
-        let mut sets: Vec<String> = cases
-            .iter()
-            .filter(|c| [EVAL_FIGURE, LEARN_FIGURE].contains(&c.params.str(col::FIGURE)))
-            .filter_map(|c| c.params.row::<SetCase>().ok())
-            .map(|c| c.set)
-            .collect();
-        sets.sort_unstable();
-        sets.dedup();
-        for set in sets {
-            self.data_set(&set)?;
-        }
-        Ok(())
     }
 
     /// Fold 0 of the stratified cross-validation (Section 4): the training set
@@ -69,9 +53,35 @@ impl BiohelPaper {
         let order = ilas_strata(&train.labels, windows, seed);
         Ok(train.subset(&order))
     }
+}
 
-    /// The cases of a profile, in run order.
-    pub(super) fn profile_cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
+impl Plan for BiohelPaper {
+    fn outline(&self) -> &dyn SpecOutline {
+        &self.spec
+    }
+
+    fn timing(&self) -> plan::Timing {
+        plan::Timing { method: col::METHOD, columns: &["eval_s", "learn_s"], only: None }
+    }
+
+    /// Loads every set of Table 1 that the evaluation and learning cases among
+    /// `cases` use, once each: a missing or malformed file fails here, named.
+    fn prepare(&self, cases: &[Case]) -> Result<()> {
+        let mut sets: Vec<String> = cases
+            .iter()
+            .filter(|c| [EVAL_FIGURE, LEARN_FIGURE].contains(&c.params.str(col::FIGURE)))
+            .filter_map(|c| c.params.row::<SetCase>().ok())
+            .map(|c| c.set)
+            .collect();
+        sets.sort_unstable();
+        sets.dedup();
+        for set in sets {
+            self.data_set(&set)?;
+        }
+        Ok(())
+    }
+
+    fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
         let p = self.file.profile(&self.spec.profiles, profile)?;
         let seed = |s: usize, w: usize| self.spec.settings.seed ^ ((s as u64) << 16) ^ w as u64;
         let mut cases = Vec::new();
@@ -123,7 +133,7 @@ impl BiohelPaper {
     /// instances not yet covered), once on the device; and its rules: a
     /// simulated GA draws every iteration's before timing, a learning GA holds
     /// its population and as many offspring.
-    pub(super) fn case_footprint(&self, case: &Case) -> Footprint {
+    fn footprint(&self, case: &Case) -> Footprint {
         let p = &case.params;
         let (values, attributes, iterations) = match (p.row::<ScaleCase>(), p.row::<SetCase>()) {
             (Ok(sc), _) => ((sc.instances * sc.attributes) as f64, sc.attributes as f64, sc.iterations as f64),
@@ -152,7 +162,7 @@ impl BiohelPaper {
         }
     }
 
-    pub(super) fn run(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
+    fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
         let s = &self.spec.settings;
         match case.params.str(col::FIGURE) {
             EVAL_FIGURE => self.run_evaluation(case, env),
@@ -161,7 +171,9 @@ impl BiohelPaper {
             other => bail!("case {}: unknown stage `{other}`", case.id),
         }
     }
+}
 
+impl BiohelPaper {
     /// First stage: one simulated GA per evaluator (Tables 2–3).
     fn run_evaluation(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
         let SetCase { set, windows, iterations, seed } = case.params.row().map_err(|e| anyhow!("case {}: {e}", case.id))?;

@@ -1,7 +1,7 @@
 //! The fixtures the tests of `claims.rs` share: the shipped spec's claims
 //! bound to [`checks`], and synthetic records of one machine.
 
-use super::checks;
+use super::CHECKS;
 use crate::claims::testing;
 use crate::claims::{Claims, Ctx, Outcome};
 use crate::experiments::Experiment;
@@ -33,7 +33,7 @@ pub(super) fn shipped() -> Shipped {
 fn shipped_from(text: &str) -> Shipped {
     let file = SpecFile::from_text(Path::new("experiments/biohel.toml"), text.into());
     let spec: BiohelSpec = file.parse().unwrap();
-    let claims = Claims::bind(&file, &spec.claims, &spec.paper.hardware, &checks()).unwrap();
+    let claims = Claims::bind(&file, &spec.claims, &spec.paper.hardware, CHECKS).unwrap();
     let rules_per_iteration = *spec.settings.rules_per_iteration.get_ref();
     let tables = Arc::new(PaperTables { table3: spec.table3, table4: spec.table4, rules_per_iteration });
     Shipped { claims, tables, hardware: spec.paper.hardware }

@@ -40,12 +40,10 @@ mod scale;
 pub mod selfcheck;
 mod spec;
 
-use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv, SPEED_PROFILE};
-use crate::claims::{Band, ClaimResult, Claims};
+use super::{Experiment, Paper, SPEED_PROFILE};
+use crate::claims::{Band, Claims};
 use crate::error::SpecError;
-use crate::records::MachineRecords;
-use crate::records::Record;
-use crate::spec::{DataPath, SpecFile, SpecOutline};
+use crate::spec::{DataPath, SpecFile};
 use analysis::Analysis;
 use anyhow::Result;
 use claims::{PeakParams, StageName};
@@ -85,7 +83,7 @@ impl Experiment for Biohel {
         selfcheck::selfcheck(gpu, small, seed, datasets)
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
-        let (spec, claims): (BiohelSpec, _) = super::load_spec(file, self.id(), &claims::checks())?;
+        let (spec, claims): (BiohelSpec, _) = super::load_spec(file, self.id(), claims::CHECKS)?;
         let mut peak_bands = BTreeMap::new();
         for c in spec.claims.iter().filter(|c| c.check.get_ref() == "speedup_peak_band") {
             // Read as `bind` read it (the same deserializer), so the two cannot disagree.
@@ -98,7 +96,7 @@ impl Experiment for Biohel {
             rules_per_iteration: *spec.settings.rules_per_iteration.get_ref(),
         });
         let data_dir = file.data_path(&spec.settings.data_dir, "settings.data_dir")?;
-        Ok(Box::new(BiohelPaper { spec, file: file.clone(), claims, tables, peak_bands, data_dir }))
+        Ok(Box::new(BiohelPaper { spec, file: file.clone(), tables, peak_bands, data_dir, claims }))
     }
 }
 
@@ -111,46 +109,4 @@ struct BiohelPaper {
     peak_bands: BTreeMap<StageName, Band>,
     /// `settings.data_dir`, resolved.
     data_dir: DataPath,
-}
-
-impl Paper for BiohelPaper {
-    fn outline(&self) -> &dyn SpecOutline {
-        &self.spec
-    }
-
-    fn timing(&self) -> crate::experiments::plan::Timing {
-        crate::experiments::plan::Timing { method: "method", columns: &["eval_s", "learn_s"], only: None }
-    }
-
-    fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
-        self.profile_cases(profile)
-    }
-
-    fn prepare(&self, cases: &[Case]) -> Result<()> {
-        self.load_data(cases)
-    }
-
-    fn footprint(&self, case: &Case) -> Footprint {
-        self.case_footprint(case)
-    }
-
-    fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
-        self.run(case, env)
-    }
-
-    fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
-        self.paper_report(machines, dir)
-    }
-
-    fn paper_values(&self) -> (&'static str, Vec<crate::report::PaperValue>) {
-        ("experiments/biohel.toml [[table2]], [table3], [table4]", self.stated_values())
-    }
-
-    fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {
-        self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(Analysis::of(m, &self.tables)))
-    }
-
-    fn compare(&self, machines: &[MachineRecords]) -> String {
-        self.compare_machines(machines)
-    }
 }

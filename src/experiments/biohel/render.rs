@@ -8,7 +8,8 @@ use super::analysis::{Analysis, AttributeType, Budget, Chance, Learning, Models,
 use super::rows::{SetCase, TrainingSet};
 use super::spec::{Column, SETS, set_label, stand_in};
 use super::{BALLOT, BiohelPaper, CUDA, METHODS, PARALLEL, SERIAL, SPEED_PROFILE, scale};
-use crate::experiments::{PaperReport, Part, Section};
+use crate::claims::Claims;
+use crate::experiments::{Analyses, Part, Render, Section};
 use crate::fmt;
 use crate::records::MachineRecords;
 use crate::records::col;
@@ -31,107 +32,20 @@ fn fmt_pct(s: Option<Summary>) -> String {
     s.map_or("—".into(), |s| format!("{:.1} ± {:.1} %", 100.0 * s.mean, 100.0 * s.sd))
 }
 
-impl BiohelPaper {
-    /// Table 2's times (mean and sd over the folds) and Tables 3–4's speedups.
-    pub(super) fn stated_values(&self) -> Vec<PaperValue> {
-        let mut values = Vec::new();
-        for r in &self.spec.table2 {
-            for (series, [mean, sd]) in [
-                ("evaluation, serial", *r.evaluation_serial),
-                ("evaluation, CUDA", *r.evaluation_cuda),
-                ("integration, serial", *r.integration_serial),
-                ("integration, CUDA", *r.integration_cuda),
-            ] {
-                values.push(PaperValue::new("Table 2", &format!("{}: {series}", r.set), "windows", 1, mean, "s").with_sd(sd));
-            }
-        }
-        for (figure, table) in [("Table 3", &self.spec.table3), ("Table 4", &self.spec.table4)] {
-            for row in &table.sets {
-                for (&w, (net, total)) in table.windows.get_ref().iter().zip(row.net.iter().zip(&row.total)) {
-                    values.push(PaperValue::new(figure, &format!("{}: net", row.set), "windows", w, *net, "×"));
-                    values.push(PaperValue::new(figure, &format!("{}: total", row.set), "windows", w, *total, "×"));
-                }
-            }
-        }
-        values
+impl Render for BiohelPaper {
+    type Analysis = Analysis;
+
+    fn claims(&self) -> &Claims<Analysis> {
+        &self.claims
     }
 
-    pub(super) fn paper_report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
-        let analyses: BTreeMap<&str, Analysis> = machines.iter().map(|m| (m.hw_id.as_str(), Analysis::of(m, &self.tables))).collect();
-        let a = |m: &MachineRecords| &analyses[m.hw_id.as_str()];
-        let types = self.attribute_types(machines)?;
-        let mut sections = vec![
-            Section::per_machine("Table 2 — evaluation time with 1 window", "", machines, |m| Ok(evaluated(a(m), || self.table2(a(m)))))?,
-            Section::per_machine("Table 2 — integration: whole learning time with 1 window", "", machines, |m| {
-                Ok(learned(a(m), || self.integration(a(m))))
-            })?,
-            Section::per_machine(
-                "Table 3 — evaluation speedups with ILAS windows",
-                "Per set and window count, mean evaluation time (s); *net* = serial / CUDA at the same window count (the \
-                 paper's first row), *total* = serial with 1 window / CUDA with w windows (its second row), each beside the \
-                 paper's value (Tesla C1060 against one Xeon E5472 core); *serial 1 / w* = what windowing alone saves.",
-                machines,
-                |m| Ok(evaluated(a(m), || self.table3(a(m)))),
-            )?,
-            Section::per_machine(
-                "Table 4 — speedups of the whole learning system with ILAS windows",
-                "Per set and window count, mean whole learning time (s); *same window* = serial / CUDA at the same window \
-                 count (the paper's first row), *vs serial 1 window* = serial with 1 window / CUDA with w windows (its \
-                 second row), each beside the paper's value (Tesla C1060 against one Xeon E5472 core).",
-                machines,
-                |m| Ok(learned(a(m), || self.table4(a(m)))),
-            )?,
-            Section::text(
-                "Section 5.2 — the whole system's speedup against the evaluation's",
-                self.learning_vs_evaluation(machines, &analyses),
-            ),
-            Section::per_machine(
-                "Figures 4 and 5 — speedup against the training-set size per stratum",
-                "The speedup of `cuda-paper` over `serial` at the same window count against T/x, the training instances per \
-                 stratum (x windows), on a log axis; one line per set, coloured as in the paper by attribute type (black \
-                 continuous, red mixed, blue discrete); shaded: the band of the peak claims.",
-                machines,
-                |m| self.figures(m, a(m), &types, dir),
-            )?,
-            Section::per_machine(
-                "Accuracy of the learned models",
-                "Not reported by the paper (\"both implementations behave identical and obtain the same accuracy\", Section \
-                 5); here to show that the learner learns. Accuracy of the rule list (first matching rule, else the default \
-                 class) on the training set and on the test fold, mean ± sd over seeds.",
-                machines,
-                |m| Ok(learned(a(m), || accuracy_table(a(m)))),
-            )?,
-        ];
-        sections.push(Section::per_machine(
-            "Not run here — the points of Tables 3–4 this machine lacks",
-            "The sets and window counts of the paper's Tables 3 and 4 that no profile run on a machine measured, the \
-             profiles that plan them, and why the profiles run there leave them out.",
-            machines,
-            |m| Ok(self.not_measured(m, a(m))),
-        )?);
-        if let Some(s) = scale::section(machines, dir, *self.spec.settings.rules_per_iteration.get_ref())? {
-            sections.push(s);
-        }
-        if analyses.values().any(|a| !a.speed.sets().is_empty()) {
-            sections.push(Section::per_machine(
-                "Beyond the paper — evaluation speed on the largest sets against the goal",
-                format!(
-                    "The `{SPEED_PROFILE}` profile, the evaluation stage at 1 window on the largest sets, \
-                     timed as Table 2 (the one upload of the instances per GA included); goal: CUDA ≥ {SPEED_GOAL:.0}× serial \
-                     (the paper: 52.4× on a C1060). *upload* = the CUDA time spent loading the instances (copy of the rows + \
-                     transposition on the device)."
-                ),
-                machines,
-                |m| Ok(speed(m, a(m))),
-            )?);
-        }
-        let claims = self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(a(m)))?;
-        Ok(PaperReport { method: self.method(), sections, claims })
+    fn analysis(&self, machine: &MachineRecords) -> Result<Analysis> {
+        Ok(Analysis::of(machine, &self.tables))
     }
 
-    fn method(&self) -> String {
+    fn method(&self) -> Result<String> {
         let s = &self.spec.settings;
-        format!(
+        Ok(format!(
             "Both stages of Section 4 on fold 0 of a {}-fold stratified cross-validation: training set = the other folds, \
              test set = fold 0, missing values imputed with the training set's mean or mode, as BioHEL does. CN, SS and SA \
              are synthetic stand-ins with Table 1's shapes (the real sets are not public): the paper's values in their rows \
@@ -171,7 +85,112 @@ impl BiohelPaper {
             s.rules_per_iteration.get_ref(),
             s.expressed_probability.get_ref(),
             s.rules_per_iteration.get_ref()
-        )
+        ))
+    }
+
+    fn sections(&self, machines: &[MachineRecords], analyses: &Analyses<Analysis>, dir: &Path) -> Result<Vec<Section>> {
+        let a = |m: &MachineRecords| analyses.of(m);
+        let types = self.attribute_types(machines)?;
+        let mut sections = vec![
+            Section::per_machine("Table 2 — evaluation time with 1 window", "", machines, |m| Ok(evaluated(a(m), || self.table2(a(m)))))?,
+            Section::per_machine("Table 2 — integration: whole learning time with 1 window", "", machines, |m| {
+                Ok(learned(a(m), || self.integration(a(m))))
+            })?,
+            Section::per_machine(
+                "Table 3 — evaluation speedups with ILAS windows",
+                "Per set and window count, mean evaluation time (s); *net* = serial / CUDA at the same window count (the \
+                 paper's first row), *total* = serial with 1 window / CUDA with w windows (its second row), each beside the \
+                 paper's value (Tesla C1060 against one Xeon E5472 core); *serial 1 / w* = what windowing alone saves.",
+                machines,
+                |m| Ok(evaluated(a(m), || self.table3(a(m)))),
+            )?,
+            Section::per_machine(
+                "Table 4 — speedups of the whole learning system with ILAS windows",
+                "Per set and window count, mean whole learning time (s); *same window* = serial / CUDA at the same window \
+                 count (the paper's first row), *vs serial 1 window* = serial with 1 window / CUDA with w windows (its \
+                 second row), each beside the paper's value (Tesla C1060 against one Xeon E5472 core).",
+                machines,
+                |m| Ok(learned(a(m), || self.table4(a(m)))),
+            )?,
+            Section::text(
+                "Section 5.2 — the whole system's speedup against the evaluation's",
+                self.learning_vs_evaluation(machines, analyses),
+            ),
+            Section::per_machine(
+                "Figures 4 and 5 — speedup against the training-set size per stratum",
+                "The speedup of `cuda-paper` over `serial` at the same window count against T/x, the training instances per \
+                 stratum (x windows), on a log axis; one line per set, coloured as in the paper by attribute type (black \
+                 continuous, red mixed, blue discrete); shaded: the band of the peak claims.",
+                machines,
+                |m| self.figures(m, a(m), &types, dir),
+            )?,
+            Section::per_machine(
+                "Accuracy of the learned models",
+                "Not reported by the paper (\"both implementations behave identical and obtain the same accuracy\", Section \
+                 5); here to show that the learner learns. Accuracy of the rule list (first matching rule, else the default \
+                 class) on the training set and on the test fold, mean ± sd over seeds.",
+                machines,
+                |m| Ok(learned(a(m), || accuracy_table(a(m)))),
+            )?,
+        ];
+        sections.push(Section::per_machine(
+            "Not run here — the points of Tables 3–4 this machine lacks",
+            "The sets and window counts of the paper's Tables 3 and 4 that no profile run on a machine measured, the \
+             profiles that plan them, and why the profiles run there leave them out.",
+            machines,
+            |m| Ok(self.not_measured(m, a(m))),
+        )?);
+        if let Some(s) = scale::section(machines, dir, *self.spec.settings.rules_per_iteration.get_ref())? {
+            sections.push(s);
+        }
+        if analyses.iter().any(|(_, a)| !a.speed.sets().is_empty()) {
+            sections.push(Section::per_machine(
+                "Beyond the paper — evaluation speed on the largest sets against the goal",
+                format!(
+                    "The `{SPEED_PROFILE}` profile, the evaluation stage at 1 window on the largest sets, \
+                     timed as Table 2 (the one upload of the instances per GA included); goal: CUDA ≥ {SPEED_GOAL:.0}× serial \
+                     (the paper: 52.4× on a C1060). *upload* = the CUDA time spent loading the instances (copy of the rows + \
+                     transposition on the device)."
+                ),
+                machines,
+                |m| Ok(speed(m, a(m))),
+            )?);
+        }
+        Ok(sections)
+    }
+
+    fn paper_values(&self) -> (&'static str, Vec<PaperValue>) {
+        ("experiments/biohel.toml [[table2]], [table3], [table4]", self.stated_values())
+    }
+
+    fn compare(&self, machines: &[MachineRecords]) -> String {
+        self.compare_machines(machines)
+    }
+}
+
+impl BiohelPaper {
+    /// Table 2's times (mean and sd over the folds) and Tables 3–4's speedups.
+    fn stated_values(&self) -> Vec<PaperValue> {
+        let mut values = Vec::new();
+        for r in &self.spec.table2 {
+            for (series, [mean, sd]) in [
+                ("evaluation, serial", *r.evaluation_serial),
+                ("evaluation, CUDA", *r.evaluation_cuda),
+                ("integration, serial", *r.integration_serial),
+                ("integration, CUDA", *r.integration_cuda),
+            ] {
+                values.push(PaperValue::new("Table 2", &format!("{}: {series}", r.set), "windows", 1, mean, "s").with_sd(sd));
+            }
+        }
+        for (figure, table) in [("Table 3", &self.spec.table3), ("Table 4", &self.spec.table4)] {
+            for row in &table.sets {
+                for (&w, (net, total)) in table.windows.get_ref().iter().zip(row.net.iter().zip(&row.total)) {
+                    values.push(PaperValue::new(figure, &format!("{}: net", row.set), "windows", w, *net, "×"));
+                    values.push(PaperValue::new(figure, &format!("{}: total", row.set), "windows", w, *total, "×"));
+                }
+            }
+        }
+        values
     }
 
     /// The attribute type of every set in the records: from the rows'
@@ -380,7 +399,7 @@ impl BiohelPaper {
 
     /// Section 5.2: with 1 window, the whole system's speedup against the
     /// evaluation's alone, the paper's (Tables 3–4) beside each machine's.
-    fn learning_vs_evaluation(&self, machines: &[MachineRecords], analyses: &BTreeMap<&str, Analysis>) -> String {
+    fn learning_vs_evaluation(&self, machines: &[MachineRecords], analyses: &Analyses<Analysis>) -> String {
         let md = String::from(
             "With 1 window, the whole system's speedup against the evaluation's alone, as *evaluation / learning / \
              ratio* (Section 5.2: larger, since the instances are copied once per GA and rule check rather than once per \
@@ -390,7 +409,7 @@ impl BiohelPaper {
              the learning budget.\n\n",
         );
         let with_learning: Vec<(&MachineRecords, &Analysis)> =
-            machines.iter().map(|m| (m, &analyses[m.hw_id.as_str()])).filter(|(_, a)| learning_of(a).is_some()).collect();
+            machines.iter().map(|m| (m, analyses.of(m))).filter(|(_, a)| learning_of(a).is_some()).collect();
         let mut header = vec!["set".to_owned(), "paper".to_owned()];
         header.extend(with_learning.iter().filter_map(|(m, a)| {
             let (b, _) = learning_of(a)?;
@@ -505,7 +524,7 @@ impl BiohelPaper {
     }
 
     /// `evorepro compare`: every machine's 1-window times beside the paper's Table 2.
-    pub(super) fn compare_machines(&self, machines: &[MachineRecords]) -> String {
+    fn compare_machines(&self, machines: &[MachineRecords]) -> String {
         let mut t = Table::new(&[
             "machine",
             "set",

@@ -5,10 +5,10 @@
 use super::analysis::Table5Rule;
 use super::rows::{
     BUILD, Bisection, BuildCase, BuildRow, COUNT, CountCase, CountRow, DeviceTimes, FIG5, FIG6, FIG7, Fig5Case, Generation, Phases,
-    RunCase, RunRow, SCALE, ScaleRow, TABLE5, Table5Case, WHOLE, WholeBuild, WholeCase, not_run, ran,
+    RunCase, RunRow, SCALE, ScaleRow, Scored, TABLE5, Table5Case, WHOLE, WholeBuild, WholeCase, not_run, ran,
 };
 use super::{BASELINE, CPU_MT, EcgaPaper, FASTCOUNT, FASTCOUNT_KEPT, GECGA, GECGA_DEVICE};
-use crate::experiments::{Case, Footprint, RunEnv};
+use crate::experiments::{Case, Footprint, Plan, RunEnv, plan};
 use crate::gpu::ecga::GpuScorer;
 use crate::library::ecga::{
     self, BaselineCounter, BisectionCriteria, CpuScorer, FastCount, FastCountKept, PairScorer, ParallelCpuScorer, Popcount, Population,
@@ -16,6 +16,7 @@ use crate::library::ecga::{
 };
 use crate::library::trap::Trap;
 use crate::records::{Record, Row, col};
+use crate::spec::SpecOutline;
 use anyhow::Result;
 use std::hash::{Hash, Hasher};
 use std::time::Instant;
@@ -28,9 +29,12 @@ pub const COUNT_GROUPS: usize = 4096;
 pub const COUNT_CHECKED: usize = 8;
 pub const COUNT_REPS: usize = 3;
 
-impl EcgaPaper {
-    /// The cases of a profile, in run order.
-    pub(super) fn profile_cases(&self, profile: &str) -> Result<Vec<Case>, crate::error::SpecError> {
+impl Plan for EcgaPaper {
+    fn outline(&self) -> &dyn SpecOutline {
+        &self.spec
+    }
+
+    fn cases(&self, profile: &str) -> Result<Vec<Case>, crate::error::SpecError> {
         let p = self.file.profile(&self.spec.profiles, profile)?;
         let seed = |id: &str| self.spec.seed(id);
         let mut cases = Vec::new();
@@ -131,7 +135,7 @@ impl EcgaPaper {
     /// with the selected ones packed by locus) on the host; the packed
     /// population on the device. A bisection's population is taken as twice
     /// the paper's (it brackets the size from above).
-    pub(super) fn footprint(&self, case: &Case) -> Footprint {
+    fn footprint(&self, case: &Case) -> Footprint {
         fn of<R: Row>(case: &Case) -> R {
             params(case).unwrap_or_else(|e| panic!("{e}"))
         }
@@ -177,8 +181,22 @@ impl EcgaPaper {
         Footprint { host_bytes: n * ell * 3 + n * ell / 8 + kept, device_bytes, key }
     }
 
-    /// Runs one case; every returned row is one repetition (or one "not run here").
-    pub(super) fn run(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
+    fn not_run_column(&self) -> &'static str {
+        Scored::scorer
+    }
+
+    /// Table 5's bisections and Figure 6's runs record results, not times, and
+    /// gECGA's are identical to multi-threaded FastCount's (whole device runs
+    /// to the host's counter-based ones): any rank runs them, on the GPU where
+    /// it has one, else on all its cores. The other cases time gECGA.
+    fn resource(&self, case: &Case) -> plan::Resource {
+        match case.params.str(col::FIGURE) {
+            TABLE5 | FIG6 => plan::Resource::CpuCores,
+            _ => plan::Resource::Gpu,
+        }
+    }
+
+    fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
         let k = *self.spec.settings.k.get_ref();
         let max_l = *self.spec.settings.max_l.get_ref();
         let tournament = *self.spec.settings.tournament.get_ref();

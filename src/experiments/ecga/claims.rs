@@ -35,17 +35,14 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use table5::population_growth;
 
-/// The generic shapes and the paper's own checks.
-pub fn checks() -> Vec<Check<Analysis>> {
-    let own = [
-        check!("population_growth", population_growth),
-        check!("spg_grows", spg_grows),
-        check!("spg_at_500", spg_at_500),
-        check!("scale", scale),
-        check!("gm_faster", gm_faster),
-    ];
-    generic::checks().into_iter().chain(own).collect()
-}
+/// The paper's own checks (the generic shapes come with every paper: [`crate::experiments::load_spec`]).
+pub(super) const CHECKS: &[Check<Analysis>] = &[
+    check!("population_growth", population_growth),
+    check!("spg_grows", spg_grows),
+    check!("spg_at_500", spg_at_500),
+    check!("scale", scale),
+    check!("gm_faster", gm_faster),
+];
 
 /// The series the generic shapes judge: `gecga_identical` (Figure 5's gECGA
 /// runs by ℓ, 1 where identical to the first CPU scorer's) and `table5_gm`,

@@ -25,7 +25,7 @@ const SPEC: &str = include_str!("../../../experiments/ecga.toml");
 fn shipped() -> (Claims<Analysis>, PaperHardware) {
     let file = SpecFile::from_text(Path::new("experiments/ecga.toml"), SPEC.into());
     let spec: EcgaSpec = file.parse().unwrap();
-    (Claims::bind(&file, &spec.claims, &spec.paper.hardware, &checks()).unwrap(), spec.paper.hardware)
+    (Claims::bind(&file, &spec.claims, &spec.paper.hardware, CHECKS).unwrap(), spec.paper.hardware)
 }
 
 type Case<'a> = (&'a str, Analysis, MachineRecords);
@@ -359,7 +359,7 @@ fn parameters_are_checked_when_the_spec_is_loaded() {
         assert_ne!(text, SPEC, "the spec no longer has `{from}`");
         let file = SpecFile::from_text(Path::new("ecga.toml"), text);
         let spec: EcgaSpec = file.parse().unwrap();
-        Claims::bind(&file, &spec.claims, &spec.paper.hardware, &checks()).err().map(|e| e.to_string()).unwrap_or_default()
+        Claims::bind(&file, &spec.claims, &spec.paper.hardware, CHECKS).err().map(|e| e.to_string()).unwrap_or_default()
     };
     let e = bind("searches = [\"greedy\", \"gm\"]", "searches = [\"greedy\", \"bfs\"]");
     assert!(e.contains("claims.scale.params.searches") && e.contains("unknown search `bfs`"), "{e}");

@@ -42,13 +42,10 @@ mod scale;
 pub mod selfcheck;
 mod spec;
 
-use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv, SPEED_PROFILE, plan};
-use crate::claims::{ClaimResult, Claims};
+use super::{Experiment, Paper, SPEED_PROFILE};
+use crate::claims::Claims;
 use crate::error::SpecError;
-use crate::records::MachineRecords;
-use crate::records::Record;
-use crate::records::col;
-use crate::spec::{SpecFile, SpecOutline};
+use crate::spec::SpecFile;
 use analysis::Analysis;
 use anyhow::Result;
 use spec::EcgaSpec;
@@ -91,7 +88,7 @@ impl Experiment for Ecga {
         selfcheck::selfcheck(gpu, small, seed)
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
-        let (spec, claims): (EcgaSpec, _) = super::load_spec(file, self.id(), &claims::checks())?;
+        let (spec, claims): (EcgaSpec, _) = super::load_spec(file, self.id(), claims::CHECKS)?;
         Ok(Box::new(EcgaPaper { spec, file: file.clone(), claims }))
     }
 }
@@ -100,54 +97,4 @@ struct EcgaPaper {
     spec: EcgaSpec,
     file: SpecFile,
     claims: Claims<Analysis>,
-}
-
-impl Paper for EcgaPaper {
-    fn outline(&self) -> &dyn SpecOutline {
-        &self.spec
-    }
-
-    fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
-        self.profile_cases(profile)
-    }
-
-    fn footprint(&self, case: &Case) -> Footprint {
-        EcgaPaper::footprint(self, case)
-    }
-
-    fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
-        self.run(case, env)
-    }
-
-    fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
-        self.paper_report(machines, dir)
-    }
-
-    fn paper_values(&self) -> (&'static str, Vec<crate::report::PaperValue>) {
-        ("experiments/ecga.toml [[table5]], [fig5_paper], [scale_paper]", self.stated_values())
-    }
-
-    fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {
-        let published = self.spec.published();
-        self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(Analysis::of(m, &published)))
-    }
-
-    fn compare(&self, machines: &[MachineRecords]) -> String {
-        self.side_by_side(machines)
-    }
-
-    fn not_run_column(&self) -> &'static str {
-        rows::Scored::scorer
-    }
-
-    /// Table 5's bisections and Figure 6's runs record results, not times, and
-    /// gECGA's are identical to multi-threaded FastCount's (whole device runs
-    /// to the host's counter-based ones): any rank runs them, on the GPU where
-    /// it has one, else on all its cores. The other cases time gECGA.
-    fn resource(&self, case: &Case) -> plan::Resource {
-        match case.params.str(col::FIGURE) {
-            rows::TABLE5 | rows::FIG6 => plan::Resource::CpuCores,
-            _ => plan::Resource::Gpu,
-        }
-    }
 }

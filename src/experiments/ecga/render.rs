@@ -6,8 +6,9 @@
 use super::analysis::{Analysis, PerGeneration, Table5Rule};
 use super::rows::Scored;
 use super::{CPU_MT, EcgaPaper, GECGA, GECGA_DEVICE, SCORERS, performance, scale, spec::power_fit};
+use crate::claims::Claims;
 use crate::claims::judge::{self, Comparison};
-use crate::experiments::{PaperReport, Section};
+use crate::experiments::{Analyses, Render, Section};
 use crate::fmt;
 use crate::library::ecga::Search;
 use crate::records::MachineRecords;
@@ -20,13 +21,21 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
 
-impl EcgaPaper {
-    pub(super) fn paper_report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
-        let published = self.spec.published();
-        let analyses: BTreeMap<&str, Analysis> = machines.iter().map(|m| (m.hw_id.as_str(), Analysis::of(m, &published))).collect();
-        let of = |m: &MachineRecords| &analyses[m.hw_id.as_str()];
+impl Render for EcgaPaper {
+    type Analysis = Analysis;
+
+    fn claims(&self) -> &Claims<Analysis> {
+        &self.claims
+    }
+
+    fn analysis(&self, machine: &MachineRecords) -> Result<Analysis> {
+        Ok(Analysis::of(machine, &self.spec.published()))
+    }
+
+    fn sections(&self, machines: &[MachineRecords], analyses: &Analyses<Analysis>, dir: &Path) -> Result<Vec<Section>> {
+        let of = |m: &MachineRecords| analyses.of(m);
         let p = &self.spec.fig5_paper;
-        let sections = vec![
+        Ok(vec![
             Section::per_machine(
                 "Table 5 — population sizing",
                 "Population size needed to solve m − 1 subproblems, bisected (mean ± 95% interval over bisections, n in \
@@ -74,14 +83,12 @@ impl EcgaPaper {
                 Ok(scale::section(&self.spec, m))
             })?,
             Section::per_machine("Performance", "", machines, |m| Ok(performance::section(m, of(m))))?,
-        ];
-        let claims = self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(of(m)))?;
-        Ok(PaperReport { method: self.method(), sections, claims })
+        ])
     }
 
-    fn method(&self) -> String {
+    fn method(&self) -> Result<String> {
         let s = &self.spec.settings;
-        format!(
+        Ok(format!(
             "Concatenated trap-{k} (Section 5.2), tournament selection without replacement of size {t}, MAX_L = {ml}, full \
              replacement, runs until every locus has converged (guard: 4·ℓ generations). Bisection: start at {n0}, double until \
              a run's best individual solves at least m − 1 subproblems, then bisect until (hi − lo)/lo ≤ {p} (Sastry's \
@@ -112,9 +119,19 @@ impl EcgaPaper {
             ml = s.max_l.get_ref(),
             n0 = s.bisection_n0.get_ref(),
             p = s.bisection_precision.get_ref()
-        )
+        ))
     }
 
+    fn paper_values(&self) -> (&'static str, Vec<PaperValue>) {
+        ("experiments/ecga.toml [[table5]], [fig5_paper], [scale_paper]", self.stated_values())
+    }
+
+    fn compare(&self, machines: &[MachineRecords]) -> String {
+        self.side_by_side(machines)
+    }
+}
+
+impl EcgaPaper {
     fn table5(&self, m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
         if a.table5.is_empty() {
             return Ok(String::new());
@@ -396,7 +413,7 @@ fn fig7(a: &Analysis) -> String {
 
 impl EcgaPaper {
     /// Table 5's populations, the speedups of Sections 5.3 and 5.5 and the scalability point of Section 5.4.
-    pub(super) fn stated_values(&self) -> Vec<PaperValue> {
+    fn stated_values(&self) -> Vec<PaperValue> {
         let mut values = Vec::new();
         for r in &self.spec.table5 {
             values.push(PaperValue::new("Table 5", "greedy", "ℓ", r.ell, r.greedy as f64, "individuals"));
@@ -475,7 +492,7 @@ fn fig7_chart(m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
 
 impl EcgaPaper {
     /// Figure 5's speedups and the single builds of every machine side by side.
-    pub(super) fn side_by_side(&self, machines: &[MachineRecords]) -> String {
+    fn side_by_side(&self, machines: &[MachineRecords]) -> String {
         let paper = &self.spec.fig5_paper;
         let published = self.spec.published();
         let mut runs = Table::new(&[

@@ -22,12 +22,13 @@ use super::GboaPaper;
 use super::rows::{COMPLEXITY, ComplexityCase, RunRow, TABLE1, Table1Case};
 use super::spec::Profile;
 use crate::error::SpecError;
-use crate::experiments::{Case, Footprint, RunEnv};
+use crate::experiments::{Case, Footprint, Plan, RunEnv};
 use crate::gpu::boa::{GpuFamilyScorer, device_run_bytes, run_on_device};
 use crate::library::boa::{self, BoaConfig, BoaResult, Construction, CpuFamilyScorer, FamilyScorer, ParallelFamilyScorer, Randomness};
 use crate::library::ecga::{Popcount, PrefixFastCount};
 use crate::library::trap::Trap;
 use crate::records::{Record, col};
+use crate::spec::SpecOutline;
 use anyhow::Result;
 
 /// Column names, in report order: the paper's three and the multi-threaded extra.
@@ -60,8 +61,14 @@ impl GboaPaper {
             rng: Randomness::Paper,
         }
     }
+}
 
-    pub(super) fn list_cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
+impl Plan for GboaPaper {
+    fn outline(&self) -> &dyn SpecOutline {
+        &self.spec
+    }
+
+    fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
         let p = self.profile(profile)?;
         let n = *self.spec.settings.population.get_ref();
         let seed = self.spec.settings.seed;
@@ -100,7 +107,7 @@ impl GboaPaper {
     /// selected half packed by locus (`gboa`) and a byte per allele (`gboa-paper`,
     /// both scorers alive at once) and the gains, or for Table I the whole
     /// `gboa-device` run ([`device_run_bytes`]) where that is more.
-    pub(super) fn footprint(&self, case: &Case) -> Footprint {
+    fn footprint(&self, case: &Case) -> Footprint {
         let network = |n: usize, ell: usize| (n * ell / 8 + n * ell + 8 * ell * ell) as u64;
         let host = |n: usize, ell: usize| (3 * n * ell + 8 * ell * ell) as u64;
         match (case.params.row::<Table1Case>(), case.params.row::<ComplexityCase>()) {
@@ -117,7 +124,7 @@ impl GboaPaper {
         }
     }
 
-    pub(super) fn run(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
+    fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
         // Table I: the paper's run length; complexity: one generation (one network),
         // repeated, for it takes milliseconds (median in the report).
         let table1 = case.params.row::<Table1Case>().ok();

@@ -9,7 +9,7 @@
 use super::analysis::{Analysis, Judged, Point, RunTimes, exponent_of};
 use super::cases::{GBOA, GBOA_PAPER, PBOA, PBOA_MT, SBOA};
 use crate::check;
-use crate::claims::generic::{self, BySize, Series};
+use crate::claims::generic::{BySize, Series};
 use crate::claims::hardware::Factor;
 use crate::claims::judge::{self, Band, Finding};
 use crate::claims::{Check, Ctx, Estimate, Model, Outcome, Params, Point as Matched};
@@ -17,18 +17,15 @@ use crate::fmt::fmt_ratio;
 use crate::hardware::Quantity;
 use serde::Deserialize;
 
-/// The table of checks, by the name a spec's `check` uses: the generic shapes
-/// (`identical` judges `gboa_identical`) and the paper's own.
-pub fn checks() -> Vec<Check<Analysis>> {
-    let own = [
-        check!("speedup", speedup),
-        check!("construction_dominates", construction_dominates),
-        check!("complexity", complexity),
-        check!("complexity_gboa", complexity_gboa),
-        check!("quality_kept", quality_kept),
-    ];
-    generic::checks().into_iter().chain(own).collect()
-}
+/// The paper's own checks, by the name a spec's `check` uses (beside the generic
+/// shapes every paper has: `identical` judges `gboa_identical`).
+pub(super) const CHECKS: &[Check<Analysis>] = &[
+    check!("speedup", speedup),
+    check!("construction_dominates", construction_dominates),
+    check!("complexity", complexity),
+    check!("complexity_gboa", complexity_gboa),
+    check!("quality_kept", quality_kept),
+];
 
 /// The series the generic shapes judge: `gboa_identical`, every gBOA run
 /// (gboa and gboa-paper), 1 where identical to single-threaded pBOA (Section

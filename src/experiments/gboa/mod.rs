@@ -15,13 +15,11 @@ pub mod rows;
 pub mod selfcheck;
 mod spec;
 
-use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv};
-use crate::claims::{ClaimResult, Claims};
+use super::{Experiment, Paper};
+use crate::claims::Claims;
 use crate::error::SpecError;
 use crate::gpu::Gpu;
-use crate::records::MachineRecords;
-use crate::records::Record;
-use crate::spec::{SpecFile, SpecOutline};
+use crate::spec::SpecFile;
 use analysis::Analysis;
 use anyhow::Result;
 use spec::GboaSpec;
@@ -41,7 +39,7 @@ impl Experiment for Gboa {
         include_str!("../../../experiments/gboa.toml")
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
-        let (spec, claims): (GboaSpec, _) = super::load_spec(file, self.id(), &claims::checks())?;
+        let (spec, claims): (GboaSpec, _) = super::load_spec(file, self.id(), claims::CHECKS)?;
         Ok(Box::new(GboaPaper { spec, file: file.clone(), claims }))
     }
     fn kernels(&self) -> &'static [&'static crate::gpu::KernelSource] {
@@ -56,34 +54,4 @@ struct GboaPaper {
     spec: GboaSpec,
     file: SpecFile,
     claims: Claims<Analysis>,
-}
-
-impl Paper for GboaPaper {
-    fn outline(&self) -> &dyn SpecOutline {
-        &self.spec
-    }
-    fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
-        self.list_cases(profile)
-    }
-    fn footprint(&self, case: &Case) -> Footprint {
-        GboaPaper::footprint(self, case)
-    }
-
-    fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
-        self.run(case, env)
-    }
-    fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
-        self.build_report(machines, dir)
-    }
-
-    fn paper_values(&self) -> (&'static str, Vec<crate::report::PaperValue>) {
-        ("experiments/gboa.toml: the claims' stated values", self.stated_values())
-    }
-
-    fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {
-        self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(self.analysis(m)))
-    }
-    fn compare(&self, machines: &[MachineRecords]) -> String {
-        self.compare_machines(machines)
-    }
 }

@@ -4,7 +4,8 @@
 use super::GboaPaper;
 use super::analysis::{Analysis, Judged, Point, RunTimes};
 use super::cases::{GBOA, GBOA_DEVICE, GBOA_PAPER, METHODS, PBOA, PBOA_MT, SBOA};
-use crate::experiments::{PaperReport, Part, SPEED_PROFILE, Section};
+use crate::claims::Claims;
+use crate::experiments::{Analyses, Part, Render, SPEED_PROFILE, Section};
 use crate::fmt;
 use crate::records::MachineRecords;
 use crate::records::col;
@@ -16,13 +17,22 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
 
-impl GboaPaper {
-    pub(super) fn build_report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
-        let analyses: Vec<Analysis> = machines.iter().map(|m| self.analysis(m)).collect();
-        let of = |m: &MachineRecords| &analyses[machines.iter().position(|x| x.hw_id == m.hw_id).expect("listed")];
+impl Render for GboaPaper {
+    type Analysis = Analysis;
+
+    fn claims(&self) -> &Claims<Analysis> {
+        &self.claims
+    }
+
+    fn analysis(&self, machine: &MachineRecords) -> Result<Analysis> {
+        Ok(self.of(machine))
+    }
+
+    fn sections(&self, machines: &[MachineRecords], analyses: &Analyses<Analysis>, dir: &Path) -> Result<Vec<Section>> {
+        let of = |m: &MachineRecords| analyses.of(m);
         let range = self.judged();
         let implied = self.implied_sboa_over_pboa();
-        let sections = vec![
+        Ok(vec![
             Section::per_machine(
                 "Table I — total time of sBOA, pBOA and gBOA",
                 format!(
@@ -90,14 +100,12 @@ impl GboaPaper {
                 machines,
                 |m| complexity(m, of(m), dir),
             )?,
-        ];
-        let claims = self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(of(m)))?;
-        Ok(PaperReport { method: self.method(), sections, claims })
+        ])
     }
 
-    fn method(&self) -> String {
+    fn method(&self) -> Result<String> {
         let s = &self.spec.settings;
-        format!(
+        Ok(format!(
             "Concatenated trap-{} (Section V), population {}, truncation selection of the best {:.0}%, at most {} parents per node, \
              the K2 (Bayesian–Dirichlet) metric in log space, offspring replacing the worst part of the population; the profile \
              sets the generations (the paper: 200) and runs (the paper: 20). Every construction runs the same seed. `sboa` checks \
@@ -113,14 +121,18 @@ impl GboaPaper {
             s.population.get_ref(),
             100.0 * s.selection.get_ref(),
             s.max_parents.get_ref(),
-        )
+        ))
     }
 
-    pub(super) fn compare_machines(&self, machines: &[MachineRecords]) -> String {
+    fn paper_values(&self) -> (&'static str, Vec<PaperValue>) {
+        ("experiments/gboa.toml: the claims' stated values", self.stated_values())
+    }
+
+    fn compare(&self, machines: &[MachineRecords]) -> String {
         let mut t =
             Table::new(&["machine", "ℓ", "sBOA (ms)", "pBOA (ms)", "pBOA all cores (ms)", "gBOA (ms)", "sBOA / gBOA", "pBOA / gBOA"]);
         for m in machines {
-            let a = self.analysis(m);
+            let a = self.of(m);
             for &at in a.table1.keys() {
                 let total = |method: &str| a.mean(at, method, |r| r.total);
                 t.row(vec![
@@ -145,7 +157,7 @@ impl GboaPaper {
 
 impl GboaPaper {
     /// One machine's analysis with the spec's settings.
-    pub(super) fn analysis(&self, m: &MachineRecords) -> Analysis {
+    fn of(&self, m: &MachineRecords) -> Analysis {
         let st = &self.spec.settings;
         Analysis::of(m).with_settings(*st.max_parents.get_ref(), *st.selection.get_ref(), self.judged())
     }
@@ -177,7 +189,7 @@ impl GboaPaper {
     /// What the text states (Table I's numbers and sizes did not survive in it): the
     /// speedups and the construction shares its claims quote, and the sBOA / pBOA
     /// ratio the two speedups imply.
-    pub(super) fn stated_values(&self) -> Vec<PaperValue> {
+    fn stated_values(&self) -> Vec<PaperValue> {
         let mut values = Vec::new();
         for c in &self.spec.claims {
             let params = c.params.as_ref().map(|p| p.get_ref());

@@ -35,12 +35,13 @@ use super::rows::{FAMILIES, FULL, FamilyCase, FamilyRun, GRID, IslandsCase, RING
 use super::spec::repeats;
 use super::{CPU_1T, CPU_MT, CUDA, CUDA_FUSED, CUDA_RING, CUDA_SPLIT, IslandPaper, cpu_threads};
 use crate::error::SpecError;
-use crate::experiments::{Case, Footprint, RunEnv};
+use crate::experiments::{Case, Footprint, Plan, RunEnv};
 use crate::gpu::island::Design;
 use crate::library::island::{self, Config, RunResult, Threads, Variant};
 use crate::library::knapsack::{Certificate, Instance, PisingerKind, certify, pisinger_with_ratio};
 use crate::records::col;
 use crate::records::{Record, Row};
+use crate::spec::SpecOutline;
 use anyhow::{Context, Result, anyhow};
 
 impl IslandPaper {
@@ -107,8 +108,14 @@ impl IslandPaper {
             ..Config::paper(islands, size, generations, seed)
         }
     }
+}
 
-    pub(super) fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
+impl Plan for IslandPaper {
+    fn outline(&self) -> &dyn SpecOutline {
+        &self.spec
+    }
+
+    fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
         let p = self.file.profile(&self.spec.profiles, profile)?;
         let seed = self.spec.settings.seed;
         let mut cases = Vec::new();
@@ -245,7 +252,7 @@ impl IslandPaper {
     /// Parents and offspring of every island, 32 items a word, with their
     /// fitness: on the host for the CPU backend, on one GPU for the GPU's (the
     /// ring first runs all its islands on one GPU).
-    pub(super) fn footprint(&self, case: &Case) -> Footprint {
+    fn footprint(&self, case: &Case) -> Footprint {
         let (islands, size) = case.params.row::<IslandsCase>().map_or((0, 0), |c| (c.islands as u64, c.island_size as u64));
         let items = case.params.row::<FamilyCase>().map_or_else(|_| self.item_count().unwrap_or(0), |f| f.items);
         let words = items.div_ceil(32) as u64;
@@ -261,7 +268,16 @@ impl IslandPaper {
         Footprint { host_bytes: bytes, device_bytes: bytes, key }
     }
 
-    pub(super) fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
+    /// Every case runs on the instance: it must load, and the spec's optimum must agree with its certificate
+    /// (`library::knapsack::certify`: Dantzig's bound, a greedy solution, the exact optimum where it fits).
+    fn prepare(&self, cases: &[Case]) -> Result<()> {
+        if !cases.is_empty() {
+            self.check_optimum(&self.instance()?)?;
+        }
+        Ok(())
+    }
+
+    fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
         let p = &case.params;
         let IslandsCase { islands, island_size: size, generations, seed, .. } = params(case)?;
         let instance = self.instance()?;

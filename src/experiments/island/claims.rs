@@ -24,20 +24,17 @@ use super::claims_speed::{gpu_speedup, gpus_over_cpu, sustained_rate, threads_sc
 use super::claims_time::saturation_knee;
 use crate::check;
 use crate::claims::Check;
-use crate::claims::generic;
 
-pub(super) fn checks() -> Vec<Check<Analysis>> {
-    let own = [
-        check!("more_islands_better", more_islands_better),
-        check!("saturation_knee", saturation_knee),
-        check!("threads_scale", threads_scale),
-        check!("gpu_speedup", gpu_speedup),
-        check!("island_steps_significant", island_steps_significant),
-        check!("gpus_over_cpu", gpus_over_cpu),
-        check!("sustained_rate", sustained_rate),
-    ];
-    generic::checks().into_iter().chain(own).collect()
-}
+/// The paper's own checks, beside the generic shapes every paper has.
+pub(super) const CHECKS: &[Check<Analysis>] = &[
+    check!("more_islands_better", more_islands_better),
+    check!("saturation_knee", saturation_knee),
+    check!("threads_scale", threads_scale),
+    check!("gpu_speedup", gpu_speedup),
+    check!("island_steps_significant", island_steps_significant),
+    check!("gpus_over_cpu", gpus_over_cpu),
+    check!("sustained_rate", sustained_rate),
+];
 
 #[cfg(test)]
 #[path = "claims_tests.rs"]

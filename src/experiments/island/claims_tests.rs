@@ -21,7 +21,7 @@ const SHIPPED: &str = include_str!("../../../experiments/island.toml");
 fn bind(text: &str) -> Result<(Claims<Analysis>, PaperHardware), crate::error::SpecError> {
     let file = SpecFile::from_text(Path::new("experiments/island.toml"), text.into());
     let spec: IslandSpec = file.parse()?;
-    Ok((Claims::bind(&file, &spec.claims, &spec.paper.hardware, &checks())?, spec.paper.hardware))
+    Ok((Claims::bind(&file, &spec.claims, &spec.paper.hardware, CHECKS)?, spec.paper.hardware))
 }
 
 fn shipped() -> (Claims<Analysis>, PaperHardware) {

@@ -25,12 +25,10 @@ mod spec;
 mod sustained_rate;
 mod tables;
 
-use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv};
-use crate::claims::{ClaimResult, Claims};
+use super::{Experiment, Paper};
+use crate::claims::Claims;
 use crate::error::SpecError;
-use crate::records::MachineRecords;
-use crate::records::Record;
-use crate::spec::{DataPath, SpecFile, SpecOutline};
+use crate::spec::{DataPath, SpecFile};
 use analysis::Analysis;
 use anyhow::Result;
 use spec::IslandSpec;
@@ -73,9 +71,9 @@ impl Experiment for Island {
         selfcheck::selfcheck(gpu, small, seed, datasets)
     }
     fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
-        let (spec, claims): (IslandSpec, _) = super::load_spec(file, self.id(), &claims::checks())?;
+        let (spec, claims): (IslandSpec, _) = super::load_spec(file, self.id(), claims::CHECKS)?;
         let instance = file.data_path(&spec.settings.instance, "settings.instance")?;
-        Ok(Box::new(IslandPaper { spec, file: file.clone(), claims, instance, certificates: Default::default() }))
+        Ok(Box::new(IslandPaper { spec, file: file.clone(), instance, certificates: Default::default(), claims }))
     }
 }
 
@@ -87,54 +85,4 @@ struct IslandPaper {
     instance: DataPath,
     /// Certificates of the generated instances (`families` cases), by instance name: each is computed once.
     certificates: std::sync::Mutex<BTreeMap<String, crate::library::knapsack::Certificate>>,
-}
-
-impl Paper for IslandPaper {
-    fn outline(&self) -> &dyn SpecOutline {
-        &self.spec
-    }
-
-    fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
-        IslandPaper::cases(self, profile)
-    }
-
-    /// Every case runs on the instance: it must load, and the spec's optimum must agree with its certificate
-    /// (`library::knapsack::certify`: Dantzig's bound, a greedy solution, the exact optimum where it fits).
-    fn prepare(&self, cases: &[Case]) -> Result<()> {
-        if !cases.is_empty() {
-            self.check_optimum(&self.instance()?)?;
-        }
-        Ok(())
-    }
-
-    fn footprint(&self, case: &Case) -> Footprint {
-        IslandPaper::footprint(self, case)
-    }
-
-    fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
-        IslandPaper::run_case(self, case, env)
-    }
-
-    fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
-        let mut analyses = BTreeMap::new();
-        for m in machines {
-            analyses.insert(m.hw_id.clone(), Analysis::of(m)?);
-        }
-        let optimum = self.optimum_note()?;
-        let sections = render::sections(&self.spec, machines, &analyses, self.item_count(), &optimum, dir)?;
-        let claims = self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(&analyses[&m.hw_id]))?;
-        Ok(PaperReport { method: render::method(&self.spec, &self.instance.label, &optimum), sections, claims })
-    }
-
-    fn paper_values(&self) -> (&'static str, Vec<crate::report::PaperValue>) {
-        ("experiments/island.toml [table1], [table2]", render::paper_values(&self.spec))
-    }
-
-    fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {
-        self.claims.judge_machines(machines, &self.spec.paper.hardware, Analysis::of)
-    }
-
-    fn compare(&self, machines: &[MachineRecords]) -> String {
-        render::compare(&self.spec, machines).unwrap_or_else(|e| format!("The records cannot be compared: {e:#}\n"))
-    }
 }

@@ -21,21 +21,32 @@ use super::ring::{RING_INTRO, ring_section};
 use super::spec::IslandSpec;
 use super::sustained_rate::{RATE_INTRO, sustained_rate};
 use super::tables::{TABLES_INTRO, tables};
-use super::{CPU_1T, CPU_MT, CUDA};
-use crate::experiments::Section;
+use super::{CPU_1T, CPU_MT, CUDA, IslandPaper};
+use crate::claims::Claims;
+use crate::experiments::{Analyses, Render, Section};
 use crate::fmt;
 use crate::records::MachineRecords;
 use crate::report::{PaperValue, Table};
 use anyhow::Result;
-use std::collections::BTreeMap;
 use std::path::Path;
 
-/// "How this was measured", naming the instance as `instance` (its path from the root) and its optimum as `optimum`
-/// (certified, or stated and not certified: `IslandPaper::optimum_note`).
-pub(super) fn method(spec: &IslandSpec, instance: &str, optimum: &str) -> String {
-    let s = &spec.settings;
-    format!(
-        "The paper's GA (Section V) on its 10,000-item instance (`{}`, {}): steady state, binary tournament \
+impl Render for IslandPaper {
+    type Analysis = Analysis;
+
+    fn claims(&self) -> &Claims<Analysis> {
+        &self.claims
+    }
+
+    fn analysis(&self, machine: &MachineRecords) -> Result<Analysis> {
+        Analysis::of(machine)
+    }
+
+    /// "How this was measured", naming the instance (its path from the root) and its optimum
+    /// (certified, or stated and not certified: `IslandPaper::optimum_note`).
+    fn method(&self) -> Result<String> {
+        let s = &self.spec.settings;
+        Ok(format!(
+            "The paper's GA (Section V) on its 10,000-item instance (`{}`, {}): steady state, binary tournament \
          selection, uniform crossover by 32-bit masks (p = {}), bit-flip mutation by masks ({} per gene), half the island \
          replaced by tournament against random offspring, unidirectional ring migration every {} generations of {:.0}% of \
          the island including its best. Every random number is Philox 4×32-10 keyed by seed and island and counted by \
@@ -50,34 +61,45 @@ pub(super) fn method(spec: &IslandSpec, instance: &str, optimum: &str) -> String
          The same ring also runs with one island per MPI process (`evorepro-island-mpi`, `--features mpi`, checked \
          bit-identical to the in-process ring) and split over several GPUs with NCCL between them (the section \
          *Several GPUs*, profile `gpu-multi`).\n",
-        instance,
-        optimum,
-        s.crossover.get_ref(),
-        s.mutation.get_ref(),
-        s.migration_interval.get_ref(),
-        100.0 * s.migration_fraction.get_ref(),
-    )
+            self.instance.label,
+            self.optimum_note()?,
+            s.crossover.get_ref(),
+            s.mutation.get_ref(),
+            s.migration_interval.get_ref(),
+            100.0 * s.migration_fraction.get_ref(),
+        ))
+    }
+
+    /// Tables I and II's speedups as `paper_values.csv` lists them.
+    fn paper_values(&self) -> (&'static str, Vec<PaperValue>) {
+        let (t1, t2) = (&self.spec.table1, &self.spec.table2);
+        let values = t1
+            .values()
+            .map(|(config, size, v)| PaperValue::new("Table I", config, "island size", size, v, "×"))
+            .chain(t2.values().map(|(config, size, v)| PaperValue::new("Table II", config, "island size", size, v, "×")))
+            .collect();
+        ("experiments/island.toml [table1], [table2]", values)
+    }
+
+    fn sections(&self, machines: &[MachineRecords], analyses: &Analyses<Analysis>, dir: &Path) -> Result<Vec<Section>> {
+        sections(&self.spec, machines, analyses, self.item_count(), &self.optimum_note()?, dir)
+    }
+
+    fn compare(&self, machines: &[MachineRecords]) -> String {
+        compare(&self.spec, machines).unwrap_or_else(|e| format!("The records cannot be compared: {e:#}\n"))
+    }
 }
 
-/// Tables I and II's speedups as `paper_values.csv` lists them.
-pub(super) fn paper_values(spec: &IslandSpec) -> Vec<PaperValue> {
-    spec.table1
-        .values()
-        .map(|(config, size, v)| PaperValue::new("Table I", config, "island size", size, v, "×"))
-        .chain(spec.table2.values().map(|(config, size, v)| PaperValue::new("Table II", config, "island size", size, v, "×")))
-        .collect()
-}
-
-/// Every section, from each machine's analysis (by hw_id).
-pub(super) fn sections(
+/// Every section, from each machine's analysis.
+fn sections(
     spec: &IslandSpec,
     machines: &[MachineRecords],
-    analyses: &BTreeMap<String, Analysis>,
+    analyses: &Analyses<Analysis>,
     items: Option<usize>,
     optimum: &str,
     dir: &Path,
 ) -> Result<Vec<Section>> {
-    let of = |m: &MachineRecords| &analyses[&m.hw_id];
+    let of = |m: &MachineRecords| analyses.of(m);
     let mut sections = vec![
         Section::per_machine("Figure 4 — best fitness after the run", "", machines, |m| fig4(m, of(m), optimum, dir))?,
         Section::per_machine("Figure 5 — total time, and Figure 6 — migration overhead", "", machines, |m| fig5_6(m, of(m), dir))?,
@@ -95,7 +117,7 @@ pub(super) fn sections(
             tables(spec, m, of(m), dir)
         })?,
     ];
-    if analyses.values().any(|a| !a.families.is_empty()) {
+    if analyses.iter().any(|(_, a)| !a.families.is_empty()) {
         sections.push(Section::per_machine("Beyond the paper — Pisinger's instance families", FAMILIES_INTRO, machines, |m| {
             families(m, of(m), dir)
         })?);
@@ -104,7 +126,7 @@ pub(super) fn sections(
 }
 
 /// Side by side: every machine's times per generation of one island and the paper's Table I.
-pub(super) fn compare(spec: &IslandSpec, machines: &[MachineRecords]) -> Result<String> {
+fn compare(spec: &IslandSpec, machines: &[MachineRecords]) -> Result<String> {
     let mut t = Table::new(&[
         "machine",
         "island size",

@@ -10,11 +10,12 @@
 use super::LayoutPaper;
 use super::rows::{KERNEL_LOOP, Measured, SEARCH, SizeCase, TIMED, Try};
 use crate::error::SpecError;
-use crate::experiments::{Case, Footprint, RunEnv};
+use crate::experiments::{Case, Footprint, Plan, RunEnv, plan};
 use crate::gpu::layout::{LayoutBuffers, Timing, launch_config};
 use crate::library::nonseparable::{self as ns, Function};
 use crate::records::Record;
 use crate::records::col;
+use crate::spec::SpecOutline;
 use anyhow::{Result, bail};
 use std::time::Instant;
 
@@ -57,9 +58,23 @@ impl LayoutPaper {
     fn seed(&self, pop: usize, dim: usize) -> u64 {
         self.spec.settings.seed ^ ((pop as u64) << 32) ^ (dim as u64).wrapping_mul(0x9E37_79B9)
     }
+}
+
+impl Plan for LayoutPaper {
+    fn outline(&self) -> &dyn SpecOutline {
+        &self.spec
+    }
+
+    fn timing(&self) -> plan::Timing {
+        plan::Timing { method: Try::strategy, columns: &[Measured::wall_ms], only: Some((Try::phase, TIMED)) }
+    }
+
+    fn not_run_column(&self) -> &'static str {
+        Try::strategy
+    }
 
     /// One case per size × function of the profile, smallest sizes first.
-    pub(super) fn cases_of(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
+    fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
         let p = self.profile(profile)?;
         let mut cases = Vec::new();
         for (pop, dim) in p.sizes() {
@@ -84,12 +99,12 @@ impl LayoutPaper {
     /// The population (f32) with its pinned copy and the f64 references on the
     /// host; the population and one more buffer of its size (S1/S2's other
     /// layout) on the device.
-    pub(super) fn footprint(case: &Case) -> Footprint {
+    fn footprint(&self, case: &Case) -> Footprint {
         let (pop, dim) = case.params.row::<SizeCase>().map_or((0, 0), |c| (c.pop as u64, c.dim as u64));
         Footprint { host_bytes: pop * dim * 8 + pop * 16, device_bytes: pop * dim * 8 + pop * 4, key: "sizes" }
     }
 
-    pub(super) fn run(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
+    fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
         let SizeCase { function, pop, dim, seed, tries } =
             case.params.row().map_err(|e| anyhow::anyhow!("layout case {}: {e}", case.id))?;
         let f = Function::from_name(&function).expect("case from spec");

@@ -23,15 +23,12 @@ pub mod spec;
 #[cfg(test)]
 mod testing;
 
-use super::{Case, Experiment, Footprint, Paper, PaperReport, RunEnv};
-use crate::claims::{ClaimResult, Claims};
+use super::{Experiment, Paper};
+use crate::claims::Claims;
 use crate::error::SpecError;
-use crate::records::MachineRecords;
-use crate::records::Record;
-use crate::spec::{SpecFile, SpecOutline};
+use crate::spec::SpecFile;
 use analysis::Analysis;
 use anyhow::Result;
-use rows::{Measured, TIMED, Try};
 use spec::{LayoutSpec, Profile};
 use std::path::Path;
 
@@ -70,47 +67,5 @@ pub struct LayoutPaper {
 impl LayoutPaper {
     fn profile(&self, name: &str) -> Result<&Profile, SpecError> {
         self.file.profile(&self.spec.profiles, name)
-    }
-}
-
-impl Paper for LayoutPaper {
-    fn outline(&self) -> &dyn SpecOutline {
-        &self.spec
-    }
-
-    fn timing(&self) -> crate::experiments::plan::Timing {
-        crate::experiments::plan::Timing { method: Try::strategy, columns: &[Measured::wall_ms], only: Some((Try::phase, TIMED)) }
-    }
-
-    fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
-        self.cases_of(profile)
-    }
-
-    fn footprint(&self, case: &Case) -> Footprint {
-        LayoutPaper::footprint(case)
-    }
-
-    fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
-        self.run(case, env)
-    }
-
-    fn report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
-        self.build_report(machines, dir)
-    }
-
-    fn paper_values(&self) -> (&'static str, Vec<crate::report::PaperValue>) {
-        ("experiments/layout.toml [[table1]]", self.stated_values())
-    }
-
-    fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {
-        self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(Analysis::of(m, &self.spec)))
-    }
-
-    fn compare(&self, machines: &[MachineRecords]) -> String {
-        self.compare_md(machines)
-    }
-
-    fn not_run_column(&self) -> &'static str {
-        rows::Try::strategy
     }
 }

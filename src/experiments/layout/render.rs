@@ -5,7 +5,8 @@
 use super::LayoutPaper;
 use super::analysis::{Analysis, Cell, Figure, Metric, paper_standing};
 use super::spec::{ALL_CLASSES, PAPER_CLASSES, Size};
-use crate::experiments::{PaperReport, Section};
+use crate::claims::Claims;
+use crate::experiments::{Analyses, Render, Section};
 use crate::library::nonseparable::{self as ns, Function};
 use crate::records::MachineRecords;
 use crate::report::chart::{self, LineChart, PaperPoints, RegionChart};
@@ -25,13 +26,22 @@ fn fmt_support<'a>(items: impl Iterator<Item = (&'a String, Vec<Size>)>) -> Stri
     if parts.is_empty() { "—".into() } else { parts.join("; ") }
 }
 
-impl LayoutPaper {
-    pub(super) fn build_report(&self, machines: &[MachineRecords], dir: &Path) -> Result<PaperReport> {
-        let analyses: Vec<Analysis> = machines.iter().map(|m| Analysis::of(m, &self.spec)).collect();
-        let of = |m: &MachineRecords| &analyses[machines.iter().position(|x| x.hw_id == m.hw_id).expect("one of the machines")];
+impl Render for LayoutPaper {
+    type Analysis = Analysis;
+
+    fn claims(&self) -> &Claims<Analysis> {
+        &self.claims
+    }
+
+    fn analysis(&self, machine: &MachineRecords) -> Result<Analysis> {
+        Ok(Analysis::of(machine, &self.spec))
+    }
+
+    fn sections(&self, machines: &[MachineRecords], analyses: &Analyses<Analysis>, dir: &Path) -> Result<Vec<Section>> {
+        let of = |m: &MachineRecords| analyses.of(m);
         let unit = &self.spec.settings.table1_unit;
         let min_n = self.spec.settings.min_n.get_ref();
-        let sections = vec![
+        Ok(vec![
             Section::per_machine(
                 "Table 1 — Rosenbrock",
                 format!(
@@ -75,27 +85,11 @@ impl LayoutPaper {
                 machines,
                 |m| Ok(performance(m, &[of(m), &Analysis::of_profile(m, &self.spec, "speed")])),
             )?,
-        ];
-        let claims = self.claims.judge_machines(machines, &self.spec.paper.hardware, |m| Ok(of(m)))?;
-        Ok(PaperReport { method: self.method(), sections, claims })
+        ])
     }
 
-    /// Table 1's C2075 times, mean and sd over the paper's tries.
-    pub(super) fn stated_values(&self) -> Vec<PaperValue> {
-        let unit = &self.spec.settings.table1_unit;
-        let mut values = Vec::new();
-        for r in &self.spec.table1 {
-            for c in PAPER_CLASSES {
-                if let Some([mean, sd]) = r.paper(c) {
-                    values.push(PaperValue::new("Table 1", c, "population×dimension", fmt_size(r.size()), mean, unit).with_sd(sd));
-                }
-            }
-        }
-        values
-    }
-
-    fn method(&self) -> String {
-        format!(
+    fn method(&self) -> Result<String> {
+        Ok(format!(
             "Times are end-to-end per population evaluation, in {}: for S1–S4 host→device copy, kernel and device→host copy \
              (host clock around the whole; CUDA events split it into copy-in / kernel / copy-out), from pinned host memory, \
              S4's host-side transposition timed apart, into a buffer of its own (both versions under Table 1); for the CPU columns the evaluation alone, \
@@ -112,7 +106,31 @@ impl LayoutPaper {
             self.spec.settings.block_sizes.get_ref().iter().map(|b| *b.get_ref()).collect::<Vec<_>>(),
             ns::ACCUMULATION_RTOL,
             ns::ULP_ALLOWANCE,
-        )
+        ))
+    }
+
+    fn paper_values(&self) -> (&'static str, Vec<PaperValue>) {
+        ("experiments/layout.toml [[table1]]", self.stated_values())
+    }
+
+    fn compare(&self, machines: &[MachineRecords]) -> String {
+        self.compare_md(machines)
+    }
+}
+
+impl LayoutPaper {
+    /// Table 1's C2075 times, mean and sd over the paper's tries.
+    fn stated_values(&self) -> Vec<PaperValue> {
+        let unit = &self.spec.settings.table1_unit;
+        let mut values = Vec::new();
+        for r in &self.spec.table1 {
+            for c in PAPER_CLASSES {
+                if let Some([mean, sd]) = r.paper(c) {
+                    values.push(PaperValue::new("Table 1", c, "population×dimension", fmt_size(r.size()), mean, unit).with_sd(sd));
+                }
+            }
+        }
+        values
     }
 
     fn table1(&self, m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
@@ -293,7 +311,7 @@ impl LayoutPaper {
         Ok(md)
     }
 
-    pub(super) fn compare_md(&self, machines: &[MachineRecords]) -> String {
+    fn compare_md(&self, machines: &[MachineRecords]) -> String {
         let analyses: Vec<(&MachineRecords, Analysis)> = machines.iter().map(|m| (m, Analysis::of(m, &self.spec))).collect();
         let mut md =
             String::from("## Rosenbrock, Table 1 sizes: best time per strategy (ms), and the paper's C2075 time over each machine's\n\n");
