@@ -55,4 +55,12 @@ fn gboa_spec_with_impossible_values_names_file_line_and_key() {
     // The range the claims judge is the spec's, once: a run length of 0 or a negative size names its key.
     common::assert_spec_edit_rejected("gboa", "judged_generations = 200", "judged_generations = 0", &["settings.judged_generations"]);
     common::assert_spec_edit_rejected("gboa", "judged_ells = [1, 190]", "judged_ells = [-5, 190]", &["settings.judged_ells"]);
+    // What the paper states is the spec's `[stated]`, once: the claims and the report read it there.
+    common::assert_spec_edit_rejected("gboa", "speedup_over_pboa = 2.6", "speedup_over_pboa = -2.6", &["stated.speedup_over_pboa"]);
+    common::assert_spec_edit_rejected(
+        "gboa",
+        "construction_share_largest = 0.8",
+        "construction_share_largest = 0.6",
+        &["stated.construction_share_largest", "lies below"],
+    );
 }

@@ -2,7 +2,7 @@
 //! complexity) and the hardware comparison, from each machine's analysis.
 
 use super::GboaPaper;
-use super::analysis::{Analysis, Judged, Point, RunTimes};
+use super::analysis::{Analysis, Judged, Point, RunTimes, Stated};
 use super::cases::{GBOA, GBOA_DEVICE, GBOA_PAPER, METHODS, PBOA, PBOA_MT, SBOA};
 use crate::claims::Claims;
 use crate::experiments::{Analyses, Part, Render, SPEED_PROFILE, Section};
@@ -31,7 +31,8 @@ impl Render for GboaPaper {
     fn sections(&self, machines: &[MachineRecords], analyses: &Analyses<Analysis>, dir: &Path) -> Result<Vec<Section>> {
         let of = |m: &MachineRecords| analyses.of(m);
         let range = self.judged();
-        let implied = self.implied_sboa_over_pboa();
+        let stated = self.stated();
+        let implied = stated.over_sboa / stated.over_pboa;
         Ok(vec![
             Section::per_machine(
                 "Table I — total time of sBOA, pBOA and gBOA",
@@ -42,10 +43,11 @@ impl Render for GboaPaper {
                      individual solves. Speedups of gBOA over each CPU construction side by side: the whole run (what the \
                      claims judge) and network construction only. `gboa-paper` is gBOA with the network kernel as the paper \
                      describes it (480 threads a block, pattern counts in shared memory), beside this harness's design \
-                     (`gboa`). The paper's two speedups imply sBOA/pBOA = {} (13× / 2.6× from the spec's claims), set \
-                     against the measured ratio in the *sBOA / pBOA* column.",
+                     (`gboa`). The paper's two speedups imply sBOA/pBOA = {implied:.1}× ({}× / {}×, the spec's `[stated]`), \
+                     set against the measured ratio in the *sBOA / pBOA* column.",
                     range.describe(),
-                    implied.map_or("—".into(), |v| format!("{v:.1}×"))
+                    fmt::fmt_num(stated.over_sboa),
+                    fmt::fmt_num(stated.over_pboa),
                 ),
                 machines,
                 |m| table1(m, of(m), dir, &range, implied, true),
@@ -125,7 +127,7 @@ impl Render for GboaPaper {
     }
 
     fn paper_values(&self) -> (&'static str, Vec<PaperValue>) {
-        ("experiments/gboa.toml: the claims' stated values", self.stated_values())
+        ("experiments/gboa.toml [stated]", self.stated_values())
     }
 
     fn compare(&self, machines: &[MachineRecords]) -> String {
@@ -147,9 +149,12 @@ impl Render for GboaPaper {
                 ]);
             }
         }
+        let stated = self.stated();
         format!(
-            "Whole-run time per Table I point (mean). The paper states gBOA on a Tesla C1060 up to 13× faster than sBOA and \
-             2.6× faster than pBOA on one core of a Core i7 920 (Section V.B).\n\n{}",
+            "Whole-run time per Table I point (mean). The paper states gBOA on a Tesla C1060 up to {}× faster than sBOA and \
+             {}× faster than pBOA on one core of a Core i7 920 (Section V.B).\n\n{}",
+            fmt::fmt_num(stated.over_sboa),
+            fmt::fmt_num(stated.over_pboa),
             t.render()
         )
     }
@@ -159,7 +164,7 @@ impl GboaPaper {
     /// One machine's analysis with the spec's settings.
     fn of(&self, m: &MachineRecords) -> Analysis {
         let st = &self.spec.settings;
-        Analysis::of(m).with_settings(*st.max_parents.get_ref(), *st.selection.get_ref(), self.judged())
+        Analysis::of(m).with_settings(*st.max_parents.get_ref(), *st.selection.get_ref(), self.judged(), self.stated())
     }
 
     /// The range the claims judge, from the spec's settings.
@@ -168,70 +173,45 @@ impl GboaPaper {
         Judged { ells: *st.judged_ells.get_ref(), generations: *st.judged_generations.get_ref() }
     }
 
-    /// A claim's parameter, by claim check and key.
-    fn param(&self, check: &str, key: &str) -> Option<&toml::Value> {
-        self.spec.claims.iter().filter(|c| c.check.get_ref() == check).find_map(|c| c.params.as_ref()?.get_ref().get(key))
-    }
-
-    /// sBOA / pBOA as the paper's two stated speedups imply it: (sBOA / gBOA) / (pBOA / gBOA).
-    fn implied_sboa_over_pboa(&self) -> Option<f64> {
-        let stated = |baseline: &str| {
-            self.spec.claims.iter().find_map(|c| {
-                let p = c.params.as_ref()?.get_ref();
-                (c.check.get_ref() == "speedup" && p.get("baseline")?.as_str()? == baseline)
-                    .then(|| p.get(col::PAPER)?.as_float())
-                    .flatten()
-            })
-        };
-        Some(stated("sboa")? / stated("pboa")?)
+    /// What the paper states, from the spec's `[stated]`.
+    fn stated(&self) -> Stated {
+        let t = &self.spec.stated;
+        Stated {
+            over_sboa: *t.speedup_over_sboa.get_ref(),
+            over_pboa: *t.speedup_over_pboa.get_ref(),
+            share: *t.construction_share.get_ref(),
+            share_largest: *t.construction_share_largest.get_ref(),
+        }
     }
 
     /// What the text states (Table I's numbers and sizes did not survive in it): the
-    /// speedups and the construction shares its claims quote, and the sBOA / pBOA
+    /// speedups and the construction shares of the spec's `[stated]`, and the sBOA / pBOA
     /// ratio the two speedups imply.
     fn stated_values(&self) -> Vec<PaperValue> {
-        let mut values = Vec::new();
-        for c in &self.spec.claims {
-            let params = c.params.as_ref().map(|p| p.get_ref());
-            let get = |k: &str| params.and_then(|p| p.get(k)).and_then(|v| v.as_float());
-            match (c.check.get_ref().as_str(), get("paper"), get("min_share")) {
-                ("speedup", Some(v), _) => {
-                    let over = params.and_then(|p| p.get("baseline")?.as_str()).unwrap_or("—");
-                    values.push(PaperValue::new(&c.source, &format!("gBOA over {over}, up to"), "", "", v, "×"));
-                }
-                ("construction_dominates", _, Some(s)) => {
-                    values.push(PaperValue::new(
-                        &c.source,
-                        "network construction share of gBOA's run, smaller problems, more than",
-                        "",
-                        "",
-                        100.0 * s,
-                        "%",
-                    ));
-                    if let Some(l) = get("min_share_largest") {
-                        values.push(PaperValue::new(
-                            &c.source,
-                            "network construction share of gBOA's run, larger problems, more than",
-                            "",
-                            "",
-                            100.0 * l,
-                            "%",
-                        ));
-                    }
-                }
-                _ => {}
-            }
-        }
-        if let Some(v) = self.implied_sboa_over_pboa() {
-            values.push(PaperValue::new("Section V.B, Table I (implied)", "sBOA over pBOA, the two speedups' quotient", "", "", v, "×"));
-        }
-        values
+        let t = self.stated();
+        let share = |which: &str, v: f64| {
+            let what = format!("network construction share of gBOA's run, {which} problems, more than");
+            PaperValue::new("Figure 7, Section V.B", &what, "", "", 100.0 * v, "%")
+        };
+        vec![
+            PaperValue::new("Section V.B, Table I", "gBOA over sboa, up to", "", "", t.over_sboa, "×"),
+            PaperValue::new("Section V.B, Table I", "gBOA over pboa, up to", "", "", t.over_pboa, "×"),
+            share("smaller", t.share),
+            share("larger", t.share_largest),
+            PaperValue::new(
+                "Section V.B, Table I (implied)",
+                "sBOA over pBOA, the two speedups' quotient",
+                "",
+                "",
+                t.over_sboa / t.over_pboa,
+                "×",
+            ),
+        ]
     }
 
     /// Figure 7 as curves: network construction's share of the whole run against
     /// ℓ, per method and generation count, with the shares the paper states (80%,
-    /// 70% for smaller problems: `min_share_largest` and `min_share` of its
-    /// `construction_dominates` claim) as dashed lines.
+    /// 70% for smaller problems: the spec's `[stated]`) as dashed lines.
     fn fig7_chart(&self, m: &MachineRecords, a: &Analysis, dir: &Path) -> Result<String> {
         let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
         for &at in a.table1.keys() {
@@ -245,12 +225,12 @@ impl GboaPaper {
         if series.is_empty() {
             return Ok(String::new());
         }
-        let share = |key: &str| self.param("construction_dominates", key).and_then(|v| v.as_float());
-        let hlines = [("min_share_largest", "larger problems"), ("min_share", "smaller problems")]
+        let stated = self.stated();
+        let hlines = [(stated.share_largest, "larger problems"), (stated.share, "smaller problems")]
             .into_iter()
-            .filter_map(|(key, which)| {
-                let s = 100.0 * share(key)?;
-                Some((format!("paper: construction > {s:.0}% of gBOA's run, {which} (Figure 7)"), s))
+            .map(|(share, which)| {
+                let s = 100.0 * share;
+                (format!("paper: construction > {s:.0}% of gBOA's run, {which} (Figure 7)"), s)
             })
             .collect();
         let title = "Figure 7: network construction's share of the run";
@@ -264,7 +244,7 @@ impl GboaPaper {
 /// total, the speedups of gBOA (both kernels) over the CPU constructions for the
 /// whole run and for network construction only, and sBOA / pBOA against the ratio
 /// the paper's two speedups imply.
-fn table1(m: &MachineRecords, a: &Analysis, dir: &Path, range: &Judged, implied: Option<f64>, inside: bool) -> Result<Part> {
+fn table1(m: &MachineRecords, a: &Analysis, dir: &Path, range: &Judged, implied: f64, inside: bool) -> Result<Part> {
     let points: Vec<Point> = a.table1.keys().copied().filter(|at| range.contains(at) == inside).collect();
     if points.is_empty() {
         return Ok(Part::NotRun(
@@ -274,7 +254,7 @@ fn table1(m: &MachineRecords, a: &Analysis, dir: &Path, range: &Judged, implied:
     let mut header = vec!["ℓ".to_owned()];
     header.extend(METHODS.iter().map(|method| format!("{method}: total (ms) / solved")));
     header.extend([
-        format!("sBOA / pBOA (paper's implied {})", implied.map_or("—".into(), |v| format!("{v:.1}×"))),
+        format!("sBOA / pBOA (paper's implied {implied:.1}×)"),
         "pBOA / pBOA all cores".into(),
         "sBOA / gBOA: whole run, construction".into(),
         "pBOA / gBOA: whole run, construction".into(),

@@ -13,6 +13,7 @@ use toml::Spanned;
 pub struct GboaSpec {
     pub paper: PaperMeta,
     pub settings: Settings,
+    pub stated: Stated,
     pub profiles: BTreeMap<String, Profile>,
     pub claims: Vec<ClaimSpec>,
 }
@@ -29,6 +30,19 @@ pub struct Settings {
     pub selection: Spanned<f64>,
     pub judged_ells: Spanned<Band>,
     pub judged_generations: Spanned<usize>,
+}
+
+/// What the text states (`[stated]`; Section V.B, Figure 7): gBOA's largest
+/// speedups over sBOA and pBOA, and network construction's share of gBOA's run
+/// after parallelization (smaller problems, the largest). The claims judge
+/// against these and the report shows them.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stated {
+    pub speedup_over_sboa: Spanned<f64>,
+    pub speedup_over_pboa: Spanned<f64>,
+    pub construction_share: Spanned<f64>,
+    pub construction_share_largest: Spanned<f64>,
 }
 
 crate::paper_profile! {
@@ -68,6 +82,25 @@ pub fn validate(file: &SpecFile, spec: &GboaSpec) -> Result<(), SpecError> {
     }
     if *s.judged_generations.get_ref() == 0 {
         return Err(file.invalid(&s.judged_generations, "settings.judged_generations", "must be at least 1"));
+    }
+    let t = &spec.stated;
+    for (key, v) in [("speedup_over_sboa", &t.speedup_over_sboa), ("speedup_over_pboa", &t.speedup_over_pboa)] {
+        if !(*v.get_ref() > 0.0) {
+            return Err(file.invalid(v, &format!("stated.{key}"), format!("a speedup must be positive, not {}", v.get_ref())));
+        }
+    }
+    for (key, v) in [("construction_share", &t.construction_share), ("construction_share_largest", &t.construction_share_largest)] {
+        if !(0.0..=1.0).contains(v.get_ref()) {
+            return Err(file.invalid(v, &format!("stated.{key}"), format!("a share lies in 0..=1, not {}", v.get_ref())));
+        }
+    }
+    if t.construction_share_largest.get_ref() < t.construction_share.get_ref() {
+        let why = format!(
+            "the largest problems' share {} lies below the smaller ones' {}",
+            t.construction_share_largest.get_ref(),
+            t.construction_share.get_ref()
+        );
+        return Err(file.invalid(&t.construction_share_largest, "stated.construction_share_largest", why));
     }
     let pops = spec.profiles.iter().flat_map(|(name, p)| p.complexity_pops.iter().map(move |n| (name, n)));
     for (name, n) in
