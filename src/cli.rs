@@ -291,7 +291,10 @@ pub fn run(cli: Cli) -> Result<()> {
                     let cases = paper.cases(&profile)?;
                     let about = paper.about(&profile);
                     let smoke = if about.smoke { "; smoke profile: decides no paper claim" } else { "" };
-                    println!("         profile {profile:14} {}{smoke}", experiments::plan::profile_line(&cases, &known, &machines, &this));
+                    println!(
+                        "         profile {profile:14} {}{smoke}",
+                        experiments::plan::profile_line(paper.as_ref(), &cases, &known, &machines, &this)
+                    );
                     if let Some(d) = about.description {
                         println!("                 {d}");
                     }

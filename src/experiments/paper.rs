@@ -66,6 +66,11 @@ pub trait Plan {
     fn timing(&self) -> plan::Timing {
         plan::Timing { method: self.not_run_column(), columns: &["total_ms"], only: None }
     }
+    /// The cases whose times per unit of weight estimate each other (`--dry-run`,
+    /// `list`): the case's figure by default ([`plan::figure`]).
+    fn group(&self, case: &Case) -> String {
+        plan::figure(case)
+    }
     /// What one case occupies while it runs ([`plan::Resource`]). One GPU by
     /// default: every case of the shipped papers runs its GPU method(s) where
     /// there is a GPU, beside the CPU baselines it times (a case run without one

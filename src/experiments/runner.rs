@@ -156,7 +156,8 @@ pub fn dry_run(exp: &dyn Experiment, opts: &RunOptions, dry: &DryRunOptions) -> 
     for p in paper.profiles() {
         known.extend(paper.cases(&p)?);
     }
-    let times = plan::CaseTimes::new(&machines, &basis, &cases, &known);
+    let group = |c: &Case| paper.group(c);
+    let times = plan::CaseTimes::new(&machines, &basis, &cases, &known, &group);
     let mut md = format!("# {} — profile `{}` on `{hw}`, {on}; nothing is run or written\n\n", exp.id(), opts.profile);
     let about = paper.about(&opts.profile);
     if let Some(d) = &about.description {

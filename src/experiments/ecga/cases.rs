@@ -185,6 +185,16 @@ impl Plan for EcgaPaper {
         Scored::scorer
     }
 
+    /// Figure 5's single-threaded runs (the CPU baselines, `single_thread`) apart
+    /// from its others: their time per unit of weight is many times more.
+    fn group(&self, case: &Case) -> String {
+        let figure = plan::figure(case);
+        match case.params.row::<Fig5Case>() {
+            Ok(c) if c.single_thread => format!("{figure} (single-threaded)"),
+            _ => figure,
+        }
+    }
+
     /// Table 5's bisections and Figure 6's runs record results, not times, and
     /// gECGA's are identical to multi-threaded FastCount's (whole device runs
     /// to the host's counter-based ones): any rank runs them, on the GPU where
@@ -619,6 +629,16 @@ mod tests {
     fn paper() -> Box<dyn crate::experiments::Paper> {
         let file = SpecFile::from_text(std::path::Path::new("ecga.toml"), include_str!("../../../experiments/ecga.toml").into());
         super::super::ECGA.load(&file).unwrap()
+    }
+
+    #[test]
+    fn figure_fives_single_threaded_cases_are_a_group_of_their_own() {
+        let p = paper();
+        let groups: std::collections::BTreeSet<String> =
+            p.profiles().iter().flat_map(|profile| p.cases(profile).unwrap()).map(|c| p.group(&c)).collect();
+        assert!(groups.contains("fig5") && groups.contains("fig5 (single-threaded)"), "{groups:?}");
+        let table5 = p.cases("quick").unwrap().into_iter().find(|c| c.params.str(col::FIGURE) == TABLE5).unwrap();
+        assert_eq!(p.group(&table5), crate::experiments::plan::figure(&table5));
     }
 
     #[test]

@@ -85,7 +85,7 @@ pub fn validate(file: &SpecFile, spec: &GboaSpec) -> Result<(), SpecError> {
     }
     let t = &spec.stated;
     for (key, v) in [("speedup_over_sboa", &t.speedup_over_sboa), ("speedup_over_pboa", &t.speedup_over_pboa)] {
-        if !(*v.get_ref() > 0.0) {
+        if !v.get_ref().is_finite() || *v.get_ref() <= 0.0 {
             return Err(file.invalid(v, &format!("stated.{key}"), format!("a speedup must be positive, not {}", v.get_ref())));
         }
     }

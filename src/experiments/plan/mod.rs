@@ -20,8 +20,8 @@ mod repeats;
 
 use super::{Case, Footprint, Paper};
 use crate::records::MachineRecords;
+use crate::records::Record;
 use crate::records::col;
-use crate::records::{Record, Value};
 use crate::report::Table;
 use std::collections::BTreeMap;
 
@@ -113,7 +113,7 @@ fn same_case(row: &Record, case: &Case) -> bool {
 }
 
 /// Stored case times: per case id, per machine, the latest run's seconds.
-pub struct CaseTimes {
+pub struct CaseTimes<'a> {
     by_case: BTreeMap<String, BTreeMap<String, (i64, f64)>>,
     /// The machine whose records estimate.
     pub basis: String,
@@ -123,6 +123,8 @@ pub struct CaseTimes {
     per_weight: BTreeMap<String, (f64, u64)>,
     /// The commits of the basis machine's timed cases.
     pub commits: std::collections::BTreeSet<String>,
+    /// The paper's [`crate::experiments::Plan::group`].
+    group: &'a dyn Fn(&Case) -> String,
 }
 
 fn median(mut v: Vec<f64>) -> Option<f64> {
@@ -130,10 +132,11 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
     (!v.is_empty()).then(|| v[v.len() / 2])
 }
 
-impl CaseTimes {
+impl<'a> CaseTimes<'a> {
     /// Times of `cases` from `machines`, estimated from `basis`'s records; `known`
     /// are the cases of every profile (their weights give the model its rates).
-    pub fn new(machines: &[MachineRecords], basis: &str, cases: &[Case], known: &[Case]) -> CaseTimes {
+    /// `group` is the paper's [`crate::experiments::Plan::group`]: the cases whose times per unit of weight estimate each other.
+    pub fn new(machines: &[MachineRecords], basis: &str, cases: &[Case], known: &[Case], group: &'a dyn Fn(&Case) -> String) -> Self {
         let mut by_case: BTreeMap<String, BTreeMap<String, (i64, f64)>> = BTreeMap::new();
         let mut ids: BTreeMap<&str, Vec<&Case>> = BTreeMap::new();
         for c in cases.iter().chain(known) {
@@ -166,7 +169,7 @@ impl CaseTimes {
         }
         let per_weight =
             rates.into_iter().filter_map(|(g, r)| Some((g.clone(), (median(r.into_values().collect())?, heaviest[&g])))).collect();
-        CaseTimes { by_case, basis: basis.to_owned(), per_weight, commits }
+        CaseTimes { by_case, basis: basis.to_owned(), per_weight, commits, group }
     }
 
     pub fn estimate(&self, case: &Case) -> Estimate {
@@ -176,7 +179,7 @@ impl CaseTimes {
         }
         // Weights are in each figure's own units, so a rate serves its figure
         // only, and only near the weights it was measured at.
-        if let Some(&(k, heaviest)) = self.per_weight.get(&group(case))
+        if let Some(&(k, heaviest)) = self.per_weight.get(&(self.group)(case))
             && case.weight.max(1) <= heaviest.saturating_mul(EXTRAPOLATION)
         {
             return Estimate::Model(k * case.weight.max(1) as f64);
@@ -244,21 +247,20 @@ pub fn basis(machines: &[MachineRecords], this_hw: &str, wanted: Option<&str>) -
 /// A profile in one line for `evorepro list`: its cases and the time they
 /// would take, estimated as `--dry-run` does (this machine's records, else the
 /// most similar machine's, named; cases with no estimate counted).
-pub fn profile_line(cases: &[Case], known: &[Case], machines: &[MachineRecords], this_hw: &str) -> String {
+pub fn profile_line(paper: &dyn Paper, cases: &[Case], known: &[Case], machines: &[MachineRecords], this_hw: &str) -> String {
     let (basis, _) = basis(machines, this_hw, None).expect("no machine named");
-    let times = CaseTimes::new(machines, &basis, cases, known);
+    let group = |c: &Case| paper.group(c);
+    let times = CaseTimes::new(machines, &basis, cases, known, &group);
     let known: Vec<f64> = cases.iter().filter_map(|c| times.estimate(c).seconds()).collect();
     let n = cases.len();
     let from = if basis == this_hw || known.is_empty() { String::new() } else { format!(" (estimated from `{basis}`)") };
     format!("{n} case{}, {}{from}", if n == 1 { "" } else { "s" }, fmt_partial(known.iter().sum(), n - known.len(), n))
 }
 
-/// The figure a case belongs to: its id up to the first `/`, with its
-/// single-threaded cases (`single_thread`: ECGA's Figure 5 runs of the CPU
-/// baselines) apart, since their time grows otherwise with the case weight.
-fn group(case: &Case) -> String {
-    let figure = case.id.split('/').next().unwrap_or(&case.id);
-    if case.params.get("single_thread") == &Value::Bool(true) { format!("{figure} (single-threaded)") } else { figure.to_owned() }
+/// The figure a case belongs to: its id up to the first `/` (the default
+/// [`crate::experiments::Plan::group`]).
+pub fn figure(case: &Case) -> String {
+    case.id.split('/').next().unwrap_or(&case.id).to_owned()
 }
 
 /// Progress without a terminal: a line per finished case with the elapsed time
@@ -336,7 +338,7 @@ pub fn makespan(times: &[f64], lanes: usize) -> f64 {
 pub struct DryRun<'a> {
     pub paper: &'a dyn Paper,
     pub cases: &'a [Case],
-    pub times: &'a CaseTimes,
+    pub times: &'a CaseTimes<'a>,
     pub this_hw: &'a str,
     /// `--gpus`: the time on this many GPUs (one rank each) too.
     pub gpus: usize,
@@ -352,9 +354,10 @@ impl DryRun<'_> {
         let (paper, cases, times) = (self.paper, self.cases, self.times);
         let mut groups: Vec<(String, Vec<&Case>)> = Vec::new();
         for c in cases {
-            match groups.iter_mut().find(|(g, _)| *g == group(c)) {
+            let group = paper.group(c);
+            match groups.iter_mut().find(|(g, _)| *g == group) {
                 Some((_, list)) => list.push(c),
-                None => groups.push((group(c), vec![c])),
+                None => groups.push((group, vec![c])),
             }
         }
         let basis = if times.basis == self.this_hw { "this machine".to_owned() } else { format!("`{}`", times.basis) };

@@ -3,8 +3,8 @@
 //! spread of repeated timings and the batch log's lines.
 
 use super::*;
-use crate::records::Record;
 use crate::records::col;
+use crate::records::{Record, Value};
 
 /// Rows of a timed case, for tests.
 fn timed(hw: &str, case: &str, run_id: i64, secs: f64) -> Record {
@@ -174,7 +174,7 @@ fn estimates_prefer_the_basis_then_its_figure_rate_then_another_machine() {
     ];
     let machines = crate::records::by_machine(rows, Some("here"));
     let cases = [case("grid/a", 4), case("grid/b", 2), case("speed/c", 8), case("ring/d", 1)];
-    let t = CaseTimes::new(&machines, "here", &cases, &[]);
+    let t = CaseTimes::new(&machines, "here", &cases, &[], &figure);
     // The latest run of the basis, not another machine's.
     assert_eq!(t.estimate(&cases[0]), Estimate::Measured(12.0));
     // 12 s for weight 4 here: 3 s per unit of grid weight, × 2 (before `there`'s 30 s).
@@ -185,26 +185,31 @@ fn estimates_prefer_the_basis_then_its_figure_rate_then_another_machine() {
     // Far past the heaviest timed grid case (weight 4): no model estimate.
     assert_eq!(t.estimate(&case("grid/x", 4 * EXTRAPOLATION)), Estimate::Model(3.0 * (4 * EXTRAPOLATION) as f64));
     assert_eq!(t.estimate(&case("grid/x", 4 * EXTRAPOLATION + 1)), Estimate::Unknown);
-    let there = CaseTimes::new(&machines, "there", &cases, &[]);
+    let there = CaseTimes::new(&machines, "there", &cases, &[], &figure);
     assert_eq!(there.estimate(&cases[2]), Estimate::Measured(5.0));
-    let none = CaseTimes::new(&[], "here", &cases, &[]);
+    let none = CaseTimes::new(&[], "here", &cases, &[], &figure);
     assert_eq!(none.estimate(&cases[2]), Estimate::Unknown);
     // A basis without rates: another machine's run of the same case, named.
-    let lone = CaseTimes::new(&machines, "elsewhere", &cases, &[]);
+    let lone = CaseTimes::new(&machines, "elsewhere", &cases, &[], &figure);
     assert_eq!(lone.estimate(&cases[1]), Estimate::Elsewhere { seconds: 30.0, hw_id: "there".into() });
 }
 
 #[test]
-fn single_threaded_cases_of_a_figure_are_estimated_apart() {
+fn the_papers_groups_of_a_figure_are_estimated_apart() {
+    // A paper whose single-threaded cases of a figure are their own group (ECGA's Figure 5 baselines).
+    let group = |c: &Case| if c.params.get("single_thread") == &Value::Bool(true) { "fig5 (1t)".into() } else { figure(c) };
     let one = |id: &str, weight: u64| Case { id: id.into(), params: Record::new().with("single_thread", true), weight };
     let rows =
         vec![timed("here", "fig5/a", 1, 10.0).with("single_thread", false), timed("here", "fig5/b", 1, 500.0).with("single_thread", true)];
     let machines = crate::records::by_machine(rows, Some("here"));
     let timed_cases = [case("fig5/a", 10).with_param("single_thread", false), one("fig5/b", 10)];
-    let t = CaseTimes::new(&machines, "here", &timed_cases, &[]);
+    let t = CaseTimes::new(&machines, "here", &timed_cases, &[], &group);
     // 1 s per unit of weight for the multi-threaded runs, 50 s for the single-threaded ones.
     assert_eq!(t.estimate(&case("fig5/c", 20).with_param("single_thread", false)), Estimate::Model(20.0));
     assert_eq!(t.estimate(&one("fig5/d", 20)), Estimate::Model(1000.0));
+    // By figure alone, one rate (the median of 1 and 50 s per unit) for both.
+    let t = CaseTimes::new(&machines, "here", &timed_cases, &[], &figure);
+    assert_eq!(t.estimate(&case("fig5/c", 20)), t.estimate(&one("fig5/d", 20)));
 }
 
 #[test]
@@ -215,11 +220,11 @@ fn a_case_of_another_profile_with_other_parameters_is_not_a_measurement() {
     let machines = crate::records::by_machine(vec![row.clone()], Some("here"));
     // The same id, 500 generations planned, 100 stored: not this case; the model scales by weight.
     let other = Case { params: Record::new().with("generations", 100), ..case("grid/a", 1) };
-    let t = CaseTimes::new(&machines, "here", std::slice::from_ref(&c), std::slice::from_ref(&other));
+    let t = CaseTimes::new(&machines, "here", std::slice::from_ref(&c), std::slice::from_ref(&other), &figure);
     assert_eq!(t.estimate(&c), Estimate::Model(50.0));
     row.set("generations", 500.0);
     let machines = crate::records::by_machine(vec![row], Some("here"));
-    let t = CaseTimes::new(&machines, "here", std::slice::from_ref(&c), &[]);
+    let t = CaseTimes::new(&machines, "here", std::slice::from_ref(&c), &[], &figure);
     assert_eq!(t.estimate(&c), Estimate::Measured(10.0));
 }
 
