@@ -222,12 +222,12 @@ impl clap::builder::TypedValueParser for PaperId {
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        let papers = experiments::registry().into_iter().map(|e| clap::builder::PossibleValue::new(e.id()).help(e.title()));
+        let papers = experiments::registry().into_iter().map(|e| clap::builder::PossibleValue::new(e.id()).help(e.title));
         Some(Box::new(papers.chain(self.all.then(|| clap::builder::PossibleValue::new("all").help("every paper")))))
     }
 }
 
-fn papers(id: &str) -> Result<Vec<&'static dyn experiments::Experiment>> {
+fn papers(id: &str) -> Result<Vec<&'static experiments::Experiment>> {
     if id == "all" { Ok(experiments::registry()) } else { Ok(vec![experiments::find(id)?]) }
 }
 
@@ -235,11 +235,11 @@ fn papers(id: &str) -> Result<Vec<&'static dyn experiments::Experiment>> {
 fn papers_help() -> String {
     let mut s = String::from("Papers (or `all`) and their profiles:\n");
     for e in experiments::registry() {
-        let profiles = toml::from_str::<toml::Table>(e.embedded_spec())
+        let profiles = toml::from_str::<toml::Table>(e.embedded_spec)
             .ok()
             .and_then(|t| Some(t.get("profiles")?.as_table()?.keys().cloned().collect::<Vec<_>>().join(", ")))
             .unwrap_or_default();
-        s += &format!("  {:8} {}\n           profiles: {profiles}\n", e.id(), e.title());
+        s += &format!("  {:8} {}\n           profiles: {profiles}\n", e.id(), e.title);
     }
     s
 }
@@ -273,7 +273,7 @@ pub fn run(cli: Cli) -> Result<()> {
             let here = experiments::plan::GpusHere::probe();
             for e in experiments::registry() {
                 let paper = experiments::load_paper(e, &choice(None))?;
-                println!("{:8} {}", e.id(), e.title());
+                println!("{:8} {}", e.id(), e.title);
                 // One unreadable file is named and skipped; the other records still list.
                 let mut rows = Vec::new();
                 for f in crate::records::record_files(&out.join(e.id()).join("records")) {
@@ -338,7 +338,7 @@ pub fn run(cli: Cli) -> Result<()> {
             // `all`: every paper's spec, records and data are checked before the first case of any.
             if list.len() > 1 && !dry_run {
                 for e in &list {
-                    experiments::preflight(*e, &opts)?;
+                    experiments::preflight(e, &opts)?;
                 }
             }
             for e in list {
@@ -501,7 +501,7 @@ fn selfcheck(device: usize, small: bool, seed: Option<u64>, paper: Option<&str>,
     println!("selfcheck on {} (seed {seed})", gpu.info.name);
     let mut failed = 0;
     for e in papers {
-        failed += e.selfcheck(&gpu, small, seed, datasets)?;
+        failed += (e.selfcheck)(&gpu, small, seed, datasets)?;
     }
     if failed > 0 {
         anyhow::bail!("{failed} GPU configurations disagree with the CPU reference");

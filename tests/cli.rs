@@ -577,7 +577,7 @@ fn paper_ids_are_listed_in_help_and_completions() {
     for command in ["report", "compare", "merge"] {
         let help = stdout(&evorepro(&[command, "--help"]));
         for e in evorepro::experiments::registry() {
-            assert!(help.contains(e.id()) && help.contains(e.title()), "`{command} --help` lacks `{}`:\n{help}", e.id());
+            assert!(help.contains(e.id()) && help.contains(e.title), "`{command} --help` lacks `{}`:\n{help}", e.id());
         }
     }
     let o = evorepro(&["completions", "bash"]);

@@ -19,8 +19,7 @@ fn every_papers_kernels_match_the_cpu_reference() {
     let datasets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets");
     let mut failed = Vec::new();
     for e in registry() {
-        let n = e
-            .selfcheck(&gpu, false, seed, &datasets)
+        let n = (e.selfcheck)(&gpu, false, seed, &datasets)
             .unwrap_or_else(|err| panic!("{}: the self check failed to run (seed {seed}): {err}", e.id()));
         if n > 0 {
             failed.push(format!("{}: {n} configurations", e.id()));

@@ -149,29 +149,18 @@ fn best_never_falls(_: &NoParams, a: &Analysis, _: &Ctx) -> Outcome {
 /// The paper's own check, beside the generic shapes every paper has.
 const CHECKS: &[Check<Analysis>] = &[evorepro::check!("best_never_falls", best_never_falls)];
 
-struct Onemax;
-static ONEMAX: Onemax = Onemax;
+static ONEMAX: Experiment = Experiment {
+    id: "onemax",
+    title: "OneMax by a small GA (a test paper)",
+    embedded_spec: SPEC,
+    load,
+    kernels: &[],
+    selfcheck: |_, _, _, _| Ok(0),
+};
 
-impl Experiment for Onemax {
-    fn id(&self) -> &'static str {
-        "onemax"
-    }
-    fn title(&self) -> &'static str {
-        "OneMax by a small GA (a test paper)"
-    }
-    fn embedded_spec(&self) -> &'static str {
-        SPEC
-    }
-    fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
-        let (spec, claims) = experiments::load_spec::<OnemaxSpec, _>(file, self.id(), CHECKS)?;
-        Ok(Box::new(OnemaxPaper { spec, claims }))
-    }
-    fn selfcheck(&self, _: &evorepro::gpu::Gpu, _: bool, _: u64, _: &Path) -> Result<usize> {
-        Ok(0)
-    }
-    fn kernels(&self) -> &'static [&'static evorepro::gpu::KernelSource] {
-        &[]
-    }
+fn load(file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
+    let (spec, claims) = experiments::load_spec::<OnemaxSpec, _>(file, ONEMAX.id, CHECKS)?;
+    Ok(Box::new(OnemaxPaper { spec, claims }))
 }
 
 struct OnemaxPaper {

@@ -94,7 +94,7 @@ fn papers() -> impl Iterator<Item = &'static Columns> {
     PAPERS.iter().filter(move |p| only.as_deref().is_none_or(|o| o.split(',').any(|x| x == p.paper)))
 }
 
-fn experiment(id: &str) -> &'static dyn Experiment {
+fn experiment(id: &str) -> &'static Experiment {
     experiments::find(id).expect("a registered paper")
 }
 

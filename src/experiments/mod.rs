@@ -1,17 +1,18 @@
 //! The experiment registry and the runner shared by every paper.
 //!
 //! A paper is one spec (`experiments/<id>.toml`) plus one folder here with the
-//! same files for every paper: `mod.rs` ([`Experiment`]: load the spec, the GPU
-//! self-check), `spec.rs` (the typed spec and its validation), `cases.rs`
+//! same files for every paper: `mod.rs` (its [`Experiment`]: load the spec, the
+//! GPU self-check), `spec.rs` (the typed spec and its validation), `cases.rs`
 //! ([`Plan`]: cases of a profile, running one into records), `analysis.rs` (one
 //! machine's records indexed for the report and the claims), `render.rs`
-//! ([`Render`]: the report's sections) and `claims.rs` (the paper's own checks). Adding a paper is that
-//! folder, its spec and one line in [`registry`]. Data flows one way:
+//! ([`Render`]: the report's sections) and `claims.rs` (the paper's own
+//! checks). Adding a paper is that folder, its spec and one line in
+//! [`registry`]. Data flows one way:
 //! spec → cases → run → raw records → analysis → report sections and verdicts.
 //!
-//! `paper.rs` holds what a paper implements ([`Experiment`], [`Plan`],
-//! [`Render`]) and the [`Paper`] the runner drives ([`Loaded`], from
-//! [`load_spec`]); this file the registry and where records live; `runner.rs`
+//! `paper.rs` holds what a paper declares and implements ([`Experiment`],
+//! [`Plan`], [`Render`]), the [`Paper`] the runner drives (every `Plan +
+//! Render`) and [`load_spec`]; this file the registry and where records live; `runner.rs`
 //! runs a profile's cases into records, `render.rs` judges and lays them out.
 //!
 //! The runner owns the report's skeleton ([`render`]): title, verdict summary,
@@ -216,11 +217,11 @@ pub fn check_footprints(
 }
 
 /// Every paper in the harness.
-pub fn registry() -> Vec<&'static dyn Experiment> {
+pub fn registry() -> Vec<&'static Experiment> {
     vec![&layout::LAYOUT, &ecga::ECGA, &gboa::GBOA, &biohel::BIOHEL, &island::ISLAND]
 }
 
-pub fn find(id: &str) -> Result<&'static dyn Experiment> {
+pub fn find(id: &str) -> Result<&'static Experiment> {
     registry().into_iter().find(|e| e.id() == id).ok_or_else(|| {
         let known: Vec<&str> = registry().iter().map(|e| e.id()).collect();
         anyhow::anyhow!("unknown paper `{id}` (known: {}, or `all`)", known.join(", "))
@@ -295,7 +296,7 @@ pub struct SpecChoice {
 
 /// Reads `choice.file`, else `<root>/experiments/<id>.toml`, else the embedded
 /// copy (whose data paths resolve from `<root>/experiments`, as the file's would).
-pub fn read_spec(exp: &dyn Experiment, choice: &SpecChoice) -> Result<SpecFile, SpecError> {
+pub fn read_spec(exp: &Experiment, choice: &SpecChoice) -> Result<SpecFile, SpecError> {
     let experiments = choice.root.join("experiments");
     let default = experiments.join(format!("{}.toml", exp.id()));
     let (file, base_dir) = match &choice.file {
@@ -303,14 +304,14 @@ pub fn read_spec(exp: &dyn Experiment, choice: &SpecChoice) -> Result<SpecFile, 
         None if default.exists() => (SpecFile::read(&default)?, experiments),
         None => {
             let shown = PathBuf::from(format!("<built-in>/experiments/{}.toml", exp.id()));
-            (SpecFile::from_text(&shown, exp.embedded_spec().into()), experiments)
+            (SpecFile::from_text(&shown, exp.embedded_spec.into()), experiments)
         }
     };
     Ok(file.with_context(SpecContext::new(&base_dir, &choice.root, choice.allow_outside)))
 }
 
 /// Reads ([`read_spec`]) and loads a paper's spec.
-pub fn load_paper(exp: &dyn Experiment, choice: &SpecChoice) -> Result<Box<dyn Paper>> {
+pub fn load_paper(exp: &Experiment, choice: &SpecChoice) -> Result<Box<dyn Paper>> {
     Ok(exp.load(&read_spec(exp, choice)?)?)
 }
 

@@ -74,7 +74,7 @@ fn node_local_device(world: &SimpleCommunicator) -> Option<usize> {
 
 /// Runs `exp` over the world's ranks; rank 0 returns what was written, the workers None.
 /// Any rank's error aborts the job (records stored so far stay; `--resume` continues).
-pub fn reproduce(universe: &Universe, exp: &'static dyn Experiment, opts: &RunOptions) -> Result<Option<Finished>> {
+pub fn reproduce(universe: &Universe, exp: &'static Experiment, opts: &RunOptions) -> Result<Option<Finished>> {
     let world = universe.world();
     if opts.shard.is_some() {
         bail!("--shard splits a profile over separate jobs; over MPI ranks run without it");
@@ -125,7 +125,7 @@ impl Header {
 /// The main thread only hands out: it reads a result's header, sends that worker
 /// its next case at once, and passes the rows to a storing thread (decoding, the
 /// common columns, the Parquet rewrite), so no worker waits while a case is stored.
-fn dispatch(world: &SimpleCommunicator, exp: &'static dyn Experiment, opts: &RunOptions) -> Result<Finished> {
+fn dispatch(world: &SimpleCommunicator, exp: &'static Experiment, opts: &RunOptions) -> Result<Finished> {
     let started = Instant::now();
     let mut run = Run::start(exp, opts)?;
     // Rank 0 only writes: its GPU (opened for the fingerprint and ceilings) is left to a worker.
@@ -241,7 +241,7 @@ fn dispatch(world: &SimpleCommunicator, exp: &'static dyn Experiment, opts: &Run
 }
 
 /// A worker: load the cases, say hello, run what rank 0 hands out until it says stop.
-fn work(world: &SimpleCommunicator, exp: &dyn Experiment, opts: &RunOptions, device: Option<usize>) -> Result<()> {
+fn work(world: &SimpleCommunicator, exp: &Experiment, opts: &RunOptions, device: Option<usize>) -> Result<()> {
     let mine = RunOptions {
         profile: opts.profile.clone(),
         // A worker beyond its host's GPUs leaves them to the others; without any GPU the choice stands (as its reason).

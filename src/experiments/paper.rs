@@ -1,7 +1,7 @@
 //! What a paper implements, and the one [`Paper`] the runner drives.
 //!
-//! A paper's folder implements three traits: [`Experiment`] (its registry
-//! entry: spec, kernels, self-check; `mod.rs`), [`Plan`] (the cases of a
+//! A paper's folder holds its [`Experiment`] (its registry entry: spec,
+//! kernels, self-check; `mod.rs`) and implements two traits, [`Plan`] (the cases of a
 //! profile and how one runs; `cases.rs`) and [`Render`] (one analysis per
 //! machine and the report's sections drawn from them; `render.rs`). Every
 //! paper that has both is a [`Paper`], the one the runner holds: its report
@@ -21,23 +21,34 @@ use anyhow::Result;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// A paper's entry in the registry: how to parse its spec.
-pub trait Experiment: Sync {
+/// A paper's entry in the registry (each paper's `mod.rs`): its id, title and
+/// shipped spec, how to load the spec into its [`Paper`], its kernels and their
+/// self-check.
+pub struct Experiment {
     /// Short id used on the command line (`layout`, `ecga`, …).
-    fn id(&self) -> &'static str;
-    fn title(&self) -> &'static str;
+    pub id: &'static str,
+    pub title: &'static str,
     /// The spec as shipped, used when `experiments/<id>.toml` is not on disk.
-    fn embedded_spec(&self) -> &'static str;
-    /// Parses and validates the spec.
-    fn load(&self, spec: &SpecFile) -> Result<Box<dyn Paper>, SpecError>;
+    pub embedded_spec: &'static str,
+    /// Parses and validates the spec (one call to [`load_spec`]).
+    pub load: fn(&SpecFile) -> Result<Box<dyn Paper>, SpecError>,
+    /// The kernel files its GPU parts launch: compiled (NVRTC) and loaded when
+    /// a run opens the GPU, so that no timed case pays for it.
+    pub kernels: &'static [&'static gpu::KernelSource],
     /// Checks every GPU kernel of the paper against its CPU reference on fresh
     /// random inputs (few, small sizes when `small`), printing a line per
     /// configuration; returns the number that failed. Vendored inputs are read
     /// from `datasets` (`<root>/datasets`).
-    fn selfcheck(&self, gpu: &Gpu, small: bool, seed: u64, datasets: &Path) -> Result<usize>;
-    /// The kernel files its GPU parts launch: compiled (NVRTC) and loaded when
-    /// a run opens the GPU, so that no timed case pays for it.
-    fn kernels(&self) -> &'static [&'static gpu::KernelSource];
+    pub selfcheck: fn(gpu: &Gpu, small: bool, seed: u64, datasets: &Path) -> Result<usize>,
+}
+
+impl Experiment {
+    pub fn id(&self) -> &'static str {
+        self.id
+    }
+    pub fn load(&self, spec: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
+        (self.load)(spec)
+    }
 }
 
 /// A paper's cases: what a profile plans and how one case runs (each paper's `cases.rs`).

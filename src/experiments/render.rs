@@ -71,7 +71,7 @@ impl Rendered {
 
 /// Re-renders `out/<id>/REPORT.md` (and figures) from the stored records, with
 /// `out/<id>/verdicts.json`, `out/INDEX.md` and `out/verdicts.json`.
-pub fn render(exp: &dyn Experiment, out: &Path, this_hw: Option<&str>, spec: &SpecChoice) -> Result<Rendered> {
+pub fn render(exp: &Experiment, out: &Path, this_hw: Option<&str>, spec: &SpecChoice) -> Result<Rendered> {
     let paper = load_paper(exp, spec)?;
     write_missing_copies(out, exp.id())?;
     write_missing_copies(out, HARDWARE_DIR)?;
@@ -391,7 +391,7 @@ fn same_verdict(a: &Outcome, b: &Outcome) -> bool {
 /// Every claim of a paper judged on every machine with records under `out`
 /// (incomplete sweeps marked), without writing anything: the verdicts a
 /// [`render`] would show.
-pub fn judge(exp: &dyn Experiment, out: &Path, spec: &SpecChoice) -> Result<Vec<ClaimResult>> {
+pub fn judge(exp: &Experiment, out: &Path, spec: &SpecChoice) -> Result<Vec<ClaimResult>> {
     let paper = load_paper(exp, spec)?;
     let machines = machines(out, exp.id(), None)?;
     judge_machines(paper.as_ref(), &machines)
@@ -415,7 +415,7 @@ pub fn write_index(out: &Path) -> Result<PathBuf> {
 /// headline workload on each machine and where the whole comparison is. `with` adds the
 /// records of other report folders (a user's run beside the committed ones); a
 /// machine found in two folders appears twice, named with its folder.
-pub fn compare(exp: &dyn Experiment, out: &Path, spec: &SpecChoice, with: &[PathBuf]) -> Result<String> {
+pub fn compare(exp: &Experiment, out: &Path, spec: &SpecChoice, with: &[PathBuf]) -> Result<String> {
     let paper = load_paper(exp, spec)?;
     if let Some(f) = with.iter().find(|f| !f.join(exp.id()).join("records").is_dir()) {
         bail!("{}: no records of {} in this folder (expected {})", f.display(), exp.id(), f.join(exp.id()).join("records").display());

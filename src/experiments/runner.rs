@@ -66,7 +66,7 @@ pub(super) struct Checked {
     pub(super) env: RunEnv,
 }
 
-pub(super) fn check_run(exp: &dyn Experiment, opts: &RunOptions) -> Result<Checked> {
+pub(super) fn check_run(exp: &Experiment, opts: &RunOptions) -> Result<Checked> {
     let (file, paper, cases) = check_spec(exp, opts)?;
     let env = RunEnv::open(opts.backend, opts.device, &opts.profile)?;
     let host_bytes = (env.fingerprint.mem_gib * f64::from(1u32 << 30)) as u64;
@@ -77,12 +77,12 @@ pub(super) fn check_run(exp: &dyn Experiment, opts: &RunOptions) -> Result<Check
 /// What `reproduce all` checks of every paper before the first case of any:
 /// the spec loads, the profile has cases, the stored records read and every
 /// data file the cases use loads ([`check_run`] without the machine).
-pub fn preflight(exp: &dyn Experiment, opts: &RunOptions) -> Result<()> {
+pub fn preflight(exp: &Experiment, opts: &RunOptions) -> Result<()> {
     check_spec(exp, opts).map(|_| ())
 }
 
 /// The checks of [`check_run`] that need no machine: the spec, the cases, the records and the data.
-fn check_spec(exp: &dyn Experiment, opts: &RunOptions) -> Result<(SpecFile, Box<dyn Paper>, Vec<Case>)> {
+fn check_spec(exp: &Experiment, opts: &RunOptions) -> Result<(SpecFile, Box<dyn Paper>, Vec<Case>)> {
     // A profile's name becomes a file name under `--out`: checked before anything is read or written.
     crate::spec::check_name("profile", &opts.profile)?;
     let file = read_spec(exp, &opts.spec)?;
@@ -133,7 +133,7 @@ pub struct DryRunOptions {
 /// `reproduce --dry-run`: the profile's cases by figure with the memory, the
 /// resource and the time each needs ([`plan`]) after the checks `reproduce`
 /// makes; runs and writes nothing.
-pub fn dry_run(exp: &dyn Experiment, opts: &RunOptions, dry: &DryRunOptions) -> Result<String> {
+pub fn dry_run(exp: &Experiment, opts: &RunOptions, dry: &DryRunOptions) -> Result<String> {
     let Checked { paper, cases, env, .. } = check_run(exp, opts)?;
     let hw = env.fingerprint.hw_id.as_str();
     let mut rows = load_records(&opts.out, exp.id())?;
@@ -201,7 +201,7 @@ impl Finished {
 
 /// A run under way: its writer and the cases it plans.
 pub struct Run<'a> {
-    exp: &'a dyn Experiment,
+    exp: &'a Experiment,
     opts: &'a RunOptions,
     pub paper: Box<dyn Paper>,
     pub cases: Vec<Case>,
@@ -223,7 +223,7 @@ pub struct Writer {
 impl<'a> Run<'a> {
     /// Checks everything ([`check_run`]), opens the records store (this
     /// shard's with `--shard`) and stores this machine's ceilings.
-    pub fn start(exp: &'a dyn Experiment, opts: &'a RunOptions) -> Result<Run<'a>> {
+    pub fn start(exp: &'a Experiment, opts: &'a RunOptions) -> Result<Run<'a>> {
         // Nothing is written before every check passes: the report at the end reads every record file.
         let Checked { file, paper, cases, env } = check_run(exp, opts)?;
         BUSY_SAID.store(false, std::sync::atomic::Ordering::Relaxed);
@@ -258,7 +258,7 @@ impl<'a> Run<'a> {
         }
         if let Some(g) = &env.gpu {
             let t0 = std::time::Instant::now();
-            for src in exp.kernels() {
+            for src in exp.kernels {
                 g.load(src)?;
             }
             crate::say!("{}: kernels compiled and loaded in {:.2} s (before any timed case)", exp.id(), t0.elapsed().as_secs_f64());
@@ -426,7 +426,7 @@ pub fn warm_up(paper: &dyn Paper, todo: &[&Case], env: &RunEnv, id: &str) -> Res
 
 /// Runs one paper: cases not yet stored, then the report (with `--shard`, this
 /// shard's cases into its own records, no report). Returns what was written.
-pub fn reproduce(exp: &dyn Experiment, opts: &RunOptions) -> Result<Finished> {
+pub fn reproduce(exp: &Experiment, opts: &RunOptions) -> Result<Finished> {
     let mut run = Run::start(exp, opts)?;
     let todo: Vec<Case> = run.todo().into_iter().cloned().collect();
     warm_up(run.paper.as_ref(), &todo.iter().collect::<Vec<_>>(), &run.env, exp.id())?;

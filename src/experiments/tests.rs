@@ -56,7 +56,7 @@ const GIB: u64 = 1 << 30;
 /// compiled before a run's timed cases by the paper that launches it.
 #[test]
 fn every_kernel_file_is_loaded_by_a_paper_before_timing() {
-    let mut listed: Vec<&str> = registry().iter().flat_map(|e| e.kernels().iter().map(|k| k.file)).collect();
+    let mut listed: Vec<&str> = registry().iter().flat_map(|e| e.kernels.iter().map(|k| k.file)).collect();
     listed.push(crate::gpu::ceilings::CEILINGS_CU.file);
     listed.sort_unstable();
     let mut on_disk: Vec<String> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels"))
@@ -150,7 +150,7 @@ fn the_dry_run_foresees_what_the_judge_decides_on_a_machine_without_a_gpu() {
 /// A paper loaded from its shipped spec with `edit` applied, as from `experiments/`.
 fn loaded(id: &str, edit: impl Fn(&str) -> String) -> (SpecFile, Box<dyn Paper>) {
     let exp = find(id).unwrap();
-    let file = SpecFile::in_repository(&format!("{id}.toml"), edit(exp.embedded_spec()));
+    let file = SpecFile::in_repository(&format!("{id}.toml"), edit(exp.embedded_spec));
     let paper = exp.load(&file).unwrap();
     (file, paper)
 }
@@ -197,8 +197,8 @@ use crate::spec::MAX_REPEATS;
 
 /// `exp`'s shipped spec with `field` set to `n` on the first line starting
 /// with `prefix` after the table `header`; and that line's number.
-fn with_repeats(exp: &dyn Experiment, header: &str, prefix: &str, field: &str, n: usize) -> (String, usize) {
-    let mut lines: Vec<String> = exp.embedded_spec().lines().map(str::to_owned).collect();
+fn with_repeats(exp: &Experiment, header: &str, prefix: &str, field: &str, n: usize) -> (String, usize) {
+    let mut lines: Vec<String> = exp.embedded_spec.lines().map(str::to_owned).collect();
     let h = lines.iter().position(|l| l == header).expect("the table is in the spec");
     let i = h + lines[h..].iter().position(|l| l.starts_with(prefix)).expect("the line is in the table");
     let at = lines[i].find(&format!("{field} = ")).expect("the field is on the line") + field.len() + 3;
@@ -259,7 +259,7 @@ fn sizes_and_counts_past_their_bounds_are_refused_with_line_key_and_cost() {
     for (id, from, key, cost) in cases {
         let huge = if id == "island" { "4000000000" } else { huge };
         let exp = find(id).unwrap();
-        let shipped = exp.embedded_spec();
+        let shipped = exp.embedded_spec;
         assert!(shipped.contains(from), "{id}: no `{from}`");
         // The last number of `from` becomes `huge`.
         let at = from.rfind(" = ").unwrap() + 3;
@@ -284,7 +284,7 @@ fn sizes_and_counts_past_their_bounds_are_refused_with_line_key_and_cost() {
         ("layout", "max_elements = 16000000", "max_elements = -1", "profiles.paper.max_elements"),
     ] {
         let exp = find(id).unwrap();
-        let text = exp.embedded_spec().replacen(from, to, 1);
+        let text = exp.embedded_spec.replacen(from, to, 1);
         let line = text[..text.find(to).unwrap()].matches('\n').count() + 1;
         let e = exp.load(&SpecFile::in_repository("x.toml", text)).err().unwrap_or_else(|| panic!("{to} accepted")).to_string();
         assert!(e.starts_with(&format!("x.toml:{line}: `{key}`: ")), "{e}");
@@ -297,13 +297,13 @@ fn a_nan_datasheet_value_and_another_paper_s_id_are_refused() {
     for (from, to) in
         [("gpu_bandwidth = { value = 102.0", "gpu_bandwidth = { value = nan"), ("gpu_bandwidth_gbs = 102.0", "gpu_bandwidth_gbs = inf")]
     {
-        let text = exp.embedded_spec().replacen(from, to, 1);
+        let text = exp.embedded_spec.replacen(from, to, 1);
         let line = text[..text.find(to).unwrap()].matches('\n').count() + 1;
         let e = exp.load(&SpecFile::in_repository("x.toml", text)).err().unwrap_or_else(|| panic!("`{to}` accepted")).to_string();
         assert!(e.contains(&format!("line {line}")) && e.contains(": must be a positive finite number"), "{e}");
     }
     let exp = find("gboa").unwrap();
-    let text = exp.embedded_spec().replacen("id = \"gboa\"", "id = \"ecga\"", 1);
+    let text = exp.embedded_spec.replacen("id = \"gboa\"", "id = \"ecga\"", 1);
     let line = text[..text.find("id = \"ecga\"").unwrap()].matches('\n').count() + 1;
     let e = exp.load(&SpecFile::in_repository("x.toml", text)).err().expect("another paper's id accepted").to_string();
     assert!(e.starts_with(&format!("x.toml:{line}: `paper.id`: `ecga`: this is gboa's spec")), "{e}");
@@ -314,7 +314,7 @@ fn a_profile_without_cases_names_its_line() {
     let tmp = tempfile::tempdir().unwrap();
     let spec = tmp.path().join("gboa.toml");
     let empty = "[profiles.empty]\ntable1_ells = []\ngenerations = 1\nruns = 1\ncomplexity_ells = []\ncomplexity_pops = []\ncomplexity_ell = 30\n\n";
-    let text = find("gboa").unwrap().embedded_spec().replacen("[profiles.quick]", &format!("{empty}[profiles.quick]"), 1);
+    let text = find("gboa").unwrap().embedded_spec.replacen("[profiles.quick]", &format!("{empty}[profiles.quick]"), 1);
     let line = text[..text.find("[profiles.empty]").unwrap()].matches('\n').count() + 1;
     std::fs::write(&spec, &text).unwrap();
     let opts = RunOptions {
@@ -357,7 +357,7 @@ fn biohel_s_footprint_counts_the_rules_it_holds() {
 fn a_claims_band_of_three_values_is_an_error_not_a_panic() {
     // biohel read its peak claims' bands a second time and panicked where the two reads disagreed.
     let exp = find("biohel").unwrap();
-    let text = exp.embedded_spec().replacen("per_stratum = [25000.0, 50000.0]", "per_stratum = [25000.0, 50000.0, 0]", 1);
+    let text = exp.embedded_spec.replacen("per_stratum = [25000.0, 50000.0]", "per_stratum = [25000.0, 50000.0, 0]", 1);
     let line = text.lines().position(|l| l.contains("50000.0, 0]")).unwrap() + 1;
     let e = exp.load(&SpecFile::from_text(Path::new("x.toml"), text)).err().expect("refused").to_string();
     assert!(e.starts_with(&format!("x.toml:{line}: `claims.fig4_peak.params`")) && e.contains("3 values"), "{e}");

@@ -11,7 +11,6 @@ use super::test_support::{
 use super::*;
 use crate::claims::testing::every_claim_reaches;
 use crate::claims::{NotRun, Verdict, VerdictKind};
-use crate::experiments::Experiment;
 use crate::experiments::biohel::{BIOHEL, EVAL_FIGURE, LEARN_FIGURE};
 use crate::records::MachineRecords;
 use crate::spec::SpecFile;
@@ -340,7 +339,7 @@ fn reduced_budgets_are_stated_and_gated_by_the_framework() {
 #[test]
 fn parameters_are_typed_and_checked_when_the_spec_loads() {
     let err = |from: &str, to: &str| {
-        let text = BIOHEL.embedded_spec();
+        let text = BIOHEL.embedded_spec;
         assert!(text.contains(from), "the spec no longer has `{from}`");
         let file = SpecFile::in_repository("biohel.toml", text.replacen(from, to, 1));
         let line = file.text[..file.text.find(to).unwrap()].matches('\n').count() + 1;

@@ -49,11 +49,7 @@ use anyhow::Result;
 use claims::{PeakParams, StageName};
 use spec::{BiohelSpec, PaperTables};
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::sync::Arc;
-
-pub struct Biohel;
-pub static BIOHEL: Biohel = Biohel;
 
 const SERIAL: &str = "serial";
 const PARALLEL: &str = "cpu-mt";
@@ -66,38 +62,30 @@ const METHODS: [&str; 4] = [SERIAL, PARALLEL, CUDA, BALLOT];
 const EVAL_FIGURE: &str = "table3";
 const LEARN_FIGURE: &str = "table4";
 
-impl Experiment for Biohel {
-    fn id(&self) -> &'static str {
-        "biohel"
+pub static BIOHEL: Experiment = Experiment {
+    id: "biohel",
+    title: "Speeding up the evaluation of evolutionary learning systems (BioHEL, ILAS; Tables 2–4, Figures 4–5)",
+    embedded_spec: include_str!("../../../experiments/biohel.toml"),
+    load,
+    kernels: &[&crate::gpu::biohel::BIOHEL_CU],
+    selfcheck: selfcheck::selfcheck,
+};
+
+fn load(file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
+    let (spec, claims): (BiohelSpec, _) = super::load_spec(file, BIOHEL.id, claims::CHECKS)?;
+    let mut peak_bands = BTreeMap::new();
+    for c in spec.claims.iter().filter(|c| c.check.get_ref() == "speedup_peak_band") {
+        // Read as `bind` read it (the same deserializer), so the two cannot disagree.
+        let p: PeakParams = crate::claims::parse_params(file, c)?;
+        peak_bands.insert(p.stage, p.per_stratum);
     }
-    fn title(&self) -> &'static str {
-        "Speeding up the evaluation of evolutionary learning systems (BioHEL, ILAS; Tables 2–4, Figures 4–5)"
-    }
-    fn embedded_spec(&self) -> &'static str {
-        include_str!("../../../experiments/biohel.toml")
-    }
-    fn kernels(&self) -> &'static [&'static crate::gpu::KernelSource] {
-        &[&crate::gpu::biohel::BIOHEL_CU]
-    }
-    fn selfcheck(&self, gpu: &crate::gpu::Gpu, small: bool, seed: u64, datasets: &Path) -> Result<usize> {
-        selfcheck::selfcheck(gpu, small, seed, datasets)
-    }
-    fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
-        let (spec, claims): (BiohelSpec, _) = super::load_spec(file, self.id(), claims::CHECKS)?;
-        let mut peak_bands = BTreeMap::new();
-        for c in spec.claims.iter().filter(|c| c.check.get_ref() == "speedup_peak_band") {
-            // Read as `bind` read it (the same deserializer), so the two cannot disagree.
-            let p: PeakParams = crate::claims::parse_params(file, c)?;
-            peak_bands.insert(p.stage, p.per_stratum);
-        }
-        let tables = Arc::new(PaperTables {
-            table3: spec.table3.clone(),
-            table4: spec.table4.clone(),
-            rules_per_iteration: *spec.settings.rules_per_iteration.get_ref(),
-        });
-        let data_dir = file.data_path(&spec.settings.data_dir, "settings.data_dir")?;
-        Ok(Box::new(BiohelPaper { spec, file: file.clone(), tables, peak_bands, data_dir, claims }))
-    }
+    let tables = Arc::new(PaperTables {
+        table3: spec.table3.clone(),
+        table4: spec.table4.clone(),
+        rules_per_iteration: *spec.settings.rules_per_iteration.get_ref(),
+    });
+    let data_dir = file.data_path(&spec.settings.data_dir, "settings.data_dir")?;
+    Ok(Box::new(BiohelPaper { spec, file: file.clone(), tables, peak_bands, data_dir, claims }))
 }
 
 struct BiohelPaper {

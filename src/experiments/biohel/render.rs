@@ -732,7 +732,6 @@ fn speed(m: &MachineRecords, a: &Analysis) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::experiments::Experiment;
     use crate::experiments::biohel::rows::{LearnGa, LearnRun, Model};
     use crate::experiments::biohel::spec::{BiohelSpec, PaperTables};
     use crate::experiments::biohel::{BIOHEL, LEARN_FIGURE};
@@ -741,7 +740,7 @@ mod tests {
     use std::sync::Arc;
 
     fn tables() -> Arc<PaperTables> {
-        let spec: BiohelSpec = SpecFile::from_text(Path::new("experiments/biohel.toml"), BIOHEL.embedded_spec().into()).parse().unwrap();
+        let spec: BiohelSpec = SpecFile::from_text(Path::new("experiments/biohel.toml"), BIOHEL.embedded_spec.into()).parse().unwrap();
         let rules_per_iteration = *spec.settings.rules_per_iteration.get_ref();
         Arc::new(PaperTables { table3: spec.table3, table4: spec.table4, rules_per_iteration })
     }

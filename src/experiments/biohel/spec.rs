@@ -377,12 +377,11 @@ impl ScaleProfile {
 mod tests {
     use super::super::BIOHEL;
     use super::*;
-    use crate::experiments::Experiment;
     use std::path::Path;
 
     /// The shipped spec with `from` replaced by `to` once, loaded as `biohel.toml`.
     fn load_edited(edit: Option<(&str, &str)>) -> Result<(), SpecError> {
-        let mut text = BIOHEL.embedded_spec().to_owned();
+        let mut text = BIOHEL.embedded_spec.to_owned();
         if let Some((from, to)) = edit {
             assert!(text.contains(from), "the spec no longer has `{from}`");
             text = text.replacen(from, to, 1);
@@ -391,7 +390,7 @@ mod tests {
     }
 
     fn shipped() -> BiohelSpec {
-        SpecFile::from_text(Path::new("biohel.toml"), BIOHEL.embedded_spec().into()).parse().unwrap()
+        SpecFile::from_text(Path::new("biohel.toml"), BIOHEL.embedded_spec.into()).parse().unwrap()
     }
 
     /// Whether a printed speedup (one decimal) can be the ratio of two printed

@@ -623,7 +623,6 @@ fn population_fits_host(n: usize, ell: usize, mem_gib: f64) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::experiments::Experiment;
     use crate::spec::SpecFile;
 
     fn paper() -> Box<dyn crate::experiments::Paper> {

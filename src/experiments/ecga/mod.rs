@@ -49,10 +49,6 @@ use crate::spec::SpecFile;
 use analysis::Analysis;
 use anyhow::Result;
 use spec::EcgaSpec;
-use std::path::Path;
-
-pub struct Ecga;
-pub static ECGA: Ecga = Ecga;
 
 /// Scorer names, in report order: the paper's three and the multi-threaded extra.
 const BASELINE: &str = "baseline";
@@ -71,26 +67,18 @@ const SCORERS: [&str; 6] = [BASELINE, FASTCOUNT, FASTCOUNT_KEPT, CPU_MT, GECGA, 
 /// The profile whose whole runs set the kept trees against the paper's FastCount on one thread.
 const FASTCOUNT_PROFILE: &str = "fastcount-1t";
 
-impl Experiment for Ecga {
-    fn id(&self) -> &'static str {
-        "ecga"
-    }
-    fn title(&self) -> &'static str {
-        "Speeding up model building for ECGA on CUDA (FastCount, gECGA, GM search; Table 5, Figures 5–7)"
-    }
-    fn embedded_spec(&self) -> &'static str {
-        include_str!("../../../experiments/ecga.toml")
-    }
-    fn kernels(&self) -> &'static [&'static crate::gpu::KernelSource] {
-        &[&crate::gpu::ecga::ECGA_CU, &crate::gpu::ecga_run::ECGA_RUN_CU]
-    }
-    fn selfcheck(&self, gpu: &crate::gpu::Gpu, small: bool, seed: u64, _datasets: &Path) -> Result<usize> {
-        selfcheck::selfcheck(gpu, small, seed)
-    }
-    fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
-        let (spec, claims): (EcgaSpec, _) = super::load_spec(file, self.id(), claims::CHECKS)?;
-        Ok(Box::new(EcgaPaper { spec, file: file.clone(), claims }))
-    }
+pub static ECGA: Experiment = Experiment {
+    id: "ecga",
+    title: "Speeding up model building for ECGA on CUDA (FastCount, gECGA, GM search; Table 5, Figures 5–7)",
+    embedded_spec: include_str!("../../../experiments/ecga.toml"),
+    load,
+    kernels: &[&crate::gpu::ecga::ECGA_CU, &crate::gpu::ecga_run::ECGA_RUN_CU],
+    selfcheck: selfcheck::selfcheck,
+};
+
+fn load(file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
+    let (spec, claims): (EcgaSpec, _) = super::load_spec(file, ECGA.id, claims::CHECKS)?;
+    Ok(Box::new(EcgaPaper { spec, file: file.clone(), claims }))
 }
 
 struct EcgaPaper {

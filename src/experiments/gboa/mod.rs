@@ -18,36 +18,23 @@ mod spec;
 use super::{Experiment, Paper};
 use crate::claims::Claims;
 use crate::error::SpecError;
-use crate::gpu::Gpu;
 use crate::spec::SpecFile;
 use analysis::Analysis;
 use anyhow::Result;
 use spec::GboaSpec;
-use std::path::Path;
 
-pub struct Gboa;
-pub static GBOA: Gboa = Gboa;
+pub static GBOA: Experiment = Experiment {
+    id: "gboa",
+    title: "GPU based parallel BOA (sBOA, pBOA, gBOA; Table I, Figure 7, complexity)",
+    embedded_spec: include_str!("../../../experiments/gboa.toml"),
+    load,
+    kernels: &[&crate::gpu::boa::BOA_CU],
+    selfcheck: selfcheck::selfcheck,
+};
 
-impl Experiment for Gboa {
-    fn id(&self) -> &'static str {
-        "gboa"
-    }
-    fn title(&self) -> &'static str {
-        "GPU based parallel BOA (sBOA, pBOA, gBOA; Table I, Figure 7, complexity)"
-    }
-    fn embedded_spec(&self) -> &'static str {
-        include_str!("../../../experiments/gboa.toml")
-    }
-    fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
-        let (spec, claims): (GboaSpec, _) = super::load_spec(file, self.id(), claims::CHECKS)?;
-        Ok(Box::new(GboaPaper { spec, file: file.clone(), claims }))
-    }
-    fn kernels(&self) -> &'static [&'static crate::gpu::KernelSource] {
-        &[&crate::gpu::boa::BOA_CU]
-    }
-    fn selfcheck(&self, gpu: &Gpu, small: bool, seed: u64, _datasets: &Path) -> Result<usize> {
-        selfcheck::selfcheck(gpu, small, seed)
-    }
+fn load(file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
+    let (spec, claims): (GboaSpec, _) = super::load_spec(file, GBOA.id, claims::CHECKS)?;
+    Ok(Box::new(GboaPaper { spec, file: file.clone(), claims }))
 }
 
 struct GboaPaper {

@@ -7,7 +7,7 @@ use anyhow::Result;
 /// K2 scores and pBOA networks (exact equality), and whole BOA
 /// runs on the device against the CPU's counter-based runs (identical networks and
 /// populations every generation); returns the failures.
-pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
+pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64, _datasets: &std::path::Path) -> Result<usize> {
     let lines = gpu::boa::self_check(gpu, seed, &gpu::boa::self_check_sizes(small), 3)?;
     let mut failed = 0;
     for l in &lines {

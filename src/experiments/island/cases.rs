@@ -567,7 +567,7 @@ fn ring_rows(instance: &Instance, config: &Config, optimum: StatedOptimum, env: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::experiments::{Experiment, Paper};
+    use crate::experiments::Paper;
     use crate::library::knapsack::paper_instance;
     use crate::spec::SpecFile;
 

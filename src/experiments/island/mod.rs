@@ -33,10 +33,6 @@ use analysis::Analysis;
 use anyhow::Result;
 use spec::IslandSpec;
 use std::collections::BTreeMap;
-use std::path::Path;
-
-pub struct Island;
-pub static ISLAND: Island = Island;
 
 /// The methods a row names: one CPU thread, all CPU threads, the GPU with the
 /// paper's kernels, the GPU with split kernels and with manipulation and
@@ -54,27 +50,19 @@ fn cpu_threads(k: usize) -> String {
     format!("cpu-{k}t")
 }
 
-impl Experiment for Island {
-    fn id(&self) -> &'static str {
-        "island"
-    }
-    fn title(&self) -> &'static str {
-        "Island-based GA for the 0/1 knapsack on CPU threads and a GPU (Figures 4–7, Table I)"
-    }
-    fn embedded_spec(&self) -> &'static str {
-        include_str!("../../../experiments/island.toml")
-    }
-    fn kernels(&self) -> &'static [&'static crate::gpu::KernelSource] {
-        &[&crate::gpu::island::ISLAND_CU]
-    }
-    fn selfcheck(&self, gpu: &crate::gpu::Gpu, small: bool, seed: u64, datasets: &Path) -> Result<usize> {
-        selfcheck::selfcheck(gpu, small, seed, datasets)
-    }
-    fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
-        let (spec, claims): (IslandSpec, _) = super::load_spec(file, self.id(), claims::CHECKS)?;
-        let instance = file.data_path(&spec.settings.instance, "settings.instance")?;
-        Ok(Box::new(IslandPaper { spec, file: file.clone(), instance, certificates: Default::default(), claims }))
-    }
+pub static ISLAND: Experiment = Experiment {
+    id: "island",
+    title: "Island-based GA for the 0/1 knapsack on CPU threads and a GPU (Figures 4–7, Table I)",
+    embedded_spec: include_str!("../../../experiments/island.toml"),
+    load,
+    kernels: &[&crate::gpu::island::ISLAND_CU],
+    selfcheck: selfcheck::selfcheck,
+};
+
+fn load(file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
+    let (spec, claims): (IslandSpec, _) = super::load_spec(file, ISLAND.id, claims::CHECKS)?;
+    let instance = file.data_path(&spec.settings.instance, "settings.instance")?;
+    Ok(Box::new(IslandPaper { spec, file: file.clone(), instance, certificates: Default::default(), claims }))
 }
 
 struct IslandPaper {

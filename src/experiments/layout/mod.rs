@@ -30,31 +30,19 @@ use crate::spec::SpecFile;
 use analysis::Analysis;
 use anyhow::Result;
 use spec::{LayoutSpec, Profile};
-use std::path::Path;
 
-pub struct Layout;
-pub static LAYOUT: Layout = Layout;
+pub static LAYOUT: Experiment = Experiment {
+    id: "layout",
+    title: "Effect of data layout in the evaluation time of non-separable functions on GPU (S1–S4, Table 1, Figures 1–6)",
+    embedded_spec: include_str!("../../../experiments/layout.toml"),
+    load,
+    kernels: &[&crate::gpu::LAYOUT_CU],
+    selfcheck: selfcheck::selfcheck,
+};
 
-impl Experiment for Layout {
-    fn id(&self) -> &'static str {
-        "layout"
-    }
-    fn title(&self) -> &'static str {
-        "Effect of data layout in the evaluation time of non-separable functions on GPU (S1–S4, Table 1, Figures 1–6)"
-    }
-    fn embedded_spec(&self) -> &'static str {
-        include_str!("../../../experiments/layout.toml")
-    }
-    fn kernels(&self) -> &'static [&'static crate::gpu::KernelSource] {
-        &[&crate::gpu::LAYOUT_CU]
-    }
-    fn selfcheck(&self, gpu: &crate::gpu::Gpu, small: bool, seed: u64, _datasets: &Path) -> Result<usize> {
-        selfcheck::selfcheck(gpu, small, seed)
-    }
-    fn load(&self, file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
-        let (spec, claims): (LayoutSpec, _) = super::load_spec(file, self.id(), claims::CHECKS)?;
-        Ok(Box::new(LayoutPaper { spec, file: file.clone(), claims }))
-    }
+fn load(file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
+    let (spec, claims): (LayoutSpec, _) = super::load_spec(file, LAYOUT.id, claims::CHECKS)?;
+    Ok(Box::new(LayoutPaper { spec, file: file.clone(), claims }))
 }
 
 /// The loaded spec and its claims bound to their checks.

@@ -4,7 +4,7 @@ use crate::gpu::{self, Gpu};
 use anyhow::Result;
 
 /// Layout kernels S1–S4 against the f64 CPU reference; returns the failures.
-pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64) -> Result<usize> {
+pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64, _datasets: &std::path::Path) -> Result<usize> {
     let blocks = if small { vec![32, 256] } else { vec![32, 64, 128, 256, 512, 1024] };
     let lines = gpu::layout::self_check(gpu, seed, &gpu::layout::self_check_sizes(small), &blocks)?;
     let mut failed = 0;
