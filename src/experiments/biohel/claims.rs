@@ -12,7 +12,7 @@
 //! the spec says the claim tolerates it.
 
 use super::analysis::{Analysis, Learning, Stage, StratumPoint, compare_variances, peak, runs_to_separate_variances};
-use super::spec::{PaperSpeedups, SETS, set_label, stand_in};
+use super::spec::{PaperSpeedups, PaperTables, SETS, set_label, stand_in};
 use super::{BALLOT, CUDA, SERIAL};
 use crate::check;
 use crate::claims::generic::{Points, Series};
@@ -44,6 +44,16 @@ pub enum StageName {
     Evaluation,
     /// The whole learning system (Table 2's integration columns, Table 4, Figure 5).
     Learning,
+}
+
+impl StageName {
+    /// Where the paper sees this stage's speedup peak, in training instances per stratum (the spec's `[peaks]`).
+    pub fn peak(self, tables: &PaperTables) -> Band {
+        match self {
+            StageName::Evaluation => tables.peaks[0],
+            StageName::Learning => tables.peaks[1],
+        }
+    }
 }
 
 /// A stage's runs on one machine, the paper's table for it and the GA budget they were measured at.
@@ -449,8 +459,6 @@ fn learning_over_evaluation(a: &Analysis, learning: Budget, l: &Learning) -> Poi
 #[serde(deny_unknown_fields)]
 pub struct PeakParams {
     pub stage: StageName,
-    /// The band of T/x where the paper sees the maximum.
-    pub per_stratum: Band,
     /// A set peaks inside when its best speedup in the band is at least this share of its best anywhere.
     steady: f64,
     min_n: usize,
@@ -458,9 +466,6 @@ pub struct PeakParams {
 
 impl Params for PeakParams {
     fn validate(&self) -> Result<(), (String, String)> {
-        if self.per_stratum.low <= 0.0 {
-            return Err(("per_stratum".into(), format!("instances per stratum must be above 0, not {}", self.per_stratum.low)));
-        }
         if !(self.steady > 0.0 && self.steady <= 1.0) {
             return Err(("steady".into(), format!("a share of the best speedup must be in (0, 1], not {}", self.steady)));
         }
@@ -478,7 +483,8 @@ fn speedup_peak_band(p: &PeakParams, a: &Analysis, _: &Ctx) -> Outcome {
         Ok(j) => j,
         Err(o) => return o,
     };
-    let (lo, hi) = (p.per_stratum.low, p.per_stratum.high);
+    let band = p.stage.peak(&a.paper);
+    let (lo, hi) = (band.low, band.high);
     let at_x = |x: &StratumPoint| format!("{:.1}× at {:.0} (x = {})", x.speedup, x.per_stratum, x.windows);
     let outside: Vec<String> = j
         .stage
@@ -496,7 +502,7 @@ fn speedup_peak_band(p: &PeakParams, a: &Analysis, _: &Ctx) -> Outcome {
         .iter()
         .filter(|c| c.points.iter().any(|x| x.per_stratum > hi))
         .filter_map(|c| {
-            let (best, inside) = (c.peak()?, peak(c.points.iter().filter(|x| p.per_stratum.contains(x.per_stratum)))?);
+            let (best, inside) = (c.peak()?, peak(c.points.iter().filter(|x| band.contains(x.per_stratum)))?);
             let share = if best.windows == inside.windows {
                 Some(Estimate::exact(1.0))
             } else {

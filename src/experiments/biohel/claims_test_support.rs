@@ -33,8 +33,7 @@ fn shipped_from(text: &str) -> Shipped {
     let file = SpecFile::from_text(Path::new("experiments/biohel.toml"), text.into());
     let spec: BiohelSpec = file.parse().unwrap();
     let claims = Claims::bind(&file, &spec.claims, &spec.paper.hardware, CHECKS).unwrap();
-    let rules_per_iteration = *spec.settings.rules_per_iteration.get_ref();
-    let tables = Arc::new(PaperTables { table3: spec.table3, table4: spec.table4, rules_per_iteration });
+    let tables = Arc::new(PaperTables::of(&spec));
     Shipped { claims, tables, hardware: spec.paper.hardware }
 }
 

@@ -347,8 +347,13 @@ fn parameters_are_typed_and_checked_when_the_spec_loads() {
         assert!(e.contains(&format!("biohel.toml:{line}")), "{e}");
         e
     };
-    let e = err("stage = \"learning\", per_stratum", "stage = \"learn\", per_stratum");
+    let e = err("stage = \"learning\", steady", "stage = \"learn\", steady");
     assert!(e.contains("claims.fig5_peak.params") && e.contains("unknown variant `learn`"), "{e}");
+    // The peaks' bands are the spec's `[peaks]`, the paper's statement, read once.
+    let e = err("learning = [50000.0, 100000.0]", "learning = [0.0, 100000.0]");
+    assert!(e.contains("peaks.learning") && e.contains("above 0"), "{e}");
+    let e = err("stage = \"learning\", steady", "stage = \"learning\", per_stratum = [1.0, 2.0], steady");
+    assert!(e.contains("claims.fig5_peak.params") && e.contains("per_stratum"), "{e}");
     let e = err("steady = 0.9, min_n = 2 }", "steady = 1.5, min_n = 2 }");
     assert!(e.contains("claims.fig4_peak.params.steady"), "{e}");
     let e = err("params = { min_n = 2 }", "params = { min_n = 1 }");

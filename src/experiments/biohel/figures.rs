@@ -73,7 +73,7 @@ impl BiohelPaper {
                 series: &series,
                 paper: &paper,
                 card: chart::card(&self.spec.paper.hardware.gpu),
-                band: self.peak_bands.get(&stage_name).copied(),
+                band: Some(stage_name.peak(&self.tables)),
             };
             write_speedup_figure(&stem, &figure_data).with_context(|| format!("figure {}", stem.display()))?;
             let _ = writeln!(md, "![{figure}](figures/{}__{file}.png)\n", m.hw_id);

@@ -41,14 +41,12 @@ pub mod selfcheck;
 mod spec;
 
 use super::{Experiment, Paper, SPEED_PROFILE};
-use crate::claims::{Band, Claims};
+use crate::claims::Claims;
 use crate::error::SpecError;
 use crate::spec::{DataPath, SpecFile};
 use analysis::Analysis;
 use anyhow::Result;
-use claims::{PeakParams, StageName};
 use spec::{BiohelSpec, PaperTables};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 const SERIAL: &str = "serial";
@@ -73,19 +71,9 @@ pub static BIOHEL: Experiment = Experiment {
 
 fn load(file: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
     let (spec, claims): (BiohelSpec, _) = super::load_spec(file, BIOHEL.id, claims::CHECKS)?;
-    let mut peak_bands = BTreeMap::new();
-    for c in spec.claims.iter().filter(|c| c.check.get_ref() == "speedup_peak_band") {
-        // Read as `bind` read it (the same deserializer), so the two cannot disagree.
-        let p: PeakParams = crate::claims::parse_params(file, c)?;
-        peak_bands.insert(p.stage, p.per_stratum);
-    }
-    let tables = Arc::new(PaperTables {
-        table3: spec.table3.clone(),
-        table4: spec.table4.clone(),
-        rules_per_iteration: *spec.settings.rules_per_iteration.get_ref(),
-    });
+    let tables = Arc::new(PaperTables::of(&spec));
     let data_dir = file.data_path(&spec.settings.data_dir, "settings.data_dir")?;
-    Ok(Box::new(BiohelPaper { spec, file: file.clone(), tables, peak_bands, data_dir, claims }))
+    Ok(Box::new(BiohelPaper { spec, file: file.clone(), tables, data_dir, claims }))
 }
 
 struct BiohelPaper {
@@ -93,8 +81,6 @@ struct BiohelPaper {
     file: SpecFile,
     claims: Claims<Analysis>,
     tables: Arc<PaperTables>,
-    /// The band of T/x of each stage's peak claim, shaded in Figures 4–5.
-    peak_bands: BTreeMap<StageName, Band>,
     /// `settings.data_dir`, resolved.
     data_dir: DataPath,
 }

@@ -741,8 +741,7 @@ mod tests {
 
     fn tables() -> Arc<PaperTables> {
         let spec: BiohelSpec = SpecFile::from_text(Path::new("experiments/biohel.toml"), BIOHEL.embedded_spec.into()).parse().unwrap();
-        let rules_per_iteration = *spec.settings.rules_per_iteration.get_ref();
-        Arc::new(PaperTables { table3: spec.table3, table4: spec.table4, rules_per_iteration })
+        Arc::new(PaperTables::of(&spec))
     }
 
     /// A serial learning run of `set` at `windows`: rules learned, test accuracy and (newer rows) the majority-class rate.

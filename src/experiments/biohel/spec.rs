@@ -2,6 +2,7 @@
 //! profiles (evaluation sweep, learning sweep, the sweep beyond the paper), the
 //! paper's Tables 2–4 and the claims, validated with file, line and key.
 
+use crate::claims::Band;
 use crate::error::SpecError;
 use crate::library::biohel::{Condition, Counts, Rule};
 use crate::library::dataset::{self, Shape, StandIn};
@@ -57,9 +58,19 @@ pub struct BiohelSpec {
     pub table2: Vec<Table2Row>,
     pub table3: PaperSpeedups,
     pub table4: PaperSpeedups,
+    pub peaks: Peaks,
     #[serde(default)]
     pub paper_text: Vec<PaperText>,
     pub claims: Vec<ClaimSpec>,
+}
+
+/// Where the paper sees each stage's speedup peak (`[peaks]`), in training
+/// instances per stratum: Sections 5.1 and 5.2, Figures 4 and 5.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Peaks {
+    pub evaluation: Spanned<Band>,
+    pub learning: Spanned<Band>,
 }
 
 /// A value of Tables 3–4 that the paper's text contradicts, and the note shown beside it.
@@ -189,6 +200,20 @@ pub struct PaperTables {
     pub table3: PaperSpeedups,
     pub table4: PaperSpeedups,
     pub rules_per_iteration: usize,
+    /// `[peaks]`: the evaluation's band and the learning system's.
+    pub peaks: [Band; 2],
+}
+
+impl PaperTables {
+    /// The spec's tables and settings the analysis and the claims read.
+    pub fn of(spec: &BiohelSpec) -> PaperTables {
+        PaperTables {
+            table3: spec.table3.clone(),
+            table4: spec.table4.clone(),
+            rules_per_iteration: *spec.settings.rules_per_iteration.get_ref(),
+            peaks: [*spec.peaks.evaluation.get_ref(), *spec.peaks.learning.get_ref()],
+        }
+    }
 }
 
 fn validate_sets(file: &SpecFile, sets: &[Spanned<String>], key: &str) -> Result<(), SpecError> {
@@ -213,6 +238,12 @@ crate::paper_spec!(BiohelSpec, Profile, validate);
 
 /// Range checks beyond the types (the claims' parameters are checked when they are bound).
 pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
+    for (key, band) in [("evaluation", &spec.peaks.evaluation), ("learning", &spec.peaks.learning)] {
+        if band.get_ref().low <= 0.0 {
+            let why = format!("instances per stratum must be above 0, not {}", band.get_ref().low);
+            return Err(file.invalid(band, &format!("peaks.{key}"), why));
+        }
+    }
     let s = &spec.settings;
     if *s.rules_per_iteration.get_ref() == 0 {
         return Err(file.invalid(&s.rules_per_iteration, "settings.rules_per_iteration", "must be at least 1"));
