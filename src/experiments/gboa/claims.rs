@@ -361,17 +361,23 @@ pub struct Complexity {
 
 impl Params for Complexity {
     fn validate(&self) -> Result<(), (String, String)> {
-        if self.min_points < 3 {
-            return Err(("min_points".into(), format!("a fit that can fail needs at least 3 points, not {}", self.min_points)));
-        }
-        if let Some(m) = self.methods.iter().find(|m| ![SBOA, PBOA, PBOA_MT].contains(&m.as_str())) {
-            return Err(("methods".into(), format!("`{m}` is no CPU construction (sboa, pboa, pboa-mt)")));
-        }
-        if self.methods.is_empty() {
-            return Err(("methods".into(), "name at least one construction".into()));
-        }
-        Ok(())
+        check_fit(&self.methods, self.min_points, &[SBOA, PBOA, PBOA_MT], "is no CPU construction")
     }
+}
+
+/// A fit's parameters: at least 3 points (a fit that can fail), and some
+/// methods, each one of `known` (else it `is_not` one of them).
+fn check_fit(methods: &[String], min_points: usize, known: &[&str], is_not: &str) -> Result<(), (String, String)> {
+    if min_points < 3 {
+        return Err(("min_points".into(), format!("a fit that can fail needs at least 3 points, not {min_points}")));
+    }
+    if let Some(m) = methods.iter().find(|m| !known.contains(&m.as_str())) {
+        return Err(("methods".into(), format!("`{m}` {is_not} ({})", known.join(", "))));
+    }
+    if methods.is_empty() {
+        return Err(("methods".into(), format!("name at least one of {}", known.join(", "))));
+    }
+    Ok(())
 }
 
 const AXES: [(&str, &str); 2] = [("ell", "ℓ"), ("n", "N")];
@@ -434,15 +440,7 @@ pub struct GboaComplexity {
 
 impl Params for GboaComplexity {
     fn validate(&self) -> Result<(), (String, String)> {
-        if self.min_points < 3 {
-            return Err(("min_points".into(), format!("a fit that can fail needs at least 3 points, not {}", self.min_points)));
-        }
-        if let Some(m) = self.methods.iter().find(|m| ![GBOA, GBOA_PAPER].contains(&m.as_str())) {
-            return Err(("methods".into(), format!("`{m}` has no network kernel (gboa, gboa-paper)")));
-        }
-        if self.methods.is_empty() {
-            return Err(("methods".into(), "name at least one gBOA method".into()));
-        }
+        check_fit(&self.methods, self.min_points, &[GBOA, GBOA_PAPER], "has no network kernel")?;
         if self.threads_per_block == 0 {
             return Err(("threads_per_block".into(), "must be at least 1".into()));
         }
