@@ -212,17 +212,17 @@ impl clap::builder::TypedValueParser for PaperId {
 
     fn parse_ref(&self, cmd: &clap::Command, _arg: Option<&clap::Arg>, value: &std::ffi::OsStr) -> Result<String, clap::Error> {
         let id = value.to_string_lossy();
-        if (self.all && id == "all") || experiments::registry().iter().any(|e| e.id() == id) {
+        if (self.all && id == "all") || experiments::registry().iter().any(|e| e.id == id) {
             return Ok(id.into_owned());
         }
-        let known: Vec<&str> = experiments::registry().iter().map(|e| e.id()).collect();
+        let known: Vec<&str> = experiments::registry().iter().map(|e| e.id).collect();
         let all = if self.all { ", or `all`" } else { "" };
         let message = format!("unknown paper `{id}` (known: {}{all})\n", known.join(", "));
         Err(clap::Error::raw(clap::error::ErrorKind::InvalidValue, message).with_cmd(cmd))
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        let papers = experiments::registry().into_iter().map(|e| clap::builder::PossibleValue::new(e.id()).help(e.title));
+        let papers = experiments::registry().into_iter().map(|e| clap::builder::PossibleValue::new(e.id).help(e.title));
         Some(Box::new(papers.chain(self.all.then(|| clap::builder::PossibleValue::new("all").help("every paper")))))
     }
 }
@@ -239,7 +239,7 @@ fn papers_help() -> String {
             .ok()
             .and_then(|t| Some(t.get("profiles")?.as_table()?.keys().cloned().collect::<Vec<_>>().join(", ")))
             .unwrap_or_default();
-        s += &format!("  {:8} {}\n           profiles: {profiles}\n", e.id(), e.title);
+        s += &format!("  {:8} {}\n           profiles: {profiles}\n", e.id, e.title);
     }
     s
 }
@@ -273,10 +273,10 @@ pub fn run(cli: Cli) -> Result<()> {
             let here = experiments::plan::GpusHere::probe();
             for e in experiments::registry() {
                 let paper = experiments::load_paper(e, &choice(None))?;
-                println!("{:8} {}", e.id(), e.title);
+                println!("{:8} {}", e.id, e.title);
                 // One unreadable file is named and skipped; the other records still list.
                 let mut rows = Vec::new();
-                for f in crate::records::record_files(&out.join(e.id()).join("records")) {
+                for f in crate::records::record_files(&out.join(e.id).join("records")) {
                     match crate::records::read_parquet(&f) {
                         Ok(r) => rows.extend(r),
                         Err(err) => println!("         unreadable: {err}"),
@@ -349,14 +349,14 @@ pub fn run(cli: Cli) -> Result<()> {
                             println!("{}", experiments::dry_run(e, &opts, &dry)?);
                         }
                     } else if let Some(done) = experiments::mpi::reproduce(u, e, &opts)? {
-                        crate::say_out!("{}", done.summary(e.id()));
+                        crate::say_out!("{}", done.summary(e.id));
                     }
                     continue;
                 }
                 if dry_run {
                     println!("{}", experiments::dry_run(e, &opts, &dry)?);
                 } else {
-                    crate::say_out!("{}", experiments::reproduce(e, &opts)?.summary(e.id()));
+                    crate::say_out!("{}", experiments::reproduce(e, &opts)?.summary(e.id));
                 }
             }
         }
@@ -367,24 +367,24 @@ pub fn run(cli: Cli) -> Result<()> {
                     let cases = loaded.cases(profile)?;
                     Ok(shard.select(cases, |c| loaded.resource(c)).into_iter().map(|c| c.id).collect())
                 };
-                for m in experiments::shard::merge(&out, e.id(), profile.as_deref(), &planned, partial)? {
-                    crate::say_out!("{}: merged {} shards, {} cases, {} rows into {}", e.id(), m.shards, m.cases, m.rows, m.file.display());
+                for m in experiments::shard::merge(&out, e.id, profile.as_deref(), &planned, partial)? {
+                    crate::say_out!("{}: merged {} shards, {} cases, {} rows into {}", e.id, m.shards, m.cases, m.rows, m.file.display());
                     for i in &m.incomplete {
                         crate::say_out!(
                             "{}: --partial: {i}; the shards stay under {}/shards",
-                            e.id(),
+                            e.id,
                             m.file.parent().map_or(String::new(), |p| p.display().to_string())
                         );
                     }
                 }
                 let this = Fingerprint::this_machine(None).hw_id;
-                crate::say_out!("{}", experiments::render(e, &out, Some(&this), &choice(spec.clone()))?.summary(e.id()));
+                crate::say_out!("{}", experiments::render(e, &out, Some(&this), &choice(spec.clone()))?.summary(e.id));
             }
         }
         Command::Report { paper, out, spec } => {
             for e in papers(&paper)? {
                 let this = Fingerprint::this_machine(None).hw_id;
-                crate::say_out!("{}", experiments::render(e, &out, Some(&this), &choice(spec.clone()))?.summary(e.id()));
+                crate::say_out!("{}", experiments::render(e, &out, Some(&this), &choice(spec.clone()))?.summary(e.id));
             }
         }
         Command::Compare { paper, out, with } => {

@@ -73,7 +73,7 @@ fn unknown_paper_lists_the_known_ones_and_writes_nothing() {
     let err = stderr(&o);
     assert!(err.contains("nosuch"), "stderr does not name the paper:\n{err}");
     for e in evorepro::experiments::registry() {
-        assert!(err.contains(e.id()), "stderr does not list the known paper `{}`:\n{err}", e.id());
+        assert!(err.contains(e.id), "stderr does not list the known paper `{}`:\n{err}", e.id);
     }
     assert_eq!(tree(tmp.path()), Vec::<PathBuf>::new(), "files were created");
 }
@@ -358,7 +358,7 @@ fn list_and_hw_succeed() {
     assert_ok(&o, "list");
     let text = stdout(&o);
     for e in evorepro::experiments::registry() {
-        assert!(text.contains(e.id()), "list does not show `{}`:\n{text}", e.id());
+        assert!(text.contains(e.id), "list does not show `{}`:\n{text}", e.id);
     }
     // Every profile with its cases and time (unknown: an empty records folder).
     let line = text.lines().find(|l| l.trim_start().starts_with("profile quick")).expect("a line for the quick profile");
@@ -577,7 +577,7 @@ fn paper_ids_are_listed_in_help_and_completions() {
     for command in ["report", "compare", "merge"] {
         let help = stdout(&evorepro(&[command, "--help"]));
         for e in evorepro::experiments::registry() {
-            assert!(help.contains(e.id()) && help.contains(e.title), "`{command} --help` lacks `{}`:\n{help}", e.id());
+            assert!(help.contains(e.id) && help.contains(e.title), "`{command} --help` lacks `{}`:\n{help}", e.id);
         }
     }
     let o = evorepro(&["completions", "bash"]);

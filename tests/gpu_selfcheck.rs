@@ -20,9 +20,9 @@ fn every_papers_kernels_match_the_cpu_reference() {
     let mut failed = Vec::new();
     for e in registry() {
         let n = (e.selfcheck)(&gpu, false, seed, &datasets)
-            .unwrap_or_else(|err| panic!("{}: the self check failed to run (seed {seed}): {err}", e.id()));
+            .unwrap_or_else(|err| panic!("{}: the self check failed to run (seed {seed}): {err}", e.id));
         if n > 0 {
-            failed.push(format!("{}: {n} configurations", e.id()));
+            failed.push(format!("{}: {n} configurations", e.id));
         }
     }
     assert!(failed.is_empty(), "GPU kernels disagree with the CPU reference (seed {seed}): {}", failed.join(", "));

@@ -242,7 +242,7 @@ fn in_repository(path: &Path, text: String) -> SpecFile {
 /// Loads `text` as `exp`'s spec and lists every profile's cases; an error must
 /// name the spec file.
 fn check_spec(exp: &Experiment, text: String) -> Result<(), TestCaseError> {
-    let path = PathBuf::from(format!("fuzzed/{}.toml", exp.id()));
+    let path = PathBuf::from(format!("fuzzed/{}.toml", exp.id));
     let file = in_repository(&path, text);
     match exp.load(&file) {
         Ok(paper) => {
@@ -265,7 +265,7 @@ fn mutated_spec() -> impl Strategy<Value = (usize, String)> {
 #[test]
 fn shipped_specs_load() {
     for exp in registry() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments").join(format!("{}.toml", exp.id()));
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments").join(format!("{}.toml", exp.id));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), exp.embedded_spec, "{} differs from the built-in copy", path.display());
         check_spec(exp, exp.embedded_spec.to_owned()).unwrap();
         exp.load(&in_repository(&path, exp.embedded_spec.into())).unwrap_or_else(|e| panic!("{e}"));

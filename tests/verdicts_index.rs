@@ -20,7 +20,7 @@ fn index_json_and_reports_agree() {
     let root = Path::new(REPORTS);
     let all: serde_json::Value = serde_json::from_str(&read(&root.join("verdicts.json"))).expect("reports/verdicts.json");
     let papers: Vec<PaperVerdicts> = serde_json::from_value(all["papers"].clone()).expect("papers");
-    let ids: Vec<&str> = evorepro::experiments::registry().iter().map(|e| e.id()).collect();
+    let ids: Vec<&str> = evorepro::experiments::registry().iter().map(|e| e.id).collect();
     assert_eq!(papers.iter().map(|p| p.paper.as_str()).collect::<Vec<_>>(), ids, "every paper, in registry order");
     assert_eq!(read(&root.join("INDEX.md")), index_markdown(&papers, root), "INDEX.md is the index of verdicts.json");
     for p in &papers {
@@ -70,7 +70,7 @@ fn committed_verdicts_follow_the_schema() {
     let all: serde_json::Value = serde_json::from_str(&read(&root.join("verdicts.json"))).unwrap();
     assert_valid(&v, "reports/verdicts.json", &all);
     for e in evorepro::experiments::registry() {
-        let path = root.join(e.id()).join("verdicts.json");
+        let path = root.join(e.id).join("verdicts.json");
         let one: serde_json::Value = serde_json::from_str(&read(&path)).unwrap();
         assert_valid(&v, &path.display().to_string(), &one);
     }

@@ -222,8 +222,8 @@ pub fn registry() -> Vec<&'static Experiment> {
 }
 
 pub fn find(id: &str) -> Result<&'static Experiment> {
-    registry().into_iter().find(|e| e.id() == id).ok_or_else(|| {
-        let known: Vec<&str> = registry().iter().map(|e| e.id()).collect();
+    registry().into_iter().find(|e| e.id == id).ok_or_else(|| {
+        let known: Vec<&str> = registry().iter().map(|e| e.id).collect();
         anyhow::anyhow!("unknown paper `{id}` (known: {}, or `all`)", known.join(", "))
     })
 }
@@ -298,12 +298,12 @@ pub struct SpecChoice {
 /// copy (whose data paths resolve from `<root>/experiments`, as the file's would).
 pub fn read_spec(exp: &Experiment, choice: &SpecChoice) -> Result<SpecFile, SpecError> {
     let experiments = choice.root.join("experiments");
-    let default = experiments.join(format!("{}.toml", exp.id()));
+    let default = experiments.join(format!("{}.toml", exp.id));
     let (file, base_dir) = match &choice.file {
         Some(p) => (SpecFile::read(p)?, p.parent().unwrap_or(Path::new("")).to_owned()),
         None if default.exists() => (SpecFile::read(&default)?, experiments),
         None => {
-            let shown = PathBuf::from(format!("<built-in>/experiments/{}.toml", exp.id()));
+            let shown = PathBuf::from(format!("<built-in>/experiments/{}.toml", exp.id));
             (SpecFile::from_text(&shown, exp.embedded_spec.into()), experiments)
         }
     };

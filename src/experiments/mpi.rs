@@ -146,7 +146,7 @@ fn dispatch(world: &SimpleCommunicator, exp: &'static Experiment, opts: &RunOpti
         let cpu_cases = queue.iter().filter(|&&i| resources[i] != Resource::Gpu).count();
         crate::say!(
             "{}: {gpu_workers} of {workers} workers have a GPU; the others take only the {cpu_cases} of {} cases that need none",
-            exp.id(),
+            exp.id,
             queue.len()
         );
     }
@@ -174,7 +174,7 @@ fn dispatch(world: &SimpleCommunicator, exp: &'static Experiment, opts: &RunOpti
     let store_s = std::thread::scope(|scope| -> Result<f64> {
         let (results, arrived) = std::sync::mpsc::channel::<(i32, Vec<u8>)>();
         let storing = scope.spawn(move || -> Result<f64> {
-            let mut progress = Progress::new(exp.id(), &todo_refs);
+            let mut progress = Progress::new(exp.id, &todo_refs);
             let mut spent = 0.0;
             for (rank, msg) in arrived {
                 let t = Instant::now();
@@ -228,7 +228,7 @@ fn dispatch(world: &SimpleCommunicator, exp: &'static Experiment, opts: &RunOpti
         "{}: {} cases over {workers} workers in {wall:.1} s (the cases' own times add up to {busy_s:.1} s: {:.2}× faster than one after another); \
          case hand-out waits {handout_s:.3} s, row encoding {encode_s:.3} s: {:.2}% of the workers' time; rank 0 decoded and stored \
          the rows in {store_s:.3} s beside them",
-        exp.id(),
+        exp.id,
         todo.len(),
         busy_s / wall.max(1e-9),
         100.0 * overhead / (f64::from(workers) * wall).max(1e-9)

@@ -43,9 +43,6 @@ pub struct Experiment {
 }
 
 impl Experiment {
-    pub fn id(&self) -> &'static str {
-        self.id
-    }
     pub fn load(&self, spec: &SpecFile) -> Result<Box<dyn Paper>, SpecError> {
         (self.load)(spec)
     }

@@ -73,17 +73,17 @@ impl Rendered {
 /// `out/<id>/verdicts.json`, `out/INDEX.md` and `out/verdicts.json`.
 pub fn render(exp: &Experiment, out: &Path, this_hw: Option<&str>, spec: &SpecChoice) -> Result<Rendered> {
     let paper = load_paper(exp, spec)?;
-    write_missing_copies(out, exp.id())?;
+    write_missing_copies(out, exp.id)?;
     write_missing_copies(out, HARDWARE_DIR)?;
-    let machines = machines(out, exp.id(), this_hw)?;
-    let dir = out.join(exp.id());
+    let machines = machines(out, exp.id, this_hw)?;
+    let dir = out.join(exp.id);
     std::fs::create_dir_all(dir.join("figures"))?;
     let mut body = paper.report(&machines, &dir)?;
     let (source, values) = paper.paper_values();
     report::write_paper_values(&dir, &paper.meta().id, source, &values)?;
     body.claims = gate_smoke(paper.as_ref(), &machines, body.claims)?;
     body.claims = mark_incomplete(paper.as_ref(), &machines, body.claims)?;
-    let mut md = report::header(paper.meta(), exp.id());
+    let mut md = report::header(paper.meta(), exp.id);
     md += "## At a glance\n\n";
     md += &report::glance::glance(&body.claims, &machines);
     md += "\n## Verdicts\n\n";
@@ -103,14 +103,14 @@ pub fn render(exp: &Experiment, out: &Path, this_hw: Option<&str>, spec: &SpecCh
         md += &format!("\n{note}\n");
     }
     if let Some(note) = above_ceiling_note(&body.sections) {
-        crate::say!("{}: warning: {note}", exp.id());
+        crate::say!("{}: warning: {note}", exp.id);
         md += &format!("\n{note}\n");
     }
-    let unmerged = shard::unmerged(out, exp.id());
+    let unmerged = shard::unmerged(out, exp.id);
     if !unmerged.is_empty() {
         let names: Vec<String> = unmerged.iter().map(|f| format!("`{}`", f.display())).collect();
-        let note = format!("**Unmerged shards, not in this report:** {} (`evorepro merge {}` combines them).", names.join(", "), exp.id());
-        crate::say!("{}: {note}", exp.id());
+        let note = format!("**Unmerged shards, not in this report:** {} (`evorepro merge {}` combines them).", names.join(", "), exp.id);
+        crate::say!("{}: {note}", exp.id);
         md += &format!("\n{note}\n");
     }
     md += "\n## How this was measured\n\n";
@@ -129,7 +129,7 @@ pub fn render(exp: &Experiment, out: &Path, this_hw: Option<&str>, spec: &SpecCh
     let path = dir.join("REPORT.md");
     records::write_atomic(&path, md.as_bytes())?;
     write_machine_pages(&dir, paper.meta(), &machines, &body.sections, &body.claims)?;
-    let judged = report::index::PaperVerdicts::new(exp.id(), &paper.meta().title, &machines, &body.claims);
+    let judged = report::index::PaperVerdicts::new(exp.id, &paper.meta().title, &machines, &body.claims);
     let verdicts = judged.write(out)?;
     compare(exp, out, spec, &[])?;
     let index = write_index(out)?;
@@ -143,7 +143,7 @@ pub fn render(exp: &Experiment, out: &Path, this_hw: Option<&str>, spec: &SpecCh
         claims: body.claims,
         judged,
         this_hw: this_hw.map(str::to_owned),
-        references: references(out, &spec.root, exp.id()),
+        references: references(out, &spec.root, exp.id),
     })
 }
 
@@ -393,7 +393,7 @@ fn same_verdict(a: &Outcome, b: &Outcome) -> bool {
 /// [`render`] would show.
 pub fn judge(exp: &Experiment, out: &Path, spec: &SpecChoice) -> Result<Vec<ClaimResult>> {
     let paper = load_paper(exp, spec)?;
-    let machines = machines(out, exp.id(), None)?;
+    let machines = machines(out, exp.id, None)?;
     judge_machines(paper.as_ref(), &machines)
 }
 
@@ -405,7 +405,7 @@ pub(super) fn judge_machines(paper: &dyn Paper, machines: &[MachineRecords]) -> 
 
 /// Rewrites `out/INDEX.md` and `out/verdicts.json` from every paper's verdicts.
 pub fn write_index(out: &Path) -> Result<PathBuf> {
-    let order: Vec<&str> = registry().iter().map(|e| e.id()).collect();
+    let order: Vec<&str> = registry().iter().map(|e| e.id).collect();
     report::index::write_index(out, &order)
 }
 
@@ -417,16 +417,16 @@ pub fn write_index(out: &Path) -> Result<PathBuf> {
 /// machine found in two folders appears twice, named with its folder.
 pub fn compare(exp: &Experiment, out: &Path, spec: &SpecChoice, with: &[PathBuf]) -> Result<String> {
     let paper = load_paper(exp, spec)?;
-    if let Some(f) = with.iter().find(|f| !f.join(exp.id()).join("records").is_dir()) {
-        bail!("{}: no records of {} in this folder (expected {})", f.display(), exp.id(), f.join(exp.id()).join("records").display());
+    if let Some(f) = with.iter().find(|f| !f.join(exp.id).join("records").is_dir()) {
+        bail!("{}: no records of {} in this folder (expected {})", f.display(), exp.id, f.join(exp.id).join("records").display());
     }
     let this = Fingerprint::this_machine(None).hw_id;
-    let machines = compared_machines(out, exp.id(), Some(&this), with)?;
+    let machines = compared_machines(out, exp.id, Some(&this), with)?;
     if machines.is_empty() {
-        bail!("no records under {} — run `evorepro reproduce {}` first", out.join(exp.id()).join("records").display(), exp.id());
+        bail!("no records under {} — run `evorepro reproduce {}` first", out.join(exp.id).join("records").display(), exp.id);
     }
     let catalogue = report::generations::Generations::load(&spec.root)?;
-    let dir = out.join(exp.id());
+    let dir = out.join(exp.id);
     std::fs::create_dir_all(dir.join("figures"))?;
     let mut md = format!("# {} — hardware generations\n\n", paper.meta().title);
     if !with.is_empty() {
@@ -438,18 +438,18 @@ pub fn compare(exp: &Experiment, out: &Path, spec: &SpecChoice, with: &[PathBuf]
     md += "\n";
     md += &paper.compare(&machines);
     md += "\n";
-    let generations = report::generations::PaperGenerations { catalogue: &catalogue, paper_id: exp.id(), machines: &machines };
+    let generations = report::generations::PaperGenerations { catalogue: &catalogue, paper_id: exp.id, machines: &machines };
     md += &generations.render(&dir.join("figures"))?;
     let path = dir.join("COMPARE.md");
     records::write_atomic(&path, md.as_bytes())?;
     write_generations_summary(out, this.as_str(), &catalogue, with)?;
     write_index(out)?;
-    prune_figures(out, exp.id())?;
+    prune_figures(out, exp.id)?;
     report::html::write_site(out)?;
     let headline = generations.summary().unwrap_or_else(|| "No workload of `experiments/generations.toml` has records here.\n".into());
     Ok(format!(
         "## {}\n\n{headline}\nEvery table, workload, bound and prediction on {} machine{}: {}\n",
-        exp.id(),
+        exp.id,
         machines.len(),
         if machines.len() == 1 { "" } else { "s" },
         path.display()
@@ -503,10 +503,10 @@ fn write_generations_summary(out: &Path, this_hw: &str, catalogue: &report::gene
          workload with its bound, the predictions both ways and charts.\n\n",
     );
     for exp in registry() {
-        let machines = compared_machines(out, exp.id(), Some(this_hw), with)?;
-        let g = report::generations::PaperGenerations { catalogue, paper_id: exp.id(), machines: &machines };
+        let machines = compared_machines(out, exp.id, Some(this_hw), with)?;
+        let g = report::generations::PaperGenerations { catalogue, paper_id: exp.id, machines: &machines };
         if let Some(s) = g.summary() {
-            md += &format!("## [{}]({}/COMPARE.md)\n\n{s}\n", exp.id(), exp.id());
+            md += &format!("## [{}]({}/COMPARE.md)\n\n{s}\n", exp.id, exp.id);
         }
     }
     records::write_atomic(&out.join("COMPARE.md"), md.as_bytes())?;

@@ -91,7 +91,7 @@ fn check_spec(exp: &Experiment, opts: &RunOptions) -> Result<(SpecFile, Box<dyn 
     if cases.is_empty() {
         let table = format!("profiles.{}", opts.profile);
         let line = file.line_of_table(&table);
-        let message = format!("profile `{}` of {} has no cases: its sizes, runs or sweeps are empty", opts.profile, exp.id());
+        let message = format!("profile `{}` of {} has no cases: its sizes, runs or sweeps are empty", opts.profile, exp.id);
         return Err(SpecError::Invalid { path: file.path.clone(), line, key: table, message }.into());
     }
     let cases = match opts.shard {
@@ -111,13 +111,13 @@ fn check_spec(exp: &Experiment, opts: &RunOptions) -> Result<(SpecFile, Box<dyn 
                     ),
                     _ => format!("use at most {all} shards"),
                 };
-                bail!("--shard {s}: profile `{}` of {} has {all} cases, none for this shard; {most}", opts.profile, exp.id());
+                bail!("--shard {s}: profile `{}` of {} has {all} cases, none for this shard; {most}", opts.profile, exp.id);
             }
             mine
         }
         None => cases,
     };
-    load_records(&opts.out, exp.id())?;
+    load_records(&opts.out, exp.id)?;
     paper.prepare(&cases)?;
     Ok((file, paper, cases))
 }
@@ -136,7 +136,7 @@ pub struct DryRunOptions {
 pub fn dry_run(exp: &Experiment, opts: &RunOptions, dry: &DryRunOptions) -> Result<String> {
     let Checked { paper, cases, env, .. } = check_run(exp, opts)?;
     let hw = env.fingerprint.hw_id.as_str();
-    let mut rows = load_records(&opts.out, exp.id())?;
+    let mut rows = load_records(&opts.out, exp.id)?;
     let stored: std::collections::BTreeSet<String> = rows
         .iter()
         .filter(|r| r.str(col::HW_ID) == hw && r.str(col::RECORD_KIND) == "measurement" && r.str(col::PROFILE) == opts.profile)
@@ -144,7 +144,7 @@ pub fn dry_run(exp: &Experiment, opts: &RunOptions, dry: &DryRunOptions) -> Resu
         .collect();
     // Times from the committed reference runs too, for a machine new to the paper.
     if let Some(refs) = reference_folder(&opts.out, &opts.spec.root) {
-        rows.extend(load_records(&refs, exp.id())?);
+        rows.extend(load_records(&refs, exp.id)?);
     }
     let machines = crate::records::by_machine(rows, Some(hw));
     let on = match &env.gpu {
@@ -158,7 +158,7 @@ pub fn dry_run(exp: &Experiment, opts: &RunOptions, dry: &DryRunOptions) -> Resu
     }
     let group = |c: &Case| paper.group(c);
     let times = plan::CaseTimes::new(&machines, &basis, &cases, &known, &group);
-    let mut md = format!("# {} — profile `{}` on `{hw}`, {on}; nothing is run or written\n\n", exp.id(), opts.profile);
+    let mut md = format!("# {} — profile `{}` on `{hw}`, {on}; nothing is run or written\n\n", exp.id, opts.profile);
     let about = paper.about(&opts.profile);
     if let Some(d) = &about.description {
         md += &format!("{d}.\n\n");
@@ -227,14 +227,14 @@ impl<'a> Run<'a> {
         // Nothing is written before every check passes: the report at the end reads every record file.
         let Checked { file, paper, cases, env } = check_run(exp, opts)?;
         BUSY_SAID.store(false, std::sync::atomic::Ordering::Relaxed);
-        let records = records_dir(&opts.out, exp.id());
+        let records = records_dir(&opts.out, exp.id);
         let folder = opts.shard.map_or_else(|| records.clone(), |s| s.folder(&records, &opts.profile));
         let spec_hash = file.hash;
         let name = format!("{}__{}", env.fingerprint.hw_id, opts.profile);
         // Records written before the hash was of the spec's content carry the text's.
         let store = RecordStore::open(&folder, &name, &[&spec_hash, &file.text_hash], opts.resume)?;
         let mut common = Record::new()
-            .with(col::PAPER, exp.id())
+            .with(col::PAPER, exp.id)
             .with(col::PROFILE, opts.profile.as_str())
             .with(col::RUN_ID, new_run_id())
             .with(col::GIT_COMMIT, GIT_COMMIT)
@@ -244,24 +244,24 @@ impl<'a> Run<'a> {
         if let Some(g) = &env.gpu {
             crate::say!(
                 "{}: GPU {} (CC {}.{}), profile {}",
-                exp.id(),
+                exp.id,
                 g.info.name,
                 g.info.compute_capability.0,
                 g.info.compute_capability.1,
                 opts.profile
             );
         } else {
-            crate::say!("{}: CPU only ({}): GPU parts are recorded as not run here; profile {}", exp.id(), env.gpu_absent, opts.profile);
+            crate::say!("{}: CPU only ({}): GPU parts are recorded as not run here; profile {}", exp.id, env.gpu_absent, opts.profile);
         }
         if let Some(s) = opts.shard {
-            crate::say!("{}: shard {s}, {} cases, records in {}", exp.id(), cases.len(), folder.display());
+            crate::say!("{}: shard {s}, {} cases, records in {}", exp.id, cases.len(), folder.display());
         }
         if let Some(g) = &env.gpu {
             let t0 = std::time::Instant::now();
             for src in exp.kernels {
                 g.load(src)?;
             }
-            crate::say!("{}: kernels compiled and loaded in {:.2} s (before any timed case)", exp.id(), t0.elapsed().as_secs_f64());
+            crate::say!("{}: kernels compiled and loaded in {:.2} s (before any timed case)", exp.id, t0.elapsed().as_secs_f64());
         }
         let ceilings = measure_ceilings(env.gpu.as_ref(), opts.profile == "quick", "ceiling")?;
         let mut writer = Writer { store, common, repeats: plan::Repeats::default(), timing: paper.timing() };
@@ -291,7 +291,7 @@ impl<'a> Run<'a> {
     /// Writes the CSV copy and renders the report (a shard only says what it stored).
     pub fn finish(self) -> Result<Finished> {
         if let Some(w) = self.writer.repeats.warning() {
-            crate::say!("warning: {}: {w}", self.exp.id());
+            crate::say!("warning: {}: {w}", self.exp.id);
         }
         let store = &self.writer.store;
         store.finish()?;
@@ -429,8 +429,8 @@ pub fn warm_up(paper: &dyn Paper, todo: &[&Case], env: &RunEnv, id: &str) -> Res
 pub fn reproduce(exp: &Experiment, opts: &RunOptions) -> Result<Finished> {
     let mut run = Run::start(exp, opts)?;
     let todo: Vec<Case> = run.todo().into_iter().cloned().collect();
-    warm_up(run.paper.as_ref(), &todo.iter().collect::<Vec<_>>(), &run.env, exp.id())?;
-    let mut progress = Progress::new(exp.id(), &todo.iter().collect::<Vec<_>>());
+    warm_up(run.paper.as_ref(), &todo.iter().collect::<Vec<_>>(), &run.env, exp.id)?;
+    let mut progress = Progress::new(exp.id, &todo.iter().collect::<Vec<_>>());
     for case in &todo {
         progress.started(case);
         let (rows, case_s) = run_one(run.paper.as_ref(), case, &run.env)?;

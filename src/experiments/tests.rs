@@ -8,7 +8,7 @@ fn the_shipped_generations_catalogue_names_every_paper() {
     let text = include_str!("../../experiments/generations.toml");
     let g = report::generations::Generations::parse("generations.toml", text).unwrap();
     for exp in registry() {
-        assert!(g.papers.get(exp.id()).is_some_and(|p| !p.workloads.is_empty()), "{}", exp.id());
+        assert!(g.papers.get(exp.id).is_some_and(|p| !p.workloads.is_empty()), "{}", exp.id);
     }
 }
 
@@ -72,13 +72,13 @@ fn every_kernel_file_is_loaded_by_a_paper_before_timing() {
 #[test]
 fn every_profile_has_a_description_and_quick_is_the_smoke_profile() {
     for e in registry() {
-        let (_, paper) = loaded(e.id(), str::to_owned);
+        let (_, paper) = loaded(e.id, str::to_owned);
         for p in paper.profiles() {
             let about = paper.about(&p);
-            assert!(about.description.as_ref().is_some_and(|d| !d.trim().is_empty()), "{} {p}: no description", e.id());
-            assert_eq!(about.smoke, p == "quick", "{} {p}", e.id());
+            assert!(about.description.as_ref().is_some_and(|d| !d.trim().is_empty()), "{} {p}: no description", e.id);
+            assert_eq!(about.smoke, p == "quick", "{} {p}", e.id);
         }
-        assert_eq!(smoke_profiles(paper.as_ref()), vec!["quick".to_owned()], "{}", e.id());
+        assert_eq!(smoke_profiles(paper.as_ref()), vec!["quick".to_owned()], "{}", e.id);
     }
 }
 
@@ -97,9 +97,9 @@ fn the_dry_run_foresees_what_the_judge_decides_on_a_machine_without_a_gpu() {
     let none = plan::GpusHere { count: 0, absent: "libcuda not found".into() };
     let (mut checked, mut wrong, mut decides) = (Vec::new(), Vec::new(), Vec::new());
     for e in registry() {
-        let (_, paper) = loaded(e.id(), str::to_owned);
+        let (_, paper) = loaded(e.id, str::to_owned);
         let rows: Vec<Record> =
-            load_records(&refs, e.id()).unwrap().into_iter().filter(|r| r.str(col::HW_ID).starts_with("cpu-only")).collect();
+            load_records(&refs, e.id).unwrap().into_iter().filter(|r| r.str(col::HW_ID).starts_with("cpu-only")).collect();
         let profiles: std::collections::BTreeSet<String> =
             rows.iter().filter(|r| r.str(col::RECORD_KIND) == "measurement").map(|r| r.str(col::PROFILE).to_owned()).collect();
         for profile in profiles.iter().filter(|p| paper.profiles().contains(p)) {
@@ -116,14 +116,14 @@ fn the_dry_run_foresees_what_the_judge_decides_on_a_machine_without_a_gpu() {
                         Some(_) => v.kind() == crate::claims::VerdictKind::NotRun,
                     };
                     if !agrees {
-                        wrong.push(format!("{} {profile} {}: dry run {:?}, judged {}", e.id(), f.claim.id, f.blocked, v.label()));
+                        wrong.push(format!("{} {profile} {}: dry run {:?}, judged {}", e.id, f.claim.id, f.blocked, v.label()));
                     }
                     if f.blocked.is_none() {
-                        decides.push((format!("{} {profile} {}", e.id(), f.claim.id), v.kind() != crate::claims::VerdictKind::NotRun));
+                        decides.push((format!("{} {profile} {}", e.id, f.claim.id), v.kind() != crate::claims::VerdictKind::NotRun));
                     }
                 }
             }
-            checked.push(format!("{} {profile}", e.id()));
+            checked.push(format!("{} {profile}", e.id));
         }
     }
     assert!(wrong.is_empty(), "the dry run disagrees with the judge:\n{}", wrong.join("\n"));
@@ -176,19 +176,19 @@ fn a_profile_too_big_for_the_machine_names_line_key_case_and_memory() {
 #[test]
 fn every_shipped_profile_fits_the_gpu_machine_and_has_an_estimate() {
     for exp in registry() {
-        let (file, paper) = loaded(exp.id(), str::to_owned);
+        let (file, paper) = loaded(exp.id, str::to_owned);
         let mut largest = Footprint::default();
         for profile in paper.profiles() {
             let cases = paper.cases(&profile).unwrap();
             check_footprints(&file, &profile, paper.as_ref(), &cases, 120 * GIB, Some(78 * GIB))
-                .unwrap_or_else(|e| panic!("{}: {e}", exp.id()));
+                .unwrap_or_else(|e| panic!("{}: {e}", exp.id));
             for c in &cases {
                 let f = paper.footprint(c);
                 largest.host_bytes = largest.host_bytes.max(f.host_bytes);
                 largest.device_bytes = largest.device_bytes.max(f.device_bytes);
             }
         }
-        assert!(largest.host_bytes > 1 << 20 && largest.device_bytes > 1 << 20, "{}: {largest:?}", exp.id());
+        assert!(largest.host_bytes > 1 << 20 && largest.device_bytes > 1 << 20, "{}: {largest:?}", exp.id);
     }
 }
 
