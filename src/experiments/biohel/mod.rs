@@ -29,6 +29,7 @@
 //! `analysis.rs` (records → analysis), `render.rs` and `figures.rs` (the
 //! report's sections), `claims.rs` (the checks), `methods.rs` (the evaluators and the simulated GA), `scale.rs`, `selfcheck.rs`.
 
+mod accuracy;
 mod analysis;
 mod cases;
 mod claims;
@@ -39,6 +40,10 @@ pub mod rows;
 mod scale;
 pub mod selfcheck;
 mod spec;
+mod speed;
+mod table2;
+mod table3;
+mod table4;
 
 use super::{Experiment, Paper, SPEED_PROFILE};
 use crate::claims::Claims;
