@@ -431,8 +431,7 @@ fn threshold<A: Series>(p: &ThresholdParams, a: &A, _: &Ctx) -> Outcome {
     }
     let (band, words) = p.bound();
     let findings: Vec<Finding> = points.at.iter().map(|(_, e)| judge::band(e, &band)).collect();
-    let each: Vec<String> = points.at.iter().zip(&findings).map(|((l, e), f)| format!("{l}: {e} — {}", f.word())).collect();
-    let evidence = format!("{} ({words} each): {}", points.setting, each.join("; "));
+    let evidence = format!("{} ({words} each): {}", points.setting, each_point(&points.at, &findings));
     if let Some(why) = &points.set_aside {
         let beyond: Vec<&str> = [evidence.as_str(), &points.beyond].into_iter().filter(|b| !b.is_empty()).collect();
         return Outcome::not_run(why.clone()).with_beyond(beyond.join("; "));
@@ -444,6 +443,34 @@ fn threshold<A: Series>(p: &ThresholdParams, a: &A, _: &Ctx) -> Outcome {
         None => Outcome::decided(judge::all_of(&findings), n, evidence),
     };
     at_budget(o.with_beyond(points.beyond.clone()))
+}
+
+/// Up to this many points, the evidence of a `threshold` names each; past it,
+/// those that hold are counted with their range, the others named.
+const POINTS_NAMED: usize = 12;
+
+/// Every point with its estimate and finding, or, past [`POINTS_NAMED`], "16 of
+/// 55 points hold (0.7–1.9); falls short: …; undecided: …".
+fn each_point(at: &[(String, Estimate)], findings: &[Finding]) -> String {
+    let named = |keep: &dyn Fn(&Finding) -> bool| -> Vec<String> {
+        at.iter().zip(findings).filter(|(_, f)| keep(f)).map(|((l, e), f)| format!("{l}: {e} — {}", f.word())).collect()
+    };
+    if at.len() <= POINTS_NAMED {
+        return named(&|_| true).join("; ");
+    }
+    let held: Vec<f64> = at.iter().zip(findings).filter(|(_, f)| f.holds()).map(|((_, e), _)| e.value).collect();
+    let range = held.iter().copied().reduce(f64::min).zip(held.iter().copied().reduce(f64::max));
+    let range = range.map_or(String::new(), |(lo, hi)| format!(" ({}–{})", crate::fmt::fmt_sig(lo), crate::fmt::fmt_sig(hi)));
+    let mut parts = vec![format!("{} of {} points hold{range}", held.len(), at.len())];
+    for (word, keep) in
+        [("not inside", Finding::fails as fn(&Finding) -> bool), ("undecided", |f: &Finding| matches!(f, Finding::Undecided { .. }))]
+    {
+        let these = named(&keep);
+        if !these.is_empty() {
+            parts.push(format!("{word}: {}", these.join(", ")));
+        }
+    }
+    parts.join("; ")
 }
 
 /// One size of a comparison "A against B": its label ("ℓ = 50") and both samples.
@@ -685,6 +712,21 @@ mod tests {
         assert!(o.beyond.as_deref().unwrap().starts_with("spc at ℓ = 50–350 (within 1–2.5 each): ℓ = 50: 2.80"), "{:?}", o.beyond);
         let none = ThresholdParams { series: "b".into(), at_most: Some(1.0), at_least: None, within: None, sizes: Some(RANGE), min_n: 2 };
         assert_eq!(on(threshold, &none, &points(&[1.0])).verdict.label(), "not run here (b: libcuda not found)");
+    }
+
+    /// Past a dozen points the evidence counts those that hold and names the others.
+    #[test]
+    fn threshold_names_only_the_points_that_do_not_hold_past_a_dozen() {
+        let p = ThresholdParams { series: "a".into(), at_most: Some(10.0), at_least: None, within: None, sizes: Some(RANGE), min_n: 2 };
+        let est = |xs: &[f64]| Estimate::mean_of(xs).unwrap();
+        let mut at: Vec<(String, Estimate)> =
+            (0..13).map(|i| (format!("p{i}"), est(&[2.0 + i as f64 / 10.0, 2.2 + i as f64 / 10.0]))).collect();
+        at.push(("far".into(), est(&[20.0, 21.0])));
+        at.push(("edge".into(), est(&[4.0, 12.0])));
+        let o = on(threshold, &p, &Pointed(at));
+        assert_eq!(o.verdict, Verdict::NotReproduced(Some(crate::claims::Direction::Exceeds)), "{}", o.evidence);
+        assert!(o.evidence.contains("(at most 10 each): 13 of 15 points hold (2.10–3.30); not inside: far: 20.5 ["), "{}", o.evidence);
+        assert!(o.evidence.contains("— exceeds; undecided: edge: 8.00 [") && !o.evidence.contains("p3"), "{}", o.evidence);
     }
 
     #[test]

@@ -144,10 +144,11 @@ fn the_windows_check_is_judged_on_each_points_interval() {
     let o = s.judge("windows_cut_serial_time", &m.machine());
     assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::FallsShort)));
     assert_eq!(o.ratio, Some(0.25));
-    assert!(o.evidence.contains("1 of 2 points") && o.evidence.contains("outside it: sat w=4: 0.250"), "{}", o.evidence);
-    // One run per point: its spread is unknown, nothing is decided.
+    assert!(o.evidence.contains("sat w=2: 1.00") && o.evidence.contains("sat w=4: 0.250"), "{}", o.evidence);
+    assert!(o.evidence.contains("— falls short"), "{}", o.evidence);
+    // One run per point: its spread is unknown, nothing is decided; two runs are needed.
     let m = Rows::default().eval("sat", 5790, 1, &[(10.0, 1.0)]).eval("sat", 5790, 2, &[(5.0, 1.0)]);
     let o = s.judge("windows_cut_serial_time", &m.machine());
     assert_eq!(o.verdict.kind(), VerdictKind::Inconclusive, "{}", o.evidence);
-    assert!(o.verdict.label().contains("one run: its spread is unknown"), "{}", o.verdict.label());
+    assert_eq!(o.verdict.n_needed(), Some(2), "{}", o.verdict.label());
 }

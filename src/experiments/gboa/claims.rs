@@ -9,7 +9,7 @@
 use super::analysis::{Analysis, Judged, Point, RunTimes, Stated, exponent_of};
 use super::cases::{GBOA, GBOA_PAPER, PBOA, PBOA_MT, SBOA};
 use crate::check;
-use crate::claims::generic::{BySize, Series};
+use crate::claims::generic::{BySize, Points, Series};
 use crate::claims::hardware::Factor;
 use crate::claims::judge::{self, Band, Finding};
 use crate::claims::{Check, Ctx, Estimate, Model, Outcome, Params, Point as Matched};
@@ -24,14 +24,14 @@ pub(super) const CHECKS: &[Check<Analysis>] = &[
     check!("construction_dominates", construction_dominates),
     check!("complexity", complexity),
     check!("complexity_gboa", complexity_gboa),
-    check!("quality_kept", quality_kept),
 ];
 
 /// The series the generic shapes judge: `gboa_identical`, every gBOA run
 /// (gboa and gboa-paper), 1 where identical to single-threaded pBOA (Section
 /// IV: gBOA is "the proposed implementation of pBOA", with its permutations);
 /// `sboa_total` and `pboa_total`, the whole-run times by ℓ in the range judged
-/// (Table I's other points go beyond the paper, with sBOA/pBOA at each).
+/// (Table I's other points go beyond the paper, with sBOA/pBOA at each);
+/// `solved_change`, the points of the harness's `quality_kept` check.
 impl Series for Analysis {
     fn series(&self, name: &str) -> Option<Vec<f64>> {
         let (same, runs) = self.identical;
@@ -61,6 +61,31 @@ impl Series for Analysis {
         }
         let outside = speedups(self, SBOA, PBOA, total).into_iter().filter(|(at, _)| !self.judged.contains(at)).collect::<Vec<_>>();
         if outside.is_empty() { Vec::new() } else { vec![format!("outside the range judged, sBOA/pBOA: {}", list(&outside, fmt_ratio))] }
+    }
+
+    /// `solved_change`: at each Table I point, the change in the solved fraction
+    /// from sBOA to pBOA in percentage points, the mean of the differences of the
+    /// runs with the same seed (Student's interval); the points outside the range
+    /// judged go beyond it.
+    fn points(&self, name: &str, _: Option<&Band>) -> Points {
+        if name != "solved_change" {
+            return Points::default();
+        }
+        let solved = |r: &RunTimes| r.solved;
+        let setting = "solved fraction, the change from sBOA to pBOA in percentage points".to_owned();
+        let mut points = Points { setting, absent: Some(nothing_in(&self.judged, "sBOA and pBOA")), ..Points::default() };
+        let mut beyond = Vec::new();
+        for &at in self.table1.keys() {
+            let changes: Vec<f64> = self.paired(at, PBOA, SBOA, solved).into_iter().map(|(q, s)| 100.0 * (q - s)).collect();
+            let (Some(change), Some(s), Some(q)) = (Estimate::mean_of(&changes), self.mean(at, SBOA, solved), self.mean(at, PBOA, solved))
+            else {
+                continue;
+            };
+            let label = format!("ℓ={at}: sBOA {}, pBOA {}", pct(s), pct(q));
+            if self.judged.contains(&at) { points.at.push((label, change)) } else { beyond.push(label) }
+        }
+        points.beyond = beyond.join(", ");
+        points
     }
 }
 
@@ -502,62 +527,6 @@ fn complexity_gboa(p: &GboaComplexity, a: &Analysis, _: &Ctx) -> Outcome {
         fits.join("; ")
     );
     Outcome::decided(judge::all_of(&findings), points, evidence)
-}
-
-/// The harness's own check (the paper states no solution quality; Section III
-/// motivates it): pBOA solves as many subproblems as sBOA, within `max_drop`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Quality {
-    /// Largest drop in the solved fraction still counted as "as many".
-    max_drop: f64,
-    min_n: usize,
-}
-
-impl Params for Quality {
-    fn validate(&self) -> Result<(), (String, String)> {
-        if !(0.0..1.0).contains(&self.max_drop) {
-            return Err(("max_drop".into(), format!("a drop in the solved fraction lies in 0..1, not {}", self.max_drop)));
-        }
-        check_min_n(self.min_n)
-    }
-}
-
-/// At each size judged, the change in the solved fraction from sBOA to pBOA
-/// (the mean of the differences of the runs with the same seed, Student's
-/// interval) must be at least −`max_drop` ([`judge::at_least`]), at every size
-/// ([`judge::all_of`]).
-fn quality_kept(p: &Quality, a: &Analysis, _: &Ctx) -> Outcome {
-    let solved = |r: &RunTimes| r.solved;
-    let mut inside = Vec::new();
-    let mut beyond = Vec::new();
-    for &at in a.table1.keys() {
-        let changes: Vec<f64> = a.paired(at, PBOA, SBOA, solved).into_iter().map(|(q, s)| q - s).collect();
-        let (Some(change), Some(s), Some(q)) = (Estimate::mean_of(&changes), a.mean(at, SBOA, solved), a.mean(at, PBOA, solved)) else {
-            continue;
-        };
-        let line = format!("ℓ={at}: sBOA {}, pBOA {}", pct(s), pct(q));
-        if a.judged.contains(&at) {
-            inside.push((line, change));
-        } else {
-            beyond.push(line);
-        }
-    }
-    let beyond = beyond.join(", ");
-    if inside.is_empty() {
-        return Outcome::not_run(nothing_in(&a.judged, "sBOA and pBOA")).with_beyond(beyond);
-    }
-    let n = inside.iter().map(|x| x.1.n).min().unwrap_or(0);
-    if let Err(o) = judge::enough(n, p.min_n, "runs per ℓ") {
-        return o.with_beyond(beyond);
-    }
-    let findings: Vec<Finding> = inside.iter().map(|(_, change)| judge::at_least(change, -p.max_drop)).collect();
-    let each: Vec<String> = inside
-        .iter()
-        .map(|(line, change)| format!("{line}, change {} points", shown(&change.scale(100.0), |x| format!("{x:+.0}"))))
-        .collect();
-    let evidence = format!("solved fraction, the change from sBOA to pBOA at least −{} points: {}", 100.0 * p.max_drop, each.join("; "));
-    Outcome::decided(judge::all_of(&findings), n, evidence).with_beyond(beyond)
 }
 
 #[cfg(test)]

@@ -367,5 +367,10 @@ fn quality_kept_is_the_harness_own_and_judged_by_its_interval() {
     }
     let o = judge_one("quality_kept", &a);
     assert_eq!(o.verdict.kind(), VerdictKind::Inconclusive, "{} — {}", o.verdict.label(), o.evidence);
-    assert!(o.evidence.contains("ℓ=190 (200 gen.): sBOA 57%, pBOA 39%, change -18 ["), "{}", o.evidence);
+    assert!(o.evidence.contains("ℓ=190 (200 gen.): sBOA 57%, pBOA 39%: -18.0 ["), "{}", o.evidence);
+    // Every run 30 points fewer: wholly below −10, falls short.
+    let runs = a.table1.get_mut(&Point { ell: 190, generations: 200 }).unwrap().get_mut(PBOA).unwrap();
+    runs.iter_mut().zip(sboa).for_each(|(r, s)| r.solved = s - 0.3);
+    let o = judge_one("quality_kept", &a);
+    assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::FallsShort)), "{}", o.evidence);
 }
