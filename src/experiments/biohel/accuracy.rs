@@ -79,10 +79,21 @@ pub(super) fn stand_in_note(a: &Analysis, l: &Learning) -> String {
     )
 }
 
-pub(super) fn accuracy_table(a: &Analysis) -> String {
+/// One table per learning budget of the records, each under its budget and over the
+/// stand-ins' note (Table 2's integration columns, Table 4, the accuracy).
+pub(super) fn per_budget(a: &Analysis, table: impl Fn(&Learning) -> Table) -> String {
     let mut md = String::new();
     for (budget, l) in &a.learning {
         let _ = writeln!(md, "Budget: {}.\n", budget.describe());
+        md += &table(l).render();
+        md += "\n";
+        md += &stand_in_note(a, l);
+    }
+    md
+}
+
+pub(super) fn accuracy_table(a: &Analysis) -> String {
+    per_budget(a, |l| {
         let mut t = Table::new(&[
             "set",
             "windows",
@@ -105,11 +116,8 @@ pub(super) fn accuracy_table(a: &Analysis) -> String {
                 METHODS.iter().filter(|m| models.methods.contains(**m)).copied().collect::<Vec<_>>().join(", "),
             ]);
         }
-        md += &t.render();
-        md += "\n";
-        md += &stand_in_note(a, l);
-    }
-    md
+        t
+    })
 }
 
 #[cfg(test)]

@@ -26,8 +26,12 @@
 //!   and the `auto` rule they give.
 //!
 //! Files: `spec.rs` (the typed spec), `cases.rs` (cases and running one),
-//! `analysis.rs` (records → analysis), `render.rs` and `figures.rs` (the
-//! report's sections), `claims.rs` (the checks), `methods.rs` (the evaluators and the simulated GA), `scale.rs`, `selfcheck.rs`.
+//! `analysis.rs` (records → analysis), `render.rs` (the report: its method, the
+//! order of its sections, the points not measured, the paper's values, compare),
+//! one file per table or figure (`table2.rs`, `table3.rs`, `table4.rs` with Section
+//! 5.2, `figures.rs` for Figures 4–5, `accuracy.rs`, `speed.rs` and `scale.rs`
+//! beyond the paper), `claims.rs` (the checks), `methods.rs` (the evaluators and
+//! the simulated GA), `selfcheck.rs`.
 
 mod accuracy;
 mod analysis;

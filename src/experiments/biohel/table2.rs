@@ -2,13 +2,12 @@
 //! (mean ± sd over its folds).
 
 use super::BiohelPaper;
-use super::accuracy::stand_in_note;
+use super::accuracy::per_budget;
 use super::analysis::{Analysis, fmt_s};
 use super::spec::set_label;
 use super::{BALLOT, CUDA, PARALLEL, SERIAL};
 use crate::report::Table;
 use crate::stats::Summary;
-use std::fmt::Write;
 
 /// A Table 2 value as printed: mean ± sd, one decimal.
 fn fmt_paper([mean, sd]: [f64; 2]) -> String {
@@ -45,9 +44,7 @@ impl BiohelPaper {
     }
 
     pub(super) fn integration(&self, a: &Analysis) -> String {
-        let mut md = String::new();
-        for (budget, l) in &a.learning {
-            let _ = writeln!(md, "Budget: {}.\n", budget.describe());
+        per_budget(a, |l| {
             let mut t = Table::new(&[
                 "set",
                 "training instances",
@@ -76,10 +73,7 @@ impl BiohelPaper {
                     rules.map_or("—".into(), |s| format!("{:.1}", s.mean)),
                 ]);
             }
-            md += &t.render();
-            md += "\n";
-            md += &stand_in_note(a, l);
-        }
-        md
+            t
+        })
     }
 }

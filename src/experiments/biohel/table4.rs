@@ -2,7 +2,7 @@
 //! paper's; and Section 5.2, the whole system's speedup against the evaluation's.
 
 use super::BiohelPaper;
-use super::accuracy::stand_in_note;
+use super::accuracy::per_budget;
 use super::analysis::{Analysis, Budget, Stage, fmt_s};
 use super::spec::{Column, SETS, set_label};
 use super::{BALLOT, CUDA, PARALLEL, SERIAL};
@@ -11,13 +11,10 @@ use crate::fmt;
 use crate::records::MachineRecords;
 use crate::report::Table;
 use crate::stats::Summary;
-use std::fmt::Write;
 
 impl BiohelPaper {
     pub(super) fn table4(&self, a: &Analysis) -> String {
-        let mut md = String::new();
-        for (budget, l) in &a.learning {
-            let _ = writeln!(md, "Budget: {}.\n", budget.describe());
+        per_budget(a, |l| {
             let mut t = Table::new(&[
                 "set",
                 "windows",
@@ -65,11 +62,8 @@ impl BiohelPaper {
                     ]);
                 }
             }
-            md += &t.render();
-            md += "\n";
-            md += &stand_in_note(a, l);
-        }
-        md
+            t
+        })
     }
 
     /// Section 5.2: with 1 window, the whole system's speedup against the

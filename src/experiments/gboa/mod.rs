@@ -10,10 +10,14 @@
 mod analysis;
 mod cases;
 mod claims;
+mod complexity;
+mod fig7;
 mod render;
 pub mod rows;
 pub mod selfcheck;
 mod spec;
+mod speed;
+mod table1;
 
 use super::{Experiment, Paper};
 use crate::claims::Claims;
