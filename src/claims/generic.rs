@@ -450,7 +450,7 @@ fn threshold<A: Series>(p: &ThresholdParams, a: &A, _: &Ctx) -> Outcome {
 const POINTS_NAMED: usize = 12;
 
 /// Every point with its estimate and finding, or, past [`POINTS_NAMED`], "16 of
-/// 55 points hold (0.7–1.9); falls short: …; undecided: …".
+/// 55 points hold (0.7–1.9); not inside: …; undecided: …".
 fn each_point(at: &[(String, Estimate)], findings: &[Finding]) -> String {
     let named = |keep: &dyn Fn(&Finding) -> bool| -> Vec<String> {
         at.iter().zip(findings).filter(|(_, f)| keep(f)).map(|((l, e), f)| format!("{l}: {e} — {}", f.word())).collect()
