@@ -17,9 +17,13 @@
 //!   measured estimate at most, at least or within the paper's threshold, by
 //!   its 95% interval ([`judge::band`]: across it is inconclusive with the runs
 //!   needed), every point ([`judge::all_of`]).
+//! - `up_to`: "up to X×", the largest estimate over the points of the paper's
+//!   setting against the paper's largest over the same points, within `band`
+//!   of it ([`judge::ratio`]); outside, the claim's hardware model explains it
+//!   only if it predicts every point.
 
 use super::judge::{self, Band, Comparison, Finding};
-use super::{Check, Ctx, Estimate, Headline, Outcome, Params};
+use super::{Check, Ctx, Estimate, Headline, Model, Outcome, Params, Point};
 use crate::fmt::{fmt_mean, fmt_num};
 use crate::spec::HeadlineSpec;
 use serde::Deserialize;
@@ -76,6 +80,20 @@ pub struct Points {
     pub budget: Option<super::Budget>,
     /// The claim's measured value over the paper's, where the analysis defines one (shown when decided).
     pub ratio: Option<f64>,
+    /// The paper's values over the points, for `up_to`.
+    pub paper: Paper,
+}
+
+/// The paper's values over a claim's points.
+#[derive(Clone, Debug, Default)]
+pub enum Paper {
+    /// None given.
+    #[default]
+    Unknown,
+    /// Only its largest ("up to 13×": the table's points did not survive).
+    Largest(f64),
+    /// One at each point of [`Points::at`], in the same order (Table 3's speedups).
+    Each(Vec<f64>),
 }
 
 /// A series by problem size: the paper's symbol for the size and one value per run at each.
@@ -95,9 +113,10 @@ impl BySize {
 }
 
 /// The generic checks, for a paper whose analysis is `A`.
-pub fn checks<A: Series>() -> [Check<A>; 5] {
+pub fn checks<A: Series>() -> [Check<A>; 6] {
     [
         crate::check!("threshold", threshold::<A>),
+        crate::check!("up_to", up_to::<A>),
         crate::check!("faster", faster::<A>),
         crate::check!("ratio_to_paper", ratio_to_paper::<A>),
         crate::check!("identical", identical::<A>),
@@ -420,29 +439,98 @@ impl Params for ThresholdParams {
 /// the claim needs `min_n` runs at every point (fewer anywhere is inconclusive).
 /// Points the analysis sets aside are judged the same and shown beyond the paper.
 fn threshold<A: Series>(p: &ThresholdParams, a: &A, _: &Ctx) -> Outcome {
-    let points = a.points(&p.series, p.sizes.as_ref());
+    on_points(&a.points(&p.series, p.sizes.as_ref()), &p.series, |points, n| {
+        let (band, words) = p.bound();
+        let findings: Vec<Finding> = points.at.iter().map(|(_, e)| judge::band(e, &band)).collect();
+        let evidence = format!("{} ({words} each): {}", points.setting, each_point(&points.at, &findings));
+        match points.ratio {
+            _ if n < p.min_n => Outcome::too_few(n, p.min_n, evidence),
+            Some(r) => Outcome::decided(judge::all_of(&findings), n, evidence).with_ratio(r),
+            None => Outcome::decided(judge::all_of(&findings), n, evidence),
+        }
+    })
+}
+
+/// What every check on [`Points`] shares: none → not run (the analysis's
+/// reason); set aside → not run, the judged evidence shown beyond the paper;
+/// else `judge(points, fewest runs of a point)`; the budget and what lies beyond
+/// the setting added either way.
+fn on_points(points: &Points, series: &str, judge: impl FnOnce(&Points, usize) -> Outcome) -> Outcome {
     let at_budget = |o: Outcome| match points.budget.clone() {
         Some(b) => o.with_budget(b),
         None => o,
     };
     if points.at.is_empty() {
-        let why = points.absent.clone().unwrap_or_else(|| format!("no {} in these records", p.series));
+        let why = points.absent.clone().unwrap_or_else(|| format!("no {series} in these records"));
         return at_budget(Outcome::not_run(why).with_beyond(points.beyond.clone()));
     }
-    let (band, words) = p.bound();
-    let findings: Vec<Finding> = points.at.iter().map(|(_, e)| judge::band(e, &band)).collect();
-    let evidence = format!("{} ({words} each): {}", points.setting, each_point(&points.at, &findings));
+    let n = points.at.iter().map(|x| x.1.n).min().unwrap_or(0);
+    let o = judge(points, n);
     if let Some(why) = &points.set_aside {
-        let beyond: Vec<&str> = [evidence.as_str(), &points.beyond].into_iter().filter(|b| !b.is_empty()).collect();
+        let beyond: Vec<&str> = [o.evidence.as_str(), &points.beyond].into_iter().filter(|b| !b.is_empty()).collect();
         return Outcome::not_run(why.clone()).with_beyond(beyond.join("; "));
     }
-    let n = points.at.iter().map(|x| x.1.n).min().unwrap_or(0);
-    let o = match points.ratio {
-        _ if n < p.min_n => Outcome::too_few(n, p.min_n, evidence),
-        Some(r) => Outcome::decided(judge::all_of(&findings), n, evidence).with_ratio(r),
-        None => Outcome::decided(judge::all_of(&findings), n, evidence),
-    };
     at_budget(o.with_beyond(points.beyond.clone()))
+}
+
+/// `up_to`: the largest point of `series` against the paper's largest ([`Paper`]).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpToParams {
+    pub series: String,
+    /// Measured / paper that reproduces it.
+    pub band: Band,
+    /// Runs every point needs.
+    #[serde(default = "one")]
+    pub min_n: usize,
+    /// What bounds the value, to explain a ratio outside the band.
+    #[serde(default)]
+    pub model: Option<Model>,
+}
+
+impl Params for UpToParams {
+    fn validate(&self) -> Result<(), (String, String)> {
+        self.band.check_ratio("band")?;
+        if self.min_n == 0 { Err(("min_n".into(), "a point needs at least 1 run".into())) } else { Ok(()) }
+    }
+
+    fn model(&self) -> Option<&Model> {
+        self.model.as_ref()
+    }
+}
+
+/// "Up to": the largest estimate over the points against the paper's largest
+/// over the same points (or the one value it gives), by [`judge::ratio`], so an
+/// interval across a band edge is inconclusive. Outside the band the model
+/// explains it only if it predicts every point (each point's estimate over the
+/// paper's there; none without the paper's points). Every point is listed up to
+/// [`POINTS_NAMED`] of them.
+fn up_to<A: Series>(p: &UpToParams, a: &A, ctx: &Ctx) -> Outcome {
+    on_points(&a.points(&p.series, None), &p.series, |points, n| {
+        let largest = |xs: &mut dyn Iterator<Item = (usize, f64)>| xs.max_by(|x, y| x.1.total_cmp(&y.1)).map(|x| x.0);
+        let here = largest(&mut points.at.iter().map(|x| x.1.value).enumerate()).expect("points");
+        let (label, measured) = &points.at[here];
+        let mut what = format!("{}: largest at {label}", points.setting);
+        let (paper, each) = match &points.paper {
+            Paper::Each(v) if v.len() == points.at.len() => {
+                let top = largest(&mut v.iter().copied().enumerate()).expect("points");
+                what += &format!(", against the paper's largest over the same {} points (at {})", v.len(), points.at[top].0);
+                let each: Vec<Point> = points.at.iter().zip(v).map(|((l, e), p)| Point::new(l.clone(), e.value / p)).collect();
+                (v[top], each)
+            }
+            Paper::Largest(x) => (*x, Vec::new()),
+            _ => return Outcome::not_run(format!("the paper gives no value for the points of {}", p.series)),
+        };
+        if n < p.min_n {
+            return Outcome::too_few(n, p.min_n, format!("{what}: {measured}"));
+        }
+        let mut o = judge::ratio(&what, *measured, paper, &p.band, p.model.as_ref(), &each, ctx);
+        if points.at.len() <= POINTS_NAMED && points.at.len() > 1 {
+            let every: Vec<String> = points.at.iter().map(|(l, e)| format!("{l}: {e}")).collect();
+            o.evidence += &format!("; every point: {}", every.join(", "));
+        }
+        o
+    })
 }
 
 /// Up to this many points, the evidence of a `threshold` names each; past it,
@@ -538,7 +626,7 @@ pub fn across_sizes(sizes: &[AtSize], want: Comparison, min_n: usize, rule: Rule
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::claims::Verdict;
+    use crate::claims::{Verdict, VerdictKind};
     use crate::records::MachineRecords;
     use crate::spec::PaperHardware;
     use std::collections::BTreeMap;
@@ -727,6 +815,46 @@ mod tests {
         assert_eq!(o.verdict, Verdict::NotReproduced(Some(crate::claims::Direction::Exceeds)), "{}", o.evidence);
         assert!(o.evidence.contains("(at most 10 each): 13 of 15 points hold (2.10–3.30); not inside: far: 20.5 ["), "{}", o.evidence);
         assert!(o.evidence.contains("— exceeds; undecided: edge: 8.00 [") && !o.evidence.contains("p3"), "{}", o.evidence);
+    }
+
+    /// Points with the paper's values over them.
+    struct Topped(Vec<(String, Estimate)>, Paper);
+    impl Series for Topped {
+        fn points(&self, name: &str, _: Option<&Band>) -> Points {
+            let at = if name == "a" { self.0.clone() } else { Vec::new() };
+            Points { setting: "speedup".into(), at, paper: self.1.clone(), absent: Some("none".into()), ..Points::default() }
+        }
+    }
+
+    /// "Up to": the largest point against the paper's largest over the same points, by its interval.
+    #[test]
+    fn up_to_judges_the_largest_point_against_the_papers_largest() {
+        let p = UpToParams { series: "a".into(), band: Band { low: 0.5, high: 2.0 }, min_n: 2, model: None };
+        let est = |xs: &[f64]| Estimate::mean_of(xs).unwrap();
+        let at = vec![("x".to_owned(), est(&[19.0, 21.0, 20.0])), ("y".to_owned(), est(&[29.0, 31.0, 30.0]))];
+        let o = on(up_to, &p, &Topped(at.clone(), Paper::Each(vec![25.0, 28.0])));
+        assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
+        assert!(
+            o.evidence.starts_with("speedup: largest at y, against the paper's largest over the same 2 points (at y)"),
+            "{}",
+            o.evidence
+        );
+        assert!(o.evidence.contains("; every point: x: 20.0 ["), "{}", o.evidence);
+        assert!((o.ratio.unwrap() - 30.0 / 28.0).abs() < 1e-9);
+        // The paper's largest, wherever it lies: 30 against 120 falls short, no model to explain it.
+        let o = on(up_to, &p, &Topped(at.clone(), Paper::Each(vec![120.0, 28.0])));
+        assert_eq!(o.verdict, Verdict::NotReproduced(Some(crate::claims::Direction::FallsShort)), "{}", o.evidence);
+        // Far above the paper's one value: exceeds.
+        let o = on(up_to, &p, &Topped(at.clone(), Paper::Largest(10.0)));
+        assert_eq!(o.verdict, Verdict::NotReproduced(Some(crate::claims::Direction::Exceeds)), "{}", o.evidence);
+        // An interval across a band edge (15 against 28 and 30: 0.5 inside it) is inconclusive.
+        let wide = vec![("y".to_owned(), est(&[8.0, 22.0]))];
+        assert!(matches!(on(up_to, &p, &Topped(wide, Paper::Largest(28.0))).verdict, Verdict::Inconclusive { .. }));
+        // Too few runs at a point, or no paper value, or nothing measured: never a verdict against.
+        let few = vec![("y".to_owned(), est(&[30.0]))];
+        assert!(matches!(on(up_to, &p, &Topped(few, Paper::Largest(28.0))).verdict, Verdict::Inconclusive { n_needed: Some(2), .. }));
+        assert_eq!(on(up_to, &p, &Topped(at.clone(), Paper::Unknown)).verdict.kind(), VerdictKind::NotRun);
+        assert_eq!(on(up_to, &p, &Topped(Vec::new(), Paper::Largest(28.0))).verdict.label(), "not run here (none)");
     }
 
     #[test]

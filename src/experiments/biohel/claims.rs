@@ -15,16 +15,15 @@ use super::analysis::{Analysis, Learning, Stage, StratumPoint, compare_variances
 use super::spec::{PaperSpeedups, PaperTables, SETS, set_label, stand_in};
 use super::{BALLOT, CUDA, SERIAL};
 use crate::check;
-use crate::claims::generic::{Points, Series};
+use crate::claims::generic::{Paper, Points, Series};
 use crate::claims::judge::{self, Band, Finding};
-use crate::claims::{Budget, Check, Comparison, Ctx, Direction, Estimate, Model, Outcome, Params, Point};
+use crate::claims::{Budget, Check, Comparison, Ctx, Direction, Estimate, Outcome, Params};
 use crate::fmt::{fmt_mean, fmt_num, fmt_ratio, fmt_sig};
 use serde::Deserialize;
 
-/// The paper's own checks, beside the generic shapes every paper has (`threshold`
-/// judges `learning_over_evaluation`).
+/// The paper's own checks, beside the generic shapes every paper has (`up_to`
+/// judges the speedups' maxima, `threshold` `learning_over_evaluation`).
 pub(super) const CHECKS: &[Check<Analysis>] = &[
-    check!("speedup_max", speedup_max),
     check!("cuda_variance_smaller", cuda_variance_smaller),
     check!("speedup_peak_band", speedup_peak_band),
     check!("speedup_peak_set", speedup_peak_set),
@@ -64,12 +63,12 @@ struct Judged<'a> {
     budget: Option<Budget>,
 }
 
-fn judged(a: &Analysis, stage: StageName) -> Result<Judged<'_>, Outcome> {
+fn judged(a: &Analysis, stage: StageName) -> Result<Judged<'_>, String> {
     match stage {
         StageName::Evaluation => Ok(Judged { stage: &a.eval, table: &a.paper.table3, name: "Table 3", budget: a.eval_budget() }),
         StageName::Learning => match a.main_learning() {
             Some((b, l)) => Ok(Judged { stage: &l.total, table: &a.paper.table4, name: "Table 4", budget: Some(b.for_claims()) }),
-            None => Err(Outcome::not_run("no learning runs in this machine's records")),
+            None => Err("no learning runs in this machine's records".into()),
         },
     }
 }
@@ -179,83 +178,6 @@ fn show(m: &Measured) -> String {
     format!("{} ({})", fmt_ratio(m.2.value), at(m.0, m.1))
 }
 
-/// `speedup_max`: the largest speedup of a stage against the paper's largest
-/// over the same sets and window counts, by the band rule.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SpeedupParams {
-    stage: StageName,
-    measure: Measure,
-    /// Measured / paper that counts as reproduced.
-    band: Band,
-    /// What bounds the speedup, to explain a ratio outside the band.
-    pub model: Option<Model>,
-}
-
-impl Params for SpeedupParams {
-    fn model(&self) -> Option<&Model> {
-        self.model.as_ref()
-    }
-
-    fn validate(&self) -> Result<(), (String, String)> {
-        self.band.check_ratio("band")
-    }
-}
-
-/// Sections 5.1–5.2, "up to" a speedup: the largest speedup of cuda-paper over
-/// the public sets' points that Table 3 (4) also has, against the table's
-/// largest over the same points, by [`judge::ratio`]. Outside the band the
-/// claim's model explains it only if it predicts every one of those points
-/// (this machine's speedup over the paper's at the same set and window count).
-/// The stand-ins (the paper's largest values are SS's and SA's), cuda-ballot,
-/// other window counts and the `speed` profile are shown beyond the paper.
-fn speedup_max(p: &SpeedupParams, a: &Analysis, ctx: &Ctx) -> Outcome {
-    let j = match judged(a, p.stage) {
-        Ok(j) => j,
-        Err(o) => return o,
-    };
-    let (public, stand_ins): (Vec<Measured>, Vec<Measured>) =
-        measured(j.stage, j.table, p.measure, CUDA, true).into_iter().partition(|m| is_public(m.0));
-    let paper_at = |m: &Measured| p.measure.paper(j.table, m.0, m.1).expect("a point of the table");
-    let mut beyond = Vec::new();
-    if let Some(m) = largest(&stand_ins) {
-        beyond.push(format!("the stand-ins ({STAND_INS}): up to {}, {} there {}", show(m), j.name, fmt_ratio(paper_at(m))));
-    }
-    if let Some(m) = largest(&measured(j.stage, j.table, p.measure, BALLOT, true)) {
-        beyond.push(format!("cuda-ballot (not the paper's design): up to {}", show(m)));
-    }
-    if let Some(m) = largest(&measured(j.stage, j.table, p.measure, CUDA, false)) {
-        beyond.push(format!("cuda-paper at window counts {} lacks: up to {}", j.name, show(m)));
-    }
-    if p.stage == StageName::Evaluation {
-        for method in [CUDA, BALLOT] {
-            if let Some(m) = largest(&measured(&a.speed, j.table, p.measure, method, true)) {
-                beyond.push(format!("`speed` profile, {method}: up to {}", show(m)));
-            }
-        }
-    }
-    let beyond = beyond.join("; ");
-    let (Some(here), Some(paper)) = (largest(&public), public.iter().max_by(|x, y| paper_at(x).total_cmp(&paper_at(y)))) else {
-        let why = if has_cuda(j.stage) {
-            format!("no cuda-paper runs of the public sets at {}", p.measure.range(j.name))
-        } else {
-            no_cuda(j.stage)
-        };
-        return at_budget(Outcome::not_run(why).with_beyond(beyond), j.budget);
-    };
-    let points: Vec<Point> = public.iter().map(|m| Point::new(at(m.0, m.1), m.2.value / paper_at(m))).collect();
-    let what = format!(
-        "largest {} speedup of cuda-paper over serial on the public sets ({}) against {}'s largest over the same {} sets × window counts ({})",
-        p.measure.label(),
-        at(here.0, here.1),
-        j.name,
-        public.len(),
-        at(paper.0, paper.1)
-    );
-    let o = judge::ratio(&what, here.2, paper_at(paper), &p.band, p.model.as_ref(), &points, ctx);
-    at_budget(o.with_beyond(beyond), j.budget)
-}
-
 /// Claims decided by the spread of repeated runs: the fewest runs that decide.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -342,6 +264,10 @@ impl Series for Analysis {
         match name {
             "learning_over_evaluation" => {}
             "serial_time_share" => return serial_time_share(self),
+            "evaluation_net_speedup" => return speedups(self, StageName::Evaluation, Measure::SameWindow),
+            "evaluation_total_speedup" => return speedups(self, StageName::Evaluation, Measure::Total),
+            "learning_net_speedup" => return speedups(self, StageName::Learning, Measure::SameWindow),
+            "learning_total_speedup" => return speedups(self, StageName::Learning, Measure::Total),
             _ => return Points::default(),
         }
         if let Some((budget, l)) = self.like_for_like_learning() {
@@ -356,6 +282,50 @@ impl Series for Analysis {
             budget.describe().replace("**", "")
         );
         Points { set_aside: Some(why), ..learning_over_evaluation(self, budget.for_claims(), l) }
+    }
+}
+
+/// `{evaluation,learning}_{net,total}_speedup`, the points of "up to" a speedup
+/// (Sections 5.1–5.2, judged by the generic `up_to`): cuda-paper's speedup over
+/// serial (of the means, with its interval) at every public set × Table 3's (4's)
+/// window counts, the table's value at each. The stand-ins (the paper's largest
+/// values are SS's and SA's), cuda-ballot, other window counts and the `speed`
+/// profile go beyond the paper.
+fn speedups(a: &Analysis, stage: StageName, measure: Measure) -> Points {
+    let j = match judged(a, stage) {
+        Ok(j) => j,
+        Err(why) => return Points { absent: Some(why), ..Points::default() },
+    };
+    let (public, stand_ins): (Vec<Measured>, Vec<Measured>) =
+        measured(j.stage, j.table, measure, CUDA, true).into_iter().partition(|m| is_public(m.0));
+    let paper_at = |m: &Measured| measure.paper(j.table, m.0, m.1).expect("a point of the table");
+    let mut beyond = Vec::new();
+    if let Some(m) = largest(&stand_ins) {
+        beyond.push(format!("the stand-ins ({STAND_INS}): up to {}, {} there {}", show(m), j.name, fmt_ratio(paper_at(m))));
+    }
+    if let Some(m) = largest(&measured(j.stage, j.table, measure, BALLOT, true)) {
+        beyond.push(format!("cuda-ballot (not the paper's design): up to {}", show(m)));
+    }
+    if let Some(m) = largest(&measured(j.stage, j.table, measure, CUDA, false)) {
+        beyond.push(format!("cuda-paper at window counts {} lacks: up to {}", j.name, show(m)));
+    }
+    if stage == StageName::Evaluation {
+        for method in [CUDA, BALLOT] {
+            if let Some(m) = largest(&measured(&a.speed, j.table, measure, method, true)) {
+                beyond.push(format!("`speed` profile, {method}: up to {}", show(m)));
+            }
+        }
+    }
+    let absent =
+        if has_cuda(j.stage) { format!("no cuda-paper runs of the public sets at {}", measure.range(j.name)) } else { no_cuda(j.stage) };
+    Points {
+        setting: format!("{} speedup of cuda-paper over serial, public sets × {} (of the means)", measure.label(), measure.range(j.name)),
+        at: public.iter().map(|m| (at(m.0, m.1), m.2)).collect(),
+        paper: Paper::Each(public.iter().map(paper_at).collect()),
+        absent: Some(absent),
+        beyond: beyond.join("; "),
+        budget: j.budget,
+        ..Points::default()
     }
 }
 
@@ -448,7 +418,7 @@ impl Params for PeakParams {
 fn speedup_peak_band(p: &PeakParams, a: &Analysis, _: &Ctx) -> Outcome {
     let j = match judged(a, p.stage) {
         Ok(j) => j,
-        Err(o) => return o,
+        Err(why) => return Outcome::not_run(why),
     };
     let band = p.stage.peak(&a.paper);
     let (lo, hi) = (band.low, band.high);
@@ -548,7 +518,7 @@ impl Params for PeakSetParams {
 fn speedup_peak_set(p: &PeakSetParams, a: &Analysis, _: &Ctx) -> Outcome {
     let j = match judged(a, p.stage) {
         Ok(j) => j,
-        Err(o) => return o,
+        Err(why) => return Outcome::not_run(why),
     };
     let points = measured(j.stage, j.table, p.measure, CUDA, true);
     let best: Vec<&Measured> = SETS.iter().filter_map(|s| largest(points.iter().filter(|m| m.0 == *s))).collect();

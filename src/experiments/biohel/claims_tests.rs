@@ -360,7 +360,10 @@ fn parameters_are_typed_and_checked_when_the_spec_loads() {
     assert!(e.contains("claims.cuda_variance_smaller.params.min_n") && e.contains("at least 2"), "{e}");
     let e = err("series = \"serial_time_share\", within = [0.5, 2.0], min_n = 2", "series = \"serial_time_share\", min_n = 2");
     assert!(e.contains("claims.windows_cut_serial_time.params") && e.contains("one finite threshold"), "{e}");
-    let e = err("measure = \"same_window\", band = [0.5, 2.0], model", "measure = \"same_window\", band = [2.0, 0.5], model");
+    let e = err(
+        "series = \"evaluation_net_speedup\", band = [0.5, 2.0], model",
+        "series = \"evaluation_net_speedup\", band = [2.0, 0.5], model",
+    );
     assert!(e.contains("claims.cuda_speedup.params") && e.contains("not an interval"), "{e}");
     let e = err("measure = \"same_window\", set = \"ss\"", "measure = \"same_window\", set = \"sss\"");
     assert!(e.contains("claims.cuda_speedup_peak_set.params.set") && e.contains("unknown set `sss`"), "{e}");

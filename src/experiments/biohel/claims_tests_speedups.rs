@@ -91,7 +91,7 @@ fn the_ilas_speedup_says_which_way_and_needs_more_than_one_window() {
     let o = s.judge("cuda_speedup_ilas", &m.machine());
     assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::FallsShort)), "{}", o.evidence);
     assert!(o.verdict.label().ends_with("falls short of the paper"));
-    assert!(o.evidence.contains("(kdd, 2 windows)") && o.evidence.contains("the paper's 34.9"), "{}", o.evidence);
+    assert!(o.evidence.contains("largest at kdd, 2 windows") && o.evidence.contains("the paper's 34.9"), "{}", o.evidence);
     // 20× Table 3's at 2 windows: exceeds.
     let m = ilas(Rows::default(), "kdd", 444_618, &tight(700.0, 3), &[1.0, 1.01, 0.99]);
     assert_eq!(s.judge("cuda_speedup_ilas", &m.machine()).verdict, Verdict::NotReproduced(Some(Direction::Exceeds)));
@@ -114,10 +114,10 @@ fn learning_speedups_are_judged_at_the_papers_budget() {
     let o = s.judge("learning_speedup", &m);
     assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
     assert!(o.budget.as_ref().is_some_and(|b| !b.is_reduced()) && o.label() == "reproduced", "{}", o.label());
-    assert!(o.evidence.contains("(adu, 1 window)") && o.evidence.contains("the paper's 20"), "{}", o.evidence);
+    assert!(o.evidence.contains("largest at adu, 1 window,") && o.evidence.contains("the paper's 20"), "{}", o.evidence);
     let o = s.judge("learning_speedup_ilas", &m);
     assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
-    assert!(o.evidence.contains("(adu, 25 windows)") && o.evidence.contains("the paper's 201.1"), "{}", o.evidence);
+    assert!(o.evidence.contains("largest at adu, 25 windows") && o.evidence.contains("the paper's 201.1"), "{}", o.evidence);
     // The paper's budget is preferred to a smaller one with more points.
     let m2 = Rows(m.rows.clone()).learn(Ga(100, 20, None), "adu", 43_957, 1, &tight(10_000.0, 2)).learn(
         Ga(100, 20, None),
