@@ -17,6 +17,11 @@
 //!   measured estimate at most, at least or within the paper's threshold, by
 //!   its 95% interval ([`judge::band`]: across it is inconclusive with the runs
 //!   needed), every point ([`judge::all_of`]).
+//! - `order_at_points`: at each labelled point of the paper's setting
+//!   ([`Series::pairs`]: a step between island counts, a pair of settings) one
+//!   sample `want` than the other by Welch, the points combined by the rule the
+//!   paper's wording implies ([`across_sizes`]); a point the records lack keeps
+//!   the claim open unless one present decides against it.
 //! - `up_to`: "up to X×", the largest estimate over the points of the paper's
 //!   setting against the paper's largest over the same points, within `band`
 //!   of it ([`judge::ratio`]); outside, the claim's hardware model explains it
@@ -61,6 +66,27 @@ pub trait Series {
     fn points(&self, _name: &str, _sizes: Option<&Band>) -> Points {
         Points::default()
     }
+
+    /// The pairs of samples of `name` in the paper's setting.
+    fn pairs(&self, _name: &str) -> Pairs {
+        Pairs::default()
+    }
+}
+
+/// A claim's pairs of samples in the paper's setting: at each labelled point the runs of A and of B.
+#[derive(Default)]
+pub struct Pairs {
+    /// What the samples are, for the evidence: "best fitness, more islands against fewer".
+    pub setting: String,
+    pub at: Vec<AtSize>,
+    /// The setting's points the records lack ("6 → 7 of 128").
+    pub missing: Vec<String>,
+    /// Why there are none, where the records say.
+    pub absent: Option<String>,
+    /// What the records show outside the setting.
+    pub beyond: String,
+    /// The budget the pairs were measured at.
+    pub budget: Option<super::Budget>,
 }
 
 /// A claim's labelled estimates in the paper's setting.
@@ -113,8 +139,9 @@ impl BySize {
 }
 
 /// The generic checks, for a paper whose analysis is `A`.
-pub fn checks<A: Series>() -> [Check<A>; 6] {
+pub fn checks<A: Series>() -> [Check<A>; 7] {
     [
+        crate::check!("order_at_points", order_at_points::<A>),
         crate::check!("threshold", threshold::<A>),
         crate::check!("up_to", up_to::<A>),
         crate::check!("faster", faster::<A>),
@@ -369,7 +396,7 @@ fn order_at_sizes<A: Series>(p: &OrderParams, a: &A, _: &Ctx) -> Outcome {
     let compare = |sizes: &[usize]| {
         let points: Vec<AtSize> =
             sizes.iter().map(|s| AtSize { label: format!("{} = {s}", x.symbol), a: x.at[s].clone(), b: y.at[s].clone() }).collect();
-        across_sizes(&points, p.want.comparison(), p.min_n, p.rule.rule(), (mine, other), [&words[0], &words[1]])
+        across_sizes(&points, p.want.comparison(), p.min_n, p.rule.rule(), (mine, other), [&words[0], &words[1]], "sizes")
     };
     let (inside, outside): (Vec<usize>, Vec<usize>) =
         x.at.keys().filter(|s| y.at.contains_key(s)).partition(|s| p.sizes.is_none_or(|r| r.contains(**s as f64)));
@@ -391,6 +418,54 @@ fn order_at_sizes<A: Series>(p: &OrderParams, a: &A, _: &Ctx) -> Outcome {
         None => o.evidence.clone(),
     };
     Outcome { evidence, ..o }.with_beyond(beyond)
+}
+
+/// `order_at_points`: at every point of `series` ([`Series::pairs`]) its A `want` than its B.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PairsParams {
+    pub series: String,
+    /// How the evidence names A and B: ["more", "fewer"].
+    pub names: [String; 2],
+    pub want: Want,
+    /// The words for A as the claim wants it and the opposite ("better", "worse"); absent: "{A} larger", "{A} smaller".
+    #[serde(default)]
+    pub words: Option<[String; 2]>,
+    pub rule: SizesRule,
+    /// Runs each side of a point needs.
+    pub min_n: usize,
+}
+
+impl Params for PairsParams {
+    fn validate(&self) -> Result<(), (String, String)> {
+        min_n_of(self.min_n)
+    }
+}
+
+/// Every point by Welch ([`across_sizes`]), combined by `rule`. Points of the
+/// setting the records lack leave the claim not run here (with what was judged
+/// beyond the paper) unless a point present already decides against it.
+fn order_at_points<A: Series>(p: &PairsParams, a: &A, _: &Ctx) -> Outcome {
+    let pairs = a.pairs(&p.series);
+    let at_budget = |o: Outcome| match pairs.budget.clone() {
+        Some(b) => o.with_budget(b),
+        None => o,
+    };
+    let missing = pairs.missing.join(", ");
+    if pairs.at.is_empty() {
+        let why = pairs.absent.clone().unwrap_or_else(|| format!("no {} in these records", p.series));
+        let why = if missing.is_empty() { why } else { format!("{why} ({missing})") };
+        return at_budget(Outcome::not_run(why).with_beyond(pairs.beyond.clone()));
+    }
+    let words = p.words.clone().unwrap_or_else(|| p.want.words().map(|w| format!("{} {w}", p.names[0])));
+    let o =
+        across_sizes(&pairs.at, p.want.comparison(), p.min_n, p.rule.rule(), (&p.names[0], &p.names[1]), [&words[0], &words[1]], "points");
+    let o = Outcome { evidence: format!("{}: {}", pairs.setting, o.evidence), ..o };
+    if !missing.is_empty() && !matches!(o.verdict, super::Verdict::NotReproduced(_)) {
+        let beyond: Vec<&str> = [o.evidence.as_str(), &pairs.beyond].into_iter().filter(|b| !b.is_empty()).collect();
+        return Outcome::not_run(format!("points not in these records: {missing}")).with_beyond(beyond.join("; "));
+    }
+    at_budget(o.with_beyond(pairs.beyond.clone()))
 }
 
 /// `threshold`: the points of `series` in the paper's `sizes`, each at most
@@ -592,18 +667,33 @@ pub fn fewest(ns: impl Iterator<Item = usize> + Clone, min_n: usize) -> usize {
 /// A claim "A is `want` than B" over several sizes: at each size A's runs
 /// against B's by Welch ([`judge::order`]; a size with fewer than `min_n` runs
 /// is undecided, needing them), the sizes combined by `rule`. `words` name A
-/// as the claim wants it and the opposite.
-pub fn across_sizes(sizes: &[AtSize], want: Comparison, min_n: usize, rule: Rule, names: (&str, &str), words: [&str; 2]) -> Outcome {
+/// as the claim wants it and the opposite; `unit` what the points are ("sizes").
+pub fn across_sizes(
+    sizes: &[AtSize],
+    want: Comparison,
+    min_n: usize,
+    rule: Rule,
+    names: (&str, &str),
+    words: [&str; 2],
+    unit: &str,
+) -> Outcome {
     let mut count = [0; 4];
     let mut findings = Vec::new();
     let mut parts = Vec::new();
+    let word = |f: &Finding| match f {
+        Finding::Holds => words[0],
+        Finding::Undecided { .. } => "tie",
+        Finding::Fails(_) => words[1],
+    };
     for s in sizes {
-        let f = if s.n() < min_n { too_few(min_n) } else { judge::order(&s.a, &s.b, want) };
-        let (k, word) = match &f {
-            Finding::Holds => (0, words[0].to_owned()),
-            Finding::Undecided { .. } if s.n() < min_n => (3, format!("too few runs (n = {})", s.n())),
-            Finding::Undecided { .. } => (1, "tie".to_owned()),
-            Finding::Fails(_) => (2, words[1].to_owned()),
+        let order = judge::order(&s.a, &s.b, want);
+        let (k, f, word) = match order {
+            // What the runs show so far, where they have a spread, beside the runs the claim needs.
+            _ if s.n() < min_n && s.n() >= 2 => (3, too_few(min_n), format!("too few runs (n = {}; so far {})", s.n(), word(&order))),
+            _ if s.n() < min_n => (3, too_few(min_n), format!("too few runs (n = {})", s.n())),
+            Finding::Holds => (0, order, words[0].to_owned()),
+            Finding::Undecided { .. } => (1, order, "tie".to_owned()),
+            Finding::Fails(_) => (2, order, words[1].to_owned()),
         };
         count[k] += 1;
         findings.push(f);
@@ -611,7 +701,7 @@ pub fn across_sizes(sizes: &[AtSize], want: Comparison, min_n: usize, rule: Rule
     }
     let few = if count[3] > 0 { format!(", too few runs at {}", count[3]) } else { String::new() };
     let evidence = format!(
-        "{} at {} of {} sizes, tie at {}, {} at {}{few}: {}",
+        "{} at {} of {} {unit}, tie at {}, {} at {}{few}: {}",
         words[0],
         count[0],
         sizes.len(),
@@ -815,6 +905,47 @@ mod tests {
         assert_eq!(o.verdict, Verdict::NotReproduced(Some(crate::claims::Direction::Exceeds)), "{}", o.evidence);
         assert!(o.evidence.contains("(at most 10 each): 13 of 15 points hold (2.10–3.30); not inside: far: 20.5 ["), "{}", o.evidence);
         assert!(o.evidence.contains("— exceeds; undecided: edge: 8.00 [") && !o.evidence.contains("p3"), "{}", o.evidence);
+    }
+
+    /// Pairs at labelled points, with the setting's points the records lack.
+    struct Paired(Vec<(f64, f64)>, Vec<String>);
+    impl Series for Paired {
+        fn pairs(&self, _: &str) -> Pairs {
+            let at = self.0.iter().enumerate().map(|(i, &(a, b))| AtSize {
+                label: format!("p{i}"),
+                a: vec![a, a + 1.0, a + 2.0],
+                b: vec![b, b + 1.0, b + 2.0],
+            });
+            Pairs { setting: "best".into(), at: at.collect(), missing: self.1.clone(), absent: Some("no grid".into()), ..Pairs::default() }
+        }
+    }
+
+    /// Every point by Welch; a point the records lack keeps the claim open unless one present decides against it.
+    #[test]
+    fn order_at_points_needs_every_point_of_the_setting_unless_one_decides_against() {
+        let words = Some(["better".to_owned(), "worse".to_owned()]);
+        let p = PairsParams {
+            series: "s".into(),
+            names: ["more".into(), "fewer".into()],
+            want: Want::Larger,
+            words,
+            rule: SizesRule::Every,
+            min_n: 3,
+        };
+        let o = on(order_at_points, &p, &Paired(vec![(20.0, 10.0), (30.0, 10.0)], vec![]));
+        assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
+        assert!(o.evidence.starts_with("best: better at 2 of 2 points, tie at 0, worse at 0: p0: more 21.0"), "{}", o.evidence);
+        let lacking = on(order_at_points, &p, &Paired(vec![(20.0, 10.0)], vec!["6 → 7".into()]));
+        assert_eq!(lacking.verdict.label(), "not run here (points not in these records: 6 → 7)");
+        assert!(lacking.beyond.as_deref().is_some_and(|b| b.contains("better at 1 of 1 points")), "{:?}", lacking.beyond);
+        let against = on(order_at_points, &p, &Paired(vec![(20.0, 10.0), (0.0, 10.0)], vec!["6 → 7".into()]));
+        assert!(matches!(against.verdict, Verdict::NotReproduced(_)), "{}", against.evidence);
+        assert_eq!(on(order_at_points, &p, &Paired(vec![], vec!["6 → 7".into()])).verdict.label(), "not run here (no grid (6 → 7))");
+        let few = PairsParams { min_n: 5, ..p };
+        assert!(matches!(
+            on(order_at_points, &few, &Paired(vec![(20.0, 10.0)], vec![])).verdict,
+            Verdict::Inconclusive { n_needed: Some(5), .. }
+        ));
     }
 
     /// Points with the paper's values over them.

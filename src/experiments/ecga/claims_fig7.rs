@@ -57,7 +57,7 @@ pub(super) fn gm_faster(p: &GmFaster, a: &Analysis, ctx: &Ctx) -> Outcome {
     }
     let ells: Vec<usize> = inside.iter().filter(|(_, s)| s.n() >= p.min_n).map(|(l, _)| *l).collect();
     let samples: Vec<AtSize> = inside.into_iter().map(|(_, s)| s).collect();
-    let o = across_sizes(&samples, Comparison::Less, p.min_n, judge::all_of, ("GM", "greedy"), WORDS_TIME);
+    let o = across_sizes(&samples, Comparison::Less, p.min_n, judge::all_of, ("GM", "greedy"), WORDS_TIME, "sizes");
     let mut evidence = format!("whole runs (ms), {}", o.evidence);
     if o.verdict.kind() == crate::claims::VerdictKind::NotReproduced {
         let f = &a.published.fig5;

@@ -3,6 +3,7 @@
 //! is an error naming the case and the column, never a silent default.
 
 use super::rows::{FAMILIES, FULL, FamilyCase, FamilyRun, GRID, IslandsCase, RING, RingRow, RunRow, TABLE};
+use super::spec::Figure4;
 use super::{CPU_MT, CUDA, CUDA_RING};
 use crate::records::MachineRecords;
 use crate::records::Record;
@@ -178,6 +179,8 @@ pub(super) struct Analysis {
     pub threads: Option<usize>,
     /// Philox calls per second with every SM busy (the speed cases' ceiling).
     pub philox: Vec<f64>,
+    /// Figure 4's setting (the spec's `[figure4]`), where the paper's claims are judged.
+    pub figure4: Option<Figure4>,
 }
 
 impl Analysis {
@@ -340,6 +343,14 @@ pub(super) mod fixtures {
     use super::super::{CPU_1T, CPU_MT, CUDA, CUDA_RING};
     use crate::records::MachineRecords;
     use crate::records::{Record, Row, col};
+
+    /// `m`'s analysis in the shipped spec's Figure 4 setting (`[figure4]`), as the report makes it.
+    pub fn analysed(m: &MachineRecords) -> super::Analysis {
+        let text = include_str!("../../../experiments/island.toml");
+        let file = crate::spec::SpecFile::from_text(std::path::Path::new("experiments/island.toml"), text.into());
+        let spec: super::super::spec::IslandSpec = file.parse().unwrap();
+        super::Analysis { figure4: Some(spec.figure4), ..super::Analysis::of(m).unwrap() }
+    }
 
     /// A fixture row with one of its typed rows changed: `grid(..).change(|run: &mut RunRow| run.migration_ms = 2.0)`.
     pub trait Change {

@@ -19,7 +19,6 @@
 //! each check's name in the spec to its function, with the generic shapes.
 
 use super::analysis::Analysis;
-use super::claims_fitness::{island_steps_significant, more_islands_better};
 use super::claims_speed::{gpu_speedup, gpus_over_cpu, sustained_rate, threads_scale};
 use super::claims_time::saturation_knee;
 use crate::check;
@@ -27,11 +26,9 @@ use crate::claims::Check;
 
 /// The paper's own checks, beside the generic shapes every paper has.
 pub(super) const CHECKS: &[Check<Analysis>] = &[
-    check!("more_islands_better", more_islands_better),
     check!("saturation_knee", saturation_knee),
     check!("threads_scale", threads_scale),
     check!("gpu_speedup", gpu_speedup),
-    check!("island_steps_significant", island_steps_significant),
     check!("gpus_over_cpu", gpus_over_cpu),
     check!("sustained_rate", sustained_rate),
 ];

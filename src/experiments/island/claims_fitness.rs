@@ -1,14 +1,14 @@
-//! The fitness claims of Figure 4: more and larger islands give better
-//! fitness, and the steps between island counts Section VI calls significant,
-//! each judged by Welch's interval of the best fitness.
+//! The fitness claims of Figure 4, their pairs of samples: more and larger
+//! islands give better fitness, and the steps between island counts Section VI
+//! calls significant (both judged by the generic `order_at_points`, Welch's
+//! interval of the best fitness at every pair).
 
 use super::analysis::{Analysis, Run};
-use super::claims_common::{Invalid, at_least, inside, plural};
+use super::claims_common::{inside, plural};
+use crate::claims::generic::{AtSize, Pairs};
 use crate::claims::judge;
-use crate::claims::{Band, Budget, Comparison, Ctx, Finding, Outcome, Params};
+use crate::claims::{Budget, Comparison, Finding};
 use crate::fmt::fmt_mean;
-use crate::spec::Pair;
-use serde::Deserialize;
 
 /// Section VI: "All results shown here represent averaged values after 100k generations over 30 independent runs."
 const PAPER_GENERATIONS: f64 = 100_000.0;
@@ -28,97 +28,82 @@ fn grid_budget<'r>(runs: impl Iterator<Item = &'r Run>) -> Option<Budget> {
     runs.map(|r| r.generations).min().map(|g| Budget::new(f64::from(g), PAPER_GENERATIONS, "generations"))
 }
 
-fn with_budget(o: Outcome, budget: Option<Budget>) -> Outcome {
-    match budget {
-        Some(b) => o.with_budget(b),
-        None => o,
-    }
-}
-
-/// Figure 4: more islands and larger islands give better fitness.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct MoreIslandsBetter {
-    /// The paper's island counts and island sizes.
-    islands: Band,
-    sizes: Band,
-    min_n: usize,
-}
-
-impl Params for MoreIslandsBetter {
-    fn validate(&self) -> Invalid {
-        at_least("min_n", self.min_n, 2, "a comparison needs the spread of repeated runs")
-    }
-}
-
-/// The fewest and most islands, and the smallest and largest islands, of the
-/// paper's range in the grid: each larger one against the smaller by Welch's
-/// interval of the best fitness ([`judge::order`]). The paper's curves rise at
-/// every size and island count, so every pair must hold ([`judge::all_of`]): one
-/// worse decides against, a tie leaves the claim inconclusive with the runs it
-/// would need. The budget (generations) goes to the framework's rule.
-pub(super) fn more_islands_better(p: &MoreIslandsBetter, a: &Analysis, _: &Ctx) -> Outcome {
+/// `more_and_larger_islands` (Figure 4, judged by the generic `order_at_points`):
+/// within Figure 4's setting (the spec's `[figure4]`), the fewest against the
+/// most islands at every island size and the smallest against the largest
+/// islands at every island count, the best fitness of each run; the paper's
+/// curves rise at every size and island count. Grid points outside the setting
+/// go beyond the paper.
+pub(super) fn more_and_larger_islands(a: &Analysis) -> Pairs {
+    let Some(f) = &a.figure4 else { return Pairs { absent: Some("no Figure 4 setting".into()), ..Pairs::default() } };
     if a.grid.is_empty() {
-        return Outcome::not_run("no grid runs in these records");
+        return Pairs { absent: Some("no grid runs in these records".into()), ..Pairs::default() };
     }
-    let islands: Vec<usize> = a.grid_islands().into_iter().filter(|&i| inside(&p.islands, i)).collect();
-    let sizes: Vec<usize> = a.grid_sizes().into_iter().filter(|&n| inside(&p.sizes, n)).collect();
+    let islands: Vec<usize> = a.grid_islands().into_iter().filter(|&i| inside(&f.islands, i)).collect();
+    let sizes: Vec<usize> = a.grid_sizes().into_iter().filter(|&n| inside(&f.sizes, n)).collect();
     let outside: Vec<String> = a
         .grid
         .keys()
-        .filter(|&&(i, n)| !inside(&p.islands, i) || !inside(&p.sizes, n))
+        .filter(|&&(i, n)| !inside(&f.islands, i) || !inside(&f.sizes, n))
         .map(|&(i, n)| format!("{i} × {n}: best {}", fmt_mean(&a.grid_values(i, n, |r| r.best))))
         .collect();
     let beyond = if outside.is_empty() {
         String::new()
     } else {
-        format!("outside the paper's {} islands of {}: {}", p.islands, p.sizes, outside.join(", "))
+        format!("outside the paper's {} islands of {}: {}", f.islands, f.sizes, outside.join(", "))
     };
     let (Some(&i0), Some(&i1), Some(&n0), Some(&n1)) = (islands.first(), islands.last(), sizes.first(), sizes.last()) else {
-        return Outcome::not_run("no grid runs in the paper's range").with_beyond(beyond);
+        return Pairs { absent: Some("no grid runs in the paper's range".into()), beyond, ..Pairs::default() };
     };
     if i0 == i1 || n0 == n1 {
-        return Outcome::not_run("needs two island counts and two island sizes in the paper's range").with_beyond(beyond);
+        let why = "needs two island counts and two island sizes in the paper's range";
+        return Pairs { absent: Some(why.into()), beyond, ..Pairs::default() };
     }
     let best = |i, n| a.grid_values(i, n, |r| r.best);
-    let mut pairs: Vec<(String, Vec<f64>, Vec<f64>)> = Vec::new();
-    pairs.extend(sizes.iter().map(|&n| (format!("{i0} → {i1} islands of {n}"), best(i0, n), best(i1, n))));
-    pairs.extend(islands.iter().map(|&i| (format!("{} of {n0} → {n1}", plural(i, "island")), best(i, n0), best(i, n1))));
-    let n = pairs.iter().flat_map(|(_, x, y)| [x.len(), y.len()]).min().unwrap_or(0);
-    let findings: Vec<Finding> = pairs.iter().map(|(_, lo, hi)| judge::order(hi, lo, Comparison::Greater)).collect();
-    let lines: Vec<String> = pairs
-        .iter()
-        .zip(&findings)
-        .map(|((what, lo, hi), f)| format!("{what}: {} → {} ({})", fmt_mean(lo), fmt_mean(hi), order_word(f)))
-        .collect();
-    let evidence = format!("best fitness, mean ± 95% CI; Welch 95% interval of the difference: {}", lines.join("; "));
+    let mut at: Vec<AtSize> =
+        sizes.iter().map(|&n| AtSize { label: format!("{i0} → {i1} islands of {n}"), a: best(i1, n), b: best(i0, n) }).collect();
+    at.extend(islands.iter().map(|&i| AtSize { label: format!("{} of {n0} → {n1}", plural(i, "island")), a: best(i, n1), b: best(i, n0) }));
     let compared = islands.iter().flat_map(|&i| sizes.iter().map(move |&n| (i, n))).filter_map(|k| a.grid.get(&k)).flatten();
-    let budget = grid_budget(compared);
-    if n < p.min_n {
-        return with_budget(Outcome::too_few(n, p.min_n, evidence).with_beyond(beyond), budget);
+    Pairs {
+        setting: "best fitness of the larger setting against the smaller, mean ± 95% CI, Welch's 95% interval of the difference".into(),
+        at,
+        beyond,
+        budget: grid_budget(compared),
+        ..Pairs::default()
     }
-    with_budget(Outcome::decided(judge::all_of(&findings), n, evidence).with_beyond(beyond), budget)
 }
 
-/// Figure 4: the steps between island counts the paper calls significant.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct IslandStepsSignificant {
-    /// (fewer, more) island counts.
-    steps: Vec<Pair<usize>>,
-    sizes: Band,
-    min_n: usize,
-}
-
-impl Params for IslandStepsSignificant {
-    fn validate(&self) -> Invalid {
-        if let Some(s) = self.steps.iter().find(|s| s.0[0] >= s.0[1]) {
-            return Err(("steps".into(), format!("a step goes from fewer islands to more, not {} → {}", s.0[0], s.0[1])));
+/// `island_steps` (Figure 4, judged by the generic `order_at_points`): each
+/// step between island counts the paper calls significant (the spec's
+/// `[figure4] steps`), at every island size of its setting in the grid, the
+/// best fitness of more islands against fewer; steps the grid lacks are named.
+pub(super) fn island_steps(a: &Analysis) -> Pairs {
+    let Some(f) = &a.figure4 else { return Pairs { absent: Some("no Figure 4 setting".into()), ..Pairs::default() } };
+    if a.grid.is_empty() {
+        return Pairs { absent: Some("no grid runs in these records".into()), ..Pairs::default() };
+    }
+    let sizes: Vec<usize> = a.grid_sizes().into_iter().filter(|&n| inside(&f.sizes, n)).collect();
+    let (mut steps, mut missing) = (Vec::new(), Vec::new());
+    for (fewer, more) in f.steps() {
+        for &size in &sizes {
+            match Step::of(a, fewer, more, size) {
+                Some(step) => steps.push(step),
+                None => missing.push(format!("{fewer} → {more} of {size}")),
+            }
         }
-        if self.steps.is_empty() {
-            return Err(("steps".into(), "at least one step".into()));
-        }
-        at_least("min_n", self.min_n, 2, "a comparison needs the spread of repeated runs")
+    }
+    let budget =
+        grid_budget(steps.iter().flat_map(|s| [a.grid.get(&(s.fewer, s.size)), a.grid.get(&(s.more, s.size))]).flatten().flatten());
+    Pairs {
+        setting: "best fitness, more islands against fewer, mean ± 95% CI, Welch's 95% interval of the difference".into(),
+        at: steps
+            .into_iter()
+            .map(|s| AtSize { label: format!("{} → {} islands of {}", s.fewer, s.more, s.size), a: s.hi, b: s.lo })
+            .collect(),
+        missing,
+        absent: Some("none of the steps in the grid's island counts".into()),
+        budget,
+        ..Pairs::default()
     }
 }
 
@@ -159,49 +144,4 @@ impl Step {
     pub fn word(&self) -> String {
         order_word(&self.finding())
     }
-
-    /// "6 → 7 islands of 128: +1234 ± 567 (Welch 95%, n = 3 / 3, better)".
-    pub fn describe(&self) -> String {
-        let diff = self.welch().map_or("—".into(), |(d, h)| format!("{d:+.0} ± {h:.0}"));
-        let (a, b) = self.n();
-        format!("{} → {} islands of {}: {diff} (Welch 95%, n = {a} / {b}, {})", self.fewer, self.more, self.size, self.word())
-    }
-}
-
-/// Every step at every island size of the paper's range in the grid must be a
-/// gain by Welch's interval: the paper calls each significant, so every point
-/// must hold ([`judge::all_of`]); a tie is inconclusive with the runs it would
-/// need. Steps the grid lacks make the claim not run here unless a step present
-/// already decides against it. The budget (generations) goes to the framework's rule.
-pub(super) fn island_steps_significant(p: &IslandStepsSignificant, a: &Analysis, _: &Ctx) -> Outcome {
-    if a.grid.is_empty() {
-        return Outcome::not_run("no grid runs in these records");
-    }
-    let sizes: Vec<usize> = a.grid_sizes().into_iter().filter(|&n| inside(&p.sizes, n)).collect();
-    let (mut steps, mut missing) = (Vec::new(), Vec::new());
-    for s in &p.steps {
-        let [fewer, more] = s.0;
-        for &size in &sizes {
-            match Step::of(a, fewer, more, size) {
-                Some(step) => steps.push(step),
-                None => missing.push(format!("{fewer} → {more} of {size}")),
-            }
-        }
-    }
-    if steps.is_empty() {
-        return Outcome::not_run(format!("none of the steps in the grid's island counts ({})", missing.join(", ")));
-    }
-    let lines: Vec<String> = steps.iter().map(Step::describe).collect();
-    let evidence = format!("best fitness, more − fewer islands: {}", lines.join("; "));
-    let budget =
-        grid_budget(steps.iter().flat_map(|s| [a.grid.get(&(s.fewer, s.size)), a.grid.get(&(s.more, s.size))]).flatten().flatten());
-    let n = steps.iter().map(|s| s.n().0.min(s.n().1)).min().unwrap_or(0);
-    if n < p.min_n {
-        return with_budget(Outcome::too_few(n, p.min_n, evidence), budget);
-    }
-    let finding = judge::all_of(&steps.iter().map(Step::finding).collect::<Vec<_>>());
-    if !missing.is_empty() && !finding.fails() {
-        return Outcome::not_run(format!("steps not in the grid: {}", missing.join(", "))).with_beyond(evidence);
-    }
-    with_budget(Outcome::decided(finding, n, evidence), budget)
 }

@@ -6,7 +6,7 @@ use super::analysis::{Analysis, Run};
 use super::claims_common::pct;
 use super::claims_time::ring_over_one_gpu;
 use super::{CPU_MT, CUDA};
-use crate::claims::generic::{Points, Series};
+use crate::claims::generic::{Pairs, Points, Series};
 use crate::claims::{Band, Estimate};
 use crate::fmt::fmt_num;
 use std::collections::BTreeMap;
@@ -44,8 +44,18 @@ fn show_shares(shares: &[(String, Estimate)]) -> String {
 }
 
 /// The series the generic `threshold` judges: `migration_share` and
-/// `ring_over_one_gpu` ([`ring_over_one_gpu`], Figure 5).
+/// `ring_over_one_gpu` ([`ring_over_one_gpu`], Figure 5); the pairs
+/// `order_at_points` judges: Figure 4's `more_and_larger_islands` and
+/// `island_steps` (`claims_fitness`).
 impl Series for Analysis {
+    fn pairs(&self, name: &str) -> Pairs {
+        match name {
+            "more_and_larger_islands" => super::claims_fitness::more_and_larger_islands(self),
+            "island_steps" => super::claims_fitness::island_steps(self),
+            _ => Pairs::default(),
+        }
+    }
+
     fn points(&self, name: &str, sizes: Option<&Band>) -> Points {
         let Some(sizes) = sizes else { return Points::default() };
         match name {

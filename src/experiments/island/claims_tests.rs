@@ -29,8 +29,14 @@ fn shipped() -> (Claims<Analysis>, PaperHardware) {
 }
 
 fn judge(claims: &Claims<Analysis>, hw: &PaperHardware, id: &str, m: &MachineRecords) -> Outcome {
-    let a = Analysis::of(m).unwrap();
-    claims.judge_one(id, &a, &Ctx { machine: m, paper: hw }).unwrap()
+    claims.judge_one(id, &analysed(m), &Ctx { machine: m, paper: hw }).unwrap()
+}
+
+/// The error loading `text` gives, its ranges checked too.
+fn load_err(text: &str) -> String {
+    let file = SpecFile::from_text(Path::new("experiments/island.toml"), text.into());
+    let spec: IslandSpec = file.parse().unwrap();
+    crate::spec::PaperSpec::validate(&spec, &file).expect_err("rejected").to_string()
 }
 
 fn kind(claims: &Claims<Analysis>, hw: &PaperHardware, id: &str, m: &MachineRecords) -> VerdictKind {
@@ -190,7 +196,7 @@ const H200: [(&str, f64); 2] = [("gpu_int32", 29_337.0), ("cpu_clock", 3.01)];
 const H100: [(&str, f64); 2] = [("gpu_int32", 29_393.0), ("cpu_clock", 2.65)];
 
 fn cases_of(cases: Vec<(&'static str, MachineRecords)>) -> Vec<(&'static str, Analysis, MachineRecords)> {
-    cases.into_iter().map(|(id, m)| (id, Analysis::of(&m).unwrap(), m)).collect()
+    cases.into_iter().map(|(id, m)| (id, analysed(&m), m)).collect()
 }
 
 #[test]
@@ -268,11 +274,7 @@ fn a_tie_in_fitness_is_inconclusive_with_the_runs_it_needs_not_a_failure() {
     let o = judge(&claims, &hw, id, &fitness(10, 1.0));
     let Verdict::Inconclusive { n: 10, n_needed: Some(need), why } = &o.verdict else { panic!("{:?}", o.verdict) };
     assert!(*need > 10 && why.contains("tie"), "{need} {why}");
-    assert!(
-        o.evidence.contains("1 → 14 islands of 128: ") && o.evidence.contains("(undecided: a tie by Welch's 95% interval; n ≈"),
-        "{}",
-        o.evidence
-    );
+    assert!(o.evidence.contains("1 → 14 islands of 128: larger ") && o.evidence.contains(" — tie;"), "{}", o.evidence);
     // Better at every pair: reproduced; worse at one: not reproduced (falls short).
     assert_eq!(judge(&claims, &hw, id, &fitness(10, 1000.0)).verdict, Verdict::Reproduced);
     assert_eq!(judge(&claims, &hw, id, &fitness(10, -1000.0)).verdict, Verdict::NotReproduced(Some(Direction::FallsShort)));
@@ -295,7 +297,7 @@ fn fitness_claims_report_their_budget_and_are_gated_unless_the_spec_tolerates_it
     let (gated, hw2) = bind(&SHIPPED.replacen("reduced_budget = \"judge\"\n", "", 1)).unwrap();
     let o = judge(&gated, &hw2, "more_islands_better", &fitness(10, 1000.0));
     assert_eq!(o.verdict.label(), "not run here (reduced budget (1000 of the paper's 100000 generations))");
-    assert!(o.beyond.as_deref().is_some_and(|b| b.contains("(better)")), "{:?}", o.beyond);
+    assert!(o.beyond.as_deref().is_some_and(|b| b.contains("— better")), "{:?}", o.beyond);
     // island_steps_significant does not tolerate it: 30 runs at 1000 generations are set aside.
     let o = judge(&claims, &hw, "island_steps_significant", &steps_grid(30, 1000.0, 1000));
     assert_eq!(o.verdict.label(), "not run here (reduced budget (1000 of the paper's 100000 generations))");
@@ -311,9 +313,12 @@ fn island_steps_need_the_papers_thirty_runs() {
     assert_eq!(judge(&claims, &hw, id, &steps_grid(10, 1000.0, 100_000)).verdict, crate::claims::testing::too_few(10, 30));
     let o = judge(&claims, &hw, id, &steps_grid(30, 1000.0, 100_000));
     assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
-    // 30 runs spread 0..29 on each side: difference 1000, half-width t(58) · sqrt(2 · 77.5 / 30) = 4.5.
-    assert!(o.evidence.contains("6 → 7 islands of 128: +1000 ± 5 (Welch 95%, n = 30 / 30, better)"), "{}", o.evidence);
-    assert!(o.evidence.contains("1 → 7 islands of 128: +2000 ± 5"), "{}", o.evidence);
+    assert!(
+        o.evidence.starts_with("best fitness, more islands against fewer") && o.evidence.contains("better at 8 of 8 points"),
+        "{}",
+        o.evidence
+    );
+    assert!(o.evidence.contains("6 → 7 islands of 128: more ") && o.evidence.contains(" vs fewer "), "{}", o.evidence);
     // Equal means: no number of runs separates them — inconclusive, not "not reproduced".
     let tie = judge(&claims, &hw, id, &steps_grid(30, 0.0, 100_000));
     assert!(matches!(&tie.verdict, Verdict::Inconclusive { n_needed: None, .. }), "{:?}", tie.verdict);
@@ -614,16 +619,12 @@ fn the_occupancy_of_an_island_follows_the_cards_warps_per_sm() {
 fn bad_parameters_are_spec_errors_with_line_and_key() {
     let e = bind(&SHIPPED.replace("within = [0.67, 1.5]", "within = [1.5, 0.67]")).err().unwrap().to_string();
     assert!(e.contains("claims.islands_add_no_time.params") && e.contains("not an interval"), "{e}");
-    let e =
-        bind(&SHIPPED.replace("islands = [1, 14], sizes = [128, 2048], min_n = 10", "islands = [1, 14], sizes = [128, 2048], min_n = 1"))
-            .err()
-            .unwrap()
-            .to_string();
+    let e = bind(&SHIPPED.replace("rule = \"every\", min_n = 10", "rule = \"every\", min_n = 1")).err().unwrap().to_string();
     assert!(e.contains("claims.more_islands_better.params.min_n") && e.contains("at least 2"), "{e}");
     let e = bind(&SHIPPED.replace("flat = 1.1", "flat = 0.9")).err().unwrap().to_string();
     assert!(e.contains("claims.saturation_knee.params.flat"), "{e}");
-    let e = bind(&SHIPPED.replace("steps = [[6, 7],", "steps = [[7, 6],")).err().unwrap().to_string();
-    assert!(e.contains("claims.island_steps_significant.params.steps") && e.contains("not 7 → 6"), "{e}");
+    let e = load_err(&SHIPPED.replace("steps = [[6, 7],", "steps = [[7, 6],"));
+    assert!(e.contains("figure4.steps") && e.contains("not 7 → 6"), "{e}");
     let e = bind(&SHIPPED.replace("paper_share = 0.26", "paper_share = 26.0")).err().unwrap().to_string();
     assert!(e.contains("claims.sustained_rate.params.paper_share"), "{e}");
     let e = bind(&SHIPPED.replace("at_most = 2.0", "at_most = \"2%\"")).err().unwrap().to_string();

@@ -38,7 +38,7 @@ impl Render for IslandPaper {
     }
 
     fn analysis(&self, machine: &MachineRecords) -> Result<Analysis> {
-        Analysis::of(machine)
+        Ok(Analysis { figure4: Some(self.spec.figure4.clone()), ..Analysis::of(machine)? })
     }
 
     /// "How this was measured", naming the instance (its path from the root) and its optimum

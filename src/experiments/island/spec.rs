@@ -1,10 +1,11 @@
 //! The island paper's spec (`experiments/island.toml`): the GA settings of
 //! Section VI, the profiles, Tables I and II's speedups and the claims; validated at load.
 
+use crate::claims::Band;
 use crate::error::SpecError;
 use crate::library::island::Variant;
 use crate::library::knapsack::PisingerKind;
-use crate::spec::{ClaimSpec, PaperMeta, SpecFile};
+use crate::spec::{ClaimSpec, Pair, PaperMeta, SpecFile};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -35,7 +36,27 @@ pub(super) struct IslandSpec {
     pub profiles: BTreeMap<String, Profile>,
     pub table1: SpeedupTable,
     pub table2: SpeedupTable,
+    pub figure4: Figure4,
     pub claims: Vec<ClaimSpec>,
+}
+
+/// Figure 4's setting as Section VI states it (`[figure4]`): its island counts
+/// and sizes, and the steps between island counts the text calls significant;
+/// read by the claims (through the analysis) and the report.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Figure4 {
+    pub islands: Band,
+    pub sizes: Band,
+    /// (fewer, more) island counts.
+    pub steps: Spanned<Vec<Pair<usize>>>,
+}
+
+impl Figure4 {
+    /// The steps as (fewer, more) island counts.
+    pub fn steps(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.steps.get_ref().iter().map(|s| (s.0[0], s.0[1]))
+    }
 }
 
 /// The GA of Section VI.
@@ -255,6 +276,13 @@ pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecErr
                 format!("`{}` has {} speedups for {} island sizes", r.config, r.speedup.get_ref().len(), t.sizes.len()),
             ));
         }
+    }
+    let steps = &spec.figure4.steps;
+    if steps.get_ref().is_empty() {
+        return Err(file.invalid(steps, "figure4.steps", "at least one step"));
+    }
+    if let Some(s) = steps.get_ref().iter().find(|s| s.0[0] >= s.0[1]) {
+        return Err(file.invalid(steps, "figure4.steps", format!("a step goes from fewer islands to more, not {} → {}", s.0[0], s.0[1])));
     }
     for (name, p) in &spec.profiles {
         let sizes = [
