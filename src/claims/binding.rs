@@ -80,7 +80,7 @@ pub fn bind<A: 'static, P: Params>(
 }
 
 /// Reads `P` from the claim's `params` text so that errors carry the line and key.
-pub(crate) fn parse_params<P: Params>(file: &SpecFile, claim: &ClaimSpec) -> Result<P, SpecError> {
+fn parse_params<P: Params>(file: &SpecFile, claim: &ClaimSpec) -> Result<P, SpecError> {
     let key = format!("claims.{}.params", claim.id);
     let invalid = |line: usize, message: String| SpecError::Invalid { path: file.path.clone(), line, key: key.clone(), message };
     let Some(params) = &claim.params else {

@@ -40,8 +40,6 @@ pub mod judge;
 use crate::spec::{ClaimSpec, Provenance, ReducedBudget};
 use serde::{Deserialize, Serialize};
 
-#[cfg(test)]
-pub(crate) use binding::parse_params;
 pub use binding::{Bound, Check, Claims, Ctx, NoParams, Params, bind};
 pub use estimate::Estimate;
 pub use hardware::{Explanation, Model, Point};

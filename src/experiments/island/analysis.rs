@@ -3,7 +3,7 @@
 //! is an error naming the case and the column, never a silent default.
 
 use super::rows::{FAMILIES, FULL, FamilyCase, FamilyRun, GRID, IslandsCase, RING, RingRow, RunRow, TABLE};
-use super::spec::Figure4;
+use super::spec::{Figure4, Stated};
 use super::{CPU_MT, CUDA, CUDA_RING};
 use crate::records::MachineRecords;
 use crate::records::Record;
@@ -179,8 +179,8 @@ pub(super) struct Analysis {
     pub threads: Option<usize>,
     /// Philox calls per second with every SM busy (the speed cases' ceiling).
     pub philox: Vec<f64>,
-    /// Figure 4's setting (the spec's `[figure4]`), where the paper's claims are judged.
-    pub figure4: Option<Figure4>,
+    /// What the paper states (the spec's Tables I–II and `[figure4]`), where the paper's claims are judged.
+    pub stated: Option<Stated>,
 }
 
 impl Analysis {
@@ -247,6 +247,11 @@ impl Analysis {
         let mut v: Vec<usize> = self.speed.keys().map(|k| k.0).collect();
         v.dedup();
         v
+    }
+
+    /// Figure 4's setting, where the spec's is known.
+    pub fn figure4(&self) -> Option<&Figure4> {
+        self.stated.as_ref().map(|s| &s.figure4)
     }
 
     /// `value` of every run of a grid point.
@@ -349,7 +354,7 @@ pub(super) mod fixtures {
         let text = include_str!("../../../experiments/island.toml");
         let file = crate::spec::SpecFile::from_text(std::path::Path::new("experiments/island.toml"), text.into());
         let spec: super::super::spec::IslandSpec = file.parse().unwrap();
-        super::Analysis { figure4: Some(spec.figure4), ..super::Analysis::of(m).unwrap() }
+        super::Analysis { stated: Some(spec.stated()), ..super::Analysis::of(m).unwrap() }
     }
 
     /// A fixture row with one of its typed rows changed: `grid(..).change(|run: &mut RunRow| run.migration_ms = 2.0)`.

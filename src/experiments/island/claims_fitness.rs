@@ -35,7 +35,7 @@ fn grid_budget<'r>(runs: impl Iterator<Item = &'r Run>) -> Option<Budget> {
 /// curves rise at every size and island count. Grid points outside the setting
 /// go beyond the paper.
 pub(super) fn more_and_larger_islands(a: &Analysis) -> Pairs {
-    let Some(f) = &a.figure4 else { return Pairs { absent: Some("no Figure 4 setting".into()), ..Pairs::default() } };
+    let Some(f) = a.figure4() else { return Pairs { absent: Some("no Figure 4 setting".into()), ..Pairs::default() } };
     if a.grid.is_empty() {
         return Pairs { absent: Some("no grid runs in these records".into()), ..Pairs::default() };
     }
@@ -78,7 +78,7 @@ pub(super) fn more_and_larger_islands(a: &Analysis) -> Pairs {
 /// `[figure4] steps`), at every island size of its setting in the grid, the
 /// best fitness of more islands against fewer; steps the grid lacks are named.
 pub(super) fn island_steps(a: &Analysis) -> Pairs {
-    let Some(f) = &a.figure4 else { return Pairs { absent: Some("no Figure 4 setting".into()), ..Pairs::default() } };
+    let Some(f) = a.figure4() else { return Pairs { absent: Some("no Figure 4 setting".into()), ..Pairs::default() } };
     if a.grid.is_empty() {
         return Pairs { absent: Some("no grid runs in these records".into()), ..Pairs::default() };
     }

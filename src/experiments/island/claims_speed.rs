@@ -154,9 +154,8 @@ pub(super) fn threads_scale(p: &ThreadsScale, a: &Analysis, _: &Ctx) -> Outcome 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct GpuSpeedup {
+    /// The peak the text states (Figure 7); the matched points are Table I's "1 GPU" row (the spec's `[table1]`).
     paper: f64,
-    /// Table I's "1 GPU" row: [island size, speedup], the paper's value at each matched point.
-    pub(super) table1: Vec<Pair<f64>>,
     sizes: Band,
     band: Band,
     #[serde(default)]
@@ -170,9 +169,6 @@ impl Params for GpuSpeedup {
 
     fn validate(&self) -> Invalid {
         positive("paper", self.paper)?;
-        if let Some(s) = self.table1.iter().find(|s| !(s[0] >= 1.0 && s[0].fract() == 0.0 && s[1] > 0.0)) {
-            return Err(("table1".into(), format!("[{}, {}] is not [island size, positive speedup]", s[0], s[1])));
-        }
         ratio_band(&self.band)
     }
 }
@@ -204,19 +200,22 @@ pub(super) fn gpu_speedup(p: &GpuSpeedup, a: &Analysis, ctx: &Ctx) -> Outcome {
             if a.speed.is_empty() { "no speed runs in these records" } else { "no GPU speed runs in the paper's range of sizes" };
         return Outcome::not_run(a.gpu_reason(otherwise)).with_beyond(beyond.join("; "));
     };
-    let table1: BTreeMap<usize, f64> = p.table1.iter().map(|s| (s[0] as usize, s[1])).collect();
+    let table1 = |n: usize| a.stated.as_ref().and_then(|t| t.table1.at(ONE_GPU, n));
     let points: Vec<Point> = ours
         .iter()
-        .filter_map(|(n, s)| Some(point(format!("{n} per island"), s.value / table1.get(n)?, occupancy_factor(1, *n, ctx))))
+        .filter_map(|(n, s)| Some(point(format!("{n} per island"), s.value / table1(*n)?, occupancy_factor(1, *n, ctx))))
         .collect();
     let mut o = judge::ratio(&format!("peak speedup (at {n} per island)"), s, p.paper, &p.band, p.model.as_ref(), &points, ctx);
     let each: Vec<String> = ours
         .iter()
-        .map(|(n, s)| format!("{n}: {s}{}", table1.get(n).map_or(String::new(), |t| format!(" (Table I: {})", fmt_ratio(*t)))))
+        .map(|(n, s)| format!("{n}: {s}{}", table1(*n).map_or(String::new(), |t| format!(" (Table I: {})", fmt_ratio(t)))))
         .collect();
     o.evidence += &format!("; {}", each.join(", "));
     o.with_beyond(beyond.join("; "))
 }
+
+/// Table I's row of one GPU.
+const ONE_GPU: &str = "1 GPU";
 
 /// Which CPU side a GPU ratio of Tables I and II is taken over.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
@@ -233,11 +232,11 @@ enum Cpu {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct GpusOverCpu {
-    /// The paper's configuration: `islands` GPUs, one island each, of `size`.
+    /// The paper's configuration: `islands` GPUs, one island each, of `size`; its value is Table I's (one core) or
+    /// Table II's (all cores) row of `islands` GPUs at `size` (the spec's `[table1]`, `[table2]`).
     islands: usize,
     size: usize,
     cpu: Cpu,
-    paper: f64,
     band: Band,
     #[serde(default)]
     model: Option<Model>,
@@ -250,7 +249,6 @@ impl Params for GpusOverCpu {
 
     fn validate(&self) -> Invalid {
         at_least("islands", self.islands, 1, "islands")?;
-        positive("paper", self.paper)?;
         ratio_band(&self.band)
     }
 }
@@ -261,10 +259,13 @@ impl Params for GpusOverCpu {
 /// paper. The matched point carries its occupancy (islands per GPU here against
 /// one island per GTX 580).
 pub(super) fn gpus_over_cpu(p: &GpusOverCpu, a: &Analysis, ctx: &Ctx) -> Outcome {
-    let method = match p.cpu {
-        Cpu::OneCore => CPU_1T,
-        Cpu::AllCores => CPU_MT,
+    let (method, table) = match p.cpu {
+        Cpu::OneCore => (CPU_1T, "Table I"),
+        Cpu::AllCores => (CPU_MT, "Table II"),
     };
+    let config = plural(p.islands, "GPU");
+    let paper = a.stated.as_ref().and_then(|t| if p.cpu == Cpu::OneCore { &t.table1 } else { &t.table2 }.at(&config, p.size));
+    let Some(paper) = paper else { return Outcome::not_run(format!("{table} gives no value for {config} at {} per island", p.size)) };
     let (cpu, gpu) = (a.table_run(p.islands, p.size, method), a.table_run(p.islands, p.size, CUDA));
     let Some((cpu, gpu)) = cpu.zip(gpu) else {
         let why = match cpu {
@@ -299,8 +300,8 @@ pub(super) fn gpus_over_cpu(p: &GpusOverCpu, a: &Analysis, ctx: &Ctx) -> Outcome
         .with_beyond(format!("{what}: {speedup}"));
     }
     let label = format!("{} × {} on {}", p.islands, p.size, plural(gpus, "GPU"));
-    let points = [point(label, speedup.value / p.paper, occupancy_factor(p.islands.div_ceil(gpus), p.size, ctx))];
-    judge::ratio(&format!("speedup of {what}"), speedup, p.paper, &p.band, p.model.as_ref(), &points, ctx)
+    let points = [point(label, speedup.value / paper, occupancy_factor(p.islands.div_ceil(gpus), p.size, ctx))];
+    judge::ratio(&format!("speedup of {what}"), speedup, paper, &p.band, p.model.as_ref(), &points, ctx)
 }
 
 /// Section VI: the peak rate of counted operations one GPU reached, against the measured peak.

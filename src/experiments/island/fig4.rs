@@ -60,7 +60,7 @@ pub(super) fn fig4(m: &MachineRecords, a: &Analysis, optimum: &str, dir: &Path) 
 /// Figure 4's steps between island counts the paper names (the spec's `[figure4] steps`) at every size of the grid:
 /// the difference of the best fitness with its Welch 95% interval and n, and whether it is a gain.
 fn fig4_steps(a: &Analysis) -> String {
-    let Some(f) = &a.figure4 else { return String::new() };
+    let Some(f) = a.figure4() else { return String::new() };
     let sizes = a.grid_sizes();
     let mut t = Table::new(&["step", "island size", "Δ best fitness ± 95% (Welch)", "n (fewer / more)", "verdict"]);
     let mut any = false;

@@ -38,7 +38,7 @@ impl Render for IslandPaper {
     }
 
     fn analysis(&self, machine: &MachineRecords) -> Result<Analysis> {
-        Ok(Analysis { figure4: Some(self.spec.figure4.clone()), ..Analysis::of(machine)? })
+        Ok(Analysis { stated: Some(self.spec.stated()), ..Analysis::of(machine)? })
     }
 
     /// "How this was measured", naming the instance (its path from the root) and its optimum

@@ -52,6 +52,21 @@ pub(super) struct Figure4 {
     pub steps: Spanned<Vec<Pair<usize>>>,
 }
 
+/// What the paper states that the claims judge against (Tables I–II, Figure 4's
+/// setting), as the analysis carries it: read once from the spec.
+#[derive(Clone, Debug)]
+pub(super) struct Stated {
+    pub table1: SpeedupTable,
+    pub table2: SpeedupTable,
+    pub figure4: Figure4,
+}
+
+impl IslandSpec {
+    pub fn stated(&self) -> Stated {
+        Stated { table1: self.table1.clone(), table2: self.table2.clone(), figure4: self.figure4.clone() }
+    }
+}
+
 impl Figure4 {
     /// The steps as (fewer, more) island counts.
     pub fn steps(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
@@ -219,14 +234,14 @@ impl FullLength {
 }
 
 /// Table I (speedups over one CPU thread) or Table II (over the 24 cores of both servers), per island size.
-#[derive(Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct SpeedupTable {
     sizes: Vec<usize>,
     rows: Vec<SpeedupRow>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SpeedupRow {
     config: String,

@@ -12,14 +12,17 @@ pub mod analysis;
 pub mod cases;
 pub mod claims;
 pub mod crossing;
+mod figures;
 pub mod likeness;
 pub mod limits;
+mod performance;
 mod points;
 pub mod render;
 pub mod rows;
 mod s3_limit;
 pub mod selfcheck;
 pub mod spec;
+mod table1;
 #[cfg(test)]
 mod testing;
 
