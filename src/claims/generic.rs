@@ -447,25 +447,34 @@ impl Params for PairsParams {
 /// beyond the paper) unless a point present already decides against it.
 fn order_at_points<A: Series>(p: &PairsParams, a: &A, _: &Ctx) -> Outcome {
     let pairs = a.pairs(&p.series);
-    let at_budget = |o: Outcome| match pairs.budget.clone() {
-        Some(b) => o.with_budget(b),
-        None => o,
-    };
     let missing = pairs.missing.join(", ");
     if pairs.at.is_empty() {
         let why = pairs.absent.clone().unwrap_or_else(|| format!("no {} in these records", p.series));
         let why = if missing.is_empty() { why } else { format!("{why} ({missing})") };
-        return at_budget(Outcome::not_run(why).with_beyond(pairs.beyond.clone()));
+        return at_budget(Outcome::not_run(why).with_beyond(pairs.beyond.clone()), &pairs.budget);
     }
     let words = p.words.clone().unwrap_or_else(|| p.want.words().map(|w| format!("{} {w}", p.names[0])));
     let o =
         across_sizes(&pairs.at, p.want.comparison(), p.min_n, p.rule.rule(), (&p.names[0], &p.names[1]), [&words[0], &words[1]], "points");
     let o = Outcome { evidence: format!("{}: {}", pairs.setting, o.evidence), ..o };
     if !missing.is_empty() && !matches!(o.verdict, super::Verdict::NotReproduced(_)) {
-        let beyond: Vec<&str> = [o.evidence.as_str(), &pairs.beyond].into_iter().filter(|b| !b.is_empty()).collect();
-        return Outcome::not_run(format!("points not in these records: {missing}")).with_beyond(beyond.join("; "));
+        return set_aside(format!("points not in these records: {missing}"), &o.evidence, &pairs.beyond);
     }
-    at_budget(o.with_beyond(pairs.beyond.clone()))
+    at_budget(o.with_beyond(pairs.beyond.clone()), &pairs.budget)
+}
+
+/// `o` with the budget its samples were measured at, where known.
+fn at_budget(o: Outcome, budget: &Option<super::Budget>) -> Outcome {
+    match budget {
+        Some(b) => o.with_budget(b.clone()),
+        None => o,
+    }
+}
+
+/// Not run here for `why`: what was judged goes beyond the paper, with what lies outside the setting.
+fn set_aside(why: String, judged: &str, outside: &str) -> Outcome {
+    let beyond: Vec<&str> = [judged, outside].into_iter().filter(|b| !b.is_empty()).collect();
+    Outcome::not_run(why).with_beyond(beyond.join("; "))
 }
 
 /// `threshold`: the points of `series` in the paper's `sizes`, each at most
@@ -531,21 +540,16 @@ fn threshold<A: Series>(p: &ThresholdParams, a: &A, _: &Ctx) -> Outcome {
 /// else `judge(points, fewest runs of a point)`; the budget and what lies beyond
 /// the setting added either way.
 fn on_points(points: &Points, series: &str, judge: impl FnOnce(&Points, usize) -> Outcome) -> Outcome {
-    let at_budget = |o: Outcome| match points.budget.clone() {
-        Some(b) => o.with_budget(b),
-        None => o,
-    };
     if points.at.is_empty() {
         let why = points.absent.clone().unwrap_or_else(|| format!("no {series} in these records"));
-        return at_budget(Outcome::not_run(why).with_beyond(points.beyond.clone()));
+        return at_budget(Outcome::not_run(why).with_beyond(points.beyond.clone()), &points.budget);
     }
     let n = points.at.iter().map(|x| x.1.n).min().unwrap_or(0);
     let o = judge(points, n);
     if let Some(why) = &points.set_aside {
-        let beyond: Vec<&str> = [o.evidence.as_str(), &points.beyond].into_iter().filter(|b| !b.is_empty()).collect();
-        return Outcome::not_run(why.clone()).with_beyond(beyond.join("; "));
+        return set_aside(why.clone(), &o.evidence, &points.beyond);
     }
-    at_budget(o.with_beyond(points.beyond.clone()))
+    at_budget(o.with_beyond(points.beyond.clone()), &points.budget)
 }
 
 /// `up_to`: the largest point of `series` against the paper's largest ([`Paper`]).
