@@ -613,7 +613,8 @@ fn up_to<A: Series>(p: &UpToParams, a: &A, ctx: &Ctx) -> Outcome {
 }
 
 /// Up to this many points, the evidence of a `threshold` names each; past it,
-/// those that hold are counted with their range, the others named.
+/// those that hold are counted with their range, the others named (up to this
+/// many of each kind, the rest counted with their range).
 const POINTS_NAMED: usize = 12;
 
 /// Every point with its estimate and finding, or, past [`POINTS_NAMED`], "16 of
@@ -625,16 +626,27 @@ fn each_point(at: &[(String, Estimate)], findings: &[Finding]) -> String {
     if at.len() <= POINTS_NAMED {
         return named(&|_| true).join("; ");
     }
-    let held: Vec<f64> = at.iter().zip(findings).filter(|(_, f)| f.holds()).map(|((_, e), _)| e.value).collect();
-    let range = held.iter().copied().reduce(f64::min).zip(held.iter().copied().reduce(f64::max));
-    let range = range.map_or(String::new(), |(lo, hi)| format!(" ({}–{})", crate::fmt::fmt_sig(lo), crate::fmt::fmt_sig(hi)));
-    let mut parts = vec![format!("{} of {} points hold{range}", held.len(), at.len())];
+    let values = |keep: &dyn Fn(&Finding) -> bool| -> Vec<f64> {
+        at.iter().zip(findings).filter(|(_, f)| keep(f)).map(|((_, e), _)| e.value).collect()
+    };
+    let range = |xs: &[f64]| {
+        let r = xs.iter().copied().reduce(f64::min).zip(xs.iter().copied().reduce(f64::max));
+        r.map_or(String::new(), |(lo, hi)| format!(" ({}–{})", crate::fmt::fmt_sig(lo), crate::fmt::fmt_sig(hi)))
+    };
+    let held = values(&Finding::holds);
+    let mut parts = vec![format!("{} of {} points hold{}", held.len(), at.len(), range(&held))];
     for (word, keep) in
         [("not inside", Finding::fails as fn(&Finding) -> bool), ("undecided", |f: &Finding| matches!(f, Finding::Undecided { .. }))]
     {
         let these = named(&keep);
-        if !these.is_empty() {
-            parts.push(format!("{word}: {}", these.join(", ")));
+        match these.len() {
+            0 => {}
+            k if k <= POINTS_NAMED => parts.push(format!("{word}: {}", these.join(", "))),
+            k => parts.push(format!(
+                "{word}: {k} points{}, the first {POINTS_NAMED}: {}, …",
+                range(&values(&keep)),
+                these[..POINTS_NAMED].join(", ")
+            )),
         }
     }
     parts.join("; ")
@@ -909,6 +921,12 @@ mod tests {
         assert_eq!(o.verdict, Verdict::NotReproduced(Some(crate::claims::Direction::Exceeds)), "{}", o.evidence);
         assert!(o.evidence.contains("(at most 10 each): 13 of 15 points hold (2.10–3.30); not inside: far: 20.5 ["), "{}", o.evidence);
         assert!(o.evidence.contains("— exceeds; undecided: edge: 8.00 [") && !o.evidence.contains("p3"), "{}", o.evidence);
+        // Past a dozen undecided points, the first dozen are named and the rest counted with the range of all.
+        let wide: Vec<(String, Estimate)> = (0..15).map(|i| (format!("u{i}"), est(&[4.0 + i as f64, 12.0 + i as f64]))).collect();
+        let o = on(threshold, &p, &Pointed(wide));
+        assert!(matches!(o.verdict, Verdict::Inconclusive { .. }), "{}", o.evidence);
+        assert!(o.evidence.contains("0 of 15 points hold; undecided: 15 points (8.00–22.0), the first 12: u0: 8.00 ["), "{}", o.evidence);
+        assert!(o.evidence.contains("u11: ") && !o.evidence.contains("u12:") && o.evidence.ends_with(", …"), "{}", o.evidence);
     }
 
     /// Pairs at labelled points, with the setting's points the records lack.
