@@ -3,8 +3,7 @@
 
 use super::LayoutPaper;
 use super::analysis::{Analysis, Figure};
-use super::render::fmt_size;
-use super::spec::Size;
+use super::spec::{Size, fmt_size};
 use crate::records::MachineRecords;
 use crate::report::Table;
 use crate::report::chart::{self, PaperPoints, RegionChart};

@@ -1,8 +1,7 @@
 //! The kernels against the ceilings measured in the same run (beyond the paper).
 
 use super::analysis::Analysis;
-use super::render::fmt_size;
-use super::spec::Size;
+use super::spec::{Size, fmt_size};
 use crate::library::nonseparable::Function;
 use crate::records::MachineRecords;
 use crate::report::Table;

@@ -5,7 +5,7 @@
 
 use super::LayoutPaper;
 use super::analysis::{Analysis, Cell};
-use super::spec::{PAPER_CLASSES, Size};
+use super::spec::{PAPER_CLASSES, fmt_size};
 use crate::claims::Claims;
 use crate::experiments::{Analyses, Render, Section};
 use crate::library::nonseparable::{self as ns, Function};
@@ -13,10 +13,6 @@ use crate::records::MachineRecords;
 use crate::report::{PaperValue, Table};
 use anyhow::Result;
 use std::path::Path;
-
-pub(super) fn fmt_size((p, d): Size) -> String {
-    format!("{p}×{d}")
-}
 
 impl Render for LayoutPaper {
     type Analysis = Analysis;

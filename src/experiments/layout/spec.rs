@@ -14,6 +14,11 @@ use toml::Spanned;
 /// Population × dimension.
 pub type Size = (usize, usize);
 
+/// "population×dimension", as Table 1 writes a size.
+pub fn fmt_size((p, d): Size) -> String {
+    format!("{p}×{d}")
+}
+
 /// The strategies the paper compares (the classes of its figures).
 pub const PAPER_CLASSES: [&str; 5] = ["sequential", "S1", "S2", "S3", "S4"];
 /// The paper's GPU strategies (Section 3.2).

@@ -3,8 +3,7 @@
 
 use super::LayoutPaper;
 use super::analysis::{Analysis, Cell, Metric, paper_standing};
-use super::render::fmt_size;
-use super::spec::{ALL_CLASSES, PAPER_CLASSES};
+use super::spec::{ALL_CLASSES, PAPER_CLASSES, fmt_size};
 use crate::library::nonseparable::Function;
 use crate::records::MachineRecords;
 use crate::report::chart::{self, LineChart, PaperPoints};
