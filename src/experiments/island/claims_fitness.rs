@@ -5,6 +5,7 @@
 
 use super::analysis::{Analysis, Run};
 use super::claims_common::{inside, plural};
+use super::spec::Figure4;
 use crate::claims::generic::{AtSize, Pairs};
 use crate::claims::judge;
 use crate::claims::{Budget, Comparison, Finding};
@@ -28,6 +29,13 @@ fn grid_budget<'r>(runs: impl Iterator<Item = &'r Run>) -> Option<Budget> {
     runs.map(|r| r.generations).min().map(|g| Budget::new(f64::from(g), PAPER_GENERATIONS, "generations"))
 }
 
+/// Figure 4's setting where the grid has runs to judge in it, else the pairs that say why there are none.
+fn setting(a: &Analysis) -> Result<&Figure4, Pairs> {
+    let absent = |why: &str| Pairs { absent: Some(why.into()), ..Pairs::default() };
+    let f = a.figure4().ok_or_else(|| absent("no Figure 4 setting"))?;
+    if a.grid.is_empty() { Err(absent("no grid runs in these records")) } else { Ok(f) }
+}
+
 /// `more_and_larger_islands` (Figure 4, judged by the generic `order_at_points`):
 /// within Figure 4's setting (the spec's `[figure4]`), the fewest against the
 /// most islands at every island size and the smallest against the largest
@@ -35,10 +43,10 @@ fn grid_budget<'r>(runs: impl Iterator<Item = &'r Run>) -> Option<Budget> {
 /// curves rise at every size and island count. Grid points outside the setting
 /// go beyond the paper.
 pub(super) fn more_and_larger_islands(a: &Analysis) -> Pairs {
-    let Some(f) = a.figure4() else { return Pairs { absent: Some("no Figure 4 setting".into()), ..Pairs::default() } };
-    if a.grid.is_empty() {
-        return Pairs { absent: Some("no grid runs in these records".into()), ..Pairs::default() };
-    }
+    let f = match setting(a) {
+        Ok(f) => f,
+        Err(none) => return none,
+    };
     let islands: Vec<usize> = a.grid_islands().into_iter().filter(|&i| inside(&f.islands, i)).collect();
     let sizes: Vec<usize> = a.grid_sizes().into_iter().filter(|&n| inside(&f.sizes, n)).collect();
     let outside: Vec<String> = a
@@ -78,10 +86,10 @@ pub(super) fn more_and_larger_islands(a: &Analysis) -> Pairs {
 /// `[figure4] steps`), at every island size of its setting in the grid, the
 /// best fitness of more islands against fewer; steps the grid lacks are named.
 pub(super) fn island_steps(a: &Analysis) -> Pairs {
-    let Some(f) = a.figure4() else { return Pairs { absent: Some("no Figure 4 setting".into()), ..Pairs::default() } };
-    if a.grid.is_empty() {
-        return Pairs { absent: Some("no grid runs in these records".into()), ..Pairs::default() };
-    }
+    let f = match setting(a) {
+        Ok(f) => f,
+        Err(none) => return none,
+    };
     let sizes: Vec<usize> = a.grid_sizes().into_iter().filter(|&n| inside(&f.sizes, n)).collect();
     let (mut steps, mut missing) = (Vec::new(), Vec::new());
     for (fewer, more) in f.steps() {
