@@ -16,7 +16,8 @@
 //! - `threshold`: at each point of the paper's setting ([`Series::points`]) a
 //!   measured estimate at most, at least or within the paper's threshold, by
 //!   its 95% interval ([`judge::band`]: across it is inconclusive with the runs
-//!   needed), every point ([`judge::all_of`]).
+//!   needed), at every point ([`judge::all_of`]) or at over half of them (`rule =
+//!   "most"`, [`judge::most_of`]).
 //! - `order_at_points`: at each labelled point of the paper's setting
 //!   ([`Series::pairs`]: a step between island counts, a pair of settings) one
 //!   sample `want` than the other by Welch, the points combined by the rule the
@@ -344,14 +345,17 @@ impl Want {
     }
 }
 
-/// How a claim's sizes combine.
-#[derive(Clone, Copy, Debug, Deserialize)]
+/// How a claim's sizes (points) combine.
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SizesRule {
     /// At every size ([`judge::all_of`]).
+    #[default]
     Every,
     /// At some size and against it at none: ties neither support nor contradict ([`judge::any_none_against`]).
     SomeNoneAgainst,
+    /// At more than half of them ("for most of the problems", [`judge::most_of`]).
+    Most,
 }
 
 impl SizesRule {
@@ -359,6 +363,16 @@ impl SizesRule {
         match self {
             SizesRule::Every => judge::all_of,
             SizesRule::SomeNoneAgainst => judge::any_none_against,
+            SizesRule::Most => judge::most_of,
+        }
+    }
+
+    /// How the evidence says it: "each", "at some, against at none", "most".
+    fn words(self) -> &'static str {
+        match self {
+            SizesRule::Every => "each",
+            SizesRule::SomeNoneAgainst => "at some, against at none",
+            SizesRule::Most => "at over half the points",
         }
     }
 }
@@ -491,6 +505,9 @@ pub struct ThresholdParams {
     pub within: Option<Band>,
     #[serde(default)]
     pub sizes: Option<Band>,
+    /// How the points combine: every one by default.
+    #[serde(default)]
+    pub rule: SizesRule,
     /// Runs every point needs.
     pub min_n: usize,
 }
@@ -519,18 +536,20 @@ impl Params for ThresholdParams {
     }
 }
 
-/// Every point's interval on the threshold's side ([`judge::band`], [`judge::all_of`]);
-/// the claim needs `min_n` runs at every point (fewer anywhere is inconclusive).
+/// Every point's interval on the threshold's side ([`judge::band`]), the points
+/// combined by `rule` ([`judge::all_of`] unless the spec says otherwise); the
+/// claim needs `min_n` runs at every point (fewer anywhere is inconclusive).
 /// Points the analysis sets aside are judged the same and shown beyond the paper.
 fn threshold<A: Series>(p: &ThresholdParams, a: &A, _: &Ctx) -> Outcome {
     on_points(&a.points(&p.series, p.sizes.as_ref()), &p.series, |points, n| {
         let (band, words) = p.bound();
         let findings: Vec<Finding> = points.at.iter().map(|(_, e)| judge::band(e, &band)).collect();
-        let evidence = format!("{} ({words} each): {}", points.setting, each_point(&points.at, &findings));
+        let evidence = format!("{} ({words} {}): {}", points.setting, p.rule.words(), each_point(&points.at, &findings));
+        let finding = p.rule.rule()(&findings);
         match points.ratio {
             _ if n < p.min_n => Outcome::too_few(n, p.min_n, evidence),
-            Some(r) => Outcome::decided(judge::all_of(&findings), n, evidence).with_ratio(r),
-            None => Outcome::decided(judge::all_of(&findings), n, evidence),
+            Some(r) => Outcome::decided(finding, n, evidence).with_ratio(r),
+            None => Outcome::decided(finding, n, evidence),
         }
     })
 }
@@ -880,7 +899,15 @@ mod tests {
 
     #[test]
     fn threshold_holds_at_every_point_by_its_interval() {
-        let p = ThresholdParams { series: "a".into(), at_most: Some(10.0), at_least: None, within: None, sizes: Some(RANGE), min_n: 2 };
+        let p = ThresholdParams {
+            series: "a".into(),
+            at_most: Some(10.0),
+            at_least: None,
+            within: None,
+            sizes: Some(RANGE),
+            rule: SizesRule::Every,
+            min_n: 2,
+        };
         let est = |xs: &[f64]| Estimate::mean_of(xs).unwrap();
         let points = |b: &[f64]| Pointed(vec![("ℓ = 50".into(), est(&[2.4, 3.2])), ("ℓ = 100".into(), est(b))]);
         let o = on(threshold, &p, &points(&[2.0, 2.1]));
@@ -892,6 +919,13 @@ mod tests {
         assert!(on(threshold, &p, &points(&[4.0, 12.0])).verdict.n_needed().is_some());
         let least = ThresholdParams { at_most: None, at_least: Some(5.0), ..p };
         assert_eq!(on(threshold, &least, &points(&[2.0, 2.1])).verdict.direction(), Some(crate::claims::Direction::FallsShort));
+        // "For most of the problems": two points of three hold; one holding of three fails.
+        let most = ThresholdParams { rule: SizesRule::Most, series: "a".into(), ..least };
+        let three = |c: &[f64]| Pointed(vec![("a".into(), est(&[6.0, 6.1])), ("b".into(), est(&[2.0, 2.1])), ("c".into(), est(c))]);
+        let o = on(threshold, &most, &three(&[7.0, 7.1]));
+        assert!(o.verdict == Verdict::Reproduced && o.evidence.contains("(at least 5 at over half the points)"), "{}", o.evidence);
+        assert_eq!(on(threshold, &most, &three(&[1.0, 1.1])).verdict.kind(), VerdictKind::NotReproduced);
+        assert!(on(threshold, &most, &three(&[4.0, 12.0])).verdict.n_needed().is_some());
         // Fewer runs than the claim needs at any point: inconclusive, needing min_n.
         assert_eq!(
             on(threshold, &ThresholdParams { min_n: 3, series: "a".into(), ..least }, &points(&[2.0, 2.1])).verdict,
@@ -904,14 +938,30 @@ mod tests {
         let o = on(threshold, &within, &SetAside(points(&[2.0, 2.1])));
         assert_eq!(o.verdict.label(), "not run here (another population)");
         assert!(o.beyond.as_deref().unwrap().starts_with("spc at ℓ = 50–350 (within 1–2.5 each): ℓ = 50: 2.80"), "{:?}", o.beyond);
-        let none = ThresholdParams { series: "b".into(), at_most: Some(1.0), at_least: None, within: None, sizes: Some(RANGE), min_n: 2 };
+        let none = ThresholdParams {
+            series: "b".into(),
+            at_most: Some(1.0),
+            at_least: None,
+            within: None,
+            sizes: Some(RANGE),
+            rule: SizesRule::Every,
+            min_n: 2,
+        };
         assert_eq!(on(threshold, &none, &points(&[1.0])).verdict.label(), "not run here (b: libcuda not found)");
     }
 
     /// Past a dozen points the evidence counts those that hold and names the others.
     #[test]
     fn threshold_names_only_the_points_that_do_not_hold_past_a_dozen() {
-        let p = ThresholdParams { series: "a".into(), at_most: Some(10.0), at_least: None, within: None, sizes: Some(RANGE), min_n: 2 };
+        let p = ThresholdParams {
+            series: "a".into(),
+            at_most: Some(10.0),
+            at_least: None,
+            within: None,
+            sizes: Some(RANGE),
+            rule: SizesRule::Every,
+            min_n: 2,
+        };
         let est = |xs: &[f64]| Estimate::mean_of(xs).unwrap();
         let mut at: Vec<(String, Estimate)> =
             (0..13).map(|i| (format!("p{i}"), est(&[2.0 + i as f64 / 10.0, 2.2 + i as f64 / 10.0]))).collect();
@@ -1057,8 +1107,15 @@ mod tests {
         assert_eq!(FasterParams { a: "a".into(), b: "b".into(), min_n: 1 }.validate().unwrap_err().0, "min_n");
         assert_eq!(identical_at(0).validate().unwrap_err().0, "min_n");
         assert_eq!(OrderParams { min_n: 1, ..order(SizesRule::Every) }.validate().unwrap_err().0, "min_n");
-        let both =
-            ThresholdParams { series: "a".into(), at_most: Some(1.0), at_least: Some(0.5), within: None, sizes: Some(RANGE), min_n: 2 };
+        let both = ThresholdParams {
+            series: "a".into(),
+            at_most: Some(1.0),
+            at_least: Some(0.5),
+            within: None,
+            sizes: Some(RANGE),
+            rule: SizesRule::Every,
+            min_n: 2,
+        };
         assert_eq!(both.validate().unwrap_err().0, "at_most");
         assert_eq!(ThresholdParams { at_least: None, min_n: 1, ..both }.validate().unwrap_err().0, "min_n");
     }

@@ -22,13 +22,10 @@ use crate::fmt::{fmt_mean, fmt_num, fmt_ratio, fmt_sig};
 use serde::Deserialize;
 
 /// The paper's own checks, beside the generic shapes every paper has (`up_to`
-/// judges the speedups' maxima, `threshold` `learning_over_evaluation`).
-pub(super) const CHECKS: &[Check<Analysis>] = &[
-    check!("cuda_variance_smaller", cuda_variance_smaller),
-    check!("speedup_peak_band", speedup_peak_band),
-    check!("speedup_peak_set", speedup_peak_set),
-    check!("small_sets_gain_little", small_sets_gain_little),
-];
+/// judges the speedups' maxima; `threshold` `learning_over_evaluation`, the
+/// peaks of Figures 4–5 and the small sets' shares).
+pub(super) const CHECKS: &[Check<Analysis>] =
+    &[check!("cuda_variance_smaller", cuda_variance_smaller), check!("speedup_peak_set", speedup_peak_set)];
 
 /// What the evidence says of CN, SS and SA wherever they take part.
 const STAND_INS: &str =
@@ -268,6 +265,9 @@ impl Series for Analysis {
             "evaluation_total_speedup" => return speedups(self, StageName::Evaluation, Measure::Total),
             "learning_net_speedup" => return speedups(self, StageName::Learning, Measure::SameWindow),
             "learning_total_speedup" => return speedups(self, StageName::Learning, Measure::Total),
+            "evaluation_peak_share" => return peak_shares(self, StageName::Evaluation),
+            "learning_peak_share" => return peak_shares(self, StageName::Learning),
+            "small_set_share" => return small_set_shares(self),
             _ => return Points::default(),
         }
         if let Some((budget, l)) = self.like_for_like_learning() {
@@ -390,38 +390,20 @@ fn learning_over_evaluation(a: &Analysis, learning: Budget, l: &Learning) -> Poi
     points
 }
 
-/// `speedup_peak_band`: Figures 4–5, the speedup against the training instances
-/// per stratum (T/x) peaks inside a band for most sets.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PeakParams {
-    pub stage: StageName,
-    /// A set peaks inside when its best speedup in the band is at least this share of its best anywhere.
-    steady: f64,
-    min_n: usize,
-}
-
-impl Params for PeakParams {
-    fn validate(&self) -> Result<(), (String, String)> {
-        if !(self.steady > 0.0 && self.steady <= 1.0) {
-            return Err(("steady".into(), format!("a share of the best speedup must be in (0, 1], not {}", self.steady)));
-        }
-        check_min_n(self.min_n)
-    }
-}
-
-/// Figures 4–5 ("for most of the problems"): among the public sets measured
-/// both inside the band of training instances per stratum and above it ("then
-/// it gets steady or decreases"), most peak inside ([`judge::most_of`]): per
-/// set, its best speedup in the band over its best anywhere (ratio of the mean
-/// speedups with its 95% interval) at least `steady`.
-fn speedup_peak_band(p: &PeakParams, a: &Analysis, _: &Ctx) -> Outcome {
-    let j = match judged(a, p.stage) {
+/// `{evaluation,learning}_peak_share`, the points of Figures 4–5 ("for most of
+/// the problems", judged by the generic `threshold` with `rule = "most"`): each
+/// public set measured both inside the band of training instances per stratum
+/// (the spec's `[peaks]`) and above it ("then it gets steady or decreases"), its
+/// best speedup in the band over its best anywhere (ratio of the mean speedups
+/// with its 95% interval; 1 where the best lies in the band). The stand-ins and
+/// the window counts the table lacks go beyond the paper.
+fn peak_shares(a: &Analysis, stage: StageName) -> Points {
+    let j = match judged(a, stage) {
         Ok(j) => j,
-        Err(why) => return Outcome::not_run(why),
+        Err(why) => return Points { absent: Some(why), ..Points::default() },
     };
-    let band = p.stage.peak(&a.paper);
-    let (lo, hi) = (band.low, band.high);
+    let band = stage.peak(&a.paper);
+    let (lo, hi) = (fmt_num(band.low), fmt_num(band.high));
     let at_x = |x: &StratumPoint| format!("{:.1}× at {:.0} (x = {})", x.speedup, x.per_stratum, x.windows);
     let outside: Vec<String> = j
         .stage
@@ -432,61 +414,43 @@ fn speedup_peak_band(p: &PeakParams, a: &Analysis, _: &Ctx) -> Outcome {
     let mut beyond =
         if outside.is_empty() { Vec::new() } else { vec![format!("at window counts {} lacks: {}", j.name, outside.join("; "))] };
     let curves = j.stage.speedups_per_stratum(&a.instances, CUDA, |w| j.table.has_windows(w));
-    if curves.is_empty() {
-        return at_budget(Outcome::not_run(no_cuda(j.stage)).with_beyond(beyond.join("; ")), j.budget);
-    }
-    let judged: Vec<(&str, Finding, String, usize)> = curves
-        .iter()
-        .filter(|c| c.points.iter().any(|x| x.per_stratum > hi))
-        .filter_map(|c| {
-            let (best, inside) = (c.peak()?, peak(c.points.iter().filter(|x| band.contains(x.per_stratum)))?);
-            let share = if best.windows == inside.windows {
-                Some(Estimate::exact(1.0))
-            } else {
-                Estimate::ratio_of_means(&inside.runs, &best.runs)
-            };
-            let finding = share.map_or_else(|| Finding::undecided(None, "no paired runs"), |s| judge::at_least(&s, p.steady));
-            let share = share.map_or("no paired runs".into(), |s| s.to_string());
-            let line = format!(
-                "{}: best {}, in the band {} (n = {}, {}), share {share}, {}",
-                set_label(c.set),
-                at_x(best),
-                at_x(inside),
-                best.runs.len(),
-                inside.runs.len(),
-                finding.word()
-            );
-            Some((c.set, finding, line, best.runs.len().min(inside.runs.len())))
-        })
-        .collect();
-    let (public, stand_ins): (Vec<_>, Vec<_>) = judged.into_iter().partition(|x| is_public(x.0));
-    let lines = |xs: &[(&str, Finding, String, usize)]| xs.iter().map(|x| x.2.as_str()).collect::<Vec<_>>().join("; ");
-    if !stand_ins.is_empty() {
-        beyond.push(format!("the stand-ins ({STAND_INS}): {}", lines(&stand_ins)));
-    }
-    let beyond = beyond.join("; ");
-    if public.is_empty() {
-        let why = format!(
-            "no public set measured both at {}–{} and above {} training instances per stratum",
-            fmt_num(lo),
-            fmt_num(hi),
-            fmt_num(hi)
-        );
-        return at_budget(Outcome::not_run(why).with_beyond(beyond), j.budget);
-    }
-    let n = public.iter().map(|x| x.3).min().unwrap_or(0);
-    let findings: Vec<Finding> = public.iter().map(|x| x.1.clone()).collect();
-    let evidence = format!(
-        "{} of {} public sets measured in and above {}–{} training instances per stratum peak in it, most wanted (their best there at least {} × their best anywhere, 95% interval of the ratio of mean speedups; {}, cuda-paper): {}",
-        findings.iter().filter(|f| f.holds()).count(),
-        public.len(),
-        fmt_num(lo),
-        fmt_num(hi),
-        fmt_num(p.steady),
-        j.name,
-        lines(&public)
+    let setting = format!(
+        "public sets measured in and above {lo}–{hi} training instances per stratum ({}, cuda-paper), their best speedup there over their best anywhere (95% interval of the ratio of mean speedups)",
+        j.name
     );
-    at_budget(decide(judge::most_of(&findings), n, p.min_n, evidence).with_beyond(beyond), j.budget)
+    let absent = if curves.is_empty() {
+        no_cuda(j.stage)
+    } else {
+        format!("no public set measured both at {lo}–{hi} and above {hi} training instances per stratum")
+    };
+    let mut points = Points { setting, absent: Some(absent), budget: j.budget, ..Points::default() };
+    let mut stand_ins = Vec::new();
+    for c in curves.iter().filter(|c| c.points.iter().any(|x| x.per_stratum > band.high)) {
+        let (Some(best), Some(inside)) = (c.peak(), peak(c.points.iter().filter(|x| band.contains(x.per_stratum)))) else {
+            continue;
+        };
+        let n = best.runs.len().min(inside.runs.len());
+        let share = if best.windows == inside.windows {
+            Estimate { n, ..Estimate::exact(1.0) }
+        } else {
+            let Some(share) = Estimate::ratio_of_means(&inside.runs, &best.runs) else { continue };
+            share
+        };
+        let label = format!(
+            "{}: best {}, in the band {} (n = {}, {})",
+            set_label(c.set),
+            at_x(best),
+            at_x(inside),
+            best.runs.len(),
+            inside.runs.len()
+        );
+        if is_public(c.set) { points.at.push((label, share)) } else { stand_ins.push(format!("{label}: {share}")) }
+    }
+    if !stand_ins.is_empty() {
+        beyond.push(format!("the stand-ins ({STAND_INS}): {}", stand_ins.join("; ")));
+    }
+    points.beyond = beyond.join("; ");
+    points
 }
 
 /// `speedup_peak_set`: the set where the paper's largest speedup lies.
@@ -555,102 +519,60 @@ fn speedup_peak_set(p: &PeakSetParams, a: &Analysis, _: &Ctx) -> Outcome {
     if best.iter().any(|m| !is_public(m.0)) { o.with_stand_in(STAND_INS) } else { o }
 }
 
-/// `small_sets_gain_little`: the sets the paper calls very small against those
-/// above `large_above` training instances.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SmallSetsParams {
-    /// The small sets (Section 5.1: pen, sat, wav).
-    sets: Vec<String>,
-    /// Training instances above which a set is large ("more than 40000 instances").
-    large_above: f64,
-    /// A small set gains little when its largest net speedup is below this share
-    /// of the least 1-window net speedup of the large sets.
-    little: f64,
-    min_n: usize,
-}
-
-impl Params for SmallSetsParams {
-    fn validate(&self) -> Result<(), (String, String)> {
-        if let Some(set) = self.sets.iter().find(|s| !SETS.contains(&s.as_str())) {
-            return Err(("sets".into(), format!("unknown set `{set}` (known: {})", SETS.join(", "))));
-        }
-        if self.sets.is_empty() {
-            return Err(("sets".into(), "at least one set".into()));
-        }
-        if self.large_above <= 0.0 {
-            return Err(("large_above".into(), format!("training instances must be above 0, not {}", self.large_above)));
-        }
-        if !(self.little > 0.0 && self.little <= 1.0) {
-            return Err(("little".into(), format!("a share of a speedup must be in (0, 1], not {}", self.little)));
-        }
-        check_min_n(self.min_n)
-    }
-}
-
-/// Section 5.1 (pen, sat and wav): each small set's largest net speedup
-/// (cuda-paper, Table 3's window counts) over the least 1-window net speedup
-/// among the public sets above `large_above` training instances (ratio of the
-/// mean speedups with its 95% interval) at most `little`, for every small set
-/// ([`judge::all_of`]); the window counts where a small set loses (net speedup
-/// below 1) are named, and the stand-ins above `large_above` are shown beyond the paper.
-fn small_sets_gain_little(p: &SmallSetsParams, a: &Analysis, _: &Ctx) -> Outcome {
-    let stage = &a.eval;
+/// `small_set_share`, the points of Section 5.1's small sets (pen, sat and wav:
+/// "the overhead of parallelising the fitness function is greater than the
+/// advantage obtained", judged by the generic `threshold`): each small set's
+/// largest net speedup (cuda-paper, Table 3's window counts) over the least
+/// 1-window net speedup among the public sets above the spec's `large_above`
+/// training instances (ratio of the mean speedups with its 95% interval), the
+/// window counts where a small set loses (net speedup below 1) named; the
+/// stand-ins above `large_above` are shown beyond the paper.
+fn small_set_shares(a: &Analysis) -> Points {
+    let (stage, small) = (&a.eval, &a.paper.small_sets);
     let points = measured(stage, &a.paper.table3, Measure::SameWindow, CUDA, true);
-    let is_large = |set: &str| !p.sets.iter().any(|x| x == set) && a.instances.get(set).is_some_and(|&n| n as f64 > p.large_above);
+    let is_large = |set: &str| !small.sets.iter().any(|x| x == set) && a.instances.get(set).is_some_and(|&n| n as f64 > small.large_above);
     let (large, large_stand_ins): (Vec<&Measured>, Vec<&Measured>) =
         points.iter().filter(|m| m.1 == 1 && is_large(m.0)).partition(|m| is_public(m.0));
+    let above = fmt_num(small.large_above);
     let beyond = if large_stand_ins.is_empty() {
         String::new()
     } else {
         let shown: Vec<String> = large_stand_ins.iter().map(|m| show(m)).collect();
-        format!("the stand-ins above {} instances, not in the bar ({STAND_INS}): {}", fmt_num(p.large_above), shown.join(", "))
+        format!("the stand-ins above {above} instances, not in the bar ({STAND_INS}): {}", shown.join(", "))
     };
-    let small: Vec<&Measured> = p.sets.iter().filter_map(|s| largest(points.iter().filter(|m| m.0 == s))).collect();
+    let mut out = Points { beyond, budget: a.eval_budget(), ..Points::default() };
+    let mine: Vec<&Measured> = small.sets.iter().filter_map(|s| largest(points.iter().filter(|m| m.0 == s))).collect();
     let Some(least) = large.iter().min_by(|x, y| x.2.value.total_cmp(&y.2.value)) else {
-        let why = format!("no cuda-paper runs at 1 window of a public set above {} training instances", fmt_num(p.large_above));
-        return at_budget(Outcome::not_run(if has_cuda(stage) { why } else { no_cuda(stage) }).with_beyond(beyond), a.eval_budget());
+        let why = format!("no cuda-paper runs at 1 window of a public set above {above} training instances");
+        return Points { absent: Some(if has_cuda(stage) { why } else { no_cuda(stage) }), ..out };
     };
-    if small.is_empty() {
-        let why = format!("no cuda-paper runs of {} at Table 3's window counts", p.sets.join(", "));
-        return at_budget(Outcome::not_run(why).with_beyond(beyond), a.eval_budget());
+    if mine.is_empty() {
+        return Points { absent: Some(format!("no cuda-paper runs of {} at Table 3's window counts", small.sets.join(", "))), ..out };
     }
     let bar = stage.run_speedups(least.0, 1, CUDA);
-    let judged: Vec<(Finding, String)> = small
-        .iter()
-        .map(|m| {
-            let runs = stage.run_speedups(m.0, m.1, CUDA);
-            let share = Estimate::ratio_of_means(&runs, &bar);
-            let finding = share.map_or_else(|| Finding::undecided(None, "no paired runs"), |s| judge::at_most(&s, p.little));
-            let loses: Vec<String> = points.iter().filter(|x| x.0 == m.0 && x.2.value < 1.0).map(|x| x.1.to_string()).collect::<Vec<_>>();
-            let loses = if loses.is_empty() { String::new() } else { format!(", loses at {} windows", loses.join(", ")) };
-            let share = share.map_or("no paired runs".into(), |s| s.to_string());
-            (finding.clone(), format!("{} (n = {}): share {share}, {}{loses}", show(m), runs.len(), finding.word()))
-        })
-        .collect();
-    let paper_small = p
+    for m in mine {
+        let runs = stage.run_speedups(m.0, m.1, CUDA);
+        let Some(share) = Estimate::ratio_of_means(&runs, &bar) else { continue };
+        let loses: Vec<String> = points.iter().filter(|x| x.0 == m.0 && x.2.value < 1.0).map(|x| x.1.to_string()).collect();
+        let loses = if loses.is_empty() { String::new() } else { format!(", loses at {} windows", loses.join(", ")) };
+        out.at.push((format!("{} (n = {}){loses}", show(m), runs.len()), share));
+    }
+    let paper_small = small
         .sets
         .iter()
         .flat_map(|s| a.paper.table3.windows.get_ref().iter().filter_map(move |&w| Some((a.paper.table3.at(s, w)?.0, s.as_str(), w))))
         .max_by(|x, y| x.0.total_cmp(&y.0));
     let paper_large = large.iter().filter_map(|m| Some((a.paper.table3.at(m.0, 1)?.0, m.0))).min_by(|x, y| x.0.total_cmp(&y.0));
     let paper = match (paper_small, paper_large) {
-        (Some((x, s, w)), Some((y, l))) => format!("; the paper: {x:.1}× ({}) against {y:.1}× ({}), {:.2}", at(s, w), at(l, 1), x / y),
+        (Some((x, s, w)), Some((y, l))) => format!(" (the paper: {x:.1}× at {} against {y:.1}× at {}, {:.2})", at(s, w), at(l, 1), x / y),
         _ => String::new(),
     };
-    let findings: Vec<Finding> = judged.iter().map(|x| x.0.clone()).collect();
-    let evidence = format!(
-        "each small set's largest net speedup of cuda-paper at Table 3's window counts over the least 1-window net speedup of the public sets above {} training instances ({}, n = {}), at most {} (95% interval of the ratio of the mean speedups): {} of {} gain little — {}{paper}",
-        fmt_num(p.large_above),
+    out.setting = format!(
+        "each small set's largest net speedup of cuda-paper at Table 3's window counts over the least 1-window net speedup of the public sets above {above} training instances ({}, n = {}){paper}, 95% interval of the ratio of the mean speedups",
         show(least),
-        bar.len(),
-        fmt_num(p.little),
-        findings.iter().filter(|f| f.holds()).count(),
-        small.len(),
-        judged.iter().map(|x| x.1.as_str()).collect::<Vec<_>>().join("; ")
+        bar.len()
     );
-    let n = small.iter().map(|m| stage.run_speedups(m.0, m.1, CUDA).len()).chain([bar.len()]).min().unwrap_or(0);
-    at_budget(decide(judge::all_of(&findings), n, p.min_n, evidence).with_beyond(beyond), a.eval_budget())
+    out
 }
 
 #[cfg(test)]

@@ -124,9 +124,9 @@ fn every_claim_can_be_reproduced() {
     ];
     every_claim_reaches(&s.claims, VerdictKind::Reproduced, &cases, &s.hardware);
     let o = s.judge("small_sets_gain_little", &cases[11].2);
-    assert!(o.evidence.contains("(14.1× (adu, 1 window), n = 2)") && o.evidence.contains("1 of 1 gain little"), "{}", o.evidence);
-    assert!(o.evidence.contains("2.00× (sat, 1 window) (n = 2): share") && o.evidence.contains("loses at 4 windows"), "{}", o.evidence);
-    assert!(o.evidence.ends_with("the paper: 2.2× (pen, 1 window) against 14.2× (adu, 1 window), 0.15"), "{}", o.evidence);
+    assert!(o.evidence.contains("(14.1× (adu, 1 window), n = 2)") && o.evidence.contains("(at most 0.5 each)"), "{}", o.evidence);
+    assert!(o.evidence.contains("2.00× (sat, 1 window) (n = 2), loses at 4 windows: 0.142"), "{}", o.evidence);
+    assert!(o.evidence.contains("(the paper: 2.2× at pen, 1 window against 14.2× at adu, 1 window, 0.15)"), "{}", o.evidence);
     let o = s.judge("cuda_speedup", &cases[0].2);
     assert!(o.evidence.contains("against the paper's 17.9") && o.ratio.is_some(), "{}", o.evidence);
 }
@@ -347,15 +347,15 @@ fn parameters_are_typed_and_checked_when_the_spec_loads() {
         assert!(e.contains(&format!("biohel.toml:{line}")), "{e}");
         e
     };
-    let e = err("stage = \"learning\", steady", "stage = \"learn\", steady");
-    assert!(e.contains("claims.fig5_peak.params") && e.contains("unknown variant `learn`"), "{e}");
+    let e = err("stage = \"evaluation\", measure = \"total\"", "stage = \"learn\", measure = \"total\"");
+    assert!(e.contains("claims.cuda_speedup_ilas_peak_set.params") && e.contains("unknown variant `learn`"), "{e}");
     // The peaks' bands are the spec's `[peaks]`, the paper's statement, read once.
     let e = err("learning = [50000.0, 100000.0]", "learning = [0.0, 100000.0]");
     assert!(e.contains("peaks.learning") && e.contains("above 0"), "{e}");
-    let e = err("stage = \"learning\", steady", "stage = \"learning\", per_stratum = [1.0, 2.0], steady");
+    let e = err("series = \"learning_peak_share\", at_least", "series = \"learning_peak_share\", per_stratum = [1.0, 2.0], at_least");
     assert!(e.contains("claims.fig5_peak.params") && e.contains("per_stratum"), "{e}");
-    let e = err("steady = 0.9, min_n = 2 }", "steady = 1.5, min_n = 2 }");
-    assert!(e.contains("claims.fig4_peak.params.steady"), "{e}");
+    let e = err("rule = \"most\", min_n = 2 }", "rule = \"mostly\", min_n = 2 }");
+    assert!(e.contains("claims.fig4_peak.params") && e.contains("unknown variant `mostly`"), "{e}");
     let e = err("params = { min_n = 2 }", "params = { min_n = 1 }");
     assert!(e.contains("claims.cuda_variance_smaller.params.min_n") && e.contains("at least 2"), "{e}");
     let e = err("series = \"serial_time_share\", within = [0.5, 2.0], min_n = 2", "series = \"serial_time_share\", min_n = 2");
@@ -367,10 +367,11 @@ fn parameters_are_typed_and_checked_when_the_spec_loads() {
     assert!(e.contains("claims.cuda_speedup.params") && e.contains("not an interval"), "{e}");
     let e = err("measure = \"same_window\", set = \"ss\"", "measure = \"same_window\", set = \"sss\"");
     assert!(e.contains("claims.cuda_speedup_peak_set.params.set") && e.contains("unknown set `sss`"), "{e}");
-    let e = err("large_above = 40000.0, little = 0.5", "large_above = 40000.0, little = 1.5");
-    assert!(e.contains("claims.small_sets_gain_little.params.little"), "{e}");
-    let e = err("sets = [\"sat\", \"wav\", \"pen\"], large_above", "sets = [\"sat\", \"wave\"], large_above");
-    assert!(e.contains("claims.small_sets_gain_little.params.sets") && e.contains("`wave`"), "{e}");
+    // The small sets and the size above which a set is large are the spec's `[small_sets]`.
+    let e = err("sets = [\"sat\", \"wav\", \"pen\"]\nlarge_above", "sets = [\"sat\", \"wave\"]\nlarge_above");
+    assert!(e.contains("small_sets.sets") && e.contains("`wave`"), "{e}");
+    let e = err("large_above = 40000.0", "large_above = -1.0");
+    assert!(e.contains("small_sets.large_above") && e.contains("above 0"), "{e}");
     let e = err("model = { gpu_bandwidth = 1.0, cpu_clock = -1.0 } }", "model = { gpu_int32 = 1.0, cpu_clock = -1.0 } }");
     assert!(e.contains("claims.cuda_speedup.params.model") && e.contains("GPU int32 rate"), "{e}");
 }

@@ -59,6 +59,7 @@ pub struct BiohelSpec {
     pub table3: PaperSpeedups,
     pub table4: PaperSpeedups,
     pub peaks: Peaks,
+    pub small_sets: SmallSetsSpec,
     #[serde(default)]
     pub paper_text: Vec<PaperText>,
     pub claims: Vec<ClaimSpec>,
@@ -71,6 +72,22 @@ pub struct BiohelSpec {
 pub struct Peaks {
     pub evaluation: Spanned<Band>,
     pub learning: Spanned<Band>,
+}
+
+/// The sets Section 5.1 calls very small (pen, sat, wav), against the sets
+/// above `large_above` training instances ("more than 40000 instances"): `[small_sets]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SmallSetsSpec {
+    pub sets: Vec<Spanned<String>>,
+    pub large_above: Spanned<f64>,
+}
+
+/// `[small_sets]` once loaded.
+#[derive(Clone, Debug)]
+pub struct SmallSets {
+    pub sets: Vec<String>,
+    pub large_above: f64,
 }
 
 /// A value of Tables 3–4 that the paper's text contradicts, and the note shown beside it.
@@ -202,6 +219,7 @@ pub struct PaperTables {
     pub rules_per_iteration: usize,
     /// `[peaks]`: the evaluation's band and the learning system's.
     pub peaks: [Band; 2],
+    pub small_sets: SmallSets,
 }
 
 impl PaperTables {
@@ -212,6 +230,10 @@ impl PaperTables {
             table4: spec.table4.clone(),
             rules_per_iteration: *spec.settings.rules_per_iteration.get_ref(),
             peaks: [*spec.peaks.evaluation.get_ref(), *spec.peaks.learning.get_ref()],
+            small_sets: SmallSets {
+                sets: spec.small_sets.sets.iter().map(|s| s.get_ref().clone()).collect(),
+                large_above: *spec.small_sets.large_above.get_ref(),
+            },
         }
     }
 }
@@ -243,6 +265,15 @@ pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
             let why = format!("instances per stratum must be above 0, not {}", band.get_ref().low);
             return Err(file.invalid(band, &format!("peaks.{key}"), why));
         }
+    }
+    let small = &spec.small_sets;
+    validate_sets(file, &small.sets, "small_sets.sets")?;
+    if small.sets.is_empty() {
+        return Err(file.invalid_key("small_sets", "sets", "name at least one set"));
+    }
+    if small.large_above.get_ref().is_nan() || *small.large_above.get_ref() <= 0.0 {
+        let why = format!("training instances must be above 0, not {}", small.large_above.get_ref());
+        return Err(file.invalid(&small.large_above, "small_sets.large_above", why));
     }
     let s = &spec.settings;
     if *s.rules_per_iteration.get_ref() == 0 {
