@@ -130,6 +130,9 @@ impl Analysis {
 }
 
 impl Series for Analysis {
+    /// Table 1's evaluations at each length the profile runs.
+    const NAMES: &'static [&'static str] = &["evals_l16", "evals_l32"];
+
     fn series(&self, name: &str) -> Option<Vec<f64>> {
         self.evaluations.get(&name.strip_prefix("evals_l")?.parse().ok()?).cloned()
     }

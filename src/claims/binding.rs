@@ -28,6 +28,13 @@ pub trait Params: DeserializeOwned + Send + Sync + 'static {
     fn model(&self) -> Option<&Model> {
         None
     }
+
+    /// The series of the analysis the parameters name, by key (a generic
+    /// check's `series`, `a`, `b`): each must be one the analysis answers to
+    /// ([`Series::NAMES`], checked at load).
+    fn series(&self) -> Vec<(&'static str, &str)> {
+        Vec::new()
+    }
 }
 
 /// Checks without parameters.
@@ -57,7 +64,7 @@ macro_rules! check {
 
 /// Parses and validates a claim's parameters as `P` and binds them to `f`; a
 /// model must name only quantities the paper's datasheet gives.
-pub fn bind<A: 'static, P: Params>(
+pub fn bind<A: Series + 'static, P: Params>(
     file: &SpecFile,
     claim: &ClaimSpec,
     paper: &PaperHardware,
@@ -65,9 +72,11 @@ pub fn bind<A: 'static, P: Params>(
 ) -> Result<Bound<A>, SpecError> {
     let params: P = parse_params(file, claim)?;
     let missing = params.model().and_then(|m| m.quantities().find(|q| !paper.datasheet.contains_key(q)));
-    let problem = match missing {
-        Some(q) => Err(("model".to_owned(), format!("[paper.hardware.datasheet] gives no {} for the paper's machine", q.label()))),
-        None => params.validate(),
+    let unknown = params.series().into_iter().find(|(_, name)| !A::NAMES.contains(name));
+    let problem = match (missing, unknown) {
+        (Some(q), _) => Err(("model".to_owned(), format!("[paper.hardware.datasheet] gives no {} for the paper's machine", q.label()))),
+        (_, Some((key, name))) => Err((key.to_owned(), unknown_series::<A>(name))),
+        _ => params.validate(),
     };
     if let Err((key, message)) = problem {
         let key = format!("claims.{}.params.{key}", claim.id);
@@ -77,6 +86,12 @@ pub fn bind<A: 'static, P: Params>(
         });
     }
     Ok(Box::new(move |a, ctx| f(&params, a, ctx)))
+}
+
+/// "unknown series `x` (this paper's: a, b)".
+fn unknown_series<A: Series>(name: &str) -> String {
+    let known = if A::NAMES.is_empty() { "none".to_owned() } else { A::NAMES.join(", ") };
+    format!("unknown series `{name}` (this paper's: {known})")
 }
 
 /// Reads `P` from the claim's `params` text so that errors carry the line and key.
@@ -154,6 +169,10 @@ impl<A: Series + 'static> Claims<A> {
                     return Err(file.invalid(h, &format!("claims.{}.headline.paper", c.id), why));
                 }
                 Some(h) => {
+                    let names = [Some(&h.get_ref().a), h.get_ref().b.as_ref()];
+                    if let Some(name) = names.into_iter().flatten().find(|n| !A::NAMES.contains(&n.as_str())) {
+                        return Err(file.invalid(h, &format!("claims.{}.headline", c.id), unknown_series::<A>(name)));
+                    }
                     let h = h.get_ref().clone();
                     Some(Box::new(move |a: &A| generic::headline(&h, a)) as Measure<A>)
                 }

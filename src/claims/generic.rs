@@ -38,6 +38,11 @@ use std::collections::BTreeMap;
 /// An analysis that names its samples. Every method has a default (no
 /// samples): a paper implements what its claims use.
 pub trait Series {
+    /// Every series name the analysis answers to: a claim or headline naming
+    /// another is a spec error at load ([`super::Claims::bind`]), not a claim
+    /// "not run here" on every machine.
+    const NAMES: &'static [&'static str];
+
     /// One value per run of the series `name`, None where its records hold none.
     fn series(&self, _name: &str) -> Option<Vec<f64>> {
         None
@@ -202,12 +207,20 @@ fn two() -> usize {
 }
 
 impl Params for FasterParams {
+    fn series(&self) -> Vec<(&'static str, &str)> {
+        vec![("a", &self.a), ("b", &self.b)]
+    }
+
     fn validate(&self) -> Result<(), (String, String)> {
         min_n_of(self.min_n)
     }
 }
 
 impl Params for RatioParams {
+    fn series(&self) -> Vec<(&'static str, &str)> {
+        vec![("a", &self.a), ("b", &self.b)]
+    }
+
     fn validate(&self) -> Result<(), (String, String)> {
         if !(self.paper > 0.0 && self.paper.is_finite()) {
             return Err(("paper".into(), format!("the paper's ratio must be positive and finite, not {}", self.paper)));
@@ -278,6 +291,10 @@ fn one() -> usize {
 }
 
 impl Params for IdenticalParams {
+    fn series(&self) -> Vec<(&'static str, &str)> {
+        vec![("series", &self.series)]
+    }
+
     fn validate(&self) -> Result<(), (String, String)> {
         if self.min_n == 0 { Err(("min_n".into(), "a count needs at least 1 run".into())) } else { Ok(()) }
     }
@@ -398,6 +415,10 @@ pub struct OrderParams {
 }
 
 impl Params for OrderParams {
+    fn series(&self) -> Vec<(&'static str, &str)> {
+        vec![("a", &self.a), ("b", &self.b)]
+    }
+
     fn validate(&self) -> Result<(), (String, String)> {
         min_n_of(self.min_n)
     }
@@ -451,6 +472,10 @@ pub struct PairsParams {
 }
 
 impl Params for PairsParams {
+    fn series(&self) -> Vec<(&'static str, &str)> {
+        vec![("series", &self.series)]
+    }
+
     fn validate(&self) -> Result<(), (String, String)> {
         min_n_of(self.min_n)
     }
@@ -527,6 +552,10 @@ impl ThresholdParams {
 }
 
 impl Params for ThresholdParams {
+    fn series(&self) -> Vec<(&'static str, &str)> {
+        vec![("series", &self.series)]
+    }
+
     fn validate(&self) -> Result<(), (String, String)> {
         match (self.at_most, self.at_least, self.within) {
             (Some(x), None, None) | (None, Some(x), None) if x.is_finite() => min_n_of(self.min_n),
@@ -587,6 +616,10 @@ pub struct UpToParams {
 }
 
 impl Params for UpToParams {
+    fn series(&self) -> Vec<(&'static str, &str)> {
+        vec![("series", &self.series)]
+    }
+
     fn validate(&self) -> Result<(), (String, String)> {
         self.band.check_ratio("band")?;
         if self.min_n == 0 { Err(("min_n".into(), "a point needs at least 1 run".into())) } else { Ok(()) }
@@ -758,6 +791,7 @@ mod tests {
 
     struct Runs(BTreeMap<&'static str, Vec<f64>>);
     impl Series for Runs {
+        const NAMES: &'static [&'static str] = &["a", "b"];
         fn series(&self, name: &str) -> Option<Vec<f64>> {
             self.0.get(name).cloned()
         }
@@ -776,6 +810,7 @@ mod tests {
     /// Series by ℓ: `a` and `b` at each size, with a reason where a series is absent.
     struct Sized(BTreeMap<&'static str, BTreeMap<usize, Vec<f64>>>);
     impl Series for Sized {
+        const NAMES: &'static [&'static str] = &["a", "b"];
         fn by_size(&self, name: &str) -> Option<BySize> {
             Some(BySize { symbol: "ℓ", at: self.0.get(name).cloned().unwrap_or_default() })
         }
@@ -883,6 +918,7 @@ mod tests {
     /// Points `a` at ℓ = 50 and 100, with a reason where a series has none.
     struct Pointed(Vec<(String, Estimate)>);
     impl Series for Pointed {
+        const NAMES: &'static [&'static str] = &["a", "b"];
         fn points(&self, name: &str, sizes: Option<&Band>) -> Points {
             let at = if name == "a" { self.0.clone() } else { Vec::new() };
             let setting = format!("spc at ℓ = {}", sizes.unwrap());
@@ -892,6 +928,7 @@ mod tests {
 
     struct SetAside(Pointed);
     impl Series for SetAside {
+        const NAMES: &'static [&'static str] = &["a", "b"];
         fn points(&self, name: &str, sizes: Option<&Band>) -> Points {
             Points { set_aside: Some("another population".into()), ..self.0.points(name, sizes) }
         }
@@ -982,6 +1019,7 @@ mod tests {
     /// Pairs at labelled points, with the setting's points the records lack.
     struct Paired(Vec<(f64, f64)>, Vec<String>);
     impl Series for Paired {
+        const NAMES: &'static [&'static str] = &["a", "b"];
         fn pairs(&self, _: &str) -> Pairs {
             let at = self.0.iter().enumerate().map(|(i, &(a, b))| AtSize {
                 label: format!("p{i}"),
@@ -1023,6 +1061,7 @@ mod tests {
     /// Points with the paper's values over them.
     struct Topped(Vec<(String, Estimate)>, Paper);
     impl Series for Topped {
+        const NAMES: &'static [&'static str] = &["a", "b"];
         fn points(&self, name: &str, _: Option<&Band>) -> Points {
             let at = if name == "a" { self.0.clone() } else { Vec::new() };
             Points { setting: "speedup".into(), at, paper: self.1.clone(), absent: Some("none".into()), ..Points::default() }

@@ -46,8 +46,10 @@ fn modelled(_: &Modelled, _: &Vec<f64>, _: &Ctx) -> Outcome {
 }
 const TABLE: &[Check<Vec<f64>>] = &[check!("below", below), check!("modelled", modelled)];
 
-/// The runs are series `x` (a headline's).
+/// The runs are series `x` (a headline's); `y` is a series these records never hold.
 impl generic::Series for Vec<f64> {
+    const NAMES: &'static [&'static str] = &["x", "y"];
+
     fn series(&self, name: &str) -> Option<Vec<f64>> {
         (name == "x").then(|| self.clone())
     }
@@ -94,6 +96,9 @@ fn a_headline_is_measured_beside_the_verdict() {
     assert!(serde_json::to_value(crate::report::index::ClaimVerdict::of(&unmeasured[0])).unwrap()["headline"].is_null());
     let e = bind_error(&text.replace("paper = 4.0", "paper = 0.0"));
     assert!(e.contains("t.toml:8") && e.contains("claims.a.headline.paper") && e.contains("not a positive number"), "{e}");
+    // A series the analysis does not answer to is an error at load, not a headline missing on every machine.
+    let e = bind_error(&text.replace("a = \"x\"", "a = \"z\""));
+    assert!(e.contains("t.toml:8") && e.contains("claims.a.headline") && e.contains("unknown series `z` (this paper's: x, y)"), "{e}");
     let e = bind_error(&text.replace("paper = 4.0", "paper = 4.0, sizes = 3"));
     assert!(e.contains("t.toml") && e.contains("line 8") && e.contains("unknown field `sizes`"), "{e}");
 }
@@ -117,6 +122,22 @@ fn parameters_are_typed_and_checked_at_load() {
     assert!(bind_text(&format!("{modelled}params = {{ model = {{ gpu_bandwidth = 1.0 }} }}\n")).is_ok());
     let e = bind_error(&format!("{modelled}params = {{ model = {{ gpu_sms = 1.0 }} }}\n"));
     assert!(e.contains("t.toml:7") && e.contains("claims.a.params.model") && e.contains("gives no GPU SMs"), "{e}");
+}
+
+/// A generic check's series is one the analysis answers to: a misspelt name is
+/// an error at load naming the line and key, not "not run here" on every machine.
+#[test]
+fn a_generic_checks_series_must_be_the_papers() {
+    let threshold = HEAD.replace("\"below\"", "\"threshold\"");
+    assert!(bind_text(&format!("{threshold}params = {{ series = \"x\", at_most = 1.0, min_n = 2 }}\n")).is_ok());
+    let e = bind_error(&format!("{threshold}params = {{ series = \"xx\", at_most = 1.0, min_n = 2 }}\n"));
+    assert!(
+        e.contains("t.toml:7") && e.contains("claims.a.params.series") && e.contains("unknown series `xx` (this paper's: x, y)"),
+        "{e}"
+    );
+    let faster = HEAD.replace("\"below\"", "\"faster\"");
+    let e = bind_error(&format!("{faster}params = {{ a = \"x\", b = \"q\" }}\n"));
+    assert!(e.contains("claims.a.params.b") && e.contains("unknown series `q`"), "{e}");
 }
 
 #[test]

@@ -257,6 +257,18 @@ fn cuda_variance_smaller(p: &MinRuns, a: &Analysis, _: &Ctx) -> Outcome {
 /// (`Analysis::like_for_like_learning`: as many rules per evaluator call in
 /// both); runs of another population are set aside, the stand-ins shown beyond the paper.
 impl Series for Analysis {
+    const NAMES: &'static [&'static str] = &[
+        "learning_over_evaluation",
+        "serial_time_share",
+        "evaluation_net_speedup",
+        "evaluation_total_speedup",
+        "learning_net_speedup",
+        "learning_total_speedup",
+        "evaluation_peak_share",
+        "learning_peak_share",
+        "small_set_share",
+    ];
+
     fn points(&self, name: &str, _: Option<&Band>) -> Points {
         match name {
             "learning_over_evaluation" => {}

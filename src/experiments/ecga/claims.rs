@@ -50,6 +50,19 @@ pub(super) const CHECKS: &[Check<Analysis>] = &[
 /// FastCount speedups, [`fig5::spc`]); for the first screen, `fig7_gm_ms` and
 /// `fig7_greedy_ms` (Figure 7's gECGA whole runs by ℓ, each search at its Table 5 population).
 impl generic::Series for Analysis {
+    const NAMES: &'static [&'static str] = &[
+        "spc",
+        "gecga_identical",
+        "table5_gm",
+        "table5_greedy",
+        "fig6_quality_greedy",
+        "fig6_quality_gm",
+        "fig6_ones_greedy",
+        "fig6_ones_gm",
+        "fig7_gm_ms",
+        "fig7_greedy_ms",
+    ];
+
     fn points(&self, name: &str, sizes: Option<&Band>) -> generic::Points {
         match (name, sizes) {
             ("spc", Some(range)) => fig5::spc(self, range),

@@ -32,6 +32,9 @@ pub(super) const CHECKS: &[Check<Analysis>] = &[
 /// (Table I's other points go beyond the paper, with sBOA/pBOA at each);
 /// `solved_change`, the points of the harness's `quality_kept` check.
 impl Series for Analysis {
+    const NAMES: &'static [&'static str] =
+        &["gboa_identical", "sboa_total", "pboa_total", "speedup_over_sboa", "speedup_over_pboa", "solved_change"];
+
     fn series(&self, name: &str) -> Option<Vec<f64>> {
         let (same, runs) = self.identical;
         (name == "gboa_identical").then(|| (0..runs).map(|i| f64::from(u8::from(i < same))).collect())

@@ -48,6 +48,8 @@ fn show_shares(shares: &[(String, Estimate)]) -> String {
 /// `order_at_points` judges: Figure 4's `more_and_larger_islands` and
 /// `island_steps` (`claims_fitness`).
 impl Series for Analysis {
+    const NAMES: &'static [&'static str] = &["more_and_larger_islands", "island_steps", "migration_share", "ring_over_one_gpu"];
+
     fn pairs(&self, name: &str) -> Pairs {
         match name {
             "more_and_larger_islands" => super::claims_fitness::more_and_larger_islands(self),

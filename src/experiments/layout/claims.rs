@@ -23,7 +23,9 @@ use serde::Deserialize;
 
 /// Layout's claims judge its grid by hand: no headline series (each table or
 /// figure's number is the quantity its claim judges, where it judges one).
-impl crate::claims::generic::Series for Analysis {}
+impl crate::claims::generic::Series for Analysis {
+    const NAMES: &'static [&'static str] = &[];
+}
 
 pub const CHECKS: &[Check<Analysis>] = &[
     check!("fastest_at", fastest_at),
