@@ -92,7 +92,7 @@ pub(super) fn island_steps(a: &Analysis) -> Pairs {
     };
     let sizes: Vec<usize> = a.grid_sizes().into_iter().filter(|&n| inside(&f.sizes, n)).collect();
     let (mut steps, mut missing) = (Vec::new(), Vec::new());
-    for (fewer, more) in f.steps() {
+    for &(fewer, more) in &f.steps {
         for &size in &sizes {
             match Step::of(a, fewer, more, size) {
                 Some(step) => steps.push(step),

@@ -64,7 +64,7 @@ fn fig4_steps(a: &Analysis) -> String {
     let sizes = a.grid_sizes();
     let mut t = Table::new(&["step", "island size", "Δ best fitness ± 95% (Welch)", "n (fewer / more)", "verdict"]);
     let mut any = false;
-    for (fewer, more) in f.steps() {
+    for &(fewer, more) in &f.steps {
         for &size in &sizes {
             let Some(step) = Step::of(a, fewer, more, size) else { continue };
             any = true;
