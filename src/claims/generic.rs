@@ -93,6 +93,8 @@ pub struct Pairs {
     pub beyond: String,
     /// The budget the pairs were measured at.
     pub budget: Option<super::Budget>,
+    /// What stands in for the paper's data among the pairs, where something does (the framework sets the claim aside).
+    pub stand_in: Option<String>,
 }
 
 /// A claim's labelled estimates in the paper's setting.
@@ -499,7 +501,11 @@ fn order_at_points<A: Series>(p: &PairsParams, a: &A, _: &Ctx) -> Outcome {
     if !missing.is_empty() && !matches!(o.verdict, super::Verdict::NotReproduced(_)) {
         return set_aside(format!("points not in these records: {missing}"), &o.evidence, &pairs.beyond);
     }
-    at_budget(o.with_beyond(pairs.beyond.clone()), &pairs.budget)
+    let o = at_budget(o.with_beyond(pairs.beyond.clone()), &pairs.budget);
+    match &pairs.stand_in {
+        Some(what) => o.with_stand_in(what.clone()),
+        None => o,
+    }
 }
 
 /// `o` with the budget its samples were measured at, where known.
@@ -1051,11 +1057,22 @@ mod tests {
         let against = on(order_at_points, &p, &Paired(vec![(20.0, 10.0), (0.0, 10.0)], vec!["6 → 7".into()]));
         assert!(matches!(against.verdict, Verdict::NotReproduced(_)), "{}", against.evidence);
         assert_eq!(on(order_at_points, &p, &Paired(vec![], vec!["6 → 7".into()])).verdict.label(), "not run here (no grid (6 → 7))");
+        // Pairs that rest on a stand-in carry it, for the framework to set the claim aside.
+        let o = on(order_at_points, &p, &StandIn(Paired(vec![(20.0, 10.0)], vec![])));
+        assert_eq!((o.verdict, o.stand_in.as_deref()), (Verdict::Reproduced, Some("synthetic sets")));
         let few = PairsParams { min_n: 5, ..p };
         assert!(matches!(
             on(order_at_points, &few, &Paired(vec![(20.0, 10.0)], vec![])).verdict,
             Verdict::Inconclusive { n_needed: Some(5), .. }
         ));
+    }
+
+    struct StandIn(Paired);
+    impl Series for StandIn {
+        const NAMES: &'static [&'static str] = &["a", "b"];
+        fn pairs(&self, name: &str) -> Pairs {
+            Pairs { stand_in: Some("synthetic sets".into()), ..self.0.pairs(name) }
+        }
     }
 
     /// Points with the paper's values over them.

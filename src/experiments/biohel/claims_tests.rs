@@ -347,8 +347,8 @@ fn parameters_are_typed_and_checked_when_the_spec_loads() {
         assert!(e.contains(&format!("biohel.toml:{line}")), "{e}");
         e
     };
-    let e = err("stage = \"evaluation\", measure = \"total\"", "stage = \"learn\", measure = \"total\"");
-    assert!(e.contains("claims.cuda_speedup_ilas_peak_set.params") && e.contains("unknown variant `learn`"), "{e}");
+    let e = err("series = \"evaluation_total_highest\", names", "series = \"learning_total_highest\", names");
+    assert!(e.contains("claims.cuda_speedup_ilas_peak_set.params.series") && e.contains("unknown series `learning_total_highest`"), "{e}");
     // The peaks' bands are the spec's `[peaks]`, the paper's statement, read once.
     let e = err("learning = [50000.0, 100000.0]", "learning = [0.0, 100000.0]");
     assert!(e.contains("peaks.learning") && e.contains("above 0"), "{e}");
@@ -365,8 +365,9 @@ fn parameters_are_typed_and_checked_when_the_spec_loads() {
         "series = \"evaluation_net_speedup\", band = [2.0, 0.5], model",
     );
     assert!(e.contains("claims.cuda_speedup.params") && e.contains("not an interval"), "{e}");
-    let e = err("measure = \"same_window\", set = \"ss\"", "measure = \"same_window\", set = \"sss\"");
-    assert!(e.contains("claims.cuda_speedup_peak_set.params.set") && e.contains("unknown set `sss`"), "{e}");
+    // The sets of the highest speedups are the spec's `[highest]`.
+    let e = err("net = \"ss\"", "net = \"sss\"");
+    assert!(e.contains("highest.net") && e.contains("unknown set `sss`"), "{e}");
     // The small sets and the size above which a set is large are the spec's `[small_sets]`.
     let e = err("sets = [\"sat\", \"wav\", \"pen\"]\nlarge_above", "sets = [\"sat\", \"wave\"]\nlarge_above");
     assert!(e.contains("small_sets.sets") && e.contains("`wave`"), "{e}");

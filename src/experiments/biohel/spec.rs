@@ -60,6 +60,7 @@ pub struct BiohelSpec {
     pub table4: PaperSpeedups,
     pub peaks: Peaks,
     pub small_sets: SmallSetsSpec,
+    pub highest: HighestSpec,
     #[serde(default)]
     pub paper_text: Vec<PaperText>,
     pub claims: Vec<ClaimSpec>,
@@ -88,6 +89,23 @@ pub struct SmallSetsSpec {
 pub struct SmallSets {
     pub sets: Vec<String>,
     pub large_above: f64,
+}
+
+/// The sets where Section 5.1 sees the evaluation's highest speedups
+/// (`[highest]`): `net`, CUDA alone ("52.4X in the SS problem"), and `total`,
+/// combined with ILAS ("637X in the SA problem").
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HighestSpec {
+    pub net: Spanned<String>,
+    pub total: Spanned<String>,
+}
+
+/// `[highest]` once loaded.
+#[derive(Clone, Debug)]
+pub struct Highest {
+    pub net: String,
+    pub total: String,
 }
 
 /// A value of Tables 3–4 that the paper's text contradicts, and the note shown beside it.
@@ -220,6 +238,7 @@ pub struct PaperTables {
     /// `[peaks]`: the evaluation's band and the learning system's.
     pub peaks: [Band; 2],
     pub small_sets: SmallSets,
+    pub highest: Highest,
 }
 
 impl PaperTables {
@@ -234,6 +253,7 @@ impl PaperTables {
                 sets: spec.small_sets.sets.iter().map(|s| s.get_ref().clone()).collect(),
                 large_above: *spec.small_sets.large_above.get_ref(),
             },
+            highest: Highest { net: spec.highest.net.get_ref().clone(), total: spec.highest.total.get_ref().clone() },
         }
     }
 }
@@ -268,6 +288,8 @@ pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
     }
     let small = &spec.small_sets;
     validate_sets(file, &small.sets, "small_sets.sets")?;
+    validate_sets(file, std::slice::from_ref(&spec.highest.net), "highest.net")?;
+    validate_sets(file, std::slice::from_ref(&spec.highest.total), "highest.total")?;
     if small.sets.is_empty() {
         return Err(file.invalid_key("small_sets", "sets", "name at least one set"));
     }
