@@ -940,9 +940,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn threshold_holds_at_every_point_by_its_interval() {
-        let p = ThresholdParams {
+    /// `series = "a", at_most = 10, sizes = RANGE, min_n = 2`.
+    fn at_most_10() -> ThresholdParams {
+        ThresholdParams {
             series: "a".into(),
             at_most: Some(10.0),
             at_least: None,
@@ -950,7 +950,12 @@ mod tests {
             sizes: Some(RANGE),
             rule: SizesRule::Every,
             min_n: 2,
-        };
+        }
+    }
+
+    #[test]
+    fn threshold_holds_at_every_point_by_its_interval() {
+        let p = at_most_10();
         let est = |xs: &[f64]| Estimate::mean_of(xs).unwrap();
         let points = |b: &[f64]| Pointed(vec![("ℓ = 50".into(), est(&[2.4, 3.2])), ("ℓ = 100".into(), est(b))]);
         let o = on(threshold, &p, &points(&[2.0, 2.1]));
@@ -981,30 +986,14 @@ mod tests {
         let o = on(threshold, &within, &SetAside(points(&[2.0, 2.1])));
         assert_eq!(o.verdict.label(), "not run here (another population)");
         assert!(o.beyond.as_deref().unwrap().starts_with("spc at ℓ = 50–350 (within 1–2.5 each): ℓ = 50: 2.80"), "{:?}", o.beyond);
-        let none = ThresholdParams {
-            series: "b".into(),
-            at_most: Some(1.0),
-            at_least: None,
-            within: None,
-            sizes: Some(RANGE),
-            rule: SizesRule::Every,
-            min_n: 2,
-        };
+        let none = ThresholdParams { series: "b".into(), at_most: Some(1.0), ..at_most_10() };
         assert_eq!(on(threshold, &none, &points(&[1.0])).verdict.label(), "not run here (b: libcuda not found)");
     }
 
     /// Past a dozen points the evidence counts those that hold and names the others.
     #[test]
     fn threshold_names_only_the_points_that_do_not_hold_past_a_dozen() {
-        let p = ThresholdParams {
-            series: "a".into(),
-            at_most: Some(10.0),
-            at_least: None,
-            within: None,
-            sizes: Some(RANGE),
-            rule: SizesRule::Every,
-            min_n: 2,
-        };
+        let p = at_most_10();
         let est = |xs: &[f64]| Estimate::mean_of(xs).unwrap();
         let mut at: Vec<(String, Estimate)> =
             (0..13).map(|i| (format!("p{i}"), est(&[2.0 + i as f64 / 10.0, 2.2 + i as f64 / 10.0]))).collect();
