@@ -4,6 +4,7 @@
 //! the same counts in its verdict summary.
 
 use evorepro::claims::VerdictKind;
+use evorepro::experiments;
 use evorepro::records::FingerprintRow;
 use evorepro::records::col;
 use evorepro::report::index::{PaperVerdicts, index_markdown};
@@ -134,4 +135,18 @@ fn every_kind_of_verdict_follows_the_schema_and_the_schema_can_fail() {
     let mut directed = json.clone();
     directed["claims"][0]["direction"] = serde_json::Value::String("exceeds".into());
     assert!(!v.is_valid(&directed), "a reproduced claim with a direction must break the schema");
+}
+
+/// Every series a paper's analysis lists (`Series::NAMES`, what its spec may
+/// name) is measured by some committed machine's records: a name listed but
+/// answered by none of the analysis's methods would leave its claims "not run
+/// here" on every machine.
+#[test]
+fn every_series_a_paper_lists_is_measured_on_some_machine() {
+    let root = Path::new(REPORTS).parent().unwrap();
+    let spec = experiments::SpecChoice { file: None, root: root.to_path_buf(), allow_outside: false };
+    for exp in experiments::registry() {
+        let unmeasured = experiments::unmeasured(exp, Path::new(REPORTS), &spec).unwrap();
+        assert!(unmeasured.is_empty(), "{}: listed but measured by no committed machine: {unmeasured:?}", exp.id);
+    }
 }

@@ -79,6 +79,17 @@ pub trait Series {
     }
 }
 
+/// Whether `a` holds samples of the series `name` by any of [`Series`]'s ways
+/// (runs, sizes, points at any size or none, pairs): a name an analysis lists in
+/// [`Series::NAMES`] but none of its methods answers would leave every claim on
+/// it "not run here" on every machine (the papers' records are tested for it).
+pub fn measures<A: Series>(a: &A, name: &str) -> bool {
+    a.series(name).is_some_and(|v| !v.is_empty())
+        || a.by_size(name).is_some_and(|b| b.at.values().any(|v| !v.is_empty()))
+        || [None, Some(&Band { low: 0.0, high: f64::INFINITY })].into_iter().any(|sizes| !a.points(name, sizes).at.is_empty())
+        || !a.pairs(name).at.is_empty()
+}
+
 /// A claim's pairs of samples in the paper's setting: at each labelled point the runs of A and of B.
 #[derive(Default)]
 pub struct Pairs {

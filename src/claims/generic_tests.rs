@@ -362,3 +362,14 @@ fn parameters_are_checked() {
     assert_eq!(both.validate().unwrap_err().0, "at_most");
     assert_eq!(ThresholdParams { at_least: None, min_n: 1, ..both }.validate().unwrap_err().0, "min_n");
 }
+
+#[test]
+fn a_series_is_measured_only_where_some_method_gives_samples() {
+    let runs = Runs(BTreeMap::from([("a", vec![1.0]), ("b", vec![])]));
+    assert!(measures(&runs, "a"));
+    assert!(!measures(&runs, "b"), "an empty series measures nothing");
+    let sized = Sized(BTreeMap::from([("a", BTreeMap::from([(10, vec![2.0])])), ("b", BTreeMap::from([(10, vec![])]))]));
+    assert!(measures(&sized, "a"));
+    assert!(!measures(&sized, "b"), "sizes without runs measure nothing");
+    assert!(!measures(&sized, "c"), "a reason it is absent is not a sample");
+}

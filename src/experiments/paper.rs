@@ -10,7 +10,7 @@
 
 use super::plan;
 use super::{Case, Footprint, PaperReport, RunEnv, Section};
-use crate::claims::generic::Series;
+use crate::claims::generic::{self, Series};
 use crate::claims::{Check, ClaimResult, Claims};
 use crate::error::SpecError;
 use crate::gpu::{self, Gpu};
@@ -148,6 +148,10 @@ pub trait Paper: Plan {
     /// the report's claims are these. A machine's claims rest on its own records
     /// alone, so judging it alone gives the same outcomes.
     fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>>;
+    /// The series the analysis lists ([`Series::NAMES`]) that no machine's
+    /// records measure ([`generic::measures`]): on the committed records, a name
+    /// listed but answered by none of the analysis's methods.
+    fn unmeasured(&self, machines: &[MachineRecords]) -> Result<Vec<&'static str>>;
     /// [`Render::paper_values`].
     fn paper_values(&self) -> (&'static str, Vec<report::PaperValue>);
     /// [`Render::compare`].
@@ -167,6 +171,11 @@ impl<P: Plan + Render> Paper for P {
     }
     fn judge(&self, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {
         self.claims().judge_machines(machines, &self.meta().hardware, |m| self.analysis(m))
+    }
+    fn unmeasured(&self, machines: &[MachineRecords]) -> Result<Vec<&'static str>> {
+        let analyses = machines.iter().map(|m| self.analysis(m)).collect::<Result<Vec<_>>>()?;
+        let names = <<Self as Render>::Analysis as Series>::NAMES.iter().copied();
+        Ok(names.filter(|n| !analyses.iter().any(|a| generic::measures(a, n))).collect())
     }
     fn paper_values(&self) -> (&'static str, Vec<report::PaperValue>) {
         Render::paper_values(self)

@@ -397,6 +397,12 @@ pub fn judge(exp: &Experiment, out: &Path, spec: &SpecChoice) -> Result<Vec<Clai
     judge_machines(paper.as_ref(), &machines)
 }
 
+/// The series a paper's analysis lists that none of its machines' records under `out` measure ([`Paper::unmeasured`]).
+pub fn unmeasured(exp: &Experiment, out: &Path, spec: &SpecChoice) -> Result<Vec<&'static str>> {
+    let paper = load_paper(exp, spec)?;
+    paper.unmeasured(&machines(out, exp.id, None)?)
+}
+
 /// Every claim judged on `machines` as a report judges them: smoke profiles gated, incomplete sweeps marked.
 pub(super) fn judge_machines(paper: &dyn Paper, machines: &[MachineRecords]) -> Result<Vec<ClaimResult>> {
     let claims = gate_smoke(paper, machines, paper.judge(machines)?)?;
