@@ -371,6 +371,8 @@ fn parameters_are_typed_and_checked_when_the_spec_loads() {
     // The small sets and the size above which a set is large are the spec's `[small_sets]`.
     let e = err("sets = [\"sat\", \"wav\", \"pen\"]\nlarge_above", "sets = [\"sat\", \"wave\"]\nlarge_above");
     assert!(e.contains("small_sets.sets") && e.contains("`wave`"), "{e}");
+    let e = err("sets = [\"sat\", \"wav\", \"pen\"]\nlarge_above", "sets = []\nlarge_above");
+    assert!(e.contains("small_sets.sets") && e.contains("name at least one set"), "{e}");
     let e = err("large_above = 40000.0", "large_above = -1.0");
     assert!(e.contains("small_sets.large_above") && e.contains("above 0"), "{e}");
     let e = err("model = { gpu_bandwidth = 1.0, cpu_clock = -1.0 } }", "model = { gpu_int32 = 1.0, cpu_clock = -1.0 } }");
