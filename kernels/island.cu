@@ -172,6 +172,40 @@ __device__ __forceinline__ void children_word(const unsigned int* __restrict__ p
     gene2 = ((mask & a) | (~mask & b)) ^ (flip2 & valid);
 }
 
+// One island's parents as a generation's selection sees them: their fitness and, where
+// the previous generation's replacement is left pending (`pending`, the fused design:
+// island_manipulate_evaluate settles it), that generation's offspring fitness values
+// (`offspring_size` of them).
+struct Parents {
+    const unsigned long long* fitness;
+    const unsigned long long* previous_fitness;
+    unsigned int offspring_size;
+    unsigned int pending;
+};
+
+// The offspring index that says a slot keeps its own chromosome.
+#define NO_SOURCE 0xffffffffu
+
+// Slot `slot` after the pending replacement of generation `generation - 1`: the same
+// draw and strict comparison as island_replace (Section V.D), so that the slot holds
+// offspring `source` of that generation where it would have been copied, else its own
+// chromosome (source = NO_SOURCE). Returns the slot's fitness.
+__device__ __forceinline__ unsigned long long settled(const Parents& parents, unsigned int seed_low, unsigned int seed_high,
+                                                      unsigned int island, unsigned int generation, unsigned int slot,
+                                                      unsigned int& source) {
+    const unsigned long long own = parents.fitness[slot];
+    source = NO_SOURCE;
+    if (parents.pending == 0u) return own;
+    const unsigned int chosen =
+        __umulhi(draw(seed_low, seed_high, island, generation - 1u, PURPOSE_REPLACEMENT, slot, 0u).x, parents.offspring_size);
+    const unsigned long long candidate = parents.previous_fitness[chosen];
+    if (candidate > own) {
+        source = chosen;
+        return candidate;
+    }
+    return own;
+}
+
 // The parents of pair `pair` of `island` (binary tournaments, every caller drawing the
 // same numbers) and whether they cross over.
 __device__ __forceinline__ void select_pair(const unsigned long long* __restrict__ parent_fitness, unsigned int island_size,
@@ -181,6 +215,36 @@ __device__ __forceinline__ void select_pair(const unsigned long long* __restrict
     const Philox4 select = draw(seed_low, seed_high, island, generation, PURPOSE_SELECTION, pair, 0u);
     first = tournament(parent_fitness, island_size, select.x, select.y);
     second = tournament(parent_fitness, island_size, select.z, select.w);
+    crossover = fires(draw(seed_low, seed_high, island, generation, PURPOSE_SELECTION, pair, 1u).x, crossover_threshold) != 0u;
+}
+
+// select_pair over the settled slots, by a whole warp: lane k settles candidate k mod 4
+// (one replacement draw a lane, not four) and the four meet by shuffles; the same
+// tournaments (ties go to the second), and `first_source`, `second_source` say where the
+// winners' chromosomes are.
+__device__ __forceinline__ void select_settled_pair(const Parents& parents, unsigned int island_size,
+                                                    unsigned long long crossover_threshold, unsigned int seed_low,
+                                                    unsigned int seed_high, unsigned int island, unsigned int generation,
+                                                    unsigned int pair, unsigned int& first, unsigned int& second,
+                                                    unsigned int& first_source, unsigned int& second_source, bool& crossover) {
+    const Philox4 select = draw(seed_low, seed_high, island, generation, PURPOSE_SELECTION, pair, 0u);
+    const unsigned int k = lane_index() & 3u;
+    const unsigned int r = k == 0u ? select.x : k == 1u ? select.y : k == 2u ? select.z : select.w;
+    const unsigned int candidate = __umulhi(r, island_size);
+    unsigned int source;
+    const unsigned long long fitness = settled(parents, seed_low, seed_high, island, generation, candidate, source);
+    unsigned int c[4], s[4];
+    unsigned long long f[4];
+#pragma unroll
+    for (unsigned int j = 0; j < 4u; ++j) {
+        c[j] = __shfl_sync(FULL_MASK, candidate, j);
+        s[j] = __shfl_sync(FULL_MASK, source, j);
+        f[j] = __shfl_sync(FULL_MASK, fitness, j);
+    }
+    first = f[0] > f[1] ? c[0] : c[1];
+    first_source = f[0] > f[1] ? s[0] : s[1];
+    second = f[2] > f[3] ? c[2] : c[3];
+    second_source = f[2] > f[3] ? s[2] : s[3];
     crossover = fires(draw(seed_low, seed_high, island, generation, PURPOSE_SELECTION, pair, 1u).x, crossover_threshold) != 0u;
 }
 
@@ -236,17 +300,33 @@ extern "C" __global__ void island_genetic_manipulation(const unsigned int* __res
 // offspring are never read back, and evaluation is no launch of its own. Chromosome
 // words are a multiple of 32 (the layout), so every lane of a warp runs the same
 // iterations.
+//
+// Replacement is no launch of its own either (issue #39): generation g's replacement is
+// left pending and settled here, in generation g + 1 (`pending`; `previous` and
+// `previous_fitness` are generation g's offspring, `offspring` and `offspring_fitness`
+// another pair of buffers for generation g + 1's). Selection reads each candidate slot
+// as settled (select_settled_pair: the replacement's draw and comparison, so the
+// winner's chromosome is read from the offspring it would hold), and block p of an
+// island writes slots p, p + pairs, ... settled (a warp a slot): every slot's fitness
+// into `settled_fitness` (another buffer than `fitness`, which the other blocks'
+// selection reads) and the chromosome of each replaced slot into `population`. No block
+// reads a replaced slot's chromosome from `population` (it reads the offspring), so the
+// copies race with no read. Bit-identical to island_replace, then this kernel without a
+// pending replacement.
 #define FUSED_WARPS 32u
-extern "C" __global__ void island_manipulate_evaluate(const unsigned int* __restrict__ population,
+extern "C" __global__ void island_manipulate_evaluate(unsigned int* __restrict__ population,
                                                       const unsigned long long* __restrict__ fitness,
+                                                      unsigned long long* __restrict__ settled_fitness,
+                                                      const unsigned int* __restrict__ previous,
+                                                      const unsigned long long* __restrict__ previous_fitness, unsigned int pending,
                                                       unsigned int* __restrict__ offspring,
                                                       unsigned long long* __restrict__ offspring_fitness, unsigned int pairs,
-                                                      unsigned int island_size, unsigned int words, unsigned int item_words,
-                                                      unsigned int last_mask, unsigned long long crossover_threshold,
-                                                      unsigned long long mutation_threshold, unsigned int seed_low,
-                                                      unsigned int seed_high, unsigned int generation, unsigned int island_base,
-                                                      const uint2* __restrict__ items, unsigned long long capacity,
-                                                      unsigned long long ratio) {
+                                                      unsigned int island_size, unsigned int offspring_size, unsigned int words,
+                                                      unsigned int item_words, unsigned int last_mask,
+                                                      unsigned long long crossover_threshold, unsigned long long mutation_threshold,
+                                                      unsigned int seed_low, unsigned int seed_high, unsigned int generation,
+                                                      unsigned int island_base, const uint2* __restrict__ items,
+                                                      unsigned long long capacity, unsigned long long ratio) {
     __shared__ unsigned long long sums[4][FUSED_WARPS];
     const unsigned int groups = blockDim.x / WARP_SIZE;
     const unsigned int group = threadIdx.x / WARP_SIZE;
@@ -254,13 +334,31 @@ extern "C" __global__ void island_manipulate_evaluate(const unsigned int* __rest
     const unsigned long long pair_index = blockIdx.x;
     const unsigned int island = (unsigned int)(pair_index / pairs);
     const unsigned int pair = (unsigned int)(pair_index % pairs);
-    const unsigned int* parents = population + (unsigned long long)island * island_size * words;
-    unsigned int first, second;
+    const unsigned long long first_parent = (unsigned long long)island * island_size;
+    const unsigned long long first_previous = (unsigned long long)island * offspring_size;
+    const unsigned int* parents = population + first_parent * words;
+    const Parents settled_parents = {fitness + first_parent, previous_fitness + first_previous, offspring_size, pending};
+
+    // This block's slots, settled: warp g takes slots pair + g·pairs, pair + (g + groups)·pairs, ...
+    for (unsigned int slot = pair + group * pairs; slot < island_size; slot += groups * pairs) {
+        unsigned int source;
+        const unsigned long long slot_fitness = settled(settled_parents, seed_low, seed_high, island_base + island, generation, slot, source);
+        if (lane == 0u) settled_fitness[first_parent + slot] = slot_fitness;
+        if (source != NO_SOURCE) {
+            const unsigned int* from = previous + (first_previous + source) * words;
+            unsigned int* to = population + (first_parent + slot) * words;
+            for (unsigned int w = lane; w < words; w += WARP_SIZE) to[w] = from[w];
+        }
+    }
+
+    unsigned int first, second, first_source, second_source;
     bool crossover;
-    select_pair(fitness + (unsigned long long)island * island_size, island_size, crossover_threshold, seed_low, seed_high,
-                island_base + island, generation, pair, first, second, crossover);
-    const unsigned int* parent1 = parents + (unsigned long long)first * words;
-    const unsigned int* parent2 = parents + (unsigned long long)second * words;
+    select_settled_pair(settled_parents, island_size, crossover_threshold, seed_low, seed_high, island_base + island, generation, pair, first,
+                second, first_source, second_source, crossover);
+    const unsigned int* parent1 =
+        first_source == NO_SOURCE ? parents + (unsigned long long)first * words : previous + (first_previous + first_source) * words;
+    const unsigned int* parent2 =
+        second_source == NO_SOURCE ? parents + (unsigned long long)second * words : previous + (first_previous + second_source) * words;
     unsigned int* child1 = offspring + pair_index * 2ull * words;
     unsigned int* child2 = child1 + words;
 

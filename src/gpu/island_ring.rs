@@ -112,7 +112,7 @@ impl<'g> Ring<'g> {
         // NCCL connects its point-to-point links on the first exchange: do that now, on the zeroed buffers, so that no
         // timed generation pays for it.
         ring.exchange()?;
-        ring.synchronize()?;
+        ring.settle()?;
         Ok(ring)
     }
 
@@ -180,7 +180,8 @@ impl DeviceIslands for Ring<'_> {
         })?)
     }
 
-    fn synchronize(&self) -> Result<()> {
+    fn settle(&mut self) -> Result<()> {
+        self.parts.iter_mut().try_for_each(GpuIslands::settle)?;
         self.parts.iter().try_for_each(GpuIslands::synchronize)
     }
 

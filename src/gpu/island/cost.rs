@@ -16,12 +16,13 @@ pub(super) fn offspring_size(island_size: usize) -> usize {
     2 * (island_size / 2).div_ceil(2)
 }
 
-/// Device bytes of a run: per island the parents, the offspring and the emigrant buffer (packed genomes of the
-/// padded length and 64-bit fitness values), plus the price and weight tables padded to the chromosome length.
+/// Device bytes of a run: per island the parents, the offspring twice (the fused design's two sets) and the
+/// emigrant buffer (packed genomes of the padded length and 64-bit fitness values) and a second set of parent
+/// fitness values, plus the price and weight tables padded to the chromosome length.
 pub fn device_bytes(items: usize, island_size: usize, islands: usize, emigrants: usize) -> u128 {
     let words = Layout::new(items).words as u128;
-    let individuals = islands as u128 * (island_size + offspring_size(island_size) + emigrants) as u128;
-    individuals * (4 * words + 8) + 2 * 4 * words * WORD_BITS as u128
+    let individuals = islands as u128 * (island_size + 2 * offspring_size(island_size) + emigrants) as u128;
+    individuals * (4 * words + 8) + islands as u128 * island_size as u128 * 8 + 2 * 4 * words * WORD_BITS as u128
 }
 
 /// Device-memory bytes one generation of `islands` islands of `island_size` on `items` items moves at least: the

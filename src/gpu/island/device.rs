@@ -7,7 +7,7 @@ use super::clock::PhaseClock;
 use super::{CLOCK_WINDOW, Design, EVALUATE_WARPS, ISLAND_CU, MERGE_CHUNK, WARP, device_bytes, warp_launch};
 use crate::error::GpuError;
 use crate::gpu::{Gpu, launch_err};
-use crate::library::island::{Config, Parameters, PhaseTimes, Repair, Statistics};
+use crate::library::island::{Config, CounterRng, Parameters, PhaseTimes, Repair, Statistics, replace_slot};
 use crate::library::knapsack::{Evaluator, Fitness, WORD_BITS};
 
 /// The sizes the kernels take, as their 32-bit arguments.
@@ -130,6 +130,14 @@ pub struct GpuIslands<'g> {
     fitness: CudaSlice<Fitness>,
     offspring: CudaSlice<u32>,
     offspring_fitness: CudaSlice<Fitness>,
+    /// The fused design's other buffers of parent fitness and offspring: a generation reads the last one's offspring
+    /// and fitness and writes these (`island_manipulate_evaluate`), then they are swapped.
+    spare_fitness: CudaSlice<Fitness>,
+    spare_offspring: CudaSlice<u32>,
+    spare_offspring_fitness: CudaSlice<Fitness>,
+    /// The generation whose replacement is left pending (the fused design): the next generation's launch, or
+    /// [`GpuIslands::settle`], applies it.
+    pending: Option<u32>,
     /// Emigrants of every island, island after island (`emigrants` each).
     emigrant_genomes: CudaSlice<u32>,
     emigrant_fitness: CudaSlice<Fitness>,
@@ -206,6 +214,10 @@ impl<'g> GpuIslands<'g> {
             fitness: stream.alloc_zeros(parents).map_err(&e)?,
             offspring: stream.alloc_zeros(offspring * words).map_err(&e)?,
             offspring_fitness: stream.alloc_zeros(offspring).map_err(&e)?,
+            spare_fitness: stream.alloc_zeros(parents).map_err(&e)?,
+            spare_offspring: stream.alloc_zeros(offspring * words).map_err(&e)?,
+            spare_offspring_fitness: stream.alloc_zeros(offspring).map_err(&e)?,
+            pending: None,
             emigrant_genomes: stream.alloc_zeros(emigrants * words).map_err(&e)?,
             emigrant_fitness: stream.alloc_zeros(emigrants).map_err(&e)?,
             clock: PhaseClock::new(gpu, fused)?,
@@ -224,8 +236,9 @@ impl<'g> GpuIslands<'g> {
         self.finish_generation(generation, None)
     }
 
-    /// Generation `generation` up to migration's exchange: genetic manipulation, evaluation, replacement, and the
-    /// emigrants' selection when migration is due (returned). [`GpuIslands::finish_generation`] completes it.
+    /// Generation `generation` up to migration's exchange: genetic manipulation, evaluation, replacement (left
+    /// pending by the fused design, but before a migration), and the emigrants' selection when migration is due
+    /// (returned). [`GpuIslands::finish_generation`] completes it.
     pub(in crate::gpu) fn start_generation(&mut self, generation: u32) -> Result<bool> {
         if self.clock.pending == CLOCK_WINDOW {
             self.clock.collect()?;
@@ -236,10 +249,13 @@ impl<'g> GpuIslands<'g> {
         if !self.fused {
             self.evaluate(Pool::Offspring)?;
             self.mark(2)?;
+            self.replace(generation)?;
         }
-        self.replace(generation)?;
-        self.mark(3)?;
         let migrates = self.ring.migrates_after(generation);
+        if migrates {
+            self.settle()?;
+        }
+        self.mark(3)?;
         if migrates {
             self.select_emigrants(generation)?;
         }
@@ -292,7 +308,9 @@ impl<'g> GpuIslands<'g> {
         Ok(self.clock.times)
     }
 
-    /// Every island's parents and offspring with their fitness values (waits for the GPU).
+    /// Every island's parents and offspring with their fitness values (waits for the GPU); a replacement left
+    /// pending is applied to the copies as the reference applies it (`library::island::replace_slot`), so that the
+    /// device's own state is what a check compares, settled or not.
     pub fn download(&self) -> Result<Vec<IslandState>> {
         let e = launch_err("island download");
         let stream = &self.gpu.stream;
@@ -302,14 +320,23 @@ impl<'g> GpuIslands<'g> {
         let offspring_fitness = stream.clone_dtoh(&self.offspring_fitness).map_err(&e)?;
         stream.synchronize().map_err(&e)?;
         let (words, n, m) = (self.parameters.layout.words, self.config.island_size, self.parameters.offspring_size);
-        Ok((0..self.config.islands)
+        let mut states: Vec<IslandState> = (0..self.config.islands)
             .map(|i| IslandState {
                 population: population[i * n * words..][..n * words].to_vec(),
                 fitness: fitness[i * n..][..n].to_vec(),
                 offspring: offspring[i * m * words..][..m * words].to_vec(),
                 offspring_fitness: offspring_fitness[i * m..][..m].to_vec(),
             })
-            .collect())
+            .collect();
+        if let Some(generation) = self.pending {
+            for (i, state) in states.iter_mut().enumerate() {
+                let rng = CounterRng::new(self.parameters.seed, self.island_base + i as u32);
+                for (slot, (chromosome, fitness)) in state.population.chunks_mut(words).zip(&mut state.fitness).enumerate() {
+                    replace_slot(rng, generation, slot, chromosome, fitness, &state.offspring, &state.offspring_fitness);
+                }
+            }
+        }
+        Ok(states)
     }
 
     /// Per-island and global statistics with the best solution (Section V.F), equal to [`Islands::statistics`] of
@@ -322,23 +349,45 @@ impl<'g> GpuIslands<'g> {
         Ok(Statistics::of(evaluator, &parts, |island, index| self.chromosome(island, index))?)
     }
 
-    /// Every parent's fitness, island after island (waits for the GPU).
+    /// Every parent's fitness, island after island (waits for the GPU; settled first, [`GpuIslands::settle`]).
     pub(in crate::gpu) fn fitness(&self) -> Result<Vec<Fitness>, GpuError> {
         let e = launch_err("island statistics");
+        self.ensure_settled()?;
         let fitness = self.gpu.stream.clone_dtoh(&self.fitness).map_err(&e)?;
         self.gpu.stream.synchronize().map_err(&e)?;
         Ok(fitness)
     }
 
-    /// Parent `index` of this GPU's island `island` (waits for the GPU).
+    /// Parent `index` of this GPU's island `island` (waits for the GPU; settled first, [`GpuIslands::settle`]).
     pub(in crate::gpu) fn chromosome(&self, island: usize, index: usize) -> Result<Vec<u32>, GpuError> {
         let e = launch_err("island statistics");
+        self.ensure_settled()?;
         let (words, individual) = (self.parameters.layout.words, island * self.config.island_size + index);
         let mut chromosome = vec![0u32; words];
         let stream = &self.gpu.stream;
         stream.memcpy_dtoh(&self.population.slice(individual * words..(individual + 1) * words), &mut chromosome).map_err(&e)?;
         stream.synchronize().map_err(&e)?;
         Ok(chromosome)
+    }
+
+    /// Applies a replacement left pending (the fused design's, [`Design::Fused`]): `island_replace` of that
+    /// generation, as the other designs launch it every generation. Launched without waiting.
+    pub(in crate::gpu) fn settle(&mut self) -> Result<()> {
+        if let Some(generation) = self.pending.take() {
+            self.replace(generation)?;
+        }
+        Ok(())
+    }
+
+    /// A read of the parents needs them settled.
+    fn ensure_settled(&self) -> Result<(), GpuError> {
+        match self.pending {
+            None => Ok(()),
+            Some(g) => Err(GpuError::Launch {
+                kernel: "island_replace".into(),
+                message: format!("the parents were read with generation {g}'s replacement pending (settle first)"),
+            }),
+        }
     }
 
     /// Waits for everything launched so far.
@@ -358,24 +407,35 @@ impl<'g> GpuIslands<'g> {
         Ok(())
     }
 
-    /// Selection, crossover and mutation of every island into its offspring (Section V.B); evaluated as well where
-    /// the design is fused.
+    /// Selection, crossover and mutation of every island into its offspring (Section V.B); where the design is
+    /// fused, evaluated as well, the last generation's pending replacement settled and this one's left pending.
     fn genetic_manipulation(&mut self, generation: u32) -> Result<()> {
         let d = self.dims;
         let (crossover, mutation) = (self.parameters.crossover_threshold, self.parameters.mutation_threshold);
         if self.fused {
+            let pending = u32::from(self.pending.is_some());
             let mut l = self.gpu.stream.launch_builder(&self.kernels.manipulate_evaluate);
-            l.arg(&self.population).arg(&self.fitness).arg(&mut self.offspring).arg(&mut self.offspring_fitness);
-            l.arg(&d.pairs).arg(&d.island_size).arg(&d.words).arg(&d.item_words).arg(&d.last_mask);
+            l.arg(&mut self.population).arg(&self.fitness).arg(&mut self.spare_fitness);
+            l.arg(&self.offspring).arg(&self.offspring_fitness).arg(&pending);
+            l.arg(&mut self.spare_offspring).arg(&mut self.spare_offspring_fitness);
+            l.arg(&d.pairs).arg(&d.island_size).arg(&d.offspring_size).arg(&d.words).arg(&d.item_words).arg(&d.last_mask);
             l.arg(&crossover).arg(&mutation).arg(&self.seed_low).arg(&self.seed_high).arg(&generation).arg(&self.island_base);
             l.arg(&self.items).arg(&self.capacity).arg(&self.ratio);
-            // SAFETY: block b = s·M/2 + p < I·M/2 (one per pair) reads fitness s·N + i and parent words (s·N + i)·L + w
-            // for tournament winners i < N and w < L, and item pairs 32·w + b < 32·L of `items` (2·32·L entries);
-            // it writes offspring words (2b)·L + w and (2b + 1)·L + w, w < L, each by one lane, and offspring fitness
-            // 2b and 2b + 1 (I·M entries) by thread 0; its shared sums hold FUSED_WARPS ≥ pair_warps slots per array.
+            // SAFETY: block b = s·M/2 + p < I·M/2 (one per pair) reads fitness s·N + i, the last generation's offspring
+            // fitness s·M + o (o = __umulhi(r, M) < M) and the words (s·N + i)·L + w of parents or (s·M + o)·L + w of
+            // those offspring, for tournament winners and its own slots i < N and w < L, and item pairs 32·w + b < 32·L
+            // of `items` (2·32·L entries); it writes settled fitness s·N + i and the words of replaced parents (s·N +
+            // i)·L + w for its own slots i ≡ p (mod M/2) only (no block reads a replaced slot's words from `population`),
+            // new offspring words (2b)·L + w and (2b + 1)·L + w, w < L, each by one lane, and new offspring fitness 2b
+            // and 2b + 1 (I·M entries) by thread 0; the spare buffers have the sizes of those they stand for; its
+            // shared sums hold FUSED_WARPS ≥ pair_warps slots per array.
             let blocks = u32::try_from(d.all(d.pairs)).context("too many offspring pairs for one launch")?;
             let config = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (self.pair_warps * WARP, 1, 1), shared_mem_bytes: 0 };
             unsafe { l.launch(config) }.map_err(launch_err("island_manipulate_evaluate"))?;
+            std::mem::swap(&mut self.fitness, &mut self.spare_fitness);
+            std::mem::swap(&mut self.offspring, &mut self.spare_offspring);
+            std::mem::swap(&mut self.offspring_fitness, &mut self.spare_offspring_fitness);
+            self.pending = Some(generation);
             return Ok(());
         }
         let mut l = self.gpu.stream.launch_builder(&self.kernels.genetic_manipulation);

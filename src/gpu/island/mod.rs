@@ -74,8 +74,10 @@ pub enum Design {
     /// Warps per pair and per chromosome as its 32-word chunks (up to 8 per chromosome).
     Split,
     /// Split, with each pair's children evaluated by the block that builds them (`island_manipulate_evaluate`, up to
-    /// [`FUSED_WARPS`] warps per pair): no evaluation launch. Beyond the paper (issue #25). A variant that repairs the
-    /// offspring repairs them between the two phases, so it runs as [`Design::Split`].
+    /// [`FUSED_WARPS`] warps per pair): no evaluation launch. Beyond the paper (issue #25). Each generation's
+    /// replacement is left pending and settled by the next generation's launch (issue #39): no replacement launch
+    /// but before a migration or a read of the parents. A variant that repairs the offspring repairs them between the
+    /// two phases, so it runs as [`Design::Split`].
     Fused,
 }
 

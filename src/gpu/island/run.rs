@@ -22,8 +22,9 @@ pub trait DeviceIslands {
     fn download(&self) -> Result<Vec<IslandState>>;
     /// The reference's statistics of the current parents (waits for the GPUs).
     fn statistics(&self, evaluator: &Evaluator<'_>) -> Result<Statistics>;
-    /// Waits for everything launched so far.
-    fn synchronize(&self) -> Result<()>;
+    /// Applies a replacement left pending (the fused design leaves each generation's to the next) and waits for
+    /// everything launched so far: what a read of the parents needs.
+    fn settle(&mut self) -> Result<()>;
     /// Time per phase summed over the generations so far (waits for them); `statistics` is zero.
     fn phase_times(&mut self) -> Result<PhaseTimes>;
 }
@@ -38,7 +39,8 @@ impl DeviceIslands for GpuIslands<'_> {
     fn statistics(&self, evaluator: &Evaluator<'_>) -> Result<Statistics> {
         GpuIslands::statistics(self, evaluator)
     }
-    fn synchronize(&self) -> Result<()> {
+    fn settle(&mut self) -> Result<()> {
+        GpuIslands::settle(self)?;
         GpuIslands::synchronize(self)
     }
     fn phase_times(&mut self) -> Result<PhaseTimes> {
@@ -58,9 +60,9 @@ pub(in crate::gpu) fn run_on(islands: &mut dyn DeviceIslands, evaluator: &Evalua
     let mut trace = Vec::new();
     let mut statistics_time = Duration::ZERO;
     let mut feasibility = Feasibility::default();
-    let mut record = |islands: &dyn DeviceIslands, generation: u32| -> Result<Statistics> {
-        // The generations launched so far are not the statistics' time.
-        islands.synchronize()?;
+    let mut record = |islands: &mut dyn DeviceIslands, generation: u32| -> Result<Statistics> {
+        // The generations launched so far (and a pending replacement) are not the statistics' time.
+        islands.settle()?;
         let start = Instant::now();
         let statistics = islands.statistics(evaluator)?;
         statistics_time += start.elapsed();

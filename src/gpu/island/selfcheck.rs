@@ -259,6 +259,7 @@ pub(in crate::gpu) fn check_against_reference(
             }
         }
         let reference = cpu.statistics(&evaluator);
+        device.settle()?;
         let statistics_agree = same_statistics(&reference, &device.statistics(&evaluator)?);
         let result = run_on(build(&evaluator, &config, design)?.as_mut(), &evaluator, &config)?;
         let trace_agrees = result.trace.len() == trace.len()

@@ -39,10 +39,12 @@ fn dims_of_the_papers_instances() {
 
 #[test]
 fn device_bytes_of_the_papers_largest_island() {
-    // 10,000 items: 320 words per chromosome; 2,048 parents, 1,024 offspring, 205 emigrants.
+    // 10,000 items: 320 words per chromosome; 2,048 parents (and a second set of their fitness), 1,024 offspring
+    // twice, 205 emigrants.
     let per_individual = 320 * 4 + 8;
-    assert_eq!(device_bytes(10_000, 2048, 1, 205), ((2048 + 1024 + 205) * per_individual + 2 * 4 * 320 * 32) as u128);
-    assert_eq!(device_bytes(10_000, 2048, 14, 205), 14 * (2048 + 1024 + 205) * per_individual as u128 + 81_920);
+    let island = (2048 + 2 * 1024 + 205) * per_individual + 2048 * 8;
+    assert_eq!(device_bytes(10_000, 2048, 1, 205), (island + 2 * 4 * 320 * 32) as u128);
+    assert_eq!(device_bytes(10_000, 2048, 14, 205), 14 * island as u128 + 81_920);
 }
 
 #[test]

@@ -259,11 +259,7 @@ impl Island {
         let (rng, words) = (self.rng, self.parameters.layout.words);
         let (offspring, offspring_fitness) = (&self.offspring, &self.offspring_fitness);
         let slot = |(i, (chromosome, fitness)): (usize, (&mut [u32], &mut Fitness))| {
-            let o = random_index(rng.draw(generation, Purpose::Replacement, i as u32, 0)[0], offspring_fitness.len());
-            if offspring_fitness[o] > *fitness {
-                chromosome.copy_from_slice(&offspring[o * words..][..words]);
-                *fitness = offspring_fitness[o];
-            }
+            replace_slot(rng, generation, i, chromosome, fitness, offspring, offspring_fitness);
         };
         match threads {
             Threads::Single => self.population.chunks_mut(words).zip(self.fitness.iter_mut()).enumerate().for_each(slot),
@@ -307,5 +303,24 @@ fn repair_all(evaluator: &Evaluator<'_>, repair: &Repair, words: usize, populati
     match threads {
         Threads::Single => population.chunks_mut(words).for_each(one),
         Threads::Rayon => population.par_chunks_mut(words).for_each(one),
+    }
+}
+
+/// Parent slot `i` (its `chromosome` and `fitness`) against a random offspring of `generation` (`offspring` packed
+/// chromosome-major, one fitness each); a strictly fitter offspring replaces it (Section V.D, [`Island::replace`]).
+pub fn replace_slot(
+    rng: CounterRng,
+    generation: u32,
+    i: usize,
+    chromosome: &mut [u32],
+    fitness: &mut Fitness,
+    offspring: &[u32],
+    offspring_fitness: &[Fitness],
+) {
+    let words = chromosome.len();
+    let o = random_index(rng.draw(generation, Purpose::Replacement, i as u32, 0)[0], offspring_fitness.len());
+    if offspring_fitness[o] > *fitness {
+        chromosome.copy_from_slice(&offspring[o * words..][..words]);
+        *fitness = offspring_fitness[o];
     }
 }
