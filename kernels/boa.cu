@@ -7,7 +7,7 @@
 // repeats until no gain is positive or the node has k parents. Nodes choose their
 // parents independently, so the whole network is one launch.
 //
-// The CPU reference is src/library/boa.rs (`build_pboa` with `family_score`):
+// The CPU reference is src/library/boa/ (`build_pboa` with `family_score`):
 // the same counts, the same two table sums in the same order, the same gain
 // subtraction and tie rule (largest gain > 0, smallest j among equal gains), so
 // the networks are identical bit for bit.
@@ -52,7 +52,7 @@ __device__ void count_family(const unsigned long long* __restrict__ words, int w
     }
 }
 
-// K2 of the family [node, parents...] from its schema counts (src/library/boa.rs
+// K2 of the family [node, parents...] from its schema counts (src/library/boa/
 // `family_score`): joint = sum_v t[c[v]] in index order, parents = sum_pi
 // t[c[2 pi] + c[2 pi + 1] + 1] in index order, both from 0.0; K2 = joint - parents.
 template <int L>
@@ -402,7 +402,7 @@ extern "C" __global__ void __launch_bounds__(BOA_PAPER_THREADS)
 // BOA on the device, end to end (issue #23; the paper's Section V.B names it as
 // future work): selection, the network (above), sampling, evaluation and
 // replacement with the population resident on the GPU. The CPU reference is
-// src/library/boa.rs `run_traced` with `Randomness::Counter`: the same Philox
+// src/library/boa/ `run_traced` with `Randomness::Counter`: the same Philox
 // numbers at the same counters, integer sampling decisions and the same ranking,
 // so the two runs are bit-identical.
 //

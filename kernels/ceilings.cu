@@ -1,5 +1,5 @@
 // Physical ceilings the reports compare kernels with, measured in the same run
-// (src/gpu/ceilings.rs). Bandwidths are measured with driver copies; this file
+// (the GPU layer's `ceilings` module). Bandwidths are measured with driver copies; this file
 // holds the compute probes.
 
 #define INT_CHAINS 8

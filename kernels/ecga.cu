@@ -7,7 +7,7 @@
 // shared-memory histogram of each individual's schema beyond — then one thread
 // sums c*log2(c) over the schemata in index order.
 //
-// The CPU reference is src/library/ecga.rs (`CpuScorer`); both return, for each
+// The CPU reference is src/library/ecga/ (`CpuScorer`); both return, for each
 // pair, s = sum_v xlogx[count_v] summed in index order v = 0, 1, ..., 2^L - 1 from
 // the same table, so the host computes bit-identical CCC values from either.
 //
@@ -125,7 +125,7 @@ __device__ void count_histogram(const unsigned long long* __restrict__ words, co
     }
 }
 
-// Threads per block of the scoring kernels (src/gpu/ecga.rs launches this many),
+// Threads per block of the scoring kernels (the host launches this many),
 // and the blocks per SM their registers must leave room for (64 registers a
 // thread: v5's occupancy, which every counting path shares).
 #define ECGA_THREADS 256
@@ -234,7 +234,7 @@ extern "C" __global__ void __launch_bounds__(ECGA_THREADS, ECGA_MIN_BLOCKS)
 // The model search on the device (Algorithm 1 and Section 4.3): the ΔCCC cache,
 // the choice of merges and the merges themselves stay in device memory, so a
 // model build is a sequence of launches with no host round trip per merge. The
-// host reference is greedy_search / greedy_mating_search in src/library/ecga.rs;
+// host reference is greedy_search / greedy_mating_search in src/library/ecga/;
 // this code makes the same merges in the same order with bit-identical ΔCCC:
 //
 // - groups live in slots 0..ell (slot l starts as {l}); a merge of slots a < b
@@ -258,7 +258,7 @@ extern "C" __global__ void __launch_bounds__(ECGA_THREADS, ECGA_MIN_BLOCKS)
 #define CTRL_WORDS 7
 
 // The search's device state, laid out in two buffers for ell slots (the host's
-// SearchState in src/gpu/ecga.rs allocates and reads them with the same layout):
+// SearchState in the GPU layer allocates and reads them with the same layout):
 //   ints: slot_loci [ell * ECGA_MAX_L], slot_size, dirty, dirty_list, row_b,
 //         merge_a, merge_b [ell each]
 //   dbls: cost, row_d, merge_delta [ell each], pair_s, delta [ell (ell - 1) / 2 each]

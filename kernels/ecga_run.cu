@@ -2,7 +2,7 @@
 // evaluation, tournament selection without replacement, building-block-wise
 // shuffle sampling and the convergence test, with the population resident on the
 // device between generations (the model search is kernels/ecga.cu's). The CPU
-// reference is `run` in src/library/ecga.rs with Randomness::Counter; these
+// reference is `run` in src/library/ecga/ with Randomness::Counter; these
 // kernels draw the same numbers (`counter` there) and make the same integer
 // decisions, so both runs evolve the same populations bit for bit.
 //

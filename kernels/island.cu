@@ -7,7 +7,7 @@
 // `island` in a kernel is local to the GPU's buffers, the Philox key is the ring's
 // island_base + island.
 //
-// The CPU reference is src/library/island.rs; its module documentation is the
+// The CPU reference is src/library/island/; its module documentation is the
 // specification these kernels follow bit for bit: the Philox counter table, the
 // tie rules, the migration order and the padding rules.
 //
@@ -111,7 +111,7 @@ __device__ __forceinline__ unsigned int lane_index() {
     return threadIdx.x % WARP_SIZE;
 }
 
-// The penalised price (src/library/knapsack.rs): the price when weight <= capacity,
+// The penalised price (src/library/knapsack/): the price when weight <= capacity,
 // else price - ratio * (weight - capacity), saturating at 0 (and the product at 2^64 - 1).
 __device__ __forceinline__ unsigned long long penalised_price(unsigned long long price, unsigned long long weight,
                                                               unsigned long long capacity, unsigned long long ratio) {

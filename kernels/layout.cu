@@ -160,7 +160,7 @@ __device__ void s4(const float* __restrict__ x, float* __restrict__ fit, int pop
 // those of g ≡ w mod SPLIT_WARPS in increasing g, then the warps in order — and
 // resets the ticket for the next launch. Every sum has a fixed
 // order, so results are bit-identical run to run. The host sizes the grid to
-// one wave of resident blocks (src/gpu/layout.rs, split_plan).
+// one wave of resident blocks (the host's split_plan).
 #define SPLIT_WARPS 8
 
 template <int V>

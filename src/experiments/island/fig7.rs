@@ -166,12 +166,13 @@ fn generations_per_second(m: &MachineRecords, a: &Analysis, items: Option<usize>
         per(&|r| r.evaluation_ms),
         per(&|r| r.replacement_ms),
         per(&|r| r.statistics_ms),
-    ) + &items.map_or(String::new(), |items| manipulation_bound(m, a, &runs[0], items))
+    ) + &items.map_or(String::new(), |items| manipulation_bound(m, a, runs, items))
 }
 
 /// The fastest design's genetic manipulation (with evaluation, where fused) against the Philox rate of the same run
 /// and the int32 ceiling of its profile's runs: the integer work that bounds it.
-fn manipulation_bound(m: &MachineRecords, a: &Analysis, run: &Run, items: usize) -> String {
+fn manipulation_bound(m: &MachineRecords, a: &Analysis, runs: &[Run], items: usize) -> String {
+    let run = &runs[0];
     let calls = crate::gpu::island::manipulation_philox_calls(items, run.size, run.islands) as f64;
     let rate = calls / (run.manipulation_ms * 1e-3 / f64::from(run.generations));
     let philox = Summary::of(&a.philox).map_or("no Philox ceiling recorded".into(), |s| {
@@ -187,9 +188,28 @@ fn manipulation_bound(m: &MachineRecords, a: &Analysis, run: &Run, items: usize)
         .map_or("no int32 ceiling recorded".into(), |g| format!("the int32 ceiling of this run's profile: {g:.0} G instructions/s"));
     format!(
         "Its genetic manipulation (evaluation included, where fused) draws {:.2} M Philox calls a generation: {:.0} G \
-         calls/s, {philox}; {int32}.\n",
+         calls/s, {philox}; {int32}.\n{}",
         calls / 1e6,
-        rate / 1e9
+        rate / 1e9,
+        whole_generation_bound(a, runs, calls)
+    )
+}
+
+/// The fastest design's whole generations (every phase, the gaps between launches included) against the generations
+/// a second that its Philox calls alone would allow at the ceiling of the same run (issue #39's goal 1: half of it).
+fn whole_generation_bound(a: &Analysis, runs: &[Run], calls: f64) -> String {
+    let Some(ceiling) = Summary::of(&a.philox) else { return String::new() };
+    let cap = ceiling.median / calls;
+    let shares: Vec<f64> = runs.iter().map(|r| f64::from(r.generations) / (r.total_ms * 1e-3) / cap).collect();
+    let Some(s) = Summary::of(&shares) else { return String::new() };
+    let (low, high) = shares.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &x| (l.min(x), h.max(x)));
+    format!(
+        "Whole generations against the same ceiling: its Philox calls alone allow {cap:.0} generations a second; the runs \
+         reach {} of that ({}–{} over {}).\n",
+        crate::fmt::share(s.mean, 1.0, 1),
+        crate::fmt::share(low, 1.0, 1),
+        crate::fmt::share(high, 1.0, 1),
+        super::claims_common::plural(shares.len(), "run")
     )
 }
 
