@@ -36,6 +36,7 @@ pub mod estimate;
 pub mod generic;
 pub mod hardware;
 pub mod judge;
+pub mod series;
 
 use crate::spec::{ClaimSpec, Provenance, ReducedBudget};
 use serde::{Deserialize, Serialize};
