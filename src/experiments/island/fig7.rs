@@ -202,12 +202,12 @@ fn whole_generation_bound(a: &Analysis, runs: &[Run], calls: f64) -> String {
     let cap = ceiling.median / calls;
     let shares: Vec<f64> = runs.iter().map(|r| f64::from(r.generations) / (r.total_ms * 1e-3) / cap).collect();
     let Some(s) = Summary::of(&shares) else { return String::new() };
-    let (low, high) = shares.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &x| (l.min(x), h.max(x)));
+    let high = shares.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     format!(
         "Whole generations against the same ceiling: its Philox calls alone allow {cap:.0} generations a second; the runs \
          reach {} of that ({}–{} over {}).\n",
         crate::fmt::share(s.mean, 1.0, 1),
-        crate::fmt::share(low, 1.0, 1),
+        crate::fmt::share(s.min, 1.0, 1),
         crate::fmt::share(high, 1.0, 1),
         super::claims_common::plural(shares.len(), "run")
     )
