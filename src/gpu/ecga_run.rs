@@ -11,7 +11,7 @@
 //! `library::ecga::run` with that option evolve the same populations and build
 //! the same models bit for bit; [`self_check`] compares them.
 
-use super::ecga::{GpuScorer, KERNEL_MAX_L, search_bytes};
+use super::gecga::{GpuScorer, KERNEL_MAX_L, search_bytes};
 use super::{Gpu, KernelSource, launch_err};
 use crate::library::ecga::{self, EcgaConfig, GenerationStats, ModelTrace, PairScorer, Randomness, RunResult, XLogX, counter};
 use crate::library::trap::Trap;

@@ -8,8 +8,8 @@
 pub mod biohel;
 pub mod boa;
 pub mod ceilings;
-pub mod ecga;
 pub mod ecga_run;
+pub mod gecga;
 pub mod island;
 pub mod island_ring;
 pub mod layout;

@@ -9,7 +9,7 @@ use super::rows::{
 };
 use super::{BASELINE, CPU_MT, EcgaPaper, FASTCOUNT, FASTCOUNT_KEPT, GECGA, GECGA_DEVICE};
 use crate::experiments::{Case, Footprint, Plan, RunEnv, plan};
-use crate::gpu::ecga::GpuScorer;
+use crate::gpu::gecga::GpuScorer;
 use crate::library::ecga::{
     self, BaselineCounter, BisectionCriteria, CpuScorer, FastCount, FastCountKept, PairScorer, ParallelCpuScorer, Popcount, Population,
     PrefixFastCount, RunResult, Search, XLogX,
@@ -593,7 +593,7 @@ fn count_rates(trap: &Trap, sizes: &[usize], n: usize, seed: u64, env: &RunEnv) 
         }
         let after = scorer.device_stats().expect("gECGA has a device");
         let reps = COUNT_REPS as f64;
-        let counting = if size <= crate::gpu::ecga::FASTCOUNT_MAX_L { "FastCount" } else { "histogram" };
+        let counting = if size <= crate::gpu::gecga::FASTCOUNT_MAX_L { "FastCount" } else { "histogram" };
         let count = CountRow { group_size: size, counting: Some(counting.into()), groups: COUNT_GROUPS, identical };
         let device = DeviceTimes {
             alleles_counted: Some((after.alleles - before.alleles) / reps),

@@ -78,7 +78,7 @@ pub static ECGA: Experiment = Experiment {
     title: "Speeding up model building for ECGA on CUDA (FastCount, gECGA, GM search; Table 5, Figures 5–7)",
     embedded_spec: include_str!("../../../experiments/ecga.toml"),
     load,
-    kernels: &[&crate::gpu::ecga::ECGA_CU, &crate::gpu::ecga_run::ECGA_RUN_CU],
+    kernels: &[&crate::gpu::gecga::ECGA_CU, &crate::gpu::ecga_run::ECGA_RUN_CU],
     selfcheck: selfcheck::selfcheck,
 };
 

@@ -19,12 +19,12 @@ pub fn table4_bytes(n: usize, ell: usize, max_l: usize) -> f64 {
     8.0 * ((n as f64 * ell as f64) / 64.0).ceil() + 4.0 * (ell * (max_l + 1)) as f64 + 4.0 * (ell as f64).powi(2) + ell as f64
 }
 
-/// Device memory of this harness's gECGA (`gpu::ecga`): the population as ℓ rows
+/// Device memory of this harness's gECGA (`gpu::gecga`): the population as ℓ rows
 /// of ⌈N/64⌉ words, the x·log2(x) table, and the device search's state (per
 /// pair an entropy term and a ΔCCC, 16 bytes; per slot its loci and counters,
 /// and the part counts of a split pair, 2^MAX_L per part).
 pub fn harness_bytes(n: usize, ell: usize, max_l: usize) -> f64 {
-    8.0 * (ell * n.div_ceil(64)) as f64 + 8.0 * (n + 1) as f64 + crate::gpu::ecga::search_bytes(ell, max_l) as f64
+    8.0 * (ell * n.div_ceil(64)) as f64 + 8.0 * (n + 1) as f64 + crate::gpu::gecga::search_bytes(ell, max_l) as f64
 }
 
 /// The memory a CUDA program may use on the paper's GPU (bytes) and its

@@ -6,7 +6,7 @@ use anyhow::Result;
 /// gECGA against the CPU scorer and searches (exact equality), and whole runs
 /// on the device against the CPU run ([`whole_runs`]); returns the failures.
 pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64, _datasets: &std::path::Path) -> Result<usize> {
-    let lines = gpu::ecga::self_check(gpu, seed, &gpu::ecga::self_check_sizes(small))?;
+    let lines = gpu::gecga::self_check(gpu, seed, &gpu::gecga::self_check_sizes(small))?;
     let mut failed = 0;
     for l in &lines {
         let ok = l.host_search_identical && l.device_search_identical && l.differing_pairs == 0;

@@ -236,8 +236,8 @@ pub fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
     if !(2..=s.max_l.get_ref() / 2).contains(&k) {
         return Err(file.invalid(&s.k, "settings.k", format!("trap order {k} must be in 2..=max_l/2")));
     }
-    if !(2..=crate::gpu::ecga::KERNEL_MAX_L).contains(s.max_l.get_ref()) {
-        return Err(file.invalid(&s.max_l, "settings.max_l", format!("must be in 2..={}", crate::gpu::ecga::KERNEL_MAX_L)));
+    if !(2..=crate::gpu::gecga::KERNEL_MAX_L).contains(s.max_l.get_ref()) {
+        return Err(file.invalid(&s.max_l, "settings.max_l", format!("must be in 2..={}", crate::gpu::gecga::KERNEL_MAX_L)));
     }
     if *s.tournament.get_ref() < 2 {
         return Err(file.invalid(&s.tournament, "settings.tournament", "must be at least 2"));
@@ -275,11 +275,11 @@ pub fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
             }
         }
         for size in &p.count_sizes {
-            if !(1..=crate::gpu::ecga::KERNEL_MAX_L).contains(size.get_ref()) {
+            if !(1..=crate::gpu::gecga::KERNEL_MAX_L).contains(size.get_ref()) {
                 return Err(file.invalid(
                     size,
                     &format!("profiles.{name}.count_sizes"),
-                    format!("group size {} must be in 1..={}", size.get_ref(), crate::gpu::ecga::KERNEL_MAX_L),
+                    format!("group size {} must be in 1..={}", size.get_ref(), crate::gpu::gecga::KERNEL_MAX_L),
                 ));
             }
         }

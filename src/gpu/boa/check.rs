@@ -43,7 +43,7 @@ pub fn self_check(gpu: &Gpu, seed: u64, sizes: &[(usize, usize)], k: usize) -> R
         let pop = Population::random(n, ell, rng.random())?;
         let families: Vec<Family> = (0..64)
             .map(|_| {
-                let loci = crate::gpu::ecga::random_group(ell, rng.random_range(1..=k.min(ell - 1) + 1), &mut rng);
+                let loci = crate::gpu::gecga::random_group(ell, rng.random_range(1..=k.min(ell - 1) + 1), &mut rng);
                 Family { node: loci[0], parents: loci[1..].to_vec() }
             })
             .collect();

@@ -3,7 +3,7 @@
 //! schema kernel.
 
 use super::{BOA_CU, GROUPS, MAX_ELL, MAX_K, MAX_WARPS, OUT, PAPER_MAX_ELL, PAPER_THREADS, SHAPE};
-use crate::gpu::ecga::GpuScorer;
+use crate::gpu::gecga::GpuScorer;
 use crate::gpu::{Gpu, GpuError, ensure_len, launch_err};
 #[cfg(doc)]
 use crate::library::boa::build_pboa;
