@@ -58,6 +58,25 @@ impl Estimate {
         Estimate { value, low: value - half, high: value + half, n, spread: Spread::PerRun { s: se * (n as f64).sqrt() } }
     }
 
+    /// The exponent b of a power law y ∝ x^b fitted to `(x, y)` points by least
+    /// squares in log–log, with its 95% interval from the slope's standard error
+    /// √(Σ residual² / (k − 2) / Σ (ln x − mean)²) on k − 2 degrees of freedom
+    /// over the k points whose logarithms are finite (two points: no interval);
+    /// None below two points or with every x equal.
+    pub fn power_law(points: &[(f64, f64)]) -> Option<Estimate> {
+        let (x, y): (Vec<f64>, Vec<f64>) =
+            points.iter().map(|&(v, c)| (v.ln(), c.ln())).filter(|(x, y)| x.is_finite() && y.is_finite()).unzip();
+        let (slope, intercept) = crate::stats::linear_fit(&x, &y)?;
+        let k = x.len();
+        if k < 3 {
+            return Some(Estimate::fitted(slope, f64::INFINITY, 0, k));
+        }
+        let mx = x.iter().sum::<f64>() / k as f64;
+        let sxx: f64 = x.iter().map(|a| (a - mx).powi(2)).sum();
+        let sse: f64 = x.iter().zip(&y).map(|(a, b)| (b - intercept - slope * a).powi(2)).sum();
+        Some(Estimate::fitted(slope, (sse / (k - 2) as f64 / sxx).sqrt(), k - 2, k))
+    }
+
     /// mean(a) / mean(b) for positive samples, with the delta method's 95%
     /// interval on the log scale (Welch's degrees of freedom): the ratio of two
     /// methods' times, a speedup of means.
@@ -157,6 +176,26 @@ impl std::fmt::Display for Estimate {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_power_law_carries_the_slopes_standard_error() {
+        // y = x² exactly: no residual, a zero-width interval.
+        let exact = Estimate::power_law(&[(1.0, 1.0), (2.0, 4.0), (4.0, 16.0), (8.0, 64.0)]).unwrap();
+        assert!((exact.value - 2.0).abs() < 1e-12 && (exact.high - exact.low).abs() < 1e-9, "{exact}");
+        // ln y = 0, 1, 0 at ln x = 0, 1, 2: slope 0, residuals ±1/3·(1, −2, 1), se = √((2/3)/1/2) = 0.577.
+        let e = std::f64::consts::E;
+        let bent = Estimate::power_law(&[(1.0, 1.0), (e, e), (e * e, 1.0)]).unwrap();
+        assert!(bent.value.abs() < 1e-12, "{bent}");
+        assert!((bent.high - bent.value - t975(1.0) * (1.0f64 / 3.0).sqrt()).abs() < 1e-9, "{bent}");
+        assert_eq!(bent.n, 3);
+        // ln y off the line 1.4·ln x by 0.1, −0.2, 0.1 at ln x = 1, 2, 4: least squares by hand.
+        let noisy = [(1.0f64, 0.1f64), (2.0, -0.2), (4.0, 0.1)].map(|(x, e)| (x.exp(), (1.4 * x + e).exp()));
+        let fit = Estimate::power_law(&noisy).unwrap();
+        assert!((fit.value - 1.421_428_571).abs() < 1e-6 && ((fit.high - fit.value) / t975(1.0) - 0.111_346_123).abs() < 1e-6, "{fit}");
+        // Two points: no freedom left, no interval; one point or a zero: no fit.
+        assert!(Estimate::power_law(&[(1.0, 1.0), (2.0, 2.0)]).unwrap().high.is_infinite());
+        assert_eq!(Estimate::power_law(&[(1.0, 1.0), (2.0, 0.0)]), None);
+    }
+
     use super::*;
 
     #[test]

@@ -27,17 +27,25 @@
 //!   setting against the paper's largest over the same points, within `band`
 //!   of it ([`judge::ratio`]); outside, the claim's hardware model explains it
 //!   only if it predicts every point.
+//! - `exponent`: each of some series, by size, grows as a power of the size
+//!   with an exponent in its band (a log–log fit's 95% interval,
+//!   [`judge::band`]; n counts sizes), every fit holding ([`judge::all_of`]).
 
 use super::judge::{self, Band, Comparison, Finding};
 pub use super::series::{AtSize, BySize, Pairs, Paper, Points, Series, measures};
+pub use exponent::{Center, ExponentParams, Fit};
+
+#[path = "generic_exponent.rs"]
+mod exponent;
 use super::{Check, Ctx, Estimate, Headline, Model, Outcome, Params, Point};
 use crate::fmt::{fmt_mean, fmt_num};
 use crate::spec::HeadlineSpec;
 use serde::Deserialize;
 
 /// The generic checks, for a paper whose analysis is `A`.
-pub fn checks<A: Series>() -> [Check<A>; 7] {
+pub fn checks<A: Series>() -> [Check<A>; 8] {
     [
+        crate::check!("exponent", exponent::exponent::<A>),
         crate::check!("order_at_points", order_at_points::<A>),
         crate::check!("threshold", threshold::<A>),
         crate::check!("up_to", up_to::<A>),

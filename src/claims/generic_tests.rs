@@ -373,3 +373,40 @@ fn a_series_is_measured_only_where_some_method_gives_samples() {
     assert!(!measures(&sized, "b"), "sizes without runs measure nothing");
     assert!(!measures(&sized, "c"), "a reason it is absent is not a sample");
 }
+
+fn exponent_of(band: Band, min_n: usize, center: Center) -> ExponentParams {
+    let fits = ["a", "b"].map(|s| Fit { series: s.into(), band }).into();
+    ExponentParams { fits, of: "bisections".into(), sizes: Some(RANGE), min_n, min_sizes: 3, center }
+}
+
+#[test]
+fn exponent_fits_each_series_and_counts_sizes() {
+    let square = |ells: &[usize], runs: usize| -> Vec<(usize, Vec<f64>)> {
+        ells.iter().map(|&l| (l, (0..runs).map(|r| (l * l) as f64 * (1.0 + 0.01 * r as f64)).collect())).collect()
+    };
+    let both = |a: &[(usize, Vec<f64>)]| sized(a, a);
+    let ells = [50, 100, 200, 400];
+    // ℓ² exactly at the paper's three sizes: exact exponents inside [1.5, 2.5], 400 beyond.
+    let p = exponent_of(Band { low: 1.5, high: 2.5 }, 2, Center::Mean);
+    let o = on(exponent::exponent, &p, &both(&square(&ells, 2)));
+    assert_eq!((o.verdict.clone(), o.n), (Verdict::Reproduced, Some(3)), "{}", o.evidence);
+    assert!(o.evidence.starts_with("bisections; fitted to the mean of each size's runs: a ∝ ℓ^e, e = 2.00"), "{}", o.evidence);
+    assert!(o.beyond.as_deref().is_some_and(|b| b.contains("a outside ℓ = 50–350: 400: ")), "{:?}", o.beyond);
+    // Outside the band: falls short, or exceeds.
+    let o = on(exponent::exponent, &exponent_of(Band { low: 2.5, high: 3.0 }, 2, Center::Median), &both(&square(&ells, 2)));
+    assert_eq!(o.verdict, Verdict::NotReproduced(Some(crate::claims::Direction::FallsShort)), "{}", o.evidence);
+    // Too few runs at a size keeps it out of the fit: inconclusive for want of runs.
+    let o = on(exponent::exponent, &p, &both(&[square(&[50, 100], 2), square(&[200], 1)].concat()));
+    assert_eq!(o.verdict, crate::claims::testing::too_few(1, 2), "{}", o.evidence);
+    // Too few sizes, each with its runs: inconclusive for want of sizes.
+    let o = on(exponent::exponent, &p, &both(&square(&[50, 100], 2)));
+    assert_eq!(o.verdict, crate::claims::testing::too_few(2, 3), "{}", o.evidence);
+    // No size in the range: not run here, with the analysis's reason where it has one.
+    assert_eq!(
+        on(exponent::exponent, &p, &both(&square(&[400], 2))).verdict.label(),
+        "not run here (no bisections at ℓ = 50–350 in these records)"
+    );
+    assert_eq!(on(exponent::exponent, &p, &Sized(BTreeMap::new())).verdict.label(), "not run here (a: libcuda not found)");
+    // A fit of two sizes cannot fail: refused at load.
+    assert_eq!(ExponentParams { min_sizes: 2, ..p }.validate().unwrap_err().0, "min_sizes");
+}

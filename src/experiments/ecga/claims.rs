@@ -1,6 +1,6 @@
 //! The paper's claims, one check each, registered in [`checks`] under the name
 //! a spec's `check` uses (with the generic shapes of [`generic`], which judge
-//! `gecga_identical`, `gm_population_not_smaller`, `spc_small` and Figure 6's two claims); parameters are typed and
+//! `gecga_identical`, `gm_population_not_smaller`, `population_growth`, `spc_small` and Figure 6's two claims); parameters are typed and
 //! validated at load.
 //!
 //! Each check judges the paper's own range and settings (Table 5 and Figure 7:
@@ -33,16 +33,10 @@ use fig7::gm_faster;
 use scalability::scale;
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use table5::population_growth;
 
 /// The paper's own checks (the generic shapes come with every paper: [`crate::experiments::load_spec`]).
-pub(super) const CHECKS: &[Check<Analysis>] = &[
-    check!("population_growth", population_growth),
-    check!("spg_grows", spg_grows),
-    check!("spg_at_500", spg_at_500),
-    check!("scale", scale),
-    check!("gm_faster", gm_faster),
-];
+pub(super) const CHECKS: &[Check<Analysis>] =
+    &[check!("spg_grows", spg_grows), check!("spg_at_500", spg_at_500), check!("scale", scale), check!("gm_faster", gm_faster)];
 
 /// The series the generic shapes judge: `gecga_identical` (Figure 5's gECGA
 /// runs by ℓ, 1 where identical to the first CPU scorer's) and `table5_gm`,
@@ -149,25 +143,6 @@ impl Params for SizesRuns {
     fn validate(&self) -> Result<(), (String, String)> {
         positive_range(&self.range)?;
         at_least("min_n", self.min_n, 2)
-    }
-}
-
-/// A power law fitted to Table 5 whose exponent must lie in `exponent`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Growth {
-    range: Band,
-    exponent: Band,
-    /// Bisections each size needs, and sizes the fit needs.
-    min_n: usize,
-    min_sizes: usize,
-}
-
-impl Params for Growth {
-    fn validate(&self) -> Result<(), (String, String)> {
-        positive_range(&self.range)?;
-        at_least("min_n", self.min_n, 1)?;
-        at_least("min_sizes", self.min_sizes, 3)
     }
 }
 

@@ -342,7 +342,8 @@ fn what_lies_beyond_the_papers_range_is_kept_apart() {
     rows.extend(table5(&[400], 10, |l| l * l, |l| l * l));
     let o = judge("population_growth", rows);
     assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
-    assert!(o.beyond.unwrap().contains("greedy search at ℓ = 400: 159840 ±"));
+    let beyond = o.beyond.unwrap();
+    assert!(beyond.contains("table5_greedy outside ℓ = 50–350: 400: 159840 ±"), "{beyond}");
     let o = judge("spc_small", [runs(50, 2, 100.0, 1.0), runs(600, 2, 100.0, 1.0)].concat());
     assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
     assert!(o.beyond.unwrap().contains("spc(m) at ℓ = 600: 2.00"));
@@ -686,7 +687,7 @@ fn population_growth_judges_the_fitted_exponent_with_its_interval() {
     let o = judge(table5(&ells, 10, |l| 10.0 * l.powf(1.62) * wobble(l), |l| 11.0 * l.powf(1.62) * wobble(l)));
     assert_eq!(o.verdict.kind(), VerdictKind::Inconclusive, "{}", o.evidence);
     assert!(o.verdict.label().contains("spans the edge 1.60") && o.verdict.label().contains("n counts sizes"), "{}", o.verdict.label());
-    assert!(o.evidence.contains("b = 1.61 [1.52, 1.70] (n = 7)"), "{}", o.evidence);
+    assert!(o.evidence.contains("table5_greedy ∝ ℓ^e, e = 1.61 [1.52, 1.70] (n = 7)"), "{}", o.evidence);
     // The same wobble around ℓ^1.3: inside the band.
     let o = judge(table5(&ells, 10, |l| 10.0 * l.powf(1.3) * wobble(l), |l| 11.0 * l.powf(1.3) * wobble(l)));
     assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);

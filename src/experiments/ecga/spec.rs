@@ -212,20 +212,6 @@ pub fn power_fit(points: &[(f64, f64)]) -> Option<(f64, f64)> {
     stats::linear_fit(&x, &y).map(|(b, ln_a)| (ln_a.exp(), b))
 }
 
-/// [`power_fit`]'s exponent with its standard error, from the residuals of the
-/// log–log fit on k − 2 degrees of freedom over k points; None below three.
-pub fn power_fit_se(points: &[(f64, f64)]) -> Option<(f64, f64)> {
-    let (x, y): (Vec<f64>, Vec<f64>) = points.iter().filter(|p| p.0 > 0.0 && p.1 > 0.0).map(|p| (p.0.ln(), p.1.ln())).unzip();
-    if x.len() < 3 {
-        return None;
-    }
-    let (b, ln_a) = stats::linear_fit(&x, &y)?;
-    let mx = x.iter().sum::<f64>() / x.len() as f64;
-    let sxx: f64 = x.iter().map(|v| (v - mx).powi(2)).sum();
-    let sse: f64 = x.iter().zip(&y).map(|(u, v)| (v - ln_a - b * u).powi(2)).sum();
-    Some((b, (sse / (x.len() - 2) as f64 / sxx).sqrt()))
-}
-
 crate::paper_spec!(EcgaSpec, Profile, validate);
 
 /// Checks what the types cannot: ranges of the settings and sizes, Table 5
@@ -395,18 +381,6 @@ mod tests {
         assert_eq!((*quick.table5_runs_per_trial.get_ref(), *quick.table5_successes.get_ref()), (1, 1), "the default: one run of one");
         assert_eq!(quick.table5_randomness(), Randomness::Paper);
         assert_eq!((*device.table5_runs_per_trial.get_ref(), device.table5_randomness()), (5, Randomness::Counter));
-    }
-
-    #[test]
-    fn a_power_fit_gives_its_exponents_standard_error() {
-        let exact: Vec<(f64, f64)> = [50.0, 100.0, 200.0].iter().map(|&l: &f64| (l, 3.0 * l.powf(1.4))).collect();
-        let (b, se) = power_fit_se(&exact).unwrap();
-        assert!((b - 1.4).abs() < 1e-9 && se < 1e-9, "{b} {se}");
-        // ln y off the line 1.4·ln ℓ by 0.1, −0.2, 0.1 at ln ℓ = 1, 2, 4: least squares by hand.
-        let noisy = [(1.0f64, 0.1f64), (2.0, -0.2), (4.0, 0.1)].map(|(x, e)| (x.exp(), (1.4 * x + e).exp()));
-        let (b, se) = power_fit_se(&noisy).unwrap();
-        assert!((b - 1.421_428_571).abs() < 1e-6 && (se - 0.111_346_123).abs() < 1e-6, "{b} {se}");
-        assert_eq!(power_fit_se(&exact[..2]), None);
     }
 
     #[test]

@@ -232,7 +232,7 @@ impl Analysis {
             .into_iter()
             .filter_map(|(v, cost)| Some((v as f64, stats::median(self.complexity_kernel.get(&(axis.to_owned(), v))?.get(method)?) / cost)))
             .collect();
-        fit_exponent(&points)
+        Estimate::power_law(&points)
     }
 
     /// gBOA's formula of Section V.A, `⌈n/m⌉(k·2^k·n·⌈N/t⌉ + ⌈k/t⌉·n²)`, with unit
@@ -258,11 +258,6 @@ impl Analysis {
         self.complexity_fixed.get(&(axis.to_owned(), value)).copied()
     }
 
-    /// Points of the complexity sweep along `axis` with a time of `method`.
-    pub fn complexity_points(&self, axis: &str, method: &str) -> usize {
-        self.complexity.iter().filter(|((ax, _), m)| ax == axis && m.contains_key(method)).count()
-    }
-
     /// Why `method` has no runs on this machine.
     pub fn reason(&self, method: &str) -> String {
         self.not_run.get(method).cloned().unwrap_or_else(|| "not in this machine's profiles".into())
@@ -273,56 +268,10 @@ impl Analysis {
 fn fit(times: &BTreeMap<(String, usize), BTreeMap<String, Vec<f64>>>, axis: &str, method: &str) -> Option<Estimate> {
     let points: Vec<(f64, f64)> =
         times.iter().filter(|((ax, _), _)| ax == axis).filter_map(|((_, v), m)| Some((*v as f64, stats::median(m.get(method)?)))).collect();
-    fit_exponent(&points)
-}
-
-/// Least-squares exponent of `(value, y)` points in log–log, with its 95%
-/// interval from the slope's standard error on n − 2 degrees of freedom (n
-/// points; those whose logarithm is not finite are left out).
-pub fn fit_exponent(points: &[(f64, f64)]) -> Option<Estimate> {
-    let (x, y): (Vec<f64>, Vec<f64>) =
-        points.iter().map(|&(v, c)| (v.ln(), c.ln())).filter(|(x, y)| x.is_finite() && y.is_finite()).unzip();
-    let (slope, se) = slope_with_se(&x, &y)?;
-    Some(Estimate::fitted(slope, se, x.len().saturating_sub(2), x.len()))
-}
-
-/// The least-squares slope of `y` on `x` and its standard error,
-/// √(Σ residual² / (n − 2) / Σ (x − x̄)²); infinite with two points (no residual
-/// freedom), None with fewer or with every `x` equal.
-fn slope_with_se(x: &[f64], y: &[f64]) -> Option<(f64, f64)> {
-    let (slope, intercept) = stats::linear_fit(x, y)?;
-    let n = x.len();
-    if n < 3 {
-        return Some((slope, f64::INFINITY));
-    }
-    let mx = x.iter().sum::<f64>() / n as f64;
-    let sxx: f64 = x.iter().map(|a| (a - mx).powi(2)).sum();
-    let sse: f64 = x.iter().zip(y).map(|(a, b)| (b - intercept - slope * a).powi(2)).sum();
-    Some((slope, (sse / (n - 2) as f64 / sxx).sqrt()))
+    Estimate::power_law(&points)
 }
 
 /// Least-squares exponent of `(value, cost)` points in log–log (a formula's: its value alone).
 pub fn exponent_of(points: &[(usize, f64)]) -> Option<f64> {
-    fit_exponent(&points.iter().map(|&(v, c)| (v as f64, c)).collect::<Vec<_>>()).map(|e| e.value)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_fitted_exponent_carries_the_slopes_standard_error() {
-        // y = x² exactly: no residual, a zero-width interval.
-        let exact = fit_exponent(&[(1.0, 1.0), (2.0, 4.0), (4.0, 16.0), (8.0, 64.0)]).unwrap();
-        assert!((exact.value - 2.0).abs() < 1e-12 && (exact.high - exact.low).abs() < 1e-9, "{exact}");
-        // ln y = 0, 1, 0 at ln x = 0, 1, 2: slope 0, residuals ±1/3·(1, −2, 1), se = √((2/3)/1/2) = 0.577.
-        let e = std::f64::consts::E;
-        let bent = fit_exponent(&[(1.0, 1.0), (e, e), (e * e, 1.0)]).unwrap();
-        assert!(bent.value.abs() < 1e-12, "{bent}");
-        let half = bent.high - bent.value;
-        assert!((half - crate::stats::t975(1.0) * (1.0f64 / 3.0).sqrt()).abs() < 1e-9, "{bent}");
-        assert_eq!(bent.n, 3);
-        // Two points: no freedom left, no interval.
-        assert!(fit_exponent(&[(1.0, 1.0), (2.0, 2.0)]).unwrap().high.is_infinite());
-    }
+    Estimate::power_law(&points.iter().map(|&(v, c)| (v as f64, c)).collect::<Vec<_>>()).map(|e| e.value)
 }

@@ -7,7 +7,7 @@
 //! report's "beyond the paper". `quality_kept` is the harness's own check.
 
 use super::analysis::{Analysis, Judged, Point, RunTimes, Stated, exponent_of};
-use super::cases::{GBOA, GBOA_PAPER, PBOA, PBOA_MT, SBOA};
+use super::cases::{GBOA, GBOA_PAPER, PBOA, SBOA};
 use crate::check;
 use crate::claims::generic::{BySize, Paper, Points, Series};
 use crate::claims::hardware::Factor;
@@ -19,21 +19,31 @@ use serde::Deserialize;
 
 /// The paper's own checks, by the name a spec's `check` uses (beside the generic
 /// shapes every paper has: `identical` judges `gboa_identical`).
-pub(super) const CHECKS: &[Check<Analysis>] = &[
-    check!("construction_dominates", construction_dominates),
-    check!("complexity", complexity),
-    check!("complexity_gboa", complexity_gboa),
-];
+pub(super) const CHECKS: &[Check<Analysis>] =
+    &[check!("construction_dominates", construction_dominates), check!("complexity_gboa", complexity_gboa)];
 
 /// The series the generic shapes judge: `gboa_identical`, every gBOA run
 /// (gboa and gboa-paper), 1 where identical to single-threaded pBOA (Section
 /// IV: gBOA is "the proposed implementation of pBOA", with its permutations);
 /// `sboa_total` and `pboa_total`, the whole-run times by ℓ in the range judged
 /// (Table I's other points go beyond the paper, with sBOA/pBOA at each);
-/// `solved_change`, the points of the harness's `quality_kept` check.
+/// `solved_change`, the points of the harness's `quality_kept` check;
+/// `sboa_construction_ell`, `sboa_construction_n`, `pboa_construction_ell`,
+/// `pboa_construction_n`, the complexity sweep's construction times along ℓ or N
+/// (the generic `exponent` judges Section V.A's O() by them).
 impl Series for Analysis {
-    const NAMES: &'static [&'static str] =
-        &["gboa_identical", "sboa_total", "pboa_total", "speedup_over_sboa", "speedup_over_pboa", "solved_change"];
+    const NAMES: &'static [&'static str] = &[
+        "gboa_identical",
+        "sboa_total",
+        "pboa_total",
+        "speedup_over_sboa",
+        "speedup_over_pboa",
+        "solved_change",
+        "sboa_construction_ell",
+        "sboa_construction_n",
+        "pboa_construction_ell",
+        "pboa_construction_n",
+    ];
 
     fn series(&self, name: &str) -> Option<Vec<f64>> {
         let (same, runs) = self.identical;
@@ -41,6 +51,10 @@ impl Series for Analysis {
     }
 
     fn by_size(&self, name: &str) -> Option<BySize> {
+        if let Some((method, axis, symbol)) = swept(name) {
+            let at = self.complexity.iter().filter(|((ax, _), _)| ax == axis).filter_map(|((_, v), m)| Some((*v, m.get(method)?.clone())));
+            return Some(BySize { symbol, at: at.collect() });
+        }
         let method = serial(name)?;
         let at = self.table1.keys().filter(|at| self.judged.contains(at)).map(|&at| (at.ell, self.runs(at, method, total)));
         Some(BySize { symbol: "ℓ", at: at.filter(|(_, runs)| !runs.is_empty()).collect() })
@@ -54,6 +68,9 @@ impl Series for Analysis {
     }
 
     fn measured_as(&self, name: &str) -> Option<String> {
+        if swept(name).is_some() {
+            return Some("network construction time (ms) over the complexity sweep".into());
+        }
         serial(name).map(|_| format!("whole-run times (ms) in the range judged ({})", self.judged.describe()))
     }
 
@@ -134,6 +151,13 @@ fn serial(name: &str) -> Option<&'static str> {
         "pboa_total" => Some(PBOA),
         _ => None,
     }
+}
+
+/// The construction and axis (with its symbol) of a complexity series: `sboa_construction_ell`, ….
+fn swept(name: &str) -> Option<(&'static str, &'static str, &'static str)> {
+    let (method, axis) = name.split_once("_construction_")?;
+    let method = [SBOA, PBOA].into_iter().find(|m| *m == method)?;
+    AXES.into_iter().find(|(a, _)| *a == axis).map(|(axis, symbol)| (method, axis, symbol))
 }
 
 /// A CPU construction a speedup is taken over.
@@ -353,27 +377,6 @@ fn amdahl_point(a: &Analysis, at: Point, share: f64, paper: f64, serial_share: f
     point.with(Factor::of_point(Quantity::Amdahl, share_after(serial_share, sc, sr), paper, source))
 }
 
-/// Section V.A: the serial constructions (sBOA, pBOA) cost O(k·2^k·n²·N + k·n³),
-/// so construction ∝ n² (n = ℓ) and ∝ N, fitted in log–log for each method.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Complexity {
-    /// The constructions judged (each must fit).
-    methods: Vec<String>,
-    /// Range of the fitted exponent of construction time in ℓ.
-    n_exponent: Band,
-    /// Range of the fitted exponent in the population N.
-    pop_exponent: Band,
-    /// Sizes each fit needs.
-    min_points: usize,
-}
-
-impl Params for Complexity {
-    fn validate(&self) -> Result<(), (String, String)> {
-        check_fit(&self.methods, self.min_points, &[SBOA, PBOA, PBOA_MT], "is no CPU construction")
-    }
-}
-
 /// A fit's parameters: at least 3 points (a fit that can fail), and some
 /// methods, each one of `known` (else it `is_not` one of them).
 fn check_fit(methods: &[String], min_points: usize, known: &[&str], is_not: &str) -> Result<(), (String, String)> {
@@ -390,48 +393,6 @@ fn check_fit(methods: &[String], min_points: usize, known: &[&str], is_not: &str
 }
 
 const AXES: [(&str, &str); 2] = [("ell", "ℓ"), ("n", "N")];
-
-/// Each method's fitted exponent on each axis, with its 95% interval from the
-/// fit's standard error (n − 2 degrees of freedom over n sizes), must lie in the
-/// axis's band ([`judge::band`]: across an edge, inconclusive); every method and
-/// axis ([`judge::all_of`]).
-fn complexity(p: &Complexity, a: &Analysis, _: &Ctx) -> Outcome {
-    let points = p.methods.iter().map(|m| a.complexity_points("ell", m).min(a.complexity_points("n", m))).min().unwrap_or(0);
-    if points == 0 {
-        return Outcome::not_run("no complexity sweep of every construction judged in this machine's records");
-    }
-    if let Err(o) = judge::enough(points, p.min_points, "sizes on each axis") {
-        return o;
-    }
-    let mut findings = Vec::new();
-    let mut fits = Vec::new();
-    for m in &p.methods {
-        for ((axis, name), band) in AXES.into_iter().zip([&p.n_exponent, &p.pop_exponent]) {
-            let finding = match a.exponent(axis, m) {
-                Some(e) => {
-                    let f = judge::band(&e, band);
-                    fits.push(format!("{m} ∝ {name}^e, e = {e}: {}", f.word()));
-                    f
-                }
-                None => Finding::undecided(None, format!("{m}'s construction times along {name} could not be fitted")),
-            };
-            findings.push(finding);
-        }
-    }
-    let others: Vec<String> = [SBOA, PBOA, PBOA_MT]
-        .iter()
-        .filter(|m| !p.methods.iter().any(|x| x == *m))
-        .filter_map(|m| Some(format!("{m} ℓ^{:.2}, N^{:.2}", a.exponent("ell", m)?.value, a.exponent("n", m)?.value)))
-        .collect();
-    let also = if others.is_empty() { String::new() } else { format!("; not judged: {}", others.join("; ")) };
-    let evidence = format!(
-        "construction time, expected ∝ ℓ^e with e in {} and N^e with e in {}, {points}+ sizes per axis: {}{also}",
-        p.n_exponent,
-        p.pop_exponent,
-        fits.join("; ")
-    );
-    Outcome::decided(judge::all_of(&findings), points, evidence)
-}
 
 /// Section V.A: gBOA's network construction costs O(⌈n/m⌉(k·2^k·n·⌈N/t⌉ + ⌈k/t⌉·n²)).
 #[derive(Debug, Deserialize)]
