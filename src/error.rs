@@ -54,4 +54,8 @@ pub enum GpuError {
     Launch { kernel: String, message: String },
     #[error("out of device memory: {what} needs {needed_mib} MiB, the device has {free_mib} MiB free")]
     OutOfMemory { what: String, needed_mib: u64, free_mib: u64 },
+    /// The host read device state that a launch still owes work to (the island GA's
+    /// parents with a generation's replacement pending): a misuse of the GPU layer.
+    #[error("{what} read while generation {generation}'s replacement is pending (settle first)")]
+    Pending { what: String, generation: u32 },
 }

@@ -383,10 +383,7 @@ impl<'g> GpuIslands<'g> {
     fn ensure_settled(&self) -> Result<(), GpuError> {
         match self.pending {
             None => Ok(()),
-            Some(g) => Err(GpuError::Launch {
-                kernel: "island_replace".into(),
-                message: format!("the parents were read with generation {g}'s replacement pending (settle first)"),
-            }),
+            Some(generation) => Err(GpuError::Pending { what: "the island parents".into(), generation }),
         }
     }
 

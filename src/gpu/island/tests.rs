@@ -178,3 +178,25 @@ fn differences_are_found_in_phase_order() {
     assert_eq!((found.array, found.individual), ("offspring", 2));
     assert_eq!(found.to_string(), "after generation 1: island 1 offspring individual 2");
 }
+
+/// The fused design leaves a generation's replacement pending: reading the parents then is the GPU layer's own
+/// error (`GpuError::Pending`), and settling makes them readable (the CPU reference's, as the self-check compares).
+#[test]
+#[ignore = "needs a CUDA GPU: run with --include-ignored on the GPU machine"]
+fn parents_read_with_a_replacement_pending_are_an_error_until_settled() {
+    let gpu = crate::gpu::Gpu::open(0).expect("this test runs on the GPU machine");
+    let instance = paper_instance("jaros_knap_40.txt");
+    let evaluator = Evaluator::new(&instance);
+    let config = Config::paper(2, 8, 1, 3);
+    let mut islands = GpuIslands::new(&gpu, &evaluator, &config, Design::Fused).unwrap();
+    islands.generation(0).unwrap();
+    match islands.fitness() {
+        Err(crate::error::GpuError::Pending { generation: 0, .. }) => {}
+        other => panic!("expected generation 0's replacement pending, got {other:?}"),
+    }
+    islands.settle().unwrap();
+    let mut reference = Islands::new(&evaluator, &config).unwrap();
+    reference.generation(&evaluator, 0, &mut PhaseTimes::default());
+    let expected: Vec<_> = reference.islands().iter().flat_map(|i| i.fitness().to_vec()).collect();
+    assert_eq!(islands.fitness().unwrap(), expected);
+}
