@@ -42,5 +42,5 @@ pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64, datasets: &Path) -> Result<u
     }
     let split = lines.iter().any(|l| l.budget_passes > 1);
     let vacuous = (!split).then_some("the forced memory budget never split the work, so the memory plan was not exercised");
-    Ok(crate::experiments::tally("biohel", "biohel kernels", lines.len(), "configurations", failed, vacuous))
+    Ok(crate::experiments::tally(super::BIOHEL.id, "biohel kernels", lines.len(), "configurations", failed, vacuous))
 }

@@ -29,7 +29,7 @@ pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64, _datasets: &std::path::Path)
         );
     }
     let vacuous = (!lines.iter().any(|l| l.merges > 0)).then_some("no search merged anything, so the check checked nothing");
-    let failed = crate::experiments::tally("ecga", "ecga kernels", lines.len(), "searches", failed, vacuous);
+    let failed = crate::experiments::tally(super::ECGA.id, "ecga kernels", lines.len(), "searches", failed, vacuous);
     Ok(failed + whole_runs(gpu, small, seed)?)
 }
 

@@ -34,7 +34,7 @@ pub fn selfcheck(gpu: &Gpu, small: bool, seed: u64, _datasets: &std::path::Path)
         );
     }
     let vacuous = (!lines.iter().any(|l| l.edges > 0)).then_some("no network had an edge, so the check checked nothing");
-    let mut failed = crate::experiments::tally("gboa", "gboa kernels", lines.len(), "populations", failed, vacuous);
+    let mut failed = crate::experiments::tally(super::GBOA.id, "gboa kernels", lines.len(), "populations", failed, vacuous);
     let runs = gpu::boa::run_check(gpu, seed, &gpu::boa::run_check_sizes(small))?;
     let mut run_failed = 0;
     for l in &runs {
