@@ -157,6 +157,10 @@ __device__ __forceinline__ void children_word(const unsigned int* __restrict__ p
     const unsigned int mask = crossover ? draw(seed_low, seed_high, island, generation, PURPOSE_CROSSOVER_MASK, pair, w).x : 0u;
     unsigned int flip1 = 0u;
     unsigned int flip2 = 0u;
+    // Unrolled whole (issue #39): the shifts become constants and the branch on k goes, so the fused kernel holds 48
+    // registers a thread, not 76, and its 512 pair blocks at 2048 per island fit one wave of an H200 (four blocks an
+    // SM, not two); an unroll by 4 kept 76 (gpu-notes, island section).
+#pragma unroll
     for (unsigned int k = 0; k < MUTATION_CALLS; ++k) {
         const Philox4 r = draw(seed_low, seed_high, island, generation, PURPOSE_MUTATION, pair, MUTATION_CALLS * w + k);
         const unsigned int bits = fires(r.x, mutation_threshold) | (fires(r.y, mutation_threshold) << 1) |
