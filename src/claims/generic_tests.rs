@@ -395,6 +395,8 @@ fn exponent_fits_each_series_and_counts_sizes() {
     // Outside the band: falls short, or exceeds.
     let o = on(exponent::exponent, &exponent_of(Band { low: 2.5, high: 3.0 }, 2, Center::Median), &both(&square(&ells, 2)));
     assert_eq!(o.verdict, Verdict::NotReproduced(Some(crate::claims::Direction::FallsShort)), "{}", o.evidence);
+    let o = on(exponent::exponent, &exponent_of(Band { low: 1.0, high: 1.5 }, 2, Center::Mean), &both(&square(&ells, 2)));
+    assert_eq!(o.verdict, Verdict::NotReproduced(Some(crate::claims::Direction::Exceeds)), "{}", o.evidence);
     // Too few runs at a size keeps it out of the fit: inconclusive for want of runs.
     let o = on(exponent::exponent, &p, &both(&[square(&[50, 100], 2), square(&[200], 1)].concat()));
     assert_eq!(o.verdict, crate::claims::testing::too_few(1, 2), "{}", o.evidence);
@@ -408,5 +410,6 @@ fn exponent_fits_each_series_and_counts_sizes() {
     );
     assert_eq!(on(exponent::exponent, &p, &Sized(BTreeMap::new())).verdict.label(), "not run here (a: libcuda not found)");
     // A fit of two sizes cannot fail: refused at load.
-    assert_eq!(ExponentParams { min_sizes: 2, ..p }.validate().unwrap_err().0, "min_sizes");
+    assert_eq!(ExponentParams { min_sizes: 2, ..exponent_of(RANGE, 2, Center::Mean) }.validate().unwrap_err().0, "min_sizes");
+    assert_eq!(ExponentParams { fits: Vec::new(), ..p }.validate().unwrap_err().0, "fits");
 }
