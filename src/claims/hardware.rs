@@ -14,13 +14,17 @@
 //!
 //! A model explains a result only when it predicts every matched point it uses
 //! inside the claim's band (measured / predicted); every factor must be
-//! measured here and known for the paper.
+//! measured here and known for the paper. A measured ceiling (bandwidth, int32
+//! rate, a core's clock) comes from the runs whose records the point rests on
+//! ([`Point::in_runs`]): the same kind of machine measures a core's clock at
+//! 2.6 GHz in one run and 3.1 in another, and a point must not borrow its
+//! prediction from a run it does not judge.
 
 use crate::hardware::Quantity;
 use crate::records::MachineRecords;
 use crate::spec::PaperHardware;
 use serde::Deserialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// How a claim's result scales with the hardware: quantity → exponent.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -35,12 +39,19 @@ pub struct Factor {
     pub paper: f64,
     pub exponent: f64,
     pub source: String,
+    /// The runs whose measurements give `here` (their mean); 0 for a quantity of the fingerprint or of a point.
+    pub runs: usize,
 }
 
 impl Factor {
     /// A point's own factor (Amdahl's gain, occupancy) here and in the paper's setting.
     pub fn of_point(quantity: Quantity, here: f64, paper: f64, source: impl Into<String>) -> Factor {
-        Factor { quantity, here, paper, exponent: 1.0, source: source.into() }
+        Factor { quantity, here, paper, exponent: 1.0, source: source.into(), runs: 0 }
+    }
+
+    /// The same quantity and value (a factor every point shares).
+    fn same(&self, other: &Factor) -> bool {
+        self.quantity == other.quantity && self.here == other.here && self.exponent == other.exponent
     }
 
     fn ratio(&self) -> f64 {
@@ -52,9 +63,14 @@ impl std::fmt::Display for Factor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let unit = if self.quantity.unit().is_empty() { String::new() } else { format!(" {}", self.quantity.unit()) };
         let power = if self.exponent == 1.0 { String::new() } else { format!(" (power {})", crate::fmt::fmt_num(self.exponent)) };
+        let by = match self.runs {
+            0 => String::new(),
+            1 => " (its run)".to_owned(),
+            n => format!(" (mean of its {n} runs)"),
+        };
         write!(
             f,
-            "{} {}{unit} here against {}{unit} ({}){power}",
+            "{} {}{unit} here{by} against {}{unit} ({}){power}",
             self.quantity.label(),
             crate::fmt::fmt_sig(self.here),
             crate::fmt::fmt_sig(self.paper),
@@ -69,21 +85,29 @@ pub fn amdahl(share: f64, speedup: f64) -> f64 {
 }
 
 /// A matched point a ratio rests on (same set, windows, size as the paper's):
-/// the measured ratio to the paper there and the point's own factors.
+/// the measured ratio to the paper there, the point's own factors and the runs
+/// (`run_id`) whose records measured it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Point {
     pub label: String,
     pub measured: f64,
     pub factors: Vec<Factor>,
+    pub runs: BTreeSet<i64>,
 }
 
 impl Point {
     pub fn new(label: impl Into<String>, measured: f64) -> Point {
-        Point { label: label.into(), measured, factors: Vec::new() }
+        Point { label: label.into(), measured, factors: Vec::new(), runs: BTreeSet::new() }
     }
 
     pub fn with(mut self, factor: Factor) -> Point {
         self.factors.push(factor);
+        self
+    }
+
+    /// The runs whose records the point's measurement pools: a model's measured ceilings come from them.
+    pub fn in_runs(mut self, runs: impl IntoIterator<Item = i64>) -> Point {
+        self.runs.extend(runs);
         self
     }
 }
@@ -97,8 +121,10 @@ pub struct Predicted {
     pub factors: Vec<Factor>,
 }
 
-/// A computed explanation: the machine's factors, each point's prediction and
-/// the direction of the measured result from the paper's.
+/// A computed explanation: the machine's factors every point shares, each
+/// point's prediction (with the factors of its own, and the machine's where its
+/// runs measured them apart) and the direction of the measured result from the
+/// paper's.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Explanation {
     pub factors: Vec<Factor>,
@@ -143,27 +169,34 @@ impl Model {
         self.0.keys().copied().filter(|q| !q.of_point())
     }
 
-    /// The machine's factors of the prediction (this machine against the paper's), or what is missing.
-    pub fn machine_factors(&self, m: &MachineRecords, paper: &PaperHardware) -> Result<Vec<Factor>, String> {
+    /// The machine's factors of the prediction (this machine against the paper's)
+    /// as the runs `runs` measured them, or what is missing.
+    pub fn machine_factors(&self, m: &MachineRecords, paper: &PaperHardware, runs: &BTreeSet<i64>) -> Result<Vec<Factor>, String> {
         let mut factors = Vec::new();
         for (&q, &exponent) in self.0.iter().filter(|(q, _)| !q.of_point()) {
-            let here = q.here(m).ok_or_else(|| format!("no hardware prediction: {} not measured on this machine", q.label()))?;
+            let (here, by) = q.in_runs(m, runs).ok_or_else(|| match (q.ceiling(), runs.len()) {
+                (None, _) => format!("no hardware prediction: {} not known on this machine", q.label()),
+                (Some(_), 0) => format!("no hardware prediction: {} is measured by a run, and the point names none", q.label()),
+                (Some(_), 1) => format!("no hardware prediction: {} not measured by the run judged", q.label()),
+                (Some(_), n) => format!("no hardware prediction: {} not measured by any of the {n} runs judged", q.label()),
+            })?;
             let sheet =
                 paper.datasheet.get(&q).ok_or_else(|| format!("no hardware prediction: the spec gives no {} for the paper", q.label()))?;
-            factors.push(Factor { quantity: q, here, paper: sheet.value, exponent, source: sheet.source.clone() });
+            factors.push(Factor { quantity: q, here, paper: sheet.value, exponent, source: sheet.source.clone(), runs: by });
         }
         Ok(factors)
     }
 
-    /// The machine's prediction alone (a model of machine quantities only): the
-    /// product of its factors' ratios, and the factors.
+    /// The machine's prediction alone (a model of the fingerprint's quantities
+    /// only, which no run measures): the product of its factors' ratios, and the factors.
     pub fn predict_machine(&self, m: &MachineRecords, paper: &PaperHardware) -> Result<(f64, Vec<Factor>), String> {
-        let factors = self.machine_factors(m, paper)?;
+        let factors = self.machine_factors(m, paper, &BTreeSet::new())?;
         Ok((factors.iter().map(Factor::ratio).product(), factors))
     }
 
-    /// The predicted ratio at one point: the machine's factors times the point's own.
-    fn predict(&self, machine: &[Factor], point: &Point) -> Result<Predicted, String> {
+    /// The predicted ratio at one point: the machine's factors as its runs measured them, times the point's own.
+    fn predict(&self, m: &MachineRecords, paper: &PaperHardware, point: &Point) -> Result<(Predicted, Vec<Factor>), String> {
+        let machine = self.machine_factors(m, paper, &point.runs)?;
         let mut own = Vec::new();
         for (&q, &exponent) in self.0.iter().filter(|(q, _)| q.of_point()) {
             let f = point
@@ -174,7 +207,7 @@ impl Model {
             own.push(Factor { exponent, ..f.clone() });
         }
         let predicted = machine.iter().chain(&own).map(Factor::ratio).product();
-        Ok(Predicted { label: point.label.clone(), measured: point.measured, predicted, factors: own })
+        Ok((Predicted { label: point.label.clone(), measured: point.measured, predicted, factors: own }, machine))
     }
 
     /// An explanation of a result outside the band, or why there is none: the
@@ -187,9 +220,21 @@ impl Model {
         m: &MachineRecords,
         paper: &PaperHardware,
     ) -> Result<Explanation, String> {
-        let factors = self.machine_factors(m, paper)?;
-        let predicted: Vec<Predicted> = points.iter().map(|p| self.predict(&factors, p)).collect::<Result<_, _>>()?;
-        let e = Explanation { factors, points: predicted, direction };
+        let each: Vec<(Predicted, Vec<Factor>)> = points.iter().map(|p| self.predict(m, paper, p)).collect::<Result<_, _>>()?;
+        // The machine's factors every point's runs measured alike are shown once; a point lists its others.
+        let shared: Vec<Factor> = each
+            .first()
+            .map(|(_, first)| first.iter().filter(|f| each.iter().all(|(_, o)| o.iter().any(|g| g.same(f)))).cloned().collect())
+            .unwrap_or_default();
+        let predicted = each
+            .into_iter()
+            .map(|(mut p, machine)| {
+                let apart: Vec<Factor> = machine.into_iter().filter(|f| !shared.iter().any(|s| s.same(f))).collect();
+                p.factors.splice(0..0, apart);
+                p
+            })
+            .collect();
+        let e = Explanation { factors: shared, points: predicted, direction };
         let missed: Vec<&Predicted> = e.points.iter().filter(|p| !band.contains(p.measured / p.predicted)).collect();
         if missed.is_empty() && !e.points.is_empty() {
             return Ok(e);
@@ -209,6 +254,7 @@ mod tests {
     use super::super::testing;
     use super::*;
     use crate::claims::{Band, Direction};
+    use crate::records::{CPU_CLOCK_GHZ, Record, col};
 
     const BAND: Band = Band { low: 0.5, high: 2.0 };
 
@@ -218,16 +264,46 @@ mod tests {
         let hw = testing::paper_hardware();
         let model = testing::model(&[("gpu_bandwidth", 1.0), ("cpu_clock", -1.0)]);
         // (3000 / 100) / (3.0 / 2.0) = 20
-        let e = model.explain(&[Point::new("x", 25.0)], &BAND, Direction::Exceeds, &m, &hw).unwrap();
+        let e = model.explain(&[Point::new("x", 25.0).in_runs([1])], &BAND, Direction::Exceeds, &m, &hw).unwrap();
         assert!((e.predicted() - 20.0).abs() < 1e-9 && e.factors.len() == 2);
         assert!(e.to_string().contains("predicts 20.0× the paper's result; measured 25.0×"), "{e}");
-        let why = model.explain(&[Point::new("x", 100.0)], &BAND, Direction::Exceeds, &m, &hw).unwrap_err();
+        let why = model.explain(&[Point::new("x", 100.0).in_runs([1])], &BAND, Direction::Exceeds, &m, &hw).unwrap_err();
         assert!(why.contains("misses 1 of 1 points") && why.contains("by up to 5.00×"), "{why}");
-        let missing = testing::model(&[("gpu_int32", 1.0)]).explain(&[Point::new("x", 1.0)], &BAND, Direction::Exceeds, &m, &hw);
-        assert!(missing.unwrap_err().contains("GPU int32 rate not measured on this machine"));
-        let unknown =
-            testing::model(&[("gpu_sms", 1.0)]).explain(&[Point::new("x", 1.0)], &BAND, Direction::Exceeds, &testing::machine(&[]), &hw);
-        assert!(unknown.unwrap_err().contains("not measured"));
+        let missing =
+            testing::model(&[("gpu_int32", 1.0)]).explain(&[Point::new("x", 1.0).in_runs([1])], &BAND, Direction::Exceeds, &m, &hw);
+        assert!(missing.unwrap_err().contains("GPU int32 rate not measured by the run judged"));
+        let unknown = testing::model(&[("gpu_sms", 1.0)]).explain(
+            &[Point::new("x", 1.0).in_runs([1])],
+            &BAND,
+            Direction::Exceeds,
+            &testing::machine(&[]),
+            &hw,
+        );
+        assert!(unknown.unwrap_err().contains("GPU SMs not known on this machine"));
+    }
+
+    /// Each point reads the ceilings its own runs measured, never the machine's latest of another run.
+    #[test]
+    fn a_points_ceilings_come_from_its_own_runs() {
+        let run = |id: u64, clock: f64| {
+            Record::new().with(col::RECORD_KIND, "ceiling").with(col::CEILING, "cpu_clock").with(col::RUN_ID, id).with(CPU_CLOCK_GHZ, clock)
+        };
+        let mut m = testing::machine(&[("gpu_d2d", 3000.0)]);
+        m.rows.extend([run(1, 2.0), run(2, 3.0), run(3, 6.0)]);
+        let hw = testing::paper_hardware();
+        let model = testing::model(&[("gpu_bandwidth", 1.0), ("cpu_clock", -1.0)]);
+        // Run 1: 30 / (2 / 2) = 30×; runs 1 and 2 pooled: a clock of 2.5, 24×; run 3 (the latest) would predict 10×.
+        let points = [Point::new("a", 30.0).in_runs([1]), Point::new("b", 24.0).in_runs([1, 2])];
+        let e = model.explain(&points, &BAND, Direction::Exceeds, &m, &hw).unwrap();
+        assert!((e.points[0].predicted - 30.0).abs() < 1e-9 && (e.points[1].predicted - 24.0).abs() < 1e-9, "{e}");
+        assert_eq!(e.factors.len(), 1, "the bandwidth, measured alike, is shared; each point names its clock: {e}");
+        assert!(e.to_string().contains("one core's clock 2.50 GHz here (mean of its 2 runs)"), "{e}");
+        let alone = model.explain(&[Point::new("c", 30.0).in_runs([1])], &BAND, Direction::Exceeds, &m, &hw).unwrap();
+        assert!(alone.to_string().contains("one core's clock 2.00 GHz here (its run)"), "{alone}");
+        let unnamed = model.explain(&[Point::new("d", 30.0)], &BAND, Direction::Exceeds, &m, &hw).unwrap_err();
+        assert!(unnamed.contains("measured by a run, and the point names none"), "{unnamed}");
+        let elsewhere = model.explain(&[Point::new("e", 30.0).in_runs([7, 8])], &BAND, Direction::Exceeds, &m, &hw).unwrap_err();
+        assert!(elsewhere.contains("not measured by any of the 2 runs judged"), "{elsewhere}");
     }
 
     #[test]
@@ -236,9 +312,9 @@ mod tests {
         let hw = testing::paper_hardware();
         let model = testing::model(&[("gpu_bandwidth", 1.0), ("cpu_clock", -1.0)]);
         // Predicts 30× at every point: 25× and 40× lie inside 0.5–2× of it, 8× does not.
-        let good = [Point::new("kdd, 1 window", 25.0), Point::new("adu, 1 window", 40.0)];
+        let good = [Point::new("kdd, 1 window", 25.0).in_runs([1]), Point::new("adu, 1 window", 40.0).in_runs([1])];
         assert!(model.explain(&good, &BAND, Direction::Exceeds, &m, &hw).is_ok());
-        let bad = [Point::new("kdd, 1 window", 25.0), Point::new("pen, 1 window", 8.0)];
+        let bad = [Point::new("kdd, 1 window", 25.0).in_runs([1]), Point::new("pen, 1 window", 8.0).in_runs([1])];
         let why = model.explain(&bad, &BAND, Direction::Exceeds, &m, &hw).unwrap_err();
         assert!(why.contains("misses 1 of 2 points") && why.contains("pen, 1 window: predicted 30.0×, measured 8.00×"), "{why}");
     }
@@ -250,7 +326,7 @@ mod tests {
         let model = testing::model(&[("gpu_int32", 1.0), ("occupancy", 1.0)]);
         assert_eq!(model.quantities().collect::<Vec<_>>(), vec![Quantity::GpuInt32], "a point's quantity needs no datasheet value");
         // 10× the int32 rate, an eighth of the paper's occupancy: 1.25×.
-        let p = Point::new("one island of 128", 1.3).with(Factor::of_point(
+        let p = Point::new("one island of 128", 1.3).in_runs([1]).with(Factor::of_point(
             Quantity::Occupancy,
             0.125,
             1.0,
@@ -258,7 +334,7 @@ mod tests {
         ));
         let e = model.explain(&[p], &BAND, Direction::FallsShort, &m, &hw).unwrap();
         assert!((e.predicted() - 1.25).abs() < 1e-9, "{e}");
-        let without = model.explain(&[Point::new("one island", 1.3)], &BAND, Direction::FallsShort, &m, &hw).unwrap_err();
+        let without = model.explain(&[Point::new("one island", 1.3).in_runs([1])], &BAND, Direction::FallsShort, &m, &hw).unwrap_err();
         assert!(without.contains("the check gives no occupancy"), "{without}");
         assert!((amdahl(0.74, 2.0) - 1.0 / 0.63).abs() < 1e-9);
     }

@@ -479,11 +479,15 @@ mod tests {
         assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::Exceeds)));
         assert!(o.evidence.contains("22.2× the paper's") && o.evidence.contains("exceeds the paper"), "{}", o.evidence);
         let model = testing::model(&[("gpu_bandwidth", 1.0)]);
-        let o = ratio("speedup", big, 52.4, &BAND, Some(&model), &[], &ctx);
+        let o = ratio("speedup", big, 52.4, &BAND, Some(&model), &[Point::new("the ratio", 22.2).in_runs([1])], &ctx);
         assert_eq!(o.verdict.kind(), VerdictKind::Differs);
         assert_eq!(o.verdict.direction(), Some(Direction::Exceeds));
-        // … but not when one matched point it uses lies outside the band of its prediction.
-        let points = [Point::new("kdd", 25.0), Point::new("pen", 2.0)];
+        // … not by a ceiling no run of the result measured (no point names its runs) …
+        let o = ratio("speedup", big, 52.4, &BAND, Some(&model), &[], &ctx);
+        assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::Exceeds)));
+        assert!(o.evidence.contains("the point names none"), "{}", o.evidence);
+        // … and not when one matched point it uses lies outside the band of its prediction.
+        let points = [Point::new("kdd", 25.0).in_runs([1]), Point::new("pen", 2.0).in_runs([1])];
         let o = ratio("speedup", big, 52.4, &BAND, Some(&model), &points, &ctx);
         assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::Exceeds)));
         assert!(o.evidence.contains("misses 1 of 2 points"), "{}", o.evidence);

@@ -5,7 +5,7 @@
 
 use super::Estimate;
 use super::judge::Band;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// An analysis that names its samples. Every method has a default (no
 /// samples): a paper implements what its claims use.
@@ -87,6 +87,9 @@ pub struct Points {
     pub setting: String,
     /// Each point's label ("6 islands (3+3)") and estimate.
     pub at: Vec<(String, Estimate)>,
+    /// The harness runs (`run_id`) whose records each point pools, by label: a
+    /// hardware model reads its measured ceilings from them.
+    pub runs: BTreeMap<String, BTreeSet<i64>>,
     /// Why there are none, where the records say.
     pub absent: Option<String>,
     /// Why the points, measured outside the paper's setting, do not judge the claim (they go beyond the paper).

@@ -4,6 +4,7 @@
 use crate::records::FingerprintRow;
 use crate::records::MachineRecords;
 use serde::Deserialize;
+use std::collections::BTreeSet;
 
 /// A hardware quantity known both here (measured or recorded) and for the paper's machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
@@ -63,20 +64,48 @@ impl Quantity {
         matches!(self, Quantity::Amdahl | Quantity::Occupancy)
     }
 
-    /// The value on a machine, from its records: ceilings measured in its runs
-    /// (else by `evorepro hw --record` on the same machine), or its fingerprint.
+    /// The ceiling a run measures for the quantity (`records::col::CEILING`), None for
+    /// a quantity of the fingerprint or of a point.
+    pub fn ceiling(self) -> Option<&'static str> {
+        match self {
+            Quantity::GpuBandwidth => Some("gpu_d2d"),
+            Quantity::GpuInt32 => Some("gpu_int32"),
+            Quantity::HostLink => Some("gpu_h2d_pinned"),
+            Quantity::CpuClock => Some("cpu_clock"),
+            _ => None,
+        }
+    }
+
+    /// The value on a machine, from its records: the latest ceiling measured in
+    /// any of its runs (else by `evorepro hw --record` on the same machine), or
+    /// its fingerprint. For the machine as a whole (a comparison of machines); a
+    /// claim's model takes a ceiling from the runs it judges ([`Self::in_runs`]).
     pub fn here(self, m: &MachineRecords) -> Option<f64> {
+        match self.ceiling() {
+            Some(name) => m.ceiling_or_hw(name).filter(|v| v.is_finite() && *v > 0.0),
+            None => self.of_fingerprint(m),
+        }
+    }
+
+    /// The value the runs `runs` measured (the runs whose records a claim's point
+    /// rests on): a ceiling's mean over those runs, with how many measured it;
+    /// a quantity of the fingerprint is the machine's (counted 0 runs). None
+    /// where none of the runs measured the ceiling.
+    pub fn in_runs(self, m: &MachineRecords, runs: &BTreeSet<i64>) -> Option<(f64, usize)> {
+        match self.ceiling() {
+            Some(name) => m.ceiling_of_runs(name, runs).filter(|(v, _)| v.is_finite() && *v > 0.0),
+            None => self.of_fingerprint(m).map(|v| (v, 0)),
+        }
+    }
+
+    fn of_fingerprint(self, m: &MachineRecords) -> Option<f64> {
         let first = |k: &str| m.rows.iter().find_map(|r| r.float(k).or_else(|| r.int(k).map(|v| v as f64)));
         match self {
-            Quantity::GpuBandwidth => m.ceiling_or_hw("gpu_d2d"),
-            Quantity::GpuInt32 => m.ceiling_or_hw("gpu_int32"),
-            Quantity::HostLink => m.ceiling_or_hw("gpu_h2d_pinned"),
-            Quantity::CpuClock => m.ceiling_or_hw("cpu_clock"),
             Quantity::GpuSms => first(FingerprintRow::gpu_sms),
             Quantity::CpuCores => first(FingerprintRow::cpu_physical_cores),
             Quantity::GpuMemory => first(FingerprintRow::gpu_mem_gib),
             Quantity::GpuThreadsPerBlock => first(FingerprintRow::gpu_max_threads_per_block),
-            Quantity::Amdahl | Quantity::Occupancy => None,
+            _ => None,
         }
         .filter(|v| v.is_finite() && *v > 0.0)
     }

@@ -76,6 +76,14 @@ impl MachineRecords {
         self.ceiling(name).or_else(|| self.latest_of(name, "hw_ceiling", |_| true))
     }
 
+    /// A ceiling measured by the runs `runs`: the mean over those runs of each
+    /// run's latest value, and how many of them measured it (None: none did).
+    pub fn ceiling_of_runs(&self, name: &str, runs: &BTreeSet<i64>) -> Option<(f64, usize)> {
+        let values: Vec<f64> =
+            runs.iter().filter_map(|&run| self.latest_of(name, "ceiling", |r| r.int(col::RUN_ID) == Some(run))).collect();
+        (!values.is_empty()).then(|| (values.iter().sum::<f64>() / values.len() as f64, values.len()))
+    }
+
     /// Latest by the run's start time (`run_id`), not by the order the record
     /// files were read in.
     fn ceiling_where(&self, name: &str, keep: impl Fn(&Record) -> bool) -> Option<f64> {

@@ -77,6 +77,9 @@ pub struct FactorJson {
     pub paper: f64,
     pub exponent: f64,
     pub source: String,
+    /// The runs whose mean measurement gives `here` (0: a quantity of the fingerprint or of the point).
+    #[serde(default)]
+    pub here_runs: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -155,7 +158,14 @@ fn kind_key(k: VerdictKind) -> String {
 }
 
 fn factor_json(f: &crate::claims::hardware::Factor) -> FactorJson {
-    FactorJson { quantity: f.quantity.label().into(), here: f.here, paper: f.paper, exponent: f.exponent, source: f.source.clone() }
+    FactorJson {
+        quantity: f.quantity.label().into(),
+        here: f.here,
+        paper: f.paper,
+        exponent: f.exponent,
+        source: f.source.clone(),
+        here_runs: f.runs,
+    }
 }
 
 impl ClaimVerdict {

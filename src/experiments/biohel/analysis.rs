@@ -82,6 +82,11 @@ impl Stage {
         self.times.get(&(set.to_owned(), windows, method.to_owned())).map_or(&[], Vec::as_slice)
     }
 
+    /// The harness runs (`run_id`) that timed `method` at (set, windows).
+    pub fn run_ids(&self, set: &str, windows: usize, method: &str) -> impl Iterator<Item = i64> + '_ {
+        self.runs(set, windows, method).iter().map(|r| r.run.0)
+    }
+
     /// Every run's seconds.
     pub fn secs(&self, set: &str, windows: usize, method: &str) -> Vec<f64> {
         self.runs(set, windows, method).iter().map(|r| r.secs).collect()

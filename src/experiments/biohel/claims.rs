@@ -139,6 +139,12 @@ impl Measure {
         Estimate::ratio_of_means(&stage.secs(set, serial, SERIAL), &stage.secs(set, windows, method))
     }
 
+    /// The harness runs whose times [`Self::estimate`] pools.
+    fn run_ids(self, stage: &Stage, set: &str, windows: usize, method: &str) -> std::collections::BTreeSet<i64> {
+        let serial = if self == Measure::SameWindow { windows } else { 1 };
+        stage.run_ids(set, serial, SERIAL).chain(stage.run_ids(set, windows, method)).collect()
+    }
+
     fn paper(self, table: &PaperSpeedups, set: &str, windows: usize) -> Option<f64> {
         table.at(set, windows).map(|(net, total)| if self == Measure::SameWindow { net } else { total })
     }
@@ -343,6 +349,7 @@ fn speedups(a: &Analysis, stage: StageName, measure: Measure) -> Points {
     Points {
         setting: format!("{} speedup of cuda-paper over serial, public sets × {} (of the means)", measure.label(), measure.range(j.name)),
         at: public.iter().map(|m| (at(m.0, m.1), m.2)).collect(),
+        runs: public.iter().map(|m| (at(m.0, m.1), measure.run_ids(j.stage, m.0, m.1, CUDA))).collect(),
         paper: Paper::Each(public.iter().map(paper_at).collect()),
         absent: Some(absent),
         beyond: beyond.join("; "),

@@ -28,7 +28,7 @@ fn a_far_larger_speedup_differs_only_where_the_hardware_predicts_every_matched_p
     // Without one core's clock in the records (runs before it was measured): no prediction.
     let o = s.judge("cuda_speedup", &rows().machine_with(&[("gpu_d2d", 2040.0)]));
     assert_eq!(o.verdict.kind(), VerdictKind::NotReproduced);
-    assert!(o.evidence.contains("one core's clock not measured on this machine"), "{}", o.evidence);
+    assert!(o.evidence.contains("one core's clock not measured by the run judged"), "{}", o.evidence);
 }
 
 /// Defect: `cuda_speedup`'s "differs on this hardware" set this machine's

@@ -15,7 +15,7 @@ use crate::records::MachineRecords;
 use crate::records::Record;
 use crate::records::col;
 use crate::stats::Summary;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// One run's model building and, for whole runs, the run's time (ms).
 pub type RunTimes = (f64, Option<f64>);
@@ -30,6 +30,8 @@ pub struct ScorerTimes {
     pub by_case: BTreeMap<String, RunTimes>,
     pub identical: usize,
     pub runs: usize,
+    /// The harness runs (`run_id`) that recorded them.
+    pub run_ids: BTreeSet<i64>,
     pub not_run: Option<String>,
     pub pairs: Vec<f64>,
     /// Device kernel time of the runs, and host time of the calls that
@@ -82,6 +84,8 @@ pub struct WholeRun {
     pub calibration: BTreeMap<String, Vec<f64>>,
     /// Builds at once.
     pub concurrent: usize,
+    /// The harness runs (`run_id`) that recorded it.
+    pub run_ids: BTreeSet<i64>,
 }
 
 impl WholeRun {
@@ -446,6 +450,7 @@ impl Analysis {
                     t.model.push(model);
                     t.total.extend(total);
                     t.by_case.insert(r.str(col::CASE_ID).to_owned(), (model, total));
+                    t.run_ids.extend(r.int(col::RUN_ID));
                     t.pairs.push(pairs as f64);
                     if let Ok(d) = r.row::<DeviceTimes>() {
                         t.kernel.extend(d.kernel_ms);
@@ -488,6 +493,7 @@ impl Analysis {
                     a.whole_profile.insert(key, r.str(col::PROFILE).to_owned());
                     let set = a.whole.entry(key).or_insert_with(|| (case.n, BTreeMap::new()));
                     let run = set.1.entry(case.run).or_default();
+                    run.run_ids.extend(r.int(col::RUN_ID));
                     // gECGA's and the device's whole runs, else a single-threaded build.
                     match (scorer, r.row::<RunRow>(), r.row::<WholeBuild>()) {
                         (GECGA, Ok(g), _) if case.search == Search::Greedy.name() => {

@@ -4,11 +4,12 @@
 use super::{PaperSpeedup, SizesRuns};
 use crate::claims::generic::{Points, fewest};
 use crate::claims::judge::{self, Comparison, Finding};
-use crate::claims::{Band, Ctx, Estimate, Outcome, Verdict};
+use crate::claims::{Band, Ctx, Estimate, Outcome, Point, Verdict};
 use crate::experiments::ecga::analysis::{Analysis, Phase, RunTimes, WholeRuns, whole_pairs};
 use crate::experiments::ecga::{BASELINE, FASTCOUNT, GECGA};
 use crate::fmt::{fmt_mean, fmt_sig};
 use crate::stats::Summary;
+use std::collections::BTreeSet;
 
 /// Why gECGA and the baseline have no paired runs at `ell`, from the records.
 fn why_no_pairs(a: &Analysis, ell: Option<usize>, other: &str) -> String {
@@ -144,14 +145,27 @@ pub(super) fn spg_at_500(p: &PaperSpeedup, a: &Analysis, ctx: &Ctx) -> Outcome {
         return Outcome::not_run(format!("no positive model-building and whole-run times of both scorers at ℓ = {ell}"))
             .with_beyond(beyond);
     };
-    judge_spg(p, a, (m, w), ell, &format!("n = {}", paired.len()), ctx).with_beyond(beyond)
+    let runs = base.run_ids.union(&gpu.run_ids).copied().collect();
+    judge_spg(p, a, (m, w), ell, &format!("n = {}", paired.len()), &runs, ctx).with_beyond(beyond)
 }
 
-/// spg(m) and spg(w) against the paper's, each by [`judge::ratio`], the claim by [`all_of_outcomes`].
-fn judge_spg(p: &PaperSpeedup, a: &Analysis, (m, w): (Estimate, Estimate), ell: usize, note: &str, ctx: &Ctx) -> Outcome {
+/// spg(m) and spg(w) against the paper's, each by [`judge::ratio`] (a hardware
+/// model reading the ceilings of `runs`, the runs timed), the claim by [`all_of_outcomes`].
+fn judge_spg(
+    p: &PaperSpeedup,
+    a: &Analysis,
+    (m, w): (Estimate, Estimate),
+    ell: usize,
+    note: &str,
+    runs: &BTreeSet<i64>,
+    ctx: &Ctx,
+) -> Outcome {
     let f = &a.published.fig5;
-    let m = judge::ratio(&format!("spg(m) at ℓ = {ell}"), m, f.spg_m, &p.band, p.model.as_ref(), &[], ctx);
-    let w = judge::ratio(&format!("spg(w) at ℓ = {ell}"), w, f.spg_w, &p.band, p.model.as_ref(), &[], ctx);
+    let spg = |what: &str, e: Estimate, paper: f64| {
+        let point = [Point::new(format!("{what} at ℓ = {ell}"), e.value / paper).in_runs(runs.iter().copied())];
+        judge::ratio(&format!("{what} at ℓ = {ell}"), e, paper, &p.band, p.model.as_ref(), &point, ctx)
+    };
+    let (m, w) = (spg("spg(m)", m, f.spg_m), spg("spg(w)", w, f.spg_w));
     let evidence = format!("{}; {} ({note})", m.evidence, w.evidence);
     Outcome { evidence, ..all_of_outcomes(vec![m, w]) }
 }
@@ -236,7 +250,8 @@ fn spg_of_whole_runs(p: &PaperSpeedup, a: &Analysis, sets: &[(usize, &WholeRuns)
     if !left.is_empty() {
         note += &format!("; not used: {}", left.join("; "));
     }
-    judge_spg(p, a, (m.with_systematic(cost.abs()), w.with_systematic(cost.abs())), ell, &note, ctx)
+    let ids = runs.values().flat_map(|r| r.run_ids.iter().copied()).collect();
+    judge_spg(p, a, (m.with_systematic(cost.abs()), w.with_systematic(cost.abs())), ell, &note, &ids, ctx)
 }
 
 /// The lone baseline builds of the `build` case's selection at `ell` in every

@@ -18,6 +18,8 @@ pub(super) struct Run {
     pub method: String,
     /// The profile whose run recorded it (its ceilings are the run's).
     pub profile: String,
+    /// The harness run that recorded it (`run_id`), whose ceilings a hardware model reads.
+    pub run_id: i64,
     pub islands: usize,
     pub size: usize,
     pub generations: u32,
@@ -107,6 +109,7 @@ impl Run {
         Ok(Run {
             method,
             profile: r.str(col::PROFILE).to_owned(),
+            run_id: r.int(col::RUN_ID).unwrap_or(0),
             islands,
             size: island_size,
             generations,
@@ -274,6 +277,11 @@ impl Analysis {
         self.speed.get(&(size, method.to_owned())).map_or_else(Vec::new, |runs| runs.iter().map(Run::ms_per_generation).collect())
     }
 
+    /// The harness runs (`run_id`) that recorded the speed runs of `methods` at `size`.
+    pub fn speed_run_ids(&self, size: usize, methods: &[&str]) -> Vec<i64> {
+        methods.iter().flat_map(|m| self.speed.get(&(size, (*m).to_owned())).into_iter().flatten().map(|r| r.run_id)).collect()
+    }
+
     /// Mean milliseconds per generation of the speed runs of `method` at `size`.
     pub fn per_generation(&self, size: usize, method: &str) -> Option<f64> {
         Summary::of(&self.speed_times(size, method)).map(|s| s.mean)
@@ -298,6 +306,11 @@ impl Analysis {
     /// Milliseconds per generation of every table run of `method`.
     pub fn table_times(&self, islands: usize, size: usize, method: &str) -> Vec<f64> {
         self.table.get(&(islands, size, method.to_owned())).map_or_else(Vec::new, |runs| runs.iter().map(Run::ms_per_generation).collect())
+    }
+
+    /// The harness runs (`run_id`) that recorded the table runs of `methods`.
+    pub fn table_run_ids(&self, islands: usize, size: usize, methods: &[&str]) -> Vec<i64> {
+        methods.iter().flat_map(|m| self.table.get(&(islands, size, (*m).to_owned())).into_iter().flatten().map(|r| r.run_id)).collect()
     }
 
     /// Mean milliseconds per generation of the table runs of `method`.

@@ -203,7 +203,10 @@ pub(super) fn gpu_speedup(p: &GpuSpeedup, a: &Analysis, ctx: &Ctx) -> Outcome {
     let table1 = |n: usize| a.stated.as_ref().and_then(|t| t.table1.at(ONE_GPU, n));
     let points: Vec<Point> = ours
         .iter()
-        .filter_map(|(n, s)| Some(point(format!("{n} per island"), s.value / table1(*n)?, occupancy_factor(1, *n, ctx))))
+        .filter_map(|(n, s)| {
+            let p = point(format!("{n} per island"), s.value / table1(*n)?, occupancy_factor(1, *n, ctx));
+            Some(p.in_runs(a.speed_run_ids(*n, &[CPU_1T, CUDA])))
+        })
         .collect();
     let mut o = judge::ratio(&format!("peak speedup (at {n} per island)"), s, p.paper, &p.band, p.model.as_ref(), &points, ctx);
     let each: Vec<String> = ours
@@ -300,7 +303,11 @@ pub(super) fn gpus_over_cpu(p: &GpusOverCpu, a: &Analysis, ctx: &Ctx) -> Outcome
         .with_beyond(format!("{what}: {speedup}"));
     }
     let label = format!("{} × {} on {}", p.islands, p.size, plural(gpus, "GPU"));
-    let points = [point(label, speedup.value / paper, occupancy_factor(p.islands.div_ceil(gpus), p.size, ctx))];
+    let points = [point(label, speedup.value / paper, occupancy_factor(p.islands.div_ceil(gpus), p.size, ctx)).in_runs(a.table_run_ids(
+        p.islands,
+        p.size,
+        &[method, CUDA],
+    ))];
     judge::ratio(&format!("speedup of {what}"), speedup, paper, &p.band, p.model.as_ref(), &points, ctx)
 }
 

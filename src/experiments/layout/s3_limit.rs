@@ -101,6 +101,7 @@ fn explain(here: &S3Limits, paper: &S3Limits, dims: &[usize], b: usize, p: &S3Li
         paper: paper.threads.value as f64,
         exponent: 1.0,
         source: paper.threads.source.clone(),
+        runs: 0,
     };
     Ok(Explanation { factors: vec![threads], points: vec![point], direction })
 }
