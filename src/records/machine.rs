@@ -69,6 +69,11 @@ impl MachineRecords {
         self.ceiling_where(name, |r| r.str(col::PROFILE) == profile).or_else(|| self.ceiling(name))
     }
 
+    /// The ceiling the run `run_id` measured (a kernel's share of a ceiling comes from its own run).
+    pub fn ceiling_of_run(&self, name: &str, run_id: i64) -> Option<f64> {
+        self.latest_of(name, "ceiling", |r| r.int(col::RUN_ID) == Some(run_id))
+    }
+
     /// A ceiling measured in this machine's runs, else by `evorepro hw --record`
     /// on the same machine (record kind `hw_ceiling`): for explanations, never
     /// for a kernel's share of a ceiling, which must come from its own run.
@@ -420,6 +425,11 @@ mod tests {
         assert_eq!(m.ceiling("gpu_int32"), Some(1.0));
         assert_eq!(m.ceiling_of_profile("gpu_int32", "speed"), Some(3.0));
         assert_eq!(m.ceiling_of_profile("gpu_int32", "none"), Some(1.0), "falls back to the latest of any profile");
+        // A run's own, never another's; the runs a point pools: their mean and how many measured it.
+        assert_eq!(m.ceiling_of_run("gpu_int32", 10), Some(2.0));
+        assert_eq!(m.ceiling_of_run("gpu_int32", 11), None);
+        assert_eq!(m.ceiling_of_runs("gpu_int32", &[10, 20, 11].into()), Some((2.5, 2)));
+        assert_eq!(m.ceiling_of_runs("gpu_int32", &[11].into()), None);
     }
 
     #[test]

@@ -16,9 +16,7 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug)]
 pub(super) struct Run {
     pub method: String,
-    /// The profile whose run recorded it (its ceilings are the run's).
-    pub profile: String,
-    /// The harness run that recorded it (`run_id`), whose ceilings a hardware model reads.
+    /// The harness run that recorded it (`run_id`): its ceilings are the run's.
     pub run_id: i64,
     pub islands: usize,
     pub size: usize,
@@ -108,7 +106,6 @@ impl Run {
         };
         Ok(Run {
             method,
-            profile: r.str(col::PROFILE).to_owned(),
             run_id: r.int(col::RUN_ID).unwrap_or(0),
             islands,
             size: island_size,

@@ -330,10 +330,10 @@ impl Params for SustainedRate {
     }
 }
 
-/// A GPU run's counted operations per second and their share of the int32 ceiling its profile measured.
+/// A GPU run's counted operations per second and their share of the int32 ceiling its harness run measured.
 pub(super) fn rate_share(run: &Run, m: &MachineRecords) -> Option<(f64, f64)> {
     let rate = run.operations_per_s()?;
-    let ceiling = m.ceiling_of_profile("gpu_int32", &run.profile)? * 1e9;
+    let ceiling = m.ceiling_of_run("gpu_int32", run.run_id)? * 1e9;
     Some((rate, rate / ceiling))
 }
 

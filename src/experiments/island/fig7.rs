@@ -170,7 +170,7 @@ fn generations_per_second(m: &MachineRecords, a: &Analysis, items: Option<usize>
 }
 
 /// The fastest design's genetic manipulation (with evaluation, where fused) against the Philox rate of the same run
-/// and the int32 ceiling of its profile's runs: the integer work that bounds it.
+/// and the int32 ceiling its run measured: the integer work that bounds it.
 fn manipulation_bound(m: &MachineRecords, a: &Analysis, runs: &[Run], items: usize) -> String {
     let run = &runs[0];
     let calls = crate::gpu::island::manipulation_philox_calls(items, run.size, run.islands) as f64;
@@ -184,8 +184,8 @@ fn manipulation_bound(m: &MachineRecords, a: &Analysis, runs: &[Run], items: usi
         )
     });
     let int32 = m
-        .ceiling_of_profile("gpu_int32", &run.profile)
-        .map_or("no int32 ceiling recorded".into(), |g| format!("the int32 ceiling of this run's profile: {g:.0} G instructions/s"));
+        .ceiling_of_run("gpu_int32", run.run_id)
+        .map_or("no int32 ceiling recorded".into(), |g| format!("the int32 ceiling of its run: {g:.0} G instructions/s"));
     format!(
         "Its genetic manipulation (evaluation included, where fused) draws {:.2} M Philox calls a generation: {:.0} G \
          calls/s, {philox}; {int32}.\n{}",

@@ -1,5 +1,5 @@
 //! The section *Sustained rate* (Section VI): each GPU run's counted
-//! operations per second against the int32 ceiling its profile measured.
+//! operations per second against the int32 ceiling its run measured.
 
 use super::CUDA;
 use super::analysis::Analysis;
@@ -27,7 +27,7 @@ struct Point {
 
 /// Counted operations per second of the GPU runs that record them, one row per
 /// configuration (case, islands × size): its runs, and the median and range over
-/// them of the time per generation and of the share of its profile's int32 ceiling.
+/// them of the time per generation and of the share of its run's int32 ceiling.
 pub(super) fn sustained_rate(m: &MachineRecords, a: &Analysis) -> Part {
     let runs = a
         .table_runs()
