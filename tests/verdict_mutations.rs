@@ -13,6 +13,9 @@
 //!   reproduced) — it may only leave it undecided.
 //! - **two methods' labels swapped**: a claim that one is faster than the other
 //!   and was reproduced is reproduced no longer.
+//! - **a later run of ceilings alone** (every ceiling row copied into a run
+//!   after all others, device rates at 3×, a core's clock at ½): a verdict rests
+//!   on the ceilings its own runs measured, so no verdict and no measured value moves.
 
 use evorepro::claims::{ClaimResult, Direction, Verdict, VerdictKind};
 use evorepro::experiments::plan::CASE_SECONDS;
@@ -317,6 +320,46 @@ fn swapping_two_methods_undoes_a_claim_that_one_is_faster() {
         for (key, _) in base.iter().filter(|(k, c)| p.faster.contains(&k.0.as_str()) && c.outcome.verdict == Verdict::Reproduced) {
             let now = after.get(key).map(|c| c.outcome.verdict.kind());
             assert_ne!(now, Some(VerdictKind::Reproduced), "{} {key:?}: still reproduced with {x} and {y} swapped", p.paper);
+        }
+    }
+}
+
+#[test]
+fn another_runs_ceilings_never_move_a_verdict() {
+    for p in papers() {
+        let base = baseline(p.paper);
+        let dir = mutated_files(p.paper, &|rows: Vec<Record>| {
+            let later = rows.iter().filter_map(|r| r.int(col::RUN_ID)).max().unwrap_or(0) + 1;
+            let copies: Vec<Record> = rows
+                .iter()
+                .filter(|r| r.str(col::RECORD_KIND) == "ceiling")
+                .map(|r| {
+                    let mut c = r.clone();
+                    c.set(col::RUN_ID, later as u64);
+                    // Device rates up, the core's clock down: a model's ratio of the two cannot cancel them.
+                    for (unit, k) in [(records::GB_PER_S, 3.0), (records::GOP_PER_S, 3.0), (records::CPU_CLOCK_GHZ, 0.5)] {
+                        if let Some(v) = r.float(unit) {
+                            c.set(unit, k * v);
+                        }
+                    }
+                    c
+                })
+                .collect();
+            rows.into_iter().chain(copies).collect()
+        });
+        let after = judged(p.paper, dir.path());
+        for (key, c) in &base {
+            let a = &after[key];
+            let value = |c: &ClaimResult| c.outcome.quantity.as_ref().map(|q| q.measured.value);
+            assert!(
+                a.outcome.verdict == c.outcome.verdict && value(a) == value(c) && a.outcome.evidence == c.outcome.evidence,
+                "{} {key:?}: {} as recorded, {} with a later run of other ceilings; evidence as recorded: {}; with them: {}",
+                p.paper,
+                c.outcome.label(),
+                a.outcome.label(),
+                c.outcome.evidence,
+                a.outcome.evidence
+            );
         }
     }
 }
