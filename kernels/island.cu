@@ -330,7 +330,7 @@ extern "C" __global__ void island_manipulate_evaluate(unsigned int* __restrict__
                                                       unsigned long long crossover_threshold, unsigned long long mutation_threshold,
                                                       unsigned int seed_low, unsigned int seed_high, unsigned int generation,
                                                       unsigned int island_base, const uint2* __restrict__ items,
-                                                      unsigned long long capacity, unsigned long long ratio) {
+                                                      unsigned long long capacity, unsigned long long ratio, unsigned int narrow) {
     __shared__ unsigned long long sums[4][FUSED_WARPS];
     const unsigned int groups = blockDim.x / WARP_SIZE;
     const unsigned int group = threadIdx.x / WARP_SIZE;
@@ -373,15 +373,35 @@ extern "C" __global__ void island_manipulate_evaluate(unsigned int* __restrict__
                       island_base + island, generation, pair, gene1, gene2);
         child1[chunk + lane] = gene1;
         child2[chunk + lane] = gene2;
+        if (narrow) {
+            // Every price and every weight of the instance sum below 2^32 (the host checks), so a lane's sums over
+            // one chunk's 32 items fit 32 bits: half the adds of the 64-bit loop below, the same sums (issue #39).
+            unsigned int p1 = 0u, w1 = 0u, p2 = 0u, w2 = 0u;
 #pragma unroll
-        for (unsigned int k = 0; k < WARP_SIZE; ++k) {
-            const uint2 item = items[(unsigned long long)(chunk + k) * WARP_SIZE + lane];
-            const bool in1 = (__shfl_sync(FULL_MASK, gene1, k) >> lane) & 1u;
-            const bool in2 = (__shfl_sync(FULL_MASK, gene2, k) >> lane) & 1u;
-            price1 += in1 ? item.x : 0u;
-            weight1 += in1 ? item.y : 0u;
-            price2 += in2 ? item.x : 0u;
-            weight2 += in2 ? item.y : 0u;
+            for (unsigned int k = 0; k < WARP_SIZE; ++k) {
+                const uint2 item = items[(unsigned long long)(chunk + k) * WARP_SIZE + lane];
+                const bool in1 = (__shfl_sync(FULL_MASK, gene1, k) >> lane) & 1u;
+                const bool in2 = (__shfl_sync(FULL_MASK, gene2, k) >> lane) & 1u;
+                p1 += in1 ? item.x : 0u;
+                w1 += in1 ? item.y : 0u;
+                p2 += in2 ? item.x : 0u;
+                w2 += in2 ? item.y : 0u;
+            }
+            price1 += p1;
+            weight1 += w1;
+            price2 += p2;
+            weight2 += w2;
+        } else {
+#pragma unroll
+            for (unsigned int k = 0; k < WARP_SIZE; ++k) {
+                const uint2 item = items[(unsigned long long)(chunk + k) * WARP_SIZE + lane];
+                const bool in1 = (__shfl_sync(FULL_MASK, gene1, k) >> lane) & 1u;
+                const bool in2 = (__shfl_sync(FULL_MASK, gene2, k) >> lane) & 1u;
+                price1 += in1 ? item.x : 0u;
+                weight1 += in1 ? item.y : 0u;
+                price2 += in2 ? item.x : 0u;
+                weight2 += in2 ? item.y : 0u;
+            }
         }
     }
     for (unsigned int offset = WARP_SIZE / 2u; offset > 0u; offset /= 2u) {

@@ -117,6 +117,9 @@ pub struct GpuIslands<'g> {
     fused: bool,
     capacity: u64,
     ratio: u64,
+    /// 1 where every price and every weight of the instance sum below 2³²: `island_manipulate_evaluate` then sums a
+    /// chunk's items in 32 bits (issue #39), else 0 (64 bits throughout).
+    narrow: u32,
     kernels: Kernels,
     /// Item prices and weights, zero-padded to `words · 32` entries.
     prices: CudaSlice<u32>,
@@ -204,6 +207,7 @@ impl<'g> GpuIslands<'g> {
             fused,
             capacity: instance.capacity,
             ratio: evaluator.ratio(),
+            narrow: u32::from([&instance.prices, &instance.weights].iter().all(|v| v.iter().map(|&x| u64::from(x)).sum::<u64>() < 1 << 32)),
             kernels,
             prices: table(&instance.prices, 1)?,
             weights: table(&instance.weights, 1)?,
@@ -417,7 +421,7 @@ impl<'g> GpuIslands<'g> {
             l.arg(&mut self.spare_offspring).arg(&mut self.spare_offspring_fitness);
             l.arg(&d.pairs).arg(&d.island_size).arg(&d.offspring_size).arg(&d.words).arg(&d.item_words).arg(&d.last_mask);
             l.arg(&crossover).arg(&mutation).arg(&self.seed_low).arg(&self.seed_high).arg(&generation).arg(&self.island_base);
-            l.arg(&self.items).arg(&self.capacity).arg(&self.ratio);
+            l.arg(&self.items).arg(&self.capacity).arg(&self.ratio).arg(&self.narrow);
             // SAFETY: block b = s·M/2 + p < I·M/2 (one per pair) reads fitness s·N + i, the last generation's offspring
             // fitness s·M + o (o = __umulhi(r, M) < M) and the words (s·N + i)·L + w of parents or (s·M + o)·L + w of
             // those offspring, for tournament winners and its own slots i < N and w < L, and item pairs 32·w + b < 32·L

@@ -70,10 +70,13 @@ pub(super) enum CheckInstance {
     /// Pisinger's uncorrelated instance of this many items with capacity 2% of the total weight: random solutions
     /// are far too heavy, so the variants' repair drops many items.
     Tight(usize),
+    /// Pisinger's strongly correlated instance of this many items with weights up to 2²⁸: the prices and weights sum
+    /// past 2³², so the fused kernel sums in 64 bits (the other instances take its 32-bit path).
+    Wide(usize),
 }
 
 impl CheckInstance {
-    fn load(self, datasets: &Path) -> Result<Instance> {
+    pub(super) fn load(self, datasets: &Path) -> Result<Instance> {
         let file = |name: &str| {
             let path = datasets.join("knapsack").join(name);
             Instance::load(&path, datasets.parent()).with_context(|| format!("island self check instance {}", path.display()))
@@ -86,6 +89,7 @@ impl CheckInstance {
             }
             CheckInstance::Pisinger(items) => pisinger(PisingerKind::StronglyCorrelated, items, 1000, 50, 100),
             CheckInstance::Tight(items) => pisinger_with_ratio(PisingerKind::Uncorrelated, items, 1000, 0.02, 7),
+            CheckInstance::Wide(items) => pisinger(PisingerKind::StronglyCorrelated, items, 1 << 28, 50, 100),
         })
     }
 }
@@ -116,7 +120,7 @@ const CHECK_TRACE_INTERVAL: u32 = 4;
 ///
 /// [`MERGE_CHUNK`]: super::MERGE_CHUNK
 pub(in crate::gpu) fn check_cases(small: bool) -> Vec<CheckCase> {
-    use CheckInstance::{File, NoCapacity, Pisinger, Tight};
+    use CheckInstance::{File, NoCapacity, Pisinger, Tight, Wide};
     let case = |instance, islands, island_size, generations, migration_interval, crossover_p, mutation_p| CheckCase {
         instance,
         islands,
@@ -134,6 +138,7 @@ pub(in crate::gpu) fn check_cases(small: bool) -> Vec<CheckCase> {
         case(NoCapacity(small_set), 2, 16, 4, 2, 0.7, 0.05),
         case(File(small_set), 2, 16, 4, 2, 0.0, 1.0),
         case(Pisinger(2085), 3, 66, 6, 5, 0.7, 0.002),
+        case(Wide(2085), 2, 64, 6, 5, 0.7, 0.002),
         case(File(large), 2, 64, 6, 5, 0.7, 0.001),
         case(File(small_set), 3, 3000, 4, 2, 0.7, 0.01),
         CheckCase { variant: Variant::Repair, ..case(Tight(2085), 2, 64, 6, 3, 0.7, 0.002) },

@@ -3,10 +3,10 @@
 
 use super::cost::offspring_size;
 use super::device::Dims;
-use super::selfcheck::{CheckInstance, check_config, compare, same_statistics};
+use super::selfcheck::{CheckCase, CheckInstance, check_config, compare, same_statistics};
 use super::*;
 use crate::library::island::{Config, Island, Islands, Parameters, PhaseTimes, Statistics, Variant};
-use crate::library::knapsack::{Evaluator, PisingerKind, paper_instance, pisinger, pisinger_with_ratio};
+use crate::library::knapsack::{Evaluator, paper_instance};
 
 #[test]
 fn warps_fill_blocks_of_eight() {
@@ -134,7 +134,14 @@ fn statistics_comparison_tolerates_only_rounding() {
 #[test]
 fn check_cases_cover_padding_ties_and_migration() {
     let cases = check_cases(false);
-    assert_eq!(check_cases(true).len(), 9);
+    assert_eq!(check_cases(true).len(), 10);
+    // Both sums of the fused kernel: an instance whose prices and weights sum past 2³² (64 bits), the others below (32).
+    let datasets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets");
+    let wide = |c: &CheckCase| {
+        let i = c.instance.load(&datasets).unwrap();
+        [&i.prices, &i.weights].iter().any(|v| v.iter().map(|&x| u64::from(x)).sum::<u64>() >= 1 << 32)
+    };
+    assert!(cases.iter().any(wide) && !cases.iter().all(wide));
     // Both variants, on an instance where repair drops items.
     assert!(cases.iter().any(|c| c.variant == Variant::Repair) && cases.iter().any(|c| c.variant == Variant::FeasibleInit));
     // More immigrants than one round of the merge kernel decides.
@@ -144,12 +151,7 @@ fn check_cases_cover_padding_ties_and_migration() {
     assert!(cases.iter().any(|c| c.mutation_p == 1.0 && c.crossover_p == 0.0));
     for case in &cases {
         let config = check_config(case, 1);
-        let instance = match case.instance {
-            CheckInstance::Pisinger(items) => pisinger(PisingerKind::StronglyCorrelated, items, 1000, 50, 100),
-            CheckInstance::Tight(items) => pisinger_with_ratio(PisingerKind::Uncorrelated, items, 1000, 0.02, 7),
-            CheckInstance::File(name) | CheckInstance::NoCapacity(name) => paper_instance(name),
-        };
-        config.validate(&instance).unwrap();
+        config.validate(&case.instance.load(&datasets).unwrap()).unwrap();
         let migrations = (0..config.generations).filter(|&g| config.migrates_after(g)).count();
         assert_eq!(migrations > 0, case.islands > 1, "{case:?}");
     }
