@@ -171,7 +171,7 @@ impl Model {
 
     /// The machine's factors of the prediction (this machine against the paper's)
     /// as the runs `runs` measured them, or what is missing.
-    pub fn machine_factors(&self, m: &MachineRecords, paper: &PaperHardware, runs: &BTreeSet<i64>) -> Result<Vec<Factor>, String> {
+    fn machine_factors(&self, m: &MachineRecords, paper: &PaperHardware, runs: &BTreeSet<i64>) -> Result<Vec<Factor>, String> {
         let mut factors = Vec::new();
         for (&q, &exponent) in self.0.iter().filter(|(q, _)| !q.of_point()) {
             let (here, by) = q.in_runs(m, runs).ok_or_else(|| match (q.ceiling(), runs.len()) {
