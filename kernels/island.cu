@@ -20,8 +20,7 @@
 // Random numbers (Section V.A): Philox4x32-10 at counter
 //   [generation, (purpose << 28) | index, c2, seed_high]  under key  [seed_low, island].
 // A number r picks index __umulhi(r, n) of n; a probability threshold T (64-bit,
-// round(p * 2^32)) fires when r < T, compared in 64 bits so that T = 2^32 always
-// fires.
+// round(p * 2^32)) fires when r < T: T = 2^32 always fires, T = 0 never.
 
 #define FULL_MASK 0xffffffffu
 #define WARP_SIZE 32u
@@ -76,7 +75,7 @@ __device__ __forceinline__ Philox4 draw(unsigned int seed_low, unsigned int seed
     return philox4x32_10(generation, (purpose << TAG_SHIFT) | index, c2, seed_high, seed_low, island);
 }
 
-// r < T in 64 bits, as 0 or 1.
+// r < T in 64 bits, as 0 or 1 (the mutation bits compare in 32 bits: children_word).
 __device__ __forceinline__ unsigned int fires(unsigned int r, unsigned long long threshold) {
     return (unsigned long long)r < threshold ? 1u : 0u;
 }
@@ -157,18 +156,23 @@ __device__ __forceinline__ void children_word(const unsigned int* __restrict__ p
     const unsigned int mask = crossover ? draw(seed_low, seed_high, island, generation, PURPOSE_CROSSOVER_MASK, pair, w).x : 0u;
     unsigned int flip1 = 0u;
     unsigned int flip2 = 0u;
-    // Unrolled whole (issue #39): the shifts become constants and the branch on k goes, so the fused kernel holds 48
-    // registers a thread, not 76, and its 512 pair blocks at 2048 per island fit one wave of an H200 (four blocks an
-    // SM, not two); an unroll by 4 kept 76 (gpu-notes, island section).
+    // T = 0 never fires (no draw needed: the numbers are counter-based, so no other draw moves); else r < T is
+    // r <= T - 1, a 32-bit compare for every T in (0, 2^32] (issue #39: one compare a number, not two).
+    if (mutation_threshold != 0ull) {
+        const unsigned int limit = (unsigned int)(mutation_threshold - 1ull);
+        // Unrolled whole (issue #39): the shifts become constants and the branch on k goes, so the fused kernel holds
+        // 48 registers a thread, not 76, and its 512 pair blocks at 2048 per island fit one wave of an H200 (four
+        // blocks an SM, not two); an unroll by 4 kept 76 (gpu-notes, island section).
 #pragma unroll
-    for (unsigned int k = 0; k < MUTATION_CALLS; ++k) {
-        const Philox4 r = draw(seed_low, seed_high, island, generation, PURPOSE_MUTATION, pair, MUTATION_CALLS * w + k);
-        const unsigned int bits = fires(r.x, mutation_threshold) | (fires(r.y, mutation_threshold) << 1) |
-                                  (fires(r.z, mutation_threshold) << 2) | (fires(r.w, mutation_threshold) << 3);
-        if (k < MUTATION_CALLS / 2u) {
-            flip1 |= bits << (4u * k);
-        } else {
-            flip2 |= bits << (4u * (k - MUTATION_CALLS / 2u));
+        for (unsigned int k = 0; k < MUTATION_CALLS; ++k) {
+            const Philox4 r = draw(seed_low, seed_high, island, generation, PURPOSE_MUTATION, pair, MUTATION_CALLS * w + k);
+            const unsigned int bits = (r.x <= limit ? 1u : 0u) | (r.y <= limit ? 2u : 0u) | (r.z <= limit ? 4u : 0u) |
+                                      (r.w <= limit ? 8u : 0u);
+            if (k < MUTATION_CALLS / 2u) {
+                flip1 |= bits << (4u * k);
+            } else {
+                flip2 |= bits << (4u * (k - MUTATION_CALLS / 2u));
+            }
         }
     }
     const unsigned int valid = word_mask(w, item_words, last_mask);
@@ -289,17 +293,44 @@ extern "C" __global__ void island_genetic_manipulation(const unsigned int* __res
     }
 }
 
+// The fused kernel's evaluation of one chunk (32 words, 1024 items) of both children, by a whole warp: for each
+// word k of the chunk, lane b loads item 32 (chunk + k) + b from `items` (price and weight interleaved, one 8-byte
+// load, coalesced) whatever the genes, so that the loads do not wait for the genes (nsight compute: a branch on the
+// bit left the evaluation stalled on L1 most of the time), and adds it to each child whose word k, broadcast by a
+// shuffle, holds bit b. `Sum` is 32 bits where every price and every weight of the instance sum below 2^32 (the
+// host's `narrow`: a lane's sums over one chunk fit, half the adds; issue #39), else 64 bits; the chunk's sums are
+// then added to the lane's running sums.
+template <typename Sum>
+__device__ __forceinline__ void add_chunk(const uint2* __restrict__ items, unsigned int chunk, unsigned int lane, unsigned int gene1,
+                                          unsigned int gene2, unsigned long long& price1, unsigned long long& weight1,
+                                          unsigned long long& price2, unsigned long long& weight2) {
+    // Item 32 (chunk + k) + lane is row[32 k]: a constant offset from one address, not an address a load (issue #39:
+    // five instructions a load before).
+    const uint2* row = items + (unsigned long long)chunk * WARP_SIZE + lane;
+    Sum p1 = 0, w1 = 0, p2 = 0, w2 = 0;
+#pragma unroll
+    for (unsigned int k = 0; k < WARP_SIZE; ++k) {
+        const uint2 item = row[k * WARP_SIZE];
+        const bool in1 = (__shfl_sync(FULL_MASK, gene1, k) >> lane) & 1u;
+        const bool in2 = (__shfl_sync(FULL_MASK, gene2, k) >> lane) & 1u;
+        p1 += in1 ? (Sum)item.x : (Sum)0;
+        w1 += in1 ? (Sum)item.y : (Sum)0;
+        p2 += in2 ? (Sum)item.x : (Sum)0;
+        w2 += in2 ? (Sum)item.y : (Sum)0;
+    }
+    price1 += p1;
+    weight1 += w1;
+    price2 += p2;
+    weight2 += w2;
+}
+
 // Genetic manipulation and evaluation fused (the `fused` design, beyond the paper;
 // issue #25): one block of `blockDim.x / 32` warps (at most FUSED_WARPS) per offspring
 // pair, block b taking pair b of the grid (island-major). Lane l of warp g builds
 // words 32 g + l, 32 (g + groups) + l, ... of both children as
 // island_genetic_manipulation does (the same numbers, the same children) and, while
 // it holds them, the warp adds up the price and weight of its 32 words for both
-// children: for each word k of the chunk, lane b loads item 32 (chunk + k) + b from
-// `items` (price and weight interleaved, one 8-byte load, coalesced) whatever the
-// genes, so that the loads do not wait for the genes (nsight compute: a branch on the
-// bit left the evaluation stalled on L1 most of the time), and adds it to each child
-// whose word k, broadcast by a shuffle, holds bit b. The warps' integer sums meet in
+// children (add_chunk). The warps' integer sums meet in
 // shared memory in a fixed order and thread 0 writes both penalised prices: the
 // offspring are never read back, and evaluation is no launch of its own. Chromosome
 // words are a multiple of 32 (the layout), so every lane of a warp runs the same
@@ -374,34 +405,9 @@ extern "C" __global__ void island_manipulate_evaluate(unsigned int* __restrict__
         child1[chunk + lane] = gene1;
         child2[chunk + lane] = gene2;
         if (narrow) {
-            // Every price and every weight of the instance sum below 2^32 (the host checks), so a lane's sums over
-            // one chunk's 32 items fit 32 bits: half the adds of the 64-bit loop below, the same sums (issue #39).
-            unsigned int p1 = 0u, w1 = 0u, p2 = 0u, w2 = 0u;
-#pragma unroll
-            for (unsigned int k = 0; k < WARP_SIZE; ++k) {
-                const uint2 item = items[(unsigned long long)(chunk + k) * WARP_SIZE + lane];
-                const bool in1 = (__shfl_sync(FULL_MASK, gene1, k) >> lane) & 1u;
-                const bool in2 = (__shfl_sync(FULL_MASK, gene2, k) >> lane) & 1u;
-                p1 += in1 ? item.x : 0u;
-                w1 += in1 ? item.y : 0u;
-                p2 += in2 ? item.x : 0u;
-                w2 += in2 ? item.y : 0u;
-            }
-            price1 += p1;
-            weight1 += w1;
-            price2 += p2;
-            weight2 += w2;
+            add_chunk<unsigned int>(items, chunk, lane, gene1, gene2, price1, weight1, price2, weight2);
         } else {
-#pragma unroll
-            for (unsigned int k = 0; k < WARP_SIZE; ++k) {
-                const uint2 item = items[(unsigned long long)(chunk + k) * WARP_SIZE + lane];
-                const bool in1 = (__shfl_sync(FULL_MASK, gene1, k) >> lane) & 1u;
-                const bool in2 = (__shfl_sync(FULL_MASK, gene2, k) >> lane) & 1u;
-                price1 += in1 ? item.x : 0u;
-                weight1 += in1 ? item.y : 0u;
-                price2 += in2 ? item.x : 0u;
-                weight2 += in2 ? item.y : 0u;
-            }
+            add_chunk<unsigned long long>(items, chunk, lane, gene1, gene2, price1, weight1, price2, weight2);
         }
     }
     for (unsigned int offset = WARP_SIZE / 2u; offset > 0u; offset /= 2u) {

@@ -137,6 +137,7 @@ pub(in crate::gpu) fn check_cases(small: bool) -> Vec<CheckCase> {
         case(File(small_set), 3, 30, 8, 3, 1.0, 0.02),
         case(NoCapacity(small_set), 2, 16, 4, 2, 0.7, 0.05),
         case(File(small_set), 2, 16, 4, 2, 0.0, 1.0),
+        case(File(small_set), 2, 16, 4, 2, 1.0, 0.0),
         case(Pisinger(2085), 3, 66, 6, 5, 0.7, 0.002),
         case(Wide(2085), 2, 64, 6, 5, 0.7, 0.002),
         case(File(large), 2, 64, 6, 5, 0.7, 0.001),

@@ -149,6 +149,7 @@ fn check_cases_cover_padding_ties_and_migration() {
     assert!(cases.iter().any(|c| matches!(c.instance, CheckInstance::Pisinger(n) if n % 32 != 0 && n > 2048)));
     assert!(cases.iter().any(|c| matches!(c.instance, CheckInstance::NoCapacity(_))));
     assert!(cases.iter().any(|c| c.mutation_p == 1.0 && c.crossover_p == 0.0));
+    assert!(cases.iter().any(|c| c.mutation_p == 0.0 && c.crossover_p == 1.0));
     for case in &cases {
         let config = check_config(case, 1);
         config.validate(&case.instance.load(&datasets).unwrap()).unwrap();
