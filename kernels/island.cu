@@ -348,8 +348,13 @@ __device__ __forceinline__ void add_chunk(const uint2* __restrict__ items, unsig
 // reads a replaced slot's chromosome from `population` (it reads the offspring), so the
 // copies race with no read. Bit-identical to island_replace, then this kernel without a
 // pending replacement.
+//
+// At most 48 registers a thread (issue #39): four blocks of 10 warps an SM, so the 512
+// pair blocks of one island of 2048 on the 10,000 items are one wave of an H200's 132
+// SMs; left to itself the compiler took 56 (three blocks an SM, 1.29 waves), 20.6-21.4
+// µs a launch against 19.5 (gpu-notes, island section).
 #define FUSED_WARPS 32u
-extern "C" __global__ void island_manipulate_evaluate(unsigned int* __restrict__ population,
+extern "C" __global__ void __maxnreg__(48) island_manipulate_evaluate(unsigned int* __restrict__ population,
                                                       const unsigned long long* __restrict__ fitness,
                                                       unsigned long long* __restrict__ settled_fitness,
                                                       const unsigned int* __restrict__ previous,
