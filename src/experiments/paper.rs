@@ -14,7 +14,7 @@ use crate::claims::generic::{self, Series};
 use crate::claims::{Check, ClaimResult, Claims};
 use crate::error::SpecError;
 use crate::gpu::{self, Gpu};
-use crate::records::{MachineRecords, Record};
+use crate::records::{MachineRecords, Record, col};
 use crate::report;
 use crate::spec::{PaperMeta, PaperSpec, SpecFile, SpecOutline};
 use anyhow::Result;
@@ -68,6 +68,17 @@ pub trait Plan {
     /// The record column that names what a "not run here" row did not run.
     fn not_run_column(&self) -> &'static str {
         "method"
+    }
+    /// The methods of `case` that need a GPU under `profile`: on a run without one, `run_case` runs the others and
+    /// the runner records each of these as not run here, with the run's reason ([`super::runner::run_one`]). None by
+    /// default.
+    fn gpu_methods(&self, _case: &Case, _profile: &str) -> Result<Vec<&'static str>> {
+        Ok(Vec::new())
+    }
+    /// The row saying that `method` was not run here, and why: the method in [`Plan::not_run_column`], status
+    /// `not_run`.
+    fn not_run_row(&self, method: &str, reason: &str) -> Record {
+        Record::new().with(self.not_run_column(), method).with(col::STATUS, "not_run").with(col::REASON, reason)
     }
     /// How its rows time one repetition of a method, whose spread over
     /// repeats a run warns of ([`plan::Repeats`]): `total_ms` by default.

@@ -333,9 +333,11 @@ impl Writer {
     }
 }
 
-/// Runs `case` on `env`: its rows, each with the machine's load and clock at
-/// the case's start ([`hardware::Conditions`]; a warning where the load exceeds
-/// the threads), and the seconds it took.
+/// Runs `case` on `env`: its rows (on a run without a GPU, a "not run here" row
+/// for each of the case's [`Plan::gpu_methods`](super::paper::Plan::gpu_methods)),
+/// each with the machine's load and clock at the case's start
+/// ([`hardware::Conditions`]; a warning where the load exceeds the threads), and
+/// the seconds it took.
 pub fn run_one(paper: &dyn Paper, case: &Case, env: &RunEnv) -> Result<(Vec<Record>, f64)> {
     let conditions = hardware::Conditions::now();
     if let Some(why) = conditions.busy(env.fingerprint.cpu_threads)
@@ -344,7 +346,11 @@ pub fn run_one(paper: &dyn Paper, case: &Case, env: &RunEnv) -> Result<(Vec<Reco
         crate::say!("warning: case {}: {why} (later cases under load are not listed: the report's Runs section counts them)", case.id);
     }
     let started = std::time::Instant::now();
-    let rows = paper.run_case(case, env).with_context(|| format!("case {}", case.id))?;
+    let mut rows = paper.run_case(case, env).with_context(|| format!("case {}", case.id))?;
+    if env.gpu.is_none() {
+        let methods = paper.gpu_methods(case, &env.profile).with_context(|| format!("case {}", case.id))?;
+        rows.extend(methods.into_iter().map(|m| paper.not_run_row(m, &env.gpu_absent)));
+    }
     Ok((rows.into_iter().map(|r| conditions.on(r)).collect(), started.elapsed().as_secs_f64()))
 }
 

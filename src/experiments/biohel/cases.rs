@@ -5,7 +5,7 @@
 //! counts exactly and learn the serial rule list exactly; a case fails otherwise.
 
 use super::analysis::AttributeType;
-use super::methods::{evaluators, simulated_ga, threads};
+use super::methods::{GPU_METHODS, evaluators, simulated_ga, threads};
 use super::rows::{Evaluator, LearnGa, LearnRun, Model, ScaleCase, SetCase, TrainingSet};
 use super::spec::{rule_bytes, stand_in};
 use super::{BiohelPaper, EVAL_FIGURE, LEARN_FIGURE, scale};
@@ -162,6 +162,11 @@ impl Plan for BiohelPaper {
         }
     }
 
+    /// Every stage times the CUDA designs beside the CPU evaluators.
+    fn gpu_methods(&self, _case: &Case, _profile: &str) -> Result<Vec<&'static str>> {
+        Ok(GPU_METHODS.to_vec())
+    }
+
     fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
         let s = &self.spec.settings;
         match case.params.str(col::FIGURE) {
@@ -188,7 +193,7 @@ impl BiohelPaper {
             })
             .collect();
         let rows = simulated_ga(&case.id, env, &data, &rules, |t| window_range(data.instances(), windows, t % windows))?;
-        Ok(rows.into_iter().map(|r| if r.is_ok() { r.with_row(&training_set(&data)) } else { r }).collect())
+        Ok(rows.into_iter().map(|r| r.with_row(&training_set(&data))).collect())
     }
 
     /// Second stage: BioHEL learns fold 0's training set with each evaluator
@@ -201,10 +206,9 @@ impl BiohelPaper {
         let base = LearningConfig::for_set(&set).with_context(|| format!("Table 1 gives no coverage breakpoint for `{set}`"))?;
         let cfg = LearningConfig { windows, population, iterations, max_rules, seed, ..base };
         let (train, test) = self.split(&set)?;
-        let (evaluators, mut rows) = evaluators(env)?;
         let mut reference: Option<LearnedModel> = None;
         let mut timed = Vec::new();
-        for (name, mut evaluator) in evaluators {
+        for (name, mut evaluator) in evaluators(env)? {
             let model = learn(&train, &cfg, evaluator.as_mut()).with_context(|| format!("learning with {name}"))?;
             let stats = model.stats;
             match &reference {
@@ -241,8 +245,7 @@ impl BiohelPaper {
             majority_accuracy: Some(majority.accuracy(&test)),
             test_instances: test.instances(),
         };
-        rows.extend(timed.into_iter().map(|r| r.with_row(&learned).with_row(&training_set(&train))));
-        Ok(rows)
+        Ok(timed.into_iter().map(|r| r.with_row(&learned).with_row(&training_set(&train))).collect())
     }
 }
 

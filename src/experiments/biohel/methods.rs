@@ -12,24 +12,21 @@ use crate::records::Record;
 use anyhow::Result;
 use std::time::Instant;
 
-/// The evaluators of a case in run order (serial first: the reference every other
-/// one must equal), and a "not run here" row for each CUDA design when there is
-/// no GPU.
+/// The evaluators of a case this machine runs, in run order (serial first: the
+/// reference every other one must equal); the CUDA designs ([`GPU_METHODS`])
+/// where there is a GPU.
 type Evaluators<'g> = Vec<(&'static str, Box<dyn RuleEvaluator + 'g>)>;
 
-pub(super) fn evaluators(env: &RunEnv) -> Result<(Evaluators<'_>, Vec<Record>)> {
+/// The evaluators every case runs on the GPU (recorded as not run here by the runner where there is none).
+pub(super) const GPU_METHODS: [&str; 2] = [CUDA, BALLOT];
+
+pub(super) fn evaluators(env: &RunEnv) -> Result<Evaluators<'_>> {
     let mut evaluators: Evaluators = vec![(SERIAL, Box::new(SerialEvaluator)), (PARALLEL, Box::new(ParallelEvaluator))];
-    let mut not_run = Vec::new();
-    match &env.gpu {
-        Some(gpu) => {
-            evaluators.push((CUDA, Box::new(GpuEvaluator::new(gpu, Design::Paper)?)));
-            evaluators.push((BALLOT, Box::new(GpuEvaluator::new(gpu, Design::Ballot)?)));
-        }
-        None => {
-            not_run.extend([CUDA, BALLOT].map(|method| Record::not_run(method, &env.gpu_absent)));
-        }
+    if let Some(gpu) = &env.gpu {
+        evaluators.push((CUDA, Box::new(GpuEvaluator::new(gpu, Design::Paper)?)));
+        evaluators.push((BALLOT, Box::new(GpuEvaluator::new(gpu, Design::Ballot)?)));
     }
-    Ok((evaluators, not_run))
+    Ok(evaluators)
 }
 
 pub(super) fn threads(method: &str) -> usize {
@@ -39,8 +36,7 @@ pub(super) fn threads(method: &str) -> usize {
 /// One simulated GA per evaluator, serial first: the instances loaded once (the
 /// paper's copy to the device, part of the evaluation time), then `rules[t]`
 /// evaluated on `window(t)`; every evaluator must give the serial counts. Rows:
-/// method, status, `eval_s` (load included), `load_s`, threads; "not run here"
-/// rows for the CUDA designs without a GPU.
+/// method, status, `eval_s` (load included), `load_s`, threads.
 pub(super) fn simulated_ga(
     case_id: &str,
     env: &RunEnv,
@@ -48,10 +44,10 @@ pub(super) fn simulated_ga(
     rules: &[Vec<Rule>],
     window: impl Fn(usize) -> std::ops::Range<usize>,
 ) -> Result<Vec<Record>> {
-    let (evaluators, mut rows) = evaluators(env)?;
+    let mut rows = Vec::new();
     let pairs = rules.iter().enumerate().map(|(t, batch)| batch.len() * window(t).len()).sum();
     let mut serial: Option<Vec<Vec<Counts>>> = None;
-    for (name, mut evaluator) in evaluators {
+    for (name, mut evaluator) in evaluators(env)? {
         let mut counts = Vec::with_capacity(rules.len());
         let t0 = Instant::now();
         evaluator.load(data)?;

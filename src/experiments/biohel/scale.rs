@@ -72,7 +72,7 @@ pub fn run(case: &Case, env: &RunEnv, rules_per_iteration: usize, expressed_prob
         (0..iterations).map(|_| (0..rules_per_iteration).map(|_| random_rule(&data, &mut rng, expressed_probability)).collect()).collect();
     let tests: u64 = rules.iter().map(|batch| condition_tests(&data, 0..n, batch)).sum();
     let rows = simulated_ga(&case.id, env, &data, &rules, |_| 0..n)?;
-    Ok(rows.into_iter().map(|r| if r.is_ok() { r.with_row(&ConditionTests { condition_tests: tests }) } else { r }).collect())
+    Ok(rows.into_iter().map(|r| r.with_row(&ConditionTests { condition_tests: tests })).collect())
 }
 
 /// (instances, attributes).

@@ -9,6 +9,7 @@ use super::rows::{
 };
 use super::{BASELINE, CPU_MT, EcgaPaper, FASTCOUNT, FASTCOUNT_KEPT, GECGA, GECGA_DEVICE};
 use crate::experiments::{Case, Footprint, Plan, RunEnv, plan};
+use crate::gpu::Gpu;
 use crate::gpu::gecga::GpuScorer;
 use crate::library::ecga::{
     self, BaselineCounter, BisectionCriteria, CpuScorer, FastCount, FastCountKept, PairScorer, ParallelCpuScorer, Popcount, Population,
@@ -206,6 +207,16 @@ impl Plan for EcgaPaper {
         }
     }
 
+    /// gECGA's scorer in every case that times it, and Figure 5's whole run on the device; Table 5 and Figures 6
+    /// and 7 run on the fastest scorer the machine has.
+    fn gpu_methods(&self, case: &Case, _profile: &str) -> Result<Vec<&'static str>> {
+        Ok(match case.params.str(col::FIGURE) {
+            FIG5 => vec![GECGA, GECGA_DEVICE],
+            BUILD | WHOLE | SCALE | COUNT => vec![GECGA],
+            _ => Vec::new(),
+        })
+    }
+
     fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
         let k = *self.spec.settings.k.get_ref();
         let max_l = *self.spec.settings.max_l.get_ref();
@@ -244,7 +255,9 @@ impl Plan for EcgaPaper {
                     run.identical = Some(*reference.get_or_insert_with(|| run.digest.clone()) == run.digest);
                     rows.push(device_times(ran(name).with_row(&run), scorer.as_ref()));
                 }
-                rows.push(device_run(&trap, &cfg, c.seed, env)?);
+                if let Some(gpu) = &env.gpu {
+                    rows.push(device_run(gpu, &trap, &cfg, c.seed)?);
+                }
             }
             BUILD => {
                 let c: BuildCase = params(case)?;
@@ -280,7 +293,9 @@ impl Plan for EcgaPaper {
             }
             SCALE => {
                 let c: BuildCase = params(case)?;
-                rows.push(scale_build(&trap(c.ell), search_of(&c.search), c.n, c.seed, max_l, env)?);
+                if let Some(gpu) = &env.gpu {
+                    rows.push(scale_build(gpu, &trap(c.ell), search_of(&c.search), c.n, c.seed, max_l, env)?);
+                }
             }
             COUNT => {
                 let c: CountCase = params(case)?;
@@ -388,10 +403,7 @@ fn table5_bisection(
 /// The whole run on the device with counter-based random numbers from the
 /// case's seed: its row as [`run_row`] gives it, with the device time of each
 /// phase (CUDA events, ms).
-fn device_run(trap: &Trap, cfg: &ecga::EcgaConfig, seed: u64, env: &RunEnv) -> Result<Record> {
-    let Some(gpu) = &env.gpu else {
-        return Ok(not_run(GECGA_DEVICE, &env.gpu_absent));
-    };
+fn device_run(gpu: &Gpu, trap: &Trap, cfg: &ecga::EcgaConfig, seed: u64) -> Result<Record> {
     let cfg = ecga::EcgaConfig { randomness: ecga::Randomness::Counter, ..*cfg };
     let t0 = Instant::now();
     let run = crate::gpu::ecga_run::run(gpu, trap, &cfg, seed, None)?;
@@ -433,7 +445,7 @@ fn whole_run(
     env: &RunEnv,
 ) -> Result<Vec<Record>> {
     let Some(gpu) = &env.gpu else {
-        return Ok(vec![not_run(GECGA, &env.gpu_absent)]);
+        return Ok(Vec::new());
     };
     let mut rows = Vec::new();
     let mut scorer = GpuScorer::new(gpu)?;
@@ -445,7 +457,7 @@ fn whole_run(
         rows.push(ran(GECGA).with_row(&run).with(WholeCase::search, cfg.search.name()).with(WholeCase::n, cfg.n));
     }
     let greedy = &configs[0];
-    rows.push(device_run(trap, greedy, seed, env)?);
+    rows.push(device_run(gpu, trap, greedy, seed)?);
     let mut kept = Vec::new();
     let mut g = 0;
     ecga::run_observed(trap, greedy, seed, &mut scorer, &mut |pop, trace| {
@@ -506,7 +518,7 @@ fn device_times(row: Record, scorer: &dyn PairScorer) -> Record {
 
 /// Every scorer of Figure 5 this machine runs — the single-threaded baseline
 /// and FastCount when `single_thread`, multi-threaded FastCount, gECGA where
-/// there is a GPU — with a `not_run` row in `rows` for each one left out.
+/// there is a GPU — with a `not_run` row in `rows` for each single-threaded one left out (the runner's for gECGA).
 fn every_scorer<'g>(env: &'g RunEnv, single_thread: bool, rows: &mut Vec<Record>) -> Result<Vec<(&'static str, Box<dyn PairScorer + 'g>)>> {
     let mut scorers: Vec<(&'static str, Box<dyn PairScorer + 'g>)> = Vec::new();
     if single_thread {
@@ -519,9 +531,8 @@ fn every_scorer<'g>(env: &'g RunEnv, single_thread: bool, rows: &mut Vec<Record>
         }
     }
     scorers.push((CPU_MT, Box::new(ParallelCpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware }))));
-    match &env.gpu {
-        Some(gpu) => scorers.push((GECGA, Box::new(GpuScorer::new(gpu)?))),
-        None => rows.push(not_run(GECGA, &env.gpu_absent)),
+    if let Some(gpu) = &env.gpu {
+        scorers.push((GECGA, Box::new(GpuScorer::new(gpu)?)));
     }
     Ok(scorers)
 }
@@ -538,10 +549,7 @@ fn fastest<'g>(env: &'g RunEnv) -> Result<(&'static str, Box<dyn PairScorer + 'g
 /// the paper's (ℓ, N) on [`Population::planted`] linkage (a random first
 /// selection would stop after a few merges), timed from the packed population
 /// to the MPM.
-fn scale_build(trap: &Trap, search: Search, n: usize, seed: u64, max_l: usize, env: &RunEnv) -> Result<Record> {
-    let Some(gpu) = &env.gpu else {
-        return Ok(not_run(GECGA, &env.gpu_absent));
-    };
+fn scale_build(gpu: &Gpu, trap: &Trap, search: Search, n: usize, seed: u64, max_l: usize, env: &RunEnv) -> Result<Record> {
     population_fits_host(n, trap.ell(), env.fingerprint.mem_gib)?;
     let t0 = Instant::now();
     let pop = Population::planted(n, trap.ell(), trap.k, seed)?;
@@ -569,7 +577,7 @@ fn scale_build(trap: &Trap, search: Search, n: usize, seed: u64, max_l: usize, e
 fn count_rates(trap: &Trap, sizes: &[usize], n: usize, seed: u64, env: &RunEnv) -> Result<Vec<Record>> {
     use rand::{SeedableRng, rngs::StdRng};
     let Some(gpu) = &env.gpu else {
-        return Ok(vec![not_run(GECGA, &env.gpu_absent)]);
+        return Ok(Vec::new());
     };
     population_fits_host(n, trap.ell(), env.fingerprint.mem_gib)?;
     let pop = Population::planted(n, trap.ell(), trap.k, seed)?;

@@ -115,6 +115,17 @@ impl Plan for IslandPaper {
         &self.spec
     }
 
+    /// Table I's speed cases time the three GPU designs, the tables' cases the paper's design, the ring the paper's
+    /// design on one GPU and over all of them; the grid and the families fall back to the CPU cores.
+    fn gpu_methods(&self, case: &Case, _profile: &str) -> Result<Vec<&'static str>> {
+        Ok(match case.params.str(col::FIGURE) {
+            SPEED => vec![CUDA, CUDA_SPLIT, CUDA_FUSED],
+            TABLE => vec![CUDA],
+            RING => vec![CUDA, CUDA_RING],
+            _ => Vec::new(),
+        })
+    }
+
     fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
         let p = self.file.profile(&self.spec.profiles, profile)?;
         let seed = self.spec.settings.seed;
@@ -337,23 +348,16 @@ impl Plan for IslandPaper {
             check(&name, &r)?;
             rows.push(Record::ran(&name).with_row(&RunRow { threads: Some(k), ..run_row(&r, Some(optimum)) }));
         }
-        match &env.gpu {
-            Some(gpu) => {
-                let mut runs = Vec::new();
-                for (name, design) in [(CUDA, Design::Paper), (CUDA_SPLIT, Design::Split), (CUDA_FUSED, Design::Fused)] {
-                    let r = crate::gpu::island::run(gpu, &instance, &self.config(1, size, generations, seed, Threads::Single), design)?;
-                    check(name, &r)?;
-                    runs.push((name, RunRow { operations_per_generation: Some(operations), ..run_row(&r, Some(optimum)) }));
-                }
-                let philox = crate::gpu::island::philox_rate(gpu, 5)?;
-                runs.last_mut().context("a GPU row")?.1.philox_calls_per_s = Some(philox);
-                rows.extend(runs.iter().map(|(name, run)| Record::ran(name).with_row(run)));
+        if let Some(gpu) = &env.gpu {
+            let mut runs = Vec::new();
+            for (name, design) in [(CUDA, Design::Paper), (CUDA_SPLIT, Design::Split), (CUDA_FUSED, Design::Fused)] {
+                let r = crate::gpu::island::run(gpu, &instance, &self.config(1, size, generations, seed, Threads::Single), design)?;
+                check(name, &r)?;
+                runs.push((name, RunRow { operations_per_generation: Some(operations), ..run_row(&r, Some(optimum)) }));
             }
-            None => {
-                for name in [CUDA, CUDA_SPLIT, CUDA_FUSED] {
-                    rows.push(Record::not_run(name, &env.gpu_absent));
-                }
-            }
+            let philox = crate::gpu::island::philox_rate(gpu, 5)?;
+            runs.last_mut().context("a GPU row")?.1.philox_calls_per_s = Some(philox);
+            rows.extend(runs.iter().map(|(name, run)| Record::ran(name).with_row(run)));
         }
         Ok(rows)
     }
@@ -366,7 +370,7 @@ impl IslandPaper {
     }
 
     /// A `table` case: the same islands and generations on one CPU thread, on all CPU threads and on the GPU (the
-    /// paper's kernels), which must end with the same statistics; the GPU's row says why where it did not run.
+    /// paper's kernels, where there is one), which must end with the same statistics.
     #[allow(clippy::too_many_arguments)]
     fn table_rows(
         &self,
@@ -393,19 +397,16 @@ impl IslandPaper {
         let all = island::run(instance, &self.config(islands, size, generations, seed, Threads::Rayon))?;
         same(CPU_MT, &all)?;
         rows.push(Record::ran(CPU_MT).with_row(&RunRow { threads: Some(rayon::current_num_threads()), ..run_row(&all, Some(optimum)) }));
-        match &env.gpu {
-            Some(gpu) => {
-                let config = self.config(islands, size, generations, seed, Threads::Single);
-                let r = crate::gpu::island::run(gpu, instance, &config, Design::Paper)?;
-                same(CUDA, &r)?;
-                let operations = Some(self.operations(instance, islands, size));
-                rows.push(Record::ran(CUDA).with_row(&RunRow {
-                    gpus: Some(1),
-                    operations_per_generation: operations,
-                    ..run_row(&r, Some(optimum))
-                }));
-            }
-            None => rows.push(Record::not_run(CUDA, &env.gpu_absent)),
+        if let Some(gpu) = &env.gpu {
+            let config = self.config(islands, size, generations, seed, Threads::Single);
+            let r = crate::gpu::island::run(gpu, instance, &config, Design::Paper)?;
+            same(CUDA, &r)?;
+            let operations = Some(self.operations(instance, islands, size));
+            rows.push(Record::ran(CUDA).with_row(&RunRow {
+                gpus: Some(1),
+                operations_per_generation: operations,
+                ..run_row(&r, Some(optimum))
+            }));
         }
         Ok(rows)
     }
@@ -524,11 +525,12 @@ fn thread_counts(s: &str) -> Result<Vec<usize>> {
 const LINK_BYTES: usize = 64 << 20;
 
 /// A `ring` case: the ring on this run's GPU, then split over every GPU of the machine (NCCL between them), which
-/// must end with the same statistics; `not_run` rows where there is no GPU, one GPU or no NCCL.
+/// must end with the same statistics; a `not_run` row where there is one GPU or no NCCL (none where there is no GPU:
+/// the runner records the ring's [`Plan::gpu_methods`] as not run).
 fn ring_rows(instance: &Instance, config: &Config, optimum: StatedOptimum, env: &RunEnv) -> Result<Vec<Record>> {
     use crate::gpu::{self, island_ring};
     let Some(gpu) = &env.gpu else {
-        return Ok(vec![Record::not_run(CUDA, &env.gpu_absent), Record::not_run(CUDA_RING, &env.gpu_absent)]);
+        return Ok(Vec::new());
     };
     let one = gpu::island::run(gpu, instance, config, Design::Paper)?;
     let mut rows = vec![Record::ran(CUDA).with_row(&RunRow { gpus: Some(1), ..run_row(&one, Some(optimum)) })];
@@ -612,6 +614,24 @@ mod tests {
         }
         let certified = StatedOptimum { value: 4068, certified: true };
         assert_eq!(certified.kind(), "certified");
+    }
+
+    // The runner, not the paper, records the GPU designs as not run where a run has no GPU, with the run's reason.
+    #[test]
+    fn a_run_without_a_gpu_records_each_gpu_design_of_a_case_as_not_run() {
+        let tiny = "[profiles.tiny]\ngrid_islands = [1]\ngrid_sizes = [8]\ngenerations = 2\nruns = 1\nspeed_sizes = [8]\nspeed_generations = 1\nspeed_threads = []\n\n";
+        let p = paper(&SHIPPED.replacen("[profiles.quick]", &format!("{tiny}[profiles.quick]"), 1));
+        let env = RunEnv::open(crate::experiments::BackendChoice::Cpu, 0, "tiny").unwrap();
+        let cases = p.cases("tiny").unwrap();
+        let speed = cases.iter().find(|c| c.params.str(col::FIGURE) == SPEED).unwrap();
+        assert!(p.run_case(speed, &env).unwrap().iter().all(|r| r.is_ok()));
+        let (rows, _) = crate::experiments::runner::run_one(p.as_ref(), speed, &env).unwrap();
+        let not_run: Vec<(&str, &str)> = rows.iter().filter(|r| !r.is_ok()).map(|r| (r.str(col::METHOD), r.str(col::REASON))).collect();
+        assert_eq!(not_run, [CUDA, CUDA_SPLIT, CUDA_FUSED].map(|m| (m, "--backend cpu")));
+        assert!(rows.iter().any(|r| r.is_ok() && r.str(col::METHOD) == CPU_1T));
+        // A grid case falls back to the CPU cores: nothing is left out.
+        let grid = cases.iter().find(|c| c.params.str(col::FIGURE) == GRID).unwrap();
+        assert!(crate::experiments::runner::run_one(p.as_ref(), grid, &env).unwrap().0.iter().all(|r| r.is_ok()));
     }
 
     // Defect: threads_scale could not be judged: the speed cases ran one thread and all threads only.

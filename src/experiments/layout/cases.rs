@@ -11,7 +11,7 @@ use super::LayoutPaper;
 use super::rows::{KERNEL_LOOP, Measured, SEARCH, SizeCase, TIMED, Try};
 use crate::error::SpecError;
 use crate::experiments::{Case, Footprint, Plan, RunEnv, plan};
-use crate::gpu::layout::{LayoutBuffers, Timing, launch_config};
+use crate::gpu::layout::{LayoutBuffers, Strategy, Timing, launch_config};
 use crate::library::nonseparable::{self as ns, Function};
 use crate::records::Record;
 use crate::records::col;
@@ -71,6 +71,16 @@ impl Plan for LayoutPaper {
 
     fn not_run_column(&self) -> &'static str {
         Try::strategy
+    }
+
+    /// The GPU strategies the profile asks for (S1–S4 and S4-split by default).
+    fn gpu_methods(&self, _case: &Case, profile: &str) -> Result<Vec<&'static str>> {
+        Ok(self.profile(profile)?.strategies().into_iter().map(Strategy::name).collect())
+    }
+
+    /// A strategy's timed row (its first try), not run.
+    fn not_run_row(&self, strategy: &str, reason: &str) -> Record {
+        row(strategy, TIMED, 0).with(col::STATUS, "not_run").with(col::REASON, reason)
     }
 
     /// One case per size × function of the profile, smallest sizes first.
@@ -153,9 +163,6 @@ impl Plan for LayoutPaper {
         // GPU strategies S1–S4 (and S4-split), as many as the profile asks for.
         let strategies = self.profile(&env.profile)?.strategies();
         let Some(gpu) = &env.gpu else {
-            for &s in &strategies {
-                rows.push(row(s.name(), TIMED, 0).with(col::STATUS, "not_run").with(col::REASON, env.gpu_absent.as_str()));
-            }
             return Ok(rows);
         };
         let mut xt = ns::transpose(&x, pop, dim);
