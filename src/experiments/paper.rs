@@ -14,7 +14,7 @@ use crate::claims::generic::{self, Series};
 use crate::claims::{Check, ClaimResult, Claims};
 use crate::error::SpecError;
 use crate::gpu::{self, Gpu};
-use crate::records::{MachineRecords, Record, col};
+use crate::records::{MachineRecords, Record};
 use crate::report;
 use crate::spec::{PaperMeta, PaperSpec, SpecFile, SpecOutline};
 use anyhow::Result;
@@ -76,9 +76,9 @@ pub trait Plan {
         Ok(Vec::new())
     }
     /// The row saying that `method` was not run here, and why: the method in [`Plan::not_run_column`], status
-    /// `not_run`.
+    /// `not_run`. The one way a paper or the runner writes such a row.
     fn not_run_row(&self, method: &str, reason: &str) -> Record {
-        Record::new().with(self.not_run_column(), method).with(col::STATUS, "not_run").with(col::REASON, reason)
+        Record::not_run(self.not_run_column(), method, reason)
     }
     /// How its rows time one repetition of a method, whose spread over
     /// repeats a run warns of ([`plan::Repeats`]): `total_ms` by default.

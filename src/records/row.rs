@@ -179,9 +179,10 @@ macro_rules! record_row {
 }
 
 impl Record {
-    /// A method's row where it did not run here, with the one-line reason.
-    pub fn not_run(method: &str, reason: &str) -> Record {
-        Record::new().with(col::METHOD, method).with(col::STATUS, "not_run").with(col::REASON, reason)
+    /// The row saying that `name` (in `column`: a paper's method column) did not run here, with the one-line
+    /// reason. Papers write it through `Plan::not_run_row`.
+    pub fn not_run(column: &str, name: &str, reason: &str) -> Record {
+        Record::new().with(column, name).with(col::STATUS, "not_run").with(col::REASON, reason)
     }
 
     /// A method's row that ran: its name and status `ok`, cells to follow.

@@ -715,3 +715,18 @@ fn one_writer_per_records_folder() {
         assert!(RecordStore::open(dir.path(), "b", &["h"], false).is_ok(), "the lock of a killed process stayed");
     }
 }
+
+#[test]
+fn a_csv_copy_holding_the_same_table_in_another_column_order_is_left_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let stem = dir.path().join("m");
+    let row = |ms: f64| Record::new().with(col::CASE_ID, "c0").with(col::METHOD, "cuda").with("total_ms", ms);
+    // The same cells, `total_ms` first: the order a Parquet file read back may give.
+    let reordered = |ms: f64| Record::new().with("total_ms", ms).with(col::CASE_ID, "c0").with(col::METHOD, "cuda");
+    assert!(write_csv(&stem, &[row(1.5)]).unwrap(), "a first copy is written");
+    let written = std::fs::read(csv_path(&stem)).unwrap();
+    assert!(!write_csv(&stem, &[reordered(1.5)]).unwrap(), "the same table in another column order is no change");
+    assert_eq!(std::fs::read(csv_path(&stem)).unwrap(), written, "the copy keeps its bytes");
+    assert!(write_csv(&stem, &[reordered(2.5)]).unwrap(), "another cell is a change");
+    assert!(write_csv(&stem, &[reordered(2.5).with(col::REASON, "x")]).unwrap(), "another column is a change");
+}

@@ -5,7 +5,7 @@
 //! counts exactly and learn the serial rule list exactly; a case fails otherwise.
 
 use super::analysis::AttributeType;
-use super::methods::{GPU_METHODS, evaluators, simulated_ga, threads};
+use super::methods::{GPU_DESIGNS, evaluators, simulated_ga, threads};
 use super::rows::{Evaluator, LearnGa, LearnRun, Model, ScaleCase, SetCase, TrainingSet};
 use super::spec::{rule_bytes, stand_in};
 use super::{BiohelPaper, EVAL_FIGURE, LEARN_FIGURE, scale};
@@ -164,7 +164,7 @@ impl Plan for BiohelPaper {
 
     /// Every stage times the CUDA designs beside the CPU evaluators.
     fn gpu_methods(&self, _case: &Case, _profile: &str) -> Result<Vec<&'static str>> {
-        Ok(GPU_METHODS.to_vec())
+        Ok(GPU_DESIGNS.iter().map(|&(method, _)| method).collect())
     }
 
     fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {

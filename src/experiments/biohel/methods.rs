@@ -12,19 +12,20 @@ use crate::records::Record;
 use anyhow::Result;
 use std::time::Instant;
 
-/// The evaluators of a case this machine runs, in run order (serial first: the
-/// reference every other one must equal); the CUDA designs ([`GPU_METHODS`])
-/// where there is a GPU.
 type Evaluators<'g> = Vec<(&'static str, Box<dyn RuleEvaluator + 'g>)>;
 
-/// The evaluators every case runs on the GPU (recorded as not run here by the runner where there is none).
-pub(super) const GPU_METHODS: [&str; 2] = [CUDA, BALLOT];
+/// The evaluators every case runs on the GPU, by method (recorded as not run here by the runner where there is none).
+pub(super) const GPU_DESIGNS: [(&str, Design); 2] = [(CUDA, Design::Paper), (BALLOT, Design::Ballot)];
 
+/// The evaluators of a case this machine runs, in run order (serial first: the
+/// reference every other one must equal); the CUDA designs ([`GPU_DESIGNS`])
+/// where there is a GPU.
 pub(super) fn evaluators(env: &RunEnv) -> Result<Evaluators<'_>> {
     let mut evaluators: Evaluators = vec![(SERIAL, Box::new(SerialEvaluator)), (PARALLEL, Box::new(ParallelEvaluator))];
     if let Some(gpu) = &env.gpu {
-        evaluators.push((CUDA, Box::new(GpuEvaluator::new(gpu, Design::Paper)?)));
-        evaluators.push((BALLOT, Box::new(GpuEvaluator::new(gpu, Design::Ballot)?)));
+        for (method, design) in GPU_DESIGNS {
+            evaluators.push((method, Box::new(GpuEvaluator::new(gpu, design)?)));
+        }
     }
     Ok(evaluators)
 }

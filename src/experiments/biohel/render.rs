@@ -151,8 +151,41 @@ impl Render for BiohelPaper {
         ("experiments/biohel.toml [[table2]], [table3], [table4]", self.stated_values())
     }
 
+    /// `evorepro compare`: every machine's 1-window times beside the paper's Table 2.
     fn compare(&self, machines: &[MachineRecords]) -> String {
-        self.compare_machines(machines)
+        let mut t = Table::new(&[
+            "machine",
+            "set",
+            "evaluation: serial, 1 window (s)",
+            "evaluation: cpu-mt, 1 window (s)",
+            "evaluation: cuda-paper / cuda-ballot, 1 window (s)",
+            "paper evaluation: serial / CUDA (s)",
+            "learning: serial / cuda-paper, 1 window (s)",
+            "paper learning: serial / CUDA (s)",
+        ]);
+        for m in machines {
+            let a = Analysis::of(m, &self.tables);
+            let learning = a.main_learning().map(|(_, l)| &l.total);
+            for set in SETS {
+                let eval = |method| a.eval.mean(set, 1, method);
+                let learn = |method| learning.and_then(|st| st.mean(set, 1, method));
+                if eval(SERIAL).is_none() && learn(SERIAL).is_none() {
+                    continue;
+                }
+                let paper = self.spec.table2.iter().find(|r| r.set == set);
+                t.row(vec![
+                    format!("`{}`", m.hw_id),
+                    set_label(set),
+                    fmt::opt(eval(SERIAL), 3),
+                    fmt::opt(eval(PARALLEL), 3),
+                    format!("{} / {}", fmt::opt(eval(CUDA), 3), fmt::opt(eval(BALLOT), 3)),
+                    paper.map_or("—".into(), |r| format!("{:.1} / {:.1}", r.evaluation_serial[0], r.evaluation_cuda[0])),
+                    format!("{} / {}", fmt::opt(learn(SERIAL), 3), fmt::opt(learn(CUDA), 3)),
+                    paper.map_or("—".into(), |r| format!("{:.1} / {:.1}", r.integration_serial[0], r.integration_cuda[0])),
+                ]);
+            }
+        }
+        t.render()
     }
 }
 
@@ -293,43 +326,6 @@ impl BiohelPaper {
             })
             .collect();
         format!("Profiles run here: {}.\n\n{}", if why.is_empty() { "none".into() } else { why.join("; ") }, t.render())
-    }
-
-    /// `evorepro compare`: every machine's 1-window times beside the paper's Table 2.
-    fn compare_machines(&self, machines: &[MachineRecords]) -> String {
-        let mut t = Table::new(&[
-            "machine",
-            "set",
-            "evaluation: serial, 1 window (s)",
-            "evaluation: cpu-mt, 1 window (s)",
-            "evaluation: cuda-paper / cuda-ballot, 1 window (s)",
-            "paper evaluation: serial / CUDA (s)",
-            "learning: serial / cuda-paper, 1 window (s)",
-            "paper learning: serial / CUDA (s)",
-        ]);
-        for m in machines {
-            let a = Analysis::of(m, &self.tables);
-            let learning = a.main_learning().map(|(_, l)| &l.total);
-            for set in SETS {
-                let eval = |method| a.eval.mean(set, 1, method);
-                let learn = |method| learning.and_then(|st| st.mean(set, 1, method));
-                if eval(SERIAL).is_none() && learn(SERIAL).is_none() {
-                    continue;
-                }
-                let paper = self.spec.table2.iter().find(|r| r.set == set);
-                t.row(vec![
-                    format!("`{}`", m.hw_id),
-                    set_label(set),
-                    fmt::opt(eval(SERIAL), 3),
-                    fmt::opt(eval(PARALLEL), 3),
-                    format!("{} / {}", fmt::opt(eval(CUDA), 3), fmt::opt(eval(BALLOT), 3)),
-                    paper.map_or("—".into(), |r| format!("{:.1} / {:.1}", r.evaluation_serial[0], r.evaluation_cuda[0])),
-                    format!("{} / {}", fmt::opt(learn(SERIAL), 3), fmt::opt(learn(CUDA), 3)),
-                    paper.map_or("—".into(), |r| format!("{:.1} / {:.1}", r.integration_serial[0], r.integration_cuda[0])),
-                ]);
-            }
-        }
-        t.render()
     }
 }
 

@@ -602,7 +602,7 @@ impl Analysis {
 #[cfg(test)]
 pub mod tests {
     use super::*;
-    use crate::experiments::ecga::rows::{not_run, ran};
+    use crate::experiments::ecga::rows::ran;
     use crate::experiments::ecga::spec::{EcgaSpec, Published};
     use crate::spec::SpecFile;
 
@@ -631,7 +631,7 @@ pub mod tests {
 
     /// A Figure 5 row of a scorer not run here at ℓ.
     pub fn fig5_not_run(ell: usize, scorer: &str, reason: &str) -> Record {
-        stored(not_run(scorer, reason), FIG5, "test", 1).with_row(&fig5_case(ell, 0))
+        stored(Record::not_run(Scored::scorer, scorer, reason), FIG5, "test", 1).with_row(&fig5_case(ell, 0))
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use super::analysis::Table5Rule;
 use super::rows::{
     BUILD, Bisection, BuildCase, BuildRow, COUNT, CountCase, CountRow, DeviceTimes, FIG5, FIG6, FIG7, Fig5Case, Generation, Phases,
-    RunCase, RunRow, SCALE, ScaleRow, Scored, TABLE5, Table5Case, WHOLE, WholeBuild, WholeCase, not_run, ran,
+    RunCase, RunRow, SCALE, ScaleRow, Scored, TABLE5, Table5Case, WHOLE, WholeBuild, WholeCase, ran,
 };
 use super::{BASELINE, CPU_MT, EcgaPaper, FASTCOUNT, FASTCOUNT_KEPT, GECGA, GECGA_DEVICE};
 use crate::experiments::{Case, Footprint, Plan, RunEnv, plan};
@@ -245,7 +245,10 @@ impl Plan for EcgaPaper {
             FIG5 => {
                 let c: Fig5Case = params(case)?;
                 let (trap, cfg) = (trap(c.ell), self.spec.config(c.n, c.ell, search_of(&c.search)));
-                let scorers = every_scorer(env, c.single_thread, &mut rows)?;
+                if !c.single_thread {
+                    rows.extend(SINGLE_THREADED.map(|s| self.not_run_row(s, "ℓ beyond the profile's cpu_1t_max_ell")));
+                }
+                let scorers = every_scorer(env, c.single_thread)?;
                 // The reference digest is the first scorer's; every other must match.
                 let mut reference: Option<String> = None;
                 for (name, mut scorer) in scorers {
@@ -263,10 +266,10 @@ impl Plan for EcgaPaper {
                 let c: BuildCase = params(case)?;
                 let selected = ecga::first_selection(&trap(c.ell), c.n, tournament, c.seed)?;
                 let xlogx = XLogX::new(c.n);
-                let scorers = every_scorer(env, true, &mut rows)?;
+                let scorers = every_scorer(env, true)?;
                 let mut reference = None;
                 for (name, mut scorer) in scorers {
-                    let repeats = if [BASELINE, FASTCOUNT, FASTCOUNT_KEPT].contains(&name) { 1 } else { c.repeats.unwrap_or(1).max(1) };
+                    let repeats = if SINGLE_THREADED.contains(&name) { 1 } else { c.repeats.unwrap_or(1).max(1) };
                     for _ in 0..repeats {
                         let t0 = Instant::now();
                         let trace = search_of(&c.search).build(&selected, scorer.as_mut(), max_l, &xlogx)?;
@@ -516,19 +519,18 @@ fn device_times(row: Record, scorer: &dyn PairScorer) -> Record {
     }
 }
 
-/// Every scorer of Figure 5 this machine runs — the single-threaded baseline
-/// and FastCount when `single_thread`, multi-threaded FastCount, gECGA where
-/// there is a GPU — with a `not_run` row in `rows` for each single-threaded one left out (the runner's for gECGA).
-fn every_scorer<'g>(env: &'g RunEnv, single_thread: bool, rows: &mut Vec<Record>) -> Result<Vec<(&'static str, Box<dyn PairScorer + 'g>)>> {
+/// The scorers that run on one thread: the baseline, FastCount and FastCount with kept trees.
+const SINGLE_THREADED: [&str; 3] = [BASELINE, FASTCOUNT, FASTCOUNT_KEPT];
+
+/// Every scorer of Figure 5 this machine runs — the single-threaded ones
+/// ([`SINGLE_THREADED`]) when `single_thread`, multi-threaded FastCount, gECGA where
+/// there is a GPU (the runner records it as not run where there is none).
+fn every_scorer<'g>(env: &'g RunEnv, single_thread: bool) -> Result<Vec<(&'static str, Box<dyn PairScorer + 'g>)>> {
     let mut scorers: Vec<(&'static str, Box<dyn PairScorer + 'g>)> = Vec::new();
     if single_thread {
         scorers.push((BASELINE, Box::new(CpuScorer::new(BaselineCounter))));
         scorers.push((FASTCOUNT, Box::new(CpuScorer::new(FastCount { popcount: Popcount::UnityTable16 }))));
         scorers.push((FASTCOUNT_KEPT, Box::new(CpuScorer::new(FastCountKept(FastCount { popcount: Popcount::UnityTable16 })))));
-    } else {
-        for name in [BASELINE, FASTCOUNT, FASTCOUNT_KEPT] {
-            rows.push(not_run(name, "ℓ beyond the profile's cpu_1t_max_ell"));
-        }
     }
     scorers.push((CPU_MT, Box::new(ParallelCpuScorer::new(PrefixFastCount { popcount: Popcount::Hardware }))));
     if let Some(gpu) = &env.gpu {

@@ -110,11 +110,6 @@ pub fn ran(scorer: &str) -> Record {
     Record::new().with(Scored::scorer, scorer).with(col::STATUS, "ok")
 }
 
-/// A scorer's row where it did not run here, with the one-line reason.
-pub fn not_run(scorer: &str, reason: &str) -> Record {
-    Record::new().with(Scored::scorer, scorer).with(col::STATUS, "not_run").with(col::REASON, reason)
-}
-
 crate::record_row! {
     /// A Table 5 bisection: the smallest population that succeeded, its trials
     /// and runs, and its time (ms).

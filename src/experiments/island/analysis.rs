@@ -468,7 +468,7 @@ pub(super) mod fixtures {
             _ => 1000,
         };
         let case = IslandsCase { islands: 1, island_size: 128, generations, ..IslandsCase::default() };
-        in_case(Record::not_run(method, reason), figure, format!("{figure}/i1/n128"), case)
+        in_case(Record::not_run(col::METHOD, method, reason), figure, format!("{figure}/i1/n128"), case)
     }
 
     /// A machine with these rows, its GPU's SM count (if any) and ceilings (as `testing::machine`).

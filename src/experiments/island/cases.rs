@@ -298,7 +298,7 @@ impl Plan for IslandPaper {
             return self.family_row(case, islands, size, generations, seed, env);
         }
         if p.str(col::FIGURE) == RING {
-            return ring_rows(&instance, &self.config(islands, size, generations, seed, Threads::Rayon), optimum, env);
+            return self.ring_rows(&instance, &self.config(islands, size, generations, seed, Threads::Rayon), optimum, env);
         }
         let operations = self.operations(&instance, islands, size);
         if p.str(col::FIGURE) == TABLE {
@@ -340,7 +340,7 @@ impl Plan for IslandPaper {
             let name = cpu_threads(k);
             let cores = env.fingerprint.cpu_physical_cores;
             if k > cores {
-                rows.push(Record::not_run(&name, &format!("{k} threads: this machine has {cores} physical cores")));
+                rows.push(self.not_run_row(&name, &format!("{k} threads: this machine has {cores} physical cores")));
                 continue;
             }
             let pool = rayon::ThreadPoolBuilder::new().num_threads(k).build()?;
@@ -524,46 +524,48 @@ fn thread_counts(s: &str) -> Result<Vec<usize>> {
 /// Bytes each GPU sends to the next when the ring's link is measured (`link_gb_per_s` of a ring row).
 const LINK_BYTES: usize = 64 << 20;
 
-/// A `ring` case: the ring on this run's GPU, then split over every GPU of the machine (NCCL between them), which
-/// must end with the same statistics; a `not_run` row where there is one GPU or no NCCL (none where there is no GPU:
-/// the runner records the ring's [`Plan::gpu_methods`] as not run).
-fn ring_rows(instance: &Instance, config: &Config, optimum: StatedOptimum, env: &RunEnv) -> Result<Vec<Record>> {
-    use crate::gpu::{self, island_ring};
-    let Some(gpu) = &env.gpu else {
-        return Ok(Vec::new());
-    };
-    let one = gpu::island::run(gpu, instance, config, Design::Paper)?;
-    let mut rows = vec![Record::ran(CUDA).with_row(&RunRow { gpus: Some(1), ..run_row(&one, Some(optimum)) })];
-    let count = gpu::probe()?.min(config.islands);
-    if let Err(e) = island_ring::probe(count) {
-        let why = match e {
-            crate::error::GpuError::Unavailable(why) => why,
-            e => e.to_string(),
+impl IslandPaper {
+    /// A `ring` case: the ring on this run's GPU, then split over every GPU of the machine (NCCL between them), which
+    /// must end with the same statistics; a `not_run` row where there is one GPU or no NCCL (none where there is no GPU:
+    /// the runner records the ring's [`Plan::gpu_methods`] as not run).
+    fn ring_rows(&self, instance: &Instance, config: &Config, optimum: StatedOptimum, env: &RunEnv) -> Result<Vec<Record>> {
+        use crate::gpu::{self, island_ring};
+        let Some(gpu) = &env.gpu else {
+            return Ok(Vec::new());
         };
-        rows.push(Record::not_run(CUDA_RING, &why));
-        return Ok(rows);
+        let one = gpu::island::run(gpu, instance, config, Design::Paper)?;
+        let mut rows = vec![Record::ran(CUDA).with_row(&RunRow { gpus: Some(1), ..run_row(&one, Some(optimum)) })];
+        let count = gpu::probe()?.min(config.islands);
+        if let Err(e) = island_ring::probe(count) {
+            let why = match e {
+                crate::error::GpuError::Unavailable(why) => why,
+                e => e.to_string(),
+            };
+            rows.push(self.not_run_row(CUDA_RING, &why));
+            return Ok(rows);
+        }
+        let gpus = island_ring::open_gpus(count)?;
+        let ring = island_ring::run(&gpus, instance, config, Design::Paper)?;
+        let (a, b) = (&one.statistics, &ring.statistics);
+        anyhow::ensure!(
+            a.best == b.best && a.best_chromosome == b.best_chromosome && a.mean.to_bits() == b.mean.to_bits(),
+            "the ring over {count} GPUs evolved a different population than one GPU ({} islands × {}, seed {})",
+            config.islands,
+            config.island_size,
+            config.seed
+        );
+        let split: Vec<String> = island_ring::split(config.islands, count).iter().map(usize::to_string).collect();
+        let v = island_ring::nccl_version()?;
+        let on_gpus = RingRow {
+            split: split.join("+"),
+            identical: true,
+            nccl_version: Some(format!("{}.{}.{}", v / 10000, v / 100 % 100, v % 100)),
+            nccl_nvls_enable: Some(std::env::var("NCCL_NVLS_ENABLE").unwrap_or_else(|_| "unset".into())),
+            link_gb_per_s: Some(island_ring::link_bandwidth(&gpus, LINK_BYTES, 10)?),
+        };
+        rows.push(Record::ran(CUDA_RING).with_row(&RunRow { gpus: Some(count), ..run_row(&ring, Some(optimum)) }).with_row(&on_gpus));
+        Ok(rows)
     }
-    let gpus = island_ring::open_gpus(count)?;
-    let ring = island_ring::run(&gpus, instance, config, Design::Paper)?;
-    let (a, b) = (&one.statistics, &ring.statistics);
-    anyhow::ensure!(
-        a.best == b.best && a.best_chromosome == b.best_chromosome && a.mean.to_bits() == b.mean.to_bits(),
-        "the ring over {count} GPUs evolved a different population than one GPU ({} islands × {}, seed {})",
-        config.islands,
-        config.island_size,
-        config.seed
-    );
-    let split: Vec<String> = island_ring::split(config.islands, count).iter().map(usize::to_string).collect();
-    let v = island_ring::nccl_version()?;
-    let on_gpus = RingRow {
-        split: split.join("+"),
-        identical: true,
-        nccl_version: Some(format!("{}.{}.{}", v / 10000, v / 100 % 100, v % 100)),
-        nccl_nvls_enable: Some(std::env::var("NCCL_NVLS_ENABLE").unwrap_or_else(|_| "unset".into())),
-        link_gb_per_s: Some(island_ring::link_bandwidth(&gpus, LINK_BYTES, 10)?),
-    };
-    rows.push(Record::ran(CUDA_RING).with_row(&RunRow { gpus: Some(count), ..run_row(&ring, Some(optimum)) }).with_row(&on_gpus));
-    Ok(rows)
 }
 
 #[cfg(test)]

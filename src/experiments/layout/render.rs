@@ -102,12 +102,6 @@ impl Render for LayoutPaper {
     }
 
     fn compare(&self, machines: &[MachineRecords]) -> String {
-        self.compare_md(machines)
-    }
-}
-
-impl LayoutPaper {
-    fn compare_md(&self, machines: &[MachineRecords]) -> String {
         let analyses: Vec<(&MachineRecords, Analysis)> = machines.iter().map(|m| (m, Analysis::of(m, &self.spec))).collect();
         let mut md =
             String::from("## Rosenbrock, Table 1 sizes: best time per strategy (ms), and the paper's C2075 time over each machine's\n\n");
