@@ -41,6 +41,8 @@ pub(super) struct Run {
     pub evaluation_ms: Option<f64>,
     pub replacement_ms: Option<f64>,
     pub statistics_ms: Option<f64>,
+    /// GPU rows since it was measured: the loop's wall time outside every phase (part of `total_ms`).
+    pub outside_phases_ms: Option<f64>,
     /// CPU threads the run used (CPU rows and grid rows).
     pub threads: Option<usize>,
     /// Ring rows: the GPUs and the islands of each (`split`, "4+3").
@@ -123,6 +125,7 @@ impl Run {
             evaluation_ms: run.evaluation_ms,
             replacement_ms: run.replacement_ms,
             statistics_ms: run.statistics_ms,
+            outside_phases_ms: run.outside_phases_ms,
             threads: run.threads,
             gpus: run.gpus,
             split,

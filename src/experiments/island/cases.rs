@@ -490,6 +490,7 @@ fn run_row(r: &RunResult, optimum: Option<StatedOptimum>) -> RunRow {
         replacement_ms: Some(ms(t.replacement)),
         migration_ms: ms(t.migration),
         statistics_ms: Some(ms(t.statistics)),
+        outside_phases_ms: Some(ms(t.outside_phases)),
         total_ms: ms(t.total()),
         ..RunRow::default()
     }

@@ -158,14 +158,16 @@ fn generations_per_second(m: &MachineRecords, a: &Analysis, items: Option<usize>
     let of_runs = if n == 1 { "one run".to_owned() } else { format!("mean of {n} runs") };
     format!(
         "\nGenerations per second of one island of {size} ({of_runs} of {} generations each): {}. The fastest, `{fastest}`, \
-         spends per generation {} µs in genetic manipulation, {} in evaluation, {} in replacement and {} in statistics \
-         (CUDA events around each phase, the gaps between launches included).\n",
+         spends per generation {} µs in genetic manipulation, {} in evaluation, {} in replacement, {} in statistics \
+         (CUDA events around each phase) and {} outside every phase (the loop's wall time less the phases: the device \
+         waiting for the host's launches; — in runs recorded before it was measured, whose rates leave it out).\n",
         runs[0].generations,
         each.join(", "),
         per(&|r| Some(r.manipulation_ms)),
         per(&|r| r.evaluation_ms),
         per(&|r| r.replacement_ms),
         per(&|r| r.statistics_ms),
+        per(&|r| r.outside_phases_ms),
     ) + &items.map_or(String::new(), |items| manipulation_bound(m, a, runs, items))
 }
 
@@ -222,13 +224,14 @@ mod tests {
     #[test]
     fn generations_per_second_names_each_design_and_the_fastest_phases() {
         // Speed rows of 100 generations at 0.05, 0.04 and 0.03 ms each (manipulation half of it); the fused row has
-        // evaluation and replacement columns, no statistics.
+        // evaluation, replacement and outside-the-phases columns, no statistics.
         let m = machine(
             vec![
                 speed(CUDA, 2048, 0.05, 1),
                 speed(CUDA_SPLIT, 2048, 0.04, 1),
-                speed(CUDA_FUSED, 2048, 0.03, 1)
-                    .change(|run: &mut RunRow| (run.evaluation_ms, run.replacement_ms) = (Some(0.0), Some(0.1))),
+                speed(CUDA_FUSED, 2048, 0.03, 1).change(|run: &mut RunRow| {
+                    (run.evaluation_ms, run.replacement_ms, run.outside_phases_ms) = (Some(0.0), Some(0.1), Some(0.2))
+                }),
                 speed(CUDA_FUSED, 128, 0.01, 1),
             ],
             None,
@@ -240,7 +243,8 @@ mod tests {
         assert!(text.contains("one island of 2048"), "{text}");
         assert!(text.contains(&format!("`cuda` {}, `cuda-split` {}, `cuda-fused` {}", per_s(0.05), per_s(0.04), per_s(0.03))), "{text}");
         assert!(text.contains("The fastest, `cuda-fused`"), "{text}");
-        assert!(text.contains("15.0 µs in genetic manipulation, 0.0 in evaluation, 1.0 in replacement and — in statistics"), "{text}");
+        assert!(text.contains("15.0 µs in genetic manipulation, 0.0 in evaluation, 1.0 in replacement, — in statistics"), "{text}");
+        assert!(text.contains("and 2.0 outside every phase"), "{text}");
         // 512 pairs × (2 + 16 × 313) calls in 15 µs; no ceilings in these records.
         let rate = 512.0 * (2.0 + 16.0 * 313.0) / 15e-6 / 1e9;
         assert!(text.contains(&format!("2.57 M Philox calls a generation: {rate:.0} G calls/s, no Philox ceiling recorded")), "{text}");

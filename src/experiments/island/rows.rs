@@ -63,6 +63,9 @@ crate::record_row! {
         replacement_ms: Option<f64>,
         migration_ms: f64,
         statistics_ms: Option<f64>,
+        /// GPU rows: the loop's wall time outside every phase (`PhaseTimes::outside_phases`; 0 on the CPU, absent
+        /// before it was measured); part of `total_ms`.
+        outside_phases_ms: Option<f64>,
         total_ms: f64,
         /// CPU rows and grid rows: the threads.
         threads: Option<usize>,

@@ -55,12 +55,16 @@ pub struct PhaseTimes {
     pub migration: Duration,
     /// Statistics collection.
     pub statistics: Duration,
+    /// GPU runs: the generation loop's wall time (each span ended by a synchronisation) less the phases above, timed
+    /// by CUDA events — the device waiting for the host's launches, and the gaps around the events — so that the
+    /// total is the loop's wall time. Zero on the CPU, whose phases are timed back to back on the host.
+    pub outside_phases: Duration,
 }
 
 impl PhaseTimes {
-    /// Sum of all phases.
+    /// Sum of all phases and of the time outside them: the run's time.
     pub fn total(&self) -> Duration {
-        self.genetic_manipulation + self.evaluation + self.replacement + self.migration + self.statistics
+        self.genetic_manipulation + self.evaluation + self.replacement + self.migration + self.statistics + self.outside_phases
     }
 }
 
