@@ -92,7 +92,12 @@ fn every_kind_of_verdict_follows_the_schema_and_the_schema_can_fail() {
     let harness: evorepro::spec::ClaimSpec = toml::from_str(&text.replace("quote = \"q\"\n", "provenance = \"harness\"\n")).unwrap();
     let explanation = Explanation {
         factors: vec![Factor::of_point(Quantity::GpuBandwidth, 3000.0, 100.0, "sheet")],
-        points: vec![Predicted { label: "p".into(), measured: 25.0, predicted: 30.0, factors: vec![] }],
+        points: vec![Predicted {
+            label: "p".into(),
+            measured: Estimate::mean_of(&[24.0, 25.0, 26.0]).unwrap(),
+            predicted: 30.0,
+            factors: vec![],
+        }],
         direction: Direction::Exceeds,
     };
     let band = judge::Band { low: 0.5, high: 2.0 };

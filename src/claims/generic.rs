@@ -551,7 +551,7 @@ fn up_to<A: Series>(p: &UpToParams, a: &A, ctx: &Ctx) -> Outcome {
                 what += &format!(", against the paper's largest over the same {} points (at {})", v.len(), points.at[top].0);
                 let runs = |l: &String| points.runs.get(l).into_iter().flatten().copied();
                 let each: Vec<Point> =
-                    points.at.iter().zip(v).map(|((l, e), p)| Point::new(l.clone(), e.value / p).in_runs(runs(l))).collect();
+                    points.at.iter().zip(v).map(|((l, e), p)| Point::new(l.clone(), e.scale(1.0 / p)).in_runs(runs(l))).collect();
                 (v[top], each)
             }
             Paper::Largest(x) => (*x, Vec::new()),

@@ -14,7 +14,9 @@
 //!   findings at several sizes, sets or functions combine.
 //! - **Quantitative claims** ([`ratio`]): the measured estimate over the paper's
 //!   value judged by [`band`]; outside it, "differs on this hardware" only when
-//!   the claim's hardware [`Model`] predicts every matched point inside the band.
+//!   the claim's hardware [`Model`] predicts every matched point inside the band
+//!   (each point's interval over its prediction, by [`band`]); a point across
+//!   an edge of that band, with none missed, leaves the claim inconclusive.
 //! - **Minimum runs** ([`enough`]): below the spec's `min_n` a claim is
 //!   inconclusive, needing `min_n`.
 //!
@@ -322,13 +324,13 @@ pub fn ratio(what: &str, measured: Estimate, paper: f64, band_: &Band, model: Op
         Finding::Fails(d) => {
             let direction = d.unwrap_or(Direction::FallsShort);
             evidence += &format!("; {}", direction.label());
-            let single = [Point::new("the measured ratio", r.value)];
+            let single = [Point::new("the measured ratio", r)];
             let points = if points.is_empty() { &single[..] } else { points };
             match model.map(|m| m.explain(points, band_, direction, ctx.machine, ctx.paper)) {
                 Some(Ok(e)) => Verdict::Differs(e),
                 Some(Err(why)) => {
                     evidence += &format!("; {why}");
-                    Verdict::NotReproduced(Some(direction))
+                    why.verdict(direction, measured.n)
                 }
                 None => Verdict::NotReproduced(Some(direction)),
             }
@@ -479,7 +481,7 @@ mod tests {
         assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::Exceeds)));
         assert!(o.evidence.contains("22.2× the paper's") && o.evidence.contains("exceeds the paper"), "{}", o.evidence);
         let model = testing::model(&[("gpu_bandwidth", 1.0)]);
-        let o = ratio("speedup", big, 52.4, &BAND, Some(&model), &[Point::new("the ratio", 22.2).in_runs([1])], &ctx);
+        let o = ratio("speedup", big, 52.4, &BAND, Some(&model), &[Point::new("the ratio", Estimate::exact(22.2)).in_runs([1])], &ctx);
         assert_eq!(o.verdict.kind(), VerdictKind::Differs);
         assert_eq!(o.verdict.direction(), Some(Direction::Exceeds));
         // … not by a ceiling no run of the result measured (no point names its runs) …
@@ -487,7 +489,7 @@ mod tests {
         assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::Exceeds)));
         assert!(o.evidence.contains("the point names none"), "{}", o.evidence);
         // … and not when one matched point it uses lies outside the band of its prediction.
-        let points = [Point::new("kdd", 25.0).in_runs([1]), Point::new("pen", 2.0).in_runs([1])];
+        let points = [Point::new("kdd", Estimate::exact(25.0)).in_runs([1]), Point::new("pen", Estimate::exact(2.0)).in_runs([1])];
         let o = ratio("speedup", big, 52.4, &BAND, Some(&model), &points, &ctx);
         assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::Exceeds)));
         assert!(o.evidence.contains("misses 1 of 2 points"), "{}", o.evidence);

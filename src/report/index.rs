@@ -16,7 +16,7 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 /// The version of the layout of `verdicts.json` (`docs/verdicts.schema.json`).
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// One paper's verdicts, as written to `<paper>/verdicts.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -85,7 +85,8 @@ pub struct FactorJson {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PointJson {
     pub label: String,
-    pub measured: f64,
+    /// The measured ratio to the paper's at the point, with its interval.
+    pub measured: Interval,
     pub predicted: f64,
     pub factors: Vec<FactorJson>,
 }
@@ -180,7 +181,7 @@ impl ClaimVerdict {
                     .iter()
                     .map(|p| PointJson {
                         label: p.label.clone(),
-                        measured: p.measured,
+                        measured: Interval::from(&p.measured),
                         predicted: p.predicted,
                         factors: p.factors.iter().map(factor_json).collect(),
                     })

@@ -162,7 +162,7 @@ fn judge_spg(
 ) -> Outcome {
     let f = &a.published.fig5;
     let spg = |what: &str, e: Estimate, paper: f64| {
-        let point = [Point::new(format!("{what} at ℓ = {ell}"), e.value / paper).in_runs(runs.iter().copied())];
+        let point = [Point::new(format!("{what} at ℓ = {ell}"), e.scale(1.0 / paper)).in_runs(runs.iter().copied())];
         judge::ratio(&format!("{what} at ℓ = {ell}"), e, paper, &p.band, p.model.as_ref(), &point, ctx)
     };
     let (m, w) = (spg("spg(m)", m, f.spg_m), spg("spg(w)", w, f.spg_w));

@@ -5,7 +5,7 @@ use super::{GmFaster, gm_name};
 use crate::claims::generic::{AtSize, across_sizes};
 use crate::claims::hardware::{Factor, amdahl};
 use crate::claims::judge::{self, Band, Comparison, Finding};
-use crate::claims::{Ctx, Direction, Model, Outcome, Point, Verdict};
+use crate::claims::{Ctx, Direction, Estimate, Model, Outcome, Point, Verdict};
 use crate::experiments::ecga::GECGA;
 use crate::experiments::ecga::analysis::Analysis;
 use crate::fmt::{fmt_mean, fmt_num, fmt_sig};
@@ -91,7 +91,7 @@ fn amdahl_points(p: &GmFaster, a: &Analysis, ells: &[usize]) -> Vec<Point> {
     ells.iter()
         .filter_map(|&ell| {
             let (gm, greedy) = (a.fig7.get(&ell)?, a.times(ell, GECGA)?);
-            let (gm_m, gm_w, greedy_m, greedy_w) = (mean(&gm.model)?, mean(&gm.total)?, mean(&greedy.model)?, mean(&greedy.total)?);
+            let (gm_m, greedy_m, greedy_w) = (mean(&gm.model)?, mean(&greedy.model)?, mean(&greedy.total)?);
             let (share, speed) = (greedy_m / greedy_w, greedy_m / gm_m);
             let source = format!(
                 "model building {:.1}% of greedy's whole run here, {:.1}% in the paper; GM's {}× as fast",
@@ -100,7 +100,8 @@ fn amdahl_points(p: &GmFaster, a: &Analysis, ells: &[usize]) -> Vec<Point> {
                 fmt_sig(speed)
             );
             let amdahl_gain = Factor::of_point(Quantity::Amdahl, amdahl(share, speed), amdahl(p.paper_share, speed), source);
-            Some(Point::new(format!("ℓ = {ell}"), greedy_w / gm_w / paper_gain).with(amdahl_gain))
+            let gain = Estimate::ratio_of_means(&greedy.total, &gm.total)?.scale(1.0 / paper_gain);
+            Some(Point::new(format!("ℓ = {ell}"), gain).with(amdahl_gain))
         })
         .collect()
 }
@@ -110,8 +111,12 @@ fn amdahl_points(p: &GmFaster, a: &Analysis, ells: &[usize]) -> Vec<Point> {
 /// [`judge::ratio`] applies to a quantity (else the model's miss is shown).
 fn explained(o: Outcome, model: Option<&Model>, band: &Band, points: &[Point], ctx: &Ctx) -> Outcome {
     let (Verdict::NotReproduced(d), Some(model)) = (&o.verdict, model) else { return o };
-    match model.explain(points, band, d.unwrap_or(Direction::FallsShort), ctx.machine, ctx.paper) {
+    let direction = d.unwrap_or(Direction::FallsShort);
+    match model.explain(points, band, direction, ctx.machine, ctx.paper) {
         Ok(e) => Outcome { verdict: Verdict::Differs(e), ..o },
-        Err(why) => Outcome { evidence: format!("{}; {why}", o.evidence), ..o },
+        Err(why) => {
+            let n = o.n.unwrap_or(0);
+            Outcome { evidence: format!("{}; {why}", o.evidence), verdict: why.verdict(direction, n), ..o }
+        }
     }
 }

@@ -340,7 +340,7 @@ fn construction_dominates(p: &Share, a: &Analysis, ctx: &Ctx) -> Outcome {
     let Some(&(at, share)) = worst else {
         return Outcome::decided(finding, n, evidence).with_beyond(beyond);
     };
-    let points: Vec<Matched> = inside.iter().map(|(at, s)| amdahl_point(a, *at, s.value, want(*at), p.serial_share)).collect();
+    let points: Vec<Matched> = inside.iter().map(|(at, s)| amdahl_point(a, *at, *s, want(*at), p.serial_share)).collect();
     let what = format!("gBOA's construction share at ℓ = {at}, the size furthest below the paper's");
     let o = judge::ratio(&what, share, want(at), &AT_LEAST, p.model.as_ref(), &points, ctx);
     let serial: Vec<String> = inside
@@ -356,8 +356,8 @@ fn construction_dominates(p: &Share, a: &Analysis, ctx: &Ctx) -> Outcome {
 
 /// One size's measured share against the paper's (`paper`), with Amdahl's
 /// prediction of it on this machine (none where pBOA's or gBOA's times are missing).
-fn amdahl_point(a: &Analysis, at: Point, share: f64, paper: f64, serial_share: f64) -> Matched {
-    let point = Matched::new(format!("ℓ = {at}"), share / paper);
+fn amdahl_point(a: &Analysis, at: Point, share: Estimate, paper: f64, serial_share: f64) -> Matched {
+    let point = Matched::new(format!("ℓ = {at}"), share.scale(1.0 / paper));
     let rest = |r: &RunTimes| r.total - r.construction;
     let mean = |method: &str, pick: &dyn Fn(&RunTimes) -> f64| a.mean(at, method, pick).filter(|v| v.is_finite() && *v > 0.0);
     let (Some(cp), Some(cg), Some(rp), Some(rg)) =

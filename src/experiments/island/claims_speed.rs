@@ -75,7 +75,7 @@ fn gpu_cc(m: &MachineRecords) -> Option<f64> {
 
 /// A matched point with its occupancy factor where it can be computed (without it a model naming occupancy
 /// predicts nothing at that point, and says so).
-fn point(label: String, measured: f64, factor: Option<Factor>) -> Point {
+fn point(label: String, measured: Estimate, factor: Option<Factor>) -> Point {
     let p = Point::new(label, measured);
     match factor {
         Some(f) => p.with(f),
@@ -204,7 +204,7 @@ pub(super) fn gpu_speedup(p: &GpuSpeedup, a: &Analysis, ctx: &Ctx) -> Outcome {
     let points: Vec<Point> = ours
         .iter()
         .filter_map(|(n, s)| {
-            let p = point(format!("{n} per island"), s.value / table1(*n)?, occupancy_factor(1, *n, ctx));
+            let p = point(format!("{n} per island"), s.scale(1.0 / table1(*n)?), occupancy_factor(1, *n, ctx));
             Some(p.in_runs(a.speed_run_ids(*n, &[CPU_1T, CUDA])))
         })
         .collect();
@@ -303,11 +303,8 @@ pub(super) fn gpus_over_cpu(p: &GpusOverCpu, a: &Analysis, ctx: &Ctx) -> Outcome
         .with_beyond(format!("{what}: {speedup}"));
     }
     let label = format!("{} × {} on {}", p.islands, p.size, plural(gpus, "GPU"));
-    let points = [point(label, speedup.value / paper, occupancy_factor(p.islands.div_ceil(gpus), p.size, ctx)).in_runs(a.table_run_ids(
-        p.islands,
-        p.size,
-        &[method, CUDA],
-    ))];
+    let points = [point(label, speedup.scale(1.0 / paper), occupancy_factor(p.islands.div_ceil(gpus), p.size, ctx))
+        .in_runs(a.table_run_ids(p.islands, p.size, &[method, CUDA]))];
     judge::ratio(&format!("speedup of {what}"), speedup, paper, &p.band, p.model.as_ref(), &points, ctx)
 }
 

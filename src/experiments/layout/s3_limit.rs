@@ -88,11 +88,11 @@ fn explain(here: &S3Limits, paper: &S3Limits, dims: &[usize], b: usize, p: &S3Li
             here.largest().1,
             paper.largest().1
         ),
-        measured: b as f64 / paper_dim,
+        measured: Estimate::exact(b as f64 / paper_dim),
         predicted: predicted as f64 / paper_dim,
         factors: vec![],
     };
-    if !SAME.contains(point.measured / point.predicted) {
+    if !SAME.contains(point.measured.value / point.predicted) {
         return Err(format!("no hardware explanation: this machine's limits predict {predicted}, not the {b} measured"));
     }
     let threads = Factor {
