@@ -76,14 +76,16 @@ pub fn to_frame(records: &[Record]) -> PolarsResult<DataFrame> {
     DataFrame::new_infer_height(columns)
 }
 
-/// The inverse of [`to_frame`].
+/// The inverse of [`to_frame`]: every row holds every column of the frame, in
+/// the frame's order (a null cell as [`Value::Null`]), so that [`to_frame`] of
+/// the rows read back orders the columns as the file does.
 pub fn from_frame(df: &DataFrame) -> PolarsResult<Vec<Record>> {
     let mut rows = vec![Record::new(); df.height()];
     for col in df.columns() {
         let name = col.name().as_str();
         for (i, row) in rows.iter_mut().enumerate() {
             let v = match col.get(i)? {
-                AnyValue::Null => continue,
+                AnyValue::Null => Value::Null,
                 AnyValue::Int64(x) => Value::Int(x),
                 AnyValue::Int32(x) => Value::Int(x as i64),
                 AnyValue::UInt32(x) => Value::Int(x as i64),
@@ -183,26 +185,6 @@ pub(super) fn csv_bytes(df: &mut DataFrame) -> PolarsResult<Vec<u8>> {
     let mut buf = Vec::new();
     CsvWriter::new(&mut buf).include_header(true).finish(df)?;
     Ok(buf)
-}
-
-/// Whether two CSV copies hold the same table: the same bytes, or the same columns (in any order) with the same
-/// cells row by row. A copy written from a run's rows and one written from its Parquet file may order the columns
-/// differently (a row read back holds no null cells, so a column can first appear later); either is kept, so that
-/// re-rendering a clone's reports leaves the committed copies as they are.
-fn same_table(old: &[u8], new: &[u8]) -> bool {
-    let read = |bytes: &[u8]| {
-        CsvReadOptions::default()
-            .with_has_header(true)
-            .with_infer_schema_length(Some(0))
-            .into_reader_with_file_handle(std::io::Cursor::new(bytes.to_vec()))
-            .finish()
-    };
-    if old == new {
-        return true;
-    }
-    let (Ok(old), Ok(new)) = (read(old), read(new)) else { return false };
-    let names: Vec<PlSmallStr> = new.get_column_names().into_iter().cloned().collect();
-    old.width() == new.width() && old.select(names).is_ok_and(|old| old.equals_missing(&new))
 }
 
 /// Columns renamed so that each name says its unit, `(old, new)`. Every record
@@ -490,7 +472,7 @@ pub(super) fn write_csv_frames(stem: &Path, df: &DataFrame) -> Result<bool, Reco
     }
     for (path, bytes) in [(&csv, split(&csv, false)?), (&ceilings_csv, split(&ceilings_csv, true)?)] {
         match bytes {
-            Some(b) if !std::fs::read(path).is_ok_and(|old| same_table(&old, &b)) => {
+            Some(b) if std::fs::read(path).ok().as_ref() != Some(&b) => {
                 replace(path, &b).map_err(|e| write_err(path, &e))?;
                 changed = true;
             }

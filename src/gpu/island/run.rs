@@ -60,9 +60,9 @@ pub(in crate::gpu) fn run_on(islands: &mut dyn DeviceIslands, evaluator: &Evalua
     let mut trace = Vec::new();
     let mut statistics_time = Duration::ZERO;
     let mut feasibility = Feasibility::default();
+    // Each record reads islands settled by its caller: the generations launched so far (and a pending replacement)
+    // are not the statistics' time.
     let mut record = |islands: &mut dyn DeviceIslands, generation: u32| -> Result<Statistics> {
-        // The generations launched so far (and a pending replacement) are not the statistics' time.
-        islands.settle()?;
         let start = Instant::now();
         let statistics = islands.statistics(evaluator)?;
         statistics_time += start.elapsed();
@@ -73,6 +73,7 @@ pub(in crate::gpu) fn run_on(islands: &mut dyn DeviceIslands, evaluator: &Evalua
         trace.push(TracePoint { generation, best: statistics.best, mean: statistics.mean, feasible: feasibility.individuals() });
         Ok(statistics)
     };
+    islands.settle()?;
     let mut statistics = record(islands, 0)?;
     // The loop's wall time, each span from the last record to the settled generations before the next: the events
     // time the phases on the device, and the device may wait for the host between them (issue #39: at 1024 per island
