@@ -163,12 +163,13 @@ pub enum Unexplained {
 
 impl Unexplained {
     /// The verdict on a result decided outside the paper's band in `direction`
-    /// over `n` runs: not reproduced where the model misses, else inconclusive.
-    pub fn verdict(&self, direction: super::Direction, n: usize) -> super::Verdict {
+    /// over `n` runs where the model cannot be decided (inconclusive, with the
+    /// runs needed); None where it misses (the result stays not reproduced).
+    pub fn inconclusive(&self, direction: super::Direction, n: usize) -> Option<super::Verdict> {
         match self {
-            Unexplained::Misses(_) => super::Verdict::NotReproduced(Some(direction)),
+            Unexplained::Misses(_) => None,
             Unexplained::Undecided { n_needed, why, .. } => {
-                super::Verdict::Inconclusive { n, n_needed: *n_needed, why: format!("{}; {why}", direction.label()) }
+                Some(super::Verdict::Inconclusive { n, n_needed: *n_needed, why: format!("{}; {why}", direction.label()) })
             }
         }
     }
@@ -451,8 +452,8 @@ mod tests {
         // One run has no interval: undecided with no n to state.
         let one = Point::new("e", Estimate::mean_of(&[55.0]).unwrap()).in_runs([1]);
         let Err(u) = model.explain(&[one], &BAND, Direction::Exceeds, &m, &hw) else { panic!("one run decides nothing") };
-        assert_eq!(u.verdict(Direction::Exceeds, 1).n_needed(), None);
-        assert_eq!(u.verdict(Direction::Exceeds, 1).kind(), crate::claims::VerdictKind::Inconclusive);
+        let verdict = u.inconclusive(Direction::Exceeds, 1).expect("undecided");
+        assert_eq!((verdict.kind(), verdict.n_needed()), (crate::claims::VerdictKind::Inconclusive, None));
     }
 
     #[test]

@@ -12,7 +12,8 @@
 //!   for good.
 //! - **Several points** ([`all_of`], [`any_none_against`], [`most_of`]): how the
 //!   findings at several sizes, sets or functions combine.
-//! - **Quantitative claims** ([`ratio`]): the measured estimate over the paper's
+//! - **Quantitative claims** ([`ratio`], several at once: [`all_of_outcomes`];
+//!   a comparison decided against: [`explained`]): the measured estimate over the paper's
 //!   value judged by [`band`]; outside it, "differs on this hardware" only when
 //!   the claim's hardware [`Model`] predicts every matched point inside the band
 //!   (each point's interval over its prediction, by [`band`]); a point across
@@ -319,28 +320,61 @@ pub fn ratio(what: &str, measured: Estimate, paper: f64, band_: &Band, model: Op
         fmt_ratio(r.low.max(0.0)),
         fmt_ratio(r.high)
     );
-    let finding = band(&r, band_);
-    let verdict = match finding {
+    let finding = match band(&r, band_) {
         Finding::Fails(d) => {
             let direction = d.unwrap_or(Direction::FallsShort);
             evidence += &format!("; {}", direction.label());
-            let single = [Point::new("the measured ratio", r)];
-            let points = if points.is_empty() { &single[..] } else { points };
-            match model.map(|m| m.explain(points, band_, direction, ctx.machine, ctx.paper)) {
-                Some(Ok(e)) => Verdict::Differs(e),
-                Some(Err(why)) => {
-                    evidence += &format!("; {why}");
-                    why.verdict(direction, measured.n)
-                }
-                None => Verdict::NotReproduced(Some(direction)),
-            }
+            Finding::Fails(Some(direction))
         }
-        f => f.verdict(measured.n),
+        f => f,
     };
-    let mut o = Outcome::new(verdict, evidence).with_ratio(r.value);
+    let mut o = Outcome::new(finding.verdict(measured.n), evidence).with_ratio(r.value);
     o.quantity = Some(Quantified { measured, paper, band: *band_, ratio: r });
     o.n = Some(measured.n);
-    o
+    let single = [Point::new("the measured ratio", r)];
+    explained(o, model, band_, if points.is_empty() { &single } else { points }, ctx)
+}
+
+/// A result decided against the paper (falling short or exceeding; no way
+/// given: falling short) differs on this hardware only where `model` predicts
+/// every one of `points` inside `band` ([`Model::explain`]); where a point's
+/// interval crosses an edge of that band it is inconclusive, with the runs
+/// needed; where the model misses, it stays not reproduced and the evidence
+/// says why. Any other verdict, or no model, is left as it is.
+pub fn explained(o: Outcome, model: Option<&Model>, band: &Band, points: &[Point], ctx: &Ctx) -> Outcome {
+    let (Verdict::NotReproduced(d), Some(model)) = (&o.verdict, model) else { return o };
+    let direction = d.unwrap_or(Direction::FallsShort);
+    match model.explain(points, band, direction, ctx.machine, ctx.paper) {
+        Ok(e) => Outcome { verdict: Verdict::Differs(e), ..o },
+        Err(why) => {
+            let verdict = why.inconclusive(direction, o.n.unwrap_or(0)).unwrap_or_else(|| o.verdict.clone());
+            Outcome { evidence: format!("{}; {why}", o.evidence), verdict, ..o }
+        }
+    }
+}
+
+/// Quantities a claim states together, each judged by [`ratio`]: the claim by
+/// [`all_of`] over their findings — one decided against decides it (differing
+/// on this hardware only where every one decided against is explained by its
+/// model), else one undecided leaves it inconclusive. The numbers shown are the
+/// deciding quantity's.
+pub fn all_of_outcomes(outcomes: Vec<Outcome>) -> Outcome {
+    let finding = |o: &Outcome| match &o.verdict {
+        Verdict::Reproduced => Finding::Holds,
+        Verdict::NotReproduced(d) => Finding::Fails(*d),
+        Verdict::Differs(e) => Finding::Fails(Some(e.direction)),
+        Verdict::Inconclusive { n_needed, why, .. } => Finding::undecided(*n_needed, why.clone()),
+        v => Finding::undecided(None, v.label()),
+    };
+    let findings: Vec<Finding> = outcomes.iter().map(finding).collect();
+    let n = outcomes.iter().filter_map(|o| o.n).min().unwrap_or(0);
+    let combined = all_of(&findings);
+    let deciding =
+        outcomes.iter().position(|o| finding(o).fails()).or_else(|| outcomes.iter().position(|o| !finding(o).holds())).unwrap_or(0);
+    let differs = outcomes.iter().filter(|o| finding(o).fails()).all(|o| matches!(o.verdict, Verdict::Differs(_)));
+    let o = outcomes.into_iter().nth(deciding).expect("one quantity or more");
+    let verdict = if combined.fails() && differs { o.verdict.clone() } else { combined.verdict(n) };
+    Outcome { verdict, n: Some(n), ..o }
 }
 
 /// `a` against `b`: Less / Greater when the 95% interval of mean(a) − mean(b)

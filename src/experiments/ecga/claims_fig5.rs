@@ -4,7 +4,7 @@
 use super::{PaperSpeedup, SizesRuns};
 use crate::claims::generic::{Points, fewest};
 use crate::claims::judge::{self, Comparison, Finding};
-use crate::claims::{Band, Ctx, Estimate, Outcome, Point, Verdict};
+use crate::claims::{Band, Ctx, Estimate, Outcome, Point};
 use crate::experiments::ecga::analysis::{Analysis, Phase, RunTimes, WholeRuns, whole_pairs};
 use crate::experiments::ecga::{BASELINE, FASTCOUNT, GECGA};
 use crate::fmt::{fmt_mean, fmt_sig};
@@ -109,7 +109,7 @@ fn why_no_pairs_cpu(a: &Analysis) -> String {
 /// Figure 5, Section 5.3: spg(m) and spg(w) at the paper's ℓ against its 482×
 /// and 359×: ratios of the mean times over runs that timed both scorers, with
 /// their 95% intervals ([`Estimate::ratio_of_means`]), each by
-/// [`judge::ratio`] and the two by [`all_of_outcomes`].
+/// [`judge::ratio`] and the two by [`judge::all_of_outcomes`].
 pub(super) fn spg_at_500(p: &PaperSpeedup, a: &Analysis, ctx: &Ctx) -> Outcome {
     let f = &a.published.fig5;
     let ell = f.ell;
@@ -150,7 +150,7 @@ pub(super) fn spg_at_500(p: &PaperSpeedup, a: &Analysis, ctx: &Ctx) -> Outcome {
 }
 
 /// spg(m) and spg(w) against the paper's, each by [`judge::ratio`] (a hardware
-/// model reading the ceilings of `runs`, the runs timed), the claim by [`all_of_outcomes`].
+/// model reading the ceilings of `runs`, the runs timed), the claim by [`judge::all_of_outcomes`].
 fn judge_spg(
     p: &PaperSpeedup,
     a: &Analysis,
@@ -167,31 +167,7 @@ fn judge_spg(
     };
     let (m, w) = (spg("spg(m)", m, f.spg_m), spg("spg(w)", w, f.spg_w));
     let evidence = format!("{}; {} ({note})", m.evidence, w.evidence);
-    Outcome { evidence, ..all_of_outcomes(vec![m, w]) }
-}
-
-/// Quantities a claim states together, each judged by [`judge::ratio`]: the
-/// claim by [`judge::all_of`] over their findings — one decided against
-/// decides it (differing on this hardware only where every one decided
-/// against is explained by the model), else one undecided leaves it
-/// inconclusive. The numbers shown are the deciding quantity's.
-fn all_of_outcomes(outcomes: Vec<Outcome>) -> Outcome {
-    let finding = |o: &Outcome| match &o.verdict {
-        Verdict::Reproduced => Finding::Holds,
-        Verdict::NotReproduced(d) => Finding::Fails(*d),
-        Verdict::Differs(e) => Finding::Fails(Some(e.direction)),
-        Verdict::Inconclusive { n_needed, why, .. } => Finding::undecided(*n_needed, why.clone()),
-        v => Finding::undecided(None, v.label()),
-    };
-    let findings: Vec<Finding> = outcomes.iter().map(finding).collect();
-    let n = outcomes.iter().filter_map(|o| o.n).min().unwrap_or(0);
-    let combined = judge::all_of(&findings);
-    let deciding =
-        outcomes.iter().position(|o| finding(o).fails()).or_else(|| outcomes.iter().position(|o| !finding(o).holds())).unwrap_or(0);
-    let explained = outcomes.iter().filter(|o| finding(o).fails()).all(|o| matches!(o.verdict, Verdict::Differs(_)));
-    let o = outcomes.into_iter().nth(deciding).expect("one quantity or more");
-    let verdict = if combined.fails() && explained { o.verdict.clone() } else { combined.verdict(n) };
-    Outcome { verdict, n: Some(n), ..o }
+    Outcome { evidence, ..judge::all_of_outcomes(vec![m, w]) }
 }
 
 /// Section 5.3's spg at `ell` from whole runs timed by saved generations (the

@@ -4,8 +4,8 @@
 use super::{GmFaster, gm_name};
 use crate::claims::generic::{AtSize, across_sizes};
 use crate::claims::hardware::{Factor, amdahl};
-use crate::claims::judge::{self, Band, Comparison, Finding};
-use crate::claims::{Ctx, Direction, Estimate, Model, Outcome, Point, Verdict};
+use crate::claims::judge::{self, Comparison, Finding};
+use crate::claims::{Ctx, Estimate, Outcome, Point};
 use crate::experiments::ecga::GECGA;
 use crate::experiments::ecga::analysis::Analysis;
 use crate::fmt::{fmt_mean, fmt_num, fmt_sig};
@@ -72,7 +72,7 @@ pub(super) fn gm_faster(p: &GmFaster, a: &Analysis, ctx: &Ctx) -> Outcome {
             fmt_num(f.spg_w)
         );
     }
-    explained(Outcome { evidence, ..o }, p.model.as_ref(), &p.band, &amdahl_points(p, a, &ells), ctx).with_beyond(beyond)
+    judge::explained(Outcome { evidence, ..o }, p.model.as_ref(), &p.band, &amdahl_points(p, a, &ells), ctx).with_beyond(beyond)
 }
 
 /// Figure 7 by Amdahl's law, one point per ℓ judged: GM's whole-run gain over
@@ -104,19 +104,4 @@ fn amdahl_points(p: &GmFaster, a: &Analysis, ells: &[usize]) -> Vec<Point> {
             Some(Point::new(format!("ℓ = {ell}"), gain).with(amdahl_gain))
         })
         .collect()
-}
-
-/// A comparison decided against the claim may differ on this hardware: where
-/// the claim's model predicts every matched point inside its band, the rule
-/// [`judge::ratio`] applies to a quantity (else the model's miss is shown).
-fn explained(o: Outcome, model: Option<&Model>, band: &Band, points: &[Point], ctx: &Ctx) -> Outcome {
-    let (Verdict::NotReproduced(d), Some(model)) = (&o.verdict, model) else { return o };
-    let direction = d.unwrap_or(Direction::FallsShort);
-    match model.explain(points, band, direction, ctx.machine, ctx.paper) {
-        Ok(e) => Outcome { verdict: Verdict::Differs(e), ..o },
-        Err(why) => {
-            let n = o.n.unwrap_or(0);
-            Outcome { evidence: format!("{}; {why}", o.evidence), verdict: why.verdict(direction, n), ..o }
-        }
-    }
 }

@@ -642,7 +642,7 @@ mod tests {
     fn speed_cases_repeat_and_run_figure_sevens_thread_counts_where_the_cores_exist() {
         let p = paper(SHIPPED);
         let ids: Vec<String> = p.cases("speed").unwrap().into_iter().map(|c| c.id).collect();
-        assert_eq!(ids.len(), 5 * 5);
+        assert_eq!(ids.len(), 5 * 20, "five sizes, twenty runs each");
         assert_eq!(&ids[..3], ["speed/n128", "speed/n128/r1", "speed/n128/r2"]);
         let tables: Vec<String> = p.cases("tables").unwrap().into_iter().map(|c| c.id).collect();
         assert!(tables.contains(&"table/i14/n1024/r2".to_owned()) && tables.len() == 25 * 3);
