@@ -24,6 +24,18 @@ pub fn fmt_ratio(r: f64) -> String {
     }
 }
 
+/// A ratio with its 95% interval, "25.0× [23.1×, 27.0×]": an exact one (no
+/// spread) as "25.0×", an unbounded one (a single run) as "25.0× (no interval)".
+pub fn fmt_ratio_interval(value: f64, low: f64, high: f64) -> String {
+    if low == value && high == value {
+        fmt_ratio(value)
+    } else if low.is_finite() && high.is_finite() {
+        format!("{} [{}, {}]", fmt_ratio(value), fmt_ratio(low.max(0.0)), fmt_ratio(high))
+    } else {
+        format!("{} (no interval)", fmt_ratio(value))
+    }
+}
+
 /// "12.1 ± 0.4 (95% CI, n = 5)".
 pub fn fmt_mean(xs: &[f64]) -> String {
     match Summary::of(xs) {
@@ -126,6 +138,10 @@ mod tests {
         assert_eq!(opt(Some(1.0 / 3.0), 2), "0.33");
         assert_eq!(quotient(Some(3.0), Some(2.0), 1), "1.5×");
         assert_eq!(quotient(Some(3.0), None, 1), "—");
+        assert_eq!(fmt_ratio_interval(25.0, 23.1, 27.04), "25.0× [23.1×, 27.0×]");
+        assert_eq!(fmt_ratio_interval(1.5, 1.5, 1.5), "1.50×");
+        assert_eq!(fmt_ratio_interval(41.2, -0.5, 90.0), "41.2× [0.00×, 90.0×]");
+        assert_eq!(fmt_ratio_interval(41.2, f64::NEG_INFINITY, f64::INFINITY), "41.2× (no interval)");
     }
 
     #[test]

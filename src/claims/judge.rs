@@ -25,8 +25,9 @@
 //! fails → not reproduced (with its direction), undecided → inconclusive.
 
 use super::estimate::{Estimate, MAX_N_NEEDED};
-use super::{Ctx, Direction, Model, Outcome, Point, Quantified, Verdict};
-use crate::fmt::{fmt_num, fmt_ratio, fmt_sig};
+use super::hardware::Predicted;
+use super::{Ctx, Direction, Explanation, Model, Outcome, Point, Quantified, Verdict};
+use crate::fmt::{fmt_num, fmt_ratio, fmt_ratio_interval, fmt_sig};
 use crate::spec::Pair;
 use crate::stats::{self, Summary, t975};
 use serde::Deserialize;
@@ -314,11 +315,9 @@ pub fn ratio(what: &str, measured: Estimate, paper: f64, band_: &Band, model: Op
     }
     let r = measured.scale(1.0 / paper);
     let mut evidence = format!(
-        "{what}: measured {measured} against the paper's {} — {} the paper's [{}, {}] (band {band_}×)",
+        "{what}: measured {measured} against the paper's {} — {} the paper's (band {band_}×)",
         fmt_num(paper),
-        fmt_ratio(r.value),
-        fmt_ratio(r.low.max(0.0)),
-        fmt_ratio(r.high)
+        fmt_ratio_interval(r.value, r.low, r.high)
     );
     let finding = match band(&r, band_) {
         Finding::Fails(d) => {
@@ -337,18 +336,59 @@ pub fn ratio(what: &str, measured: Estimate, paper: f64, band_: &Band, model: Op
 
 /// A result decided against the paper (falling short or exceeding; no way
 /// given: falling short) differs on this hardware only where `model` predicts
-/// every one of `points` inside `band` ([`Model::explain`]); where a point's
-/// interval crosses an edge of that band it is inconclusive, with the runs
-/// needed; where the model misses, it stays not reproduced and the evidence
-/// says why. Any other verdict, or no model, is left as it is.
-pub fn explained(o: Outcome, model: Option<&Model>, band: &Band, points: &[Point], ctx: &Ctx) -> Outcome {
+/// every one of `points` ([`Model::predict`]) and each point's measured
+/// interval over its prediction lies inside `band` ([`band`], combined by
+/// [`all_of`]). A point whose interval crosses an edge, with none missed, makes
+/// it inconclusive, with the runs needed; a point missed, or a model that
+/// cannot predict (a factor not measured by the runs judged), leaves it decided
+/// against the paper, and the evidence says why. Any other verdict, or no model,
+/// is left as it is.
+pub fn explained(o: Outcome, model: Option<&Model>, band_: &Band, points: &[Point], ctx: &Ctx) -> Outcome {
     let (Verdict::NotReproduced(d), Some(model)) = (&o.verdict, model) else { return o };
     let direction = d.unwrap_or(Direction::FallsShort);
-    match model.explain(points, band, direction, ctx.machine, ctx.paper) {
-        Ok(e) => Outcome { verdict: Verdict::Differs(e), ..o },
-        Err(why) => {
-            let verdict = why.inconclusive(direction, o.n.unwrap_or(0)).unwrap_or_else(|| o.verdict.clone());
-            Outcome { evidence: format!("{}; {why}", o.evidence), verdict, ..o }
+    let prediction = model.predict(points, direction, ctx.machine, ctx.paper);
+    explained_by(o, prediction, band_)
+}
+
+/// [`explained`] for predictions a check computes itself (a model that is not
+/// a product of powers, such as the limits of a card): `prediction` holds every
+/// point's prediction, or why there is none. The framework decides as for any
+/// model.
+pub fn explained_by(o: Outcome, prediction: Result<Explanation, String>, band_: &Band) -> Outcome {
+    if !matches!(o.verdict, Verdict::NotReproduced(_)) {
+        return o;
+    }
+    let e = match prediction {
+        Ok(e) => e,
+        Err(why) => return Outcome { evidence: format!("{}; {why}", o.evidence), ..o },
+    };
+    let direction = e.direction;
+    let findings: Vec<Finding> = e.points.iter().map(|p| p.over_prediction().map_or(Finding::Fails(None), |r| band(&r, band_))).collect();
+    let named = |keep: fn(&Finding) -> bool| -> Vec<&Predicted> {
+        e.points.iter().zip(&findings).filter(|(_, f)| keep(f)).map(|(p, _)| p).collect()
+    };
+    match all_of(&findings) {
+        Finding::Holds => Outcome { verdict: Verdict::Differs(e), ..o },
+        Finding::Fails(_) => {
+            let missed = named(Finding::fails);
+            let worst = missed.iter().map(|p| (p.measured.value / p.predicted).max(p.predicted / p.measured.value)).fold(1.0, f64::max);
+            let why = format!(
+                "the hardware model ({e}) misses {} of {} points outside the band {band_}× (by up to {})",
+                missed.len(),
+                e.points.len(),
+                fmt_ratio(worst)
+            );
+            Outcome { evidence: format!("{}; {why}", o.evidence), ..o }
+        }
+        Finding::Undecided { n_needed, .. } => {
+            let open: Vec<String> = named(|f| matches!(f, Finding::Undecided { .. })).iter().map(|p| p.label.clone()).collect();
+            let why = format!(
+                "whether the hardware model explains it is undecided: at {} the measured interval over its prediction \
+                 crosses an edge of the band {band_}×",
+                open.join(", ")
+            );
+            let verdict = Verdict::Inconclusive { n: o.n.unwrap_or(0), n_needed, why: format!("{}; {why}", direction.label()) };
+            Outcome { evidence: format!("{}; {why} ({e})", o.evidence), verdict, ..o }
         }
     }
 }
@@ -513,7 +553,7 @@ mod tests {
         let big = Estimate::mean_of(&[1150.0, 1161.0, 1172.0]).unwrap();
         let o = ratio("speedup", big, 52.4, &BAND, None, &[], &ctx);
         assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::Exceeds)));
-        assert!(o.evidence.contains("22.2× the paper's") && o.evidence.contains("exceeds the paper"), "{}", o.evidence);
+        assert!(o.evidence.contains("22.2× [21.6×, 22.7×] the paper's") && o.evidence.contains("exceeds the paper"), "{}", o.evidence);
         let model = testing::model(&[("gpu_bandwidth", 1.0)]);
         let o = ratio("speedup", big, 52.4, &BAND, Some(&model), &[Point::new("the ratio", Estimate::exact(22.2)).in_runs([1])], &ctx);
         assert_eq!(o.verdict.kind(), VerdictKind::Differs);
@@ -532,5 +572,66 @@ mod tests {
         assert_eq!(o.verdict.kind(), VerdictKind::Inconclusive, "{}", o.verdict.label());
         assert!(o.verdict.n_needed().is_some());
         assert_eq!(ratio("x", Estimate::exact(1.0), 0.0, &BAND, None, &[], &ctx).verdict.kind(), VerdictKind::Inconclusive);
+    }
+
+    /// `explained` on a result 22× over the paper (exceeding), with a model predicting 30× at every point.
+    fn explain_against(points: &[Point]) -> Outcome {
+        let (m, hw) = (testing::machine(&[("gpu_d2d", 3000.0), ("cpu_clock", 2.0)]), testing::paper_hardware());
+        let model = testing::model(&[("gpu_bandwidth", 1.0), ("cpu_clock", -1.0)]);
+        let mut o = Outcome::new(Verdict::NotReproduced(Some(Direction::Exceeds)), "speedup: 22×");
+        o.n = Some(3);
+        explained(o, Some(&model), &BAND, points, &Ctx { machine: &m, paper: &hw })
+    }
+
+    #[test]
+    fn a_model_explains_only_when_it_predicts_every_matched_point() {
+        // 25× and 40× lie inside 0.5–2× of 30×, 8× does not.
+        let good = [
+            Point::new("kdd, 1 window", Estimate::exact(25.0)).in_runs([1]),
+            Point::new("adu, 1 window", Estimate::exact(40.0)).in_runs([1]),
+        ];
+        assert_eq!(explain_against(&good).verdict.kind(), VerdictKind::Differs);
+        let bad = [
+            Point::new("kdd, 1 window", Estimate::exact(25.0)).in_runs([1]),
+            Point::new("pen, 1 window", Estimate::exact(8.0)).in_runs([1]),
+        ];
+        let o = explain_against(&bad);
+        assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::Exceeds)));
+        let why = &o.evidence;
+        assert!(why.contains("misses 1 of 2 points") && why.contains("pen, 1 window: predicted 30.0×, measured 8.00×"), "{why}");
+        assert!(why.contains("by up to 3.75×"), "{why}");
+        // A model that cannot predict (no run named for a measured ceiling) leaves the result decided against the paper.
+        let o = explain_against(&[Point::new("x", Estimate::exact(30.0))]);
+        assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::Exceeds)));
+        assert!(o.evidence.contains("no hardware prediction"), "{}", o.evidence);
+    }
+
+    /// A point is predicted only when its whole interval over the prediction lies in the band: one whose interval
+    /// crosses an edge leaves the explanation undecided, with the runs that would clear it; a point missed decides.
+    #[test]
+    fn a_point_whose_interval_crosses_the_bands_edge_leaves_the_model_undecided() {
+        let point = |label: &str, runs: &[f64]| Point::new(label, Estimate::mean_of(runs).unwrap()).in_runs([1]);
+        // 55× [52.5, 57.5] over 30× is 1.83 [1.75, 1.92]: inside 0.5–2, explained.
+        let inside = point("a", &[54.0, 55.0, 56.0]);
+        assert_eq!(explain_against(std::slice::from_ref(&inside)).verdict.kind(), VerdictKind::Differs);
+        // 57× [47, 67] over it is 1.9 [1.57, 2.23]: the point estimate lies in the band, the interval does not decide.
+        let across = point("b", &[53.0, 57.0, 61.0]);
+        let o = explain_against(&[inside.clone(), across.clone()]);
+        let Verdict::Inconclusive { n: 3, n_needed: Some(n), why } = &o.verdict else {
+            panic!("undecided expected: {}", o.verdict.label())
+        };
+        assert!(*n > 3 && why.contains("at b the measured interval") && !why.contains("at a"), "{n}: {why}");
+        assert!(why.starts_with(Direction::Exceeds.label()), "{why}");
+        assert!(o.evidence.contains("b: predicted 30.0×, measured 57.0× ["), "{}", o.evidence);
+        // Moved across the edge by its mean (63× [53, 73]: 2.1 [1.77, 2.43]) it is still undecided, not missed…
+        assert_eq!(explain_against(&[point("c", &[59.0, 63.0, 67.0])]).verdict.kind(), VerdictKind::Inconclusive);
+        // … and a point wholly outside decides against the model, whatever the others.
+        let o = explain_against(&[across, point("d", &[79.0, 80.0, 81.0])]);
+        assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::Exceeds)));
+        assert!(o.evidence.contains("misses 1 of 2 points"), "{}", o.evidence);
+        // One run has no interval: undecided with no n to state.
+        let o = explain_against(&[Point::new("e", Estimate::mean_of(&[55.0]).unwrap()).in_runs([1])]);
+        assert_eq!((o.verdict.kind(), o.verdict.n_needed()), (VerdictKind::Inconclusive, None));
+        assert!(o.evidence.contains("measured 55.0× (no interval)"), "{}", o.evidence);
     }
 }

@@ -43,7 +43,7 @@ use serde::{Deserialize, Serialize};
 
 pub use binding::{Bound, Check, Claims, Ctx, NoParams, Params, bind};
 pub use estimate::Estimate;
-pub use hardware::{Explanation, Model, Point, Unexplained};
+pub use hardware::{Explanation, Model, Point};
 pub use judge::{Band, Comparison, Finding};
 
 /// Which way a measurement outside the band lies from the paper's.

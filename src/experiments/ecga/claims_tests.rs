@@ -724,6 +724,10 @@ fn gm_faster_differs_on_this_hardware_where_amdahls_law_predicts_every_size() {
     assert!(label.contains("predict each of 2 points: ℓ = 100: predicted 0.84×, measured 0.65×"), "{label}");
     assert!(label.contains("whole-run gain by Amdahl's law 1.33 here against 1.59 (model building 50.0% of greedy's whole run here, 74.4% in the paper; GM's 2.00× as fast)"), "{label}");
     assert!(o.evidence.contains("GM's whole-run gain over greedy there 1.41× (505.6 / 358.97)"), "{}", o.evidence);
+    // Labels swapped (GM's runs read as greedy's and back): GM faster at every ℓ, reproduced, and no model asked.
+    let o = judge([fig7(100, 5, 100.0, 110.0), fig7(150, 5, 200.0, 220.0)].concat());
+    assert_eq!(o.verdict, Verdict::Reproduced, "{}", o.evidence);
+    assert!(!o.evidence.contains("hardware model") && !o.evidence.contains("Amdahl"), "{}", o.evidence);
     // One ℓ where GM takes three times greedy's time: the law misses it, not reproduced.
     let o = judge([fig7(100, 5, 110.0, 100.0), fig7(150, 5, 600.0, 200.0)].concat());
     assert_eq!(o.verdict, Verdict::NotReproduced(Some(crate::claims::Direction::FallsShort)), "{}", o.evidence);

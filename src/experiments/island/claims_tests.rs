@@ -488,8 +488,13 @@ fn a_gpu_speedup_far_above_the_paper_differs_where_int32_clock_and_occupancy_pre
     speedups[4].1 = 2.2 * at_2048.predicted * paper_2048;
     let o = judge(&claims, &hw, id, &speed_machine(16, 0.9, &speedups, &H200, 3));
     assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::Exceeds)), "{}", o.evidence);
+    // Labels swapped (the GPU's times read as one CPU thread's and back): every speedup inverted falls short, and
+    // the model, predicting a GPU far faster, misses every point: not reproduced, falling short, never "differs".
+    let inverted = H200_SPEEDUPS.map(|(size, x)| (size, 1.0 / x));
+    let o = judge(&claims, &hw, id, &speed_machine(16, 0.9, &inverted, &H200, 3));
+    assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::FallsShort)), "{}", o.evidence);
+    assert!(o.evidence.contains("misses 5 of 5 points"), "{}", o.evidence);
     // One size the model misses (660× at 2048) keeps it "not reproduced", with its direction.
-
     speedups[4].1 = 660.0;
     let o = judge(&claims, &hw, id, &speed_machine(16, 0.9, &speedups, &H200, 3));
     assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::Exceeds)));
@@ -532,7 +537,7 @@ fn table_two_is_judged_with_intervals_and_occupancy_where_the_gpus_held_one_isla
     // Without this machine's ceilings: no prediction, not reproduced.
     let o = judge(&claims, &hw, id, &table_machine(1, 128, 0.2, 1, 3, 24, &[]));
     assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::Exceeds)));
-    assert!(o.evidence.contains("10.4× the paper's"), "{}", o.evidence);
+    assert!(o.evidence.contains("10.4× [10.2×, 10.7×] the paper's"), "{}", o.evidence);
     assert_eq!(kind(&claims, &hw, id, &machine(vec![], None, &[])), VerdictKind::NotRun);
     let cpu = machine(vec![table(CPU_1T, 1, 128, 10.0, 0.0), table(CPU_MT, 1, 128, 1.0, 0.0), not_run("table", CUDA, "no GPU")], None, &[]);
     assert_eq!(judge(&claims, &hw, id, &cpu).verdict, Verdict::NotRun(NotRun::Here("no GPU".into())));

@@ -409,6 +409,10 @@ fn s3_limit_follows_the_threads_per_block_of_both_cards() {
     let label = o.verdict.label();
     assert!(label.contains("threads per block 512 here against 1024"), "{label}");
     assert!(o.evidence.contains("512 threads per block (recorded with the run)"), "{}", o.evidence);
+    // S3 stopping at 1000 where this machine's recorded 1024 threads predict 1500: the limits miss, not reproduced.
+    let o = judge(&claims, &hw, "s3-limit", &world(512).fake().with(FingerprintRow::gpu_max_threads_per_block, 1024));
+    assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::FallsShort)), "{}", o.evidence);
+    assert!(o.evidence.contains("misses 1 of 1 points outside the band 1–1×"), "{}", o.evidence);
     // 1024 here: the same as the paper's card, so nothing explains a difference.
     let o = judge(&claims, &hw, "s3-limit", &world(1024).fake());
     assert_eq!(o.verdict.kind(), VerdictKind::Reproduced, "{}", o.evidence);

@@ -63,9 +63,10 @@ fn predicted(l: &S3Limits, dims: &[usize]) -> String {
     format!("{} → S3 runs up to dimension {d} (bound by {by}), first of these Table 1 dimensions it cannot: {first}", l.describe())
 }
 
-/// The limits' explanation of a first blocked dimension `b` here against the
+/// The limits' predictions of a first blocked dimension `b` here against the
 /// paper's, or why they give none: they must predict the paper's dimension on
-/// its card and `b` on this one (measured over predicted inside the band).
+/// its card, and this machine's limits give the point [`judge::explained_by`]
+/// judges (`b` measured over its prediction, inside the band).
 fn explain(here: &S3Limits, paper: &S3Limits, dims: &[usize], b: usize, p: &S3Limit, direction: Direction) -> Result<Explanation, String> {
     let paper_dim = p.paper_dimension as f64;
     let on_paper = paper.first_blocked(dims);
@@ -92,9 +93,6 @@ fn explain(here: &S3Limits, paper: &S3Limits, dims: &[usize], b: usize, p: &S3Li
         predicted: predicted as f64 / paper_dim,
         factors: vec![],
     };
-    if !SAME.contains(point.measured.value / point.predicted) {
-        return Err(format!("no hardware explanation: this machine's limits predict {predicted}, not the {b} measured"));
-    }
     let threads = Factor {
         quantity: Quantity::GpuThreadsPerBlock,
         here: here.threads.value as f64,
@@ -183,11 +181,8 @@ pub(super) fn s3_limit(p: &S3Limit, a: &Analysis, ctx: &Ctx) -> Outcome {
     let what = "first Table 1 dimension S3 cannot run at";
     let mut o = judge::ratio(what, measured, p.paper_dimension as f64, &SAME, None, &[], ctx);
     o.evidence = format!("{}; {}", ev.join("; "), o.evidence);
-    if let (Verdict::NotReproduced(Some(direction)), Some((at, _)), Ok(h)) = (&o.verdict, first, &a.s3_here) {
-        match explain(h, &paper, &dims, at.1, p, *direction) {
-            Ok(e) => o.verdict = Verdict::Differs(e),
-            Err(why) => o.evidence += &format!("; {why}"),
-        }
+    if let (Verdict::NotReproduced(Some(direction)), Some((at, _)), Ok(h)) = (o.verdict.clone(), first, &a.s3_here) {
+        o = judge::explained_by(o, explain(h, &paper, &dims, at.1, p, direction), &SAME);
     }
     let grid: Vec<(usize, bool)> = a
         .sizes(f)
