@@ -95,7 +95,7 @@ fn every_kind_of_verdict_follows_the_schema_and_the_schema_can_fail() {
         points: vec![Predicted {
             label: "p".into(),
             measured: Estimate::mean_of(&[24.0, 25.0, 26.0]).unwrap(),
-            predicted: 30.0,
+            predicted: Estimate::of_means(&[&[29.0, 30.0, 31.0]], |m| m[0]).unwrap(),
             factors: vec![],
         }],
         direction: Direction::Exceeds,

@@ -105,6 +105,99 @@ impl Estimate {
         })
     }
 
+    /// f(mean₁, …, meanₖ) of independent positive samples, with the delta
+    /// method's 95% interval on the log scale (numeric partial derivatives of
+    /// ln f, Welch–Satterthwaite degrees of freedom): a quantity computed from
+    /// several means, such as Amdahl's gain from a phase's time, the run's and
+    /// another method's phase. Samples taken from the same runs are treated as
+    /// independent. None when a mean or f is not positive; a sample of one run
+    /// gives no interval.
+    pub fn of_means(samples: &[&[f64]], f: impl Fn(&[f64]) -> f64) -> Option<Estimate> {
+        let s: Vec<Summary> = samples.iter().map(|x| Summary::of(x)).collect::<Option<_>>()?;
+        let means: Vec<f64> = s.iter().map(|x| x.mean).collect();
+        let value = f(&means);
+        if means.iter().any(|m| *m <= 0.0) || !(value > 0.0 && value.is_finite()) {
+            return None;
+        }
+        let n = s.iter().map(|x| x.n).min()?;
+        if n < 2 {
+            return Some(Estimate { value, low: 0.0, high: f64::INFINITY, n, spread: Spread::PerRun { s: f64::NAN } });
+        }
+        // Each mean's share of the variance of ln f: (∂ ln f / ∂ mean)² · sd² / n.
+        let parts: Vec<(f64, usize)> = s
+            .iter()
+            .enumerate()
+            .map(|(i, x)| {
+                let h = 1e-6 * x.mean;
+                let at = |d: f64| {
+                    let mut m = means.clone();
+                    m[i] += d;
+                    f(&m).ln()
+                };
+                let slope = (at(h) - at(-h)) / (2.0 * h);
+                (slope * slope * x.sd * x.sd / x.n as f64, x.n)
+            })
+            .collect();
+        let var: f64 = parts.iter().map(|p| p.0).sum();
+        let df = if var == 0.0 { f64::INFINITY } else { var * var / parts.iter().map(|(v, n)| v * v / (*n as f64 - 1.0)).sum::<f64>() };
+        let half = t975(df) * var.sqrt();
+        Some(Estimate {
+            value,
+            low: value * (-half).exp(),
+            high: value * half.exp(),
+            n,
+            spread: Spread::PerRun { s: var.sqrt() * (n as f64).sqrt() * value },
+        })
+    }
+
+    /// Log-scale half-widths below and above the value (0 for an exact value).
+    fn log_halves(&self) -> (f64, f64) {
+        if self.is_exact() {
+            return (0.0, 0.0);
+        }
+        let below = if self.low > 0.0 { (self.value / self.low).ln() } else { f64::INFINITY };
+        (below, (self.high / self.value).ln())
+    }
+
+    /// The quotient of independent positive estimates, their log-scale
+    /// half-widths added in quadrature (the delta method); by an exact one, a
+    /// change of units ([`Estimate::scale`]).
+    pub fn over(self, other: Estimate) -> Estimate {
+        if other.is_exact() {
+            return self.scale(1.0 / other.value);
+        }
+        let value = self.value / other.value;
+        let ((ab, aa), (bb, ba)) = (self.log_halves(), other.log_halves());
+        let (below, above) = (ab.hypot(ba), aa.hypot(bb));
+        let n = if self.is_exact() { other.n } else { self.n.min(other.n) };
+        let high = value * above.exp();
+        Estimate { value, low: value * (-below).exp(), high, n, spread: Spread::PerRun { s: (high - value) * (n as f64).sqrt() } }
+    }
+
+    /// The product of independent positive estimates ([`Estimate::over`] by the inverse).
+    pub fn times(self, other: Estimate) -> Estimate {
+        self.over(other.powf(-1.0))
+    }
+
+    /// A positive estimate to the power `p`: its log-scale half-widths times |p|
+    /// (exchanged for a negative power).
+    pub fn powf(self, p: f64) -> Estimate {
+        let value = self.value.powf(p);
+        if self.is_exact() {
+            return Estimate::exact(value);
+        }
+        let (below, above) = self.log_halves();
+        let (below, above) = if p < 0.0 { (above * -p, below * -p) } else { (below * p, above * p) };
+        let high = value * above.exp();
+        Estimate {
+            value,
+            low: value * (-below).exp(),
+            high,
+            n: self.n,
+            spread: Spread::PerRun { s: (high - value) * (self.n as f64).sqrt() },
+        }
+    }
+
     /// The same estimate in other units (a positive factor keeps its order).
     pub fn scale(self, k: f64) -> Estimate {
         let (a, b) = (self.low * k, self.high * k);
@@ -219,6 +312,34 @@ mod tests {
         let exact = Estimate::ratio_of_means(&[4.0, 4.0], &[2.0, 2.0]).unwrap();
         assert_eq!((exact.low, exact.high), (2.0, 2.0));
         assert!(Estimate::ratio_of_means(&[1.0], &[0.0]).is_none());
+    }
+
+    #[test]
+    fn a_function_of_means_carries_their_intervals() {
+        let (a, b) = ([10.0, 11.0, 9.0, 10.0], [5.0, 5.5, 4.5, 5.2]);
+        // m₀ / m₁ is the ratio of means, interval and all.
+        let f = Estimate::of_means(&[&a, &b], |m| m[0] / m[1]).unwrap();
+        let r = Estimate::ratio_of_means(&a, &b).unwrap();
+        assert!((f.value - r.value).abs() < 1e-12 && (f.low - r.low).abs() < 1e-6 && (f.high - r.high).abs() < 1e-6, "{f} {r}");
+        // A sample without spread adds nothing; a function of it alone is exact in width.
+        let flat = Estimate::of_means(&[&[4.0, 4.0, 4.0]], |m| m[0] * 2.0).unwrap();
+        assert_eq!((flat.low, flat.value, flat.high), (8.0, 8.0, 8.0));
+        assert!(Estimate::of_means(&[&a, &[1.0, -3.0]], |m| m[0] / m[1]).is_none());
+        assert!(Estimate::of_means(&[&a, &[2.0]], |m| m[0] / m[1]).unwrap().high.is_infinite());
+    }
+
+    #[test]
+    fn quotients_add_log_widths_in_quadrature_and_an_exact_one_rescales() {
+        let a = Estimate::ratio_of_means(&[10.0, 11.0, 9.0, 10.0], &[5.0, 5.0, 5.0, 5.0]).unwrap();
+        assert_eq!(a.over(Estimate::exact(4.0)), a.scale(0.25));
+        let q = a.over(a);
+        let w = (a.high / a.value).ln();
+        assert!((q.value - 1.0).abs() < 1e-12 && ((q.high / q.value).ln() - w * 2f64.sqrt()).abs() < 1e-9, "{q}");
+        let t = a.times(a);
+        assert!((t.value - 4.0).abs() < 1e-12 && ((t.high / t.value).ln() - w * 2f64.sqrt()).abs() < 1e-9, "{t}");
+        let inv = a.powf(-1.0);
+        assert!((inv.value - 0.5).abs() < 1e-12 && (inv.high - 1.0 / a.low).abs() < 1e-9 && (inv.low - 1.0 / a.high).abs() < 1e-9);
+        assert_eq!(Estimate::exact(3.0).powf(2.0), Estimate::exact(9.0));
     }
 
     #[test]

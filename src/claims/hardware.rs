@@ -46,12 +46,21 @@ pub struct Factor {
     pub source: String,
     /// The runs whose measurements give `here` (their mean); 0 for a quantity of the fingerprint or of a point.
     pub runs: usize,
+    /// `here / paper` with its interval, where the check computed both from
+    /// runs' means ([`Factor::with_interval`]); None: exact (a fingerprint
+    /// value, or a ceiling: the best of its repetitions, recorded without spread).
+    pub interval: Option<Estimate>,
 }
 
 impl Factor {
     /// A point's own factor (Amdahl's gain, occupancy) here and in the paper's setting.
     pub fn of_point(quantity: Quantity, here: f64, paper: f64, source: impl Into<String>) -> Factor {
-        Factor { quantity, here, paper, exponent: 1.0, source: source.into(), runs: 0 }
+        Factor { quantity, here, paper, exponent: 1.0, source: source.into(), runs: 0, interval: None }
+    }
+
+    /// The factor with the interval of its ratio `here / paper`, computed from the runs it rests on.
+    pub fn with_interval(self, ratio: Estimate) -> Factor {
+        Factor { interval: Some(ratio), ..self }
     }
 
     /// The same quantity and value (a factor every point shares).
@@ -59,8 +68,11 @@ impl Factor {
         self.quantity == other.quantity && self.here == other.here && self.exponent == other.exponent
     }
 
-    fn ratio(&self) -> f64 {
-        (self.here / self.paper).powf(self.exponent)
+    fn ratio(&self) -> Estimate {
+        match self.interval {
+            Some(r) => r.powf(self.exponent),
+            None => Estimate::exact((self.here / self.paper).powf(self.exponent)),
+        }
     }
 }
 
@@ -117,24 +129,31 @@ impl Point {
     }
 }
 
-/// A point's prediction: the model's product over the machine's factors and its own.
+/// A point's prediction: the model's product over the machine's factors and its
+/// own, with its interval where a factor has one ([`Estimate::times`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Predicted {
     pub label: String,
     pub measured: Estimate,
-    pub predicted: f64,
+    pub predicted: Estimate,
     pub factors: Vec<Factor>,
 }
 
 impl Predicted {
-    /// The measured ratio over the prediction, with its interval (None: no prediction above zero).
+    /// The measured ratio over the prediction, both intervals combined
+    /// ([`Estimate::over`]); None: no prediction above zero.
     pub fn over_prediction(&self) -> Option<Estimate> {
-        (self.predicted > 0.0 && self.predicted.is_finite()).then(|| self.measured.scale(1.0 / self.predicted))
+        (self.predicted.value > 0.0 && self.predicted.value.is_finite()).then(|| self.measured.over(self.predicted))
     }
 
-    /// The measured ratio with its interval, as the evidence prints it.
-    pub fn measured_text(&self) -> String {
-        crate::fmt::fmt_ratio_interval(self.measured.value, self.measured.low, self.measured.high)
+    /// "predicted 0.77× [0.70×, 0.85×], measured 0.97× [0.86×, 1.10×]".
+    pub fn text(&self) -> String {
+        let (p, m) = (&self.predicted, &self.measured);
+        format!(
+            "predicted {}, measured {}",
+            crate::fmt::fmt_ratio_interval(p.value, p.low, p.high),
+            crate::fmt::fmt_ratio_interval(m.value, m.low, m.high)
+        )
     }
 }
 
@@ -152,13 +171,13 @@ pub struct Explanation {
 impl Explanation {
     /// The first point's prediction (the only one for a single ratio).
     pub fn predicted(&self) -> f64 {
-        self.points.first().map_or(f64::NAN, |p| p.predicted)
+        self.points.first().map_or(f64::NAN, |p| p.predicted.value)
     }
 }
 
 impl std::fmt::Display for Explanation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        use crate::fmt::fmt_ratio;
+        use crate::fmt::fmt_ratio_interval;
         let factors: Vec<String> = self.factors.iter().map(|x| x.to_string()).collect();
         // The subject: the machine's shared factors, or (none shared) the points' own.
         match (factors.is_empty(), self.points.len()) {
@@ -168,7 +187,13 @@ impl std::fmt::Display for Explanation {
         }
         match self.points.as_slice() {
             [p] if p.factors.is_empty() => {
-                write!(f, " predicts {} the paper's result; measured {}", fmt_ratio(p.predicted), p.measured_text())
+                let (p, m) = (&p.predicted, &p.measured);
+                write!(
+                    f,
+                    " predicts {} the paper's result; measured {}",
+                    fmt_ratio_interval(p.value, p.low, p.high),
+                    fmt_ratio_interval(m.value, m.low, m.high)
+                )
             }
             points => {
                 let each: Vec<String> = points
@@ -176,10 +201,11 @@ impl std::fmt::Display for Explanation {
                     .map(|p| {
                         let own: Vec<String> = p.factors.iter().map(|x| x.to_string()).collect();
                         let own = if own.is_empty() { String::new() } else { format!(", with {}", own.join(", ")) };
-                        format!("{}: predicted {}, measured {}{own}", p.label, fmt_ratio(p.predicted), p.measured_text())
+                        format!("{}: {}{own}", p.label, p.text())
                     })
                     .collect();
-                write!(f, " predict each of {} points: {}", points.len(), each.join("; "))
+                let which = if points.len() == 1 { "the one point".to_owned() } else { format!("each of {} points", points.len()) };
+                write!(f, " predict {which}: {}", each.join("; "))
             }
         }
     }
@@ -204,7 +230,15 @@ impl Model {
             })?;
             let sheet =
                 paper.datasheet.get(&q).ok_or_else(|| format!("no hardware prediction: the spec gives no {} for the paper", q.label()))?;
-            factors.push(Factor { quantity: q, here, paper: sheet.value, exponent, source: sheet.source.clone(), runs: by });
+            factors.push(Factor {
+                quantity: q,
+                here,
+                paper: sheet.value,
+                exponent,
+                source: sheet.source.clone(),
+                runs: by,
+                interval: None,
+            });
         }
         Ok(factors)
     }
@@ -213,7 +247,7 @@ impl Model {
     /// only, which no run measures): the product of its factors' ratios, and the factors.
     pub fn predict_machine(&self, m: &MachineRecords, paper: &PaperHardware) -> Result<(f64, Vec<Factor>), String> {
         let factors = self.machine_factors(m, paper, &BTreeSet::new())?;
-        Ok((factors.iter().map(Factor::ratio).product(), factors))
+        Ok((factors.iter().map(|f| f.ratio().value).product(), factors))
     }
 
     /// The predicted ratio at one point: the machine's factors as its runs measured them, times the point's own.
@@ -228,7 +262,7 @@ impl Model {
                 .ok_or_else(|| format!("no hardware prediction: the check gives no {} at {}", q.label(), point.label))?;
             own.push(Factor { exponent, ..f.clone() });
         }
-        let predicted = machine.iter().chain(&own).map(Factor::ratio).product();
+        let predicted = machine.iter().chain(&own).map(Factor::ratio).fold(Estimate::exact(1.0), Estimate::times);
         Ok((Predicted { label: point.label.clone(), measured: point.measured, predicted, factors: own }, machine))
     }
 
@@ -310,7 +344,7 @@ mod tests {
         // Run 1: 30 / (2 / 2) = 30×; runs 1 and 2 pooled: a clock of 2.5, 24×; run 3 (the latest) would predict 10×.
         let points = [Point::new("a", Estimate::exact(30.0)).in_runs([1]), Point::new("b", Estimate::exact(24.0)).in_runs([1, 2])];
         let e = model.predict(&points, Direction::Exceeds, &m, &hw).unwrap();
-        assert!((e.points[0].predicted - 30.0).abs() < 1e-9 && (e.points[1].predicted - 24.0).abs() < 1e-9, "{e}");
+        assert!((e.points[0].predicted.value - 30.0).abs() < 1e-9 && (e.points[1].predicted.value - 24.0).abs() < 1e-9, "{e}");
         assert_eq!(e.factors.len(), 1, "the bandwidth, measured alike, is shared; each point names its clock: {e}");
         assert!(e.to_string().contains("one core's clock 2.50 GHz here (mean of its 2 runs)"), "{e}");
         let alone = model.predict(&[Point::new("c", Estimate::exact(30.0)).in_runs([1])], Direction::Exceeds, &m, &hw).unwrap();

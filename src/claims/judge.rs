@@ -371,7 +371,8 @@ pub fn explained_by(o: Outcome, prediction: Result<Explanation, String>, band_: 
         Finding::Holds => Outcome { verdict: Verdict::Differs(e), ..o },
         Finding::Fails(_) => {
             let missed = named(Finding::fails);
-            let worst = missed.iter().map(|p| (p.measured.value / p.predicted).max(p.predicted / p.measured.value)).fold(1.0, f64::max);
+            let worst =
+                missed.iter().map(|p| (p.measured.value / p.predicted.value).max(p.predicted.value / p.measured.value)).fold(1.0, f64::max);
             let why = format!(
                 "the hardware model ({e}) misses {} of {} points outside the band {band_}× (by up to {})",
                 missed.len(),
@@ -633,5 +634,30 @@ mod tests {
         let o = explain_against(&[Point::new("e", Estimate::mean_of(&[55.0]).unwrap()).in_runs([1])]);
         assert_eq!((o.verdict.kind(), o.verdict.n_needed()), (VerdictKind::Inconclusive, None));
         assert!(o.evidence.contains("measured 55.0× (no interval)"), "{}", o.evidence);
+    }
+
+    /// A prediction computed from runs carries their interval, and it joins the measured one: a point inside the band
+    /// around an exact prediction can cross its edge around the same prediction with its interval.
+    #[test]
+    fn a_predictions_own_interval_joins_the_measured_one() {
+        use crate::claims::hardware::Factor;
+        use crate::hardware::Quantity;
+        let (m, hw) = (testing::machine(&[("gpu_d2d", 3000.0)]), testing::paper_hardware());
+        let ctx = Ctx { machine: &m, paper: &hw };
+        let model = testing::model(&[("gpu_bandwidth", 1.0), ("amdahl", 1.0)]);
+        let measured = Estimate::mean_of(&[27.5, 28.0, 28.5]).unwrap();
+        let against = |gain: Factor| {
+            let mut o = Outcome::new(Verdict::NotReproduced(Some(Direction::Exceeds)), "speedup: 28×");
+            o.n = Some(3);
+            explained(o, Some(&model), &BAND, &[Point::new("p", measured).in_runs([1]).with(gain)], &ctx)
+        };
+        // Bandwidth predicts 30×, Amdahl's gain here half the paper's: 15×; 28× [26.8, 29.2] is 1.87× [1.78, 1.95] of it.
+        let exact = Factor::of_point(Quantity::Amdahl, 1.0, 2.0, "half the paper's gain");
+        assert_eq!(against(exact.clone()).verdict.kind(), VerdictKind::Differs);
+        // The same gain from three noisy runs, 0.5 [0.30, 0.82]: 1.87× [1.13, 3.08] of the prediction, across 2.
+        let noisy = Estimate::of_means(&[&[0.4, 0.5, 0.6]], |m| m[0]).unwrap();
+        let o = against(exact.with_interval(noisy));
+        assert_eq!(o.verdict.kind(), VerdictKind::Inconclusive, "{}", o.evidence);
+        assert!(o.evidence.contains("p: predicted 15.0× [9.13×, 24.7×], measured 28.0× [26.8×, 29.2×]"), "{}", o.evidence);
     }
 }

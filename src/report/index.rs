@@ -16,7 +16,7 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 /// The version of the layout of `verdicts.json` (`docs/verdicts.schema.json`).
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// One paper's verdicts, as written to `<paper>/verdicts.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -87,7 +87,8 @@ pub struct PointJson {
     pub label: String,
     /// The measured ratio to the paper's at the point, with its interval.
     pub measured: Interval,
-    pub predicted: f64,
+    /// The model's prediction there, with its interval where a factor has one.
+    pub predicted: Interval,
     pub factors: Vec<FactorJson>,
 }
 
@@ -182,7 +183,7 @@ impl ClaimVerdict {
                     .map(|p| PointJson {
                         label: p.label.clone(),
                         measured: Interval::from(&p.measured),
-                        predicted: p.predicted,
+                        predicted: Interval::from(&p.predicted),
                         factors: p.factors.iter().map(factor_json).collect(),
                     })
                     .collect(),

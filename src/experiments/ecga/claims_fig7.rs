@@ -99,7 +99,16 @@ fn amdahl_points(p: &GmFaster, a: &Analysis, ells: &[usize]) -> Vec<Point> {
                 100.0 * p.paper_share,
                 fmt_sig(speed)
             );
+            // Its interval: the same ratio as a function of the three means it is computed from.
+            let interval = Estimate::of_means(&[&greedy.model, &greedy.total, &gm.model], |m| {
+                let (share, speed) = (m[0] / m[1], m[0] / m[2]);
+                amdahl(share, speed) / amdahl(p.paper_share, speed)
+            });
             let amdahl_gain = Factor::of_point(Quantity::Amdahl, amdahl(share, speed), amdahl(p.paper_share, speed), source);
+            let amdahl_gain = match interval {
+                Some(r) => amdahl_gain.with_interval(r),
+                None => amdahl_gain,
+            };
             let gain = Estimate::ratio_of_means(&greedy.total, &gm.total)?.scale(1.0 / paper_gain);
             Some(Point::new(format!("ℓ = {ell}"), gain).with(amdahl_gain))
         })

@@ -721,7 +721,7 @@ fn gm_faster_differs_on_this_hardware_where_amdahls_law_predicts_every_size() {
     assert_eq!(o.verdict.kind(), VerdictKind::Differs, "{} — {}", o.verdict.label(), o.evidence);
     assert_eq!(o.verdict.direction(), Some(crate::claims::Direction::FallsShort));
     let label = o.verdict.label();
-    assert!(label.contains("predict each of 2 points: ℓ = 100: predicted 0.84×, measured 0.65×"), "{label}");
+    assert!(label.contains("predict each of 2 points: ℓ = 100: predicted 0.84× [0.83×, 0.84×], measured 0.65×"), "{label}");
     assert!(label.contains("whole-run gain by Amdahl's law 1.33 here against 1.59 (model building 50.0% of greedy's whole run here, 74.4% in the paper; GM's 2.00× as fast)"), "{label}");
     assert!(o.evidence.contains("GM's whole-run gain over greedy there 1.41× (505.6 / 358.97)"), "{}", o.evidence);
     // Labels swapped (GM's runs read as greedy's and back): GM faster at every ℓ, reproduced, and no model asked.

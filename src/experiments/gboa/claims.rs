@@ -366,6 +366,12 @@ fn amdahl_point(a: &Analysis, at: Point, share: Estimate, paper: f64, serial_sha
         return point;
     };
     let (sc, sr) = (cp / cg, rp / rg);
+    // Its interval: the predicted share over the paper's as a function of the four means it is computed from.
+    let runs = |method: &str, pick: &dyn Fn(&RunTimes) -> f64| a.runs(at, method, pick);
+    let samples = [runs(PBOA, &construction), runs(GBOA, &construction), runs(PBOA, &rest), runs(GBOA, &rest)];
+    let interval = Estimate::of_means(&[&samples[0], &samples[1], &samples[2], &samples[3]], |m| {
+        share_after(serial_share, m[0] / m[1], m[2] / m[3]) / paper
+    });
     let source = format!(
         "construction's share (not a gain) by Amdahl's law: the paper's serial share {} (Section I) with this machine's \
          speedups over single-threaded pBOA, construction {} and the rest {}; the paper's share {}",
@@ -374,7 +380,11 @@ fn amdahl_point(a: &Analysis, at: Point, share: Estimate, paper: f64, serial_sha
         fmt_ratio(sr),
         pct(paper)
     );
-    point.with(Factor::of_point(Quantity::Amdahl, share_after(serial_share, sc, sr), paper, source))
+    let factor = Factor::of_point(Quantity::Amdahl, share_after(serial_share, sc, sr), paper, source);
+    point.with(match interval {
+        Some(r) => factor.with_interval(r),
+        None => factor,
+    })
 }
 
 /// A fit's parameters: at least 3 points (a fit that can fail), and some

@@ -461,7 +461,7 @@ fn a_gpu_speedup_far_above_the_paper_differs_where_int32_clock_and_occupancy_pre
     assert_eq!(e.points.len(), 5);
     // 29,337 / 790.5 over 3.01 / 3.06 = 37.7; one island of 1024 fills 3.88 of 64 warps per SM here, 32 of 48 there.
     let at_1024 = e.points.iter().find(|p| p.label == "1024 per island").unwrap();
-    assert!((at_1024.predicted - 37.73 * (512.0 / 132.0 / 64.0) / (32.0 / 48.0)).abs() < 0.05, "{}", at_1024.predicted);
+    assert!((at_1024.predicted.value - 37.73 * (512.0 / 132.0 / 64.0) / (32.0 / 48.0)).abs() < 0.05, "{}", at_1024.predicted);
     assert!(e.to_string().contains("occupancy (warps per SM over the maximum)"), "{e}");
     // The old model, without occupancy, predicted 37.7× and missed: the same records were "not reproduced".
     let (old, hw_old) = bind(&SHIPPED.replacen(
@@ -479,13 +479,13 @@ fn a_gpu_speedup_far_above_the_paper_differs_where_int32_clock_and_occupancy_pre
     let at_2048 = e.points.iter().find(|p| p.label == "2048 per island").unwrap();
     let paper_2048 = H200_SPEEDUPS[4].1 / at_2048.measured.value;
     let mut speedups = H200_SPEEDUPS;
-    speedups[4].1 = 1.99 * at_2048.predicted * paper_2048;
+    speedups[4].1 = 1.99 * at_2048.predicted.value * paper_2048;
     let o = judge(&claims, &hw, id, &speed_machine(16, 0.9, &speedups, &H200, 3));
     assert_eq!(o.verdict.kind(), VerdictKind::Inconclusive, "{}", o.evidence);
     assert!(o.verdict.n_needed().is_some_and(|n| n > 3), "{}", o.verdict.label());
     assert!(o.verdict.label().contains("at 2048 per island the measured interval over its prediction crosses"), "{}", o.verdict.label());
     // Past the edge by more than the interval (2.2× the prediction): the model misses, not reproduced.
-    speedups[4].1 = 2.2 * at_2048.predicted * paper_2048;
+    speedups[4].1 = 2.2 * at_2048.predicted.value * paper_2048;
     let o = judge(&claims, &hw, id, &speed_machine(16, 0.9, &speedups, &H200, 3));
     assert_eq!(o.verdict, Verdict::NotReproduced(Some(Direction::Exceeds)), "{}", o.evidence);
     // Labels swapped (the GPU's times read as one CPU thread's and back): every speedup inverted falls short, and

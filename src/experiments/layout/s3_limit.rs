@@ -90,7 +90,7 @@ fn explain(here: &S3Limits, paper: &S3Limits, dims: &[usize], b: usize, p: &S3Li
             paper.largest().1
         ),
         measured: Estimate::exact(b as f64 / paper_dim),
-        predicted: predicted as f64 / paper_dim,
+        predicted: Estimate::exact(predicted as f64 / paper_dim),
         factors: vec![],
     };
     let threads = Factor {
@@ -100,6 +100,7 @@ fn explain(here: &S3Limits, paper: &S3Limits, dims: &[usize], b: usize, p: &S3Li
         exponent: 1.0,
         source: paper.threads.source.clone(),
         runs: 0,
+        interval: None,
     };
     Ok(Explanation { factors: vec![threads], points: vec![point], direction })
 }
