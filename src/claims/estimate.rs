@@ -174,9 +174,10 @@ impl Estimate {
         Estimate { value, low: value * (-below).exp(), high, n, spread: Spread::PerRun { s: (high - value) * (n as f64).sqrt() } }
     }
 
-    /// The product of independent positive estimates ([`Estimate::over`] by the inverse).
+    /// The product of independent positive estimates ([`Estimate::over`] by the
+    /// inverse); by an exact one, a change of units.
     pub fn times(self, other: Estimate) -> Estimate {
-        self.over(other.powf(-1.0))
+        if other.is_exact() { self.scale(other.value) } else { self.over(other.powf(-1.0)) }
     }
 
     /// A positive estimate to the power `p`: its log-scale half-widths times |p|
