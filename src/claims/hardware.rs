@@ -48,7 +48,8 @@ pub struct Factor {
     pub runs: usize,
     /// `here / paper` with its interval, where the check computed both from
     /// runs' means ([`Factor::with_interval`]); None: exact (a fingerprint
-    /// value, or a ceiling: the best of its repetitions, recorded without spread).
+    /// value, or a ceiling: one number of its repetitions, a median or, for a
+    /// core's clock, the fastest, recorded without their spread).
     pub interval: Option<Estimate>,
 }
 
