@@ -18,8 +18,8 @@ pub const MAX_N_NEEDED: usize = 100_000;
 pub enum Spread {
     /// No interval: more runs cannot move it (counts, deterministic values).
     Exact,
-    /// Half-width `t975(n − 1) · s / √n` for a per-run spread `s` (means, ratios of means, fits).
-    PerRun { s: f64 },
+    /// Half-width `t975(n − 1) · s / √n` for a per-run spread `s` (means, ratios of means, fits): more runs narrow it.
+    PerRun,
 }
 
 /// A value with its 95% interval `[low, high]` over `n` runs.
@@ -48,14 +48,14 @@ impl Estimate {
     /// `value` with per-run spread `sd` over `n` runs (Student's t).
     pub fn from_spread(value: f64, sd: f64, n: usize) -> Estimate {
         let half = if n < 2 { f64::INFINITY } else { t975(n as f64 - 1.0) * sd / (n as f64).sqrt() };
-        Estimate { value, low: value - half, high: value + half, n, spread: Spread::PerRun { s: sd } }
+        Estimate { value, low: value - half, high: value + half, n, spread: Spread::PerRun }
     }
 
     /// A fitted parameter with its standard error on `df` degrees of freedom,
     /// from `n` points (the interval `value ± t975(df)·se`).
     pub fn fitted(value: f64, se: f64, df: usize, n: usize) -> Estimate {
         let half = if df == 0 { f64::INFINITY } else { t975(df as f64) * se };
-        Estimate { value, low: value - half, high: value + half, n, spread: Spread::PerRun { s: se * (n as f64).sqrt() } }
+        Estimate { value, low: value - half, high: value + half, n, spread: Spread::PerRun }
     }
 
     /// The exponent b of a power law y ∝ x^b fitted to `(x, y)` points by least
@@ -88,7 +88,7 @@ impl Estimate {
         let value = sa.mean / sb.mean;
         let n = sa.n.min(sb.n);
         if sa.n < 2 || sb.n < 2 {
-            return Some(Estimate { value, low: 0.0, high: f64::INFINITY, n, spread: Spread::PerRun { s: f64::NAN } });
+            return Some(Estimate::log_scale(value, f64::INFINITY, f64::INFINITY, n));
         }
         // Relative variances of each mean (the log scale's variances).
         let (va, vb) = ((sa.sd / sa.mean).powi(2) / sa.n as f64, (sb.sd / sb.mean).powi(2) / sb.n as f64);
@@ -96,13 +96,7 @@ impl Estimate {
         let df =
             if se == 0.0 { f64::INFINITY } else { (va + vb).powi(2) / (va * va / (sa.n as f64 - 1.0) + vb * vb / (sb.n as f64 - 1.0)) };
         let half = t975(df) * se;
-        Some(Estimate {
-            value,
-            low: value * (-half).exp(),
-            high: value * half.exp(),
-            n,
-            spread: Spread::PerRun { s: se * (n as f64).sqrt() * value },
-        })
+        Some(Estimate::log_scale(value, half, half, n))
     }
 
     /// f(mean₁, …, meanₖ) of independent positive samples, with the delta
@@ -121,7 +115,7 @@ impl Estimate {
         }
         let n = s.iter().map(|x| x.n).min()?;
         if n < 2 {
-            return Some(Estimate { value, low: 0.0, high: f64::INFINITY, n, spread: Spread::PerRun { s: f64::NAN } });
+            return Some(Estimate::log_scale(value, f64::INFINITY, f64::INFINITY, n));
         }
         // Each mean's share of the variance of ln f: (∂ ln f / ∂ mean)² · sd² / n.
         let parts: Vec<(f64, usize)> = s
@@ -141,13 +135,13 @@ impl Estimate {
         let var: f64 = parts.iter().map(|p| p.0).sum();
         let df = if var == 0.0 { f64::INFINITY } else { var * var / parts.iter().map(|(v, n)| v * v / (*n as f64 - 1.0)).sum::<f64>() };
         let half = t975(df) * var.sqrt();
-        Some(Estimate {
-            value,
-            low: value * (-half).exp(),
-            high: value * half.exp(),
-            n,
-            spread: Spread::PerRun { s: var.sqrt() * (n as f64).sqrt() * value },
-        })
+        Some(Estimate::log_scale(value, half, half, n))
+    }
+
+    /// `value` over `n` runs with log-scale half-widths `below` and `above`: the
+    /// interval `[value·e^−below, value·e^above]` (an infinite half-width: 0 or ∞).
+    fn log_scale(value: f64, below: f64, above: f64, n: usize) -> Estimate {
+        Estimate { value, low: value * (-below).exp(), high: value * above.exp(), n, spread: Spread::PerRun }
     }
 
     /// Log-scale half-widths below and above the value (0 for an exact value).
@@ -170,8 +164,7 @@ impl Estimate {
         let ((ab, aa), (bb, ba)) = (self.log_halves(), other.log_halves());
         let (below, above) = (ab.hypot(ba), aa.hypot(bb));
         let n = if self.is_exact() { other.n } else { self.n.min(other.n) };
-        let high = value * above.exp();
-        Estimate { value, low: value * (-below).exp(), high, n, spread: Spread::PerRun { s: (high - value) * (n as f64).sqrt() } }
+        Estimate::log_scale(value, below, above, n)
     }
 
     /// The product of independent positive estimates ([`Estimate::over`] by the
@@ -189,24 +182,13 @@ impl Estimate {
         }
         let (below, above) = self.log_halves();
         let (below, above) = if p < 0.0 { (above * -p, below * -p) } else { (below * p, above * p) };
-        let high = value * above.exp();
-        Estimate {
-            value,
-            low: value * (-below).exp(),
-            high,
-            n: self.n,
-            spread: Spread::PerRun { s: (high - value) * (self.n as f64).sqrt() },
-        }
+        Estimate::log_scale(value, below, above, self.n)
     }
 
     /// The same estimate in other units (a positive factor keeps its order).
     pub fn scale(self, k: f64) -> Estimate {
         let (a, b) = (self.low * k, self.high * k);
-        let spread = match self.spread {
-            Spread::Exact => Spread::Exact,
-            Spread::PerRun { s } => Spread::PerRun { s: s * k.abs() },
-        };
-        Estimate { value: self.value * k, low: a.min(b), high: a.max(b), n: self.n, spread }
+        Estimate { value: self.value * k, low: a.min(b), high: a.max(b), ..self }
     }
 
     /// Widened by a measured systematic of ± `fraction` of the value (e.g. 0.143
@@ -231,7 +213,9 @@ impl Estimate {
     /// [`MAX_N_NEEDED`]).
     pub fn n_to_clear(&self, edge: f64) -> Option<usize> {
         let distance = (self.value - edge).abs();
-        let Spread::PerRun { .. } = self.spread else { return None };
+        if self.is_exact() {
+            return None;
+        }
         if distance == 0.0 || self.n < 2 {
             return None;
         }

@@ -44,7 +44,7 @@ use crate::gpu::Gpu;
 use crate::hardware::Fingerprint;
 use crate::records::MachineRecords;
 use crate::records::col;
-use crate::records::{self, Record};
+use crate::records::{self, Record, Row};
 use crate::report;
 use crate::spec::{SpecContext, SpecFile};
 use anyhow::{Context, Result, bail};
@@ -167,6 +167,30 @@ pub struct Case {
     pub params: Record,
     /// Relative cost, for the progress bar.
     pub weight: u64,
+}
+
+impl Case {
+    /// A case of `figure` (its `figure` column) whose parameters are `row`.
+    pub fn of(figure: &str, id: String, row: &impl Row, weight: u64) -> Case {
+        Case { params: Record::new().with(col::FIGURE, figure).with_row(row), id, weight }
+    }
+
+    /// The case with `row`'s parameters after its own.
+    pub fn with_row(mut self, row: &impl Row) -> Case {
+        self.params = self.params.with_row(row);
+        self
+    }
+
+    /// The case's parameters as the row `R`; the error names the case and the column.
+    pub fn row<R: Row>(&self) -> Result<R> {
+        self.params.row().map_err(|e| anyhow::anyhow!("case {}: {e}", self.id))
+    }
+
+    /// The id of run `run` of a repeated case: the first keeps `base` (as recorded before a profile repeated it),
+    /// the others add `/r<run>`.
+    pub fn repeat_id(base: String, run: usize) -> String {
+        if run == 0 { base } else { format!("{base}/r{run}") }
+    }
 }
 
 /// The memory one case holds at its peak, estimated from its sizes (the

@@ -363,6 +363,11 @@ impl PaperMeta {
     }
 }
 
+/// The values of a spec's list, once its lines have served the checks at load.
+pub fn values<T: Copy>(list: &[Spanned<T>]) -> impl Iterator<Item = T> + Clone + '_ {
+    list.iter().map(|v| *v.get_ref())
+}
+
 /// A datasheet number: finite and positive (`nan`, `inf` and 0 parse as TOML floats).
 pub fn positive_finite<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     let v = f64::deserialize(d)?;

@@ -16,8 +16,9 @@ use crate::library::biohel_learning::{LearnedModel, LearningConfig, learn};
 use crate::library::dataset::{self, Dataset};
 use crate::records::Record;
 use crate::records::col;
-use crate::spec::SpecOutline;
-use anyhow::{Context, Result, anyhow, bail};
+use crate::spec::{SpecOutline, values};
+use anyhow::{Context, Result, bail};
+use itertools::iproduct;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
@@ -85,41 +86,21 @@ impl Plan for BiohelPaper {
         let p = self.file.profile(&self.spec.profiles, profile)?;
         let seed = |s: usize, w: usize| self.spec.settings.seed ^ ((s as u64) << 16) ^ w as u64;
         let mut cases = Vec::new();
-        for set in &p.sets {
-            for w in p.windows.iter().map(|w| *w.get_ref()) {
-                for s in 0..p.seeds.as_ref().map_or(0, |n| *n.get_ref()) {
-                    let set = set.get_ref().clone();
-                    cases.push(Case {
-                        id: format!("eval/{set}/w{w}/s{s}"),
-                        params: Record::new().with(col::FIGURE, EVAL_FIGURE).with_row(&SetCase {
-                            set,
-                            windows: w,
-                            iterations: p.iterations.as_ref().map_or(0, |i| *i.get_ref()),
-                            seed: seed(s, w),
-                        }),
-                        weight: 10,
-                    });
-                }
-            }
+        let iterations = p.iterations.as_ref().map_or(0, |i| *i.get_ref());
+        for (set, w, s) in iproduct!(&p.sets, values(&p.windows), 0..p.seeds.as_ref().map_or(0, |n| *n.get_ref())) {
+            let set = set.get_ref().clone();
+            let id = format!("eval/{set}/w{w}/s{s}");
+            cases.push(Case::of(EVAL_FIGURE, id, &SetCase { set, windows: w, iterations, seed: seed(s, w) }, 10));
         }
         if let Some(l) = &p.learn {
             let (population, iterations) = (*l.population.get_ref(), *l.iterations.get_ref());
-            for set in &l.sets {
-                for w in l.windows.iter().map(|w| *w.get_ref()) {
-                    for s in 0..*l.seeds.get_ref() {
-                        let set = set.get_ref().clone();
-                        cases.push(Case {
-                            id: format!("learn/{set}/w{w}/s{s}"),
-                            params: Record::new()
-                                .with(col::FIGURE, LEARN_FIGURE)
-                                .with_row(&SetCase { set, windows: w, iterations, seed: seed(s, w) })
-                                .with_row(&LearnGa { population, max_rules: l.max_rules.as_ref().map(|m| *m.get_ref()) }),
-                            // Rules evaluated per GA in whole-set passes: the
-                            // iterations on strata, the last one on all instances.
-                            weight: (population * (iterations / w + 1) / 50).max(1) as u64,
-                        });
-                    }
-                }
+            let ga = LearnGa { population, max_rules: l.max_rules.as_ref().map(|m| *m.get_ref()) };
+            for (set, w, s) in iproduct!(&l.sets, values(&l.windows), 0..*l.seeds.get_ref()) {
+                let set = set.get_ref().clone();
+                let id = format!("learn/{set}/w{w}/s{s}");
+                // Rules evaluated per GA in whole-set passes: the iterations on strata, the last one on all instances.
+                let weight = (population * (iterations / w + 1) / 50).max(1) as u64;
+                cases.push(Case::of(LEARN_FIGURE, id, &SetCase { set, windows: w, iterations, seed: seed(s, w) }, weight).with_row(&ga));
             }
         }
         if let Some(sc) = &p.scale {
@@ -181,7 +162,7 @@ impl Plan for BiohelPaper {
 impl BiohelPaper {
     /// First stage: one simulated GA per evaluator (Tables 2–3).
     fn run_evaluation(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
-        let SetCase { set, windows, iterations, seed } = case.params.row().map_err(|e| anyhow!("case {}: {e}", case.id))?;
+        let SetCase { set, windows, iterations, seed } = case.row()?;
         let data = self.training_set(&set, windows, seed)?;
         // Every iteration's rules, drawn before any timing.
         let mut rng = StdRng::seed_from_u64(seed);
@@ -200,9 +181,8 @@ impl BiohelPaper {
     /// (Table 2's integration columns, Table 4); every evaluator must learn the
     /// serial evaluator's rule list.
     fn run_learning(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
-        let read = |e: String| anyhow!("case {}: {e}", case.id);
-        let SetCase { set, windows, iterations, seed } = case.params.row().map_err(read)?;
-        let LearnGa { population, max_rules } = case.params.row().map_err(read)?;
+        let SetCase { set, windows, iterations, seed } = case.row()?;
+        let LearnGa { population, max_rules } = case.row()?;
         let base = LearningConfig::for_set(&set).with_context(|| format!("Table 1 gives no coverage breakpoint for `{set}`"))?;
         let cfg = LearningConfig { windows, population, iterations, max_rules, seed, ..base };
         let (train, test) = self.split(&set)?;

@@ -20,9 +20,11 @@ use crate::records::Record;
 use crate::records::col;
 use crate::report::Table;
 use crate::report::chart::{self, RegionChart};
+use crate::spec::values;
 use crate::stats::median;
 use crate::svm::{self, Boundary, Point};
-use anyhow::{Result, anyhow};
+use anyhow::Result;
+use itertools::iproduct;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::collections::BTreeMap;
@@ -38,34 +40,27 @@ const SVM_COST: f64 = 100.0;
 
 impl ScaleProfile {
     pub fn cases(&self, base_seed: u64) -> Vec<Case> {
-        let mut cases = Vec::new();
-        for n in self.instances.iter().map(|n| *n.get_ref()) {
-            for a in self.attributes.iter().map(|a| *a.get_ref()) {
-                for s in 0..*self.seeds.get_ref() {
-                    cases.push(Case {
-                        id: format!("scale/n{n}/a{a}/s{s}"),
-                        params: Record::new().with(col::FIGURE, SCALE_FIGURE).with_row(&ScaleCase {
-                            instances: n,
-                            attributes: a,
-                            classes: *self.classes.get_ref(),
-                            nominal_fraction: *self.nominal_fraction.get_ref(),
-                            iterations: *self.iterations.get_ref(),
-                            seed: base_seed ^ ((s as u64) << 32) ^ ((n as u64) << 12) ^ a as u64,
-                        }),
-                        weight: ((n * a * *self.iterations.get_ref()) as u64 / 200_000).max(1),
-                    });
-                }
-            }
-        }
-        cases
+        let iterations = *self.iterations.get_ref();
+        iproduct!(values(&self.instances), values(&self.attributes), 0..*self.seeds.get_ref())
+            .map(|(n, a, s)| {
+                let row = ScaleCase {
+                    instances: n,
+                    attributes: a,
+                    classes: *self.classes.get_ref(),
+                    nominal_fraction: *self.nominal_fraction.get_ref(),
+                    iterations,
+                    seed: base_seed ^ ((s as u64) << 32) ^ ((n as u64) << 12) ^ a as u64,
+                };
+                Case::of(SCALE_FIGURE, format!("scale/n{n}/a{a}/s{s}"), &row, ((n * a * iterations) as u64 / 200_000).max(1))
+            })
+            .collect()
     }
 }
 
 /// One case: every evaluator runs one simulated GA on the same set and rules and
 /// must give the serial counts exactly.
 pub fn run(case: &Case, env: &RunEnv, rules_per_iteration: usize, expressed_probability: f64) -> Result<Vec<Record>> {
-    let ScaleCase { instances: n, attributes: a, classes, nominal_fraction, iterations, seed } =
-        case.params.row().map_err(|e| anyhow!("case {}: {e}", case.id))?;
+    let ScaleCase { instances: n, attributes: a, classes, nominal_fraction, iterations, seed } = case.row()?;
     let data = dataset::scalable(n, a, classes, nominal_fraction, seed);
     let mut rng = StdRng::seed_from_u64(seed);
     let rules: Vec<Vec<_>> =

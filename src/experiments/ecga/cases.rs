@@ -17,8 +17,9 @@ use crate::library::ecga::{
 };
 use crate::library::trap::Trap;
 use crate::records::{Record, Row, col};
-use crate::spec::SpecOutline;
+use crate::spec::{SpecOutline, values};
 use anyhow::Result;
+use itertools::iproduct;
 use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
@@ -38,80 +39,61 @@ impl Plan for EcgaPaper {
     fn cases(&self, profile: &str) -> Result<Vec<Case>, crate::error::SpecError> {
         let p = self.file.profile(&self.spec.profiles, profile)?;
         let seed = |id: &str| self.spec.seed(id);
+        let searches = [Search::Greedy, Search::GreedyMating];
         let mut cases = Vec::new();
-        for ell in p.table5_ells.iter().map(|e| *e.get_ref()) {
-            for search in [Search::Greedy, Search::GreedyMating] {
-                for b in 0..*p.table5_bisections.get_ref() {
-                    let id = format!("table5/{}/l{ell}/b{b}", search.name());
-                    let params = Table5Case {
-                        search: search.name().into(),
-                        ell,
-                        bisection: b,
-                        runs_per_trial: Some(*p.table5_runs_per_trial.get_ref()),
-                        required_successes: Some(*p.table5_successes.get_ref()),
-                        randomness: Some(p.table5_randomness().name().into()),
-                        seed: seed(&id),
-                    };
-                    cases.push(case(id, TABLE5, &params, (ell * ell) as u64 / 10));
-                }
-            }
+        for (ell, search, b) in iproduct!(values(&p.table5_ells), searches, 0..*p.table5_bisections.get_ref()) {
+            let id = format!("table5/{}/l{ell}/b{b}", search.name());
+            let params = Table5Case {
+                search: search.name().into(),
+                ell,
+                bisection: b,
+                runs_per_trial: Some(*p.table5_runs_per_trial.get_ref()),
+                required_successes: Some(*p.table5_successes.get_ref()),
+                randomness: Some(p.table5_randomness().name().into()),
+                seed: seed(&id),
+            };
+            cases.push(Case::of(TABLE5, id, &params, (ell * ell) as u64 / 10));
         }
-        for n in p.fig6_pops.iter().map(|n| *n.get_ref()) {
-            for search in [Search::Greedy, Search::GreedyMating] {
-                for run in 0..*p.fig6_runs.get_ref() {
-                    let id = format!("fig6/{}/n{n}/r{run}", search.name());
-                    let params = RunCase { search: search.name().into(), ell: 50, n, run, seed: seed(&id) };
-                    cases.push(case(id, FIG6, &params, n as u64 / 100 + 1));
-                }
-            }
+        for (n, search, run) in iproduct!(values(&p.fig6_pops), searches, 0..*p.fig6_runs.get_ref()) {
+            let id = format!("fig6/{}/n{n}/r{run}", search.name());
+            let params = RunCase { search: search.name().into(), ell: 50, n, run, seed: seed(&id) };
+            cases.push(Case::of(FIG6, id, &params, n as u64 / 100 + 1));
         }
-        for ell in p.fig7_ells.iter().map(|e| *e.get_ref()) {
-            let n = self.spec.population(ell, Search::GreedyMating);
-            for run in 0..*p.fig7_runs.get_ref() {
-                let id = format!("fig7/l{ell}/r{run}");
-                let params = RunCase { search: Search::GreedyMating.name().into(), ell, n, run, seed: seed(&id) };
-                cases.push(case(id, FIG7, &params, (ell * ell * n / 100_000) as u64 + 1));
-            }
+        for (ell, run) in iproduct!(values(&p.fig7_ells), 0..*p.fig7_runs.get_ref()) {
+            let (n, id) = (self.spec.population(ell, Search::GreedyMating), format!("fig7/l{ell}/r{run}"));
+            let params = RunCase { search: Search::GreedyMating.name().into(), ell, n, run, seed: seed(&id) };
+            cases.push(Case::of(FIG7, id, &params, (ell * ell * n / 100_000) as u64 + 1));
         }
-        for ell in p.fig5_ells.iter().map(|e| *e.get_ref()) {
+        for (ell, run) in iproduct!(values(&p.fig5_ells), 0..*p.fig5_runs.get_ref()) {
+            let (n, id) = (self.spec.population(ell, Search::Greedy), format!("fig5/l{ell}/r{run}"));
+            let single_thread = ell <= p.cpu_1t_max_ell;
+            let params = Fig5Case { search: Search::Greedy.name().into(), ell, n, run, single_thread, seed: seed(&id) };
+            cases.push(Case::of(FIG5, id, &params, (ell * ell * n / 20_000) as u64 + 1));
+        }
+        let runs = *p.build_runs.get_ref();
+        for (ell, run) in iproduct!(values(&p.build_ells), 0..runs) {
             let n = self.spec.population(ell, Search::Greedy);
-            for run in 0..*p.fig5_runs.get_ref() {
-                let id = format!("fig5/l{ell}/r{run}");
-                let single_thread = ell <= p.cpu_1t_max_ell;
-                let params = Fig5Case { search: Search::Greedy.name().into(), ell, n, run, single_thread, seed: seed(&id) };
-                cases.push(case(id, FIG5, &params, (ell * ell * n / 20_000) as u64 + 1));
-            }
+            let id = if runs == 1 { format!("build/l{ell}") } else { format!("build/l{ell}/r{run}") };
+            let repeats = Some(*p.build_repeats.get_ref());
+            let params = BuildCase { search: Search::Greedy.name().into(), ell, n, seed: seed(&id), repeats };
+            cases.push(Case::of(BUILD, id, &params, (ell * ell * n / 1_000) as u64 + 1));
         }
-        for ell in p.build_ells.iter().map(|e| *e.get_ref()) {
+        for (ell, run, chunk) in iproduct!(values(&p.whole_ells), 0..p.whole_runs, 0..p.whole_chunks) {
             let n = self.spec.population(ell, Search::Greedy);
-            let runs = *p.build_runs.get_ref();
-            for run in 0..runs {
-                let id = if runs == 1 { format!("build/l{ell}") } else { format!("build/l{ell}/r{run}") };
-                let repeats = Some(*p.build_repeats.get_ref());
-                let params = BuildCase { search: Search::Greedy.name().into(), ell, n, seed: seed(&id), repeats };
-                cases.push(case(id, BUILD, &params, (ell * ell * n / 1_000) as u64 + 1));
-            }
-        }
-        for ell in p.whole_ells.iter().map(|e| *e.get_ref()) {
-            let n = self.spec.population(ell, Search::Greedy);
-            for run in 0..p.whole_runs {
-                for chunk in 0..p.whole_chunks {
-                    let id = format!("whole/l{ell}/r{run}/c{chunk}");
-                    let params = WholeCase {
-                        search: Search::Greedy.name().into(),
-                        ell,
-                        n,
-                        run,
-                        chunk,
-                        chunks: p.whole_chunks,
-                        threads: p.whole_threads,
-                        run_seed: seed(&format!("whole/l{ell}/r{run}")),
-                        calibration_seed: seed(&format!("build/l{ell}")),
-                        seed: seed(&id),
-                    };
-                    cases.push(case(id, WHOLE, &params, (ell * ell * n / 1_000) as u64 + 1));
-                }
-            }
+            let id = format!("whole/l{ell}/r{run}/c{chunk}");
+            let params = WholeCase {
+                search: Search::Greedy.name().into(),
+                ell,
+                n,
+                run,
+                chunk,
+                chunks: p.whole_chunks,
+                threads: p.whole_threads,
+                run_seed: seed(&format!("whole/l{ell}/r{run}")),
+                calibration_seed: seed(&format!("build/l{ell}")),
+                seed: seed(&id),
+            };
+            cases.push(Case::of(WHOLE, id, &params, (ell * ell * n / 1_000) as u64 + 1));
         }
         if p.scale_build {
             // Section 5.4: "both of our implementations scale up to 9,800-bit".
@@ -119,7 +101,7 @@ impl Plan for EcgaPaper {
             for (search, suffix) in [(Search::Greedy, ""), (Search::GreedyMating, "/gm")] {
                 let id = format!("scale/l{ell}{suffix}");
                 let params = BuildCase { search: search.name().into(), ell, n, seed: seed(&id), repeats: None };
-                cases.push(case(id, SCALE, &params, (ell * ell * n / 1_000) as u64 + 1));
+                cases.push(Case::of(SCALE, id, &params, (ell * ell * n / 1_000) as u64 + 1));
             }
         }
         if !p.count_sizes.is_empty() {
@@ -127,7 +109,7 @@ impl Plan for EcgaPaper {
             let sizes: Vec<String> = p.count_sizes.iter().map(|s| s.get_ref().to_string()).collect();
             let id = format!("count/n{n}");
             let params = CountCase { search: "none".into(), ell: COUNT_ELL, n, sizes: sizes.join(","), seed: seed(&id) };
-            cases.push(case(id, COUNT, &params, (COUNT_ELL * n / 1_000) as u64 + 1));
+            cases.push(Case::of(COUNT, id, &params, (COUNT_ELL * n / 1_000) as u64 + 1));
         }
         Ok(cases)
     }
@@ -138,7 +120,7 @@ impl Plan for EcgaPaper {
     /// the paper's (it brackets the size from above).
     fn footprint(&self, case: &Case) -> Footprint {
         fn of<R: Row>(case: &Case) -> R {
-            params(case).unwrap_or_else(|e| panic!("{e}"))
+            case.row().unwrap_or_else(|e| panic!("{e}"))
         }
         // ℓ, N, the profile's key and, for a whole case, its chunks.
         let (ell, n, key, chunks) = match case.params.str(col::FIGURE) {
@@ -225,7 +207,7 @@ impl Plan for EcgaPaper {
         let mut rows = Vec::new();
         match case.params.str(col::FIGURE) {
             TABLE5 => {
-                let c: Table5Case = params(case)?;
+                let c: Table5Case = case.row()?;
                 let rule = Table5Rule::of(&c);
                 let criteria = BisectionCriteria {
                     n0: *self.spec.settings.bisection_n0.get_ref(),
@@ -243,7 +225,7 @@ impl Plan for EcgaPaper {
                 rows.push(ran(name).with_row(&Bisection { n_min: b.n, trials: b.trials.len(), runs, wall_ms: ms_since(t0) }));
             }
             FIG5 => {
-                let c: Fig5Case = params(case)?;
+                let c: Fig5Case = case.row()?;
                 let (trap, cfg) = (trap(c.ell), self.spec.config(c.n, c.ell, search_of(&c.search)));
                 if !c.single_thread {
                     rows.extend(SINGLE_THREADED.map(|s| self.not_run_row(s, "ℓ beyond the profile's cpu_1t_max_ell")));
@@ -263,7 +245,7 @@ impl Plan for EcgaPaper {
                 }
             }
             BUILD => {
-                let c: BuildCase = params(case)?;
+                let c: BuildCase = case.row()?;
                 let selected = ecga::first_selection(&trap(c.ell), c.n, tournament, c.seed)?;
                 let xlogx = XLogX::new(c.n);
                 let scorers = every_scorer(env, true)?;
@@ -281,7 +263,7 @@ impl Plan for EcgaPaper {
                 }
             }
             WHOLE => {
-                let c: WholeCase = params(case)?;
+                let c: WholeCase = case.row()?;
                 let trap = trap(c.ell);
                 let calibration = ecga::first_selection(&trap, c.n, tournament, c.calibration_seed)?;
                 let configs = [Search::Greedy, Search::GreedyMating].map(|s| ecga::EcgaConfig {
@@ -295,18 +277,18 @@ impl Plan for EcgaPaper {
                 rows.extend(whole_run(&trap, &configs, c.run_seed, &calibration, (c.chunk, c.chunks), threads, env)?);
             }
             SCALE => {
-                let c: BuildCase = params(case)?;
+                let c: BuildCase = case.row()?;
                 if let Some(gpu) = &env.gpu {
                     rows.push(scale_build(gpu, &trap(c.ell), search_of(&c.search), c.n, c.seed, max_l, env)?);
                 }
             }
             COUNT => {
-                let c: CountCase = params(case)?;
+                let c: CountCase = case.row()?;
                 let sizes = c.sizes.split(',').map(str::parse).collect::<Result<Vec<usize>, _>>()?;
                 rows.extend(count_rates(&trap(c.ell), &sizes, c.n, c.seed, env)?);
             }
             FIG6 => {
-                let c: RunCase = params(case)?;
+                let c: RunCase = case.row()?;
                 let (name, mut scorer) = fastest(env)?;
                 let r = ecga::run(&trap(c.ell), &self.spec.config(c.n, c.ell, search_of(&c.search)), c.seed, scorer.as_mut())?;
                 for (g, h) in r.history.iter().enumerate() {
@@ -320,7 +302,7 @@ impl Plan for EcgaPaper {
                 }
             }
             FIG7 => {
-                let c: RunCase = params(case)?;
+                let c: RunCase = case.row()?;
                 let (name, mut scorer) = fastest(env)?;
                 let t0 = Instant::now();
                 let r = ecga::run(&trap(c.ell), &self.spec.config(c.n, c.ell, search_of(&c.search)), c.seed, scorer.as_mut())?;
@@ -330,16 +312,6 @@ impl Plan for EcgaPaper {
         }
         Ok(rows)
     }
-}
-
-/// A case of `figure` with its kind's parameters.
-fn case(id: String, figure: &str, params: &impl Row, weight: u64) -> Case {
-    Case { params: Record::new().with(col::FIGURE, figure).with_row(params), id, weight }
-}
-
-/// A case's parameters, as its kind's row.
-fn params<R: Row>(case: &Case) -> Result<R> {
-    case.params.row().map_err(|e| anyhow::anyhow!("ECGA case {}: {e}", case.id))
 }
 
 fn ms_since(t0: Instant) -> f64 {

@@ -37,7 +37,12 @@ fn case(id: &str, rows: Vec<Record>) -> Case<'_> {
 
 /// `n` values around `mean`, ±1%.
 fn around(mean: f64, n: usize) -> Vec<f64> {
-    (0..n).map(|i| mean * (1.0 + 0.01 * ((i % 3) as f64 - 1.0))).collect()
+    around_by(mean, n, 0.01)
+}
+
+/// `n` values around `mean`, ± `fraction` of it.
+fn around_by(mean: f64, n: usize, fraction: f64) -> Vec<f64> {
+    (0..n).map(|i| mean * (1.0 + fraction * ((i % 3) as f64 - 1.0))).collect()
 }
 
 /// A row of `figure` by `scorer` that ran, stored by the `test` profile's run 1.
@@ -114,7 +119,12 @@ fn fig6_to(search: &str, n: usize, runs: usize, len: usize, quality: f64, top: f
 /// `n` whole runs of GM search (Figure 7) and of greedy (Figure 5) with gECGA
 /// at ℓ: greedy's model building half its run, GM's a quarter of greedy's run.
 fn fig7(ell: usize, n: usize, gm_ms: f64, greedy_ms: f64) -> Vec<Record> {
-    let mut rows: Vec<Record> = around(gm_ms, n)
+    fig7_by(ell, n, gm_ms, greedy_ms, 0.01)
+}
+
+/// [`fig7`] with the runs' times ± `fraction` of their mean.
+fn fig7_by(ell: usize, n: usize, gm_ms: f64, greedy_ms: f64, fraction: f64) -> Vec<Record> {
+    let mut rows: Vec<Record> = around_by(gm_ms, n, fraction)
         .into_iter()
         .enumerate()
         .map(|(r, t)| {
@@ -123,7 +133,7 @@ fn fig7(ell: usize, n: usize, gm_ms: f64, greedy_ms: f64) -> Vec<Record> {
             gm.with_row(&RunRow { total_ms: t, model_ms: greedy_ms / 4.0, ..RunRow::default() })
         })
         .collect();
-    rows.extend(around(greedy_ms, n).into_iter().enumerate().map(|(r, t)| fig5("test", 1, ell, r, GECGA, t / 2.0, t)));
+    rows.extend(around_by(greedy_ms, n, fraction).into_iter().enumerate().map(|(r, t)| fig5("test", 1, ell, r, GECGA, t / 2.0, t)));
     rows
 }
 
@@ -735,6 +745,15 @@ fn gm_faster_differs_on_this_hardware_where_amdahls_law_predicts_every_size() {
     // A tie at one ℓ and GM faster at the other: inconclusive (every ℓ must show it), not explained.
     let o = judge([fig7(100, 5, 60.0, 100.0), fig7(150, 5, 200.0, 200.0)].concat());
     assert_eq!(o.verdict.kind(), VerdictKind::Inconclusive, "{}", o.evidence);
+    // GM three times slower, five runs ±1%: the law misses both points (measured 0.24× the paper's, predicted 0.84×).
+    let o = judge([fig7(100, 5, 300.0, 100.0), fig7(150, 5, 600.0, 200.0)].concat());
+    assert_eq!(o.verdict, Verdict::NotReproduced(Some(crate::claims::Direction::FallsShort)), "{}", o.evidence);
+    assert!(o.evidence.contains("misses 2 of 2 points"), "{}", o.evidence);
+    // The same cut to two runs of ±8%: GM is still slower at each ℓ, but the prediction from those runs and the
+    // measurement are both too wide to place the point inside or outside the band: inconclusive, with the n needed.
+    let o = judge([fig7_by(100, 2, 300.0, 100.0, 0.08), fig7_by(150, 2, 600.0, 200.0, 0.08)].concat());
+    assert_eq!(o.verdict.kind(), VerdictKind::Inconclusive, "{} — {}", o.verdict.label(), o.evidence);
+    assert!(o.verdict.n_needed().is_some_and(|n| n > 2), "{:?}: {}", o.verdict.n_needed(), o.evidence);
 }
 
 /// The spec's `paper_share` is gECGA's model-building share Section 5.3's speedups give.

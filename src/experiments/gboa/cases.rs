@@ -27,9 +27,10 @@ use crate::gpu::boa::{GpuFamilyScorer, device_run_bytes, run_on_device};
 use crate::library::boa::{self, BoaConfig, BoaResult, Construction, CpuFamilyScorer, FamilyScorer, ParallelFamilyScorer, Randomness};
 use crate::library::ecga::{Popcount, PrefixFastCount};
 use crate::library::trap::Trap;
-use crate::records::{Record, col};
-use crate::spec::SpecOutline;
+use crate::records::Record;
+use crate::spec::{SpecOutline, values};
 use anyhow::Result;
+use itertools::iproduct;
 
 /// Column names, in report order: the paper's three and the multi-threaded extra.
 pub const SBOA: &str = "sboa";
@@ -73,31 +74,17 @@ impl Plan for GboaPaper {
         let n = *self.spec.settings.population.get_ref();
         let seed = self.spec.settings.seed;
         let mut cases = Vec::new();
-        for ell in p.table1_ells.iter().map(|e| *e.get_ref()) {
-            for r in 0..*p.runs.get_ref() {
-                cases.push(Case {
-                    id: format!("table1/l{ell}/r{r}"),
-                    params: Record::new().with(col::FIGURE, TABLE1).with_row(&Table1Case {
-                        ell,
-                        n,
-                        run: r,
-                        generations: *p.generations.get_ref(),
-                        seed: seed ^ ((ell as u64) << 20) ^ r as u64,
-                    }),
-                    weight: (ell * ell * *p.generations.get_ref()) as u64 / 100 + 1,
-                });
-            }
+        let generations = *p.generations.get_ref();
+        for (ell, r) in iproduct!(values(&p.table1_ells), 0..*p.runs.get_ref()) {
+            let row = Table1Case { ell, n, run: r, generations, seed: seed ^ ((ell as u64) << 20) ^ r as u64 };
+            cases.push(Case::of(TABLE1, format!("table1/l{ell}/r{r}"), &row, (ell * ell * generations) as u64 / 100 + 1));
         }
-        let complexity = p
-            .complexity_ells
-            .iter()
-            .map(|e| (*e.get_ref(), n, "ell"))
-            .chain(p.complexity_pops.iter().map(|pop| (*p.complexity_ell.get_ref(), *pop.get_ref(), "n")));
+        let ell = *p.complexity_ell.get_ref();
+        let complexity = values(&p.complexity_ells).map(|e| (e, n, "ell")).chain(values(&p.complexity_pops).map(|pop| (ell, pop, "n")));
         for (ell, n, axis) in complexity {
             let id = if axis == "ell" { format!("complexity/l{ell}") } else { format!("complexity/n{n}") };
-            let params = ComplexityCase { axis: axis.into(), ell, n, seed: seed ^ ((ell as u64) << 40) ^ n as u64 };
-            let params = Record::new().with(col::FIGURE, COMPLEXITY).with_row(&params);
-            cases.push(Case { id, params, weight: (ell * ell * n / 4800) as u64 / 100 + 1 });
+            let row = ComplexityCase { axis: axis.into(), ell, n, seed: seed ^ ((ell as u64) << 40) ^ n as u64 };
+            cases.push(Case::of(COMPLEXITY, id, &row, (ell * ell * n / 4800) as u64 / 100 + 1));
         }
         Ok(cases)
     }
@@ -137,7 +124,7 @@ impl Plan for GboaPaper {
         let (ell, n, seed, generations, repeats) = match &table1 {
             Some(t) => (t.ell, t.n, t.seed, t.generations, 1),
             None => {
-                let c: ComplexityCase = case.params.row().map_err(|e| anyhow::anyhow!("gBOA case {}: {e}", case.id))?;
+                let c: ComplexityCase = case.row()?;
                 (c.ell, c.n, c.seed, 1, COMPLEXITY_REPEATS)
             }
         };

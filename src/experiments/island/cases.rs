@@ -39,10 +39,11 @@ use crate::experiments::{Case, Footprint, Plan, RunEnv};
 use crate::gpu::island::Design;
 use crate::library::island::{self, Config, RunResult, Threads, Variant};
 use crate::library::knapsack::{Certificate, Instance, PisingerKind, certify, pisinger_with_ratio};
+use crate::records::Record;
 use crate::records::col;
-use crate::records::{Record, Row};
-use crate::spec::SpecOutline;
-use anyhow::{Context, Result, anyhow};
+use crate::spec::{SpecOutline, values};
+use anyhow::{Context, Result};
+use itertools::iproduct;
 
 impl IslandPaper {
     pub(super) fn instance(&self) -> Result<Instance> {
@@ -129,133 +130,83 @@ impl Plan for IslandPaper {
     fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
         let p = self.file.profile(&self.spec.profiles, profile)?;
         let seed = self.spec.settings.seed;
+        // Islands × size × generations of a case, 10⁴ to a unit of weight.
+        let weight = |islands: usize, size: usize, gens: u32, per: u64| (islands * size) as u64 * u64::from(gens) / per + 1;
+        let run = |islands, island_size, generations, r: usize, seed| IslandsCase { islands, island_size, generations, run: Some(r), seed };
         let mut cases = Vec::new();
         let gens = *p.generations.get_ref();
-        for islands in p.grid_islands.iter().map(|i| *i.get_ref()) {
-            for size in p.grid_sizes.iter().map(|n| *n.get_ref()) {
-                for r in 0..*p.runs.get_ref() {
-                    cases.push(Case {
-                        id: format!("grid/i{islands}/n{size}/r{r}"),
-                        params: Record::new().with(col::FIGURE, GRID).with_row(&IslandsCase {
-                            islands,
-                            island_size: size,
-                            generations: gens,
-                            run: Some(r),
-                            seed: seed ^ ((islands as u64) << 32) ^ ((size as u64) << 16) ^ r as u64,
-                        }),
-                        weight: (islands * size) as u64 * u64::from(gens) / 10_000 + 1,
-                    });
-                }
-            }
+        for (islands, size, r) in iproduct!(values(&p.grid_islands), values(&p.grid_sizes), 0..*p.runs.get_ref()) {
+            let row = run(islands, size, gens, r, seed ^ ((islands as u64) << 32) ^ ((size as u64) << 16) ^ r as u64);
+            cases.push(Case::of(GRID, format!("grid/i{islands}/n{size}/r{r}"), &row, weight(islands, size, gens, 10_000)));
         }
         if let Some(f) = &p.full_length {
             for r in 0..*f.runs.get_ref() {
-                cases.push(Case {
-                    id: format!("full/i{}/n{}/r{r}", f.islands, f.size),
-                    params: Record::new().with(col::FIGURE, FULL).with_row(&IslandsCase {
-                        islands: f.islands,
-                        island_size: f.size,
-                        generations: f.generations,
-                        run: Some(r),
-                        seed: seed ^ 0xF011 ^ ((f.islands as u64) << 32) ^ ((f.size as u64) << 16) ^ r as u64,
-                    }),
-                    weight: (f.islands * f.size) as u64 * u64::from(f.generations) / 10_000 + 1,
-                });
+                let row = run(
+                    f.islands,
+                    f.size,
+                    f.generations,
+                    r,
+                    seed ^ 0xF011 ^ ((f.islands as u64) << 32) ^ ((f.size as u64) << 16) ^ r as u64,
+                );
+                let id = format!("full/i{}/n{}/r{r}", f.islands, f.size);
+                cases.push(Case::of(FULL, id, &row, weight(f.islands, f.size, f.generations, 10_000)));
             }
         }
         if let Some(gens) = p.ring_generations.as_ref().map(|g| *g.get_ref()) {
-            for islands in p.ring_islands.iter().map(|i| *i.get_ref()) {
-                for size in p.ring_sizes.iter().map(|n| *n.get_ref()) {
-                    for r in 0..repeats(&p.ring_runs) {
-                        cases.push(Case {
-                            id: repeat_id(format!("ring/i{islands}/n{size}"), r),
-                            params: Record::new().with(col::FIGURE, RING).with_row(&IslandsCase {
-                                islands,
-                                island_size: size,
-                                generations: gens,
-                                run: Some(r),
-                                seed: seed ^ 0x21A6 ^ ((islands as u64) << 32) ^ ((size as u64) << 16) ^ ((r as u64) << 40),
-                            }),
-                            weight: (islands * size) as u64 * u64::from(gens) / 5_000 + 1,
-                        });
-                    }
-                }
+            for (islands, size, r) in iproduct!(values(&p.ring_islands), values(&p.ring_sizes), 0..repeats(&p.ring_runs)) {
+                let row =
+                    run(islands, size, gens, r, seed ^ 0x21A6 ^ ((islands as u64) << 32) ^ ((size as u64) << 16) ^ ((r as u64) << 40));
+                cases.push(Case::of(
+                    RING,
+                    Case::repeat_id(format!("ring/i{islands}/n{size}"), r),
+                    &row,
+                    weight(islands, size, gens, 5_000),
+                ));
             }
         }
         if let Some(f) = &p.families {
             let (islands, size, gens, range) = (*f.islands.get_ref(), *f.size.get_ref(), *f.generations.get_ref(), *f.range.get_ref());
-            for kind in &f.kinds {
-                for items in f.items.iter().map(|n| *n.get_ref()) {
-                    for ratio in f.ratios.iter().map(|r| *r.get_ref()) {
-                        for variant in &f.variants {
-                            for r in 0..*f.runs.get_ref() {
-                                let (kind, variant) = (kind.get_ref(), variant.get_ref());
-                                cases.push(Case {
-                                    id: format!("families/{kind}/n{items}/c{ratio}/{variant}/r{r}"),
-                                    params: Record::new()
-                                        .with(col::FIGURE, FAMILIES)
-                                        .with_row(&FamilyCase {
-                                            kind: kind.clone(),
-                                            items,
-                                            capacity_ratio: ratio,
-                                            range,
-                                            instance_seed: *f.instance_seed.get_ref(),
-                                            variant: variant.clone(),
-                                        })
-                                        .with_row(&IslandsCase {
-                                            islands,
-                                            island_size: size,
-                                            generations: gens,
-                                            run: Some(r),
-                                            seed: seed ^ 0xFA ^ (r as u64) << 8,
-                                        }),
-                                    weight: (islands * size * items) as u64 * u64::from(gens) / 10_000_000 + 1,
-                                });
-                            }
-                        }
-                    }
-                }
+            for (kind, items, ratio, variant, r) in
+                iproduct!(&f.kinds, values(&f.items), values(&f.ratios), &f.variants, 0..*f.runs.get_ref())
+            {
+                let (kind, variant) = (kind.get_ref(), variant.get_ref());
+                let family = FamilyCase {
+                    kind: kind.clone(),
+                    items,
+                    capacity_ratio: ratio,
+                    range,
+                    instance_seed: *f.instance_seed.get_ref(),
+                    variant: variant.clone(),
+                };
+                let id = format!("families/{kind}/n{items}/c{ratio}/{variant}/r{r}");
+                let row = run(islands, size, gens, r, seed ^ 0xFA ^ (r as u64) << 8);
+                cases.push(Case::of(FAMILIES, id, &family, weight(islands * items, size, gens, 10_000_000)).with_row(&row));
             }
         }
         if let Some(gens) = p.table_generations.as_ref().map(|g| *g.get_ref()) {
-            for islands in p.table_islands.iter().map(|i| *i.get_ref()) {
-                for size in p.table_sizes.iter().map(|n| *n.get_ref()) {
-                    for r in 0..repeats(&p.table_runs) {
-                        cases.push(Case {
-                            id: repeat_id(format!("table/i{islands}/n{size}"), r),
-                            params: Record::new().with(col::FIGURE, TABLE).with_row(&IslandsCase {
-                                islands,
-                                island_size: size,
-                                generations: gens,
-                                run: Some(r),
-                                seed: seed ^ 0x7AB1E ^ ((islands as u64) << 32) ^ ((size as u64) << 16) ^ ((r as u64) << 40),
-                            }),
-                            // One CPU thread evolves every island: its time dominates.
-                            weight: (islands * size) as u64 * u64::from(gens) / 100 + 1,
-                        });
-                    }
-                }
+            for (islands, size, r) in iproduct!(values(&p.table_islands), values(&p.table_sizes), 0..repeats(&p.table_runs)) {
+                let row =
+                    run(islands, size, gens, r, seed ^ 0x7AB1E ^ ((islands as u64) << 32) ^ ((size as u64) << 16) ^ ((r as u64) << 40));
+                // One CPU thread evolves every island: its time dominates.
+                cases.push(Case::of(
+                    TABLE,
+                    Case::repeat_id(format!("table/i{islands}/n{size}"), r),
+                    &row,
+                    weight(islands, size, gens, 100),
+                ));
             }
         }
         let gens = *p.speed_generations.get_ref();
         let threads: Vec<String> = p.speed_threads.iter().map(|t| t.get_ref().to_string()).collect();
-        for size in p.speed_sizes.iter().map(|n| *n.get_ref()) {
-            for r in 0..repeats(&p.speed_runs) {
-                cases.push(Case {
-                    id: repeat_id(format!("speed/n{size}"), r),
-                    params: Record::new()
-                        .with(col::FIGURE, SPEED)
-                        .with_row(&IslandsCase {
-                            islands: 1,
-                            island_size: size,
-                            generations: gens,
-                            run: Some(r),
-                            seed: seed ^ size as u64 ^ ((r as u64) << 40),
-                        })
-                        .with_row(&SpeedCase { thread_counts: threads.join("+") }),
-                    weight: (size as u64 * u64::from(gens) / 100 + 1) * (1 + threads.len() as u64),
-                });
-            }
+        for (size, r) in iproduct!(values(&p.speed_sizes), 0..repeats(&p.speed_runs)) {
+            let row = run(1, size, gens, r, seed ^ size as u64 ^ ((r as u64) << 40));
+            let case = Case::of(
+                SPEED,
+                Case::repeat_id(format!("speed/n{size}"), r),
+                &row,
+                weight(1, size, gens, 100) * (1 + threads.len() as u64),
+            );
+            cases.push(case.with_row(&SpeedCase { thread_counts: threads.join("+") }));
         }
         Ok(cases)
     }
@@ -290,7 +241,7 @@ impl Plan for IslandPaper {
 
     fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
         let p = &case.params;
-        let IslandsCase { islands, island_size: size, generations, seed, .. } = params(case)?;
+        let IslandsCase { islands, island_size: size, generations, seed, .. } = case.row()?;
         let instance = self.instance()?;
         let optimum = self.stated_optimum(&instance)?;
         let mut rows = Vec::new();
@@ -335,7 +286,7 @@ impl Plan for IslandPaper {
             rows.push(Record::ran(name).with_row(&RunRow { threads: Some(n_threads), ..run_row(&r, Some(optimum)) }));
         }
         // Figure 7's thread counts, each on a pool of its own, where the machine has the cores.
-        let SpeedCase { thread_counts: counts } = params(case)?;
+        let SpeedCase { thread_counts: counts } = case.row()?;
         for k in thread_counts(&counts).with_context(|| format!("case {}", case.id))? {
             let name = cpu_threads(k);
             let cores = env.fingerprint.cpu_physical_cores;
@@ -415,7 +366,7 @@ impl IslandPaper {
     /// (`library::knapsack::certify`, cached), and one run of the case's variant (the paper's GA or a labelled variant) on the
     /// GPU where there is one, else on all CPU cores.
     fn family_row(&self, case: &Case, islands: usize, size: usize, generations: u32, seed: u64, env: &RunEnv) -> Result<Vec<Record>> {
-        let f: FamilyCase = params(case)?;
+        let f: FamilyCase = case.row()?;
         let kind = PisingerKind::parse(&f.kind).with_context(|| format!("case {}: kind `{}`", case.id, f.kind))?;
         let variant = Variant::parse(&f.variant).with_context(|| format!("case {}: variant `{}`", case.id, f.variant))?;
         let instance = pisinger_with_ratio(kind, f.items, f.range, f.capacity_ratio, f.instance_seed);
@@ -505,16 +456,6 @@ pub(super) fn optimum_note(stated: u64, c: &Certificate) -> String {
             c.feasible, c.bound
         ),
     }
-}
-
-/// `case`'s parameters as the row `R`; the error names the case and the column.
-fn params<R: Row>(case: &Case) -> Result<R> {
-    case.params.row().map_err(|e| anyhow!("island case {}: {e}", case.id))
-}
-
-/// A repeated case's id: the first run keeps the case's own id (as recorded before repeats), the others add `/r<run>`.
-fn repeat_id(base: String, run: usize) -> String {
-    if run == 0 { base } else { format!("{base}/r{run}") }
 }
 
 /// The CPU thread counts of a speed case's `thread_counts` ("6+12"; empty: none).

@@ -115,8 +115,7 @@ impl Plan for LayoutPaper {
     }
 
     fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
-        let SizeCase { function, pop, dim, seed, tries } =
-            case.params.row().map_err(|e| anyhow::anyhow!("layout case {}: {e}", case.id))?;
+        let SizeCase { function, pop, dim, seed, tries } = case.row()?;
         let f = Function::from_name(&function).expect("case from spec");
         let x = ns::random_population(pop, dim, seed);
         let refs = ns::references(f, &x, dim);
