@@ -300,6 +300,20 @@ impl SpecFile {
         Ok(())
     }
 
+    /// The first of `values` that is not `ok`, as an error at its line naming `key` and `message(value)`.
+    pub fn check_each<'a, T: 'a>(
+        &self,
+        values: impl IntoIterator<Item = &'a toml::Spanned<T>>,
+        key: &str,
+        ok: impl Fn(&T) -> bool,
+        message: impl Fn(&T) -> String,
+    ) -> Result<(), SpecError> {
+        match values.into_iter().find(|v| !ok(v.get_ref())) {
+            Some(v) => Err(self.invalid(v, key, message(v.get_ref()))),
+            None => Ok(()),
+        }
+    }
+
     /// An [`SpecError::Invalid`] at the span of a value.
     pub fn invalid<T>(&self, at: &toml::Spanned<T>, key: &str, message: impl Into<String>) -> SpecError {
         SpecError::Invalid { path: self.path.clone(), line: self.line_of(at.span().start), key: key.to_owned(), message: message.into() }

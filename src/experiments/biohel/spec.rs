@@ -259,21 +259,11 @@ impl PaperTables {
 }
 
 fn validate_sets(file: &SpecFile, sets: &[Spanned<String>], key: &str) -> Result<(), SpecError> {
-    for set in sets {
-        if !SETS.contains(&set.get_ref().as_str()) {
-            return Err(file.invalid(set, key, format!("unknown set `{}` (known: {})", set.get_ref(), SETS.join(", "))));
-        }
-    }
-    Ok(())
+    file.check_each(sets, key, |set| SETS.contains(&set.as_str()), |set| format!("unknown set `{set}` (known: {})", SETS.join(", ")))
 }
 
 fn validate_windows(file: &SpecFile, windows: &[Spanned<usize>], key: &str) -> Result<(), SpecError> {
-    for w in windows {
-        if !(1..=1000).contains(w.get_ref()) {
-            return Err(file.invalid(w, key, format!("{} windows: must be in 1..=1000", w.get_ref())));
-        }
-    }
-    Ok(())
+    file.check_each(windows, key, |w| (1..=1000).contains(w), |w| format!("{w} windows: must be in 1..=1000"))
 }
 
 crate::paper_spec!(BiohelSpec, Profile, validate);
@@ -281,10 +271,8 @@ crate::paper_spec!(BiohelSpec, Profile, validate);
 /// Range checks beyond the types (the claims' parameters are checked when they are bound).
 pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
     for (key, band) in [("evaluation", &spec.peaks.evaluation), ("learning", &spec.peaks.learning)] {
-        if band.get_ref().low <= 0.0 {
-            let why = format!("instances per stratum must be above 0, not {}", band.get_ref().low);
-            return Err(file.invalid(band, &format!("peaks.{key}"), why));
-        }
+        let why = |b: &Band| format!("instances per stratum must be above 0, not {}", b.low);
+        file.check_each([band], &format!("peaks.{key}"), |b| b.low > 0.0, why)?;
     }
     let small = &spec.small_sets;
     validate_sets(file, &small.sets, "small_sets.sets")?;
@@ -293,20 +281,17 @@ pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
     if small.sets.is_empty() {
         return Err(file.invalid_key("small_sets", "sets", "name at least one set"));
     }
-    if small.large_above.get_ref().is_nan() || *small.large_above.get_ref() <= 0.0 {
-        let why = format!("training instances must be above 0, not {}", small.large_above.get_ref());
-        return Err(file.invalid(&small.large_above, "small_sets.large_above", why));
-    }
+    let why = |n: &f64| format!("training instances must be above 0, not {n}");
+    file.check_each([&small.large_above], "small_sets.large_above", |n| *n > 0.0, why)?;
     let s = &spec.settings;
-    if *s.rules_per_iteration.get_ref() == 0 {
-        return Err(file.invalid(&s.rules_per_iteration, "settings.rules_per_iteration", "must be at least 1"));
-    }
-    if !(0.0..=1.0).contains(s.expressed_probability.get_ref()) {
-        return Err(file.invalid(&s.expressed_probability, "settings.expressed_probability", "must be in [0, 1]"));
-    }
-    if *s.folds.get_ref() < 2 {
-        return Err(file.invalid(&s.folds, "settings.folds", "must be at least 2"));
-    }
+    file.check_each([&s.rules_per_iteration], "settings.rules_per_iteration", |n| *n > 0, |_| "must be at least 1".into())?;
+    file.check_each(
+        [&s.expressed_probability],
+        "settings.expressed_probability",
+        |p| (0.0..=1.0).contains(p),
+        |_| "must be in [0, 1]".into(),
+    )?;
+    file.check_each([&s.folds], "settings.folds", |n| *n >= 2, |_| "must be at least 2".into())?;
     let rules = *s.rules_per_iteration.get_ref();
     file.check_at_most(&s.rules_per_iteration, "settings.rules_per_iteration", MAX_RULES as u64, |n| {
         format!("one iteration's rules alone would take {} of memory", bytes_text(n * rule_bytes(0.0)))
@@ -345,9 +330,7 @@ pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
             file.check_repeats(&l.seeds, &format!("profiles.{name}.learn.seeds"))?;
             for (key, v) in [("population", Some(&l.population)), ("iterations", Some(&l.iterations)), ("max_rules", l.max_rules.as_ref())]
             {
-                if let Some(v) = v.filter(|v| *v.get_ref() == 0) {
-                    return Err(file.invalid(v, &format!("profiles.{name}.learn.{key}"), "must be at least 1"));
-                }
+                file.check_each(v, &format!("profiles.{name}.learn.{key}"), |v| *v > 0, |_| "must be at least 1".into())?;
             }
             let population = *l.population.get_ref() as f64;
             // An iteration on the smallest stratum of the most windows.
@@ -426,25 +409,22 @@ pub struct ScaleProfile {
 impl ScaleProfile {
     /// Ranges, the iterations bounded by the rules they hold (`rules` an iteration) and the time they take.
     pub fn validate(&self, file: &SpecFile, key: &str, rules: usize) -> Result<(), SpecError> {
-        for n in &self.instances {
-            if !(1..=10_000_000).contains(n.get_ref()) {
-                return Err(file.invalid(n, &format!("{key}.instances"), format!("{} instances: must be in 1..=10000000", n.get_ref())));
-            }
-        }
-        for a in &self.attributes {
-            if !(2..=1000).contains(a.get_ref()) {
-                return Err(file.invalid(a, &format!("{key}.attributes"), format!("{} attributes: must be in 2..=1000", a.get_ref())));
-            }
-        }
-        if !(2..=100).contains(self.classes.get_ref()) {
-            return Err(file.invalid(&self.classes, &format!("{key}.classes"), "must be in 2..=100"));
-        }
-        if !(0.0..=1.0).contains(self.nominal_fraction.get_ref()) {
-            return Err(file.invalid(&self.nominal_fraction, &format!("{key}.nominal_fraction"), "must be in [0, 1]"));
-        }
-        if *self.iterations.get_ref() == 0 {
-            return Err(file.invalid(&self.iterations, &format!("{key}.iterations"), "must be at least 1"));
-        }
+        let at = |k: &str| format!("{key}.{k}");
+        file.check_each(
+            &self.instances,
+            &at("instances"),
+            |n| (1..=10_000_000).contains(n),
+            |n| format!("{n} instances: must be in 1..=10000000"),
+        )?;
+        file.check_each(
+            &self.attributes,
+            &at("attributes"),
+            |a| (2..=1000).contains(a),
+            |a| format!("{a} attributes: must be in 2..=1000"),
+        )?;
+        file.check_each([&self.classes], &at("classes"), |c| (2..=100).contains(c), |_| "must be in 2..=100".into())?;
+        file.check_each([&self.nominal_fraction], &at("nominal_fraction"), |f| (0.0..=1.0).contains(f), |_| "must be in [0, 1]".into())?;
+        file.check_each([&self.iterations], &at("iterations"), |i| *i > 0, |_| "must be at least 1".into())?;
         let fewest = self.instances.iter().map(|n| *n.get_ref()).min().unwrap_or(1) as f64;
         file.check_at_most(&self.iterations, &format!("{key}.iterations"), MAX_ITERATIONS as u64, |n| {
             format!(

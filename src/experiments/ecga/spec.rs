@@ -3,6 +3,7 @@
 //! Figure 5 speedups at ℓ = 500 and its scalability point of Section 5.4.
 
 use crate::error::SpecError;
+use crate::gpu::gecga::KERNEL_MAX_L;
 use crate::hardware::Quantity;
 use crate::library::ecga::{EcgaConfig, Randomness, Search};
 use crate::spec::{ClaimSpec, MAX_REPEATS, PaperMeta, SpecFile};
@@ -219,18 +220,11 @@ crate::paper_spec!(EcgaSpec, Profile, validate);
 pub fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
     let s = &spec.settings;
     let k = *s.k.get_ref();
-    if !(2..=s.max_l.get_ref() / 2).contains(&k) {
-        return Err(file.invalid(&s.k, "settings.k", format!("trap order {k} must be in 2..=max_l/2")));
-    }
-    if !(2..=crate::gpu::gecga::KERNEL_MAX_L).contains(s.max_l.get_ref()) {
-        return Err(file.invalid(&s.max_l, "settings.max_l", format!("must be in 2..={}", crate::gpu::gecga::KERNEL_MAX_L)));
-    }
-    if *s.tournament.get_ref() < 2 {
-        return Err(file.invalid(&s.tournament, "settings.tournament", "must be at least 2"));
-    }
-    if s.bisection_n0.get_ref() < s.tournament.get_ref() {
-        return Err(file.invalid(&s.bisection_n0, "settings.bisection_n0", "must be at least the tournament size"));
-    }
+    let (max_l, tournament) = (*s.max_l.get_ref(), *s.tournament.get_ref());
+    file.check_each([&s.k], "settings.k", |k| (2..=max_l / 2).contains(k), |k| format!("trap order {k} must be in 2..=max_l/2"))?;
+    file.check_each([&s.max_l], "settings.max_l", |l| (2..=KERNEL_MAX_L).contains(l), |_| format!("must be in 2..={KERNEL_MAX_L}"))?;
+    file.check_each([&s.tournament], "settings.tournament", |t| *t >= 2, |_| "must be at least 2".into())?;
+    file.check_each([&s.bisection_n0], "settings.bisection_n0", |n| *n >= tournament, |_| "must be at least the tournament size".into())?;
     let max_n = crate::library::ecga::BisectionCriteria::default().max_n;
     file.check_at_most(&s.bisection_n0, "settings.bisection_n0", max_n as u64, |n| {
         format!(
@@ -238,9 +232,7 @@ pub fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
             crate::spec::bytes_text(n * MAX_ELL as f64)
         )
     })?;
-    if !(*s.bisection_precision.get_ref() > 0.0 && *s.bisection_precision.get_ref() < 1.0) {
-        return Err(file.invalid(&s.bisection_precision, "settings.bisection_precision", "must be in (0, 1)"));
-    }
+    file.check_each([&s.bisection_precision], "settings.bisection_precision", |p| *p > 0.0 && *p < 1.0, |_| "must be in (0, 1)".into())?;
     for (name, p) in &spec.profiles {
         for (key, ells) in [
             ("table5_ells", &p.table5_ells),
@@ -249,26 +241,11 @@ pub fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
             ("build_ells", &p.build_ells),
             ("whole_ells", &p.whole_ells),
         ] {
-            for ell in ells {
-                let v = *ell.get_ref();
-                if v == 0 || v % k != 0 || v > MAX_ELL {
-                    return Err(file.invalid(
-                        ell,
-                        &format!("profiles.{name}.{key}"),
-                        format!("ℓ = {v} must be a positive multiple of k = {k} and at most {MAX_ELL}"),
-                    ));
-                }
-            }
+            let why = |v: &usize| format!("ℓ = {v} must be a positive multiple of k = {k} and at most {MAX_ELL}");
+            file.check_each(ells, &format!("profiles.{name}.{key}"), |v| *v > 0 && v % k == 0 && *v <= MAX_ELL, why)?;
         }
-        for size in &p.count_sizes {
-            if !(1..=crate::gpu::gecga::KERNEL_MAX_L).contains(size.get_ref()) {
-                return Err(file.invalid(
-                    size,
-                    &format!("profiles.{name}.count_sizes"),
-                    format!("group size {} must be in 1..={}", size.get_ref(), crate::gpu::gecga::KERNEL_MAX_L),
-                ));
-            }
-        }
+        let why = |n: &usize| format!("group size {n} must be in 1..={KERNEL_MAX_L}");
+        file.check_each(&p.count_sizes, &format!("profiles.{name}.count_sizes"), |n| (1..=KERNEL_MAX_L).contains(n), why)?;
         for ell in &p.whole_ells {
             let why = if p.whole_runs == 0 || p.whole_chunks == 0 {
                 "needs whole_runs ≥ 1 and whole_chunks ≥ 1 in the same profile"
@@ -279,31 +256,14 @@ pub fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
             };
             return Err(file.invalid(ell, &format!("profiles.{name}.whole_ells"), format!("ℓ = {} {why}", ell.get_ref())));
         }
-        let (runs, successes) = (*p.table5_runs_per_trial.get_ref(), *p.table5_successes.get_ref());
-        if !(1..=runs).contains(&successes) {
-            return Err(file.invalid(
-                &p.table5_successes,
-                &format!("profiles.{name}.table5_successes"),
-                format!("{successes} successes of {runs} runs a trial: need 1 ≤ table5_successes ≤ table5_runs_per_trial"),
-            ));
-        }
+        let runs = *p.table5_runs_per_trial.get_ref();
+        let why = |n: &usize| format!("{n} successes of {runs} runs a trial: need 1 ≤ table5_successes ≤ table5_runs_per_trial");
+        file.check_each([&p.table5_successes], &format!("profiles.{name}.table5_successes"), |n| (1..=runs).contains(n), why)?;
         let known = [Randomness::Paper.name(), Randomness::Counter.name()];
-        if !known.contains(&p.table5_randomness.get_ref().as_str()) {
-            return Err(file.invalid(
-                &p.table5_randomness,
-                &format!("profiles.{name}.table5_randomness"),
-                format!("`{}` is not one of {}", p.table5_randomness.get_ref(), known.join(", ")),
-            ));
-        }
-        for n in &p.fig6_pops {
-            if n.get_ref() < s.tournament.get_ref() || *n.get_ref() > 1 << 24 {
-                return Err(file.invalid(
-                    n,
-                    &format!("profiles.{name}.fig6_pops"),
-                    format!("population {} must be ≥ the tournament size ({}) and ≤ 2^24", n.get_ref(), s.tournament.get_ref()),
-                ));
-            }
-        }
+        let why = |r: &String| format!("`{r}` is not one of {}", known.join(", "));
+        file.check_each([&p.table5_randomness], &format!("profiles.{name}.table5_randomness"), |r| known.contains(&r.as_str()), why)?;
+        let why = |n: &usize| format!("population {n} must be ≥ the tournament size ({tournament}) and ≤ 2^24");
+        file.check_each(&p.fig6_pops, &format!("profiles.{name}.fig6_pops"), |n| *n >= tournament && *n <= 1 << 24, why)?;
         for (key, n) in [
             ("table5_bisections", &p.table5_bisections),
             ("table5_runs_per_trial", &p.table5_runs_per_trial),

@@ -68,31 +68,17 @@ crate::paper_spec!(GboaSpec, Profile, validate);
 pub fn validate(file: &SpecFile, spec: &GboaSpec) -> Result<(), SpecError> {
     let s = &spec.settings;
     let k = *s.k_trap.get_ref();
-    if !(2..=8).contains(&k) {
-        return Err(file.invalid(&s.k_trap, "settings.k_trap", format!("trap order {k} must be in 2..=8")));
-    }
-    if !(1..=8).contains(s.max_parents.get_ref()) {
-        return Err(file.invalid(&s.max_parents, "settings.max_parents", "must be in 1..=8"));
-    }
-    if !(*s.selection.get_ref() > 0.0 && *s.selection.get_ref() < 1.0) {
-        return Err(file.invalid(&s.selection, "settings.selection", "must be in (0, 1)"));
-    }
-    if s.judged_ells.get_ref().low < 0.0 {
-        return Err(file.invalid(&s.judged_ells, "settings.judged_ells", "problem sizes must be positive"));
-    }
-    if *s.judged_generations.get_ref() == 0 {
-        return Err(file.invalid(&s.judged_generations, "settings.judged_generations", "must be at least 1"));
-    }
+    file.check_each([&s.k_trap], "settings.k_trap", |k| (2..=8).contains(k), |k| format!("trap order {k} must be in 2..=8"))?;
+    file.check_each([&s.max_parents], "settings.max_parents", |m| (1..=8).contains(m), |_| "must be in 1..=8".into())?;
+    file.check_each([&s.selection], "settings.selection", |f| *f > 0.0 && *f < 1.0, |_| "must be in (0, 1)".into())?;
+    file.check_each([&s.judged_ells], "settings.judged_ells", |b| b.low >= 0.0, |_| "problem sizes must be positive".into())?;
+    file.check_each([&s.judged_generations], "settings.judged_generations", |g| *g > 0, |_| "must be at least 1".into())?;
     let t = &spec.stated;
     for (key, v) in [("speedup_over_sboa", &t.speedup_over_sboa), ("speedup_over_pboa", &t.speedup_over_pboa)] {
-        if !v.get_ref().is_finite() || *v.get_ref() <= 0.0 {
-            return Err(file.invalid(v, &format!("stated.{key}"), format!("a speedup must be positive, not {}", v.get_ref())));
-        }
+        file.check_each([v], &format!("stated.{key}"), |v| v.is_finite() && *v > 0.0, |v| format!("a speedup must be positive, not {v}"))?;
     }
     for (key, v) in [("construction_share", &t.construction_share), ("construction_share_largest", &t.construction_share_largest)] {
-        if !(0.0..=1.0).contains(v.get_ref()) {
-            return Err(file.invalid(v, &format!("stated.{key}"), format!("a share lies in 0..=1, not {}", v.get_ref())));
-        }
+        file.check_each([v], &format!("stated.{key}"), |v| (0.0..=1.0).contains(v), |v| format!("a share lies in 0..=1, not {v}"))?;
     }
     if t.construction_share_largest.get_ref() < t.construction_share.get_ref() {
         let why = format!(
@@ -106,14 +92,10 @@ pub fn validate(file: &SpecFile, spec: &GboaSpec) -> Result<(), SpecError> {
     for (name, n) in
         pops.map(|(name, n)| (format!("profiles.{name}.complexity_pops"), n)).chain([("settings.population".into(), &s.population)])
     {
-        if !(4..=MAX_POP).contains(n.get_ref()) {
-            return Err(file.invalid(n, &name, format!("population {} must be in 4..={MAX_POP}", n.get_ref())));
-        }
+        file.check_each([n], &name, |n| (4..=MAX_POP).contains(n), |n| format!("population {n} must be in 4..={MAX_POP}"))?;
     }
     for (name, p) in &spec.profiles {
-        if *p.generations.get_ref() == 0 {
-            return Err(file.invalid(&p.generations, &format!("profiles.{name}.generations"), "must be at least 1"));
-        }
+        file.check_each([&p.generations], &format!("profiles.{name}.generations"), |g| *g > 0, |_| "must be at least 1".into())?;
         // Each generation samples N new strings of ℓ bits (and builds a model over as many).
         let ell = p.table1_ells.iter().chain(&p.complexity_ells).chain([&p.complexity_ell]).map(|e| *e.get_ref()).max().unwrap_or(k);
         let n = *s.population.get_ref() as f64;
@@ -123,14 +105,8 @@ pub fn validate(file: &SpecFile, spec: &GboaSpec) -> Result<(), SpecError> {
         file.check_repeats(&p.runs, &format!("profiles.{name}.runs"))?;
         let ells = p.table1_ells.iter().map(|e| ("table1_ells", e)).chain(p.complexity_ells.iter().map(|e| ("complexity_ells", e)));
         for (key, ell) in ells.chain([("complexity_ell", &p.complexity_ell)]) {
-            let v = *ell.get_ref();
-            if v == 0 || v % k != 0 || v > MAX_ELL {
-                return Err(file.invalid(
-                    ell,
-                    &format!("profiles.{name}.{key}"),
-                    format!("ℓ = {v} must be a positive multiple of k_trap = {k} and at most {MAX_ELL}"),
-                ));
-            }
+            let why = |v: &usize| format!("ℓ = {v} must be a positive multiple of k_trap = {k} and at most {MAX_ELL}");
+            file.check_each([ell], &format!("profiles.{name}.{key}"), |v| *v > 0 && v % k == 0 && *v <= MAX_ELL, why)?;
         }
     }
     Ok(())

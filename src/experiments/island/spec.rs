@@ -164,40 +164,18 @@ pub(super) struct Families {
 impl Families {
     fn validate(&self, file: &SpecFile, table: &str) -> Result<(), SpecError> {
         let key = format!("{table}.families");
-        for k in &self.kinds {
-            if PisingerKind::parse(k.get_ref()).is_none() {
-                let known: Vec<&str> = PisingerKind::ALL.iter().map(|k| k.name()).collect();
-                return Err(file.invalid(k, &key, format!("unknown kind `{}` (known: {})", k.get_ref(), known.join(", "))));
-            }
-        }
-        for v in &self.variants {
-            if Variant::parse(v.get_ref()).is_none() {
-                let known: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
-                return Err(file.invalid(v, &key, format!("unknown variant `{}` (known: {})", v.get_ref(), known.join(", "))));
-            }
-        }
-        for n in &self.items {
-            if !(1..=MAX_ITEMS).contains(n.get_ref()) {
-                return Err(file.invalid(n, &key, format!("{} items: must be in 1..={MAX_ITEMS}", n.get_ref())));
-            }
-        }
-        for r in &self.ratios {
-            if !(r.get_ref() > &0.0 && r.get_ref() <= &1.0) {
-                return Err(file.invalid(r, &key, format!("capacity ratio {} must be in (0, 1]", r.get_ref())));
-            }
-        }
-        if !(10..=MAX_RANGE).contains(self.range.get_ref()) {
-            return Err(file.invalid(&self.range, &key, format!("range {} must be in 10..={MAX_RANGE}", self.range.get_ref())));
-        }
-        if !(1..=MAX_ISLANDS).contains(self.islands.get_ref()) {
-            return Err(file.invalid(&self.islands, &key, format!("{} islands: must be in 1..={MAX_ISLANDS}", self.islands.get_ref())));
-        }
-        if !(4..=MAX_SIZE).contains(self.size.get_ref()) || !self.size.get_ref().is_multiple_of(2) {
-            return Err(file.invalid(&self.size, &key, format!("island size {} must be even and in 4..={MAX_SIZE}", self.size.get_ref())));
-        }
-        if *self.generations.get_ref() == 0 {
-            return Err(file.invalid(&self.generations, &key, "generations must be at least 1"));
-        }
+        let kinds: Vec<&str> = PisingerKind::ALL.iter().map(|k| k.name()).collect();
+        let known = kinds.join(", ");
+        file.check_each(&self.kinds, &key, |k| PisingerKind::parse(k).is_some(), |k| format!("unknown kind `{k}` (known: {known})"))?;
+        let variants: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+        let known = variants.join(", ");
+        file.check_each(&self.variants, &key, |v| Variant::parse(v).is_some(), |v| format!("unknown variant `{v}` (known: {known})"))?;
+        file.check_each(&self.items, &key, |n| (1..=MAX_ITEMS).contains(n), |n| format!("{n} items: must be in 1..={MAX_ITEMS}"))?;
+        file.check_each(&self.ratios, &key, |r| *r > 0.0 && *r <= 1.0, |r| format!("capacity ratio {r} must be in (0, 1]"))?;
+        file.check_each([&self.range], &key, |r| (10..=MAX_RANGE).contains(r), |r| format!("range {r} must be in 10..={MAX_RANGE}"))?;
+        check_islands(file, [&self.islands], &key)?;
+        check_sizes(file, [&self.size], &key)?;
+        file.check_each([&self.generations], &key, |g| *g > 0, |_| "generations must be at least 1".into())?;
         let (islands, size) = (*self.islands.get_ref(), *self.size.get_ref());
         file.check_at_most(&self.generations, &format!("{key}.generations"), MAX_GENERATIONS.into(), |g| {
             generations_cost(g, islands, size)
@@ -266,26 +244,32 @@ impl SpeedupTable {
 
 crate::paper_spec!(IslandSpec, Profile, validate);
 
+/// Island sizes: even, in 4..=[`MAX_SIZE`].
+fn check_sizes<'a>(file: &SpecFile, sizes: impl IntoIterator<Item = &'a Spanned<usize>>, key: &str) -> Result<(), SpecError> {
+    file.check_each(
+        sizes,
+        key,
+        |n| (4..=MAX_SIZE).contains(n) && n.is_multiple_of(2),
+        |n| format!("island size {n} must be even and in 4..={MAX_SIZE}"),
+    )
+}
+
+/// Island counts: in 1..=[`MAX_ISLANDS`].
+fn check_islands<'a>(file: &SpecFile, islands: impl IntoIterator<Item = &'a Spanned<usize>>, key: &str) -> Result<(), SpecError> {
+    file.check_each(islands, key, |i| (1..=MAX_ISLANDS).contains(i), |i| format!("{i} islands: must be in 1..={MAX_ISLANDS}"))
+}
+
 /// Range checks the types cannot express.
 pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecError> {
     let s = &spec.settings;
     for (key, p) in
         [("settings.crossover", &s.crossover), ("settings.mutation", &s.mutation), ("settings.migration_fraction", &s.migration_fraction)]
     {
-        if !(0.0..=1.0).contains(p.get_ref()) {
-            return Err(file.invalid(p, key, format!("{} must be a probability in [0, 1]", p.get_ref())));
-        }
+        file.check_each([p], key, |p| (0.0..=1.0).contains(p), |p| format!("{p} must be a probability in [0, 1]"))?;
     }
-    if *s.optimum.get_ref() == 0 {
-        return Err(file.invalid(
-            &s.optimum,
-            "settings.optimum",
-            "the instance's optimum must be positive (gaps are taken relative to it)",
-        ));
-    }
-    if *s.migration_interval.get_ref() == 0 {
-        return Err(file.invalid(&s.migration_interval, "settings.migration_interval", "must be at least 1"));
-    }
+    let why = "the instance's optimum must be positive (gaps are taken relative to it)";
+    file.check_each([&s.optimum], "settings.optimum", |o| *o > 0, |_| why.into())?;
+    file.check_each([&s.migration_interval], "settings.migration_interval", |i| *i > 0, |_| "must be at least 1".into())?;
     for (key, t) in [("table1.rows", &spec.table1), ("table2.rows", &spec.table2)] {
         if let Some(r) = t.rows.iter().find(|r| r.speedup.get_ref().len() != t.sizes.len()) {
             return Err(file.invalid(
@@ -303,30 +287,13 @@ pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecErr
         return Err(file.invalid(steps, "figure4.steps", format!("a step goes from fewer islands to more, not {} → {}", s.0[0], s.0[1])));
     }
     for (name, p) in &spec.profiles {
-        let sizes = [
-            ("grid_sizes", &p.grid_sizes),
-            ("speed_sizes", &p.speed_sizes),
-            ("ring_sizes", &p.ring_sizes),
-            ("table_sizes", &p.table_sizes),
-        ];
-        for (key, n) in sizes.iter().flat_map(|(key, v)| v.iter().map(move |n| (key, n))) {
-            if !(4..=MAX_SIZE).contains(n.get_ref()) || n.get_ref() % 2 != 0 {
-                return Err(file.invalid(
-                    n,
-                    &format!("profiles.{name}.{key}"),
-                    format!("island size {} must be even and in 4..={MAX_SIZE}", n.get_ref()),
-                ));
-            }
+        for (key, sizes) in
+            [("grid_sizes", &p.grid_sizes), ("speed_sizes", &p.speed_sizes), ("ring_sizes", &p.ring_sizes), ("table_sizes", &p.table_sizes)]
+        {
+            check_sizes(file, sizes, &format!("profiles.{name}.{key}"))?;
         }
-        let islands = [("grid_islands", &p.grid_islands), ("ring_islands", &p.ring_islands), ("table_islands", &p.table_islands)];
-        for (key, i) in islands.iter().flat_map(|(key, v)| v.iter().map(move |i| (key, i))) {
-            if !(1..=MAX_ISLANDS).contains(i.get_ref()) {
-                return Err(file.invalid(
-                    i,
-                    &format!("profiles.{name}.{key}"),
-                    format!("{} islands: must be in 1..={MAX_ISLANDS}", i.get_ref()),
-                ));
-            }
+        for (key, islands) in [("grid_islands", &p.grid_islands), ("ring_islands", &p.ring_islands), ("table_islands", &p.table_islands)] {
+            check_islands(file, islands, &format!("profiles.{name}.{key}"))?;
         }
         file.check_repeats(&p.runs, &format!("profiles.{name}.runs"))?;
         for (key, runs) in [("speed_runs", &p.speed_runs), ("ring_runs", &p.ring_runs), ("table_runs", &p.table_runs)] {
@@ -337,15 +304,13 @@ pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecErr
                 file.check_repeats(n, &format!("profiles.{name}.{key}"))?;
             }
         }
-        for t in &p.speed_threads {
-            if !(2..=MAX_THREADS).contains(t.get_ref()) {
-                return Err(file.invalid(
-                    t,
-                    &format!("profiles.{name}.speed_threads"),
-                    format!("{} threads: must be in 2..={MAX_THREADS}", t.get_ref()),
-                ));
-            }
-        }
+        let key = format!("profiles.{name}.speed_threads");
+        file.check_each(
+            &p.speed_threads,
+            &key,
+            |t| (2..=MAX_THREADS).contains(t),
+            |t| format!("{t} threads: must be in 2..={MAX_THREADS}"),
+        )?;
         if let Some(f) = &p.full_length {
             file.check_repeats(&f.runs, &format!("profiles.{name}.full_length.runs"))?;
         }
@@ -358,9 +323,7 @@ pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecErr
         ];
         for (key, g, islands, size) in generations.into_iter().filter_map(|(k, g, i, s)| g.map(|g| (k, g, i, s))) {
             let key = format!("profiles.{name}.{key}");
-            if *g.get_ref() == 0 {
-                return Err(file.invalid(g, &key, "generations must be at least 1"));
-            }
+            file.check_each([g], &key, |g| *g > 0, |_| "generations must be at least 1".into())?;
             file.check_at_most(g, &key, MAX_GENERATIONS.into(), |g| generations_cost(g, islands, size))?;
         }
         if let Some(f) = &p.full_length {

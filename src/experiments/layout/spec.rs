@@ -231,26 +231,17 @@ pub fn validate(file: &SpecFile, spec: &LayoutSpec) -> Result<(), SpecError> {
     if blocks.get_ref().is_empty() {
         return Err(file.invalid(blocks, "settings.block_sizes", "no block size: every GPU strategy needs at least one"));
     }
-    let cost = *spec.settings.svm_cost.get_ref();
-    if !(cost.is_finite() && cost > 0.0) {
-        return Err(file.invalid(&spec.settings.svm_cost, "settings.svm_cost", format!("the SVM's cost {cost} must be positive")));
-    }
-    for b in blocks.get_ref() {
-        if !(32..=1024).contains(b.get_ref()) || b.get_ref() % 32 != 0 {
-            return Err(file.invalid(b, "settings.block_sizes", format!("{} is not a multiple of 32 in 32..=1024", b.get_ref())));
-        }
-    }
+    let why = |c: &f64| format!("the SVM's cost {c} must be positive");
+    file.check_each([&spec.settings.svm_cost], "settings.svm_cost", |c| c.is_finite() && *c > 0.0, why)?;
+    let why = |b: &u32| format!("{b} is not a multiple of 32 in 32..=1024");
+    file.check_each(blocks.get_ref(), "settings.block_sizes", |b| (32..=1024).contains(b) && b % 32 == 0, why)?;
     for (key, n, least) in
         [("settings.block_search_tries", &spec.settings.block_search_tries, 1), ("settings.paper_tries", &spec.settings.paper_tries, 2)]
     {
         file.check_repeats(n, key)?;
-        if *n.get_ref() < least {
-            return Err(file.invalid(n, key, format!("{} repetitions: at least {least}", n.get_ref())));
-        }
+        file.check_each([n], key, |n| *n >= least, |n| format!("{n} repetitions: at least {least}"))?;
     }
-    if *spec.settings.min_n.get_ref() < 2 {
-        return Err(file.invalid(&spec.settings.min_n, "settings.min_n", "a 95% interval needs at least 2 tries"));
-    }
+    file.check_each([&spec.settings.min_n], "settings.min_n", |n| *n >= 2, |_| "a 95% interval needs at least 2 tries".into())?;
     file.check_repeats(&spec.settings.min_n, "settings.min_n")?;
     for s in &spec.sweep.named {
         let Pair([pop, dim]) = *s.get_ref();
@@ -280,25 +271,13 @@ pub fn validate(file: &SpecFile, spec: &LayoutSpec) -> Result<(), SpecError> {
 
 fn validate_profile(file: &SpecFile, name: &str, p: &Profile) -> Result<(), SpecError> {
     let key = |k: &str| format!("profiles.{name}.{k}");
-    if !(1..=MAX_REPEATS).contains(p.tries.get_ref()) {
-        return Err(file.invalid(&p.tries, &key("tries"), format!("{} tries: must be in 1..={MAX_REPEATS}", p.tries.get_ref())));
-    }
-    for f in &p.functions {
-        if Function::from_name(f.get_ref()).is_none() {
-            let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
-            return Err(file.invalid(f, &key("functions"), format!("unknown function `{}` (known: {})", f.get_ref(), known.join(", "))));
-        }
-    }
-    for s in &p.gpu_strategies {
-        if Strategy::from_name(s.get_ref()).is_none() {
-            let known: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
-            return Err(file.invalid(
-                s,
-                &key("gpu_strategies"),
-                format!("unknown strategy `{}` (known: {})", s.get_ref(), known.join(", ")),
-            ));
-        }
-    }
+    file.check_each([&p.tries], &key("tries"), |n| (1..=MAX_REPEATS).contains(n), |n| format!("{n} tries: must be in 1..={MAX_REPEATS}"))?;
+    let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
+    let why = |f: &String| format!("unknown function `{f}` (known: {})", known.join(", "));
+    file.check_each(&p.functions, &key("functions"), |f| Function::from_name(f).is_some(), why)?;
+    let known: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
+    let why = |s: &String| format!("unknown strategy `{s}` (known: {})", known.join(", "));
+    file.check_each(&p.gpu_strategies, &key("gpu_strategies"), |s| Strategy::from_name(s).is_some(), why)?;
     for s in &p.sizes {
         let Pair([pop, dim]) = *s.get_ref();
         if pop < 1 || dim < 4 {
@@ -325,18 +304,9 @@ fn elements_over(elements: u128) -> String {
 }
 
 fn validate_figure(file: &SpecFile, spec: &LayoutSpec, f: &FigureSpec) -> Result<(), SpecError> {
-    if Function::from_name(f.function.get_ref()).is_none() {
-        return Err(file.invalid(&f.function, "figures.function", format!("unknown function `{}`", f.function.get_ref())));
-    }
-    for c in &f.classes {
-        if !PAPER_CLASSES.contains(&c.get_ref().as_str()) {
-            return Err(file.invalid(
-                c,
-                "figures.classes",
-                format!("`{}` is not one of the paper's strategies ({})", c.get_ref(), PAPER_CLASSES.join(", ")),
-            ));
-        }
-    }
+    file.check_each([&f.function], "figures.function", |f| Function::from_name(f).is_some(), |f| format!("unknown function `{f}`"))?;
+    let why = |c: &String| format!("`{c}` is not one of the paper's strategies ({})", PAPER_CLASSES.join(", "));
+    file.check_each(&f.classes, "figures.classes", |c| PAPER_CLASSES.contains(&c.as_str()), why)?;
     let sizes = spec.sweep_sizes(f.sweep);
     for (class, vs) in f.support_vectors.get_ref() {
         if !f.classes.iter().any(|c| c.get_ref() == class) {
