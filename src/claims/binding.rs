@@ -133,13 +133,9 @@ impl<A: Series + 'static> Claims<A> {
             if !seen.insert(c.id.as_str()) {
                 return Err(file.invalid(&c.check, "claims.id", format!("claim id `{}` appears twice", c.id)));
             }
-            let Some(check) = table.iter().find(|k| k.name == c.check.get_ref()) else {
+            let Some(check) = table.iter().find(|k| k.name == *c.check) else {
                 let known: Vec<&str> = table.iter().map(|k| k.name).collect();
-                return Err(file.invalid(
-                    &c.check,
-                    "claims.check",
-                    format!("unknown check `{}` (known: {})", c.check.get_ref(), known.join(", ")),
-                ));
+                return Err(file.invalid(&c.check, "claims.check", format!("unknown check `{}` (known: {})", c.check, known.join(", "))));
             };
             match (c.provenance, &c.quote) {
                 (Provenance::Paper, None) => {
@@ -164,16 +160,16 @@ impl<A: Series + 'static> Claims<A> {
                 return Err(file.invalid(&c.check, "claims.needs.budget.of", "names no case parameter: the budget is their product"));
             }
             let measure = match &c.headline {
-                Some(h) if !(h.get_ref().paper.is_finite() && h.get_ref().paper > 0.0) => {
-                    let why = format!("the paper's value {} is not a positive number", h.get_ref().paper);
+                Some(h) if !(h.paper.is_finite() && h.paper > 0.0) => {
+                    let why = format!("the paper's value {} is not a positive number", h.paper);
                     return Err(file.invalid(h, &format!("claims.{}.headline.paper", c.id), why));
                 }
                 Some(h) => {
-                    let names = [Some(&h.get_ref().a), h.get_ref().b.as_ref()];
+                    let names = [Some(&h.a), h.b.as_ref()];
                     if let Some(name) = names.into_iter().flatten().find(|n| !A::NAMES.contains(&n.as_str())) {
                         return Err(file.invalid(h, &format!("claims.{}.headline", c.id), unknown_series::<A>(name)));
                     }
-                    let h = h.get_ref().clone();
+                    let h = h.clone();
                     Some(Box::new(move |a: &A| generic::headline(&h, a)) as Measure<A>)
                 }
                 None => None,

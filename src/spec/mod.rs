@@ -9,10 +9,11 @@ use serde::de::DeserializeOwned;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
-use toml::Spanned;
 
 mod paper;
+mod spanned;
 pub use paper::{PaperSpec, ProfileAbout, SpecOutline};
+pub use spanned::Spanned;
 
 /// The most repetitions (runs, seeds, bisections, repeats inside a case) of one
 /// configuration a spec may ask for: a profile's cases are all listed before any
@@ -202,7 +203,7 @@ impl SpecFile {
     /// outside it), or `--allow-outside` was given. The path need not exist.
     pub fn data_path(&self, value: &Spanned<PathBuf>, key: &str) -> Result<DataPath, SpecError> {
         let ctx = &self.context;
-        let path = resolve(&ctx.base_dir.join(value.get_ref()));
+        let path = resolve(&ctx.base_dir.join(&**value));
         let (inside, place) = if ctx.base_dir.starts_with(&ctx.root) {
             (path.starts_with(&ctx.root), format!("the repository root {}", ctx.root.display()))
         } else {
@@ -212,7 +213,7 @@ impl SpecFile {
             )
         };
         if !inside && !ctx.allow_outside {
-            let written = value.get_ref().display();
+            let written = value.display();
             let message = format!("`{written}` resolves to {}, outside {place}; --allow-outside permits it", path.display());
             return Err(self.invalid(value, key, message));
         }
@@ -277,9 +278,9 @@ impl SpecFile {
     }
 
     /// Refuses a repetition count above [`MAX_REPEATS`].
-    pub fn check_repeats(&self, n: &toml::Spanned<usize>, key: &str) -> Result<(), SpecError> {
-        if *n.get_ref() > MAX_REPEATS {
-            return Err(self.invalid(n, key, format!("{} repetitions: at most {MAX_REPEATS} (the papers ran at most 30)", n.get_ref())));
+    pub fn check_repeats(&self, n: &Spanned<usize>, key: &str) -> Result<(), SpecError> {
+        if **n > MAX_REPEATS {
+            return Err(self.invalid(n, key, format!("{n} repetitions: at most {MAX_REPEATS} (the papers ran at most 30)")));
         }
         Ok(())
     }
@@ -288,12 +289,12 @@ impl SpecFile {
     /// `cost(n)` names the memory or the time (`bytes_text`, `steps_time`).
     pub fn check_at_most<T: Copy + TryInto<u64>>(
         &self,
-        n: &toml::Spanned<T>,
+        n: &Spanned<T>,
         key: &str,
         max: u64,
         cost: impl FnOnce(f64) -> String,
     ) -> Result<(), SpecError> {
-        let v: u64 = (*n.get_ref()).try_into().unwrap_or(u64::MAX);
+        let v: u64 = (**n).try_into().unwrap_or(u64::MAX);
         if v > max {
             return Err(self.invalid(n, key, format!("{v}: at most {max} ({})", cost(v as f64))));
         }
@@ -303,19 +304,19 @@ impl SpecFile {
     /// The first of `values` that is not `ok`, as an error at its line naming `key` and `message(value)`.
     pub fn check_each<'a, T: 'a>(
         &self,
-        values: impl IntoIterator<Item = &'a toml::Spanned<T>>,
+        values: impl IntoIterator<Item = &'a Spanned<T>>,
         key: &str,
         ok: impl Fn(&T) -> bool,
         message: impl Fn(&T) -> String,
     ) -> Result<(), SpecError> {
-        match values.into_iter().find(|v| !ok(v.get_ref())) {
-            Some(v) => Err(self.invalid(v, key, message(v.get_ref()))),
+        match values.into_iter().find(|v| !ok(v)) {
+            Some(v) => Err(self.invalid(v, key, message(v))),
             None => Ok(()),
         }
     }
 
     /// An [`SpecError::Invalid`] at the span of a value.
-    pub fn invalid<T>(&self, at: &toml::Spanned<T>, key: &str, message: impl Into<String>) -> SpecError {
+    pub fn invalid<T>(&self, at: &Spanned<T>, key: &str, message: impl Into<String>) -> SpecError {
         SpecError::Invalid { path: self.path.clone(), line: self.line_of(at.span().start), key: key.to_owned(), message: message.into() }
     }
 }
@@ -379,7 +380,7 @@ impl PaperMeta {
 
 /// The values of a spec's list, once its lines have served the checks at load.
 pub fn values<T: Copy>(list: &[Spanned<T>]) -> impl Iterator<Item = T> + Clone + '_ {
-    list.iter().map(|v| *v.get_ref())
+    list.iter().map(|v| **v)
 }
 
 /// A datasheet number: finite and positive (`nan`, `inf` and 0 parse as TOML floats).
@@ -463,14 +464,14 @@ pub struct ClaimSpec {
     #[serde(default)]
     pub needs: ClaimNeeds,
     /// Which checker evaluates it.
-    pub check: toml::Spanned<String>,
+    pub check: Spanned<String>,
     /// The check's parameters (an inline table), typed by the check.
     #[serde(default)]
-    pub params: Option<toml::Spanned<toml::Value>>,
+    pub params: Option<Spanned<toml::Value>>,
     /// The number of the paper's table or figure that the first screen shows
     /// beside this claim, where the check itself judges no paper value.
     #[serde(default)]
-    pub headline: Option<toml::Spanned<HeadlineSpec>>,
+    pub headline: Option<Spanned<HeadlineSpec>>,
 }
 
 /// A table or figure's headline number (`headline = { … }` of a claim): the
@@ -495,7 +496,7 @@ impl ClaimSpec {
     /// The runs each point needs before its spread decides (`min_n` of its
     /// `params`, where the check takes one).
     pub fn min_n(&self) -> Option<usize> {
-        let v = self.params.as_ref()?.get_ref().get("min_n")?.as_integer()?;
+        let v = self.params.as_ref()?.get("min_n")?.as_integer()?;
         usize::try_from(v).ok()
     }
 }
@@ -609,7 +610,7 @@ mod tests {
     #[allow(dead_code)]
     struct T {
         a: u32,
-        b: toml::Spanned<String>,
+        b: Spanned<String>,
     }
 
     #[test]

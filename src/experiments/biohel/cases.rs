@@ -42,7 +42,7 @@ impl BiohelPaper {
     /// does before learning and before classifying a test file.
     fn split(&self, set: &str) -> Result<(Dataset, Dataset)> {
         let mut data = self.data_set(set)?;
-        let folds = dataset::stratified_folds(&data.labels, *self.spec.settings.folds.get_ref(), self.spec.settings.seed);
+        let folds = dataset::stratified_folds(&data.labels, *self.spec.settings.folds, self.spec.settings.seed);
         let train: Vec<usize> = folds[1..].concat();
         data.impute_missing(&train);
         Ok((data.subset(&train), data.subset(&folds[0])))
@@ -86,17 +86,17 @@ impl Plan for BiohelPaper {
         let p = self.file.profile(&self.spec.profiles, profile)?;
         let seed = |s: usize, w: usize| self.spec.settings.seed ^ ((s as u64) << 16) ^ w as u64;
         let mut cases = Vec::new();
-        let iterations = p.iterations.as_ref().map_or(0, |i| *i.get_ref());
-        for (set, w, s) in iproduct!(&p.sets, values(&p.windows), 0..p.seeds.as_ref().map_or(0, |n| *n.get_ref())) {
-            let set = set.get_ref().clone();
+        let iterations = p.iterations.as_ref().map_or(0, |i| **i);
+        for (set, w, s) in iproduct!(&p.sets, values(&p.windows), 0..p.seeds.as_ref().map_or(0, |n| **n)) {
+            let set = String::clone(set);
             let id = format!("eval/{set}/w{w}/s{s}");
             cases.push(Case::of(EVAL_FIGURE, id, &SetCase { set, windows: w, iterations, seed: seed(s, w) }, 10));
         }
         if let Some(l) = &p.learn {
-            let (population, iterations) = (*l.population.get_ref(), *l.iterations.get_ref());
-            let ga = LearnGa { population, max_rules: l.max_rules.as_ref().map(|m| *m.get_ref()) };
-            for (set, w, s) in iproduct!(&l.sets, values(&l.windows), 0..*l.seeds.get_ref()) {
-                let set = set.get_ref().clone();
+            let (population, iterations) = (*l.population, *l.iterations);
+            let ga = LearnGa { population, max_rules: l.max_rules.as_deref().copied() };
+            for (set, w, s) in iproduct!(&l.sets, values(&l.windows), 0..*l.seeds) {
+                let set = String::clone(set);
                 let id = format!("learn/{set}/w{w}/s{s}");
                 // Rules evaluated per GA in whole-set passes: the iterations on strata, the last one on all instances.
                 let weight = (population * (iterations / w + 1) / 50).max(1) as u64;
@@ -124,8 +124,8 @@ impl Plan for BiohelPaper {
             }),
             _ => (0.0, 0.0, 0.0),
         };
-        let per_iteration = *self.spec.settings.rules_per_iteration.get_ref() as f64;
-        let expressed = *self.spec.settings.expressed_probability.get_ref() * attributes;
+        let per_iteration = *self.spec.settings.rules_per_iteration as f64;
+        let expressed = *self.spec.settings.expressed_probability * attributes;
         let (key, copies, rules, rule) = match p.str(col::FIGURE) {
             scale::SCALE_FIGURE => ("scale", 3.0, iterations * per_iteration, rule_bytes(expressed)),
             LEARN_FIGURE => {
@@ -153,7 +153,7 @@ impl Plan for BiohelPaper {
         match case.params.str(col::FIGURE) {
             EVAL_FIGURE => self.run_evaluation(case, env),
             LEARN_FIGURE => self.run_learning(case, env),
-            scale::SCALE_FIGURE => scale::run(case, env, *s.rules_per_iteration.get_ref(), *s.expressed_probability.get_ref()),
+            scale::SCALE_FIGURE => scale::run(case, env, *s.rules_per_iteration, *s.expressed_probability),
             other => bail!("case {}: unknown stage `{other}`", case.id),
         }
     }
@@ -168,8 +168,8 @@ impl BiohelPaper {
         let mut rng = StdRng::seed_from_u64(seed);
         let rules: Vec<Vec<_>> = (0..iterations)
             .map(|_| {
-                (0..*self.spec.settings.rules_per_iteration.get_ref())
-                    .map(|_| random_rule(&data, &mut rng, *self.spec.settings.expressed_probability.get_ref()))
+                (0..*self.spec.settings.rules_per_iteration)
+                    .map(|_| random_rule(&data, &mut rng, *self.spec.settings.expressed_probability))
                     .collect()
             })
             .collect();

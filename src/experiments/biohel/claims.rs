@@ -511,7 +511,7 @@ fn highest(a: &Analysis, stage: StageName, measure: Measure) -> Pairs {
     let runs = |m: &Measured| measure.runs(j.stage, m.0, m.1, CUDA);
     let paper = SETS
         .iter()
-        .flat_map(|&s| j.table.windows.get_ref().iter().filter(|&&w| measure.admits(w)).map(move |&w| (s, w)))
+        .flat_map(|&s| j.table.windows.iter().filter(|&&w| measure.admits(w)).map(move |&w| (s, w)))
         .filter_map(|(s, w)| Some((measure.paper(j.table, s, w)?, s, w)))
         .max_by(|x, y| x.0.total_cmp(&y.0));
     let paper = paper.map_or(String::new(), |(x, s, w)| format!("; {}'s largest: {} at {x:.1}×", j.name, at(s, w)));
@@ -574,7 +574,7 @@ fn small_set_shares(a: &Analysis) -> Points {
     let paper_small = small
         .sets
         .iter()
-        .flat_map(|s| a.paper.table3.windows.get_ref().iter().filter_map(move |&w| Some((a.paper.table3.at(s, w)?.0, s.as_str(), w))))
+        .flat_map(|s| a.paper.table3.windows.iter().filter_map(move |&w| Some((a.paper.table3.at(s, w)?.0, s.as_str(), w))))
         .max_by(|x, y| x.0.total_cmp(&y.0));
     let paper_large = large.iter().filter_map(|m| Some((a.paper.table3.at(m.0, 1)?.0, m.0))).min_by(|x, y| x.0.total_cmp(&y.0));
     let paper = match (paper_small, paper_large) {

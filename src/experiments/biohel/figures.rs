@@ -63,7 +63,7 @@ impl BiohelPaper {
                 .iter()
                 .filter_map(|(c, kind)| {
                     let t = *a.instances.get(c.set)? as f64;
-                    let pts = table.windows.get_ref().iter().filter_map(|&w| Some((t / w as f64, table.at(c.set, w)?.0))).collect();
+                    let pts = table.windows.iter().filter_map(|&w| Some((t / w as f64, table.at(c.set, w)?.0))).collect();
                     Some((*kind, pts))
                 })
                 .collect();

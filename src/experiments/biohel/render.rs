@@ -69,10 +69,7 @@ impl Render for BiohelPaper {
              `windows_cut_serial_time` is the harness's own check of ILAS, not a claim of the paper; `cuda-ballot`, the \
              `speed` profile and the synthetic sweep are beyond the paper. CN, SS and SA are marked *(stand-in)* in every \
              row; where two profiles measured the same point, the later one's runs are used.",
-            s.folds.get_ref(),
-            s.rules_per_iteration.get_ref(),
-            s.expressed_probability.get_ref(),
-            s.rules_per_iteration.get_ref()
+            s.folds, s.rules_per_iteration, s.expressed_probability, s.rules_per_iteration
         ))
     }
 
@@ -128,7 +125,7 @@ impl Render for BiohelPaper {
             machines,
             |m| Ok(self.not_measured(m, a(m))),
         )?);
-        if let Some(s) = scale::section(machines, dir, *self.spec.settings.rules_per_iteration.get_ref())? {
+        if let Some(s) = scale::section(machines, dir, *self.spec.settings.rules_per_iteration)? {
             sections.push(s);
         }
         if analyses.iter().any(|(_, a)| !a.speed.sets().is_empty()) {
@@ -205,7 +202,7 @@ impl BiohelPaper {
         }
         for (figure, table) in [("Table 3", &self.spec.table3), ("Table 4", &self.spec.table4)] {
             for row in &table.sets {
-                for (&w, (net, total)) in table.windows.get_ref().iter().zip(row.net.iter().zip(&row.total)) {
+                for (&w, (net, total)) in table.windows.iter().zip(row.net.iter().zip(&row.total)) {
                     values.push(PaperValue::new(figure, &format!("{}: net", row.set), "windows", w, *net, "×"));
                     values.push(PaperValue::new(figure, &format!("{}: total", row.set), "windows", w, *total, "×"));
                 }
@@ -259,19 +256,16 @@ impl BiohelPaper {
         let eval_windows: BTreeSet<usize> = a.eval.sets().iter().flat_map(|s| a.eval.windows(s)).collect();
         let missing_sets: Vec<&str> = table3_sets.iter().copied().filter(|s| !a.eval.sets().contains(s)).collect();
         if !missing_sets.is_empty() {
-            let by = profiles
-                .iter()
-                .filter(|(_, p)| p.sets.iter().any(|s| missing_sets.contains(&s.get_ref().as_str())))
-                .map(|(n, _)| n.to_string());
+            let by = profiles.iter().filter(|(_, p)| p.sets.iter().any(|s| missing_sets.contains(&s.as_str()))).map(|(n, _)| n.to_string());
             t.row(vec![
                 "Table 3".into(),
                 format!("sets {}", list(missing_sets.iter().map(|s| set_label(s)).collect())),
                 quoted(by.collect()),
             ]);
         }
-        let missing: Vec<usize> = self.spec.table3.windows.get_ref().iter().copied().filter(|w| !eval_windows.contains(w)).collect();
+        let missing: Vec<usize> = self.spec.table3.windows.iter().copied().filter(|w| !eval_windows.contains(w)).collect();
         if !missing.is_empty() {
-            let by = profiles.iter().filter(|(_, p)| !p.sets.is_empty() && p.windows.iter().any(|w| missing.contains(w.get_ref())));
+            let by = profiles.iter().filter(|(_, p)| !p.sets.is_empty() && p.windows.iter().any(|w| missing.contains(&**w)));
             t.row(vec![
                 "Table 3".into(),
                 format!("window counts {}", list(missing.iter().map(|w| w.to_string()).collect())),
@@ -286,17 +280,16 @@ impl BiohelPaper {
         if !missing_sets.is_empty() {
             let by = profiles
                 .iter()
-                .filter(|(_, p)| p.learn.as_ref().is_some_and(|l| l.sets.iter().any(|s| missing_sets.contains(&s.get_ref().as_str()))));
+                .filter(|(_, p)| p.learn.as_ref().is_some_and(|l| l.sets.iter().any(|s| missing_sets.contains(&s.as_str()))));
             t.row(vec![
                 "Table 4".into(),
                 format!("sets {}", list(missing_sets.iter().map(|s| set_label(s)).collect())),
                 quoted(by.map(|(n, _)| n.to_string()).collect()),
             ]);
         }
-        let missing: Vec<usize> = self.spec.table4.windows.get_ref().iter().copied().filter(|w| !windows4.contains(w)).collect();
+        let missing: Vec<usize> = self.spec.table4.windows.iter().copied().filter(|w| !windows4.contains(w)).collect();
         if !missing.is_empty() {
-            let by =
-                profiles.iter().filter(|(_, p)| p.learn.as_ref().is_some_and(|l| l.windows.iter().any(|w| missing.contains(w.get_ref()))));
+            let by = profiles.iter().filter(|(_, p)| p.learn.as_ref().is_some_and(|l| l.windows.iter().any(|w| missing.contains(&**w))));
             t.row(vec![
                 "Table 4".into(),
                 format!("window counts {}", list(missing.iter().map(|w| w.to_string()).collect())),
@@ -305,9 +298,8 @@ impl BiohelPaper {
         }
         if let Some(b) = budget.filter(|b| !b.is_paper()) {
             let d = crate::library::biohel_learning::LearningConfig::default();
-            let paper = |l: &super::spec::LearnProfile| {
-                *l.population.get_ref() == d.population && *l.iterations.get_ref() == d.iterations && l.max_rules.is_none()
-            };
+            let paper =
+                |l: &super::spec::LearnProfile| *l.population == d.population && *l.iterations == d.iterations && l.max_rules.is_none();
             let by = profiles.iter().filter(|(_, p)| p.learn.as_ref().is_some_and(paper));
             t.row(vec![
                 "Table 4".into(),

@@ -40,14 +40,14 @@ const SVM_COST: f64 = 100.0;
 
 impl ScaleProfile {
     pub fn cases(&self, base_seed: u64) -> Vec<Case> {
-        let iterations = *self.iterations.get_ref();
-        iproduct!(values(&self.instances), values(&self.attributes), 0..*self.seeds.get_ref())
+        let iterations = *self.iterations;
+        iproduct!(values(&self.instances), values(&self.attributes), 0..*self.seeds)
             .map(|(n, a, s)| {
                 let row = ScaleCase {
                     instances: n,
                     attributes: a,
-                    classes: *self.classes.get_ref(),
-                    nominal_fraction: *self.nominal_fraction.get_ref(),
+                    classes: *self.classes,
+                    nominal_fraction: *self.nominal_fraction,
                     iterations,
                     seed: base_seed ^ ((s as u64) << 32) ^ ((n as u64) << 12) ^ a as u64,
                 };

@@ -6,11 +6,10 @@ use crate::claims::Band;
 use crate::error::SpecError;
 use crate::library::biohel::{Condition, Counts, Rule};
 use crate::library::dataset::{self, Shape, StandIn};
-use crate::spec::{ClaimSpec, Pair, PaperMeta, SpecFile, bytes_text, steps_time};
+use crate::spec::{ClaimSpec, Pair, PaperMeta, Spanned, SpecFile, bytes_text, steps_time, values};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use toml::Spanned;
 
 /// Table 1's sets by their short names, in its order.
 pub const SETS: [&str; 11] = ["sat", "wav", "pen", "cn", "ss", "adu", "par", "kdd", "far", "c-4", "sa"];
@@ -132,7 +131,7 @@ impl BiohelSpec {
     pub fn text_note(&self, table: &str, set: &str, windows: usize, measure: Column) -> Option<&str> {
         self.paper_text
             .iter()
-            .find(|t| t.table.get_ref() == table && t.set == set && t.windows == windows && t.measure == measure)
+            .find(|t| *t.table == table && t.set == set && t.windows == windows && t.measure == measure)
             .map(|t| t.note.as_str())
     }
 }
@@ -216,14 +215,14 @@ pub struct SpeedupRow {
 impl PaperSpeedups {
     /// (net, total) of `set` at `windows`, when the paper has that column.
     pub fn at(&self, set: &str, windows: usize) -> Option<(f64, f64)> {
-        let i = self.windows.get_ref().iter().position(|&w| w == windows)?;
+        let i = self.windows.iter().position(|&w| w == windows)?;
         let row = self.sets.iter().find(|r| r.set == set)?;
         Some((*row.net.get(i)?, *row.total.get(i)?))
     }
 
     /// Whether the paper measured this window count (the claims' range).
     pub fn has_windows(&self, windows: usize) -> bool {
-        self.windows.get_ref().contains(&windows)
+        self.windows.contains(&windows)
     }
 }
 
@@ -247,13 +246,13 @@ impl PaperTables {
         PaperTables {
             table3: spec.table3.clone(),
             table4: spec.table4.clone(),
-            rules_per_iteration: *spec.settings.rules_per_iteration.get_ref(),
-            peaks: [*spec.peaks.evaluation.get_ref(), *spec.peaks.learning.get_ref()],
+            rules_per_iteration: *spec.settings.rules_per_iteration,
+            peaks: [*spec.peaks.evaluation, *spec.peaks.learning],
             small_sets: SmallSets {
-                sets: spec.small_sets.sets.iter().map(|s| s.get_ref().clone()).collect(),
-                large_above: *spec.small_sets.large_above.get_ref(),
+                sets: spec.small_sets.sets.iter().map(|s| String::clone(s)).collect(),
+                large_above: *spec.small_sets.large_above,
             },
-            highest: Highest { net: spec.highest.net.get_ref().clone(), total: spec.highest.total.get_ref().clone() },
+            highest: Highest { net: String::clone(&spec.highest.net), total: String::clone(&spec.highest.total) },
         }
     }
 }
@@ -292,7 +291,7 @@ pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
         |_| "must be in [0, 1]".into(),
     )?;
     file.check_each([&s.folds], "settings.folds", |n| *n >= 2, |_| "must be at least 2".into())?;
-    let rules = *s.rules_per_iteration.get_ref();
+    let rules = *s.rules_per_iteration;
     file.check_at_most(&s.rules_per_iteration, "settings.rules_per_iteration", MAX_RULES as u64, |n| {
         format!("one iteration's rules alone would take {} of memory", bytes_text(n * rule_bytes(0.0)))
     })?;
@@ -300,12 +299,12 @@ pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
         format!("a fold of Table 1's smallest set would hold {:.0} instances", 5_000.0 / n)
     })?;
     // The fewest instances of a profile's sets: the time bounds' floor.
-    let fewest = |sets: &[Spanned<String>]| sets.iter().filter_map(|s| shape(s.get_ref())).map(|s| s.instances).min().unwrap_or(1) as f64;
+    let fewest = |sets: &[Spanned<String>]| sets.iter().filter_map(|s| shape(s)).map(|s| s.instances).min().unwrap_or(1) as f64;
     for (name, p) in &spec.profiles {
         validate_sets(file, &p.sets, &format!("profiles.{name}.sets"))?;
         validate_windows(file, &p.windows, &format!("profiles.{name}.windows"))?;
         match &p.iterations {
-            Some(i) if *i.get_ref() == 0 => return Err(file.invalid(i, &format!("profiles.{name}.iterations"), "must be at least 1")),
+            Some(i) if **i == 0 => return Err(file.invalid(i, &format!("profiles.{name}.iterations"), "must be at least 1")),
             None if !p.sets.is_empty() => {
                 return Err(file.invalid(&p.sets[0], &format!("profiles.{name}.iterations"), "missing: the evaluation sweep needs it"));
             }
@@ -332,9 +331,9 @@ pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
             {
                 file.check_each(v, &format!("profiles.{name}.learn.{key}"), |v| *v > 0, |_| "must be at least 1".into())?;
             }
-            let population = *l.population.get_ref() as f64;
+            let population = *l.population as f64;
             // An iteration on the smallest stratum of the most windows.
-            let stratum = fewest(&l.sets) / l.windows.iter().map(|w| *w.get_ref()).max().unwrap_or(1) as f64;
+            let stratum = fewest(&l.sets) / values(&l.windows).max().unwrap_or(1) as f64;
             // Each GA holds its population and as many offspring, and tests each on the (strata of the) set.
             file.check_at_most(&l.population, &format!("profiles.{name}.learn.population"), MAX_RULES as u64, |n| {
                 format!(
@@ -350,7 +349,7 @@ pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
             // a rule limit at BioHEL's whole GA budget would pass for the paper's.
             let d = crate::library::biohel_learning::LearningConfig::default();
             if let Some(m) = &l.max_rules
-                && l.population.get_ref() * l.iterations.get_ref() >= d.population * d.iterations
+                && *l.population * *l.iterations >= d.population * d.iterations
             {
                 let why = format!(
                     "a rule limit with BioHEL's whole GA budget ({} × {} or more): the claims would judge it as the paper's budget; lower the population or the iterations too, or drop the limit",
@@ -361,21 +360,17 @@ pub fn validate(file: &SpecFile, spec: &BiohelSpec) -> Result<(), SpecError> {
         }
     }
     for t in &spec.paper_text {
-        let table = match t.table.get_ref().as_str() {
+        let table = match t.table.as_str() {
             "table3" => &spec.table3,
             "table4" => &spec.table4,
             other => return Err(file.invalid(&t.table, "paper_text.table", format!("`{other}`: must be table3 or table4"))),
         };
         if table.at(&t.set, t.windows).is_none() {
-            return Err(file.invalid(
-                &t.table,
-                "paper_text",
-                format!("{} has no value for `{}` at {} windows", t.table.get_ref(), t.set, t.windows),
-            ));
+            return Err(file.invalid(&t.table, "paper_text", format!("{} has no value for `{}` at {} windows", t.table, t.set, t.windows)));
         }
     }
     for (key, t) in [("table3", &spec.table3), ("table4", &spec.table4)] {
-        let n = t.windows.get_ref().len();
+        let n = t.windows.len();
         if let Some(row) = t.sets.iter().find(|r| r.net.len() != n || r.total.len() != n) {
             return Err(file.invalid(
                 &t.windows,
@@ -425,7 +420,7 @@ impl ScaleProfile {
         file.check_each([&self.classes], &at("classes"), |c| (2..=100).contains(c), |_| "must be in 2..=100".into())?;
         file.check_each([&self.nominal_fraction], &at("nominal_fraction"), |f| (0.0..=1.0).contains(f), |_| "must be in [0, 1]".into())?;
         file.check_each([&self.iterations], &at("iterations"), |i| *i > 0, |_| "must be at least 1".into())?;
-        let fewest = self.instances.iter().map(|n| *n.get_ref()).min().unwrap_or(1) as f64;
+        let fewest = values(&self.instances).min().unwrap_or(1) as f64;
         file.check_at_most(&self.iterations, &format!("{key}.iterations"), MAX_ITERATIONS as u64, |n| {
             format!(
                 "each case would hold {} of rules ({rules} an iteration) and test them in {}",

@@ -41,40 +41,40 @@ impl Plan for EcgaPaper {
         let seed = |id: &str| self.spec.seed(id);
         let searches = [Search::Greedy, Search::GreedyMating];
         let mut cases = Vec::new();
-        for (ell, search, b) in iproduct!(values(&p.table5_ells), searches, 0..*p.table5_bisections.get_ref()) {
+        for (ell, search, b) in iproduct!(values(&p.table5_ells), searches, 0..*p.table5_bisections) {
             let id = format!("table5/{}/l{ell}/b{b}", search.name());
             let params = Table5Case {
                 search: search.name().into(),
                 ell,
                 bisection: b,
-                runs_per_trial: Some(*p.table5_runs_per_trial.get_ref()),
-                required_successes: Some(*p.table5_successes.get_ref()),
+                runs_per_trial: Some(*p.table5_runs_per_trial),
+                required_successes: Some(*p.table5_successes),
                 randomness: Some(p.table5_randomness().name().into()),
                 seed: seed(&id),
             };
             cases.push(Case::of(TABLE5, id, &params, (ell * ell) as u64 / 10));
         }
-        for (n, search, run) in iproduct!(values(&p.fig6_pops), searches, 0..*p.fig6_runs.get_ref()) {
+        for (n, search, run) in iproduct!(values(&p.fig6_pops), searches, 0..*p.fig6_runs) {
             let id = format!("fig6/{}/n{n}/r{run}", search.name());
             let params = RunCase { search: search.name().into(), ell: 50, n, run, seed: seed(&id) };
             cases.push(Case::of(FIG6, id, &params, n as u64 / 100 + 1));
         }
-        for (ell, run) in iproduct!(values(&p.fig7_ells), 0..*p.fig7_runs.get_ref()) {
+        for (ell, run) in iproduct!(values(&p.fig7_ells), 0..*p.fig7_runs) {
             let (n, id) = (self.spec.population(ell, Search::GreedyMating), format!("fig7/l{ell}/r{run}"));
             let params = RunCase { search: Search::GreedyMating.name().into(), ell, n, run, seed: seed(&id) };
             cases.push(Case::of(FIG7, id, &params, (ell * ell * n / 100_000) as u64 + 1));
         }
-        for (ell, run) in iproduct!(values(&p.fig5_ells), 0..*p.fig5_runs.get_ref()) {
+        for (ell, run) in iproduct!(values(&p.fig5_ells), 0..*p.fig5_runs) {
             let (n, id) = (self.spec.population(ell, Search::Greedy), format!("fig5/l{ell}/r{run}"));
             let single_thread = ell <= p.cpu_1t_max_ell;
             let params = Fig5Case { search: Search::Greedy.name().into(), ell, n, run, single_thread, seed: seed(&id) };
             cases.push(Case::of(FIG5, id, &params, (ell * ell * n / 20_000) as u64 + 1));
         }
-        let runs = *p.build_runs.get_ref();
+        let runs = *p.build_runs;
         for (ell, run) in iproduct!(values(&p.build_ells), 0..runs) {
             let n = self.spec.population(ell, Search::Greedy);
             let id = if runs == 1 { format!("build/l{ell}") } else { format!("build/l{ell}/r{run}") };
-            let repeats = Some(*p.build_repeats.get_ref());
+            let repeats = Some(*p.build_repeats);
             let params = BuildCase { search: Search::Greedy.name().into(), ell, n, seed: seed(&id), repeats };
             cases.push(Case::of(BUILD, id, &params, (ell * ell * n / 1_000) as u64 + 1));
         }
@@ -106,7 +106,7 @@ impl Plan for EcgaPaper {
         }
         if !p.count_sizes.is_empty() {
             let n = self.spec.scale_paper.n;
-            let sizes: Vec<String> = p.count_sizes.iter().map(|s| s.get_ref().to_string()).collect();
+            let sizes: Vec<String> = p.count_sizes.iter().map(|s| s.to_string()).collect();
             let id = format!("count/n{n}");
             let params = CountCase { search: "none".into(), ell: COUNT_ELL, n, sizes: sizes.join(","), seed: seed(&id) };
             cases.push(Case::of(COUNT, id, &params, (COUNT_ELL * n / 1_000) as u64 + 1));
@@ -153,7 +153,7 @@ impl Plan for EcgaPaper {
         // Figure 5 runs the whole run on the device too (its permutation keys).
         let device_bytes = match key {
             "fig5_ells" | "whole_ells" => {
-                let max_l = *self.spec.settings.max_l.get_ref();
+                let max_l = *self.spec.settings.max_l;
                 (n * ell / 8 * 2).max(crate::gpu::ecga_run::run_bytes(n as usize, ell as usize, max_l) as u64)
             }
             _ => n * ell / 8 * 2,
@@ -200,9 +200,9 @@ impl Plan for EcgaPaper {
     }
 
     fn run_case(&self, case: &Case, env: &RunEnv) -> Result<Vec<Record>> {
-        let k = *self.spec.settings.k.get_ref();
-        let max_l = *self.spec.settings.max_l.get_ref();
-        let tournament = *self.spec.settings.tournament.get_ref();
+        let k = *self.spec.settings.k;
+        let max_l = *self.spec.settings.max_l;
+        let tournament = *self.spec.settings.tournament;
         let trap = |ell: usize| Trap { k, m: ell / k };
         let mut rows = Vec::new();
         match case.params.str(col::FIGURE) {
@@ -210,8 +210,8 @@ impl Plan for EcgaPaper {
                 let c: Table5Case = case.row()?;
                 let rule = Table5Rule::of(&c);
                 let criteria = BisectionCriteria {
-                    n0: *self.spec.settings.bisection_n0.get_ref(),
-                    precision: *self.spec.settings.bisection_precision.get_ref(),
+                    n0: *self.spec.settings.bisection_n0,
+                    precision: *self.spec.settings.bisection_precision,
                     runs_per_trial: rule.runs_per_trial,
                     required_successes: rule.required_successes,
                     ..BisectionCriteria::default()

@@ -390,7 +390,7 @@ fn parameters_are_checked_when_the_spec_is_loaded() {
 fn the_hardware_model_names_only_quantities_the_datasheet_gives() {
     let file = SpecFile::from_text(Path::new("ecga.toml"), SPEC.into());
     let spec: EcgaSpec = file.parse().unwrap();
-    for c in spec.claims.iter().filter(|c| c.check.get_ref() == "spg_at_500") {
+    for c in spec.claims.iter().filter(|c| *c.check == "spg_at_500") {
         let p: PaperSpeedup = c.params.clone().unwrap().into_inner().try_into().unwrap();
         for q in p.model.expect("spg_at_500 has a model").quantities() {
             assert!(spec.paper.hardware.datasheet.contains_key(&q), "{q:?} missing from the datasheet");

@@ -111,11 +111,11 @@ impl Render for EcgaPaper {
              harness). The paper's speedups divide by a baseline about 9× slower than this one per whole run, so at equal \
              GPU speed its spg would be about 9× this report's; a spg here at the paper's value means a GPU about 9× \
              further ahead than the paper's, relative to its baseline.",
-            k = s.k.get_ref(),
-            t = s.tournament.get_ref(),
-            ml = s.max_l.get_ref(),
-            n0 = s.bisection_n0.get_ref(),
-            p = s.bisection_precision.get_ref()
+            k = s.k,
+            t = s.tournament,
+            ml = s.max_l,
+            n0 = s.bisection_n0,
+            p = s.bisection_precision
         ))
     }
 

@@ -47,7 +47,7 @@ fn largest_fitting(k: usize, bytes: f64, pop: impl Fn(usize) -> usize, need: imp
 /// The section's introduction: the paper's point by its own Table 4 against
 /// the datasheet, and how far the paper's GPU reaches with each layout.
 pub fn intro(spec: &EcgaSpec) -> String {
-    let max_l = *spec.settings.max_l.get_ref();
+    let max_l = *spec.settings.max_l;
     let p = &spec.scale_paper;
     let need = table4_bytes(p.n, p.ell, max_l);
     let (usable, source) = paper_usable_bytes(&spec.paper.hardware).expect("checked at load");
@@ -75,7 +75,7 @@ pub fn intro(spec: &EcgaSpec) -> String {
 
 /// The largest trap problem `bytes` of device memory hold with each layout.
 fn reach_table(spec: &EcgaSpec, device: &str, bytes: f64) -> String {
-    let (k, max_l) = (*spec.settings.k.get_ref(), *spec.settings.max_l.get_ref());
+    let (k, max_l) = (*spec.settings.k, *spec.settings.max_l);
     let pop = |ell: usize| spec.fitted_population(ell, Search::Greedy);
     let a = largest_fitting(k, bytes, pop, |n, ell| table4_bytes(n, ell, max_l));
     let b = largest_fitting(k, bytes, pop, |n, ell| harness_bytes(n, ell, max_l));
@@ -88,7 +88,7 @@ fn reach_table(spec: &EcgaSpec, device: &str, bytes: f64) -> String {
 /// One machine's part: how far its device memory reaches, and its model
 /// builds at the paper's point (profile `gpu-scale`).
 pub fn section(spec: &EcgaSpec, m: &MachineRecords) -> String {
-    let max_l = *spec.settings.max_l.get_ref();
+    let max_l = *spec.settings.max_l;
     let mut md = String::new();
     if let Some(gib) = Quantity::GpuMemory.here(m) {
         md += &reach_table(spec, "this GPU (device total)", gib * GIB);

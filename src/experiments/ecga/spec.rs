@@ -6,12 +6,11 @@ use crate::error::SpecError;
 use crate::gpu::gecga::KERNEL_MAX_L;
 use crate::hardware::Quantity;
 use crate::library::ecga::{EcgaConfig, Randomness, Search};
-use crate::spec::{ClaimSpec, MAX_REPEATS, PaperMeta, SpecFile};
+use crate::spec::{ClaimSpec, MAX_REPEATS, PaperMeta, Spanned, SpecFile};
 use crate::stats;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
-use toml::Spanned;
 
 /// The largest problem the harness accepts (the paper's scalability limit).
 pub const MAX_ELL: usize = 10_000;
@@ -132,7 +131,7 @@ fn paper_randomness() -> Spanned<String> {
 impl Profile {
     /// Table 5's randomness (checked at load).
     pub fn table5_randomness(&self) -> Randomness {
-        if self.table5_randomness.get_ref() == Randomness::Counter.name() { Randomness::Counter } else { Randomness::Paper }
+        if *self.table5_randomness == Randomness::Counter.name() { Randomness::Counter } else { Randomness::Paper }
     }
 }
 
@@ -166,7 +165,7 @@ pub struct Published {
 
 impl EcgaSpec {
     pub fn published(&self) -> Published {
-        Published { fig5: self.fig5_paper.clone(), scale: self.scale_paper.clone(), max_l: *self.settings.max_l.get_ref() }
+        Published { fig5: self.fig5_paper.clone(), scale: self.scale_paper.clone(), max_l: *self.settings.max_l }
     }
 
     /// The population of Figures 5 and 7: the paper's Table 5 where it has ℓ,
@@ -190,14 +189,7 @@ impl EcgaSpec {
 
     pub fn config(&self, n: usize, ell: usize, search: Search) -> EcgaConfig {
         let s = &self.settings;
-        EcgaConfig {
-            n,
-            tournament: *s.tournament.get_ref(),
-            max_l: *s.max_l.get_ref(),
-            max_generations: 4 * ell,
-            search,
-            randomness: Randomness::Paper,
-        }
+        EcgaConfig { n, tournament: *s.tournament, max_l: *s.max_l, max_generations: 4 * ell, search, randomness: Randomness::Paper }
     }
 
     pub fn seed(&self, case_id: &str) -> u64 {
@@ -219,8 +211,8 @@ crate::paper_spec!(EcgaSpec, Profile, validate);
 /// enough to fit, and the datasheet value the scalability claim needs.
 pub fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
     let s = &spec.settings;
-    let k = *s.k.get_ref();
-    let (max_l, tournament) = (*s.max_l.get_ref(), *s.tournament.get_ref());
+    let k = *s.k;
+    let (max_l, tournament) = (*s.max_l, *s.tournament);
     file.check_each([&s.k], "settings.k", |k| (2..=max_l / 2).contains(k), |k| format!("trap order {k} must be in 2..=max_l/2"))?;
     file.check_each([&s.max_l], "settings.max_l", |l| (2..=KERNEL_MAX_L).contains(l), |_| format!("must be in 2..={KERNEL_MAX_L}"))?;
     file.check_each([&s.tournament], "settings.tournament", |t| *t >= 2, |_| "must be at least 2".into())?;
@@ -249,14 +241,14 @@ pub fn validate(file: &SpecFile, spec: &EcgaSpec) -> Result<(), SpecError> {
         for ell in &p.whole_ells {
             let why = if p.whole_runs == 0 || p.whole_chunks == 0 {
                 "needs whole_runs ≥ 1 and whole_chunks ≥ 1 in the same profile"
-            } else if !p.build_ells.iter().any(|b| b.get_ref() == ell.get_ref()) {
+            } else if !p.build_ells.iter().any(|b| **b == **ell) {
                 "needs the same ℓ in build_ells (its lone builds check the concurrent ones)"
             } else {
                 continue;
             };
-            return Err(file.invalid(ell, &format!("profiles.{name}.whole_ells"), format!("ℓ = {} {why}", ell.get_ref())));
+            return Err(file.invalid(ell, &format!("profiles.{name}.whole_ells"), format!("ℓ = {} {why}", **ell)));
         }
-        let runs = *p.table5_runs_per_trial.get_ref();
+        let runs = *p.table5_runs_per_trial;
         let why = |n: &usize| format!("{n} successes of {runs} runs a trial: need 1 ≤ table5_successes ≤ table5_runs_per_trial");
         file.check_each([&p.table5_successes], &format!("profiles.{name}.table5_successes"), |n| (1..=runs).contains(n), why)?;
         let known = [Randomness::Paper.name(), Randomness::Counter.name()];
@@ -338,9 +330,9 @@ mod tests {
         let file = SpecFile::from_text(Path::new("ecga.toml"), include_str!("../../../experiments/ecga.toml").into());
         let spec: EcgaSpec = file.parse().unwrap();
         let (quick, device) = (&spec.profiles["quick"], &spec.profiles["gpu-table5"]);
-        assert_eq!((*quick.table5_runs_per_trial.get_ref(), *quick.table5_successes.get_ref()), (1, 1), "the default: one run of one");
+        assert_eq!((*quick.table5_runs_per_trial, *quick.table5_successes), (1, 1), "the default: one run of one");
         assert_eq!(quick.table5_randomness(), Randomness::Paper);
-        assert_eq!((*device.table5_runs_per_trial.get_ref(), device.table5_randomness()), (5, Randomness::Counter));
+        assert_eq!((*device.table5_runs_per_trial, device.table5_randomness()), (5, Randomness::Counter));
     }
 
     #[test]

@@ -54,8 +54,8 @@ impl GboaPaper {
         let s = &self.spec.settings;
         BoaConfig {
             n,
-            k: *s.max_parents.get_ref(),
-            selection: *s.selection.get_ref(),
+            k: *s.max_parents,
+            selection: *s.selection,
             max_generations: generations,
             stop_on_convergence: false,
             construction,
@@ -71,15 +71,15 @@ impl Plan for GboaPaper {
 
     fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
         let p = self.profile(profile)?;
-        let n = *self.spec.settings.population.get_ref();
+        let n = *self.spec.settings.population;
         let seed = self.spec.settings.seed;
         let mut cases = Vec::new();
-        let generations = *p.generations.get_ref();
-        for (ell, r) in iproduct!(values(&p.table1_ells), 0..*p.runs.get_ref()) {
+        let generations = *p.generations;
+        for (ell, r) in iproduct!(values(&p.table1_ells), 0..*p.runs) {
             let row = Table1Case { ell, n, run: r, generations, seed: seed ^ ((ell as u64) << 20) ^ r as u64 };
             cases.push(Case::of(TABLE1, format!("table1/l{ell}/r{r}"), &row, (ell * ell * generations) as u64 / 100 + 1));
         }
-        let ell = *p.complexity_ell.get_ref();
+        let ell = *p.complexity_ell;
         let complexity = values(&p.complexity_ells).map(|e| (e, n, "ell")).chain(values(&p.complexity_pops).map(|pop| (ell, pop, "n")));
         for (ell, n, axis) in complexity {
             let id = if axis == "ell" { format!("complexity/l{ell}") } else { format!("complexity/n{n}") };
@@ -128,7 +128,7 @@ impl Plan for GboaPaper {
                 (c.ell, c.n, c.seed, 1, COMPLEXITY_REPEATS)
             }
         };
-        let trap = Trap { k: *self.spec.settings.k_trap.get_ref(), m: ell / *self.spec.settings.k_trap.get_ref() };
+        let trap = Trap { k: *self.spec.settings.k_trap, m: ell / *self.spec.settings.k_trap };
         let mut rows = Vec::new();
         let mut methods: Vec<(&str, Construction, Box<dyn FamilyScorer + '_>)> = cpu_methods();
         if let Some(gpu) = &env.gpu {

@@ -120,10 +120,10 @@ impl Render for GboaPaper {
              construction includes packing the selected population by locus. Beside them, not a paper method, \
              `gboa-device` runs every phase on the GPU with counter-based randomness (Philox), the same settings and \
              seed, bit-identical to the CPU reference run with that randomness.",
-            s.k_trap.get_ref(),
-            s.population.get_ref(),
-            100.0 * s.selection.get_ref(),
-            s.max_parents.get_ref(),
+            s.k_trap,
+            s.population,
+            100.0 * *s.selection,
+            s.max_parents,
         ))
     }
 
@@ -165,23 +165,23 @@ impl GboaPaper {
     /// One machine's analysis with the spec's settings.
     fn of(&self, m: &MachineRecords) -> Analysis {
         let st = &self.spec.settings;
-        Analysis::of(m).with_settings(*st.max_parents.get_ref(), *st.selection.get_ref(), self.judged(), self.stated())
+        Analysis::of(m).with_settings(*st.max_parents, *st.selection, self.judged(), self.stated())
     }
 
     /// The range the claims judge, from the spec's settings.
     fn judged(&self) -> Judged {
         let st = &self.spec.settings;
-        Judged { ells: *st.judged_ells.get_ref(), generations: *st.judged_generations.get_ref() }
+        Judged { ells: *st.judged_ells, generations: *st.judged_generations }
     }
 
     /// What the paper states, from the spec's `[stated]`.
     pub(super) fn stated(&self) -> Stated {
         let t = &self.spec.stated;
         Stated {
-            over_sboa: *t.speedup_over_sboa.get_ref(),
-            over_pboa: *t.speedup_over_pboa.get_ref(),
-            share: *t.construction_share.get_ref(),
-            share_largest: *t.construction_share_largest.get_ref(),
+            over_sboa: *t.speedup_over_sboa,
+            over_pboa: *t.speedup_over_pboa,
+            share: *t.construction_share,
+            share_largest: *t.construction_share_largest,
         }
     }
 

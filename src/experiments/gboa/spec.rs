@@ -3,10 +3,9 @@
 
 use crate::claims::judge::Band;
 use crate::error::SpecError;
-use crate::spec::{ClaimSpec, PaperMeta, SpecFile};
+use crate::spec::{ClaimSpec, PaperMeta, Spanned, SpecFile};
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use toml::Spanned;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -67,7 +66,7 @@ crate::paper_spec!(GboaSpec, Profile, validate);
 /// Values that parse but cannot be run, with file, line and key.
 pub fn validate(file: &SpecFile, spec: &GboaSpec) -> Result<(), SpecError> {
     let s = &spec.settings;
-    let k = *s.k_trap.get_ref();
+    let k = *s.k_trap;
     file.check_each([&s.k_trap], "settings.k_trap", |k| (2..=8).contains(k), |k| format!("trap order {k} must be in 2..=8"))?;
     file.check_each([&s.max_parents], "settings.max_parents", |m| (1..=8).contains(m), |_| "must be in 1..=8".into())?;
     file.check_each([&s.selection], "settings.selection", |f| *f > 0.0 && *f < 1.0, |_| "must be in (0, 1)".into())?;
@@ -80,12 +79,9 @@ pub fn validate(file: &SpecFile, spec: &GboaSpec) -> Result<(), SpecError> {
     for (key, v) in [("construction_share", &t.construction_share), ("construction_share_largest", &t.construction_share_largest)] {
         file.check_each([v], &format!("stated.{key}"), |v| (0.0..=1.0).contains(v), |v| format!("a share lies in 0..=1, not {v}"))?;
     }
-    if t.construction_share_largest.get_ref() < t.construction_share.get_ref() {
-        let why = format!(
-            "the largest problems' share {} lies below the smaller ones' {}",
-            t.construction_share_largest.get_ref(),
-            t.construction_share.get_ref()
-        );
+    if *t.construction_share_largest < *t.construction_share {
+        let why =
+            format!("the largest problems' share {} lies below the smaller ones' {}", t.construction_share_largest, t.construction_share);
         return Err(file.invalid(&t.construction_share_largest, "stated.construction_share_largest", why));
     }
     let pops = spec.profiles.iter().flat_map(|(name, p)| p.complexity_pops.iter().map(move |n| (name, n)));
@@ -97,8 +93,8 @@ pub fn validate(file: &SpecFile, spec: &GboaSpec) -> Result<(), SpecError> {
     for (name, p) in &spec.profiles {
         file.check_each([&p.generations], &format!("profiles.{name}.generations"), |g| *g > 0, |_| "must be at least 1".into())?;
         // Each generation samples N new strings of ℓ bits (and builds a model over as many).
-        let ell = p.table1_ells.iter().chain(&p.complexity_ells).chain([&p.complexity_ell]).map(|e| *e.get_ref()).max().unwrap_or(k);
-        let n = *s.population.get_ref() as f64;
+        let ell = p.table1_ells.iter().chain(&p.complexity_ells).chain([&p.complexity_ell]).map(|e| **e).max().unwrap_or(k);
+        let n = *s.population as f64;
         file.check_at_most(&p.generations, &format!("profiles.{name}.generations"), MAX_GENERATIONS as u64, |g| {
             format!("a run of N = {n} at ℓ = {ell} would draw {}", crate::spec::steps_time(g * n * ell as f64))
         })?;

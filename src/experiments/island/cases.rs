@@ -54,8 +54,8 @@ impl IslandPaper {
     /// The spec's `optimum` checked against `instance`'s certificate: an error names the spec's file, line and value.
     pub(super) fn check_optimum(&self, instance: &Instance) -> Result<()> {
         let optimum = &self.spec.settings.optimum;
-        self.certificate(instance)?.check(*optimum.get_ref()).map_err(|why| {
-            let message = format!("{} contradicts the instance {} ({}): {why}", optimum.get_ref(), instance.name, self.instance.label);
+        self.certificate(instance)?.check(**optimum).map_err(|why| {
+            let message = format!("{} contradicts the instance {} ({}): {why}", optimum, instance.name, self.instance.label);
             self.file.invalid(optimum, "settings.optimum", message).into()
         })
     }
@@ -64,7 +64,7 @@ impl IslandPaper {
     /// not certified (between the greedy solution and Dantzig's bound); an error naming the spec's line where it is
     /// provably wrong.
     pub(super) fn optimum_note(&self) -> Result<String> {
-        let stated = *self.spec.settings.optimum.get_ref();
+        let stated = *self.spec.settings.optimum;
         match self.instance() {
             Ok(instance) => {
                 self.check_optimum(&instance)?;
@@ -89,7 +89,7 @@ impl IslandPaper {
     /// optimum, else "stated, not certified" (between the greedy solution and Dantzig's bound, checked at load).
     fn stated_optimum(&self, instance: &Instance) -> Result<StatedOptimum> {
         let certified = self.certificate(instance)?.optimum.is_ok();
-        Ok(StatedOptimum { value: *self.spec.settings.optimum.get_ref(), certified })
+        Ok(StatedOptimum { value: *self.spec.settings.optimum, certified })
     }
 
     /// Items of the instance (for the counted bytes and Philox calls of the report), if it loads.
@@ -100,10 +100,10 @@ impl IslandPaper {
     fn config(&self, islands: usize, size: usize, generations: u32, seed: u64, threads: Threads) -> Config {
         let s = &self.spec.settings;
         Config {
-            crossover_p: *s.crossover.get_ref(),
-            mutation_p: *s.mutation.get_ref(),
-            migration_interval: *s.migration_interval.get_ref(),
-            migration_fraction: *s.migration_fraction.get_ref(),
+            crossover_p: *s.crossover,
+            mutation_p: *s.mutation,
+            migration_interval: *s.migration_interval,
+            migration_fraction: *s.migration_fraction,
             threads,
             statistics_interval: generations,
             ..Config::paper(islands, size, generations, seed)
@@ -134,13 +134,13 @@ impl Plan for IslandPaper {
         let weight = |islands: usize, size: usize, gens: u32, per: u64| (islands * size) as u64 * u64::from(gens) / per + 1;
         let run = |islands, island_size, generations, r: usize, seed| IslandsCase { islands, island_size, generations, run: Some(r), seed };
         let mut cases = Vec::new();
-        let gens = *p.generations.get_ref();
-        for (islands, size, r) in iproduct!(values(&p.grid_islands), values(&p.grid_sizes), 0..*p.runs.get_ref()) {
+        let gens = *p.generations;
+        for (islands, size, r) in iproduct!(values(&p.grid_islands), values(&p.grid_sizes), 0..*p.runs) {
             let row = run(islands, size, gens, r, seed ^ ((islands as u64) << 32) ^ ((size as u64) << 16) ^ r as u64);
             cases.push(Case::of(GRID, format!("grid/i{islands}/n{size}/r{r}"), &row, weight(islands, size, gens, 10_000)));
         }
         if let Some(f) = &p.full_length {
-            for r in 0..*f.runs.get_ref() {
+            for r in 0..*f.runs {
                 let row = run(
                     f.islands,
                     f.size,
@@ -152,7 +152,7 @@ impl Plan for IslandPaper {
                 cases.push(Case::of(FULL, id, &row, weight(f.islands, f.size, f.generations, 10_000)));
             }
         }
-        if let Some(gens) = p.ring_generations.as_ref().map(|g| *g.get_ref()) {
+        if let Some(gens) = p.ring_generations.as_deref().copied() {
             for (islands, size, r) in iproduct!(values(&p.ring_islands), values(&p.ring_sizes), 0..repeats(&p.ring_runs)) {
                 let row =
                     run(islands, size, gens, r, seed ^ 0x21A6 ^ ((islands as u64) << 32) ^ ((size as u64) << 16) ^ ((r as u64) << 40));
@@ -165,17 +165,15 @@ impl Plan for IslandPaper {
             }
         }
         if let Some(f) = &p.families {
-            let (islands, size, gens, range) = (*f.islands.get_ref(), *f.size.get_ref(), *f.generations.get_ref(), *f.range.get_ref());
-            for (kind, items, ratio, variant, r) in
-                iproduct!(&f.kinds, values(&f.items), values(&f.ratios), &f.variants, 0..*f.runs.get_ref())
-            {
-                let (kind, variant) = (kind.get_ref(), variant.get_ref());
+            let (islands, size, gens, range) = (*f.islands, *f.size, *f.generations, *f.range);
+            for (kind, items, ratio, variant, r) in iproduct!(&f.kinds, values(&f.items), values(&f.ratios), &f.variants, 0..*f.runs) {
+                let (kind, variant) = (&**kind, &**variant);
                 let family = FamilyCase {
                     kind: kind.clone(),
                     items,
                     capacity_ratio: ratio,
                     range,
-                    instance_seed: *f.instance_seed.get_ref(),
+                    instance_seed: *f.instance_seed,
                     variant: variant.clone(),
                 };
                 let id = format!("families/{kind}/n{items}/c{ratio}/{variant}/r{r}");
@@ -183,7 +181,7 @@ impl Plan for IslandPaper {
                 cases.push(Case::of(FAMILIES, id, &family, weight(islands * items, size, gens, 10_000_000)).with_row(&row));
             }
         }
-        if let Some(gens) = p.table_generations.as_ref().map(|g| *g.get_ref()) {
+        if let Some(gens) = p.table_generations.as_deref().copied() {
             for (islands, size, r) in iproduct!(values(&p.table_islands), values(&p.table_sizes), 0..repeats(&p.table_runs)) {
                 let row =
                     run(islands, size, gens, r, seed ^ 0x7AB1E ^ ((islands as u64) << 32) ^ ((size as u64) << 16) ^ ((r as u64) << 40));
@@ -196,8 +194,8 @@ impl Plan for IslandPaper {
                 ));
             }
         }
-        let gens = *p.speed_generations.get_ref();
-        let threads: Vec<String> = p.speed_threads.iter().map(|t| t.get_ref().to_string()).collect();
+        let gens = *p.speed_generations;
+        let threads: Vec<String> = p.speed_threads.iter().map(|t| t.to_string()).collect();
         for (size, r) in iproduct!(values(&p.speed_sizes), 0..repeats(&p.speed_runs)) {
             let row = run(1, size, gens, r, seed ^ size as u64 ^ ((r as u64) << 40));
             let case = Case::of(
@@ -317,7 +315,7 @@ impl Plan for IslandPaper {
 impl IslandPaper {
     /// [`crate::gpu::island::operations_per_generation`] of `islands` × `size` on `instance` with the spec's crossover.
     fn operations(&self, instance: &Instance, islands: usize, size: usize) -> f64 {
-        crate::gpu::island::operations_per_generation(instance.item_count(), size, islands, *self.spec.settings.crossover.get_ref())
+        crate::gpu::island::operations_per_generation(instance.item_count(), size, islands, *self.spec.settings.crossover)
     }
 
     /// A `table` case: the same islands and generations on one CPU thread, on all CPU threads and on the GPU (the

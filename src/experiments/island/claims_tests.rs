@@ -613,7 +613,7 @@ fn the_spec_states_the_papers_words_and_table_one() {
     assert!(claim("sustained_rate").text.contains("peak performance a single GPU reached is 405 GFLOPS"));
     assert!(claim("sustained_rate").text.contains("26% of its theoretical performance"));
     // gpu_speedup's matched points are Table I's "1 GPU" row, read from [table1], not written again in its params.
-    let params = claim("gpu_speedup").params.as_ref().unwrap().get_ref().to_string();
+    let params = claim("gpu_speedup").params.as_ref().unwrap().to_string();
     assert!(!params.contains("table1") && !params.contains("55.78"), "{params}");
     assert_eq!(spec.table1.at("1 GPU", 1024), Some(55.78));
     // The new claim's value is Table I's 14 GPUs at 1024, its quote the one fourteen_gpus_over_cores has.

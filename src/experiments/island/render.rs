@@ -63,10 +63,10 @@ impl Render for IslandPaper {
          *Several GPUs*, profile `gpu-multi`).\n",
             self.instance.label,
             self.optimum_note()?,
-            s.crossover.get_ref(),
-            s.mutation.get_ref(),
-            s.migration_interval.get_ref(),
-            100.0 * s.migration_fraction.get_ref(),
+            s.crossover,
+            s.mutation,
+            s.migration_interval,
+            100.0 * *s.migration_fraction,
         ))
     }
 

@@ -5,11 +5,10 @@ use crate::claims::Band;
 use crate::error::SpecError;
 use crate::library::island::Variant;
 use crate::library::knapsack::PisingerKind;
-use crate::spec::{ClaimSpec, Pair, PaperMeta, SpecFile};
+use crate::spec::{ClaimSpec, Pair, PaperMeta, Spanned, SpecFile, values};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use toml::Spanned;
 
 /// Largest island and island count the harness accepts.
 const MAX_SIZE: usize = 1 << 16;
@@ -72,7 +71,7 @@ pub(super) struct Stated {
 impl IslandSpec {
     pub fn stated(&self) -> Stated {
         let f = &self.figure4;
-        let figure4 = Figure4 { islands: f.islands, sizes: f.sizes, steps: f.steps.get_ref().iter().map(|s| (s.0[0], s.0[1])).collect() };
+        let figure4 = Figure4 { islands: f.islands, sizes: f.sizes, steps: f.steps.iter().map(|s| (s.0[0], s.0[1])).collect() };
         Stated { table1: self.table1.clone(), table2: self.table2.clone(), figure4 }
     }
 }
@@ -137,7 +136,7 @@ crate::paper_profile! {
 
 /// A case's repeat count: `runs` where the profile gives it, else 1.
 pub(super) fn repeats(runs: &Option<Spanned<usize>>) -> usize {
-    runs.as_ref().map_or(1, |n| *n.get_ref())
+    runs.as_ref().map_or(1, |n| **n)
 }
 
 /// The instance-family sweep (beyond the paper): every kind × item count × capacity ratio, instances generated from
@@ -176,7 +175,7 @@ impl Families {
         check_islands(file, [&self.islands], &key)?;
         check_sizes(file, [&self.size], &key)?;
         file.check_each([&self.generations], &key, |g| *g > 0, |_| "generations must be at least 1".into())?;
-        let (islands, size) = (*self.islands.get_ref(), *self.size.get_ref());
+        let (islands, size) = (*self.islands, *self.size);
         file.check_at_most(&self.generations, &format!("{key}.generations"), MAX_GENERATIONS.into(), |g| {
             generations_cost(g, islands, size)
         })?;
@@ -233,12 +232,12 @@ impl SpeedupTable {
     /// The paper's speedup of `config` ("1 GPU", "12 CPUs", …) at an island size.
     pub fn at(&self, config: &str, size: usize) -> Option<f64> {
         let i = self.sizes.iter().position(|&s| s == size)?;
-        self.rows.iter().find(|r| r.config == config)?.speedup.get_ref().get(i).copied()
+        self.rows.iter().find(|r| r.config == config)?.speedup.get(i).copied()
     }
 
     /// Every value of the table: (configuration, island size, speedup), row by row.
     pub fn values(&self) -> impl Iterator<Item = (&str, usize, f64)> {
-        self.rows.iter().flat_map(|r| self.sizes.iter().zip(r.speedup.get_ref()).map(|(&s, &v)| (r.config.as_str(), s, v)))
+        self.rows.iter().flat_map(|r| self.sizes.iter().zip(&*r.speedup).map(|(&s, &v)| (r.config.as_str(), s, v)))
     }
 }
 
@@ -271,19 +270,19 @@ pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecErr
     file.check_each([&s.optimum], "settings.optimum", |o| *o > 0, |_| why.into())?;
     file.check_each([&s.migration_interval], "settings.migration_interval", |i| *i > 0, |_| "must be at least 1".into())?;
     for (key, t) in [("table1.rows", &spec.table1), ("table2.rows", &spec.table2)] {
-        if let Some(r) = t.rows.iter().find(|r| r.speedup.get_ref().len() != t.sizes.len()) {
+        if let Some(r) = t.rows.iter().find(|r| r.speedup.len() != t.sizes.len()) {
             return Err(file.invalid(
                 &r.speedup,
                 key,
-                format!("`{}` has {} speedups for {} island sizes", r.config, r.speedup.get_ref().len(), t.sizes.len()),
+                format!("`{}` has {} speedups for {} island sizes", r.config, r.speedup.len(), t.sizes.len()),
             ));
         }
     }
     let steps = &spec.figure4.steps;
-    if steps.get_ref().is_empty() {
+    if steps.is_empty() {
         return Err(file.invalid(steps, "figure4.steps", "at least one step"));
     }
-    if let Some(s) = steps.get_ref().iter().find(|s| s.0[0] >= s.0[1]) {
+    if let Some(s) = steps.iter().find(|s| s.0[0] >= s.0[1]) {
         return Err(file.invalid(steps, "figure4.steps", format!("a step goes from fewer islands to more, not {} → {}", s.0[0], s.0[1])));
     }
     for (name, p) in &spec.profiles {
@@ -298,7 +297,7 @@ pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecErr
         file.check_repeats(&p.runs, &format!("profiles.{name}.runs"))?;
         for (key, runs) in [("speed_runs", &p.speed_runs), ("ring_runs", &p.ring_runs), ("table_runs", &p.table_runs)] {
             if let Some(n) = runs {
-                if *n.get_ref() == 0 {
+                if **n == 0 {
                     return Err(file.invalid(n, &format!("profiles.{name}.{key}"), "at least 1 run"));
                 }
                 file.check_repeats(n, &format!("profiles.{name}.{key}"))?;
@@ -314,7 +313,7 @@ pub(super) fn validate(file: &SpecFile, spec: &IslandSpec) -> Result<(), SpecErr
         if let Some(f) = &p.full_length {
             file.check_repeats(&f.runs, &format!("profiles.{name}.full_length.runs"))?;
         }
-        let largest = |v: &[Spanned<usize>]| v.iter().map(|x| *x.get_ref()).max().unwrap_or(1);
+        let largest = |v: &[Spanned<usize>]| values(v).max().unwrap_or(1);
         let generations = [
             ("generations", Some(&p.generations), largest(&p.grid_islands), largest(&p.grid_sizes)),
             ("speed_generations", Some(&p.speed_generations), 1, largest(&p.speed_sizes)),

@@ -149,7 +149,7 @@ impl PaperFit {
     /// Table 1's winners by the rule applied here ([`paper_standing`]): sizes
     /// the paper's own times leave tied are left out, as on this machine.
     pub fn of_table1(spec: &LayoutSpec) -> PaperFit {
-        let tries = *spec.settings.paper_tries.get_ref();
+        let tries = *spec.settings.paper_tries;
         let points = spec
             .table1
             .iter()
@@ -183,7 +183,7 @@ impl PaperFit {
 
 /// The SVMs of the spec's settings (cost, features) over some classed sizes.
 fn fit(points: &[Point], spec: &LayoutSpec) -> Result<Vec<Boundary>, String> {
-    svm::fit_regions_in(points, *spec.settings.svm_cost.get_ref(), spec.settings.svm_features)
+    svm::fit_regions_in(points, *spec.settings.svm_cost, spec.settings.svm_features)
 }
 
 /// The support vectors of some boundaries per class.
@@ -297,7 +297,7 @@ impl Analysis {
             cells,
             gpu_ran,
             gpu_absent,
-            min_n: *spec.settings.min_n.get_ref(),
+            min_n: *spec.settings.min_n,
             table1: spec.table1_sizes(),
             paper_s3_nan: spec.table1.iter().filter(|r| r.s3.is_none()).map(|r| r.size()).collect(),
             figures: vec![],

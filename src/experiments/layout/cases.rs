@@ -15,7 +15,7 @@ use crate::gpu::layout::{LayoutBuffers, Strategy, Timing, launch_config};
 use crate::library::nonseparable::{self as ns, Function};
 use crate::records::Record;
 use crate::records::col;
-use crate::spec::SpecOutline;
+use crate::spec::{SpecOutline, values};
 use anyhow::{Result, bail};
 use std::time::Instant;
 
@@ -89,7 +89,7 @@ impl Plan for LayoutPaper {
         let mut cases = Vec::new();
         for (pop, dim) in p.sizes() {
             for f in &p.functions {
-                let f = Function::from_name(f.get_ref()).expect("validated");
+                let f = Function::from_name(f).expect("validated");
                 cases.push(Case {
                     id: format!("{}/{pop}x{dim}", f.name()),
                     params: Record::new().with_row(&SizeCase {
@@ -97,7 +97,7 @@ impl Plan for LayoutPaper {
                         pop,
                         dim,
                         seed: self.seed(pop, dim),
-                        tries: *p.tries.get_ref(),
+                        tries: *p.tries,
                     }),
                     weight: (pop * dim) as u64 / 1000 + 10,
                 });
@@ -126,7 +126,7 @@ impl Plan for LayoutPaper {
         // these configurations, so each CPU try is the best of as many executions
         // ("the equal number of executions … retaining the best one", Section 4.1).
         let max_block = (pop.next_power_of_two() as u32).max(32);
-        let blocks: Vec<u32> = self.spec.settings.block_sizes.get_ref().iter().map(|b| *b.get_ref()).filter(|&b| b <= max_block).collect();
+        let blocks: Vec<u32> = values(&self.spec.settings.block_sizes).filter(|&b| b <= max_block).collect();
         let best_of = blocks.len().max(1);
 
         // CPU: the paper's sequential evaluation and the multi-threaded extra column.
@@ -166,7 +166,7 @@ impl Plan for LayoutPaper {
         };
         let mut xt = ns::transpose(&x, pop, dim);
         let mut bufs = LayoutBuffers::new(gpu, &x, &xt, pop, dim)?;
-        let search_tries = *self.spec.settings.block_search_tries.get_ref();
+        let search_tries = *self.spec.settings.block_search_tries;
         for s in strategies {
             let blocks: Vec<u32> = if s.searches_block_size() { blocks.clone() } else { vec![0] };
             // Check every launch configuration, then time each with a few tries.

@@ -11,6 +11,7 @@ use crate::experiments::{Analyses, Render, Section};
 use crate::library::nonseparable::{self as ns, Function};
 use crate::records::MachineRecords;
 use crate::report::{PaperValue, Table};
+use crate::spec::values;
 use anyhow::Result;
 use std::path::Path;
 
@@ -28,7 +29,7 @@ impl Render for LayoutPaper {
     fn sections(&self, machines: &[MachineRecords], analyses: &Analyses<Analysis>, dir: &Path) -> Result<Vec<Section>> {
         let of = |m: &MachineRecords| analyses.of(m);
         let unit = &self.spec.settings.table1_unit;
-        let min_n = self.spec.settings.min_n.get_ref();
+        let min_n = &*self.spec.settings.min_n;
         Ok(vec![
             Section::per_machine(
                 "Table 1 — Rosenbrock",
@@ -37,7 +38,7 @@ impl Render for LayoutPaper {
                      the fastest of the paper's five columns when the 95% interval of its difference to each other excludes \
                      zero (Welch, n ≥ {min_n} tries); otherwise the strategies not separated from the fastest are a tie. The \
                      paper's winner is found by the same rule from its mean ± sd over its {} tries.",
-                    *self.spec.settings.paper_tries.get_ref()
+                    *self.spec.settings.paper_tries
                 ),
                 machines,
                 |m| self.table1(m, of(m), dir),
@@ -53,7 +54,7 @@ impl Render for LayoutPaper {
                      captions; the paper's boundaries are the same SVMs fitted to the paper's own classed sizes (Table 1's \
                      winners by the rule above for Figure 1, the captions' support vectors for Figures 2–6).",
                     self.spec.settings.svm_features.name(),
-                    self.spec.settings.svm_cost.get_ref()
+                    self.spec.settings.svm_cost
                 ),
                 machines,
                 |m| self.figures(m, of(m), false, dir),
@@ -91,7 +92,7 @@ impl Render for LayoutPaper {
              paper's sweep (Table 1's sizes and the sizes its figures name) and on end-to-end times only; the paper \
              profile's other sizes and the kernel-only times are reported beyond the paper.",
             self.spec.settings.table1_unit,
-            self.spec.settings.block_sizes.get_ref().iter().map(|b| *b.get_ref()).collect::<Vec<_>>(),
+            values(&self.spec.settings.block_sizes).collect::<Vec<_>>(),
             ns::ACCUMULATION_RTOL,
             ns::ULP_ALLOWANCE,
         ))

@@ -5,11 +5,10 @@ use crate::error::SpecError;
 use crate::gpu::layout::Strategy;
 use crate::hardware::Quantity;
 use crate::library::nonseparable::Function;
-use crate::spec::{ClaimSpec, MAX_REPEATS, Pair, PaperMeta, SpecFile};
+use crate::spec::{ClaimSpec, MAX_REPEATS, Pair, PaperMeta, Spanned, SpecFile};
 use crate::svm::Features;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
-use toml::Spanned;
 
 /// Population × dimension.
 pub type Size = (usize, usize);
@@ -96,7 +95,7 @@ impl Profile {
     pub fn sizes(&self) -> Vec<Size> {
         let mut set = BTreeSet::new();
         for s in &self.sizes {
-            set.insert((s.get_ref()[0] as usize, s.get_ref()[1] as usize));
+            set.insert((s[0] as usize, s[1] as usize));
         }
         let cap = self.max_elements.unwrap_or(MAX_ELEMENTS).min(MAX_ELEMENTS);
         for &pop in &self.grid_pops {
@@ -116,7 +115,7 @@ impl Profile {
         if self.gpu_strategies.is_empty() {
             return Strategy::ALL.to_vec();
         }
-        self.gpu_strategies.iter().map(|s| Strategy::from_name(s.get_ref()).expect("validated")).collect()
+        self.gpu_strategies.iter().map(|s| Strategy::from_name(s).expect("validated")).collect()
     }
 }
 
@@ -191,16 +190,16 @@ pub struct FigureSpec {
 
 impl FigureSpec {
     pub fn function(&self) -> Function {
-        Function::from_name(self.function.get_ref()).expect("validated")
+        Function::from_name(&self.function).expect("validated")
     }
 
     pub fn classes(&self) -> Vec<String> {
-        self.classes.iter().map(|c| c.get_ref().clone()).collect()
+        self.classes.iter().map(|c| String::clone(c)).collect()
     }
 
     /// The caption's support vectors per class.
     pub fn support(&self) -> BTreeMap<String, Vec<Size>> {
-        self.support_vectors.get_ref().iter().map(|(c, v)| (c.clone(), v.iter().map(|s| (s[0], s[1])).collect())).collect()
+        self.support_vectors.iter().map(|(c, v)| (c.clone(), v.iter().map(|s| (s[0], s[1])).collect())).collect()
     }
 }
 
@@ -214,7 +213,7 @@ impl LayoutSpec {
     pub fn sweep_sizes(&self, sweep: Sweep) -> Vec<Size> {
         let mut set: BTreeSet<Size> = self.table1_sizes().into_iter().collect();
         if sweep == Sweep::Named {
-            set.extend(self.sweep.named.iter().map(|s| (s.get_ref()[0], s.get_ref()[1])));
+            set.extend(self.sweep.named.iter().map(|s| (s[0], s[1])));
         }
         let mut v: Vec<Size> = set.into_iter().collect();
         v.sort_by_key(|&(p, d)| (p * d, p));
@@ -228,13 +227,13 @@ crate::paper_spec!(LayoutSpec, Profile, validate);
 /// figures that name the paper's classes and support vectors inside their sweep.
 pub fn validate(file: &SpecFile, spec: &LayoutSpec) -> Result<(), SpecError> {
     let blocks = &spec.settings.block_sizes;
-    if blocks.get_ref().is_empty() {
+    if blocks.is_empty() {
         return Err(file.invalid(blocks, "settings.block_sizes", "no block size: every GPU strategy needs at least one"));
     }
     let why = |c: &f64| format!("the SVM's cost {c} must be positive");
     file.check_each([&spec.settings.svm_cost], "settings.svm_cost", |c| c.is_finite() && *c > 0.0, why)?;
     let why = |b: &u32| format!("{b} is not a multiple of 32 in 32..=1024");
-    file.check_each(blocks.get_ref(), "settings.block_sizes", |b| (32..=1024).contains(b) && b % 32 == 0, why)?;
+    file.check_each(&**blocks, "settings.block_sizes", |b| (32..=1024).contains(b) && b % 32 == 0, why)?;
     for (key, n, least) in
         [("settings.block_search_tries", &spec.settings.block_search_tries, 1), ("settings.paper_tries", &spec.settings.paper_tries, 2)]
     {
@@ -244,7 +243,7 @@ pub fn validate(file: &SpecFile, spec: &LayoutSpec) -> Result<(), SpecError> {
     file.check_each([&spec.settings.min_n], "settings.min_n", |n| *n >= 2, |_| "a 95% interval needs at least 2 tries".into())?;
     file.check_repeats(&spec.settings.min_n, "settings.min_n")?;
     for s in &spec.sweep.named {
-        let Pair([pop, dim]) = *s.get_ref();
+        let Pair([pop, dim]) = **s;
         if pop < 1 || dim < 4 {
             return Err(file.invalid(s, "sweep.named", format!("{pop}×{dim}: population must be ≥ 1 and dimension ≥ 4")));
         }
@@ -279,7 +278,7 @@ fn validate_profile(file: &SpecFile, name: &str, p: &Profile) -> Result<(), Spec
     let why = |s: &String| format!("unknown strategy `{s}` (known: {})", known.join(", "));
     file.check_each(&p.gpu_strategies, &key("gpu_strategies"), |s| Strategy::from_name(s).is_some(), why)?;
     for s in &p.sizes {
-        let Pair([pop, dim]) = *s.get_ref();
+        let Pair([pop, dim]) = **s;
         if pop < 1 || dim < 4 {
             return Err(file.invalid(s, &key("sizes"), format!("{pop}×{dim}: population must be ≥ 1 and dimension ≥ 4")));
         }
@@ -308,8 +307,8 @@ fn validate_figure(file: &SpecFile, spec: &LayoutSpec, f: &FigureSpec) -> Result
     let why = |c: &String| format!("`{c}` is not one of the paper's strategies ({})", PAPER_CLASSES.join(", "));
     file.check_each(&f.classes, "figures.classes", |c| PAPER_CLASSES.contains(&c.as_str()), why)?;
     let sizes = spec.sweep_sizes(f.sweep);
-    for (class, vs) in f.support_vectors.get_ref() {
-        if !f.classes.iter().any(|c| c.get_ref() == class) {
+    for (class, vs) in &*f.support_vectors {
+        if !f.classes.iter().any(|c| &**c == class) {
             return Err(file.invalid(
                 &f.support_vectors,
                 "figures.support_vectors",

@@ -56,7 +56,7 @@ impl LayoutPaper {
             }
             let paper_best = PAPER_CLASSES.iter().filter_map(|c| r.paper(c).map(|p| (*c, p[0]))).min_by(|x, y| x.1.total_cmp(&y.1));
             let here = a.winner(f, s);
-            cells.push(paper_standing(r, *self.spec.settings.paper_tries.get_ref()).label());
+            cells.push(paper_standing(r, *self.spec.settings.paper_tries).label());
             cells.push(here.label());
             let fastest = PAPER_CLASSES.iter().filter_map(|c| a.time(f, s, c)).min_by(|x, y| x.total_cmp(y));
             cells.push(match (paper_best, fastest, here.first().is_empty()) {
