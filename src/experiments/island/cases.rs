@@ -41,7 +41,7 @@ use crate::library::island::{self, Config, RunResult, Threads, Variant};
 use crate::library::knapsack::{Certificate, Instance, PisingerKind, certify, pisinger_with_ratio};
 use crate::records::Record;
 use crate::records::col;
-use crate::spec::{SpecOutline, values};
+use crate::spec::{Spanned, SpecOutline, values};
 use anyhow::{Context, Result};
 use itertools::iproduct;
 
@@ -130,9 +130,17 @@ impl Plan for IslandPaper {
     fn cases(&self, profile: &str) -> Result<Vec<Case>, SpecError> {
         let p = self.file.profile(&self.spec.profiles, profile)?;
         let seed = self.spec.settings.seed;
-        // Islands × size × generations of a case, 10⁴ to a unit of weight.
+        // Islands × size × generations of a case, `per` of them to a unit of weight.
         let weight = |islands: usize, size: usize, gens: u32, per: u64| (islands * size) as u64 * u64::from(gens) / per + 1;
         let run = |islands, island_size, generations, r: usize, seed| IslandsCase { islands, island_size, generations, run: Some(r), seed };
+        // Ring and table cases: island counts × sizes × runs, the first run keeping the bare id (`figure/i…/n…`).
+        type Axes<'a> = (&'a [Spanned<usize>], &'a [Spanned<usize>], usize);
+        let repeated = |cases: &mut Vec<Case>, figure: &str, salt: u64, per: u64, (islands, sizes, runs): Axes, gens: u32| {
+            for (i, n, r) in iproduct!(values(islands), values(sizes), 0..runs) {
+                let row = run(i, n, gens, r, seed ^ salt ^ ((i as u64) << 32) ^ ((n as u64) << 16) ^ ((r as u64) << 40));
+                cases.push(Case::of(figure, Case::repeat_id(format!("{figure}/i{i}/n{n}"), r), &row, weight(i, n, gens, per)));
+            }
+        };
         let mut cases = Vec::new();
         let gens = *p.generations;
         for (islands, size, r) in iproduct!(values(&p.grid_islands), values(&p.grid_sizes), 0..*p.runs) {
@@ -153,16 +161,7 @@ impl Plan for IslandPaper {
             }
         }
         if let Some(gens) = p.ring_generations.as_deref().copied() {
-            for (islands, size, r) in iproduct!(values(&p.ring_islands), values(&p.ring_sizes), 0..repeats(&p.ring_runs)) {
-                let row =
-                    run(islands, size, gens, r, seed ^ 0x21A6 ^ ((islands as u64) << 32) ^ ((size as u64) << 16) ^ ((r as u64) << 40));
-                cases.push(Case::of(
-                    RING,
-                    Case::repeat_id(format!("ring/i{islands}/n{size}"), r),
-                    &row,
-                    weight(islands, size, gens, 5_000),
-                ));
-            }
+            repeated(&mut cases, RING, 0x21A6, 5_000, (&p.ring_islands, &p.ring_sizes, repeats(&p.ring_runs)), gens);
         }
         if let Some(f) = &p.families {
             let (islands, size, gens, range) = (*f.islands, *f.size, *f.generations, *f.range);
@@ -182,17 +181,8 @@ impl Plan for IslandPaper {
             }
         }
         if let Some(gens) = p.table_generations.as_deref().copied() {
-            for (islands, size, r) in iproduct!(values(&p.table_islands), values(&p.table_sizes), 0..repeats(&p.table_runs)) {
-                let row =
-                    run(islands, size, gens, r, seed ^ 0x7AB1E ^ ((islands as u64) << 32) ^ ((size as u64) << 16) ^ ((r as u64) << 40));
-                // One CPU thread evolves every island: its time dominates.
-                cases.push(Case::of(
-                    TABLE,
-                    Case::repeat_id(format!("table/i{islands}/n{size}"), r),
-                    &row,
-                    weight(islands, size, gens, 100),
-                ));
-            }
+            // One CPU thread evolves every island: its time dominates.
+            repeated(&mut cases, TABLE, 0x7AB1E, 100, (&p.table_islands, &p.table_sizes, repeats(&p.table_runs)), gens);
         }
         let gens = *p.speed_generations;
         let threads: Vec<String> = p.speed_threads.iter().map(|t| t.to_string()).collect();
