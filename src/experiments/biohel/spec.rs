@@ -405,18 +405,11 @@ impl ScaleProfile {
     /// Ranges, the iterations bounded by the rules they hold (`rules` an iteration) and the time they take.
     pub fn validate(&self, file: &SpecFile, key: &str, rules: usize) -> Result<(), SpecError> {
         let at = |k: &str| format!("{key}.{k}");
-        file.check_each(
-            &self.instances,
-            &at("instances"),
-            |n| (1..=10_000_000).contains(n),
-            |n| format!("{n} instances: must be in 1..=10000000"),
-        )?;
-        file.check_each(
-            &self.attributes,
-            &at("attributes"),
-            |a| (2..=1000).contains(a),
-            |a| format!("{a} attributes: must be in 2..=1000"),
-        )?;
+        let (instances, attributes) = (1..=10_000_000, 2..=1000);
+        let why = |n: &usize| format!("{n} instances: must be in {instances:?}");
+        file.check_each(&self.instances, &at("instances"), |n| instances.contains(n), why)?;
+        let why = |a: &usize| format!("{a} attributes: must be in {attributes:?}");
+        file.check_each(&self.attributes, &at("attributes"), |a| attributes.contains(a), why)?;
         file.check_each([&self.classes], &at("classes"), |c| (2..=100).contains(c), |_| "must be in 2..=100".into())?;
         file.check_each([&self.nominal_fraction], &at("nominal_fraction"), |f| (0.0..=1.0).contains(f), |_| "must be in [0, 1]".into())?;
         file.check_each([&self.iterations], &at("iterations"), |i| *i > 0, |_| "must be at least 1".into())?;
